@@ -1,0 +1,282 @@
+"""Cards, ranks, suits and shoes.
+
+A :class:`Card` is a frozen, ordered (rank, suit) pair. A :class:`Shoe` is a *composition*: how many
+copies of each of the 52 cards it holds, so a six-deck shoe, a partly dealt shoe and any made-up
+composition are the same kind of value. Multi-deck duplicates (two A♠ from a six-deck shoe) are
+legal cards; dealing more copies of a card than the shoe holds is a :class:`~croupier.errors.ShoeError`.
+
+Notation: a rank (``2``–``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``, ``A``; any case) followed by a
+suit letter (``c d h s``) or symbol (``♣ ♦ ♥ ♠``, also the white ``♧ ♢ ♡ ♤``).
+
+>>> parse_cards("Ah 10d K♦")
+(Card('Ah'), Card('Td'), Card('Kd'))
+>>> str(parse_card("10s")), parse_card("qH").symbol
+('Ts', 'Q♥')
+>>> shoe = Shoe.standard(6)
+>>> shoe.total, shoe.count(parse_card("As"))
+(312, 6)
+>>> shoe.remove(parse_cards("As As")).count(parse_card("As"))
+4
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+from functools import cached_property
+
+from croupier.errors import CardError, ShoeError
+
+
+class Color(Enum):
+    """A card's color."""
+
+    BLACK = "black"
+    RED = "red"
+
+
+class Suit(IntEnum):
+    """The four suits, in bridge order (clubs lowest). The value is the suit's index 0–3."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """One lower-case letter: ``c``, ``d``, ``h`` or ``s``."""
+        return "cdhs"[self.value]
+
+    @property
+    def symbol(self) -> str:
+        """The suit symbol: ``♣``, ``♦``, ``♥`` or ``♠``."""
+        return "♣♦♥♠"[self.value]
+
+    @property
+    def color(self) -> Color:
+        """Diamonds and hearts are red; clubs and spades black."""
+        return Color.RED if self in (Suit.DIAMONDS, Suit.HEARTS) else Color.BLACK
+
+
+class Rank(IntEnum):
+    """The thirteen ranks; the value is the rank's poker order, 2 (deuce) to 14 (ace)."""
+
+    TWO = 2
+    THREE = 3
+    FOUR = 4
+    FIVE = 5
+    SIX = 6
+    SEVEN = 7
+    EIGHT = 8
+    NINE = 9
+    TEN = 10
+    JACK = 11
+    QUEEN = 12
+    KING = 13
+    ACE = 14
+
+    @property
+    def letter(self) -> str:
+        """One character: ``2``–``9``, ``T``, ``J``, ``Q``, ``K``, ``A``."""
+        return "23456789TJQKA"[self.value - 2]
+
+    @property
+    def index(self) -> int:
+        """0 for a deuce up to 12 for an ace."""
+        return self.value - 2
+
+
+_RANKS = {r.letter: r for r in Rank} | {"10": Rank.TEN}
+_SUITS = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
+_SUITS |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
+_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True, order=True)
+class Card:
+    """A playing card. Ordered by rank, then suit; hashable; identical copies compare equal.
+
+    ``Card.index`` numbers the 52 cards 0–51 (``rank.index * 4 + suit``), the position of the card
+    in a :class:`Shoe` composition and in the integer arrays the analysis kernels use.
+    """
+
+    rank: Rank
+    suit: Suit
+
+    @property
+    def index(self) -> int:
+        """0–51: deuce of clubs is 0, ace of spades 51."""
+        return self.rank.index * 4 + self.suit.value
+
+    @property
+    def color(self) -> Color:
+        """The card's color."""
+        return self.suit.color
+
+    @property
+    def symbol(self) -> str:
+        """Rank letter and suit symbol, e.g. ``'A♠'``."""
+        return self.rank.letter + self.suit.symbol
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card numbered ``index`` (0–51)."""
+        if not 0 <= index < 52:
+            raise CardError(f"card index {index} is outside 0–51", str(index))
+        return DECK[index]
+
+    def __str__(self) -> str:
+        return self.rank.letter + self.suit.letter
+
+    def __repr__(self) -> str:
+        return f"Card('{self}')"
+
+
+DECK: tuple[Card, ...] = tuple(Card(r, s) for r in Rank for s in Suit)
+"""The 52 cards in index order."""
+
+
+def parse_card(text: str) -> Card:
+    """Parse one card (``'Ah'``, ``'10d'``, ``'K♦'``, ``'td'``).
+
+    Raises :class:`~croupier.errors.CardError` naming the token when it is empty, has an unknown
+    rank or suit, or is not one card.
+    """
+    token = text.strip()
+    if not token:
+        raise CardError("empty card: expected a rank and a suit, e.g. 'Ah' or '10d'", text)
+    m = _TOKEN.fullmatch(token)
+    if not m:
+        raise CardError(_why_not_a_card(token), token)
+    return Card(_RANKS[m.group(1).upper()], _SUITS[m.group(2).lower()])
+
+
+def _why_not_a_card(token: str) -> str:
+    rank_len = 2 if token.startswith("10") else 1
+    rank_part, suit_part = token[:rank_len], token[rank_len:]
+    if rank_part.upper() not in _RANKS:
+        return f"unknown rank {rank_part!r} in card {token!r} (ranks: 2-9, T or 10, J, Q, K, A)"
+    if not suit_part:
+        return f"card {token!r} has no suit (suits: c d h s or ♣ ♦ ♥ ♠)"
+    return f"unknown suit {suit_part!r} in card {token!r} (suits: c d h s or ♣ ♦ ♥ ♠)"
+
+
+def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
+    """Parse several cards: separated by spaces or commas (``'Ah Kd'``), run together
+    (``'AhKd'``), or given as a list of tokens.
+
+    Raises :class:`~croupier.errors.CardError` naming the first bad token; an empty string is an
+    error too (a hand with no cards is never what a caller meant).
+    """
+    tokens = (
+        [t for t in _SEPARATORS.split(text.strip()) if t]
+        if isinstance(text, str)
+        else [str(t) for t in text]
+    )
+    if not tokens:
+        raise CardError(
+            "no cards given: expected e.g. 'Ah Kd'", text if isinstance(text, str) else ""
+        )
+    cards: list[Card] = []
+    for token in tokens:
+        if _TOKEN.fullmatch(token.strip()) or not token.strip():
+            cards.append(parse_card(token))
+            continue
+        # cards run together, e.g. "AhKd": accept only if the whole token splits into cards
+        pieces = _TOKEN.findall(token)
+        if pieces and "".join(r + s for r, s in pieces).lower() == token.lower():
+            cards.extend(parse_card(r + s) for r, s in pieces)
+        else:
+            cards.append(parse_card(token))  # raises, naming the token
+    return tuple(cards)
+
+
+def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
+    """Format cards back as text, space-separated (``'Ah Td'``, or ``'A♥ T♦'``)."""
+    return " ".join(c.symbol if symbols else str(c) for c in cards)
+
+
+@dataclass(frozen=True)
+class Shoe:
+    """A composition of cards: ``counts[i]`` copies of ``Card.from_index(i)``.
+
+    Immutable: :meth:`remove` returns a new shoe. Build one with :meth:`standard` (N full decks),
+    :meth:`from_cards` or :meth:`from_counts`; any composition is allowed (a partly dealt shoe).
+    Raises :class:`~croupier.errors.ShoeError` for negative counts or a count list not of length 52.
+    """
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != 52:
+            raise ShoeError(f"a shoe composition has 52 counts, not {len(self.counts)}")
+        for i, n in enumerate(self.counts):
+            if not isinstance(n, int) or n < 0:
+                raise ShoeError(f"count of {DECK[i]} must be a whole number ≥ 0, not {n!r}")
+
+    @classmethod
+    def standard(cls, decks: int) -> Shoe:
+        """``decks`` full 52-card decks (1 or more)."""
+        if not isinstance(decks, int) or decks < 1:
+            raise ShoeError(f"a shoe needs at least one deck, not {decks!r}")
+        return cls((decks,) * 52)
+
+    @classmethod
+    def from_cards(cls, cards: Iterable[Card]) -> Shoe:
+        """A shoe holding exactly ``cards`` (duplicates allowed)."""
+        counts = [0] * 52
+        for c in cards:
+            counts[c.index] += 1
+        return cls(tuple(counts))
+
+    @classmethod
+    def from_counts(cls, counts: Mapping[Card | str, int]) -> Shoe:
+        """A shoe from ``{card: count}`` (cards as :class:`Card` or text); absent cards count 0."""
+        out = [0] * 52
+        for key, n in counts.items():
+            card = parse_card(key) if isinstance(key, str) else key
+            out[card.index] += n
+        return cls(tuple(out))
+
+    @cached_property
+    def total(self) -> int:
+        """How many cards the shoe holds."""
+        return sum(self.counts)
+
+    @property
+    def decks(self) -> int | None:
+        """The number of decks when the shoe is N full decks, else ``None``."""
+        first = self.counts[0]
+        return first if first > 0 and all(n == first for n in self.counts) else None
+
+    def count(self, card: Card) -> int:
+        """How many copies of ``card`` the shoe holds."""
+        return self.counts[card.index]
+
+    def remove(self, cards: Iterable[Card]) -> Shoe:
+        """The shoe after dealing ``cards``.
+
+        Raises :class:`~croupier.errors.ShoeError` naming the card when the shoe holds fewer copies
+        than are dealt; the original shoe is unchanged either way.
+        """
+        counts = list(self.counts)
+        for c in cards:
+            if counts[c.index] == 0:
+                raise ShoeError(
+                    f"cannot deal {c}: the shoe holds {self.counts[c.index]} "
+                    f"and more copies were dealt"
+                )
+            counts[c.index] -= 1
+        return Shoe(tuple(counts))
+
+    def cards(self) -> tuple[Card, ...]:
+        """Every card in the shoe, in index order, duplicates repeated."""
+        return tuple(DECK[i] for i, n in enumerate(self.counts) for _ in range(n))
+
+    def __str__(self) -> str:
+        d = self.decks
+        return f"{d}-deck shoe" if d else f"shoe of {self.total} cards"

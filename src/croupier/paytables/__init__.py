@@ -1,0 +1,38 @@
+"""Paytables as data: one TOML file per regulation section, validated on load.
+
+>>> from croupier.paytables import builtin_paytables
+>>> pp = builtin_paytables().get("633b.1", "A", decks=8)
+>>> str(pp.line("perfect-pair").pays)
+'25 to 1'
+"""
+
+from croupier.paytables.loader import builtin_paytables, load_paytable_file, parse_section_text
+from croupier.paytables.model import Meter, Multiplier, PayLine, Paytable, PaytableBook, Progressive
+from croupier.paytables.pays import (
+    MeterLevel,
+    MeterShare,
+    NotAvailable,
+    OddsFor,
+    OddsTo,
+    Pay,
+    parse_pay,
+)
+
+__all__ = [
+    "Meter",
+    "MeterLevel",
+    "MeterShare",
+    "Multiplier",
+    "NotAvailable",
+    "OddsFor",
+    "OddsTo",
+    "Pay",
+    "PayLine",
+    "Paytable",
+    "PaytableBook",
+    "Progressive",
+    "builtin_paytables",
+    "load_paytable_file",
+    "parse_pay",
+    "parse_section_text",
+]

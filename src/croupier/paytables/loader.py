@@ -1,0 +1,312 @@
+"""Reading paytable files (TOML, validated with pydantic) into :class:`Paytable` values.
+
+One file per regulation section. The shape, with every key the schema accepts::
+
+    section = "633b.2"                       # the section that prints the paytables
+    title = "Jackpot Party Progressive wager"
+    citation = "58 Pa. Code § 633b.2(i)"     # where the tables are printed
+
+    [[paytables]]
+    id = "P17"                               # as printed
+    option = "A"                             # optional: printed options (P17 Option A/B/C)
+    title = "One Deck—P17, Option A"         # optional, the printed heading
+    decks = [1]                              # deck counts the paytable may be used with
+    citation = "..."                         # optional; defaults to the file's
+    notes = "..."                            # optional
+    lines = [
+      { outcome = "royal-flush-diamonds", label = "Royal Flush (A—J)—Diamonds",
+        pays = "100% Mega", envy = "$3,000" },
+      { outcome = "straight", label = "Straight", pays = "150 to 1" },
+    ]
+    multipliers = [ { condition = "one-king-of-diamonds", label = "...", factor = 2 } ]
+
+    [paytables.progressive]                  # only for progressive wagers
+    wagers = ["$5"]                          # progressive wager sizes
+    total_increment_rate = "18.50%"          # optional
+    envy_heading = "Pays w/ Max Envy"        # optional: the printed envy column heading
+    meters = [
+      { level = "Mega", seed = "$50,000", increment_rate = "6%" },
+      # or seed_wager_multiple = 1000, and secondary_increment_rate = "6%"
+    ]
+
+Pays are written as printed ("25 to 1", "10 for 1", "100% of Progressive", "10% Major", "N/A"),
+money as printed ("$3,000"), rates as printed ("3.75%"). Any mistake is a
+:class:`~croupier.errors.PaytableError` naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from croupier.errors import PaytableError
+from croupier.paytables.model import (
+    Meter,
+    Multiplier,
+    PayLine,
+    Paytable,
+    PaytableBook,
+    Progressive,
+)
+from croupier.paytables.pays import MeterLevel, MeterShare, parse_pay
+from croupier.units import parse_money, parse_percent
+
+_KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_SECTION = re.compile(r"^\d{3}[a-z]\.\d+$")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class LineSpec(_Strict):
+    """One paytable line as written in a file."""
+
+    outcome: str
+    label: str = Field(min_length=1)
+    pays: str
+    envy: str | None = None
+
+    @field_validator("outcome")
+    @classmethod
+    def _kebab(cls, v: str) -> str:
+        if not _KEY.match(v):
+            raise ValueError(
+                f"outcome key {v!r} must be lower-case kebab-case, e.g. 'perfect-pair'"
+            )
+        return v
+
+    @field_validator("pays")
+    @classmethod
+    def _pays(cls, v: str) -> str:
+        parse_pay(v)
+        return v
+
+    @field_validator("envy")
+    @classmethod
+    def _envy(cls, v: str | None) -> str | None:
+        if v is not None:
+            parse_money(v)
+        return v
+
+
+class MeterSpec(_Strict):
+    """One progressive meter level as written in a file."""
+
+    level: str
+    seed: str | None = None
+    seed_wager_multiple: Annotated[int, Field(gt=0)] | None = None
+    increment_rate: str | None = None
+    secondary_increment_rate: str | None = None
+
+    @field_validator("level")
+    @classmethod
+    def _level(cls, v: str) -> str:
+        MeterLevel.parse(v)
+        return v
+
+    @field_validator("increment_rate", "secondary_increment_rate")
+    @classmethod
+    def _rate(cls, v: str | None) -> str | None:
+        if v is not None and not 0 <= parse_percent(v) <= 1:
+            raise ValueError(f"rate {v!r} must lie between 0% and 100%")
+        return v
+
+    @model_validator(mode="after")
+    def _one_seed(self) -> MeterSpec:
+        if (self.seed is None) == (self.seed_wager_multiple is None):
+            raise ValueError("give exactly one of 'seed' and 'seed_wager_multiple'")
+        if self.seed is not None:
+            parse_money(self.seed)
+        return self
+
+
+class ProgressiveSpec(_Strict):
+    """The progressive part of a paytable as written in a file."""
+
+    wagers: list[str] = Field(min_length=1)
+    meters: list[MeterSpec] = Field(min_length=1)
+    total_increment_rate: str | None = None
+    envy_heading: str | None = None
+
+    @field_validator("wagers")
+    @classmethod
+    def _wagers(cls, v: list[str]) -> list[str]:
+        for w in v:
+            if parse_money(w) <= 0:
+                raise ValueError(f"progressive wager {w!r} must be positive")
+        return v
+
+
+class MultiplierSpec(_Strict):
+    """A pay multiplier as written in a file."""
+
+    condition: str
+    label: str
+    factor: Annotated[int, Field(ge=1)]
+
+
+class PaytableSpec(_Strict):
+    """One paytable as written in a file."""
+
+    id: str = Field(min_length=1)
+    option: str | None = None
+    title: str | None = None
+    decks: list[Annotated[int, Field(ge=1, le=8)]] = Field(min_length=1)
+    citation: str | None = None
+    notes: str = ""
+    lines: list[LineSpec] = Field(min_length=1)
+    progressive: ProgressiveSpec | None = None
+    multipliers: list[MultiplierSpec] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> PaytableSpec:
+        if len(set(self.decks)) != len(self.decks):
+            raise ValueError(f"deck counts repeat: {self.decks}")
+        outcomes = [line.outcome for line in self.lines]
+        dupes = sorted({o for o in outcomes if outcomes.count(o) > 1})
+        if dupes:
+            raise ValueError(f"outcome keys repeat: {', '.join(dupes)}")
+        levels = (
+            {MeterLevel.parse(m.level) for m in self.progressive.meters}
+            if self.progressive
+            else set()
+        )
+        for line in self.lines:
+            pay = parse_pay(line.pays)
+            if isinstance(pay, MeterShare) and pay.level not in levels:
+                raise ValueError(
+                    f"line {line.outcome!r} pays {line.pays!r} but the paytable defines no "
+                    f"{pay.level.value} meter under [progressive]"
+                )
+            if line.envy is not None and self.progressive is None:
+                raise ValueError(f"line {line.outcome!r} has an envy bonus but no [progressive]")
+        return self
+
+
+class SectionFile(_Strict):
+    """A whole paytable file: one regulation section."""
+
+    section: str
+    title: str
+    citation: str
+    paytables: list[PaytableSpec] = Field(min_length=1)
+
+    @field_validator("section")
+    @classmethod
+    def _section(cls, v: str) -> str:
+        if not _SECTION.match(v):
+            raise ValueError(f"section {v!r} must look like '633b.1'")
+        return v
+
+
+def _to_domain(spec: SectionFile, source: str) -> tuple[Paytable, ...]:
+    tables = []
+    for p in spec.paytables:
+        progressive = None
+        if p.progressive is not None:
+            progressive = Progressive(
+                wager_cents=tuple(parse_money(w) for w in p.progressive.wagers),
+                meters=tuple(
+                    Meter(
+                        level=MeterLevel.parse(m.level),
+                        seed_cents=parse_money(m.seed) if m.seed is not None else None,
+                        seed_wager_multiple=m.seed_wager_multiple,
+                        increment_rate=(
+                            parse_percent(m.increment_rate) if m.increment_rate else None
+                        ),
+                        secondary_increment_rate=(
+                            parse_percent(m.secondary_increment_rate)
+                            if m.secondary_increment_rate
+                            else None
+                        ),
+                    )
+                    for m in p.progressive.meters
+                ),
+                total_increment_rate=(
+                    parse_percent(p.progressive.total_increment_rate)
+                    if p.progressive.total_increment_rate
+                    else None
+                ),
+                envy_heading=p.progressive.envy_heading,
+            )
+        tables.append(
+            Paytable(
+                section=spec.section,
+                id=p.id,
+                option=p.option,
+                title=p.title or f"Paytable {p.id}" + (f", Option {p.option}" if p.option else ""),
+                decks=tuple(sorted(p.decks)),
+                lines=tuple(
+                    PayLine(
+                        outcome=line.outcome,
+                        label=line.label,
+                        pays=parse_pay(line.pays),
+                        envy_cents=parse_money(line.envy) if line.envy is not None else None,
+                    )
+                    for line in p.lines
+                ),
+                citation=p.citation or spec.citation,
+                source=source,
+                progressive=progressive,
+                multipliers=tuple(
+                    Multiplier(m.condition, m.label, m.factor) for m in p.multipliers
+                ),
+                notes=p.notes,
+            )
+        )
+    return tuple(tables)
+
+
+def _first_error(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        where = ".".join(str(x) for x in err["loc"]) or "file"
+        parts.append(f"{where}: {err['msg']}")
+    more = len(exc.errors()) - 3
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+def parse_section_text(text: str, source: str) -> tuple[Paytable, ...]:
+    """Parse the TOML ``text`` of one section file; ``source`` names it in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise PaytableError(f"{source}: not valid TOML: {exc}") from exc
+    try:
+        spec = SectionFile.model_validate(data)
+    except ValidationError as exc:
+        raise PaytableError(f"{source}: {_first_error(exc)}") from exc
+    except PaytableError as exc:  # raised inside a validator
+        raise PaytableError(f"{source}: {exc}") from exc
+    return _to_domain(spec, source)
+
+
+def load_paytable_file(path: str | Path) -> tuple[Paytable, ...]:
+    """Load a user's paytable file (same schema as the built-in ones).
+
+    Raises :class:`~croupier.errors.PaytableError` when the file cannot be read or is invalid.
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PaytableError(f"cannot read paytable file {str(p)!r}: {exc.strerror}") from exc
+    return parse_section_text(text, str(p))
+
+
+@cache
+def builtin_paytables() -> PaytableBook:
+    """Every paytable printed in the regulation, from the data files shipped with croupier."""
+    tables: list[Paytable] = []
+    data = resources.files("croupier.paytables") / "data"
+    for entry in sorted(data.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            tables.extend(parse_section_text(entry.read_text(encoding="utf-8"), entry.name))
+    return PaytableBook(tables)

@@ -1,0 +1,456 @@
+"""What every wager module provides: outcomes, the cards it reads, classification and settlement.
+
+A wager module (one per regulation section, ``croupier/wagers/<name>.py``) defines
+
+* an :class:`OrderedOutcome` enum — the winning combinations of the section, best first, each valued
+  by the outcome key its paytable lines use;
+* a :class:`Wager` subclass saying which cards it reads (:class:`DealSpec`), which deck counts the
+  section allows, how to classify a dealt hand (scalar, and vectorised on integer card arrays for
+  the simulator), and registers an instance with :func:`croupier.wagers.registry.register`.
+
+Paytables come from the data file of the wager's section; settlement and analysis read the pays from
+there, so a wager module holds no numbers of its own.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from math import floor, prod
+from typing import ClassVar, Self
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.cards import Card, Shoe, format_cards
+from croupier.errors import CardError, PaytableError, RulesError
+from croupier.paytables import (
+    MeterLevel,
+    MeterShare,
+    NotAvailable,
+    OddsFor,
+    OddsTo,
+    PayLine,
+    Paytable,
+    PaytableBook,
+    builtin_paytables,
+)
+
+IntArray = npt.NDArray[np.int64]
+
+
+class Game(Enum):
+    """The base game a wager is placed at."""
+
+    BLACKJACK = "Blackjack"
+    BACCARAT = "Baccarat"
+    FOUR_CARD_POKER = "Four Card Poker"
+    CRISS_CROSS_POKER = "Criss-Cross Poker"
+
+
+class OrderedOutcome(Enum):
+    """Base of a wager's outcome enum: members declared best first, valued by paytable key.
+
+    Members compare by rank, a better outcome being greater:
+
+    >>> from croupier.wagers.perfect_pairs import PerfectPairsOutcome as O
+    >>> O.PERFECT_PAIR > O.COLORED_PAIR > O.MIXED_PAIR
+    True
+    >>> O("colored-pair").position
+    1
+    """
+
+    @property
+    def key(self) -> str:
+        """The paytable outcome key."""
+        return str(self.value)
+
+    @property
+    def position(self) -> int:
+        """0 for the best outcome, 1 for the next, …"""
+        return list(type(self)).index(self)
+
+    def __lt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, OrderedOutcome)
+        return self.position > other.position
+
+    def __le__(self, other: object) -> bool:
+        return self == other or self.__lt__(other) is True
+
+    def __gt__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, OrderedOutcome)
+        return self.position < other.position
+
+    def __ge__(self, other: object) -> bool:
+        return self == other or self.__gt__(other) is True
+
+
+@dataclass(frozen=True)
+class CardGroup:
+    """A named group of cards a wager reads, e.g. the player's initial two cards.
+
+    ``ordered`` is False when the order within the group does not matter to the wager (a player's
+    two cards); the exact counts then count each set of physical cards once.
+    """
+
+    name: str
+    size: int
+    ordered: bool = False
+
+
+@dataclass(frozen=True)
+class DealSpec:
+    """The cards a wager reads, as groups in dealing order (player's two cards, dealer's upcard)."""
+
+    groups: tuple[CardGroup, ...]
+
+    @property
+    def size(self) -> int:
+        """How many cards the wager reads."""
+        return sum(g.size for g in self.groups)
+
+    @property
+    def unordered_symmetry(self) -> int:
+        """How many ordered deals make one combination: the product of k! over unordered groups."""
+        return prod(_factorial(g.size) for g in self.groups if not g.ordered)
+
+    def describe(self) -> str:
+        """e.g. ``'player's two cards + dealer's upcard'``."""
+        return " + ".join(g.name for g in self.groups)
+
+    def split(self, cards: Sequence[Card]) -> dict[str, tuple[Card, ...]]:
+        """Cut ``cards`` (in dealing order) into the named groups."""
+        out: dict[str, tuple[Card, ...]] = {}
+        i = 0
+        for g in self.groups:
+            out[g.name] = tuple(cards[i : i + g.size])
+            i += g.size
+        return out
+
+
+def _factorial(n: int) -> int:
+    return prod(range(1, n + 1))
+
+
+class ProgressiveStake(Enum):
+    """How an award that is a share of a progressive meter relates to the wager.
+
+    Progressive wagers are collected into the table inventory before the deal (58 Pa. Code
+    § 633b.2(f), § 633b.3(f)). ``COLLECTED`` (the default, the industry's reading): the meter award
+    is the whole payment, the stake is not returned, so the net win is award − stake.
+    ``RETURNED``: the award is paid on top of the returned stake, like "to 1" odds.
+    See docs/interpretations.md.
+    """
+
+    COLLECTED = "collected"
+    RETURNED = "returned"
+
+
+MeterValues = dict[MeterLevel, Fraction]
+"""Meter amounts in units of the wager (meter dollars ÷ wager dollars), by level."""
+
+
+def net_win(
+    line: PayLine | None,
+    meters: MeterValues | None = None,
+    stake: ProgressiveStake = ProgressiveStake.COLLECTED,
+) -> Fraction:
+    """Net win per unit wagered for a paid line (``None`` or "N/A": the wager loses, −1).
+
+    "X to Y" nets X/Y; "X for Y" nets X/Y − 1; a meter share nets share × meter − 1 (stake
+    collected) or share × meter (stake returned). Raises :class:`PaytableError` when a meter share
+    is paid and no meter value is given.
+
+    >>> from croupier.paytables import parse_pay
+    >>> net_win(PayLine("x", "X", parse_pay("25 to 1")))
+    Fraction(25, 1)
+    >>> net_win(PayLine("x", "X", parse_pay("10% of Progressive")),
+    ...         {MeterLevel.PROGRESSIVE: Fraction(1000)})
+    Fraction(99, 1)
+    """
+    if line is None:
+        return Fraction(-1)
+    pays = line.pays
+    if isinstance(pays, OddsTo | OddsFor):
+        return pays.net
+    if isinstance(pays, NotAvailable):
+        return Fraction(-1)
+    if meters is None or pays.level not in meters:
+        raise PaytableError(
+            f"line {line.label!r} pays {pays} but no {pays.level.value} meter value"
+        )
+    award = pays.share * meters[pays.level]
+    return award - 1 if stake is ProgressiveStake.COLLECTED else award
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The settled result of one wager on one dealt hand. Money in integer cents.
+
+    ``win_cents`` is the player's net result (−amount for a loss); ``returned_cents`` what the dealer
+    hands back (stake plus win for odds pays; the award alone for a collected progressive stake;
+    0 for a loss). ``pending_validation`` is True for a meter award, which a floorperson or above
+    must validate before it is paid (58 Pa. Code § 633b.2(h)(3), § 633b.3(h)(3)).
+    ``rounding_cents_dropped`` is what rounding a pay down to the cent removed (see
+    docs/interpretations.md).
+    """
+
+    wager: str
+    section: str
+    paytable: str
+    cards: tuple[Card, ...]
+    outcome: OrderedOutcome | None
+    line: PayLine | None
+    amount_cents: int
+    win_cents: int
+    returned_cents: int
+    pending_validation: bool = False
+    rounding_cents_dropped: Fraction = Fraction(0)
+
+    @property
+    def won(self) -> bool:
+        """Whether the wager was paid."""
+        return self.line is not None
+
+    def describe(self) -> str:
+        """One line for people: cards, outcome, pay and result."""
+        what = self.line.label if self.line else "no winning combination"
+        pays = f" pays {self.line.pays}" if self.line else ""
+        sign = "+" if self.win_cents >= 0 else "-"
+        return (
+            f"{format_cards(self.cards)}: {what}{pays}; {sign}{abs(self.win_cents) / 100:.2f} "
+            f"on {self.amount_cents / 100:.2f}"
+        )
+
+
+@dataclass(frozen=True)
+class Wager(ABC):
+    """A wager defined by one regulation section. Subclasses set the class attributes and
+    implement :meth:`classify` (and :meth:`classify_indices` for the simulator).
+
+    ``allowed_decks`` is the section's rule on deck counts (``None``: the section sets none) and
+    ``decks_rule`` the subsection that states it.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    game: ClassVar[Game]
+    section: ClassVar[str]
+    settle_rule: ClassVar[str]
+    outcomes: ClassVar[type[OrderedOutcome]]
+    deal: ClassVar[DealSpec]
+    allowed_decks: ClassVar[tuple[int, ...] | None] = None
+    decks_rule: ClassVar[str | None] = None
+    fallbacks: ClassVar[dict[str, str]] = {}
+    """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first."""
+    book_override: PaytableBook | None = None
+    """Paytables to read instead of the built-in ones (see :meth:`with_book`)."""
+
+    @property
+    def book(self) -> PaytableBook:
+        """Where the wager's paytables come from: the override, else the built-in paytables."""
+        return self.book_override if self.book_override is not None else builtin_paytables()
+
+    # -- regulation rules ------------------------------------------------------------------
+    @property
+    def citation(self) -> str:
+        """``'58 Pa. Code § 633b.1'``."""
+        return f"58 Pa. Code § {self.section}"
+
+    def check_decks(self, decks: int) -> None:
+        """Raise :class:`RulesError` citing the section when it forbids ``decks`` decks."""
+        if self.allowed_decks is not None and decks not in self.allowed_decks:
+            allowed = " or ".join(str(d) for d in self.allowed_decks)
+            raise RulesError(
+                f"the {self.name} wager is played with {allowed} decks, not {decks}",
+                section=self.decks_rule or self.section,
+            )
+
+    # -- paytables -------------------------------------------------------------------------
+    def with_book(self, book: PaytableBook) -> Self:
+        """The same wager reading its paytables from ``book`` (e.g. with user paytables added)."""
+        return type(self)(book_override=book)
+
+    def paytables(self) -> tuple[Paytable, ...]:
+        """Every paytable of the wager's section, checked against the wager's outcomes."""
+        tables = self.book.for_section(self.section)
+        for t in tables:
+            self._check_paytable(t)
+        return tables
+
+    def paytable(self, key: str, decks: int | None = None) -> Paytable:
+        """The paytable named ``key`` (for ``decks`` decks), checked; see :meth:`PaytableBook.get`.
+
+        Raises :class:`~croupier.errors.UnknownPaytableError`, :class:`RulesError` (deck count
+        forbidden by the section) or :class:`PaytableError` (the paytable lacks a line).
+        """
+        if decks is not None:
+            self.check_decks(decks)
+        table = self.book.get(self.section, key, decks)
+        self._check_paytable(table)
+        return table
+
+    def _check_paytable(self, table: Paytable) -> None:
+        missing = [o.key for o in self.outcomes if table.line(o.key) is None]
+        if missing:
+            raise PaytableError(
+                f"paytable {table.key} of § {table.section} ({table.source}) has no line for "
+                f"{', '.join(missing)}, which the {self.name} wager can produce"
+            )
+        for d in table.decks:
+            self.check_decks(d)
+
+    def offerings(self) -> tuple[tuple[Paytable, int], ...]:
+        """Every (paytable, deck count) this wager may be offered with."""
+        return tuple((t, d) for t in self.paytables() for d in t.decks)
+
+    def pay_line(self, table: Paytable, outcome: OrderedOutcome | None) -> PayLine | None:
+        """The line that pays ``outcome`` under ``table`` (following :attr:`fallbacks` past an
+        "N/A"), or ``None`` when the wager loses."""
+        key = outcome.key if outcome is not None else None
+        while key is not None:
+            line = table.line(key)
+            if line is not None and not isinstance(line.pays, NotAvailable):
+                return line
+            key = self.fallbacks.get(key)
+        return None
+
+    # -- classification --------------------------------------------------------------------
+    @abstractmethod
+    def classify(self, cards: Sequence[Card]) -> OrderedOutcome | None:
+        """The winning combination the cards (in dealing order, :attr:`deal`) form, or ``None``.
+
+        Callers outside hot loops should use :meth:`evaluate`, which validates the cards.
+        """
+
+    def classify_indices(self, cards: IntArray) -> IntArray:
+        """Vectorised :meth:`classify` for the simulator.
+
+        ``cards`` is an ``(n, deal.size)`` array of card indices (``Card.index``); the result holds,
+        per row, the outcome's :attr:`OrderedOutcome.position`, or ``len(outcomes)`` for no winning
+        combination. This default loops over :meth:`classify`; wagers override it with numpy.
+        """
+        from croupier.cards import DECK
+
+        losing = len(self.outcomes)
+        out = np.empty(cards.shape[0], dtype=np.int64)
+        for i, row in enumerate(cards.tolist()):
+            o = self.classify([DECK[c] for c in row])
+            out[i] = losing if o is None else o.position
+        return out
+
+    def check_cards(self, cards: Sequence[Card], decks: int | None = None) -> None:
+        """Raise :class:`CardError` unless ``cards`` is the number of cards the wager reads, and
+        :class:`~croupier.errors.ShoeError` when a ``decks``-deck shoe cannot hold them."""
+        if len(cards) != self.deal.size:
+            raise CardError(
+                f"the {self.name} wager reads {self.deal.size} cards ({self.deal.describe()}), "
+                f"got {len(cards)}",
+                format_cards(cards),
+            )
+        if decks is not None:
+            Shoe.standard(decks).remove(cards)
+
+    def evaluate(self, cards: Sequence[Card], decks: int | None = None) -> OrderedOutcome | None:
+        """Validate then :meth:`classify` ``cards``."""
+        self.check_cards(cards, decks)
+        return self.classify(cards)
+
+    # -- settlement ------------------------------------------------------------------------
+    def settle(
+        self,
+        cards: Sequence[Card],
+        paytable: Paytable,
+        amount_cents: int,
+        decks: int,
+        meter_cents: dict[MeterLevel, int] | None = None,
+        stake: ProgressiveStake = ProgressiveStake.COLLECTED,
+    ) -> Settlement:
+        """Settle a wager of ``amount_cents`` on ``cards`` dealt from ``decks`` decks.
+
+        ``meter_cents`` gives the current value of each progressive meter level (default: the
+        paytable's seeds for this wager size). Pays that are not whole cents are rounded down
+        (the remainder is reported in ``rounding_cents_dropped``). Raises :class:`CardError`,
+        :class:`~croupier.errors.ShoeError`, :class:`RulesError` (deck count or wager size the
+        section forbids) or :class:`PaytableError`; nothing is changed on error.
+        """
+        if paytable.section != self.section:
+            raise PaytableError(
+                f"paytable {paytable.key} is for § {paytable.section}, not § {self.section}"
+            )
+        if decks not in paytable.decks:
+            raise RulesError(
+                f"paytable {paytable.key} is not for {decks} decks", section=paytable.section
+            )
+        self.check_decks(decks)
+        if not isinstance(amount_cents, int) or amount_cents <= 0:
+            raise RulesError(
+                f"a wager must be a positive amount of cents, not {amount_cents!r}",
+                section=self.section,
+            )
+        self.check_wager_amount(paytable, amount_cents)
+        outcome = self.evaluate(cards, decks)
+        line = self.pay_line(paytable, outcome)
+        if line is None:
+            return Settlement(
+                self.id,
+                self.settle_rule,
+                paytable.key,
+                tuple(cards),
+                outcome,
+                None,
+                amount_cents,
+                -amount_cents,
+                0,
+            )
+        pays = line.pays
+        pending = isinstance(pays, MeterShare)
+        if isinstance(pays, MeterShare):
+            meters = meter_cents or {}
+            value = meters.get(pays.level)
+            if value is None:
+                value = paytable.meter_value_cents(pays.level, amount_cents)
+            award = pays.share * value
+            gross = award + (amount_cents if stake is ProgressiveStake.RETURNED else 0)
+        else:
+            gross = amount_cents * (1 + net_win(line))
+        paid = floor(gross)
+        return Settlement(
+            self.id,
+            self.settle_rule,
+            paytable.key,
+            tuple(cards),
+            outcome,
+            line,
+            amount_cents,
+            paid - amount_cents,
+            paid,
+            pending,
+            Fraction(gross) - paid,
+        )
+
+    def check_wager_amount(self, paytable: Paytable, amount_cents: int) -> None:
+        """Raise :class:`RulesError` when a progressive paytable does not take this wager size."""
+        prog = paytable.progressive
+        if prog is not None and amount_cents not in prog.wager_cents:
+            sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
+            raise RulesError(
+                f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
+                section=self.section,
+            )
+
+    def default_meters(self, paytable: Paytable, wager_cents: int) -> MeterValues:
+        """Each meter at its seed, in units of a ``wager_cents`` wager."""
+        if paytable.progressive is None:
+            return {}
+        return {
+            m.level: Fraction(m.seed_for(wager_cents), wager_cents)
+            for m in paytable.progressive.meters
+        }
