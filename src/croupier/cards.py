@@ -200,6 +200,16 @@ def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
     return " ".join(c.symbol if symbols else str(c) for c in cards)
 
 
+def decks_phrase(decks: int | Iterable[int], joiner: str = "/") -> str:
+    """Deck counts in words: ``'1 deck'``, ``'6 decks'``, ``'1/2/4/6/8 decks'``.
+
+    >>> decks_phrase(1), decks_phrase([6, 8], " or ")
+    ('1 deck', '6 or 8 decks')
+    """
+    counts = [decks] if isinstance(decks, int) else list(decks)
+    return joiner.join(map(str, counts)) + (" deck" if counts == [1] else " decks")
+
+
 @dataclass(frozen=True)
 class Shoe:
     """A composition of cards: ``counts[i]`` copies of ``Card.from_index(i)``.

@@ -42,9 +42,14 @@ def convention(wager: Wager, shoe: Shoe) -> str:
     for g in wager.deal.groups:
         parts.append(f"{g.name} ({'ordered' if g.ordered else 'unordered'})")
     return (
-        f"every deal of {' + '.join(parts)} from a {shoe} ({shoe.total} cards), "
+        f"every deal of {' + '.join(parts)} from {_article(str(shoe))} {shoe} "
+        f"({shoe.total} cards), "
         "each physical card distinct"
     )
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1] in "8aeiou" or word.startswith(("11-", "18-")) else "a"
 
 
 def total_deals(wager: Wager, shoe: Shoe) -> int:

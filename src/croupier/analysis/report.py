@@ -14,8 +14,13 @@ import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from croupier.analysis.parsheet import LOSE, ParSheet
+from croupier.cards import decks_phrase
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 
 def parsheets_json(sheets: Iterable[ParSheet]) -> str:
@@ -75,14 +80,14 @@ def parsheets_csv(sheets: Iterable[ParSheet]) -> str:
     return buf.getvalue()
 
 
-def contribution_chart_svg(sheets: Sequence[ParSheet]) -> str:
-    """An SVG chart of the return contribution of each outcome, one bar per par sheet."""
+def contribution_figure(sheets: Sequence[ParSheet]) -> Figure:
+    """A matplotlib figure of the return contribution of each outcome, one bar per par sheet."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    labels = [f"{s.paytable} · {s.decks} decks" for s in sheets]
+    labels = [f"Paytable {s.paytable} · {decks_phrase(s.decks or 0)}" for s in sheets]
     outcomes: list[tuple[str, str]] = []
     for s in sheets:
         for r in s.rows:
@@ -116,6 +121,14 @@ def contribution_chart_svg(sheets: Sequence[ParSheet]) -> str:
     ax.set_xlabel("return contribution per unit wagered")
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
     fig.tight_layout()
+    return fig
+
+
+def contribution_chart_svg(sheets: Sequence[ParSheet]) -> str:
+    """The :func:`contribution_figure` as inline SVG text."""
+    import matplotlib.pyplot as plt
+
+    fig = contribution_figure(sheets)
     out = io.StringIO()
     fig.savefig(out, format="svg")
     plt.close(fig)
@@ -163,7 +176,7 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
         parts.append("</table>")
         for s in group:
             parts.append(
-                f"<details><summary>Paytable {html.escape(s.paytable)}, {s.decks} decks"
+                f"<details><summary>Paytable {html.escape(s.paytable)}, {decks_phrase(s.decks or 0)}"
                 "</summary><table><tr><th>Outcome</th><th>Pays</th><th>Combinations</th>"
                 "<th>Probability</th><th>Return</th></tr>"
             )

@@ -16,6 +16,10 @@ One file per regulation section. The shape, with every key the schema accepts::
     lines = [
       { outcome = "royal-flush-diamonds", label = "Royal Flush (A—J)—Diamonds",
         pays = "100% Mega", envy = "$3,000" },
+      { outcome = "fortune-7", label = "Fortune 7", pays = "40 to 1",
+        wager = "fortune-7" },             # where one table serves several wagers
+      { outcome = "tie-blackjack", label = "...", pays = "1 to 2",
+        optional = true },                 # only if the Rules Submission offers it
       { outcome = "straight", label = "Straight", pays = "150 to 1" },
     ]
     multipliers = [ { condition = "one-king-of-diamonds", label = "...", factor = 2 } ]
@@ -72,8 +76,10 @@ class LineSpec(_Strict):
     label: str = Field(min_length=1)
     pays: str
     envy: str | None = None
+    wager: str | None = None
+    optional: bool = False
 
-    @field_validator("outcome")
+    @field_validator("outcome", "wager")
     @classmethod
     def _kebab(cls, v: str) -> str:
         if not _KEY.match(v):
@@ -249,6 +255,8 @@ def _to_domain(spec: SectionFile, source: str) -> tuple[Paytable, ...]:
                         label=line.label,
                         pays=parse_pay(line.pays),
                         envy_cents=parse_money(line.envy) if line.envy is not None else None,
+                        wager=line.wager,
+                        optional=line.optional,
                     )
                     for line in p.lines
                 ),

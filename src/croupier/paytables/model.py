@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from croupier.cards import decks_phrase
 from croupier.errors import PaytableError, UnknownPaytableError
 from croupier.paytables.pays import MeterLevel, MeterShare, Pay
 from croupier.units import format_money
@@ -23,12 +24,17 @@ class PayLine:
     ``outcome`` is the machine key a wager classifies into (kebab-case, e.g. ``"perfect-pair"``);
     ``label`` is the line as printed; ``envy_cents`` the envy bonus in the "Pays w/ Envy" column,
     paid to every *other* player holding the progressive wager (58 Pa. Code § 633b.2(i)).
+    ``wager`` names the wager the line belongs to where one table serves several wagers
+    (§ 631c.3(h)); ``optional`` marks a pay the casino offers only if its Rules Submission says so
+    (§ 633b.4(i)(2)(ii)).
     """
 
     outcome: str
     label: str
     pays: Pay
     envy_cents: int | None = None
+    wager: str | None = None
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -133,8 +139,7 @@ class Paytable:
 
     def describe(self) -> str:
         """A one-line human description, e.g. ``'§ 633b.1 paytable A (1, 2, 4, 6, 8 decks)'``."""
-        decks = ", ".join(str(d) for d in self.decks)
-        return f"§ {self.section} paytable {self.key} ({decks} decks)"
+        return f"§ {self.section} paytable {self.key} ({decks_phrase(self.decks, ', ')})"
 
     def uses_meter(self) -> bool:
         """Whether any line pays a share of a progressive meter."""

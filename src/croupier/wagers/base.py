@@ -25,7 +25,7 @@ from typing import ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
-from croupier.cards import Card, Shoe, format_cards
+from croupier.cards import Card, Shoe, decks_phrase, format_cards
 from croupier.errors import CardError, PaytableError, RulesError
 from croupier.paytables import (
     MeterLevel,
@@ -38,6 +38,7 @@ from croupier.paytables import (
     PaytableBook,
     builtin_paytables,
 )
+from croupier.units import format_money
 
 IntArray = npt.NDArray[np.int64]
 
@@ -223,10 +224,10 @@ class Settlement:
         """One line for people: cards, outcome, pay and result."""
         what = self.line.label if self.line else "no winning combination"
         pays = f" pays {self.line.pays}" if self.line else ""
-        sign = "+" if self.win_cents >= 0 else "-"
+        sign = "+" if self.win_cents >= 0 else ""
         return (
-            f"{format_cards(self.cards)}: {what}{pays}; {sign}{abs(self.win_cents) / 100:.2f} "
-            f"on {self.amount_cents / 100:.2f}"
+            f"{format_cards(self.cards)}: {what}{pays}; {sign}{format_money(self.win_cents)} "
+            f"on {format_money(self.amount_cents)}"
         )
 
 
@@ -267,9 +268,9 @@ class Wager(ABC):
     def check_decks(self, decks: int) -> None:
         """Raise :class:`RulesError` citing the section when it forbids ``decks`` decks."""
         if self.allowed_decks is not None and decks not in self.allowed_decks:
-            allowed = " or ".join(str(d) for d in self.allowed_decks)
             raise RulesError(
-                f"the {self.name} wager is played with {allowed} decks, not {decks}",
+                f"the {self.name} wager is played with "
+                f"{decks_phrase(self.allowed_decks, ' or ')}, not {decks}",
                 section=self.decks_rule or self.section,
             )
 

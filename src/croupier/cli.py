@@ -1,0 +1,554 @@
+"""The ``croupier`` command line (Typer + Rich).
+
+Commands: ``wagers``, ``paytables``, ``analyze``, ``simulate``, ``parsheet`` and ``hand``. Every
+error croupier raises (:class:`~croupier.errors.CroupierError`) ends the command with one line on
+stderr and exit status 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from croupier.analysis.parsheet import ParSheet, exact_parsheet
+from croupier.analysis.report import parsheets_json, write_report
+from croupier.analysis.simulate import simulate as run_simulation
+from croupier.cards import decks_phrase, parse_cards
+from croupier.errors import CroupierError, PaytableError
+from croupier.paytables import Paytable, PaytableBook, builtin_paytables, load_paytable_file
+from croupier.units import format_money, format_percent
+from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
+
+app = typer.Typer(
+    name="croupier",
+    help="Pennsylvania's regulated table-game wagers (58 Pa. Code): paytables, settlement, "
+    "exact par sheets and simulation.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+# Piped output keeps whole table rows instead of wrapping at Rich's default 80 columns.
+out = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+PaytableFiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--paytable-file",
+        "-f",
+        help="Extra paytable TOML file (same schema as the built-in ones); repeatable.",
+    ),
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+
+def _book(files: list[Path] | None) -> PaytableBook:
+    book = builtin_paytables()
+    for f in files or []:
+        book = book.with_paytables(load_paytable_file(f))
+    return book
+
+
+def _wager(wager_id: str, files: list[Path] | None) -> Wager:
+    wager = get_wager(wager_id)
+    return wager.with_book(_book(files)) if files else wager
+
+
+def _money(text: str | None, what: str) -> int | None:
+    """Parse '$12,345.67', '12345.67' or '5' into cents."""
+    if text is None:
+        return None
+    try:
+        value = Decimal(text.strip().lstrip("$").replace(",", ""))
+    except InvalidOperation:
+        raise PaytableError(
+            f"{what} must be an amount in dollars, e.g. 12345.67, not {text!r}"
+        ) from None
+    cents = value * 100
+    if cents != cents.to_integral_value() or cents <= 0:
+        raise PaytableError(f"{what} must be a positive amount in whole cents, not {text!r}")
+    return int(cents)
+
+
+def _pct(x: Fraction, digits: int = 4) -> str:
+    return f"{float(x):.{digits}%}"
+
+
+def _sheet_table(sheet: ParSheet) -> Table:
+    exact = sheet.method == "exact"
+    title = (
+        f"{sheet.wager_name} · 58 Pa. Code § {sheet.section} · paytable {sheet.paytable} · "
+        f"{sheet.shoe} · {sheet.method}"
+    )
+    t = Table(title=title, title_justify="left", caption=sheet.convention, caption_justify="left")
+    t.add_column("Outcome")
+    t.add_column("Pays")
+    t.add_column("Combinations" if exact else "Hits", justify="right")
+    t.add_column("Probability", justify="right")
+    t.add_column("Return", justify="right")
+    for r in sheet.rows:
+        count = r.combinations if exact else r.hits
+        t.add_row(
+            r.label,
+            r.pays,
+            f"{count:,}",
+            f"{float(r.probability):.8f}",
+            f"{float(r.contribution):+.6f}",
+        )
+    t.add_section()
+    t.add_row("Total", "", f"{sheet.total:,}", "1.00000000", f"{float(sheet.expected_return):+.6f}")
+    return t
+
+
+def _sheet_summary(sheet: ParSheet) -> str:
+    parts = [
+        f"house edge [bold]{_pct(sheet.house_edge)}[/bold]",
+        f"expected return {float(sheet.expected_return):+.6f}",
+        f"hit frequency {_pct(sheet.hit_frequency)}",
+        f"standard deviation {sheet.standard_deviation:.4f}",
+    ]
+    if sheet.standard_error is not None:
+        parts.append(f"standard error {sheet.standard_error:.6f}")
+    if sheet.meters:
+        meters = ", ".join(f"{lvl.value} {format_money(c)}" for lvl, c in sheet.meters.items())
+        parts.append(f"meters {meters} on a {format_money(sheet.wager_cents or 0)} wager")
+    return " · ".join(parts)
+
+
+def _print_sheet(sheet: ParSheet) -> None:
+    out.print(_sheet_table(sheet))
+    out.print(_sheet_summary(sheet))
+    out.print()
+
+
+@app.command()
+def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> None:
+    """List the wagers croupier settles and analyses, with their paytables and deck counts."""
+    rows: list[dict[str, Any]] = []
+    for w in all_wagers():
+        w = w.with_book(_book(paytable_files)) if paytable_files else w
+        rows.append(
+            {
+                "wager": w.id,
+                "name": w.name,
+                "game": w.game.value,
+                "section": w.citation,
+                "reads": w.deal.describe(),
+                "decks": list(w.allowed_decks) if w.allowed_decks else None,
+                "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
+            }
+        )
+    if json_out:
+        print(json.dumps({"wagers": rows}, indent=2, ensure_ascii=False))
+        return
+    t = Table(title="Wagers", title_justify="left")
+    for col in ("Wager", "Name", "Game", "Section", "Paytables (decks)"):
+        t.add_column(col)
+    for r in rows:
+        tables = _compact_paytables(r["paytables"])
+        t.add_row(r["wager"], r["name"], r["game"], r["section"], tables)
+    out.print(t)
+
+
+def _compact_paytables(tables: list[dict[str, Any]]) -> str:
+    """'A, B (1/2/4/6/8 decks)' or '1–10 (6 decks); 1–10 (8 decks)'."""
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for p in tables:
+        groups.setdefault(tuple(p["decks"]), []).append(p["paytable"])
+    parts = []
+    for decks, keys in groups.items():
+        numeric = all(k.isdigit() for k in keys)
+        if (
+            numeric
+            and len(keys) > 2
+            and [int(k) for k in keys] == list(range(int(keys[0]), int(keys[-1]) + 1))
+        ):
+            names = f"{keys[0]}–{keys[-1]}"
+        else:
+            names = ", ".join(keys)
+        parts.append(f"{names} ({decks_phrase(decks)})")
+    return "; ".join(parts)
+
+
+def _paytable_dict(t: Paytable) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "section": f"58 Pa. Code § {t.section}",
+        "paytable": t.key,
+        "title": t.title,
+        "decks": list(t.decks),
+        "citation": t.citation,
+        "source": t.source,
+        "lines": [
+            {
+                "outcome": line.outcome,
+                "label": line.label,
+                "pays": str(line.pays),
+                **({"envy": format_money(line.envy_cents)} if line.envy_cents is not None else {}),
+            }
+            for line in t.lines
+        ],
+    }
+    if t.progressive:
+        p = t.progressive
+        d["progressive"] = {
+            "wagers": [format_money(c) for c in p.wager_cents],
+            "meters": [
+                {
+                    "level": m.level.value,
+                    "seed": format_money(m.seed_cents)
+                    if m.seed_cents is not None
+                    else f"{m.seed_wager_multiple} × wager",
+                    **(
+                        {"increment_rate": format_percent(m.increment_rate)}
+                        if m.increment_rate
+                        else {}
+                    ),
+                    **(
+                        {"secondary_increment_rate": format_percent(m.secondary_increment_rate)}
+                        if m.secondary_increment_rate
+                        else {}
+                    ),
+                }
+                for m in p.meters
+            ],
+            **(
+                {"total_increment_rate": format_percent(p.total_increment_rate)}
+                if p.total_increment_rate
+                else {}
+            ),
+        }
+    if t.multipliers:
+        d["multipliers"] = [{"condition": m.condition, "factor": m.factor} for m in t.multipliers]
+    if t.notes:
+        d["notes"] = t.notes
+    return d
+
+
+@app.command()
+def paytables(
+    section: Annotated[
+        str | None, typer.Argument(help="A section (e.g. 633b.2) or a wager id; omit for all.")
+    ] = None,
+    paytable: Annotated[
+        str | None, typer.Option("--paytable", "-p", help="Show only this paytable id.")
+    ] = None,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Show the paytables printed in the regulation (and any you add), with seeds and rates."""
+    book = _book(paytable_files)
+    if section is not None and section not in book.sections():
+        section = get_wager(section).section
+    tables = [t for t in book if section is None or t.section == section]
+    if paytable is not None:
+        tables = [t for t in tables if t.key.upper() == paytable.upper()]
+        if not tables:
+            raise PaytableError(f"no paytable {paytable!r} in § {section or 'any section'}")
+    if json_out:
+        print(
+            json.dumps(
+                {"paytables": [_paytable_dict(t) for t in tables]}, indent=2, ensure_ascii=False
+            )
+        )
+        return
+    if section is None and paytable is None:
+        t = Table(title="Paytables as data (one file per section)", title_justify="left")
+        for col in ("Section", "Paytables", "Decks", "Source"):
+            t.add_column(col)
+        for sec in book.sections():
+            group = book.for_section(sec)
+            t.add_row(
+                f"§ {sec}",
+                ", ".join(dict.fromkeys(x.key for x in group)),
+                ", ".join(map(str, sorted({d for x in group for d in x.decks}))),
+                ", ".join(dict.fromkeys(x.source for x in group)),
+            )
+        out.print(t)
+        out.print("Show one section with [bold]croupier paytables SECTION[/bold].")
+        return
+    for table in tables:
+        d = _paytable_dict(table)
+        t = Table(
+            title=f"§ {table.section} · {table.title} · {decks_phrase(table.decks, ', ')}",
+            title_justify="left",
+            caption=table.citation,
+            caption_justify="left",
+        )
+        t.add_column("Outcome")
+        t.add_column("Pays")
+        envy = any(line.envy_cents is not None for line in table.lines)
+        if envy:
+            t.add_column("Envy")
+        for line in d["lines"]:
+            t.add_row(line["label"], line["pays"], *([line.get("envy", "")] if envy else []))
+        out.print(t)
+        if "progressive" in d:
+            p = d["progressive"]
+            meters = "; ".join(
+                f"{m['level']} seed {m['seed']}"
+                + "".join(
+                    f", {k.replace('_', ' ')} {v}" for k, v in m.items() if k.endswith("rate")
+                )
+                for m in p["meters"]
+            )
+            total = (
+                f"; total increment rate {p['total_increment_rate']}"
+                if "total_increment_rate" in p
+                else ""
+            )
+            out.print(f"  wager {' or '.join(p['wagers'])}; {meters}{total}")
+        for m in table.multipliers:
+            out.print(f"  {m.label}: ×{m.factor}")
+        out.print()
+
+
+WagerArg = Annotated[str, typer.Argument(help="Wager id (see `croupier wagers`).")]
+PaytableOpt = Annotated[str, typer.Option("--paytable", "-p", help="Paytable id, e.g. A or P17-A.")]
+DecksOpt = Annotated[
+    int | None,
+    typer.Option("--decks", "-d", help="Deck count (may be omitted when the paytable allows one)."),
+]
+MeterOpt = Annotated[
+    str | None,
+    typer.Option("--meter", help="Progressive meter amount in dollars (default: the seed)."),
+]
+WagerAmountOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wager-amount", help="Progressive wager size in dollars (default: the smallest allowed)."
+    ),
+]
+StakeOpt = Annotated[
+    ProgressiveStake,
+    typer.Option(
+        "--progressive-stake",
+        help="Whether a meter award returns the stake (see docs/interpretations.md).",
+    ),
+]
+
+
+@app.command()
+def analyze(
+    wager: WagerArg,
+    paytable: PaytableOpt,
+    decks: DecksOpt = None,
+    meter: MeterOpt = None,
+    wager_amount: WagerAmountOpt = None,
+    stake: StakeOpt = ProgressiveStake.COLLECTED,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Exact par sheet of one wager × paytable × deck count: every outcome's count and return."""
+    sheet = exact_parsheet(
+        _wager(wager, paytable_files),
+        paytable,
+        decks=decks,
+        meter_cents=_money(meter, "--meter"),
+        wager_cents=_money(wager_amount, "--wager-amount"),
+        stake=stake,
+    )
+    if json_out:
+        print(json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False))
+    else:
+        _print_sheet(sheet)
+
+
+@app.command()
+def simulate(
+    wager: WagerArg,
+    paytable: PaytableOpt,
+    decks: DecksOpt = None,
+    rounds: Annotated[
+        int, typer.Option("--rounds", "-n", min=1, help="Rounds to deal.")
+    ] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed (PCG64).")] = 1,
+    meter: MeterOpt = None,
+    wager_amount: WagerAmountOpt = None,
+    stake: StakeOpt = ProgressiveStake.COLLECTED,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Simulate rounds from a shuffled shoe; report the figures with standard errors, beside the
+    exact ones."""
+    w = _wager(wager, paytable_files)
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=json_out or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task(f"dealing {w.id}", total=rounds)
+        sheet = run_simulation(
+            w,
+            paytable,
+            rounds=rounds,
+            seed=seed,
+            decks=decks,
+            meter_cents=_money(meter, "--meter"),
+            wager_cents=_money(wager_amount, "--wager-amount"),
+            stake=stake,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    exact = exact_parsheet(
+        w,
+        paytable,
+        decks=sheet.decks,
+        meter_cents=sheet.meters or None,
+        wager_cents=sheet.wager_cents,
+        stake=stake,
+    )
+    z = (
+        float(sheet.expected_return - exact.expected_return) / sheet.standard_error
+        if sheet.standard_error
+        else 0.0
+    )
+    if json_out:
+        d = sheet.to_dict()
+        d["exact_house_edge"] = float(exact.house_edge)
+        d["z_score"] = z
+        print(json.dumps(d, indent=2, ensure_ascii=False))
+        return
+    _print_sheet(sheet)
+    out.print(
+        f"exact house edge {_pct(exact.house_edge)}; the simulation is {z:+.2f} standard errors "
+        "from it"
+    )
+
+
+@app.command()
+def parsheet(
+    json_out: JsonFlag = False,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Also write parsheets.json, .csv and .html here."),
+    ] = None,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Print only the summary table.")
+    ] = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds)."""
+    sheets: list[ParSheet] = []
+    book = _book(paytable_files)
+    for w in all_wagers():
+        w = w.with_book(book) if paytable_files else w
+        for table, decks in w.offerings():
+            sheets.append(exact_parsheet(w, table, decks=decks))
+    if json_out:
+        print(parsheets_json(sheets))
+    else:
+        if not summary:
+            for s in sheets:
+                _print_sheet(s)
+        t = Table(title="Par sheet summary (exact)", title_justify="left")
+        for col in (
+            "Wager",
+            "Section",
+            "Paytable",
+            "Decks",
+            "House edge",
+            "Hit frequency",
+            "Std. dev.",
+        ):
+            t.add_column(
+                col,
+                justify="right"
+                if col in ("Decks", "House edge", "Hit frequency", "Std. dev.")
+                else "left",
+            )
+        for s in sheets:
+            t.add_row(
+                s.wager,
+                f"§ {s.section}",
+                s.paytable,
+                str(s.decks),
+                _pct(s.house_edge),
+                _pct(s.hit_frequency),
+                f"{s.standard_deviation:.4f}",
+            )
+        out.print(t)
+    if out_dir is not None:
+        written = write_report(sheets, out_dir)
+        err.print("wrote " + ", ".join(str(p) for p in written))
+
+
+@app.command()
+def hand(
+    wager: WagerArg,
+    cards: Annotated[
+        str,
+        typer.Argument(
+            help="The cards the wager reads, in dealing order, e.g. 'Ah Ad' or '7h 7c 7h'."
+        ),
+    ],
+    paytable: PaytableOpt,
+    decks: DecksOpt = None,
+    amount: Annotated[str, typer.Option("--amount", "-a", help="Wager in dollars.")] = "5",
+    meter: MeterOpt = None,
+    stake: StakeOpt = ProgressiveStake.COLLECTED,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Classify and settle one dealt hand for a wager."""
+    w = _wager(wager, paytable_files)
+    table = w.paytable(paytable, decks)
+    d = decks if decks is not None else table.decks[0]
+    if decks is None and len(table.decks) > 1:
+        raise PaytableError(
+            f"paytable {table.key} is offered with several deck counts: give --decks"
+        )
+    amount_cents = _money(amount, "--amount")
+    assert amount_cents is not None
+    meter_cents = _money(meter, "--meter")
+    meters = None
+    if meter_cents is not None and table.progressive is not None:
+        meters = {m.level: meter_cents for m in table.progressive.meters[:1]}
+    s = w.settle(parse_cards(cards), table, amount_cents, d, meter_cents=meters, stake=stake)
+    result = {
+        "wager": w.id,
+        "section": f"58 Pa. Code § {s.section}",
+        "paytable": s.paytable,
+        "decks": d,
+        "cards": [str(c) for c in s.cards],
+        "outcome": s.outcome.key if s.outcome else None,
+        "paid_as": s.line.label if s.line else None,
+        "pays": str(s.line.pays) if s.line else None,
+        "amount": format_money(s.amount_cents),
+        "win": format_money(s.win_cents),
+        "returned": format_money(s.returned_cents),
+        "pending_validation": s.pending_validation,
+    }
+    if json_out:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    out.print(s.describe())
+    if s.pending_validation:
+        out.print(
+            "A floorperson or above must validate this progressive payout before it is paid "
+            f"(58 Pa. Code § {w.section}(h)(3))."
+        )
+
+
+def main() -> None:
+    """Entry point of the ``croupier`` console script: one line per error, exit status 2."""
+    try:
+        app()
+    except CroupierError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise SystemExit(2) from None
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
