@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from functools import partial
 
 from croupier.analysis import exact_parsheet, simulate
 from croupier.analysis.exact import _cached_counts
@@ -32,7 +33,7 @@ def main() -> None:
         ("ultimate-pairs", "A", 1),
     ):
         w = get_wager(wager_id)
-        t = best_of(lambda w=w, p=paytable, d=decks: exact_parsheet(w, p, decks=d))
+        t = best_of(partial(exact_parsheet, w, paytable, decks=decks))
         print(f"  {wager_id:18} {paytable:>3} {decks} decks  {t * 1000:8.1f} ms")
 
     def everything() -> None:
@@ -47,7 +48,7 @@ def main() -> None:
     print(f"simulation, {rounds:,} rounds:")
     for wager_id, paytable, decks in (("perfect-pairs", "A", 8), ("match-the-dealer", "1", 8)):
         w = get_wager(wager_id)
-        t = best_of(lambda w=w, p=paytable, d=decks: simulate(w, p, rounds, 1, decks=d), repeat=2)
+        t = best_of(partial(simulate, w, paytable, rounds, 1, decks=decks), repeat=2)
         print(f"  {wager_id:18} {rounds / t / 1e6:6.2f} M rounds/s")
 
 
