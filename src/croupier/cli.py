@@ -7,7 +7,9 @@ stderr and exit status 2; no traceback.
 
 from __future__ import annotations
 
+import importlib
 import json
+import pkgutil
 import sys
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -539,6 +541,17 @@ def hand(
             "A floorperson or above must validate this progressive payout before it is paid "
             f"(58 Pa. Code § {w.section}(h)(3))."
         )
+
+
+def _load_command_modules() -> None:
+    """Import every module of :mod:`croupier.commands`, which add their commands to ``app``."""
+    import croupier.commands as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"croupier.commands.{info.name}")
+
+
+_load_command_modules()
 
 
 def main() -> None:

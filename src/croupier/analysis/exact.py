@@ -75,12 +75,16 @@ def exact_counts(wager: Wager, shoe: Shoe) -> OutcomeCounts:
             f"a {shoe} cannot deal the {wager.deal.size} cards the {wager.name} wager reads"
         )
     counts = _cached_counts(type(wager), shoe.counts)
-    return OutcomeCounts(counts, sum(counts), convention(wager, shoe))
+    words = wager.counting_convention(shoe) or convention(wager, shoe)
+    return OutcomeCounts(counts, sum(counts), words)
 
 
 @lru_cache(maxsize=256)
 def _cached_counts(wager_type: type[Wager], composition: tuple[int, ...]) -> tuple[int, ...]:
     wager = wager_type()
+    own = wager.count_exact(Shoe(composition))
+    if own is not None:
+        return own
     k = wager.deal.size
     outcomes = list(wager.outcomes)
     losing = len(outcomes)

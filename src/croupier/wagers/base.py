@@ -331,6 +331,20 @@ class Wager(ABC):
         Callers outside hot loops should use :meth:`evaluate`, which validates the cards.
         """
 
+    def count_exact(self, shoe: Shoe) -> tuple[int, ...] | None:
+        """Exact outcome counts by the wager's own method, or ``None`` (the default) to let
+        :func:`croupier.analysis.exact.exact_counts` enumerate every deal of :attr:`deal`.
+
+        Override when enumerating card sequences is too slow (e.g. baccarat coups by composition).
+        Same shape as the generic result: one count per outcome position, then the count of deals
+        with no winning combination; state the convention in :meth:`counting_convention`.
+        """
+        return None
+
+    def counting_convention(self, shoe: Shoe) -> str | None:
+        """The convention of :meth:`count_exact` in words, or ``None`` for the generic one."""
+        return None
+
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` for the simulator.
 
