@@ -379,8 +379,7 @@ def simulate(
     json_out: JsonFlag = False,
     paytable_files: PaytableFiles = None,
 ) -> None:
-    """Simulate rounds from a shuffled shoe; report the figures with standard errors, beside the
-    exact ones."""
+    """Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact."""
     w = _wager(wager, paytable_files)
     with Progress(
         TextColumn("[progress.description]{task.description}"),

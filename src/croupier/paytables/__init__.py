@@ -15,6 +15,7 @@ from croupier.paytables.pays import (
     OddsFor,
     OddsTo,
     Pay,
+    Push,
     parse_pay,
 )
 
@@ -31,6 +32,7 @@ __all__ = [
     "Paytable",
     "PaytableBook",
     "Progressive",
+    "Push",
     "builtin_paytables",
     "load_paytable_file",
     "parse_pay",

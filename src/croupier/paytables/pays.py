@@ -9,6 +9,7 @@ The regulation uses four kinds of pay:
 * ``"P% of Progressive"``, ``"100% Mega"`` — :class:`MeterShare`: a share of a progressive meter
   level (58 Pa. Code § 633b.2(i), § 633b.3(i)). Its value in units of the wager depends on the meter.
 * ``"N/A"`` — :class:`NotAvailable`: the paytable does not offer that line.
+* ``"push"`` — :class:`Push`: the stake is returned, nothing won (Player and Banker on a tie).
 
 Fixed dollar amounts ("$3,000" envy bonuses) are parsed by :func:`croupier.units.parse_money`.
 """
@@ -100,7 +101,20 @@ class NotAvailable:
         return "N/A"
 
 
-Pay = OddsTo | OddsFor | MeterShare | NotAvailable
+@dataclass(frozen=True)
+class Push:
+    """The wager pushes: the stake is returned and nothing is won (net 0)."""
+
+    @property
+    def net(self) -> Fraction:
+        """Net win per unit wagered: 0."""
+        return Fraction(0)
+
+    def __str__(self) -> str:
+        return "push"
+
+
+Pay = OddsTo | OddsFor | MeterShare | NotAvailable | Push
 """Any pay a paytable line can hold."""
 
 _ODDS = re.compile(r"^(\d+)\s+(to|for)\s+(\d+)$", re.IGNORECASE)
@@ -120,12 +134,16 @@ def parse_pay(text: str) -> Pay:
     <MeterLevel.MEGA: 'Mega'>
     >>> parse_pay("N/A")
     NotAvailable()
+    >>> parse_pay("push").net
+    Fraction(0, 1)
 
     Raises :class:`~croupier.errors.PaytableError` naming the text when it is none of these.
     """
     raw = text.strip()
     if raw.upper() == "N/A":
         return NotAvailable()
+    if raw.lower() == "push":
+        return Push()
     m = _ODDS.match(raw)
     if m:
         left, word, right = int(m.group(1)), m.group(2).lower(), int(m.group(3))
@@ -140,5 +158,5 @@ def parse_pay(text: str) -> Pay:
         return MeterShare(share, MeterLevel.parse(m.group(2)))
     raise PaytableError(
         f"cannot read pay {text!r}: expected 'X to Y', 'X for Y', 'P% of Progressive', "
-        "'P% Mega' (or another level) or 'N/A'"
+        "'P% Mega' (or another level), 'push' or 'N/A'"
     )

@@ -36,6 +36,7 @@ from croupier.paytables import (
     PayLine,
     Paytable,
     PaytableBook,
+    Push,
     builtin_paytables,
 )
 from croupier.units import format_money
@@ -165,7 +166,7 @@ def net_win(
 ) -> Fraction:
     """Net win per unit wagered for a paid line (``None`` or "N/A": the wager loses, −1).
 
-    "X to Y" nets X/Y; "X for Y" nets X/Y − 1; a meter share nets share × meter − 1 (stake
+    "X to Y" nets X/Y; "X for Y" nets X/Y − 1; a push 0; a meter share nets share × meter − 1 (stake
     collected) or share × meter (stake returned). Raises :class:`PaytableError` when a meter share
     is paid and no meter value is given.
 
@@ -179,7 +180,7 @@ def net_win(
     if line is None:
         return Fraction(-1)
     pays = line.pays
-    if isinstance(pays, OddsTo | OddsFor):
+    if isinstance(pays, OddsTo | OddsFor | Push):
         return pays.net
     if isinstance(pays, NotAvailable):
         return Fraction(-1)
