@@ -225,13 +225,13 @@ class Shoe:
         if len(self.counts) != 52:
             raise ShoeError(f"a shoe composition has 52 counts, not {len(self.counts)}")
         for i, n in enumerate(self.counts):
-            if not isinstance(n, int) or n < 0:
+            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise ShoeError(f"count of {DECK[i]} must be a whole number ≥ 0, not {n!r}")
 
     @classmethod
     def standard(cls, decks: int) -> Shoe:
         """``decks`` full 52-card decks (1 or more)."""
-        if not isinstance(decks, int) or decks < 1:
+        if not isinstance(decks, int) or isinstance(decks, bool) or decks < 1:
             raise ShoeError(f"a shoe needs at least one deck, not {decks!r}")
         return cls((decks,) * 52)
 

@@ -250,6 +250,8 @@ class Wager(ABC):
     deal: ClassVar[DealSpec]
     allowed_decks: ClassVar[tuple[int, ...] | None] = None
     decks_rule: ClassVar[str | None] = None
+    wager_amount_rule: ClassVar[str | None] = None
+    """The subsection that fixes the progressive wager sizes (e.g. § 633b.3(e): $1 or $5)."""
     fallbacks: ClassVar[dict[str, str]] = {}
     """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first."""
     book_override: PaytableBook | None = None
@@ -401,11 +403,11 @@ class Wager(ABC):
             raise PaytableError(
                 f"paytable {paytable.key} is for § {paytable.section}, not § {self.section}"
             )
+        self.check_decks(decks)
         if decks not in paytable.decks:
             raise RulesError(
                 f"paytable {paytable.key} is not for {decks} decks", section=paytable.section
             )
-        self.check_decks(decks)
         if not isinstance(amount_cents, int) or amount_cents <= 0:
             raise RulesError(
                 f"a wager must be a positive amount of cents, not {amount_cents!r}",
@@ -459,7 +461,7 @@ class Wager(ABC):
             sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
             raise RulesError(
                 f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
-                section=self.section,
+                section=self.wager_amount_rule or self.section,
             )
 
     def default_meters(self, paytable: Paytable, wager_cents: int) -> MeterValues:

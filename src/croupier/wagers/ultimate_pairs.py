@@ -56,7 +56,7 @@ class UltimatePairs(Wager):
     outcomes = UltimatePairsOutcome
     deal = DealSpec((CardGroup("player's two cards", 2),))
     allowed_decks = (1,)
-    decks_rule = "674b.1(a)"
+    decks_rule = "674b.1(a), Criss-Cross Poker of Chapter 674a"
     fallbacks: ClassVar[dict[str, str]] = {"ace-hearts-ace-diamonds": "ace-ace"}
 
     def classify(self, cards: Sequence[Card]) -> UltimatePairsOutcome | None:
