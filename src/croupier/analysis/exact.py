@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from math import comb, prod
+from math import prod
 
 from croupier.cards import DECK, Card, Shoe
 from croupier.errors import ShoeError
@@ -113,12 +113,3 @@ def _cached_counts(wager_type: type[Wager], composition: tuple[int, ...]) -> tup
     if any(t % symmetry for t in tallies):  # pragma: no cover - a wager broke its own symmetry
         raise AssertionError(f"{wager.id}: classification depends on order within a group")
     return tuple(t // symmetry for t in tallies)
-
-
-def two_card_hands(decks: int) -> int:
-    """C(52·decks, 2): the number of two-card hands from a ``decks``-deck shoe.
-
-    >>> two_card_hands(8)
-    86320
-    """
-    return comb(52 * decks, 2)

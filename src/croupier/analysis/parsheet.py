@@ -28,7 +28,7 @@ from typing import Any
 from croupier.analysis.exact import exact_counts
 from croupier.cards import Shoe
 from croupier.errors import RulesError
-from croupier.paytables import MeterLevel, MeterShare, NotAvailable, Paytable
+from croupier.paytables import MeterLevel, MeterShare, Paytable
 from croupier.units import format_money
 from croupier.wagers.base import MeterValues, ProgressiveStake, Wager, net_win
 
@@ -326,8 +326,3 @@ def exact_parsheet(
         meters=setup.meters_cents,
         stake=stake,
     )
-
-
-def has_na_lines(table: Paytable) -> bool:
-    """Whether any line of the paytable is printed "N/A"."""
-    return any(isinstance(line.pays, NotAvailable) for line in table.lines)

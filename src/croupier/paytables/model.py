@@ -11,10 +11,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from croupier.cards import decks_phrase
 from croupier.errors import PaytableError, UnknownPaytableError
-from croupier.paytables.pays import MeterLevel, MeterShare, Pay
-from croupier.units import format_money
+from croupier.paytables.pays import MeterLevel, Pay
 
 
 @dataclass(frozen=True)
@@ -136,22 +134,6 @@ class Paytable:
         if self.progressive is None:
             raise PaytableError(f"paytable {self.key} of § {self.section} has no progressive meter")
         return self.progressive.meter(level).seed_for(wager_cents)
-
-    def describe(self) -> str:
-        """A one-line human description, e.g. ``'§ 633b.1 paytable A (1, 2, 4, 6, 8 decks)'``."""
-        return f"§ {self.section} paytable {self.key} ({decks_phrase(self.decks, ', ')})"
-
-    def uses_meter(self) -> bool:
-        """Whether any line pays a share of a progressive meter."""
-        return any(isinstance(line.pays, MeterShare) for line in self.lines)
-
-    def envy_summary(self) -> str:
-        """The envy bonuses as text, e.g. ``'royal-flush-diamonds $3,000'`` (empty if none)."""
-        return ", ".join(
-            f"{line.outcome} {format_money(line.envy_cents)}"
-            for line in self.lines
-            if line.envy_cents is not None
-        )
 
 
 class PaytableBook:

@@ -127,15 +127,6 @@ class DealSpec:
         """e.g. ``'player's two cards + dealer's upcard'``."""
         return " + ".join(g.name for g in self.groups)
 
-    def split(self, cards: Sequence[Card]) -> dict[str, tuple[Card, ...]]:
-        """Cut ``cards`` (in dealing order) into the named groups."""
-        out: dict[str, tuple[Card, ...]] = {}
-        i = 0
-        for g in self.groups:
-            out[g.name] = tuple(cards[i : i + g.size])
-            i += g.size
-        return out
-
 
 def _factorial(n: int) -> int:
     return prod(range(1, n + 1))
