@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -79,22 +80,35 @@ def test_simulate_json_has_rounds_and_standard_error() -> None:
     assert "combinations" not in data["outcomes"][0]
 
 
+def _foundation_sheets(sheets: list[Any]) -> list[Any]:
+    return [
+        s for s in sheets if s["wager"] in ("perfect-pairs", "match-the-dealer", "ultimate-pairs")
+    ]
+
+
 def test_parsheet_json_covers_every_offering() -> None:
     data = run_json("parsheet")
-    sheets = data["parsheets"]
-    assert isinstance(sheets, list) and len(sheets) == EXPECTED_SHEETS
+    sheets = _foundation_sheets(data["parsheets"])
+    assert len(sheets) == EXPECTED_SHEETS
 
 
 def test_parsheet_out_writes_json_csv_and_html(tmp_path: Path) -> None:
     result = runner.invoke(app, ["parsheet", "--summary", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "parsheets.json").read_text(encoding="utf-8"))
-    assert len(data["parsheets"]) == EXPECTED_SHEETS
+    assert len(_foundation_sheets(data["parsheets"])) == EXPECTED_SHEETS
+    wagers = {s["wager"] for s in data["parsheets"]}
     csv_lines = (tmp_path / "parsheets.csv").read_text(encoding="utf-8").splitlines()
-    # one row per outcome: PP 4 rows × 10, MTD 7 × 20, UP 9 × 5, plus the header
-    assert len(csv_lines) == 1 + 4 * 10 + 7 * 20 + 9 * 5
+    foundation_rows = [
+        line
+        for line in csv_lines
+        if line.split(",")[0] in ("perfect-pairs", "match-the-dealer", "ultimate-pairs")
+    ]
+    # one row per outcome: PP 4 rows × 10, MTD 7 × 20, UP 9 × 5
+    assert len(foundation_rows) == 4 * 10 + 7 * 20 + 9 * 5
     page = (tmp_path / "parsheets.html").read_text(encoding="utf-8")
-    assert page.count("<svg") == 3  # one chart per wager
+    assert page.count("<h2>") == len(wagers)  # a section per wager
+    assert page.count("<svg") >= len(wagers)  # with at least one chart each
 
 
 def test_hand_settles_in_dollars() -> None:
@@ -131,11 +145,23 @@ def test_user_paytable_file(tmp_path: Path) -> None:
         (["analyze", "no-such-wager", "-p", "A"], "no wager 'no-such-wager'"),
         (["analyze", "match-the-dealer", "-p", "4", "-d", "2"], "§ 633b.3(b)"),
         (["analyze", "perfect-pairs", "-p", "Z", "-d", "8"], "no paytable 'Z'"),
-        (["analyze", "perfect-pairs", "-p", "A"], "say which"),
+        (["analyze", "perfect-pairs", "-p", "A"], "give the deck count"),
         (["hand", "perfect-pairs", "Ah Zz", "-p", "A", "-d", "6"], "'Zz'"),
         (["hand", "perfect-pairs", "As As", "-p", "A", "-d", "1"], "cannot deal As"),
         (["hand", "match-the-dealer", "As Ks Qs", "-p", "1", "-d", "6", "-a", "2"], "§ 633b.3"),
         (["analyze", "match-the-dealer", "-p", "1", "-d", "6", "--meter", "lots"], "--meter"),
+        # usage errors are one line too
+        (["analyze", "perfect-pairs", "--decks", "six", "-p", "A"], "--decks"),
+        (["simulate", "perfect-pairs", "-p", "A", "-d", "8", "--seed", "-1"], "--seed"),
+        (["analyze", "perfect-pairs", "-d", "8"], "--paytable"),
+        # text from the user is printed as given, not read as styling markup
+        (["analyze", "perfect-pairs", "-p", "[/foo]", "-d", "6"], "'[/foo]'"),
+        # a meter stands at its seed (1,000 × $1) or above, § 633b.3(j)
+        (["analyze", "match-the-dealer", "-p", "4", "-d", "8", "--meter", "10"], "§ 633b.3(j)"),
+        (["hand", "match-the-dealer", "7h 7h 7h", "-p", "4", "-d", "6", "--meter", "5"], "seed"),
+        (["analyze", "perfect-pairs", "-p", "A", "-d", "8", "--meter", "7500"], "does not apply"),
+        (["hand", "perfect-pairs", "Ah Ad", "-p", "A", "-d", "6", "--amount", "inf"], "--amount"),
+        (["paytables", "633b.9"], "no section or wager '633b.9'"),
     ],
 )
 def test_errors_are_one_line_with_status_2(
@@ -154,3 +180,62 @@ def test_errors_are_one_line_with_status_2(
     assert len(lines) == 1 and lines[0].startswith("error:")
     assert needle in lines[0]
     assert "Traceback" not in captured.err
+
+
+def test_parsheet_out_refuses_a_file(tmp_path: Path) -> None:
+    target = tmp_path / "afile"
+    target.write_text("keep me", encoding="utf-8")
+    result = runner.invoke(app, ["parsheet", "--summary", "--out", str(target)])
+    assert result.exit_code != 0
+    assert target.read_text(encoding="utf-8") == "keep me"
+
+
+def test_hand_names_the_groups_it_read() -> None:
+    data = run_json("hand", "match-the-dealer", "7h 7c 7h", "-p", "4", "-d", "8", "-a", "5")
+    assert data["reads"] == {"player's two cards": ["7h", "7c"], "dealer's upcard": ["7h"]}
+    # § 633b.3(a)(3): one suited and one non-suited match, paytable 4 (eight decks) 75 to 1
+    assert data["outcome"] == "non-suited-and-suited-match" and data["win"] == "$375"
+
+
+def _house_file(tmp_path: Path, perfect: str) -> Path:
+    f = tmp_path / "house.toml"
+    f.write_text(
+        'section = "633b.1"\ntitle = "house"\ncitation = "operator proposal"\n'
+        '[[paytables]]\nid = "H2"\ndecks = [8]\nlines = [\n'
+        f'{{ outcome = "perfect-pair", label = "Perfect Pair", pays = "{perfect}" }},\n'
+        '{ outcome = "colored-pair", label = "Colored Pair", pays = "12 to 1" },\n'
+        '{ outcome = "mixed-pair", label = "Mixed Pair", pays = "6 to 1" },\n]\n',
+        encoding="utf-8",
+    )
+    return f
+
+
+def test_user_paytable_is_marked_as_not_from_the_regulation(tmp_path: Path) -> None:
+    f = _house_file(tmp_path, "25 to 1")
+    data = run_json("analyze", "perfect-pairs", "-p", "H2", "-d", "8", "-f", str(f))
+    assert data["paytable_in_regulation"] is False
+    assert data["paytable_citation"] == "operator proposal"
+    builtin = run_json("analyze", "perfect-pairs", "-p", "A", "-d", "8")
+    assert builtin["paytable_in_regulation"] is True
+    assert builtin["paytable_citation"] == "58 Pa. Code § 633b.1(f)"
+
+
+def test_a_push_is_not_a_hit(tmp_path: Path) -> None:
+    f = _house_file(tmp_path, "push")
+    data = run_json("analyze", "perfect-pairs", "-p", "H2", "-d", "8", "-f", str(f))
+    # 8 decks: 1,664 colored + 3,328 mixed pairs win of C(416, 2) = 86,320 hands; the 1,456
+    # perfect pairs push and are not hits
+    assert data["exact"]["hit_frequency"] == str(Fraction(1664 + 3328, 86320))
+    # expected return: (12·1664 + 6·3328 − (86320 − 1456 − 1664 − 3328)) / 86320
+    expected = Fraction(12 * 1664 + 6 * 3328 - (86320 - 1456 - 1664 - 3328), 86320)
+    assert data["exact"]["expected_return"] == f"{expected.numerator}/{expected.denominator}"
+
+
+def test_user_paytable_with_an_unknown_outcome_names_it(tmp_path: Path) -> None:
+    f = _house_file(tmp_path, "25 to 1")
+    f.write_text(
+        f.read_text(encoding="utf-8").replace('"mixed-pair"', '"mixd-pair"'), encoding="utf-8"
+    )
+    result = runner.invoke(app, ["analyze", "perfect-pairs", "-p", "H2", "-d", "8", "-f", str(f)])
+    assert result.exit_code != 0
+    assert "mixd-pair" in str(result.exception)

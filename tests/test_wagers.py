@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from croupier.cards import Card, Rank, Suit, parse_cards
 from croupier.errors import (
     CardError,
+    InputError,
     PaytableError,
     RulesError,
     ShoeError,
@@ -492,9 +493,9 @@ def test_settlement_errors() -> None:
     # a 6-deck paytable with 8 decks
     with pytest.raises(RulesError):
         mtd.settle(cards("As As As"), mtd.paytable("1", decks=6), 100, decks=8)
-    # non-positive amounts
+    # non-positive amounts: bad input, not a rule of the regulation
     for amount in (0, -100):
-        with pytest.raises(RulesError):
+        with pytest.raises(InputError):
             pp.settle(cards("As Ks"), table, amount, decks=8)
 
 

@@ -162,6 +162,8 @@ def _why_not_a_card(token: str) -> str:
         return f"unknown rank {rank_part!r} in card {token!r} (ranks: 2-9, T or 10, J, Q, K, A)"
     if not suit_part:
         return f"card {token!r} has no suit (suits: c d h s or ♣ ♦ ♥ ♠)"
+    if len(suit_part) > 1:
+        return f"not a card: {token!r} (a card is a rank and a suit, e.g. 'Ah' or '10d')"
     return f"unknown suit {suit_part!r} in card {token!r} (suits: c d h s or ♣ ♦ ♥ ♠)"
 
 
@@ -273,12 +275,13 @@ class Shoe:
         Raises :class:`~croupier.errors.ShoeError` naming the card when the shoe holds fewer copies
         than are dealt; the original shoe is unchanged either way.
         """
+        dealt = list(cards)
         counts = list(self.counts)
-        for c in cards:
+        for c in dealt:
             if counts[c.index] == 0:
+                wanted = sum(1 for d in dealt if d == c)
                 raise ShoeError(
-                    f"cannot deal {c}: the shoe holds {self.counts[c.index]} "
-                    f"and more copies were dealt"
+                    f"cannot deal {c} {wanted} times: the {self} holds {self.counts[c.index]}"
                 )
             counts[c.index] -= 1
         return Shoe(tuple(counts))

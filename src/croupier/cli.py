@@ -21,11 +21,19 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from croupier import __version__
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import parsheets_json, write_report
 from croupier.analysis.simulate import simulate as run_simulation
-from croupier.cards import decks_phrase, parse_cards
-from croupier.errors import CroupierError, PaytableError
+from croupier.cards import Card, decks_phrase, parse_cards
+from croupier.errors import (
+    CroupierError,
+    InputError,
+    OutputError,
+    PaytableError,
+    UnknownPaytableError,
+    UnknownWagerError,
+)
 from croupier.paytables import Paytable, PaytableBook, builtin_paytables, load_paytable_file
 from croupier.units import format_money, format_percent
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
@@ -39,8 +47,27 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 # Piped output keeps whole table rows instead of wrapping at Rich's default 80 columns.
-out = Console(highlight=False, width=None if sys.stdout.isatty() else 140)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+# markup=False: text from users' paytable files and arguments is printed as it is, never styled.
+out = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 140)
+err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"croupier {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Pennsylvania's regulated table-game wagers (58 Pa. Code): paytables, settlement, exact par
+    sheets and simulation."""
+
 
 PaytableFiles = Annotated[
     list[Path] | None,
@@ -72,12 +99,12 @@ def _money(text: str | None, what: str) -> int | None:
     try:
         value = Decimal(text.strip().lstrip("$").replace(",", ""))
     except InvalidOperation:
-        raise PaytableError(
+        raise InputError(
             f"{what} must be an amount in dollars, e.g. 12345.67, not {text!r}"
         ) from None
     cents = value * 100
-    if cents != cents.to_integral_value() or cents <= 0:
-        raise PaytableError(f"{what} must be a positive amount in whole cents, not {text!r}")
+    if not cents.is_finite() or cents != cents.to_integral_value() or cents <= 0:
+        raise InputError(f"{what} must be a positive amount in whole cents, not {text!r}")
     return int(cents)
 
 
@@ -91,10 +118,12 @@ def _sheet_table(sheet: ParSheet) -> Table:
         f"{sheet.wager_name} · 58 Pa. Code § {sheet.section} · paytable {sheet.paytable} · "
         f"{sheet.shoe} · {sheet.method}"
     )
+    if not sheet.regulation:
+        title += f"\npaytable from {sheet.paytable_origin}"
     t = Table(title=title, title_justify="left", caption=sheet.convention, caption_justify="left")
     t.add_column("Outcome")
     t.add_column("Pays")
-    t.add_column("Combinations" if exact else "Hits", justify="right")
+    t.add_column("Combinations" if exact else "Rounds", justify="right")
     t.add_column("Probability", justify="right")
     t.add_column("Return", justify="right")
     for r in sheet.rows:
@@ -113,7 +142,7 @@ def _sheet_table(sheet: ParSheet) -> Table:
 
 def _sheet_summary(sheet: ParSheet) -> str:
     parts = [
-        f"house edge [bold]{_pct(sheet.house_edge)}[/bold]",
+        f"house edge {_pct(sheet.house_edge)}",
         f"expected return {float(sheet.expected_return):+.6f}",
         f"hit frequency {_pct(sheet.hit_frequency)}",
         f"standard deviation {sheet.standard_deviation:.4f}",
@@ -123,7 +152,14 @@ def _sheet_summary(sheet: ParSheet) -> str:
     if sheet.meters:
         meters = ", ".join(f"{lvl.value} {format_money(c)}" for lvl, c in sheet.meters.items())
         parts.append(f"meters {meters} on a {format_money(sheet.wager_cents or 0)} wager")
-    return " · ".join(parts)
+    text = " · ".join(parts)
+    if sheet.increment_rate:
+        text += (
+            f"\nmeter lines valued at the meter amounts shown; the increment rate "
+            f"({format_percent(sheet.increment_rate)} of each wager, paid back through the meters "
+            "over the long run) is not in this house edge"
+        )
+    return text
 
 
 def _print_sheet(sheet: ParSheet) -> None:
@@ -159,6 +195,21 @@ def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> 
         tables = _compact_paytables(r["paytables"])
         t.add_row(r["wager"], r["name"], r["game"], r["section"], tables)
     out.print(t)
+
+
+def _section_of(text: str, book: PaytableBook) -> str:
+    """A section ('633b.1', '§ 633B.1') or a wager id, as the section it names."""
+    name = text.strip().lstrip("§").strip().lower()
+    if name in book.sections():
+        return name
+    try:
+        return get_wager(name).section
+    except UnknownWagerError:
+        sections = ", ".join(book.sections())
+        ids = ", ".join(w.id for w in all_wagers())
+        raise UnknownPaytableError(
+            f"no section or wager {text!r} (sections with paytables: {sections}; wagers: {ids})"
+        ) from None
 
 
 def _compact_paytables(tables: list[dict[str, Any]]) -> str:
@@ -208,7 +259,7 @@ def _paytable_dict(t: Paytable) -> dict[str, Any]:
                     "level": m.level.value,
                     "seed": format_money(m.seed_cents)
                     if m.seed_cents is not None
-                    else f"{m.seed_wager_multiple} × wager",
+                    else f"{m.seed_wager_multiple:,} × wager",
                     **(
                         {"increment_rate": format_percent(m.increment_rate)}
                         if m.increment_rate
@@ -248,8 +299,8 @@ def paytables(
 ) -> None:
     """Show the paytables printed in the regulation (and any you add), with seeds and rates."""
     book = _book(paytable_files)
-    if section is not None and section not in book.sections():
-        section = get_wager(section).section
+    if section is not None:
+        section = _section_of(section, book)
     tables = [t for t in book if section is None or t.section == section]
     if paytable is not None:
         tables = [t for t in tables if t.key.upper() == paytable.upper()]
@@ -275,7 +326,7 @@ def paytables(
                 ", ".join(dict.fromkeys(x.source for x in group)),
             )
         out.print(t)
-        out.print("Show one section with [bold]croupier paytables SECTION[/bold].")
+        out.print("Show one section with: croupier paytables SECTION")
         return
     for table in tables:
         d = _paytable_dict(table)
@@ -370,9 +421,9 @@ def simulate(
     paytable: PaytableOpt,
     decks: DecksOpt = None,
     rounds: Annotated[
-        int, typer.Option("--rounds", "-n", min=1, help="Rounds to deal.")
+        int, typer.Option("--rounds", "-n", min=2, help="Rounds to deal.")
     ] = 1_000_000,
-    seed: Annotated[int, typer.Option("--seed", "-s", help="Random seed (PCG64).")] = 1,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed (PCG64).")] = 1,
     meter: MeterOpt = None,
     wager_amount: WagerAmountOpt = None,
     stake: StakeOpt = ProgressiveStake.COLLECTED,
@@ -410,10 +461,11 @@ def simulate(
         wager_cents=sheet.wager_cents,
         stake=stake,
     )
+    # z > 0: the simulated house edge is above the exact one
     z = (
-        float(sheet.expected_return - exact.expected_return) / sheet.standard_error
+        float(sheet.house_edge - exact.house_edge) / sheet.standard_error
         if sheet.standard_error
-        else 0.0
+        else None
     )
     if json_out:
         d = sheet.to_dict()
@@ -422,10 +474,14 @@ def simulate(
         print(json.dumps(d, indent=2, ensure_ascii=False))
         return
     _print_sheet(sheet)
-    out.print(
-        f"exact house edge {_pct(exact.house_edge)}; the simulation is {z:+.2f} standard errors "
-        "from it"
-    )
+    if z is None:
+        out.print(f"exact house edge {_pct(exact.house_edge)}")
+    else:
+        side = "above" if z > 0 else "below"
+        out.print(
+            f"exact house edge {_pct(exact.house_edge)}; the simulated house edge is "
+            f"{abs(z):.2f} standard errors {side} it"
+        )
 
 
 @app.command()
@@ -441,13 +497,20 @@ def parsheet(
     paytable_files: PaytableFiles = None,
 ) -> None:
     """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds)."""
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
     sheets: list[ParSheet] = []
     book = _book(paytable_files)
     for w in all_wagers():
         w = w.with_book(book) if paytable_files else w
         for table, decks in w.offerings():
             sheets.append(exact_parsheet(w, table, decks=decks))
-    if json_out:
+    if json_out and summary:
+        rows = [
+            {k: v for k, v in s.to_dict().items() if k not in ("outcomes", "exact")} for s in sheets
+        ]
+        print(json.dumps({"parsheets": rows}, indent=2, ensure_ascii=False))
+    elif json_out:
         print(parsheets_json(sheets))
     else:
         if not summary:
@@ -491,7 +554,8 @@ def hand(
     cards: Annotated[
         str,
         typer.Argument(
-            help="The cards the wager reads, in dealing order, e.g. 'Ah Ad' or '7h 7c 7h'."
+            help="The cards the wager reads, in the order `croupier wagers --json` gives under "
+            "'reads' (e.g. the player's two cards, then the dealer's upcard: '7h 7c 7h')."
         ),
     ],
     paytable: PaytableOpt,
@@ -507,22 +571,28 @@ def hand(
     table = w.paytable(paytable, decks)
     d = decks if decks is not None else table.decks[0]
     if decks is None and len(table.decks) > 1:
-        raise PaytableError(
-            f"paytable {table.key} is offered with several deck counts: give --decks"
+        raise InputError(
+            f"paytable {table.key} is offered with {decks_phrase(table.decks, ', ')}: give --decks"
         )
     amount_cents = _money(amount, "--amount")
     assert amount_cents is not None
     meter_cents = _money(meter, "--meter")
     meters = None
-    if meter_cents is not None and table.progressive is not None:
-        meters = {m.level: meter_cents for m in table.progressive.meters[:1]}
+    if meter_cents is not None:
+        if table.progressive is None or len(table.progressive.meters) != 1:
+            raise InputError(
+                f"--meter applies to a paytable with one progressive meter, not {table.key}"
+            )
+        meters = {table.progressive.meters[0].level: meter_cents}
     s = w.settle(parse_cards(cards), table, amount_cents, d, meter_cents=meters, stake=stake)
-    result = {
+    groups = _groups(w, s.cards)
+    result: dict[str, Any] = {
         "wager": w.id,
         "section": f"58 Pa. Code § {s.section}",
         "paytable": s.paytable,
         "decks": d,
         "cards": [str(c) for c in s.cards],
+        "reads": groups,
         "outcome": s.outcome.key if s.outcome else None,
         "paid_as": s.line.label if s.line else None,
         "pays": str(s.line.pays) if s.line else None,
@@ -530,16 +600,30 @@ def hand(
         "win": format_money(s.win_cents),
         "returned": format_money(s.returned_cents),
         "pending_validation": s.pending_validation,
+        "rounding_dropped_cents": float(s.rounding_cents_dropped),
     }
     if json_out:
         print(json.dumps(result, indent=2, ensure_ascii=False))
         return
+    out.print("; ".join(f"{name}: {' '.join(c)}" for name, c in groups.items()))
     out.print(s.describe())
+    if s.rounding_cents_dropped:
+        out.print(f"(rounded down to the cent: {float(s.rounding_cents_dropped):.4f}¢ not paid)")
     if s.pending_validation:
         out.print(
             "A floorperson or above must validate this progressive payout before it is paid "
             f"(58 Pa. Code § {w.section}(h)(3))."
         )
+
+
+def _groups(w: Wager, cards: tuple[Card, ...]) -> dict[str, list[str]]:
+    """The dealt cards under the names of the groups the wager reads."""
+    out_groups: dict[str, list[str]] = {}
+    i = 0
+    for g in w.deal.groups:
+        out_groups[g.name] = [str(c) for c in cards[i : i + g.size]]
+        i += g.size
+    return out_groups
 
 
 def _load_command_modules() -> None:
@@ -554,12 +638,26 @@ _load_command_modules()
 
 
 def main() -> None:
-    """Entry point of the ``croupier`` console script: one line per error, exit status 2."""
+    """Entry point of the ``croupier`` console script: one line per error, exit status 2.
+
+    Usage errors (a missing option, a value of the wrong type) are one line too.
+    """
+    command = typer.main.get_command(app)
     try:
-        app()
+        code = command.main(prog_name="croupier", standalone_mode=False)
+    except typer.Abort:
+        err.print("aborted", style="red")
+        raise SystemExit(1) from None
+    except typer.TyperException as exc:  # Typer's usage errors: bad or missing options
+        if type(exc).__name__ == "NoArgsIsHelpError":  # help was printed for a bare `croupier`
+            raise SystemExit(0) from None
+        message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
+        err.print(f"error: {message}", style="red")
+        raise SystemExit(getattr(exc, "exit_code", 2)) from None
     except CroupierError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"error: {exc}", style="red")
         raise SystemExit(2) from None
+    raise SystemExit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":  # pragma: no cover

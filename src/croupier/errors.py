@@ -60,3 +60,58 @@ class RulesError(CroupierError, ValueError):
     def __init__(self, message: str, section: str) -> None:
         super().__init__(f"{message} (58 Pa. Code § {section})")
         self.section = section
+
+
+class InputError(CroupierError, ValueError):
+    """A value given to croupier is unusable though no rule of the regulation is at stake: a
+    negative amount, an option that does not apply (a meter for a wager without one), a missing
+    deck count."""
+
+
+class OutputError(CroupierError, OSError):
+    """A report or file could not be written where asked."""
+
+
+# -- the progressive table game system (croupier.progressive) ------------------------------------
+
+
+class LedgerError(CroupierError, RuntimeError):
+    """The progressive ledger refused an operation that breaks no rule of the regulation: an unknown
+    progressive, round or user, a round in the wrong state, or a database that cannot be used."""
+
+
+class LedgerLookupError(LedgerError, KeyError):
+    """No progressive, round, award or user has that name or id in the ledger."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class RoundStateError(LedgerError):
+    """The round is not in a state that allows the operation (e.g. settling an open round)."""
+
+
+class IdempotencyConflictError(LedgerError):
+    """An idempotency key was reused for a different settlement request."""
+
+
+class LedgerIntegrityError(LedgerError):
+    """Replaying the ledger does not reproduce the stored meters, or the schema is unknown."""
+
+
+class LockoutError(RulesError):
+    """A progressive wager was offered after the lock-out ("No more bets"), § 633b.2(d)(2)."""
+
+
+class RoundHeldError(RulesError):
+    """The round is held: the value chips collected do not equal the progressive wagers accepted
+    (§ 633b.2(f)); it cannot be settled until a recount agrees or it is voided."""
+
+
+class AuthorizationError(RulesError):
+    """The user's role may not do this, e.g. validate a progressive payout without being a
+    floorperson or above (§ 633b.2(h)(3))."""
+
+
+class LinkError(RulesError):
+    """The table is not linked to the progressive (§ 605a.8) or a position is not at the table."""

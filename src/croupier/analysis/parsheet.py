@@ -26,9 +26,9 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.exact import exact_counts
-from croupier.cards import Shoe
-from croupier.errors import RulesError
-from croupier.paytables import MeterLevel, MeterShare, Paytable
+from croupier.cards import Shoe, decks_phrase
+from croupier.errors import InputError, RulesError
+from croupier.paytables import MeterLevel, MeterShare, NotAvailable, Paytable
 from croupier.units import format_money
 from croupier.wagers.base import MeterValues, ProgressiveStake, Wager, net_win
 
@@ -82,6 +82,18 @@ class ParSheet:
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
     standard_error: float | None = None
     sample_standard_deviation: float | None = None
+    paytable_citation: str = ""
+    paytable_source: str = ""
+    regulation: bool = True
+    increment_rate: Fraction | None = None
+
+    @property
+    def paytable_origin(self) -> str:
+        """Where the paytable comes from: its citation, or the user's file for a paytable the
+        regulation does not print."""
+        if self.regulation:
+            return self.paytable_citation
+        return f"{self.paytable_citation} ({self.paytable_source}; not printed in the regulation)"
 
     @property
     def expected_return(self) -> Fraction:
@@ -95,9 +107,9 @@ class ParSheet:
 
     @property
     def hit_frequency(self) -> Fraction:
-        """Probability that the wager is paid (any line with a pay)."""
+        """Probability that the wager wins (a line with a net win; a push is not a hit)."""
         return sum(
-            (r.probability for r in self.rows if r.outcome != LOSE and r.net > -1), Fraction(0)
+            (r.probability for r in self.rows if r.outcome != LOSE and r.net > 0), Fraction(0)
         )
 
     @property
@@ -121,6 +133,9 @@ class ParSheet:
             "wager_name": self.wager_name,
             "section": f"58 Pa. Code § {self.section}",
             "paytable": self.paytable,
+            "paytable_citation": self.paytable_citation,
+            "paytable_source": self.paytable_source,
+            "paytable_in_regulation": self.regulation,
             "decks": self.decks,
             "shoe": self.shoe,
             "method": self.method,
@@ -157,6 +172,8 @@ class ParSheet:
             out["wager_amount"] = format_money(self.wager_cents or 0)
             out["meters"] = {lvl.value: format_money(c) for lvl, c in self.meters.items()}
             out["progressive_stake"] = self.stake.value
+            if self.increment_rate is not None:
+                out["increment_rate"] = float(self.increment_rate)
         return out
 
 
@@ -180,12 +197,39 @@ class Setup:
     meters_cents: dict[MeterLevel, int]
     stake: ProgressiveStake
 
+    def paytable_fields(self) -> dict[str, Any]:
+        """The :class:`ParSheet` fields that describe the paytable's origin and meter funding."""
+        return {
+            "paytable_citation": self.paytable.citation,
+            "paytable_source": self.paytable.source,
+            "regulation": self.paytable.regulation,
+            "increment_rate": increment_rate(self.paytable),
+        }
+
     @property
     def meter_units(self) -> MeterValues:
         """Meter values in units of the wager."""
         if not self.wager_cents:
             return {}
         return {lvl: Fraction(c, self.wager_cents) for lvl, c in self.meters_cents.items()}
+
+
+def increment_rate(table: Paytable) -> Fraction | None:
+    """The share of each progressive wager the paytable sends to its meters and reserve: the
+    printed total rate, else the sum of every meter's (primary and secondary) rates; ``None``
+    for a paytable with no progressive or no printed rate."""
+    prog = table.progressive
+    if prog is None:
+        return None
+    if prog.total_increment_rate is not None:
+        return prog.total_increment_rate
+    rates = [
+        r
+        for m in prog.meters
+        for r in (m.increment_rate, m.secondary_increment_rate)
+        if r is not None
+    ]
+    return sum(rates, Fraction(0)) if rates else None
 
 
 def resolve(
@@ -205,8 +249,10 @@ def resolve(
     progressive, or a dict by level; levels not given stand at their seed. ``wager_cents`` is the
     progressive wager size (default: the smallest the paytable takes).
 
-    Raises :class:`~croupier.errors.UnknownPaytableError`, :class:`RulesError` (deck count or
-    wager size forbidden) or :class:`~croupier.errors.PaytableError`.
+    Raises :class:`~croupier.errors.UnknownPaytableError`, :class:`RulesError` (deck count,
+    wager size or meter below its seed forbidden), :class:`~croupier.errors.InputError` (a
+    missing deck count, a meter for a paytable without one) or
+    :class:`~croupier.errors.PaytableError`.
     """
     if decks is None and shoe is not None:
         decks = shoe.decks
@@ -216,10 +262,9 @@ def resolve(
         if decks is None:
             table = wager.paytable(paytable)
             if len(table.decks) != 1:
-                allowed = ", ".join(map(str, table.decks))
-                raise RulesError(
-                    f"paytable {table.key} is offered with {allowed} decks: say which",
-                    section=wager.section,
+                raise InputError(
+                    f"paytable {table.key} of § {table.section} is offered with "
+                    f"{decks_phrase(table.decks, ', ')}: give the deck count"
                 )
             decks = table.decks[0]
         table = wager.paytable(paytable, decks)
@@ -229,6 +274,11 @@ def resolve(
         raise RulesError(f"paytable {table.key} is not for {decks} decks", section=table.section)
     wager.check_decks(decks)
     meters: dict[MeterLevel, int] = {}
+    if table.progressive is None and (meter_cents is not None or wager_cents is not None):
+        raise InputError(
+            f"paytable {table.key} of § {table.section} has no progressive meter: "
+            "a meter amount or progressive wager size does not apply"
+        )
     if table.progressive is not None:
         size = wager_cents if wager_cents is not None else min(table.progressive.wager_cents)
         wager.check_wager_amount(table, size)
@@ -236,16 +286,19 @@ def resolve(
         meters = {m.level: m.seed_for(size) for m in table.progressive.meters}
         if isinstance(meter_cents, int):
             if len(meters) != 1:
-                raise RulesError(
-                    f"paytable {table.key} has {len(meters)} meters: give each level's amount",
-                    section=table.section,
+                raise InputError(
+                    f"paytable {table.key} has {len(meters)} meters: give each level's amount"
                 )
             meters = {next(iter(meters)): meter_cents}
         elif meter_cents:
             meters.update(meter_cents)
+        unknown = sorted(
+            lvl.value for lvl in meters if lvl not in {m.level for m in table.progressive.meters}
+        )
+        if unknown:
+            raise InputError(f"paytable {table.key} has no {', '.join(unknown)} meter")
         for lvl, cents in meters.items():
-            if cents <= 0:
-                raise RulesError(f"the {lvl.value} meter must be positive", section=table.section)
+            wager.check_meter(table, lvl, cents, size)
     return Setup(wager, table, decks, shoe or Shoe.standard(decks), wager_cents, meters, stake)
 
 
@@ -257,24 +310,30 @@ def rows_for(
     units = setup.meter_units
     rows = []
     for outcome, n in zip(wager.outcomes, counts, strict=False):
-        printed = table.line(outcome.key)
+        printed = table.line(outcome.line_key)
         assert printed is not None  # checked when the paytable was resolved
         paid = wager.pay_line(table, outcome)
+        factor = wager.pay_factor(table, outcome)
         if paid is None:
             pays = "N/A (loses)"
         elif paid is not printed:
-            pays = f"{paid.pays} (N/A, paid as {paid.label})"
+            na = "N/A, " if isinstance(printed.pays, NotAvailable) else ""
+            pays = f"{paid.pays} ({na}paid as {paid.label})"
         else:
             pays = str(paid.pays)
             if isinstance(paid.pays, MeterShare):
                 level_value = setup.meters_cents[paid.pays.level]
                 pays += f" ({format_money(int(paid.pays.share * level_value))})"
+        net = net_win(paid, units, setup.stake)
+        if factor != 1 and net > 0:  # a paytable multiplier on a winning pay (§ 633c.12(j))
+            net *= factor
+            pays += f" ×{factor}"
         rows.append(
             OutcomeRow(
                 outcome.key,
-                printed.label,
+                printed.label if factor == 1 else f"{printed.label} ×{factor}",
                 pays,
-                net_win(paid, units, setup.stake),
+                net,
                 Fraction(n, total),
                 n if exact else None,
                 None if exact else n,
@@ -325,4 +384,5 @@ def exact_parsheet(
         wager_cents=setup.wager_cents,
         meters=setup.meters_cents,
         stake=stake,
+        **setup.paytable_fields(),
     )

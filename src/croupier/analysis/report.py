@@ -13,11 +13,14 @@ import io
 import json
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from croupier.analysis.parsheet import LOSE, ParSheet
 from croupier.cards import decks_phrase
+from croupier.errors import OutputError
+from croupier.units import format_money
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -32,6 +35,7 @@ CSV_COLUMNS = (
     "wager",
     "section",
     "paytable",
+    "paytable_citation",
     "decks",
     "method",
     "outcome",
@@ -46,6 +50,8 @@ CSV_COLUMNS = (
     "house_edge",
     "hit_frequency",
     "standard_deviation",
+    "wager_amount",
+    "meters",
 )
 
 
@@ -61,12 +67,13 @@ def parsheets_csv(sheets: Iterable[ParSheet]) -> str:
                     s.wager,
                     f"58 Pa. Code § {s.section}",
                     s.paytable,
+                    s.paytable_origin,
                     s.decks,
                     s.method,
                     r.outcome,
                     r.label,
                     r.pays,
-                    float(r.net),
+                    _number(r.net),
                     r.combinations if r.combinations is not None else r.hits,
                     s.total,
                     repr(float(r.probability)),
@@ -75,9 +82,15 @@ def parsheets_csv(sheets: Iterable[ParSheet]) -> str:
                     repr(float(s.house_edge)),
                     repr(float(s.hit_frequency)),
                     repr(s.standard_deviation),
+                    format_money(s.wager_cents) if s.wager_cents else "",
+                    "; ".join(f"{lvl.value} {format_money(c)}" for lvl, c in s.meters.items()),
                 ]
             )
     return buf.getvalue()
+
+
+def _number(x: Fraction) -> str:
+    return str(x.numerator) if x.denominator == 1 else repr(float(x))
 
 
 def contribution_figure(sheets: Sequence[ParSheet]) -> Figure:
@@ -93,9 +106,10 @@ def contribution_figure(sheets: Sequence[ParSheet]) -> Figure:
         for r in s.rows:
             if r.outcome != LOSE and (r.outcome, r.label) not in outcomes:
                 outcomes.append((r.outcome, r.label))
-    height = max(2.5, 0.38 * len(sheets) + 1.6)
+    height = max(2.5, 0.38 * len(sheets) + 1.6, 0.22 * len(outcomes) + 1.2)
     fig, ax = plt.subplots(figsize=(9, height))
     cmap = plt.get_cmap("tab10")
+    colors = [cmap(i) for i in range(10) if i != 7]  # tab10 less its grey, kept for losses
     y = list(range(len(sheets)))
     left = [0.0] * len(sheets)
     for i, (key, label) in enumerate(outcomes):
@@ -103,7 +117,7 @@ def contribution_figure(sheets: Sequence[ParSheet]) -> Figure:
         for s in sheets:
             row = next((r for r in s.rows if r.outcome == key), None)
             widths.append(max(0.0, float(row.contribution)) if row else 0.0)
-        ax.barh(y, widths, left=left, color=cmap(i % 10), label=label, height=0.7)
+        ax.barh(y, widths, left=left, color=colors[i % len(colors)], label=label, height=0.7)
         left = [a + b for a, b in zip(left, widths, strict=True)]
     losses = [float(sum((r.contribution for r in s.rows if r.net < 0), 0)) for s in sheets]
     ax.barh(y, losses, color="#bbbbbb", label="losing hands", height=0.7)
@@ -158,7 +172,11 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
             f"<h2>{html.escape(first.wager_name)} "
             f"<small>(58 Pa. Code § {html.escape(first.section)})</small></h2>"
         )
-        parts.append(f"<p>{html.escape(first.convention)}</p>")
+        shoes = ", ".join(dict.fromkeys(s.shoe for s in group))
+        parts.append(
+            f"<p>Every deal from each shoe ({html.escape(shoes)}) is counted; each table below "
+            "states its counting convention.</p>"
+        )
         parts.append(
             f"<figure>{contribution_chart_svg(group)}<figcaption>Return contribution by "
             f"outcome, {html.escape(wager)}</figcaption></figure>"
@@ -176,8 +194,10 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
         parts.append("</table>")
         for s in group:
             parts.append(
-                f"<details><summary>Paytable {html.escape(s.paytable)}, {decks_phrase(s.decks or 0)}"
-                "</summary><table><tr><th>Outcome</th><th>Pays</th><th>Combinations</th>"
+                f"<details><summary>Paytable {html.escape(s.paytable)}, "
+                f"{decks_phrase(s.decks or 0)} ({html.escape(s.paytable_origin)})</summary>"
+                f"<p>{html.escape(s.convention)}</p>"
+                "<table><tr><th>Outcome</th><th>Pays</th><th>Combinations</th>"
                 "<th>Probability</th><th>Return</th></tr>"
             )
             for r in s.rows:
@@ -187,7 +207,7 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
                     f"<td>{float(r.probability):.8f}</td><td>{float(r.contribution):+.6f}</td></tr>"
                 )
             parts.append(
-                f"<tr><th>Total</th><th></th><th>{s.total:,}</th><th>1</th>"
+                f"<tr><th>Total</th><th></th><th>{s.total:,}</th><th>1.00000000</th>"
                 f"<th>{float(s.expected_return):+.6f}</th></tr></table></details>"
             )
     parts.append("</body></html>")
@@ -196,15 +216,18 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
 
 def write_report(sheets: Sequence[ParSheet], out_dir: Path) -> list[Path]:
     """Write ``parsheets.json``, ``parsheets.csv`` and ``parsheets.html`` into ``out_dir``."""
-    out_dir.mkdir(parents=True, exist_ok=True)
     files = {
         "parsheets.json": parsheets_json(sheets),
         "parsheets.csv": parsheets_csv(sheets),
         "parsheets.html": parsheets_html(sheets),
     }
     written = []
-    for name, text in files.items():
-        path = out_dir / name
-        path.write_text(text, encoding="utf-8")
-        written.append(path)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name, text in files.items():
+            path = out_dir / name
+            path.write_text(text, encoding="utf-8")
+            written.append(path)
+    except OSError as exc:
+        raise OutputError(f"cannot write the report into {str(out_dir)!r}: {exc.strerror}") from exc
     return written

@@ -21,7 +21,7 @@ import numpy as np
 
 from croupier.analysis.parsheet import ParSheet, resolve, rows_for
 from croupier.cards import Shoe
-from croupier.errors import CroupierError
+from croupier.errors import InputError, ShoeError
 from croupier.paytables import MeterLevel, Paytable
 from croupier.wagers.base import IntArray, ProgressiveStake, Wager
 
@@ -60,11 +60,14 @@ def simulate_counts(
 
     ``progress`` is called with the number of rounds finished after each block.
     """
-    if rounds < 1:
-        raise CroupierError(f"simulate at least one round, not {rounds}")
+    if rounds < 2:
+        raise InputError(f"simulate at least two rounds (a standard error needs two), not {rounds}")
     k = wager.deal.size
     if shoe.total < k:
-        raise CroupierError(f"a {shoe} cannot deal the {k} cards the {wager.name} wager reads")
+        raise ShoeError(f"a {shoe} cannot deal the {k} cards the {wager.name} wager reads")
+    own = wager.simulate_own(shoe, rounds, seed, progress)
+    if own is not None:  # the wager plays whole rounds itself (AxMan reads the dealer's final hand)
+        return own
     cards = np.repeat(np.arange(52, dtype=np.int64), shoe.counts)
     rng = np.random.Generator(np.random.PCG64(seed))
     tallies = np.zeros(len(wager.outcomes) + 1, dtype=np.int64)
@@ -113,13 +116,14 @@ def simulate(
         decks=setup.decks,
         shoe=str(setup.shoe),
         method="simulation",
-        convention=f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}; "
-        f"seed {seed}",
+        convention=setup.wager.simulation_convention(setup.shoe, rounds, seed)
+        or f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}; seed {seed}",
         rows=rows,
         total=rounds,
         wager_cents=setup.wager_cents,
         meters=setup.meters_cents,
         stake=stake,
-        standard_error=sd / math.sqrt(rounds),
-        sample_standard_deviation=sd,
+        standard_error=sd / math.sqrt(rounds) if rounds > 1 else None,
+        sample_standard_deviation=sd if rounds > 1 else None,
+        **setup.paytable_fields(),
     )

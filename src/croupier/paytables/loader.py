@@ -212,7 +212,7 @@ class SectionFile(_Strict):
         return v
 
 
-def _to_domain(spec: SectionFile, source: str) -> tuple[Paytable, ...]:
+def _to_domain(spec: SectionFile, source: str, regulation: bool) -> tuple[Paytable, ...]:
     tables = []
     for p in spec.paytables:
         progressive = None
@@ -267,22 +267,52 @@ def _to_domain(spec: SectionFile, source: str) -> tuple[Paytable, ...]:
                     Multiplier(m.condition, m.label, m.factor) for m in p.multipliers
                 ),
                 notes=p.notes,
+                regulation=regulation,
             )
         )
     return tuple(tables)
 
 
+def _where(loc: tuple[int | str, ...]) -> str:
+    """('paytables', 0, 'lines', 2, 'pays') -> 'paytable 1, line 3, pays'."""
+    words = []
+    names = {
+        "paytables": "paytable",
+        "lines": "line",
+        "meters": "meter",
+        "multipliers": "multiplier",
+    }
+    i = 0
+    while i < len(loc):
+        part = loc[i]
+        if (
+            isinstance(part, str)
+            and part in names
+            and i + 1 < len(loc)
+            and isinstance(loc[i + 1], int)
+        ):
+            words.append(f"{names[part]} {int(loc[i + 1]) + 1}")
+            i += 2
+        else:
+            words.append(str(part))
+            i += 1
+    return ", ".join(words) or "file"
+
+
 def _first_error(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:3]:
-        where = ".".join(str(x) for x in err["loc"]) or "file"
-        parts.append(f"{where}: {err['msg']}")
+        msg = str(err["msg"]).removeprefix("Value error, ")
+        parts.append(f"{_where(tuple(err['loc']))}: {msg}")
     more = len(exc.errors()) - 3
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
-def parse_section_text(text: str, source: str) -> tuple[Paytable, ...]:
-    """Parse the TOML ``text`` of one section file; ``source`` names it in errors."""
+def parse_section_text(text: str, source: str, regulation: bool = False) -> tuple[Paytable, ...]:
+    """Parse the TOML ``text`` of one section file; ``source`` names it in errors.
+
+    ``regulation`` marks the paytables as typed from the regulation (only croupier's own files).
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -293,7 +323,7 @@ def parse_section_text(text: str, source: str) -> tuple[Paytable, ...]:
         raise PaytableError(f"{source}: {_first_error(exc)}") from exc
     except PaytableError as exc:  # raised inside a validator
         raise PaytableError(f"{source}: {exc}") from exc
-    return _to_domain(spec, source)
+    return _to_domain(spec, source, regulation)
 
 
 def load_paytable_file(path: str | Path) -> tuple[Paytable, ...]:
@@ -316,5 +346,6 @@ def builtin_paytables() -> PaytableBook:
     data = resources.files("croupier.paytables") / "data"
     for entry in sorted(data.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
-            tables.extend(parse_section_text(entry.read_text(encoding="utf-8"), entry.name))
+            text = entry.read_text(encoding="utf-8")
+            tables.extend(parse_section_text(text, entry.name, regulation=True))
     return PaytableBook(tables)

@@ -111,6 +111,8 @@ class Paytable:
     progressive: Progressive | None = None
     multipliers: tuple[Multiplier, ...] = ()
     notes: str = ""
+    regulation: bool = False
+    """True for the paytables croupier ships, typed from the regulation; False for a user's file."""
     _by_outcome: dict[str, PayLine] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -191,17 +193,17 @@ class PaytableBook:
             raise UnknownPaytableError(
                 f"§ {section} has no paytable {key!r} (its paytables: {known})"
             )
+        allowed = ", ".join(str(d) for d in sorted({d for t in named for d in t.decks}))
         if decks is not None:
             for t in named:
                 if decks in t.decks:
                     return t
-            allowed = sorted({d for t in named for d in t.decks})
             raise UnknownPaytableError(
-                f"paytable {key} of § {section} is not for {decks} decks "
-                f"(allowed: {', '.join(map(str, allowed))})"
+                f"paytable {key} of § {section} is not for {decks} decks (allowed: {allowed})"
             )
         if len(named) > 1:
             raise UnknownPaytableError(
-                f"paytable {key} of § {section} exists for several deck counts; give the deck count"
+                f"paytable {key} of § {section} is printed for several deck counts "
+                f"({allowed}): give the deck count"
             )
         return named[0]

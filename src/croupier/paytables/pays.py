@@ -149,6 +149,10 @@ def parse_pay(text: str) -> Pay:
         left, word, right = int(m.group(1)), m.group(2).lower(), int(m.group(3))
         if right == 0:
             raise PaytableError(f"pay {text!r} has a zero stake")
+        if left == 0:
+            raise PaytableError(
+                f"pay {text!r} pays nothing: write 'push' for a returned stake, or leave the line out"
+            )
         return OddsTo(left, right) if word == "to" else OddsFor(left, right)
     m = _SHARE.match(raw)
     if m:

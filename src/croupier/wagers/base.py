@@ -15,7 +15,7 @@ there, so a wager module holds no numbers of its own.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.cards import Card, Shoe, decks_phrase, format_cards
-from croupier.errors import CardError, PaytableError, RulesError
+from croupier.errors import CardError, InputError, PaytableError, RulesError
 from croupier.paytables import (
     MeterLevel,
     MeterShare,
@@ -74,6 +74,18 @@ class OrderedOutcome(Enum):
     def position(self) -> int:
         """0 for the best outcome, 1 for the next, …"""
         return list(type(self)).index(self)
+
+    @property
+    def line_key(self) -> str:
+        """The paytable line that pays this outcome: its own key, unless the outcome is a variant
+        of a printed line (AxMan's pays multiplied by the player's kings of diamonds, § 633c.12(j))."""
+        return self.key
+
+    @property
+    def multiplier_condition(self) -> str | None:
+        """The paytable multiplier (:attr:`Paytable.multipliers` condition) this outcome's pay is
+        multiplied by, or ``None`` (the default: the pay as printed)."""
+        return None
 
     def __lt__(self, other: object) -> bool:
         if type(other) is not type(self):
@@ -206,6 +218,8 @@ class Settlement:
     returned_cents: int
     pending_validation: bool = False
     rounding_cents_dropped: Fraction = Fraction(0)
+    factor: int = 1
+    """The multiplier applied to a winning pay (1 unless a paytable multiplier applies)."""
 
     @property
     def won(self) -> bool:
@@ -216,6 +230,8 @@ class Settlement:
         """One line for people: cards, outcome, pay and result."""
         what = self.line.label if self.line else "no winning combination"
         pays = f" pays {self.line.pays}" if self.line else ""
+        if self.line and self.factor != 1:
+            pays += f" ×{self.factor}"
         sign = "+" if self.win_cents >= 0 else ""
         return (
             f"{format_cards(self.cards)}: {what}{pays}; {sign}{format_money(self.win_cents)} "
@@ -243,6 +259,8 @@ class Wager(ABC):
     decks_rule: ClassVar[str | None] = None
     wager_amount_rule: ClassVar[str | None] = None
     """The subsection that fixes the progressive wager sizes (e.g. § 633b.3(e): $1 or $5)."""
+    seed_rule: ClassVar[str | None] = None
+    """The subsection that sets the progressive meter's seed (e.g. § 633b.3(j))."""
     fallbacks: ClassVar[dict[str, str]] = {}
     """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first."""
     book_override: PaytableBook | None = None
@@ -293,11 +311,23 @@ class Wager(ABC):
         return table
 
     def _check_paytable(self, table: Paytable) -> None:
-        missing = [o.key for o in self.outcomes if table.line(o.key) is None]
-        if missing:
+        missing = [o.line_key for o in self.outcomes if table.line(o.line_key) is None]
+        known = {o.key for o in self.outcomes} | set(self.fallbacks.values())
+        unknown = [
+            line.outcome
+            for line in table.lines
+            if line.outcome not in known and line.wager in (None, self.id)
+        ]
+        if missing or unknown:
+            problems = []
+            if unknown:
+                problems.append(f"lines for outcomes the wager does not have: {', '.join(unknown)}")
+            if missing:
+                problems.append(f"no line for {', '.join(missing)}")
+            expected = ", ".join(o.key for o in self.outcomes)
             raise PaytableError(
-                f"paytable {table.key} of § {table.section} ({table.source}) has no line for "
-                f"{', '.join(missing)}, which the {self.name} wager can produce"
+                f"paytable {table.key} of § {table.section} ({table.source}) has "
+                f"{'; '.join(problems)} (the {self.name} wager's outcomes: {expected})"
             )
         for d in table.decks:
             self.check_decks(d)
@@ -309,13 +339,29 @@ class Wager(ABC):
     def pay_line(self, table: Paytable, outcome: OrderedOutcome | None) -> PayLine | None:
         """The line that pays ``outcome`` under ``table`` (following :attr:`fallbacks` past an
         "N/A"), or ``None`` when the wager loses."""
-        key = outcome.key if outcome is not None else None
+        key = outcome.line_key if outcome is not None else None
         while key is not None:
             line = table.line(key)
             if line is not None and not isinstance(line.pays, NotAvailable):
                 return line
             key = self.fallbacks.get(key)
         return None
+
+    def pay_factor(self, table: Paytable, outcome: OrderedOutcome | None) -> int:
+        """The multiplier on ``outcome``'s pay under ``table``: 1, or the factor of the paytable
+        multiplier the outcome names (:attr:`OrderedOutcome.multiplier_condition`).
+
+        Raises :class:`PaytableError` when the paytable lacks that multiplier.
+        """
+        condition = outcome.multiplier_condition if outcome is not None else None
+        if condition is None:
+            return 1
+        for m in table.multipliers:
+            if m.condition == condition:
+                return m.factor
+        raise PaytableError(
+            f"paytable {table.key} of § {table.section} has no multiplier {condition!r}"
+        )
 
     # -- classification --------------------------------------------------------------------
     @abstractmethod
@@ -337,6 +383,26 @@ class Wager(ABC):
 
     def counting_convention(self, shoe: Shoe) -> str | None:
         """The convention of :meth:`count_exact` in words, or ``None`` for the generic one."""
+        return None
+
+    def simulate_own(
+        self,
+        shoe: Shoe,
+        rounds: int,
+        seed: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[int, ...] | None:
+        """Observed outcome counts from the wager's own simulation, or ``None`` (the default) to
+        let :func:`croupier.analysis.simulate.simulate_counts` deal the cards of :attr:`deal`.
+
+        Override when the cards the wager reads depend on play (AxMan reads the dealer's final
+        hand: the simulation plays whole rounds). Same shape as :meth:`count_exact`; describe the
+        simulation in :meth:`simulation_convention`.
+        """
+        return None
+
+    def simulation_convention(self, shoe: Shoe, rounds: int, seed: int) -> str | None:
+        """What :meth:`simulate_own` deals, in words, or ``None`` for the generic simulation."""
         return None
 
     def classify_indices(self, cards: IntArray) -> IntArray:
@@ -399,10 +465,9 @@ class Wager(ABC):
             raise RulesError(
                 f"paytable {paytable.key} is not for {decks} decks", section=paytable.section
             )
-        if not isinstance(amount_cents, int) or amount_cents <= 0:
-            raise RulesError(
-                f"a wager must be a positive amount of cents, not {amount_cents!r}",
-                section=self.section,
+        if not isinstance(amount_cents, int) or isinstance(amount_cents, bool) or amount_cents <= 0:
+            raise InputError(
+                f"a wager must be a positive whole number of cents, not {amount_cents!r}"
             )
         self.check_wager_amount(paytable, amount_cents)
         outcome = self.evaluate(cards, decks)
@@ -422,14 +487,15 @@ class Wager(ABC):
         pays = line.pays
         pending = isinstance(pays, MeterShare)
         if isinstance(pays, MeterShare):
-            meters = meter_cents or {}
-            value = meters.get(pays.level)
+            value = (meter_cents or {}).get(pays.level)
             if value is None:
                 value = paytable.meter_value_cents(pays.level, amount_cents)
+            self.check_meter(paytable, pays.level, value, amount_cents)
             award = pays.share * value
             gross = award + (amount_cents if stake is ProgressiveStake.RETURNED else 0)
         else:
-            gross = amount_cents * (1 + net_win(line))
+            factor = self.pay_factor(paytable, outcome)
+            gross = amount_cents * (1 + net_win(line) * factor)
         paid = floor(gross)
         return Settlement(
             self.id,
@@ -443,6 +509,7 @@ class Wager(ABC):
             paid,
             pending,
             Fraction(gross) - paid,
+            1 if pending else self.pay_factor(paytable, outcome),
         )
 
     def check_wager_amount(self, paytable: Paytable, amount_cents: int) -> None:
@@ -453,6 +520,19 @@ class Wager(ABC):
             raise RulesError(
                 f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
                 section=self.wager_amount_rule or self.section,
+            )
+
+    def check_meter(
+        self, paytable: Paytable, level: MeterLevel, cents: int, wager_cents: int
+    ) -> None:
+        """Raise :class:`RulesError` when a meter amount is below the level's seed (a meter is
+        reset to its seed, never below it) — citing :attr:`seed_rule`."""
+        seed = paytable.meter_value_cents(level, wager_cents)
+        if cents < seed:
+            raise RulesError(
+                f"the {level.value} meter cannot stand at {format_money(cents)}, below its seed "
+                f"{format_money(seed)} for a {format_money(wager_cents)} wager",
+                section=self.seed_rule or paytable.section,
             )
 
     def default_meters(self, paytable: Paytable, wager_cents: int) -> MeterValues:

@@ -59,6 +59,7 @@ class MatchTheDealer(Wager):
     allowed_decks = (6, 8)
     decks_rule = "633b.3(b)"
     wager_amount_rule = "633b.3(e)"
+    seed_rule = "633b.3(j)"
 
     def classify(self, cards: Sequence[Card]) -> MatchTheDealerOutcome | None:
         """§ 633b.3(a): the combination the player's two cards make with the upcard, or ``None``."""
