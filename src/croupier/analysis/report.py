@@ -17,6 +17,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from croupier.analysis.eor import eor_report_html
 from croupier.analysis.parsheet import LOSE, ParSheet
 from croupier.cards import decks_phrase
 from croupier.errors import OutputError
@@ -210,6 +211,9 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
                 f"<tr><th>Total</th><th></th><th>{s.total:,}</th><th>1.00000000</th>"
                 f"<th>{float(s.expected_return):+.6f}</th></tr></table></details>"
             )
+        eor_section = eor_report_html(group)
+        if eor_section is not None:
+            parts.append(eor_section)
     parts.append("</body></html>")
     return "\n".join(parts)
 

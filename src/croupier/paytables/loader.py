@@ -5,6 +5,9 @@ One file per regulation section. The shape, with every key the schema accepts::
     section = "633b.2"                       # the section that prints the paytables
     title = "Jackpot Party Progressive wager"
     citation = "58 Pa. Code § 633b.2(i)"     # where the tables are printed
+    printed_in_regulation = false            # optional, default true: set false for shipped
+                                             # pays the regulation does not print (industry
+                                             # standard, e.g. the Baccarat base wagers)
 
     [[paytables]]
     id = "P17"                               # as printed
@@ -202,6 +205,7 @@ class SectionFile(_Strict):
     section: str
     title: str
     citation: str
+    printed_in_regulation: bool = True
     paytables: list[PaytableSpec] = Field(min_length=1)
 
     @field_validator("section")
@@ -323,7 +327,7 @@ def parse_section_text(text: str, source: str, regulation: bool = False) -> tupl
         raise PaytableError(f"{source}: {_first_error(exc)}") from exc
     except PaytableError as exc:  # raised inside a validator
         raise PaytableError(f"{source}: {exc}") from exc
-    return _to_domain(spec, source, regulation)
+    return _to_domain(spec, source, regulation and spec.printed_in_regulation)
 
 
 def load_paytable_file(path: str | Path) -> tuple[Paytable, ...]:

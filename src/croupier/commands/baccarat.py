@@ -1,0 +1,430 @@
+"""Baccarat commands: a dealt coup and its settlement, effect of removal, whole-shoe simulation.
+
+``croupier baccarat --cards "..."`` plays the coup dealt as those cards (§ 631a.9–§ 631a.12) and
+settles the wagers given with ``--bet`` (or shows what every Baccarat wager would do);
+``croupier eor WAGER`` prints the effect of removal of each rank, the balanced count built from it
+and, for Baccarat wagers, how that count plays in simulated shoes; ``croupier simulate-shoes`` deals
+whole shoes (burn, cut card) and sets every Baccarat wager's observed return beside the exact one.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from croupier.analysis.baccarat_shoe import ShoeSimulation, shoe_parsheet, simulate_shoes
+from croupier.analysis.eor import (
+    RANK_ORDER,
+    BalancedCount,
+    CountInShoes,
+    EffectOfRemoval,
+    balanced_count,
+    count_in_shoes,
+    effect_of_removal,
+)
+from croupier.analysis.parsheet import exact_parsheet
+from croupier.cards import parse_cards
+from croupier.cli import JsonFlag, _money, _wager, app, err, out
+from croupier.errors import InputError
+from croupier.games.baccarat import BaccaratRules, BurnRule
+from croupier.units import format_money
+from croupier.wagers.baccarat import (
+    BaccaratTable,
+    BaccaratWager,
+    RoundSettlement,
+    baccarat_wagers,
+    settle_round,
+)
+from croupier.wagers.base import Settlement
+
+DecksOption = Annotated[
+    int, typer.Option("--decks", "-d", min=1, max=8, help="Decks in the shoe (1–8).")
+]
+ShoesOption = Annotated[
+    int, typer.Option("--shoes", min=0, help="Whole shoes to simulate (0: none).")
+]
+SeedOption = Annotated[int, typer.Option("--seed", "-s", help="Random seed (PCG64).")]
+CutCardOption = Annotated[
+    int, typer.Option("--cut-card", help="Cards behind the cut card (14: the usual placement).")
+]
+BurnOption = Annotated[
+    BurnRule, typer.Option("--burn", help="How cards are burned at the start of the shoe.")
+]
+
+
+EXACT_SAMPLE = 10_000
+"""Coups bet whose exact edge ``croupier eor`` evaluates (a seeded sample beyond that)."""
+
+
+@contextmanager
+def _progress(what: str, total: int, quiet: bool) -> Iterator[Any]:
+    with Progress(
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task(what, total=total)
+        yield lambda done: progress.update(task, completed=done)
+
+
+def _parse_bets(bets: list[str] | None) -> dict[str, int]:
+    out_bets: dict[str, int] = {}
+    for text in bets or []:
+        wager, sep, amount = text.partition("=")
+        if not sep or not wager.strip():
+            raise InputError(f"--bet takes WAGER=DOLLARS, e.g. banker=25, not {text!r}")
+        cents = _money(amount, f"--bet {wager.strip()}")
+        assert cents is not None
+        key = wager.strip().lower()
+        if key in out_bets:
+            raise InputError(f"--bet {key} given twice")
+        out_bets[key] = cents
+    return out_bets
+
+
+@app.command()
+def baccarat(
+    cards: Annotated[
+        str,
+        typer.Option(
+            "--cards",
+            "-c",
+            help="The coup's cards in dealing order: Player, Banker, Player, Banker, then the "
+            "third cards drawn, e.g. 'Ks 4h 2d Qc 3h 3s'.",
+        ),
+    ],
+    bet: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bet", "-b", help="A wager and its amount in dollars, e.g. banker=25; repeat."
+        ),
+    ] = None,
+    decks: DecksOption = 8,
+    banker: Annotated[
+        str, typer.Option("--banker", help="Banker paytable: commission, no-commission or ez.")
+    ] = "commission",
+    tie: Annotated[str, typer.Option("--tie", help="Tie paytable: 8-to-1 or 9-to-1.")] = "8-to-1",
+    treasures: Annotated[
+        str, typer.Option("--treasures", help="5 Treasures paytable: A or B (§ 631c.3(h)).")
+    ] = "A",
+    json_out: JsonFlag = False,
+) -> None:
+    """Play one dealt coup (§ 631a.9–§ 631a.12) and settle its wagers (with --bet), or show what
+    every Baccarat wager does on it."""
+    dealt = parse_cards(cards)
+    table = BaccaratTable(decks=decks, banker=banker, tie=tie, five_treasures=treasures)
+    bets = _parse_bets(bet)
+    if bets:
+        result = settle_round(dealt, bets, table)
+    else:
+        result = settle_round(dealt, {w.id: 100 for w in baccarat_wagers()}, table)
+    if json_out:
+        print(json.dumps(_round_dict(result, table, bool(bets)), indent=2, ensure_ascii=False))
+        return
+    out.print(result.coup.describe())
+    t = Table(
+        title="Wagers settled" if bets else "Every Baccarat wager on this coup",
+        title_justify="left",
+    )
+    for col in ("Wager", "Section", "Paytable", "Outcome", "Pays"):
+        t.add_column(col)
+    if bets:
+        t.add_column("Amount", justify="right")
+        t.add_column("Result", justify="right")
+    for s in result.settlements:
+        row = [s.wager, f"§ {s.section}", s.paytable, _outcome_label(s), _pays(s)]
+        if bets:
+            sign = "+" if s.win_cents >= 0 else ""
+            row += [format_money(s.amount_cents), f"{sign}{format_money(s.win_cents)}"]
+        t.add_row(*row)
+    out.print(t)
+    if bets:
+        sign = "+" if result.win_cents >= 0 else ""
+        out.print(
+            f"net {sign}{format_money(result.win_cents)}; the dealer returns "
+            f"{format_money(result.returned_cents)}"
+        )
+
+
+def _outcome_label(s: Settlement) -> str:
+    if s.line is not None:
+        return str(s.line.label)
+    if s.outcome is not None:
+        return f"{s.outcome.key} (not paid under this paytable)"
+    return "loses"
+
+
+def _pays(s: Settlement) -> str:
+    return str(s.line.pays) if s.line is not None else "loses"
+
+
+def _round_dict(result: RoundSettlement, table: BaccaratTable, settled: bool) -> dict[str, Any]:
+    coup = result.coup
+    d: dict[str, Any] = {
+        "cards": [str(c) for c in coup.cards],
+        "player": {
+            "cards": [str(c) for c in coup.player.cards],
+            "total": coup.player.total,
+            "natural": coup.player.natural,
+            "drew": str(coup.player.third_card) if coup.player.third_card else None,
+        },
+        "banker": {
+            "cards": [str(c) for c in coup.banker.cards],
+            "total": coup.banker.total,
+            "natural": coup.banker.natural,
+            "drew": str(coup.banker.third_card) if coup.banker.third_card else None,
+        },
+        "result": coup.winner.value,
+        "decks": table.decks,
+    }
+    wagers = []
+    for s in result.settlements:
+        entry: dict[str, Any] = {
+            "wager": s.wager,
+            "section": f"58 Pa. Code § {s.section}",
+            "paytable": s.paytable,
+            "outcome": s.outcome.key if s.outcome else None,
+            "paid_as": s.line.label if s.line else None,
+            "pays": str(s.line.pays) if s.line else None,
+        }
+        if settled:
+            entry |= {
+                "amount": format_money(s.amount_cents),
+                "win": format_money(s.win_cents),
+                "returned": format_money(s.returned_cents),
+            }
+        wagers.append(entry)
+    d["wagers"] = wagers
+    if settled:
+        d["net"] = format_money(result.win_cents)
+        d["returned"] = format_money(result.returned_cents)
+    return d
+
+
+# ------------------------------------------------------------------------------------ eor
+
+
+def _eor_dict(
+    eor: EffectOfRemoval,
+    count: BalancedCount,
+    shoes: CountInShoes | None,
+    sim: ShoeSimulation | None,
+) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "wager": eor.wager,
+        "wager_name": eor.wager_name,
+        "section": f"58 Pa. Code § {eor.section}",
+        "paytable": eor.paytable,
+        "decks": eor.decks,
+        "expected_return": float(eor.expected_return),
+        "expected_return_exact": f"{eor.expected_return.numerator}/{eor.expected_return.denominator}",
+        "effects": [
+            {
+                "rank": r.rank.letter,
+                "effect": float(r.effect),
+                "effect_exact": f"{r.effect.numerator}/{r.effect.denominator}",
+                "expected_return_without": float(r.expected_return),
+                "tag": count.tag(r.rank),
+            }
+            for r in eor.effects
+        ],
+        "count": {
+            "tags": {r.letter: count.tag(r) for r in RANK_ORDER},
+            "level": count.level,
+            "betting_correlation": count.betting_correlation,
+            "gain_per_true_count": count.gain_per_true_count,
+            "threshold_true_count": count.threshold,
+            "trigger_true_count": count.trigger,
+        },
+    }
+    if shoes is not None and sim is not None:
+        r = sim.rules
+        d["shoes"] = {
+            "decks": r.decks,
+            "cut_card": r.cut_card,
+            "burn": r.burn.value,
+            "coups_after_cut_card": r.coups_after_cut_card,
+            "seed": sim.seed,
+            **shoes.to_dict(),
+        }
+    return d
+
+
+def _tag(tag: int) -> str:
+    return f"{tag:+d}" if tag else "0"
+
+
+def describe_count(count: BalancedCount) -> str:
+    """The count in words: tags, level, correlation, gain and threshold."""
+    tags = "  ".join(f"{r.letter} {_tag(count.tag(r))}" for r in RANK_ORDER)
+    text = (
+        f"balanced count (level {count.level}): {tags}\n"
+        f"betting correlation {count.betting_correlation:.3f}; each true-count point moves the "
+        f"expected return by {count.gain_per_true_count:+.4%}"
+    )
+    if count.threshold is None:
+        return text + "; the count never turns the wager positive"
+    return (
+        text + f"; the wager turns positive at true count {count.threshold:+.2f} "
+        f"(a counter bets at {count.trigger:+d} or more)"
+    )
+
+
+def describe_shoes(result: CountInShoes, sim: ShoeSimulation) -> str:
+    """How the count played in the simulated shoes, in words."""
+    r = sim.rules
+    head = (
+        f"{sim.shoes:,} simulated {r.decks}-deck shoes (cut card {r.cut_card} cards from the end, "
+        f"burn {r.burn.value}, seed {sim.seed}): "
+    )
+    if not result.bets:
+        return head + f"no coup reached true count {result.trigger:+d}"
+    sample = (
+        "all evaluated" if result.evaluated == result.bets else f"{result.evaluated:,} evaluated"
+    )
+    return head + (
+        f"{result.bet_frequency:.2%} of {result.coups:,} coups at true count "
+        f"{result.trigger:+d} or more, in {result.shoes_with_a_bet:.1%} of shoes; exact edge on "
+        f"those coups {result.average_edge or 0:+.3%} ({result.positive_share or 0:.1%} of them "
+        f"positive; {sample}); {result.win_per_shoe:+.3f} units per shoe betting one unit"
+    )
+
+
+@app.command()
+def eor(
+    wager: Annotated[str, typer.Argument(help="Wager id (see `croupier wagers`).")],
+    paytable: Annotated[str, typer.Option("--paytable", "-p", help="Paytable id.")],
+    decks: DecksOption = 8,
+    shoes: ShoesOption = 20_000,
+    seed: SeedOption = 1,
+    cut_card: CutCardOption = 14,
+    burn: BurnOption = BurnRule.FIRST_CARD,
+    trigger: Annotated[
+        int | None,
+        typer.Option("--trigger", help="True count to bet at (default: the count's own)."),
+    ] = None,
+    json_out: JsonFlag = False,
+) -> None:
+    """Effect of removal of each rank, the balanced count built from it, and (Baccarat) how often
+    simulated shoes turn the wager positive."""
+    w = _wager(wager, None)
+    effects = effect_of_removal(w, paytable, decks)
+    count = balanced_count(effects)
+    result: CountInShoes | None = None
+    sim: ShoeSimulation | None = None
+    level = trigger if trigger is not None else count.trigger
+    if shoes and isinstance(w, BaccaratWager) and level is not None:
+        rules = BaccaratRules(decks=decks, cut_card=cut_card, burn=burn)
+        with _progress(f"dealing {decks}-deck shoes", shoes, json_out) as advance:
+            sim = simulate_shoes(shoes, seed, rules, record=True, progress=advance)
+        result = count_in_shoes(w, paytable, count, sim, trigger=level, sample=EXACT_SAMPLE)
+    if json_out:
+        print(json.dumps(_eor_dict(effects, count, result, sim), indent=2, ensure_ascii=False))
+        return
+    t = Table(
+        title=f"Effect of removal · {effects.wager_name} · 58 Pa. Code § {effects.section} · "
+        f"paytable {effects.paytable} · {decks}-deck shoe",
+        title_justify="left",
+        caption="change in exact expected return (per unit wagered) when one card of the rank "
+        "is removed from the full shoe",
+        caption_justify="left",
+    )
+    t.add_column("Rank")
+    t.add_column("Effect of removal", justify="right")
+    t.add_column("Return without it", justify="right")
+    t.add_column("Tag", justify="right")
+    for r in effects.effects:
+        t.add_row(
+            r.rank.letter,
+            f"{float(r.effect):+.5%}",
+            f"{float(r.expected_return):+.5%}",
+            _tag(count.tag(r.rank)),
+        )
+    out.print(t)
+    out.print(
+        f"full-shoe expected return {float(effects.expected_return):+.4%} "
+        f"(house edge {float(-effects.expected_return):.4%})"
+    )
+    out.print(describe_count(count))
+    if result is not None and sim is not None:
+        out.print(describe_shoes(result, sim))
+    elif not isinstance(w, BaccaratWager):
+        out.print(f"(whole-shoe simulation is available for Baccarat wagers; {w.id} is not one)")
+
+
+# ------------------------------------------------------------------------- simulate-shoes
+
+
+@app.command("simulate-shoes")
+def simulate_shoes_command(
+    decks: DecksOption = 8,
+    shoes: Annotated[int, typer.Option("--shoes", min=1, help="Whole shoes to deal.")] = 20_000,
+    seed: SeedOption = 1,
+    cut_card: CutCardOption = 14,
+    burn: BurnOption = BurnRule.FIRST_CARD,
+    json_out: JsonFlag = False,
+) -> None:
+    """Deal whole Baccarat shoes (burn, cut card) and set every Baccarat wager's observed return
+    beside its exact one, in standard errors."""
+    rules = BaccaratRules(decks=decks, cut_card=cut_card, burn=burn)
+    with _progress(f"dealing {decks}-deck shoes", shoes, json_out) as advance:
+        sim = simulate_shoes(shoes, seed, rules, progress=advance)
+    rows: list[dict[str, Any]] = []
+    for w in baccarat_wagers():
+        for table in w.paytables():
+            if decks not in table.decks:
+                continue
+            observed = shoe_parsheet(sim, w, table)
+            exact = exact_parsheet(w, table, decks=decks)
+            se = observed.standard_error or 0.0
+            z = float(observed.expected_return - exact.expected_return) / se if se else 0.0
+            rows.append(
+                {
+                    "wager": w.id,
+                    "section": f"58 Pa. Code § {w.section}",
+                    "paytable": table.key,
+                    "coups": observed.total,
+                    "exact_house_edge": float(exact.house_edge),
+                    "simulated_house_edge": float(observed.house_edge),
+                    "standard_error": se,
+                    "z_score": z,
+                }
+            )
+    convention = (
+        f"{shoes:,} shuffled {decks}-deck shoes, cut card {cut_card} cards from the end, burn "
+        f"{burn.value}, {rules.coups_after_cut_card} coup after the cut card; {sim.coups:,} coups "
+        f"({sim.coups / shoes:.2f} a shoe); seed {seed}"
+    )
+    if json_out:
+        print(json.dumps({"simulation": convention, "wagers": rows}, indent=2, ensure_ascii=False))
+        return
+    t = Table(
+        title="Whole-shoe simulation against the exact par sheets",
+        title_justify="left",
+        caption=convention,
+        caption_justify="left",
+    )
+    for col in ("Wager", "Paytable", "Exact house edge", "Simulated", "Std. error", "z"):
+        t.add_column(col, justify="left" if col in ("Wager", "Paytable") else "right")
+    for r in rows:
+        t.add_row(
+            r["wager"],
+            r["paytable"],
+            f"{r['exact_house_edge']:.4%}",
+            f"{r['simulated_house_edge']:.4%}",
+            f"{r['standard_error']:.4%}",
+            f"{r['z_score']:+.2f}",
+        )
+    out.print(t)
+    worst = max(abs(r["z_score"]) for r in rows)
+    out.print(f"largest deviation {worst:.2f} standard errors (z: simulated return − exact, in SE)")
