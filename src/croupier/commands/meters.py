@@ -1,0 +1,465 @@
+"""``croupier meters``: the progressive table game system's meters, history and validations.
+
+* ``croupier meters`` — every progressive: levels with meter, held, available, reserve, paid to
+  date; pending awards; ``--history`` adds the ledger's events.
+* ``croupier meters create --paytable 633b.3:1 --decks 6 --wager 5 --name mtd-5 --table BJ-1``
+* ``croupier meters link NAME TABLE`` — link another table to the meters (§ 605a.8).
+* ``croupier meters user NAME --role floorperson`` — add a user with a role.
+* ``croupier meters validate AWARD --as USER`` — a floorperson or above validates a pending
+  award, which is then paid (§ 633b.2(h)(3)); ``croupier meters void AWARD --as USER --reason …``.
+* ``croupier meters verify`` — replay the ledger and check every meter against it.
+
+Every command takes ``--db URL`` (default ``$CROUPIER_DB``, else the SQLite file
+``~/.local/share/croupier/progressive.sqlite3``, under ``$XDG_DATA_HOME`` if set) and ``--json``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich import box
+from rich.table import Table
+
+from croupier.cli import _money, app, out
+from croupier.errors import InputError, LedgerError
+from croupier.paytables import builtin_paytables
+from croupier.progressive import (
+    Award,
+    EnvyRule,
+    Ledger,
+    LedgerEvent,
+    ProgressiveDefinition,
+    ProgressiveStatus,
+    ResetTiming,
+    Role,
+    default_url,
+    format_micros,
+)
+from croupier.units import format_money, format_percent
+from croupier.wagers import ProgressiveStake
+
+meters_app = typer.Typer(
+    help="The progressive table game system (58 Pa. Code § 605a.7, § 605a.8): meters, linked "
+    "tables, pending awards and floorperson validation, on a durable ledger.",
+    no_args_is_help=False,
+    invoke_without_command=True,
+)
+app.add_typer(meters_app, name="meters")
+
+DbOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="CROUPIER_DB",
+        help="Ledger database URL: sqlite:///path/file.sqlite3 or "
+        "postgresql+psycopg://user@host/db (default: "
+        "~/.local/share/croupier/progressive.sqlite3).",
+    ),
+]
+JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+AsUser = Annotated[str, typer.Option("--as", help="The user doing it (see `meters user`).")]
+
+
+def _ledger(ctx: typer.Context, db: str | None) -> Ledger:
+    url = db or (ctx.obj or {}).get("db") or default_url()
+    return Ledger(url)
+
+
+def _award_dict(a: Award) -> dict[str, Any]:
+    return {
+        "award": a.id,
+        "progressive": a.progressive,
+        "round": a.round_id,
+        "table": a.table_id,
+        "position": a.position,
+        "outcome": a.outcome,
+        "kind": a.kind.value,
+        "status": a.status.value,
+        "level": a.level.value if a.level else None,
+        "share": format_percent(a.share) if a.share is not None else None,
+        "amount": format_money(a.amount_cents),
+        "amount_cents": a.amount_cents,
+        "validated_by": a.validated_by,
+        **({"envy_for_position": a.source_position} if a.source_position is not None else {}),
+    }
+
+
+def _status_dict(s: ProgressiveStatus) -> dict[str, Any]:
+    d = s.definition
+    return {
+        "name": d.name,
+        "section": f"58 Pa. Code § {d.section}",
+        "paytable": d.paytable,
+        "decks": d.decks,
+        "wager": format_money(d.wager_cents),
+        "reset_timing": d.reset_timing.value,
+        "envy_rule": d.envy_rule.value,
+        "tables": list(s.tables),
+        "levels": [
+            {
+                "level": lv.level.value,
+                "seed": format_money(d.level(lv.level).seed_cents),
+                "primary_rate": format_percent(d.level(lv.level).primary_rate),
+                "secondary_rate": format_percent(d.level(lv.level).secondary_rate),
+                "meter": format_micros(lv.meter),
+                "held": format_micros(lv.held),
+                "available": format_micros(lv.available),
+                "reserve": format_micros(lv.reserve),
+                "meter_micros": lv.meter,
+                "held_micros": lv.held,
+                "reserve_micros": lv.reserve,
+                "wagered": format_money(lv.wagered_cents),
+                "paid": format_money(lv.paid_cents),
+                "hits": lv.hits,
+            }
+            for lv in s.levels
+        ],
+        "pending": [_award_dict(a) for a in s.pending],
+    }
+
+
+def _event_dict(e: LedgerEvent) -> dict[str, Any]:
+    ev = e.event
+    return {
+        "seq": ev.seq,
+        "at": e.created_at.isoformat(),
+        "progressive": e.progressive,
+        "kind": ev.kind.value,
+        "level": ev.level.value if ev.level else None,
+        "round": ev.round_id,
+        "table": ev.table_id,
+        "position": ev.position,
+        "award": ev.award_id,
+        "meter_delta_micros": ev.delta.meter,
+        "reserve_delta_micros": ev.delta.reserve,
+        "held_delta_micros": ev.delta.held,
+        "amount_cents": ev.amount_cents,
+        "by": ev.actor,
+        "role": ev.actor_role,
+        "detail": dict(ev.detail),
+    }
+
+
+def _signed(micros: int) -> str:
+    return "" if micros == 0 else ("+" if micros > 0 else "") + format_micros(micros)
+
+
+def _print_status(s: ProgressiveStatus) -> None:
+    d = s.definition
+    tables = ", ".join(s.tables) or "no table linked"
+    t = Table(
+        title=f"{d.name} · § {d.section} paytable {d.paytable} · {d.decks} decks · "
+        f"{format_money(d.wager_cents)} wager · {tables}",
+        title_justify="left",
+        caption=f"resets {d.reset_timing.value}; envy {d.envy_rule.value}",
+        caption_justify="left",
+    )
+    for col in ("Level", "Seed", "Rates", "Meter", "Held", "Available", "Reserve", "Paid", "Hits"):
+        t.add_column(col, justify="left" if col in ("Level", "Rates") else "right")
+    for lv in s.levels:
+        ld = d.level(lv.level)
+        rates = format_percent(ld.primary_rate)
+        if ld.secondary_rate:
+            rates += f" + {format_percent(ld.secondary_rate)}"
+        t.add_row(
+            lv.level.value,
+            format_money(ld.seed_cents),
+            rates,
+            format_micros(lv.meter),
+            format_micros(lv.held),
+            format_micros(lv.available),
+            format_micros(lv.reserve),
+            format_money(lv.paid_cents),
+            str(lv.hits),
+        )
+    out.print(t)
+    if s.pending:
+        p = Table(title="Pending validation (§ 633b.2(h)(3))", title_justify="left")
+        for col in ("Award", "Round", "Table", "Seat", "Outcome", "Pays", "Amount"):
+            p.add_column(col, justify="right" if col in ("Award", "Seat", "Amount") else "left")
+        for a in s.pending:
+            share = f"{format_percent(a.share)} {a.level.value}" if a.share and a.level else ""
+            p.add_row(
+                str(a.id),
+                a.round_id,
+                a.table_id,
+                str(a.position),
+                a.outcome,
+                share,
+                format_money(a.amount_cents),
+            )
+        out.print(p)
+
+
+def _print_history(events: list[LedgerEvent]) -> None:
+    several = len({e.progressive for e in events if e.progressive is not None}) > 1
+    t = Table(
+        title="Ledger",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    t.add_column("Seq", justify="right", no_wrap=True)
+    t.add_column("Event", no_wrap=True)
+    if several:
+        t.add_column("Progressive", no_wrap=True)
+    for col in ("Level", "Table", "Round", "Seat", "Award"):
+        t.add_column(col, no_wrap=True)
+    for col in ("Meter Δ", "Reserve Δ", "Held Δ", "Amount"):
+        t.add_column(col, justify="right", no_wrap=True)
+    t.add_column("By", no_wrap=True)
+    t.add_column("Note")
+    for e in events:
+        ev = e.event
+        who = f"{ev.actor} ({ev.actor_role})" if ev.actor else ""
+        t.add_row(
+            str(ev.seq),
+            ev.kind.value,
+            *([e.progressive or ""] if several else []),
+            ev.level.value if ev.level else "",
+            ev.table_id or "",
+            ev.round_id or "",
+            str(ev.position) if ev.position is not None else "",
+            str(ev.award_id) if ev.award_id is not None else "",
+            _signed(ev.delta.meter),
+            _signed(ev.delta.reserve),
+            _signed(ev.delta.held),
+            format_money(ev.amount_cents) if ev.amount_cents is not None else "",
+            who,
+            _note(e),
+        )
+    out.print(t)
+
+
+def _note(e: LedgerEvent) -> str:
+    """A few words on what the event was, for people."""
+    ev, d = e.event, e.event.detail
+    k = ev.kind.value
+    if k == "user":
+        return f"{d.get('user')}: {d.get('role')}"
+    if k == "accept":
+        return "seats " + ", ".join(map(str, d.get("positions", [])))
+    if k == "chip-count":
+        return f"{d.get('chips')} chips, {d.get('wagers')} wagers"
+    if k == "contribution":
+        return f"{d.get('wagers')} wagers"
+    if k in ("award", "envy"):
+        src = d.get("source_position")
+        return str(d.get("outcome", "")) + (f" at seat {src}" if src is not None else "")
+    if k == "settled":
+        return f"key {d.get('idempotency_key')}"
+    if k in ("hold", "void-round", "adjustment"):
+        return str(d.get("reason", ""))
+    return ""
+
+
+@meters_app.callback()
+def meters(
+    ctx: typer.Context,
+    db: DbOpt = None,
+    name: Annotated[
+        str | None, typer.Option("--name", "-n", help="Show only this progressive.")
+    ] = None,
+    history: Annotated[
+        bool, typer.Option("--history", help="Also show the ledger's events.")
+    ] = False,
+    limit: Annotated[
+        int | None, typer.Option("--limit", help="Only the last N events of the history.")
+    ] = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Show every progressive's levels: meter, held for pending awards, available, reserve, paid
+    to date (§ 605a.7(a)); pending awards; with --history, the ledger's events."""
+    ctx.obj = {"db": db}
+    if ctx.invoked_subcommand is not None:
+        return
+    with _ledger(ctx, db) as ledger:
+        names = [name] if name else ledger.names()
+        statuses = [ledger.status(n) for n in names]
+        events = ledger.history(name, limit) if history else []
+        if json_out:
+            data: dict[str, Any] = {
+                "database": ledger.display_url,
+                "progressives": [_status_dict(s) for s in statuses],
+            }
+            if history:
+                data["history"] = [_event_dict(e) for e in events]
+            print(json.dumps(data, indent=2, ensure_ascii=False))
+            return
+        if not statuses:
+            out.print(
+                f"No progressive in {ledger.display_url}. Create one with "
+                "[bold]croupier meters create --paytable 633b.3:1 --decks 6 --wager 5 "
+                "--name NAME --table TABLE[/bold]."
+            )
+        for s in statuses:
+            _print_status(s)
+        if history:
+            _print_history(events)
+
+
+@meters_app.command()
+def create(
+    ctx: typer.Context,
+    paytable: Annotated[
+        str,
+        typer.Option(
+            "--paytable",
+            "-p",
+            help="SECTION:PAYTABLE of the regulation, e.g. 633b.3:1 or 633b.2:P17-A.",
+        ),
+    ],
+    decks: Annotated[int, typer.Option("--decks", "-d", help="The table's deck count.")],
+    wager: Annotated[str, typer.Option("--wager", "-w", help="Progressive wager in dollars.")],
+    name: Annotated[str, typer.Option("--name", "-n", help="A name for the progressive.")],
+    table: Annotated[
+        list[str] | None,
+        typer.Option("--table", "-t", help="A table id to link (repeatable; § 605a.8)."),
+    ] = None,
+    reset_timing: Annotated[
+        ResetTiming,
+        typer.Option(
+            "--reset-timing",
+            help="When a share award leaves the meter and a 100% award resets it.",
+        ),
+    ] = ResetTiming.ON_VALIDATION,
+    envy: Annotated[
+        EnvyRule, typer.Option("--envy", help="Envy bonuses per player per round.")
+    ] = EnvyRule.EACH,
+    stake: Annotated[
+        ProgressiveStake,
+        typer.Option("--progressive-stake", help="Whether a meter award returns the stake."),
+    ] = ProgressiveStake.COLLECTED,
+    by: Annotated[
+        str | None, typer.Option("--as", help="The pit manager (or above) creating it.")
+    ] = None,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Create a progressive from a paytable of the regulation, its levels at their seeds."""
+    section, sep, key = paytable.partition(":")
+    if not sep or not section or not key:
+        raise InputError(
+            f"--paytable is SECTION:PAYTABLE, e.g. 633b.3:1 or 633b.2:P17-A, not {paytable!r}"
+        )
+    wager_cents = _money(wager, "--wager")
+    assert wager_cents is not None
+    t = builtin_paytables().get(section.strip(), key.strip(), decks)
+    definition = ProgressiveDefinition.from_paytable(
+        t,
+        decks=decks,
+        wager_cents=wager_cents,
+        name=name,
+        reset_timing=reset_timing,
+        envy_rule=envy,
+        stake=stake,
+    )
+    with _ledger(ctx, db) as ledger:
+        status = ledger.create_progressive(definition, tables=table or [], by=by)
+        if json_out:
+            print(json.dumps(_status_dict(status), indent=2, ensure_ascii=False))
+            return
+        _print_status(status)
+
+
+@meters_app.command()
+def link(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The progressive.")],
+    table: Annotated[str, typer.Argument(help="The table id to link (§ 605a.8).")],
+    by: Annotated[str | None, typer.Option("--as", help="The pit manager (or above).")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Link a table to a progressive's meters (§ 605a.8)."""
+    with _ledger(ctx, db) as ledger:
+        ledger.link_table(name, table, by=by)
+        out.print(f"table {table} linked to {name}")
+
+
+@meters_app.command()
+def user(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The user's name.")],
+    role: Annotated[
+        str,
+        typer.Option(
+            "--role",
+            help="dealer, floorperson, pit-manager, assistant-shift-manager or shift-manager.",
+        ),
+    ],
+    by: Annotated[str | None, typer.Option("--as", help="The shift manager adding them.")] = None,
+    db: DbOpt = None,
+) -> None:
+    """Add a user with a role (recorded in the ledger)."""
+    r = Role.parse(role)
+    with _ledger(ctx, db) as ledger:
+        ledger.add_user(name, r, by=by)
+        out.print(f"{name} added as {r.value}")
+
+
+@meters_app.command()
+def validate(
+    ctx: typer.Context,
+    award: Annotated[int, typer.Argument(help="The award id (see `croupier meters`).")],
+    by: AsUser,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Validate a pending progressive payout as a floorperson or above; it is then paid and,
+    after a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4))."""
+    with _ledger(ctx, db) as ledger:
+        a = ledger.validate(award, by=by)
+        if json_out:
+            print(json.dumps(_award_dict(a), indent=2, ensure_ascii=False))
+            return
+        level = ledger.status(a.progressive).levels
+        now = next(s for s in level if s.level is a.level)
+        out.print(
+            f"award {a.id} validated by {by} and paid: {format_money(a.amount_cents)} to "
+            f"position {a.position} at {a.table_id} ({a.outcome}); {a.progressive} "
+            f"{now.level.value} meter now {format_micros(now.meter)}"
+        )
+
+
+@meters_app.command()
+def void(
+    ctx: typer.Context,
+    award: Annotated[int, typer.Argument(help="The pending award id.")],
+    by: AsUser,
+    reason: Annotated[str, typer.Option("--reason", help="Why the award is void.")],
+    db: DbOpt = None,
+) -> None:
+    """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
+    the meter."""
+    with _ledger(ctx, db) as ledger:
+        a = ledger.void_award(award, by=by, reason=reason)
+        out.print(f"award {a.id} voided by {by}: {reason}")
+
+
+@meters_app.command()
+def verify(
+    ctx: typer.Context,
+    name: Annotated[str | None, typer.Option("--name", "-n", help="Only this progressive.")] = None,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Replay the ledger from its first event and check every stored meter against it."""
+    with _ledger(ctx, db) as ledger:
+        names = [name] if name else ledger.names()
+        results = {}
+        for n in names:
+            levels = ledger.verify(n)
+            results[n] = {lv.value: format_micros(s.meter) for lv, s in levels.items()}
+        events = len(ledger.history())
+        if json_out:
+            print(json.dumps({"events": events, "verified": results}, indent=2))
+            return
+        if not names:
+            raise LedgerError("the ledger holds no progressive to verify")
+        for n, levels_shown in results.items():
+            shown = ", ".join(f"{k} {v}" for k, v in levels_shown.items())
+            out.print(f"{n}: replayed, every level matches the ledger ({shown})")
+        out.print(f"{events} events in {ledger.display_url}")

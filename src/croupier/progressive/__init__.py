@@ -1,0 +1,77 @@
+"""The progressive table game system (58 Pa. Code § 605a.7, § 605a.8; § 633b.2(d)–(j),
+§ 633b.3(d)–(j)): meters, envy bonuses, linked tables and floorperson validation on a durable,
+append-only ledger.
+
+* :mod:`~croupier.progressive.model` — a :class:`ProgressiveDefinition` built from a paytable of
+  the regulation (levels with seed/reseed, primary and secondary increment rates, pay lines, envy
+  amounts), roles, statuses and the readings chosen where the regulation is silent.
+* :mod:`~croupier.progressive.meters` — the pure meter arithmetic: contributions, awards in the
+  regulated order, envy bonuses, resets, and the :class:`Replayer` that rebuilds every meter
+  from the event log.
+* :mod:`~croupier.progressive.ledger` — the :class:`Ledger` (SQLAlchemy; SQLite file by default,
+  PostgreSQL by URL; Alembic migrations shipped in the package) and the per-progressive procedure
+  :class:`ProgressiveSystem` the table engine calls: ``accept_wagers`` → ``lock_out`` →
+  ``verify_chips`` → ``settle_round`` (one transaction, idempotency key) → ``validate``.
+* :mod:`~croupier.progressive.longrun` — the long-run return of a progressive paytable.
+
+Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wagers` and
+:mod:`croupier.analysis`; :mod:`croupier.cli` (``croupier meters``) imports it.
+"""
+
+from croupier.progressive.ledger import (
+    Award,
+    Contribution,
+    Ledger,
+    LedgerEvent,
+    ProgressiveStatus,
+    ProgressiveSystem,
+    RoundSettlement,
+    RoundView,
+    StaffMember,
+    default_url,
+)
+from croupier.progressive.meters import LevelState, Replayer, settlement_order
+from croupier.progressive.model import (
+    MICROS_PER_CENT,
+    AwardKind,
+    AwardStatus,
+    EnvyRule,
+    EventKind,
+    LevelDefinition,
+    LineRule,
+    ProgressiveDefinition,
+    QualifyingHand,
+    ResetTiming,
+    Role,
+    RoundStatus,
+    format_micros,
+)
+
+__all__ = [
+    "MICROS_PER_CENT",
+    "Award",
+    "AwardKind",
+    "AwardStatus",
+    "Contribution",
+    "EnvyRule",
+    "EventKind",
+    "Ledger",
+    "LedgerEvent",
+    "LevelDefinition",
+    "LevelState",
+    "LineRule",
+    "ProgressiveDefinition",
+    "ProgressiveStatus",
+    "ProgressiveSystem",
+    "QualifyingHand",
+    "Replayer",
+    "ResetTiming",
+    "Role",
+    "RoundSettlement",
+    "RoundStatus",
+    "RoundView",
+    "StaffMember",
+    "default_url",
+    "format_micros",
+    "settlement_order",
+]

@@ -1,0 +1,552 @@
+"""Meter arithmetic: pure functions from a definition, level states and a round to ledger events.
+
+Nothing here touches a database. :func:`plan_settlement` turns one round's progressive wagers and
+qualifying hands into the events the ledger writes, in order; :func:`payment_events` and
+:func:`void_events` do the same for validating or voiding a pending award; :class:`Replayer` folds
+stored events back into level states, re-deriving every amount it can from the definition and
+refusing an event whose recorded amounts differ (:class:`~croupier.errors.LedgerIntegrityError`).
+
+Rounding policy (docs/interpretations.md): meters are integer micro-dollars; a level's increment
+from a wager is ``floor(W' × rate) − floor(W × rate)`` micro-dollars where ``W`` is everything
+wagered into the level so far, so the sum of increments is always ``floor(total wagered × rate)``
+and no fraction is lost (with the printed rates it is exact). Players are paid whole cents: a share
+award is rounded *down* to the cent and the remainder stays on the meter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from math import floor
+from typing import Any
+
+from croupier.errors import LedgerIntegrityError, RoundStateError
+from croupier.paytables import MeterLevel, MeterShare, NotAvailable, OddsFor, OddsTo, Push
+from croupier.progressive.model import (
+    MICROS_PER_CENT,
+    AwardKind,
+    AwardStatus,
+    EnvyRule,
+    EventKind,
+    LineRule,
+    ProgressiveDefinition,
+    QualifyingHand,
+    ResetTiming,
+)
+from croupier.wagers.base import ProgressiveStake
+
+U = MICROS_PER_CENT
+
+
+@dataclass(frozen=True)
+class Delta:
+    """What one event does to one level. Money in micro-dollars except ``paid_cents``."""
+
+    meter: int = 0
+    reserve: int = 0
+    held: int = 0
+    wagered_cents: int = 0
+    paid_cents: int = 0
+    hits: int = 0
+
+    def is_zero(self) -> bool:
+        """Whether the event leaves the level as it was."""
+        return self == Delta()
+
+
+@dataclass(frozen=True)
+class LevelState:
+    """One level's meters (§ 605a.7(a)): the value players see, the reserve funding the next
+    reseed, the part of the meter held for awards pending validation, everything wagered into the
+    level (the basis of exact increments), the cumulative progressive payouts (§ 605a.7(a)(4))
+    and the number of share awards made. Money in micro-dollars except ``paid_cents``."""
+
+    level: MeterLevel
+    meter: int = 0
+    reserve: int = 0
+    held: int = 0
+    wagered_cents: int = 0
+    paid_cents: int = 0
+    hits: int = 0
+
+    @property
+    def available(self) -> int:
+        """The meter less what is held for pending awards: what a new share award is taken from."""
+        return self.meter - self.held
+
+    def apply(self, d: Delta) -> LevelState:
+        """The state after ``d``."""
+        return replace(
+            self,
+            meter=self.meter + d.meter,
+            reserve=self.reserve + d.reserve,
+            held=self.held + d.held,
+            wagered_cents=self.wagered_cents + d.wagered_cents,
+            paid_cents=self.paid_cents + d.paid_cents,
+            hits=self.hits + d.hits,
+        )
+
+
+@dataclass(frozen=True)
+class EventDraft:
+    """An event about to be written. ``award`` indexes :attr:`SettlementPlan.awards` (or is the
+    award id for validation and voiding); ``amount_cents`` is money handed to a player."""
+
+    kind: EventKind
+    level: MeterLevel | None = None
+    delta: Delta = Delta()
+    position: int | None = None
+    award: int | None = None
+    amount_cents: int | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AwardDraft:
+    """One payout of a settlement, in settlement order.
+
+    ``amount_cents`` is what the player is handed; ``meter_cents`` the part taken from a level
+    (share awards only); ``source_position`` the qualifying hand that paid an envy bonus.
+    """
+
+    position: int
+    outcome: str
+    kind: AwardKind
+    status: AwardStatus
+    amount_cents: int
+    level: MeterLevel | None = None
+    share: Fraction | None = None
+    meter_cents: int = 0
+    source_position: int | None = None
+
+
+@dataclass(frozen=True)
+class SettlementPlan:
+    """Everything one round's settlement does: new level states, events and awards in order."""
+
+    states: dict[MeterLevel, LevelState]
+    events: tuple[EventDraft, ...]
+    awards: tuple[AwardDraft, ...]
+
+
+def increment(rate: Fraction, before_cents: int, wagered_cents: int) -> int:
+    """Micro-dollars a level gains when ``wagered_cents`` more is wagered into it at ``rate``,
+    after ``before_cents`` so far: ``floor((before + wagered)·rate) − floor(before·rate)``.
+
+    >>> increment(Fraction(3, 80), 0, 500)   # 3.75% of $5 = 18.75 cents
+    187500
+    >>> increment(Fraction(1, 3), 0, 1), increment(Fraction(1, 3), 1, 1), increment(Fraction(1, 3), 2, 1)
+    (3333, 3333, 3334)
+    """
+    return floor((before_cents + wagered_cents) * rate * U) - floor(before_cents * rate * U)
+
+
+def share_award_cents(share: Fraction, available_micros: int) -> int:
+    """A share award in whole cents: ``share`` of what is available, rounded down to the cent.
+
+    >>> share_award_cents(Fraction(1, 10), 500_225 * 10_000)   # 10% of $5,002.25
+    50022
+    """
+    return floor(share * available_micros / U)
+
+
+def odds_return_cents(pays: OddsTo | OddsFor | Push, wager_cents: int) -> tuple[int, Fraction]:
+    """What an odds line returns on ``wager_cents`` (stake included), rounded down to the cent,
+    and the fraction of a cent rounding dropped."""
+    gross = wager_cents * (1 + pays.net)
+    paid = floor(gross)
+    return paid, gross - paid
+
+
+def _check_hands(
+    defn: ProgressiveDefinition, positions: Sequence[int], hands: Sequence[QualifyingHand]
+) -> dict[int, LineRule]:
+    held = set(positions)
+    lines: dict[int, LineRule] = {}
+    for h in hands:
+        if h.position not in held:
+            raise RoundStateError(
+                f"position {h.position} holds no {defn.name!r} progressive wager in this round"
+            )
+        if h.position in lines:
+            raise RoundStateError(f"position {h.position} has two qualifying hands")
+        lines[h.position] = defn.line(h.outcome)
+    return lines
+
+
+def settlement_order(positions: Iterable[int]) -> tuple[int, ...]:
+    """Positions in the order the dealer settles them: from the player farthest to the dealer's
+    right, counterclockwise (§ 633b.1(e), § 633c.12(e)). Seats are numbered from the dealer's left
+    (first base, 1) to the dealer's right, so the order is by descending seat number.
+
+    >>> settlement_order([1, 5, 3])
+    (5, 3, 1)
+    """
+    return tuple(sorted(set(positions), reverse=True))
+
+
+def plan_settlement(
+    defn: ProgressiveDefinition,
+    states: Mapping[MeterLevel, LevelState],
+    positions: Sequence[int],
+    hands: Sequence[QualifyingHand],
+) -> SettlementPlan:
+    """The events of one round's settlement.
+
+    1. Every accepted wager contributes to every level (:func:`increment`), before any award, so an
+       award includes its own round's contributions.
+    2. Positions are settled in :func:`settlement_order`. A position's own pay comes first: a share
+       of a level is taken from what is *available* (meter less held), rounded down to the cent,
+       so a later winner's share is of what earlier winners left; it is pending until validated
+       (:class:`ResetTiming` says whether it leaves the meter now or then). Odds lines return stake
+       plus win at once. Then the position's envy bonuses: a fixed amount for each qualifying hand
+       with an envy amount held by *another* position (:class:`EnvyRule`).
+
+    Raises :class:`RoundStateError` for a hand at a position without the wager, and
+    :class:`PaytableError` for an outcome the paytable does not have.
+    """
+    if not positions:
+        raise RoundStateError("a round with no progressive wager has nothing to settle")
+    lines = _check_hands(defn, positions, hands)
+    cur = {lv.level: states[lv.level] for lv in defn.levels}
+    events: list[EventDraft] = []
+    awards: list[AwardDraft] = []
+
+    n = len(positions)
+    wagered = n * defn.wager_cents
+    for lv in defn.levels:
+        s = cur[lv.level]
+        d = Delta(
+            meter=increment(lv.primary_rate, s.wagered_cents, wagered),
+            reserve=increment(lv.secondary_rate, s.wagered_cents, wagered),
+            wagered_cents=wagered,
+        )
+        cur[lv.level] = s.apply(d)
+        events.append(
+            EventDraft(
+                EventKind.CONTRIBUTION,
+                lv.level,
+                d,
+                detail={"wagers": n, "wagered_cents": wagered},
+            )
+        )
+
+    order = settlement_order(positions)
+    for p in order:
+        line = lines.get(p)
+        if line is not None and not isinstance(line.pays, NotAvailable):
+            pays = line.pays
+            if isinstance(pays, MeterShare):
+                s = cur[pays.level]
+                cents = share_award_cents(pays.share, s.available)
+                stake_back = defn.wager_cents if defn.stake is ProgressiveStake.RETURNED else 0
+                draft = AwardDraft(
+                    p,
+                    line.outcome,
+                    AwardKind.METER,
+                    AwardStatus.PENDING,
+                    cents + stake_back,
+                    pays.level,
+                    pays.share,
+                    cents,
+                )
+                if defn.reset_timing is ResetTiming.ON_VALIDATION:
+                    d = Delta(held=cents * U, hits=1)
+                else:
+                    d = Delta(meter=-cents * U, hits=1)
+                cur[pays.level] = s.apply(d)
+                awards.append(draft)
+                events.append(
+                    EventDraft(
+                        EventKind.AWARD,
+                        pays.level,
+                        d,
+                        position=p,
+                        award=len(awards) - 1,
+                        amount_cents=draft.amount_cents,
+                        detail=_award_detail(draft, s.available),
+                    )
+                )
+                if defn.reset_timing is ResetTiming.ON_AWARD and pays.share == 1:
+                    d = reset_delta(defn, cur[pays.level])
+                    cur[pays.level] = cur[pays.level].apply(d)
+                    events.append(EventDraft(EventKind.RESET, pays.level, d, award=len(awards) - 1))
+            else:
+                amount, dropped = odds_return_cents(pays, defn.wager_cents)
+                draft = AwardDraft(p, line.outcome, AwardKind.ODDS, AwardStatus.PAID, amount)
+                awards.append(draft)
+                detail = _award_detail(draft, None)
+                if dropped:
+                    detail["rounding_dropped_cents"] = str(dropped)
+                events.append(
+                    EventDraft(
+                        EventKind.AWARD,
+                        position=p,
+                        award=len(awards) - 1,
+                        amount_cents=amount,
+                        detail=detail,
+                    )
+                )
+        for src, envy_line in _envy_for(defn, p, order, lines):
+            assert envy_line.envy_cents is not None
+            draft = AwardDraft(
+                p,
+                envy_line.outcome,
+                AwardKind.ENVY,
+                AwardStatus.PAID,
+                envy_line.envy_cents,
+                source_position=src,
+            )
+            awards.append(draft)
+            events.append(
+                EventDraft(
+                    EventKind.ENVY,
+                    position=p,
+                    award=len(awards) - 1,
+                    amount_cents=draft.amount_cents,
+                    detail=_award_detail(draft, None),
+                )
+            )
+    return SettlementPlan(cur, tuple(events), tuple(awards))
+
+
+def _envy_for(
+    defn: ProgressiveDefinition, p: int, order: Sequence[int], lines: Mapping[int, LineRule]
+) -> list[tuple[int, LineRule]]:
+    others = [
+        (q, lines[q])
+        for q in order
+        if q != p
+        and q in lines
+        and lines[q].envy_cents is not None
+        and not isinstance(lines[q].pays, NotAvailable)
+    ]
+    if defn.envy_rule is EnvyRule.LARGEST and others:
+        best = max(others, key=lambda qe: qe[1].envy_cents or 0)  # first of equals
+        return [best]
+    return others
+
+
+def _award_detail(a: AwardDraft, available: int | None) -> dict[str, Any]:
+    detail: dict[str, Any] = {"kind": a.kind.value, "outcome": a.outcome}
+    if a.share is not None:
+        detail["share"] = str(a.share)
+        detail["meter_cents"] = a.meter_cents
+    if available is not None:
+        detail["available_micros"] = available
+    if a.source_position is not None:
+        detail["source_position"] = a.source_position
+    return detail
+
+
+def reset_delta(defn: ProgressiveDefinition, s: LevelState) -> Delta:
+    """Reset a level after a 100% award: its seed and the whole reserve are added to what is left
+    on the meter (fractions and later contributions stay); the reserve is emptied."""
+    seed = defn.level(s.level).seed_cents * U
+    return Delta(meter=seed + s.reserve, reserve=-s.reserve)
+
+
+@dataclass(frozen=True)
+class PendingAward:
+    """What paying or voiding a pending share award needs to know about it."""
+
+    award_id: int
+    level: MeterLevel
+    share: Fraction
+    meter_cents: int
+    amount_cents: int
+
+
+def payment_events(
+    defn: ProgressiveDefinition, s: LevelState, award: PendingAward
+) -> tuple[list[EventDraft], LevelState]:
+    """The PAYMENT (and, after a 100% award, RESET) events once ``award`` is validated."""
+    if defn.reset_timing is ResetTiming.ON_VALIDATION:
+        micros = award.meter_cents * U
+        d = Delta(meter=-micros, held=-micros, paid_cents=award.meter_cents)
+    else:
+        d = Delta(paid_cents=award.meter_cents)
+    events = [
+        EventDraft(
+            EventKind.PAYMENT,
+            award.level,
+            d,
+            award=award.award_id,
+            amount_cents=award.amount_cents,
+            detail={"meter_cents": award.meter_cents},
+        )
+    ]
+    s = s.apply(d)
+    if defn.reset_timing is ResetTiming.ON_VALIDATION and award.share == 1:
+        r = reset_delta(defn, s)
+        s = s.apply(r)
+        events.append(EventDraft(EventKind.RESET, award.level, r, award=award.award_id))
+    return events, s
+
+
+def void_delta(defn: ProgressiveDefinition, award: PendingAward) -> Delta:
+    """Voiding a pending share award: its held amount is released (on-validation), or returned to
+    the meter it left (on-award; a reset already made stays)."""
+    micros = award.meter_cents * U
+    if defn.reset_timing is ResetTiming.ON_VALIDATION:
+        return Delta(held=-micros, hits=-1)
+    return Delta(meter=micros, hits=-1)
+
+
+def seed_states(
+    defn: ProgressiveDefinition,
+) -> tuple[list[EventDraft], dict[MeterLevel, LevelState]]:
+    """The SEED events of a new progressive and its levels at their seeds."""
+    events = []
+    states = {}
+    for lv in defn.levels:
+        d = Delta(meter=lv.seed_cents * U)
+        events.append(EventDraft(EventKind.SEED, lv.level, d, detail={"seed_cents": lv.seed_cents}))
+        states[lv.level] = LevelState(lv.level).apply(d)
+    return events, states
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """An event as the ledger stores it (see :mod:`croupier.progressive.ledger`)."""
+
+    seq: int
+    kind: EventKind
+    level: MeterLevel | None
+    delta: Delta
+    round_id: str | None = None
+    table_id: str | None = None
+    position: int | None = None
+    award_id: int | None = None
+    amount_cents: int | None = None
+    actor: str | None = None
+    actor_role: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class _ReplayAward:
+    level: MeterLevel
+    share: Fraction
+    meter_cents: int
+    amount_cents: int
+    status: AwardStatus = AwardStatus.PENDING
+    validated_by: str | None = None
+
+
+class Replayer:
+    """Folds a progressive's events, in ledger order, into its level states.
+
+    Each event's recorded change is checked against what the definition makes of the state before
+    it: contributions against the increment rates, share awards against the share of what was
+    available, resets against seed plus reserve, payments and voids against the award. Manual
+    adjustments are applied as recorded. A disagreement raises
+    :class:`~croupier.errors.LedgerIntegrityError` naming the event.
+    """
+
+    def __init__(self, defn: ProgressiveDefinition) -> None:
+        self.defn = defn
+        self.states: dict[MeterLevel, LevelState] = {}
+        self.awards: dict[int, _ReplayAward] = {}
+        self.events = 0
+
+    def _fail(self, e: StoredEvent, what: str) -> LedgerIntegrityError:
+        return LedgerIntegrityError(
+            f"ledger event {e.seq} ({e.kind.value}) of progressive {self.defn.name!r}: {what}"
+        )
+
+    def _expect(self, e: StoredEvent, expected: Delta) -> None:
+        if e.delta != expected:
+            raise self._fail(e, f"recorded {e.delta}, the definition gives {expected}")
+
+    def _state(self, e: StoredEvent) -> LevelState:
+        if e.level is None or e.level not in self.states:
+            raise self._fail(e, "names no seeded level")
+        return self.states[e.level]
+
+    def apply(self, e: StoredEvent) -> None:
+        """Apply one event (raising on a disagreement)."""
+        self.events += 1
+        k = e.kind
+        if k is EventKind.SEED:
+            if e.level is None:
+                raise self._fail(e, "names no level")
+            lv = self.defn.level(e.level)
+            self._expect(e, Delta(meter=lv.seed_cents * U))
+            self.states[e.level] = LevelState(e.level).apply(e.delta)
+            return
+        if k is EventKind.CONTRIBUTION:
+            s = self._state(e)
+            lv = self.defn.level(s.level)
+            wagered = int(e.detail.get("wagered_cents", 0))
+            self._expect(
+                e,
+                Delta(
+                    meter=increment(lv.primary_rate, s.wagered_cents, wagered),
+                    reserve=increment(lv.secondary_rate, s.wagered_cents, wagered),
+                    wagered_cents=wagered,
+                ),
+            )
+        elif k is EventKind.AWARD and e.detail.get("kind") == AwardKind.METER.value:
+            s = self._state(e)
+            share = Fraction(e.detail["share"])
+            cents = share_award_cents(share, s.available)
+            if int(e.detail["meter_cents"]) != cents:
+                raise self._fail(
+                    e, f"awarded {e.detail['meter_cents']} cents, {share} of the meter is {cents}"
+                )
+            if self.defn.reset_timing is ResetTiming.ON_VALIDATION:
+                self._expect(e, Delta(held=cents * U, hits=1))
+            else:
+                self._expect(e, Delta(meter=-cents * U, hits=1))
+            if e.award_id is None or e.amount_cents is None:
+                raise self._fail(e, "records no award id or amount")
+            self.awards[e.award_id] = _ReplayAward(s.level, share, cents, e.amount_cents)
+        elif k is EventKind.RESET:
+            s = self._state(e)
+            self._expect(e, reset_delta(self.defn, s))
+        elif k is EventKind.VALIDATION:
+            a = self._award(e)
+            a.validated_by = e.actor
+            return
+        elif k is EventKind.PAYMENT:
+            a = self._award(e)
+            if a.validated_by is None:
+                raise self._fail(e, f"pays award {e.award_id} that no one validated")
+            if a.status is not AwardStatus.PENDING:
+                raise self._fail(e, f"pays award {e.award_id}, which is {a.status.value}")
+            pending = PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
+            expected, _ = payment_events(self.defn, self._state(e), pending)
+            self._expect(e, expected[0].delta)
+            a.status = AwardStatus.PAID
+        elif k is EventKind.ADJUSTMENT and e.detail.get("void_award") is not None:
+            a = self._award(e)
+            if a.status is not AwardStatus.PENDING:
+                raise self._fail(e, f"voids award {e.award_id}, which is {a.status.value}")
+            pending = PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
+            self._expect(e, void_delta(self.defn, pending))
+            a.status = AwardStatus.VOIDED
+        elif not e.delta.is_zero() and k is not EventKind.ADJUSTMENT:
+            raise self._fail(e, "changes a meter, which this kind of event never does")
+        if e.level is not None and not e.delta.is_zero():
+            s = self._state(e).apply(e.delta)
+            if s.available < 0 or s.reserve < 0 or s.held < 0:
+                raise self._fail(e, "leaves a negative meter, reserve or held amount")
+            self.states[s.level] = s
+
+    def _award(self, e: StoredEvent) -> _ReplayAward:
+        if e.award_id is None or e.award_id not in self.awards:
+            raise self._fail(e, f"names award {e.award_id}, which no earlier event made")
+        return self.awards[e.award_id]
+
+    def run(self, events: Iterable[StoredEvent]) -> dict[MeterLevel, LevelState]:
+        """Apply every event; the final level states."""
+        for e in events:
+            self.apply(e)
+        missing = [lv.level.value for lv in self.defn.levels if lv.level not in self.states]
+        if missing:
+            raise LedgerIntegrityError(
+                f"progressive {self.defn.name!r}: no seed event for {', '.join(missing)}"
+            )
+        return dict(self.states)

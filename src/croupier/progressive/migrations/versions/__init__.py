@@ -1,0 +1,1 @@
+"""One module per schema revision of the progressive ledger, oldest first."""

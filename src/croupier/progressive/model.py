@@ -1,0 +1,430 @@
+"""Domain values of the progressive table game system (58 Pa. Code § 605a.7, § 605a.8).
+
+A :class:`ProgressiveDefinition` is what a casino configures from one paytable of the regulation:
+the wager size, the meter levels (seed/reseed, primary and secondary increment rates), what every
+outcome pays (odds, a share of a level, an envy bonus) and the readings chosen where the regulation
+is silent (:class:`ResetTiming`, :class:`EnvyRule`, the stake reading). Everything here is
+immutable; the ledger (:mod:`croupier.progressive.ledger`) stores a definition as canonical JSON so
+that its meters can be replayed without the package's paytable data.
+
+Meters are held in integer *micro-dollars* (:data:`MICROS_PER_CENT` = 10,000 per cent), so every
+printed increment rate (two decimals of a percent) of a whole-cent wager is exact; see
+docs/interpretations.md for the rounding policy.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from fractions import Fraction
+from typing import Any
+
+from croupier.errors import InputError, PaytableError, RulesError
+from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay
+from croupier.units import format_money
+from croupier.wagers.base import ProgressiveStake, Settlement
+
+MICROS_PER_CENT = 10_000
+"""Meter units per cent: meters, reserves and held amounts are integer micro-dollars."""
+
+
+def format_micros(micros: int) -> str:
+    """Micro-dollars as dollars: whole cents as usual, a sub-cent remainder as extra digits.
+
+    >>> format_micros(50_000_00 * MICROS_PER_CENT)
+    '$50,000'
+    >>> format_micros(187_500)
+    '$0.1875'
+    >>> format_micros(-1_500_000)
+    '-$1.50'
+    """
+    cents, rest = divmod(abs(micros), MICROS_PER_CENT)
+    sign = "-" if micros < 0 else ""
+    if not rest:
+        return sign + format_money(cents)
+    dollars, c = divmod(cents, 100)
+    digits = f"{c:02d}{rest:04d}".rstrip("0")
+    return f"{sign}${dollars:,}.{digits}"
+
+
+class Role(Enum):
+    """Who may do what at a progressive table, lowest first.
+
+    A progressive payout is validated by "a floorperson or above" (§ 633b.2(h)(3),
+    § 633b.3(h)(3)); the dealer accepts, locks out, verifies the chips and settles.
+    """
+
+    DEALER = "dealer"
+    FLOORPERSON = "floorperson"
+    PIT_MANAGER = "pit-manager"
+    ASSISTANT_SHIFT_MANAGER = "assistant-shift-manager"
+    SHIFT_MANAGER = "shift-manager"
+
+    @property
+    def rank(self) -> int:
+        """0 for a dealer, 1 for a floorperson, …"""
+        return list(Role).index(self)
+
+    def at_least(self, other: Role) -> bool:
+        """Whether this role is ``other`` or above it."""
+        return self.rank >= other.rank
+
+    @classmethod
+    def parse(cls, text: str) -> Role:
+        """Look a role up by name ("floorperson", "pit-manager", "pit manager")."""
+        key = text.strip().lower().replace(" ", "-").replace("_", "-")
+        for role in cls:
+            if role.value == key:
+                return role
+        names = ", ".join(r.value for r in cls)
+        raise InputError(f"unknown role {text!r} (expected one of {names})")
+
+
+class ResetTiming(Enum):
+    """When a level pays out a share award and, after a 100% award, resets.
+
+    ``ON_VALIDATION`` (default): the award amount is fixed at settlement and *held* on the meter
+    (later winners take their share from what is left); the meter is paid out and reset only when
+    a floorperson or above validates the award (§ 633b.2(h)(3), § 605a.7(a)(5)).
+    ``ON_AWARD`` (the industry's "jackpot lock"): the amount leaves the meter and the level resets at
+    settlement; only the payment to the player waits for validation.
+    """
+
+    ON_VALIDATION = "on-validation"
+    ON_AWARD = "on-award"
+
+
+class EnvyRule(Enum):
+    """How many envy bonuses a player holding the progressive wager receives in one round.
+
+    ``EACH`` (default): one envy bonus for every qualifying hand of *another* player at the table.
+    ``LARGEST``: one bonus per round, the largest among the other players' qualifying hands.
+    """
+
+    EACH = "each"
+    LARGEST = "largest"
+
+
+class EventKind(Enum):
+    """The kinds of ledger event. Only the meter kinds change a meter, reserve or held amount."""
+
+    SEED = "seed"  # a level funded at its seed when the progressive is created
+    USER = "user"  # a user added with a role
+    LINK = "link"  # a table linked to the progressive (§ 605a.8)
+    ACCEPT = "accept"  # progressive wagers accepted at positions (§ 633b.2(d)(1))
+    LOCKOUT = "lockout"  # "No more bets": no further wagers (§ 633b.2(d)(2))
+    CHIP_COUNT = "chip-count"  # value chips counted against accepted wagers (§ 633b.2(f))
+    HOLD = "hold"  # the count disagreed: the round is held
+    VOID_ROUND = "void-round"  # a held round voided: wagers returned, nothing contributed
+    CONTRIBUTION = "contribution"  # increments to a level's meter and reserve
+    AWARD = "award"  # a payout of a progressive wager: a share of a level or odds
+    ENVY = "envy"  # a fixed envy bonus to another player holding the wager
+    SETTLED = "settled"  # the round's settlement is complete (idempotency key)
+    VALIDATION = "validation"  # a floorperson or above validated a pending award
+    PAYMENT = "payment"  # a share award paid out of its level
+    RESET = "reset"  # a level reset to its seed plus the reserve after a 100% award
+    ADJUSTMENT = "adjustment"  # a manual correction, or a pending award voided
+
+
+class AwardKind(Enum):
+    """What an award is: a share of a meter level, an odds pay, or a fixed envy bonus."""
+
+    METER = "meter"
+    ODDS = "odds"
+    ENVY = "envy"
+
+
+class AwardStatus(Enum):
+    """A meter award is ``PENDING`` until validated; odds and envy pays are ``PAID`` at once."""
+
+    PENDING = "pending"
+    PAID = "paid"
+    VOIDED = "voided"
+
+
+class RoundStatus(Enum):
+    """Where a round is in the procedure of § 633b.2(d)–(h)."""
+
+    OPEN = "open"  # wagers being accepted
+    LOCKED = "locked"  # lock-out pressed; the chips are to be counted
+    VERIFIED = "verified"  # the count agreed; the round may be settled
+    HELD = "held"  # the count disagreed (§ 633b.2(f))
+    SETTLED = "settled"
+    VOIDED = "voided"
+
+
+@dataclass(frozen=True)
+class LevelDefinition:
+    """One meter level: its seed/reseed in cents and its increment rates.
+
+    ``primary_rate`` of each progressive wager goes to the meter players see; ``secondary_rate``
+    to the reserve that funds the next reseed (§ 633b.2(i) P1–P6, § 633b.3(j)).
+    """
+
+    level: MeterLevel
+    seed_cents: int
+    primary_rate: Fraction
+    secondary_rate: Fraction = Fraction(0)
+
+
+@dataclass(frozen=True)
+class LineRule:
+    """What one outcome pays the player holding it, and the envy bonus it pays every other player
+    at the table holding the progressive wager (``None``: no envy)."""
+
+    outcome: str
+    label: str
+    pays: Pay
+    envy_cents: int | None = None
+
+
+@dataclass(frozen=True)
+class QualifyingHand:
+    """A position's winning outcome in a round (a paytable outcome key, e.g. ``"suited-match"``)."""
+
+    position: int
+    outcome: str
+
+    @classmethod
+    def from_settlement(cls, position: int, settlement: Settlement) -> QualifyingHand | None:
+        """The hand a wager's :class:`~croupier.wagers.base.Settlement` paid at ``position``
+        (the paytable line it was paid on), or ``None`` when the wager lost: what the table
+        engine hands to :meth:`~croupier.progressive.ledger.ProgressiveSystem.settle_round`.
+
+        >>> from croupier.cards import parse_cards
+        >>> from croupier.wagers import get_wager
+        >>> mtd = get_wager("match-the-dealer")
+        >>> s = mtd.settle(parse_cards("As As As"), mtd.paytable("1", 6), 500, 6)
+        >>> QualifyingHand.from_settlement(3, s)
+        QualifyingHand(position=3, outcome='two-suited-match-aces-of-spades')
+        """
+        return None if settlement.line is None else cls(position, settlement.line.outcome)
+
+
+def _section_rule(section: str, sub: str) -> str:
+    """The subsection of ``section`` stating a rule of the progressive procedure.
+
+    § 633b.2 and § 633b.3 letter the procedure alike ((d)(2) lock-out, (f) chip count, (h)(3)
+    validation); other sections are cited to § 605a.7.
+    """
+    return f"{section}{sub}" if section in ("633b.2", "633b.3") else "605a.7"
+
+
+@dataclass(frozen=True)
+class ProgressiveDefinition:
+    """A progressive as configured: one paytable, one wager size, its levels and pay rules.
+
+    Build it with :meth:`from_paytable`. ``name`` identifies the progressive (and its meters) in
+    the ledger; tables linked to it share its meters (§ 605a.8).
+    """
+
+    name: str
+    section: str
+    paytable: str
+    decks: int
+    wager_cents: int
+    levels: tuple[LevelDefinition, ...]
+    lines: tuple[LineRule, ...]
+    reset_timing: ResetTiming = ResetTiming.ON_VALIDATION
+    envy_rule: EnvyRule = EnvyRule.EACH
+    stake: ProgressiveStake = ProgressiveStake.COLLECTED
+
+    def __post_init__(self) -> None:
+        if not self.name.strip():
+            raise PaytableError("a progressive needs a name")
+        if self.wager_cents <= 0:
+            raise PaytableError(f"a progressive wager must be positive, not {self.wager_cents}")
+        if not self.levels:
+            raise PaytableError(f"progressive {self.name!r} has no meter level")
+        seen = [lv.level for lv in self.levels]
+        if len(set(seen)) != len(seen):
+            raise PaytableError(f"progressive {self.name!r} defines a level twice")
+        for lv in self.levels:
+            if lv.seed_cents < 0 or lv.primary_rate < 0 or lv.secondary_rate < 0:
+                raise PaytableError(f"level {lv.level.value}: seed and rates must not be negative")
+        for line in self.lines:
+            if isinstance(line.pays, MeterShare) and line.pays.level not in seen:
+                raise PaytableError(
+                    f"line {line.label!r} pays {line.pays} but progressive {self.name!r} has "
+                    f"no {line.pays.level.value} level"
+                )
+
+    # -- construction ----------------------------------------------------------------------
+    @classmethod
+    def from_paytable(
+        cls,
+        paytable: Paytable,
+        *,
+        decks: int,
+        wager_cents: int,
+        name: str,
+        reset_timing: ResetTiming = ResetTiming.ON_VALIDATION,
+        envy_rule: EnvyRule = EnvyRule.EACH,
+        stake: ProgressiveStake = ProgressiveStake.COLLECTED,
+    ) -> ProgressiveDefinition:
+        """The progressive of ``paytable`` for ``wager_cents`` wagers at a ``decks``-deck table.
+
+        Seeds come from the paytable's meters (a fixed seed, or N times the wager, § 633b.3(j));
+        a level's ``increment_rate`` is its primary rate and ``secondary_increment_rate`` its
+        reserve rate. A paytable printing only a total increment rate (§ 633b.2(i) P7–P16) puts it
+        all on the meter players see. Raises :class:`RulesError` for a wager size or deck count
+        the paytable is not printed for, :class:`PaytableError` when it has no progressive.
+
+        >>> from croupier.paytables import builtin_paytables
+        >>> t = builtin_paytables().get("633b.3", "1", 6)
+        >>> d = ProgressiveDefinition.from_paytable(t, decks=6, wager_cents=500, name="mtd")
+        >>> d.levels[0].seed_cents, d.levels[0].primary_rate, d.levels[0].secondary_rate
+        (500000, Fraction(3, 20), Fraction(3, 50))
+        """
+        prog = paytable.progressive
+        if prog is None:
+            raise PaytableError(
+                f"paytable {paytable.key} of § {paytable.section} has no progressive meter"
+            )
+        if decks not in paytable.decks:
+            allowed = ", ".join(map(str, paytable.decks))
+            raise RulesError(
+                f"paytable {paytable.key} is printed for {allowed} decks, not {decks}",
+                section=paytable.section,
+            )
+        if wager_cents not in prog.wager_cents:
+            sizes = " or ".join(format_money(c) for c in prog.wager_cents)
+            raise RulesError(
+                f"the progressive wager of paytable {paytable.key} is {sizes}, not "
+                f"{format_money(wager_cents)}",
+                section=paytable.section,
+            )
+        single_total = (
+            prog.total_increment_rate is not None
+            and len(prog.meters) == 1
+            and prog.meters[0].increment_rate is None
+        )
+        levels = []
+        for m in prog.meters:
+            primary = m.increment_rate
+            if primary is None:
+                primary = prog.total_increment_rate if single_total else None
+            if primary is None:
+                raise PaytableError(
+                    f"paytable {paytable.key}: the {m.level.value} meter has no increment rate"
+                )
+            levels.append(
+                LevelDefinition(
+                    m.level,
+                    m.seed_for(wager_cents),
+                    primary,
+                    m.secondary_increment_rate or Fraction(0),
+                )
+            )
+        lines = tuple(
+            LineRule(line.outcome, line.label, line.pays, line.envy_cents)
+            for line in paytable.lines
+        )
+        return cls(
+            name=name.strip(),
+            section=paytable.section,
+            paytable=paytable.key,
+            decks=decks,
+            wager_cents=wager_cents,
+            levels=tuple(levels),
+            lines=lines,
+            reset_timing=reset_timing,
+            envy_rule=envy_rule,
+            stake=stake,
+        )
+
+    # -- look-ups --------------------------------------------------------------------------
+    def level(self, level: MeterLevel) -> LevelDefinition:
+        """The definition of ``level``; :class:`PaytableError` when the progressive has none."""
+        for lv in self.levels:
+            if lv.level is level:
+                return lv
+        raise PaytableError(f"progressive {self.name!r} has no {level.value} level")
+
+    def line(self, outcome: str) -> LineRule:
+        """The line paying ``outcome``; :class:`PaytableError` naming the known outcomes."""
+        for line in self.lines:
+            if line.outcome == outcome:
+                return line
+        known = ", ".join(line.outcome for line in self.lines)
+        raise PaytableError(
+            f"paytable {self.paytable} of § {self.section} has no outcome {outcome!r} "
+            f"(its outcomes: {known})"
+        )
+
+    def rule(self, sub: str) -> str:
+        """The section and subsection citing a procedure rule: ``rule("(f)")`` → ``"633b.3(f)"``."""
+        return _section_rule(self.section, sub)
+
+    @property
+    def total_rate(self) -> Fraction:
+        """Primary plus secondary rates over every level: the share of each wager put on meters."""
+        return sum((lv.primary_rate + lv.secondary_rate for lv in self.levels), Fraction(0))
+
+    # -- canonical JSON --------------------------------------------------------------------
+    def to_json(self) -> str:
+        """Canonical JSON (sorted keys, rates as exact ``"p/q"``): what the ledger stores."""
+        data: dict[str, Any] = {
+            "name": self.name,
+            "section": self.section,
+            "paytable": self.paytable,
+            "decks": self.decks,
+            "wager_cents": self.wager_cents,
+            "reset_timing": self.reset_timing.value,
+            "envy_rule": self.envy_rule.value,
+            "stake": self.stake.value,
+            "levels": [
+                {
+                    "level": lv.level.value,
+                    "seed_cents": lv.seed_cents,
+                    "primary_rate": str(lv.primary_rate),
+                    "secondary_rate": str(lv.secondary_rate),
+                }
+                for lv in self.levels
+            ],
+            "lines": [
+                {
+                    "outcome": line.outcome,
+                    "label": line.label,
+                    "pays": str(line.pays),
+                    "envy_cents": line.envy_cents,
+                }
+                for line in self.lines
+            ],
+        }
+        return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> ProgressiveDefinition:
+        """The definition :meth:`to_json` wrote."""
+        data: Mapping[str, Any] = json.loads(text)
+        return cls(
+            name=data["name"],
+            section=data["section"],
+            paytable=data["paytable"],
+            decks=int(data["decks"]),
+            wager_cents=int(data["wager_cents"]),
+            levels=tuple(
+                LevelDefinition(
+                    MeterLevel.parse(lv["level"]),
+                    int(lv["seed_cents"]),
+                    Fraction(lv["primary_rate"]),
+                    Fraction(lv["secondary_rate"]),
+                )
+                for lv in data["levels"]
+            ),
+            lines=tuple(
+                LineRule(
+                    line["outcome"],
+                    line["label"],
+                    parse_pay(line["pays"]),
+                    None if line["envy_cents"] is None else int(line["envy_cents"]),
+                )
+                for line in data["lines"]
+            ),
+            reset_timing=ResetTiming(data["reset_timing"]),
+            envy_rule=EnvyRule(data["envy_rule"]),
+            stake=ProgressiveStake(data["stake"]),
+        )

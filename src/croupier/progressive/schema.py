@@ -1,0 +1,134 @@
+"""The ledger's tables (SQLAlchemy Core), the same on SQLite and PostgreSQL.
+
+``ledger_events`` is the append-only log every meter is replayed from (database triggers refuse
+UPDATE and DELETE on it); the other tables are the current state the events lead to, kept in the
+same transactions so they can be read and locked cheaply: ``meter_levels`` (one row per level),
+``rounds`` (the procedure of § 633b.2(d)–(h)), ``awards``, ``settlements`` (idempotency keys) and
+``staff`` (users and roles). The schema is created and upgraded only by the Alembic migrations in
+``croupier/progressive/migrations``; a test checks that they produce exactly this metadata.
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+# SQLite makes only an INTEGER PRIMARY KEY an auto-incrementing rowid.
+BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
+Money = sa.BigInteger
+
+progressives = sa.Table(
+    "progressives",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("name", sa.String(100), nullable=False, unique=True),
+    sa.Column("section", sa.String(20), nullable=False),
+    sa.Column("paytable", sa.String(40), nullable=False),
+    sa.Column("decks", sa.Integer, nullable=False),
+    sa.Column("wager_cents", Money, nullable=False),
+    sa.Column("definition", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+meter_levels = sa.Table(
+    "meter_levels",
+    metadata,
+    sa.Column("progressive_id", sa.Integer, sa.ForeignKey("progressives.id"), primary_key=True),
+    sa.Column("level", sa.String(20), primary_key=True),
+    sa.Column("ordinal", sa.Integer, nullable=False),
+    sa.Column("meter_micros", Money, nullable=False),
+    sa.Column("reserve_micros", Money, nullable=False),
+    sa.Column("held_micros", Money, nullable=False),
+    sa.Column("wagered_cents", Money, nullable=False),
+    sa.Column("paid_cents", Money, nullable=False),
+    sa.Column("hits", sa.Integer, nullable=False),
+)
+
+linked_tables = sa.Table(
+    "linked_tables",
+    metadata,
+    sa.Column("progressive_id", sa.Integer, sa.ForeignKey("progressives.id"), primary_key=True),
+    sa.Column("table_id", sa.String(100), primary_key=True),
+    sa.Column("linked_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+staff = sa.Table(
+    "staff",
+    metadata,
+    sa.Column("name", sa.String(100), primary_key=True),
+    sa.Column("role", sa.String(40), nullable=False),
+    sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+rounds = sa.Table(
+    "rounds",
+    metadata,
+    sa.Column("progressive_id", sa.Integer, sa.ForeignKey("progressives.id"), primary_key=True),
+    sa.Column("round_id", sa.String(100), primary_key=True),
+    sa.Column("table_id", sa.String(100), nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("positions", sa.Text, nullable=False),
+    sa.Column("chips_counted", sa.Integer, nullable=True),
+)
+
+settlements = sa.Table(
+    "settlements",
+    metadata,
+    sa.Column("idempotency_key", sa.String(200), primary_key=True),
+    sa.Column("progressive_id", sa.Integer, sa.ForeignKey("progressives.id"), nullable=False),
+    sa.Column("round_id", sa.String(100), nullable=False),
+    sa.Column("fingerprint", sa.String(64), nullable=False),
+    sa.Column("result", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("progressive_id", "round_id", name="uq_settlements_round"),
+)
+
+awards = sa.Table(
+    "awards",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("progressive_id", sa.Integer, sa.ForeignKey("progressives.id"), nullable=False),
+    sa.Column("round_id", sa.String(100), nullable=False),
+    sa.Column("table_id", sa.String(100), nullable=False),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("outcome", sa.String(80), nullable=False),
+    sa.Column("kind", sa.String(10), nullable=False),
+    sa.Column("status", sa.String(10), nullable=False),
+    sa.Column("level", sa.String(20), nullable=True),
+    sa.Column("share", sa.String(40), nullable=True),
+    sa.Column("amount_cents", Money, nullable=False),
+    sa.Column("meter_cents", Money, nullable=False),
+    # the position whose hand the award is for: the award's own position, or for an envy bonus
+    # the other player's qualifying hand; so no hand is paid twice to one position
+    sa.Column("source_position", sa.Integer, nullable=False),
+    sa.Column("validated_by", sa.String(100), nullable=True),
+    sa.UniqueConstraint(
+        "progressive_id", "round_id", "position", "source_position", name="uq_awards_once"
+    ),
+)
+
+ledger_events = sa.Table(
+    "ledger_events",
+    metadata,
+    sa.Column("seq", BigId, primary_key=True, autoincrement=True),
+    sa.Column("progressive_id", sa.Integer, sa.ForeignKey("progressives.id"), nullable=True),
+    sa.Column("kind", sa.String(20), nullable=False),
+    sa.Column("level", sa.String(20), nullable=True),
+    sa.Column("round_id", sa.String(100), nullable=True),
+    sa.Column("table_id", sa.String(100), nullable=True),
+    sa.Column("position", sa.Integer, nullable=True),
+    sa.Column("award_id", sa.Integer, nullable=True),
+    sa.Column("meter_delta", Money, nullable=False),
+    sa.Column("reserve_delta", Money, nullable=False),
+    sa.Column("held_delta", Money, nullable=False),
+    sa.Column("wagered_delta", Money, nullable=False),
+    sa.Column("paid_delta", Money, nullable=False),
+    sa.Column("hits_delta", sa.Integer, nullable=False),
+    sa.Column("amount_cents", Money, nullable=True),
+    sa.Column("actor", sa.String(100), nullable=True),
+    sa.Column("actor_role", sa.String(40), nullable=True),
+    sa.Column("detail", sa.Text, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_ledger_events_progressive_seq", "progressive_id", "seq"),
+)

@@ -1,0 +1,137 @@
+"""Shared helpers of the progressive ledger tests: databases (SQLite files and real PostgreSQL
+schemas), staff, and a round driven through the whole procedure.
+
+PostgreSQL: ``$CROUPIER_TEST_PG_URL`` or ``postgresql+psycopg://postgres@127.0.0.1:5432/test``.
+Each test gets its own schema (dropped afterwards). When no server answers, the PostgreSQL
+variants are skipped with that reason; set ``CROUPIER_REQUIRE_PG=1`` to make that a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator, Sequence
+from functools import cache
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+import sqlalchemy as sa
+
+from croupier.paytables import builtin_paytables
+from croupier.progressive import (
+    EnvyRule,
+    Ledger,
+    ProgressiveDefinition,
+    QualifyingHand,
+    ResetTiming,
+    Role,
+    RoundSettlement,
+    RoundStatus,
+)
+
+PG_URL = os.environ.get("CROUPIER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+BACKENDS = ["sqlite", "postgresql"]
+
+DEALER = "dana"
+FLOOR = "flo"
+PIT = "pat"
+SHIFT = "sam"
+
+
+@cache
+def pg_unavailable() -> str | None:
+    """Why PostgreSQL cannot be used, or ``None`` when it can."""
+    try:
+        engine = sa.create_engine(PG_URL, connect_args={"connect_timeout": 3})
+        with engine.connect() as conn:
+            conn.execute(sa.text("SELECT 1"))
+        engine.dispose()
+    except Exception as exc:  # any failure to connect means: skip, saying why
+        return f"PostgreSQL at {PG_URL} is unreachable ({type(exc).__name__}: {exc})"
+    return None
+
+
+def require_pg() -> None:
+    """Skip (or, with CROUPIER_REQUIRE_PG=1, fail) when PostgreSQL is unreachable."""
+    why = pg_unavailable()
+    if why is not None:
+        if os.environ.get("CROUPIER_REQUIRE_PG") == "1":
+            pytest.fail(why)
+        pytest.skip(why)
+
+
+def pg_schema_url(schema: str) -> str:
+    """The PostgreSQL URL with ``schema`` first on the search path."""
+    sep = "&" if "?" in PG_URL else "?"
+    return f"{PG_URL}{sep}options={quote(f'-csearch_path={schema}')}"
+
+
+def new_db_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database of ``backend``; a PostgreSQL schema is dropped afterwards."""
+    if backend == "sqlite":
+        yield f"sqlite:///{tmp_path / f'ledger-{uuid.uuid4().hex[:8]}.sqlite3'}"
+        return
+    require_pg()
+    schema = f"croupier_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(PG_URL)
+    with admin.begin() as conn:
+        conn.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    try:
+        yield pg_schema_url(schema)
+    finally:
+        with admin.begin() as conn:
+            conn.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()
+
+
+def paytable_definition(
+    section: str,
+    key: str,
+    decks: int,
+    wager_cents: int,
+    name: str = "prog",
+    *,
+    reset_timing: ResetTiming = ResetTiming.ON_VALIDATION,
+    envy_rule: EnvyRule = EnvyRule.EACH,
+) -> ProgressiveDefinition:
+    """A definition from a built-in paytable."""
+    return ProgressiveDefinition.from_paytable(
+        builtin_paytables().get(section, key, decks),
+        decks=decks,
+        wager_cents=wager_cents,
+        name=name,
+        reset_timing=reset_timing,
+        envy_rule=envy_rule,
+    )
+
+
+def add_staff(ledger: Ledger) -> None:
+    """A dealer, a floorperson, a pit manager and a shift manager."""
+    ledger.add_user(DEALER, Role.DEALER)
+    ledger.add_user(FLOOR, Role.FLOORPERSON)
+    ledger.add_user(PIT, Role.PIT_MANAGER)
+    ledger.add_user(SHIFT, Role.SHIFT_MANAGER)
+
+
+def play(
+    ledger: Ledger,
+    progressive: str,
+    round_id: str,
+    table: str,
+    positions: Sequence[int],
+    hands: Sequence[tuple[int, str]] = (),
+    *,
+    key: str | None = None,
+) -> RoundSettlement:
+    """Accept, lock out, count (agreeing) and settle one round."""
+    system = ledger.system(progressive)
+    system.accept_wagers(round_id, table, positions, by=DEALER)
+    system.lock_out(round_id, by=DEALER)
+    assert system.verify_chips(round_id, len(positions), by=DEALER) is RoundStatus.VERIFIED
+    return system.settle_round(
+        round_id,
+        [QualifyingHand(p, o) for p, o in hands],
+        idempotency_key=key or f"{table}/{round_id}",
+        by=DEALER,
+    )

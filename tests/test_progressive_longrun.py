@@ -1,0 +1,90 @@
+"""The long-run return of a progressive paytable, and simulated sessions through the ledger whose
+measured return must lie within 4 standard errors of it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from croupier.analysis.parsheet import exact_parsheet
+from croupier.errors import PaytableError
+from croupier.progressive import Ledger
+from croupier.progressive.longrun import long_run_return, run_session
+from croupier.wagers import get_wager
+from progressive_support import BACKENDS, DEALER, FLOOR, add_staff, new_db_url, paytable_definition
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from new_db_url(request.param, tmp_path)
+
+
+def test_long_run_return_from_the_par_sheet_at_the_seed() -> None:
+    """Independently: the par sheet values both meter lines at the seed. In the long run the
+    meters pay out every increment (15% + 6%) plus one seed per 100% award, and nothing else, so
+    long run = 1 + E[net at seed] − P(10% line) × 10% × seed/wager + 21%."""
+    sheet = exact_parsheet(get_wager("match-the-dealer"), "4", decks=6, wager_cents=500)
+    p10 = next(r.probability for r in sheet.rows if r.outcome == "two-suited-match")
+    expected = 1 + sheet.expected_return - p10 * Fraction(1, 10) * 1000 + Fraction(21, 100)
+    d = paytable_definition("633b.3", "4", 6, 500)
+    assert long_run_return(d) == expected
+
+
+def test_long_run_return_agrees_with_the_analysis_of_meters() -> None:
+    meters = pytest.importorskip("croupier.analysis.meters")
+    for key in ("1", "4", "8"):
+        mr = meters.meter_return(get_wager("match-the-dealer"), key, decks=8, wager_cents=100)
+        d = paytable_definition("633b.3", key, 8, 100)
+        assert long_run_return(d) == 1 + mr.long_run()
+
+
+def test_a_progressive_without_a_100_percent_line_has_no_long_run_return() -> None:
+    d = paytable_definition("633b.3", "1", 6, 500)
+    lines = tuple(line for line in d.lines if "aces-of-spades" not in line.outcome)
+    from dataclasses import replace
+
+    with pytest.raises(PaytableError, match="no 100% line resets Progressive"):
+        long_run_return(replace(d, lines=lines))
+
+
+def session(url: str, rounds: int, seed: int) -> tuple[float, float, float]:
+    with Ledger(url) as ledger:
+        add_staff(ledger)
+        d = paytable_definition("633b.3", "4", 6, 500, "mtd")
+        ledger.create_progressive(d, tables=["T1"])
+        r = run_session(
+            ledger,
+            "mtd",
+            rounds=rounds,
+            seats=7,
+            seed=seed,
+            table="T1",
+            dealer=DEALER,
+            floorperson=FLOOR,
+        )
+        ledger.verify("mtd")
+        # what the meter gained is exactly the increments plus the seeds put in, less what it paid
+        meter_paid = sum(a.meter_cents for a in ledger.awards("mtd") if a.level is not None)
+        assert r.growth_micros == (
+            r.wagered_cents * 2_100 + (r.seeds_added_cents - meter_paid) * 10_000
+        )
+        assert r.wagered_cents == rounds * 7 * 500
+        return float(r.return_per_unit), r.standard_error, float(long_run_return(d))
+
+
+def test_a_short_session_through_the_ledger_returns_what_the_paytable_says() -> None:
+    measured, se, exact = session("sqlite://", rounds=100, seed=11)
+    assert abs(measured - exact) < 4 * se
+
+
+@pytest.mark.slow
+def test_a_long_session_through_the_ledger_returns_the_long_run_return(db_url: str) -> None:
+    measured, se, exact = session(db_url, rounds=10_000, seed=605)
+    print(
+        f"\nlong-run return {exact:.6f}; 70,000 wagers through the ledger returned "
+        f"{measured:.6f} (standard error {se:.6f}, {(measured - exact) / se:+.2f} SE)"
+    )
+    assert abs(measured - exact) < 4 * se
