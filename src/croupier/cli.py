@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from croupier import __version__
+from croupier.analysis.meters import MeterReturn, meter_return
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import parsheets_json, write_report
 from croupier.analysis.simulate import simulate as run_simulation
@@ -34,7 +35,13 @@ from croupier.errors import (
     UnknownPaytableError,
     UnknownWagerError,
 )
-from croupier.paytables import Paytable, PaytableBook, builtin_paytables, load_paytable_file
+from croupier.paytables import (
+    MeterLevel,
+    Paytable,
+    PaytableBook,
+    builtin_paytables,
+    load_paytable_file,
+)
 from croupier.units import format_money, format_percent
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
 
@@ -106,6 +113,19 @@ def _money(text: str | None, what: str) -> int | None:
     if not cents.is_finite() or cents != cents.to_integral_value() or cents <= 0:
         raise InputError(f"{what} must be a positive amount in whole cents, not {text!r}")
     return int(cents)
+
+
+def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
+    """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000')."""
+    if text is None or "=" not in text:
+        return _money(text, "--meter")
+    meters: dict[MeterLevel, int] = {}
+    for part in text.split(","):
+        name, _, amount = part.partition("=")
+        cents = _money(amount, f"--meter {name.strip()}")
+        assert cents is not None
+        meters[MeterLevel.parse(name)] = cents
+    return meters
 
 
 def _pct(x: Fraction, digits: int = 4) -> str:
@@ -372,7 +392,11 @@ DecksOpt = Annotated[
 ]
 MeterOpt = Annotated[
     str | None,
-    typer.Option("--meter", help="Progressive meter amount in dollars (default: the seed)."),
+    typer.Option(
+        "--meter",
+        help="Progressive meter amount in dollars (default: the seed); by level for a paytable "
+        "with several meters: 'Mega=60000,Major=6000'.",
+    ),
 ]
 WagerAmountOpt = Annotated[
     str | None,
@@ -392,7 +416,12 @@ StakeOpt = Annotated[
 @app.command()
 def analyze(
     wager: WagerArg,
-    paytable: PaytableOpt,
+    paytable: Annotated[
+        str | None,
+        typer.Option(
+            "--paytable", "-p", help="Paytable id; may be omitted when the wager has only one."
+        ),
+    ] = None,
     decks: DecksOpt = None,
     meter: MeterOpt = None,
     wager_amount: WagerAmountOpt = None,
@@ -401,18 +430,64 @@ def analyze(
     paytable_files: PaytableFiles = None,
 ) -> None:
     """Exact par sheet of one wager × paytable × deck count: every outcome's count and return."""
+    w = _wager(wager, paytable_files)
+    if paytable is None:
+        keys = list(dict.fromkeys(t.key for t in w.paytables()))
+        if len(keys) != 1:
+            raise InputError(
+                f"the {w.name} wager has paytables {', '.join(keys) or 'none'}: give --paytable"
+            )
+        paytable = keys[0]
     sheet = exact_parsheet(
-        _wager(wager, paytable_files),
+        w,
         paytable,
         decks=decks,
-        meter_cents=_money(meter, "--meter"),
+        meter_cents=_meter_arg(meter),
         wager_cents=_money(wager_amount, "--wager-amount"),
         stake=stake,
     )
+    meters = None
+    if sheet.meters:
+        meters = meter_return(
+            w, paytable, decks=sheet.decks, wager_cents=sheet.wager_cents, stake=stake
+        )
+    extras = w.extra_figures(w.paytable(sheet.paytable, sheet.decks))
     if json_out:
-        print(json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False))
+        d = sheet.to_dict()
+        if meters is not None:
+            d["meter_analysis"] = meters.to_dict(sheet.meters)
+        d.update({key: value for key, _, value in extras})
+        print(json.dumps(d, indent=2, ensure_ascii=False))
     else:
         _print_sheet(sheet)
+        if meters is not None:
+            out.print(_meter_summary(meters, sheet))
+        for _, text, _ in extras:
+            if text:
+                out.print(text)
+
+
+def _meter_summary(mr: MeterReturn, sheet: ParSheet) -> str:
+    """The return as a function of the meters, the breakeven meter and the long-run return."""
+    wager = format_money(mr.wager_cents)
+    terms = " + ".join(
+        f"{float(s * Fraction(100_000, mr.wager_cents)):.6f} per $1,000 on the {lvl.value} meter"
+        for lvl, s in mr.slopes.items()
+    )
+    lines = [f"return on a {wager} wager = {float(mr.fixed):+.6f} + {terms}"]
+    be = mr.breakeven_cents()
+    if be is not None and be >= 0 and not mr.positive_at_seed():
+        lines.append(
+            f"breakeven {mr.top.value} meter {format_money(round(be))} (other meters at their seeds)"
+        )
+    elif mr.positive_at_seed():
+        lines.append("the return is positive with every meter at its seed")
+    lines.append(
+        f"long-run return {float(mr.long_run()):+.4%}: meters reset to their seeds (house money) "
+        f"after each 100% award, the increment rates ({float(mr.total_increment_rate):.2%}) paid "
+        "back through the meters (docs/interpretations.md)"
+    )
+    return "\n".join(lines)
 
 
 @app.command()
@@ -448,7 +523,7 @@ def simulate(
             rounds=rounds,
             seed=seed,
             decks=decks,
-            meter_cents=_money(meter, "--meter"),
+            meter_cents=_meter_arg(meter),
             wager_cents=_money(wager_amount, "--wager-amount"),
             stake=stake,
             progress=lambda done: progress.update(task, completed=done),
@@ -620,8 +695,10 @@ def _groups(w: Wager, cards: tuple[Card, ...]) -> dict[str, list[str]]:
     """The dealt cards under the names of the groups the wager reads."""
     out_groups: dict[str, list[str]] = {}
     i = 0
-    for g in w.deal.groups:
-        out_groups[g.name] = [str(c) for c in cards[i : i + g.size]]
+    for n, g in enumerate(w.deal.groups, start=1):
+        # the last group takes every card left (AxMan's dealer hand has two or more)
+        end = len(cards) if n == len(w.deal.groups) else i + g.size
+        out_groups[g.name] = [str(c) for c in cards[i:end]]
         i += g.size
     return out_groups
 

@@ -307,6 +307,21 @@ def rows_for(
 ) -> tuple[OutcomeRow, ...]:
     """Par-sheet rows from per-outcome counts (last entry: no winning combination)."""
     wager, table = setup.wager, setup.paytable
+    priced = wager.priced_outcomes(table)
+    if priced is not None:  # the wager values its own outcomes (§ 641a.7(d)(1) Ante and Play)
+        keys = [o.key for o in wager.outcomes] + [LOSE]
+        return tuple(
+            OutcomeRow(
+                k,
+                p.label,
+                p.pays,
+                p.net,
+                Fraction(n, total),
+                n if exact else None,
+                None if exact else n,
+            )
+            for k, p, n in zip(keys, priced, counts, strict=True)
+        )
     units = setup.meter_units
     rows = []
     for outcome, n in zip(wager.outcomes, counts, strict=False):

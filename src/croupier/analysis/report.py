@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from croupier.analysis.eor import eor_report_html
+from croupier.analysis.meters import meter_chart_svg
 from croupier.analysis.parsheet import LOSE, ParSheet
 from croupier.cards import decks_phrase
 from croupier.errors import OutputError
@@ -182,6 +183,13 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
             f"<figure>{contribution_chart_svg(group)}<figcaption>Return contribution by "
             f"outcome, {html.escape(wager)}</figcaption></figure>"
         )
+        meter_chart = meter_chart_svg(group)
+        if meter_chart is not None:
+            parts.append(
+                f"<figure>{meter_chart}<figcaption>Expected return against the top award's "
+                f"meter (other meters at their seeds; dot: the seed, cross: the breakeven "
+                f"meter), {html.escape(wager)}</figcaption></figure>"
+            )
         parts.append(
             "<table><tr><th>Paytable</th><th>Decks</th><th>House edge</th>"
             "<th>Hit frequency</th><th>Std. dev.</th></tr>"

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from math import floor, prod
-from typing import ClassVar, Self
+from typing import Any, ClassVar, Self
 
 import numpy as np
 import numpy.typing as npt
@@ -142,6 +142,16 @@ class DealSpec:
 
 def _factorial(n: int) -> int:
     return prod(range(1, n + 1))
+
+
+@dataclass(frozen=True)
+class PricedOutcome:
+    """How a wager that prices its own outcomes (:meth:`Wager.priced_outcomes`) shows and values
+    one: the label and pays for people, and the net win per unit wagered."""
+
+    label: str
+    pays: str
+    net: Fraction
 
 
 class ProgressiveStake(Enum):
@@ -404,6 +414,18 @@ class Wager(ABC):
     def simulation_convention(self, shoe: Shoe, rounds: int, seed: int) -> str | None:
         """What :meth:`simulate_own` deals, in words, or ``None`` for the generic simulation."""
         return None
+
+    def priced_outcomes(self, table: Paytable) -> tuple[PricedOutcome, ...] | None:
+        """Label, pays and net win of each outcome, then of the deals that win nothing, for a
+        wager whose results are not single paytable lines — a base game's Ante and Play settled
+        together (58 Pa. Code § 641a.7(d)(1)). ``None`` (the default): each outcome is paid by its
+        paytable line."""
+        return None
+
+    def extra_figures(self, table: Paytable) -> tuple[tuple[str, str, Any], ...]:
+        """Figures beyond the par sheet as (JSON key, line for people, JSON value) — e.g. a base
+        game's house edge per total wagered and how often its strategy plays; none by default."""
+        return ()
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` for the simulator.

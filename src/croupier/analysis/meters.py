@@ -1,0 +1,299 @@
+"""A progressive wager's return as a function of its meters, its breakeven meter, its long-run return.
+
+For a paytable whose lines pay odds or a share of a meter, the expected return per unit wagered is
+affine in the meter amounts:
+
+    return(M) = fixed + Σ_level slope_level × M_level / wager
+
+where *fixed* is the return with every meter award at zero (a meter line still loses or returns the
+stake, by the :class:`~croupier.wagers.base.ProgressiveStake` reading) and *slope_level* is the
+probability-weighted share of that meter paid. The **breakeven meter** is the top award's meter at
+which the return is zero, the other levels at their seeds.
+
+The **long-run return** follows the meter model of the progressive table game system (§ 605a.7;
+croupier.progressive, docs/interpretations.md): every progressive wager adds its increment rates
+(primary to the meter, secondary to the reserve) to the progressive; share awards are taken from
+the meter; after a 100% award the level is reset to its seed — new money from the house — plus the
+reserve. In the long run everything added is paid out, so per unit wagered
+
+    long-run return = fixed + Σ_level P(100% award of the level) × seed_level / wager
+                      + Σ increment rates + other players × Σ P(line) × envy / wager
+
+the last term being the envy bonuses this player receives when one of ``other_players`` players
+holding the wager makes an envy hand (§ 633b.2(i), paid by the house). With
+``seed_from_house=False`` the reseed is read as funded from the reserve and the seed term is dropped.
+
+>>> from croupier.wagers import get_wager
+>>> mr = meter_return(get_wager("jackpot-party"), "P1", decks=6)
+>>> int(mr.breakeven_cents()) // 100    # dollars on the meter at which the house edge is zero
+583449
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from croupier.analysis.exact import exact_counts
+from croupier.analysis.parsheet import ParSheet, increment_rate, resolve
+from croupier.cards import Shoe, decks_phrase
+from croupier.errors import CroupierError, InputError
+from croupier.paytables import MeterLevel, MeterShare, Paytable
+from croupier.units import format_money
+from croupier.wagers import get_wager
+from croupier.wagers.base import ProgressiveStake, Wager, net_win
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+@dataclass(frozen=True)
+class MeterReturn:
+    """The return of one progressive wager × paytable × shoe as a function of its meters.
+
+    Per unit wagered, exact. ``slopes`` are per unit of meter measured in wagers (a $50,000 meter on
+    a $5 wager is 10,000 units); ``full_award_probability`` the probability of a 100% award of each
+    level per round; ``increment_rates`` what each level takes from every wager (meter and reserve);
+    ``envy_per_other_player`` the expected envy bonus per unit wagered that one other player holding
+    the wager brings.
+    """
+
+    wager: str
+    paytable: str
+    decks: int | None
+    wager_cents: int
+    stake: ProgressiveStake
+    fixed: Fraction
+    slopes: dict[MeterLevel, Fraction]
+    seeds_cents: dict[MeterLevel, int]
+    full_award_probability: dict[MeterLevel, Fraction]
+    increment_rates: dict[MeterLevel, Fraction]
+    total_increment_rate: Fraction
+    envy_per_other_player: Fraction
+    top: MeterLevel
+
+    def at(self, meters_cents: Mapping[MeterLevel, int] | None = None) -> Fraction:
+        """The expected return with the meters at ``meters_cents`` (levels not given at their seed)."""
+        values = dict(self.seeds_cents)
+        for level, cents in (meters_cents or {}).items():
+            if level not in values:
+                raise InputError(f"paytable {self.paytable} has no {level.value} meter")
+            values[level] = cents
+        return self.fixed + sum(
+            (s * Fraction(values[lvl], self.wager_cents) for lvl, s in self.slopes.items()),
+            Fraction(0),
+        )
+
+    def breakeven_cents(self, level: MeterLevel | None = None) -> Fraction | None:
+        """The amount on ``level``'s meter (default: the top award's) at which the return is zero,
+        the other meters at their seeds; ``None`` when no line pays a share of that meter."""
+        level = level or self.top
+        slope = self.slopes.get(level, Fraction(0))
+        if not slope:
+            return None
+        rest = self.at({level: 0})
+        return -rest / slope * self.wager_cents
+
+    def long_run(self, other_players: int = 0, seed_from_house: bool = True) -> Fraction:
+        """The long-run return per unit wagered (see the module docstring)."""
+        if other_players < 0:
+            raise InputError(f"other players must be 0 or more, not {other_players}")
+        seeds = Fraction(0)
+        if seed_from_house:
+            seeds = sum(
+                (
+                    p * Fraction(self.seeds_cents[lvl], self.wager_cents)
+                    for lvl, p in self.full_award_probability.items()
+                ),
+                Fraction(0),
+            )
+        return (
+            self.fixed
+            + seeds
+            + self.total_increment_rate
+            + other_players * self.envy_per_other_player
+        )
+
+    def positive_at_seed(self) -> bool:
+        """Whether the return is already zero or better with every meter at its seed."""
+        return self.at() >= 0
+
+    def to_dict(self, meters_cents: Mapping[MeterLevel, int] | None = None) -> dict[str, Any]:
+        """A JSON-ready summary (floats, exact values as ``"p/q"``)."""
+        be = self.breakeven_cents()
+        return {
+            "wager_amount": format_money(self.wager_cents),
+            "fixed_return": float(self.fixed),
+            "return_per_1000_on_meter": {
+                lvl.value: float(s * Fraction(100_000, self.wager_cents))
+                for lvl, s in self.slopes.items()
+            },
+            "return_at_meters": float(self.at(meters_cents)),
+            "return_at_seed": float(self.at()),
+            "top_meter": self.top.value,
+            "breakeven_meter": (format_money(round(be)) if be is not None and be >= 0 else None),
+            "positive_at_seed": self.positive_at_seed(),
+            "increment_rate": float(self.total_increment_rate),
+            "long_run_return": float(self.long_run()),
+            "long_run_return_exact": _frac(self.long_run()),
+            "envy_per_other_player": float(self.envy_per_other_player),
+        }
+
+
+def _frac(x: Fraction) -> str:
+    return f"{x.numerator}/{x.denominator}"
+
+
+def increment_rates(table: Paytable) -> tuple[dict[MeterLevel, Fraction], Fraction]:
+    """Each level's increment rate (primary + secondary) and the progressive's total
+    (:func:`croupier.analysis.parsheet.increment_rate`: the printed total increment rate where the
+    paytable prints one, as P7–P16 of § 633b.2(i) do, else the sum of the levels' rates)."""
+    prog = table.progressive
+    if prog is None:
+        return {}, Fraction(0)
+    per_level = {
+        m.level: (m.increment_rate or Fraction(0)) + (m.secondary_increment_rate or Fraction(0))
+        for m in prog.meters
+    }
+    return per_level, increment_rate(table) or Fraction(0)
+
+
+def meter_return(
+    wager: Wager,
+    paytable: str | Paytable,
+    decks: int | None = None,
+    shoe: Shoe | None = None,
+    wager_cents: int | None = None,
+    stake: ProgressiveStake = ProgressiveStake.COLLECTED,
+) -> MeterReturn:
+    """The exact :class:`MeterReturn` of a progressive ``wager`` (arguments as in
+    :func:`croupier.analysis.parsheet.exact_parsheet`).
+
+    Raises :class:`~croupier.errors.InputError` for a paytable without a progressive meter, and
+    what :func:`~croupier.analysis.parsheet.resolve` raises.
+    """
+    setup = resolve(wager, paytable, decks, shoe, None, wager_cents, stake)
+    table = setup.paytable
+    if table.progressive is None or setup.wager_cents is None:
+        raise InputError(f"paytable {table.key} of § {table.section} has no progressive meter")
+    counted = exact_counts(setup.wager, setup.shoe)
+    total = counted.total
+    fixed = Fraction(0)
+    slopes: dict[MeterLevel, Fraction] = {m.level: Fraction(0) for m in table.progressive.meters}
+    full: dict[MeterLevel, Fraction] = {}
+    envy = Fraction(0)
+    top: MeterLevel | None = None
+    for outcome, n in zip(setup.wager.outcomes, counted.counts, strict=False):
+        p = Fraction(n, total)
+        line = setup.wager.pay_line(table, outcome)
+        if line is not None and line.envy_cents is not None:
+            envy += p * Fraction(line.envy_cents, setup.wager_cents)
+        if line is not None and isinstance(line.pays, MeterShare):
+            share = line.pays
+            top = top or share.level
+            slopes[share.level] += p * share.share
+            fixed += p * (-1 if stake is ProgressiveStake.COLLECTED else 0)
+            if share.share == 1:
+                full[share.level] = full.get(share.level, Fraction(0)) + p
+        else:
+            fixed += p * net_win(line) * setup.wager.pay_factor(table, outcome)
+    fixed -= Fraction(counted.counts[-1], total)
+    rates, total_rate = increment_rates(table)
+    return MeterReturn(
+        wager=setup.wager.id,
+        paytable=table.key,
+        decks=setup.decks,
+        wager_cents=setup.wager_cents,
+        stake=stake,
+        fixed=fixed,
+        slopes=slopes,
+        seeds_cents={m.level: m.seed_for(setup.wager_cents) for m in table.progressive.meters},
+        full_award_probability=full,
+        increment_rates=rates,
+        total_increment_rate=total_rate,
+        envy_per_other_player=envy,
+        top=top or table.progressive.meters[0].level,
+    )
+
+
+def meter_returns(sheets: Sequence[ParSheet]) -> list[tuple[ParSheet, MeterReturn]]:
+    """The :class:`MeterReturn` of every regulation paytable among progressive ``sheets`` (a
+    user's paytable is left out: the registry's wagers read the built-in paytables)."""
+    out = []
+    for s in sheets:
+        if not s.meters or not s.regulation or s.wager_cents is None:
+            continue
+        try:
+            wager = get_wager(s.wager)
+            mr = meter_return(wager, s.paytable, s.decks, wager_cents=s.wager_cents, stake=s.stake)
+        except CroupierError:
+            continue
+        out.append((s, mr))
+    return out
+
+
+def meter_return_figure(sheets: Sequence[ParSheet]) -> Figure | None:
+    """Return against the top award's meter, one line per paytable, a panel per deck count; the
+    dot marks the seed, the cross the breakeven meter. ``None`` when no sheet has a meter."""
+    pairs = meter_returns(sheets)
+    if not pairs:
+        return None
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    decks = sorted({s.decks or 0 for s, _ in pairs})
+    fig, axes = plt.subplots(
+        1, len(decks), figsize=(min(4.2 * len(decks), 16), 4.2), squeeze=False, sharey=True
+    )
+    cmap = plt.get_cmap("tab20")
+    for ax, d in zip(axes[0], decks, strict=True):
+        panel = [(s, mr) for s, mr in pairs if (s.decks or 0) == d]
+        ends = []
+        for _, mr in panel:
+            be = mr.breakeven_cents()
+            seed = mr.seeds_cents[mr.top]
+            ends.append(max(seed * 2, float(be) * 1.1 if be is not None and be > 0 else 0))
+        right = min(max(ends), 100_000_000)
+        crosses: list[float] = []
+        for i, (s, mr) in enumerate(panel):
+            seed = mr.seeds_cents[mr.top]
+            xs = [seed / 100, right / 100]
+            ys = [float(mr.at({mr.top: int(x * 100)})) * 100 for x in xs]
+            label = f"{s.paytable} ({format_money(mr.wager_cents)})"
+            ax.plot(
+                xs, ys, color=cmap(i % 20), linewidth=1.2, label=label, marker="o",
+                markevery=[0], markersize=3,
+            )  # fmt: skip
+            be = mr.breakeven_cents()
+            if be is not None and seed <= be <= right:
+                crosses.append(float(be) / 100)
+        if crosses:
+            ax.plot(crosses, [0] * len(crosses), "x", color="black", markersize=5)
+        ax.axhline(0, color="black", linewidth=0.8)
+        ax.set_ylim(-50, 100)
+        ax.set_title(decks_phrase(d), fontsize=9)
+        ax.set_xlabel("top award's meter ($)", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.legend(fontsize=6, frameon=False, ncol=2 if len(panel) > 8 else 1)
+    axes[0][0].set_ylabel("expected return (% of the wager)")
+    fig.tight_layout()
+    return fig
+
+
+def meter_chart_svg(sheets: Sequence[ParSheet]) -> str | None:
+    """The :func:`meter_return_figure` as inline SVG text, or ``None``."""
+    fig = meter_return_figure(sheets)
+    if fig is None:
+        return None
+    import matplotlib.pyplot as plt
+
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg")
+    plt.close(fig)
+    svg = buf.getvalue()
+    return svg[svg.index("<svg") :]

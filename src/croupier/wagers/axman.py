@@ -1,0 +1,443 @@
+"""AxMan wager — 58 Pa. Code § 633c.12.
+
+Placed with a Blackjack wager at a table using six or eight decks (§ 633c.12(a)). After the round is
+completed (§ 633c.12(d)–(e)) the dealer's hand, the bust card included, is read as a poker hand:
+every card when the hand has five or fewer, the five highest when it has six or more (§ 633c.12(f)).
+With fewer than five cards only a jacks-or-better pair, two pair, three- and four-of-a-kind exist
+(§ 633c.12(g)); with five, also a full house, straight, flush, five-of-a-kind and straight flush
+(§ 633c.12(h)); anything less loses (§ 633c.12(i)). The king of diamonds in the dealer's hand is wild;
+one king of diamonds among the player's initial two cards doubles a winning AxMan pay, two multiply it
+by five (§ 633c.12(j)). Pays from the paytable of § 633c.12(k).
+
+Readings (docs/interpretations.md), each an :class:`AxManReading` option:
+
+* *five highest* ranks cards by poker rank, aces high, the king of diamonds counting as a king
+  (:attr:`WildInFiveHighest.AS_KING`); when cards of one rank straddle the cut, the five that make
+  the best hand are taken. The alternative keeps the wild card always (``ALWAYS_KEPT``).
+* the wild card takes any rank but keeps its suit, a diamond (:attr:`WildSuit.KEEPS_SUIT`), as
+  § 633c.12(j) says "assigned any rank"; the alternative lets it take any suit.
+* the hand is ranked by the paytable's order (a flush, 200 to 1, beats four-of-a-kind, 50 to 1) and
+  the wild card makes the best-paying hand it can.
+
+Outcomes are the paytable's nine hands, each in three variants — paid as printed, ×2 (one king of
+diamonds among the player's two cards) and ×5 (two) — so a par sheet counts each pay separately.
+
+>>> from croupier.cards import parse_cards
+>>> read_dealer_hand(parse_cards("Kd 7c 7s"))          # K♦ wild: three sevens
+<AxManHand.THREE_OF_A_KIND: 'three-of-a-kind'>
+>>> read_dealer_hand(parse_cards("Ah 3c 4s 5d Kd"))    # K♦ as a deuce: A-2-3-4-5
+<AxManHand.STRAIGHT: 'straight'>
+>>> AxMan().evaluate(parse_cards("Kd 9c  Qh Qs"))      # player K♦ 9♣, dealer Q♥ Q♠ (20)
+<AxManOutcome.JACKS_OR_BETTER_ONE_KD: 'jacks-or-better-one-kd'>
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from itertools import combinations
+from typing import ClassVar
+
+from croupier.cards import Card, Rank, Shoe, Suit, format_cards
+from croupier.errors import CardError, CroupierError
+from croupier.games.blackjack import (
+    BlackjackRules,
+    DealerCompletion,
+    PlayerStrategy,
+    SoftSeventeen,
+    check_dealer_hand,
+)
+from croupier.poker import Category, WildSuit, achievable, highest_pair, read_hand
+from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
+from croupier.wagers.registry import register
+
+KING_OF_DIAMONDS = Card(Rank.KING, Suit.DIAMONDS)
+"""The wild card of § 633c.12(j)."""
+
+
+class AxManHand(Enum):
+    """The winning poker hands of § 633c.12(k), in the paytable's (paying) order, best first."""
+
+    STRAIGHT_FLUSH = "straight-flush"
+    FIVE_OF_A_KIND = "five-of-a-kind"
+    FLUSH = "flush"
+    STRAIGHT = "straight"
+    FOUR_OF_A_KIND = "four-of-a-kind"
+    FULL_HOUSE = "full-house"
+    THREE_OF_A_KIND = "three-of-a-kind"
+    TWO_PAIR = "two-pair"
+    JACKS_OR_BETTER = "jacks-or-better"
+
+
+_BY_CATEGORY = (
+    (Category.STRAIGHT_FLUSH, AxManHand.STRAIGHT_FLUSH),
+    (Category.FIVE_OF_A_KIND, AxManHand.FIVE_OF_A_KIND),
+    (Category.FLUSH, AxManHand.FLUSH),
+    (Category.STRAIGHT, AxManHand.STRAIGHT),
+    (Category.FOUR_OF_A_KIND, AxManHand.FOUR_OF_A_KIND),
+    (Category.FULL_HOUSE, AxManHand.FULL_HOUSE),
+    (Category.THREE_OF_A_KIND, AxManHand.THREE_OF_A_KIND),
+    (Category.TWO_PAIR, AxManHand.TWO_PAIR),
+)
+_HAND_ORDER = {h: i for i, h in enumerate(AxManHand)}
+
+
+def better(a: AxManHand | None, b: AxManHand | None) -> AxManHand | None:
+    """The better-paying of two readings (``None``: no winning hand)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return a if _HAND_ORDER[a] <= _HAND_ORDER[b] else b
+
+
+@lru_cache(maxsize=65536)
+def axman_hand(counts: tuple[int, ...], wilds: int, flush: bool) -> AxManHand | None:
+    """The best AxMan hand of a poker hand (at most five cards) given as natural rank counts, the
+    number of wild cards and whether all its cards can be one suit; ``None`` when it loses.
+
+    The five-card hands exist only with five cards (§ 633c.12(g)–(h)); a pair wins only when it is
+    jacks or better (§ 633c.12(i), (l)(5)).
+    """
+    made = achievable(counts, wilds, flush)
+    for category, hand in _BY_CATEGORY:
+        if category in made:
+            return hand
+    pair = highest_pair(counts, wilds)
+    if pair is not None and pair >= Rank.JACK:
+        return AxManHand.JACKS_OR_BETTER
+    return None
+
+
+class WildInFiveHighest(Enum):
+    """How § 633c.12(f)'s "five highest cards" treats the wild king of diamonds.
+
+    ``AS_KING`` (default): the king of diamonds is a king when the five highest are chosen (it is
+    then wild among them). ``ALWAYS_KEPT``: the wild card is always one of the five (it can be any
+    rank, so it is read as high as it needs to be), the rest the highest natural cards.
+    """
+
+    AS_KING = "as-king"
+    ALWAYS_KEPT = "always-kept"
+
+
+@dataclass(frozen=True)
+class AxManReading:
+    """The readings of § 633c.12 croupier had to choose (see docs/interpretations.md)."""
+
+    five_highest: WildInFiveHighest = WildInFiveHighest.AS_KING
+    """How the wild card is ranked when the five highest of six or more cards are chosen."""
+
+    wild_suit: WildSuit = WildSuit.KEEPS_SUIT
+    """Whether the wild king of diamonds keeps its suit (a diamond) or may take any suit."""
+
+
+DEFAULT_READING = AxManReading()
+
+
+def _is_wild(card: Card) -> bool:
+    return card == KING_OF_DIAMONDS
+
+
+def five_highest(
+    cards: Sequence[Card], reading: AxManReading = DEFAULT_READING
+) -> list[tuple[Card, ...]]:
+    """The candidate poker hands of a dealer's hand under § 633c.12(f): the hand itself when it has
+    five cards or fewer, else every way to take its five highest cards (several when cards of the
+    rank at the cut are not all taken; the best of them is read).
+
+    >>> from croupier.cards import parse_cards
+    >>> [format_cards(h) for h in five_highest(parse_cards("2c 3h 2d 4s 5c Ad"))]
+    ['Ad 5c 4s 3h 2c', 'Ad 5c 4s 3h 2d']
+    """
+    if len(cards) <= 5:
+        return [tuple(cards)]
+    wild_first = reading.five_highest is WildInFiveHighest.ALWAYS_KEPT
+
+    def order(c: Card) -> int:
+        return 15 if wild_first and _is_wild(c) else int(c.rank)
+
+    ranked = sorted(cards, key=order, reverse=True)
+    cut = order(ranked[4])
+    above = [c for c in ranked if order(c) > cut]
+    at_cut = [c for c in ranked if order(c) == cut]
+    need = 5 - len(above)
+    picks = dict.fromkeys(tuple(sorted(p, reverse=True)) for p in combinations(at_cut, need))
+    return [tuple(above) + p for p in picks]
+
+
+def read_poker_hand(
+    cards: Sequence[Card], reading: AxManReading = DEFAULT_READING
+) -> AxManHand | None:
+    """The AxMan hand of at most five dealer cards (the king of diamonds wild)."""
+    r = read_hand(cards, _is_wild, reading.wild_suit)
+    counts = [0] * 13
+    for c in cards:
+        if not _is_wild(c):
+            counts[c.rank.index] += 1
+    return axman_hand(tuple(counts), r.wilds, Category.FLUSH in r.categories)
+
+
+def read_dealer_hand(
+    cards: Sequence[Card], reading: AxManReading = DEFAULT_READING
+) -> AxManHand | None:
+    """The AxMan hand the dealer's final hand makes (§ 633c.12(e)–(j)), or ``None`` when it loses.
+
+    ``cards`` is the dealer's whole hand, bust card included. Raises :class:`CardError` for fewer
+    than two cards.
+    """
+    if len(cards) < 2:
+        raise CardError(
+            f"the dealer's hand has at least two cards, got {len(cards)}", format_cards(cards)
+        )
+    best: AxManHand | None = None
+    for hand in five_highest(cards, reading):
+        best = better(best, read_poker_hand(hand, reading))
+    return best
+
+
+class AxManOutcome(OrderedOutcome):
+    """The paytable's nine hands, each as printed, with one king of diamonds among the player's
+    initial two cards (×2) and with two (×5), § 633c.12(j)–(k). Declared best first within a hand."""
+
+    STRAIGHT_FLUSH_TWO_KD = "straight-flush-two-kd"
+    STRAIGHT_FLUSH_ONE_KD = "straight-flush-one-kd"
+    STRAIGHT_FLUSH = "straight-flush"
+    FIVE_OF_A_KIND_TWO_KD = "five-of-a-kind-two-kd"
+    FIVE_OF_A_KIND_ONE_KD = "five-of-a-kind-one-kd"
+    FIVE_OF_A_KIND = "five-of-a-kind"
+    FLUSH_TWO_KD = "flush-two-kd"
+    FLUSH_ONE_KD = "flush-one-kd"
+    FLUSH = "flush"
+    STRAIGHT_TWO_KD = "straight-two-kd"
+    STRAIGHT_ONE_KD = "straight-one-kd"
+    STRAIGHT = "straight"
+    FOUR_OF_A_KIND_TWO_KD = "four-of-a-kind-two-kd"
+    FOUR_OF_A_KIND_ONE_KD = "four-of-a-kind-one-kd"
+    FOUR_OF_A_KIND = "four-of-a-kind"
+    FULL_HOUSE_TWO_KD = "full-house-two-kd"
+    FULL_HOUSE_ONE_KD = "full-house-one-kd"
+    FULL_HOUSE = "full-house"
+    THREE_OF_A_KIND_TWO_KD = "three-of-a-kind-two-kd"
+    THREE_OF_A_KIND_ONE_KD = "three-of-a-kind-one-kd"
+    THREE_OF_A_KIND = "three-of-a-kind"
+    TWO_PAIR_TWO_KD = "two-pair-two-kd"
+    TWO_PAIR_ONE_KD = "two-pair-one-kd"
+    TWO_PAIR = "two-pair"
+    JACKS_OR_BETTER_TWO_KD = "jacks-or-better-two-kd"
+    JACKS_OR_BETTER_ONE_KD = "jacks-or-better-one-kd"
+    JACKS_OR_BETTER = "jacks-or-better"
+
+    @property
+    def hand(self) -> AxManHand:
+        """The dealer's poker hand."""
+        return AxManHand(self.line_key)
+
+    @property
+    def kings_of_diamonds(self) -> int:
+        """How many kings of diamonds the player's initial two cards hold (0, 1 or 2)."""
+        return 2 if self.key.endswith("-two-kd") else 1 if self.key.endswith("-one-kd") else 0
+
+    @property
+    def line_key(self) -> str:
+        """The paytable line: the hand's."""
+        return self.key.removesuffix("-two-kd").removesuffix("-one-kd")
+
+    @property
+    def multiplier_condition(self) -> str | None:
+        """The paytable multiplier of § 633c.12(j) for the player's kings of diamonds."""
+        return _CONDITIONS[self.kings_of_diamonds]
+
+    @staticmethod
+    def of(hand: AxManHand, kings_of_diamonds: int) -> AxManOutcome:
+        """The outcome of ``hand`` with the player holding 0, 1 or 2 kings of diamonds."""
+        return _OUTCOME[hand, min(kings_of_diamonds, 2)]
+
+
+_CONDITIONS: dict[int, str | None] = {
+    0: None,
+    1: "one-king-of-diamonds",
+    2: "two-kings-of-diamonds",
+}
+_SUFFIX = {0: "", 1: "-one-kd", 2: "-two-kd"}
+_OUTCOME = {(h, k): AxManOutcome(h.value + _SUFFIX[k]) for h in AxManHand for k in (0, 1, 2)}
+
+
+def outcome_position(hand: AxManHand | None, kings_of_diamonds: int) -> int:
+    """The :attr:`OrderedOutcome.position` of an AxMan result (27 when the wager loses)."""
+    if hand is None:
+        return len(AxManOutcome)
+    return _HAND_ORDER[hand] * 3 + (2 - min(kings_of_diamonds, 2))
+
+
+@register
+@dataclass(frozen=True)
+class AxMan(Wager):
+    """The AxMan wager on the dealer's final hand, dealer standing on soft 17 (58 Pa. Code
+    § 633c.12). Cards in order: the player's initial two cards, then the dealer's hand (upcard, hole
+    card, every card drawn, the bust card included)."""
+
+    id = "axman"
+    name = "AxMan"
+    game = Game.BLACKJACK
+    section = "633c.12"
+    settle_rule = "633c.12(e)"
+    outcomes = AxManOutcome
+    deal = DealSpec(
+        (
+            CardGroup("player's initial two cards", 2),
+            CardGroup("dealer's final hand (2 or more cards, bust card included)", 2, ordered=True),
+        )
+    )
+    allowed_decks = (6, 8)
+    decks_rule = "633c.12(a)"
+    soft_17: ClassVar[SoftSeventeen] = SoftSeventeen.STANDS
+    """The dealer's soft-17 rule at the tables this wager's par sheets describe."""
+    reading: ClassVar[AxManReading] = DEFAULT_READING
+    """The readings of § 633c.12 this wager applies."""
+    dealer_completion: DealerCompletion = DealerCompletion.ALWAYS
+    """Whether the dealer completes the hand with no live player hand (see
+    :class:`~croupier.games.blackjack.DealerCompletion`); the registered wagers and the exact
+    analysis use the default."""
+
+    @property
+    def soft_17_phrase(self) -> str:
+        """``'standing on'`` or ``'hitting'``."""
+        return "hitting" if self.soft_17 is SoftSeventeen.HITS else "standing on"
+
+    def rules(self, decks: int = 6) -> BlackjackRules:
+        """The Blackjack rules of the table (this wager's soft-17 rule)."""
+        return BlackjackRules(
+            decks=decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
+        )
+
+    def check_cards(self, cards: Sequence[Card], decks: int | None = None) -> None:
+        """Two player cards and a finished dealer hand (§ 633a.7 drawing rule, this wager's soft-17
+        rule); with ``decks``, cards a shoe of that many decks can hold."""
+        if len(cards) < 4:
+            raise CardError(
+                f"the {self.name} wager reads the player's two cards and the dealer's hand "
+                f"(at least two cards), got {len(cards)} cards",
+                format_cards(cards),
+            )
+        check_dealer_hand(cards[2:], self.rules(decks or 6))
+        if decks is not None:
+            Shoe.standard(decks).remove(cards)
+
+    def classify(self, cards: Sequence[Card]) -> AxManOutcome | None:
+        """§ 633c.12(e)–(k): the dealer's hand as a poker hand, the player's kings of diamonds as
+        the multiplier; ``None`` when the wager loses."""
+        hand = read_dealer_hand(cards[2:], self.reading)
+        if hand is None:
+            return None
+        return AxManOutcome.of(hand, sum(1 for c in cards[:2] if _is_wild(c)))
+
+    def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
+        """Exact counts from the dealer's final-hand distribution
+        (:func:`croupier.wagers._axman_exact.round_counts`)."""
+        from croupier.wagers._axman_exact import round_counts
+
+        self._exact_reading_only()
+        return round_counts(shoe, self.soft_17 is SoftSeventeen.HITS, self.reading).counts
+
+    def _exact_reading_only(self) -> None:
+        if self.dealer_completion is not DealerCompletion.ALWAYS:
+            raise CroupierError(
+                "the exact AxMan analysis assumes the dealer always completes the hand; with "
+                "the dealer stopping when no player hand is live, simulate instead"
+            )
+
+    def counting_convention(self, shoe: Shoe) -> str:
+        """The convention of :meth:`count_exact`."""
+        from croupier.wagers._axman_exact import round_counts
+
+        self._exact_reading_only()
+        return round_counts(shoe, self.soft_17 is SoftSeventeen.HITS, self.reading).convention
+
+    def simulate_own(
+        self,
+        shoe: Shoe,
+        rounds: int,
+        seed: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> tuple[int, ...]:
+        """Counts from whole simulated rounds (see :func:`simulate_axman`)."""
+        return simulate_axman(self, shoe, rounds, seed, progress=progress)
+
+    def simulation_convention(self, shoe: Shoe, rounds: int, seed: int) -> str:
+        """What :meth:`simulate_own` deals."""
+        return (
+            f"{rounds:,} whole rounds from a freshly shuffled {shoe} each: three seats playing "
+            f"basic hit/stand, the dealer {self.soft_17_phrase} soft 17 with peek; seed {seed}"
+        )
+
+
+@register
+@dataclass(frozen=True)
+class AxManHitsSoft17(AxMan):
+    """The AxMan wager at a table where the dealer hits soft 17 (58 Pa. Code § 633c.12)."""
+
+    id = "axman-h17"
+    name = "AxMan (dealer hits soft 17)"
+    soft_17 = SoftSeventeen.HITS
+
+
+def axman_for(rules: BlackjackRules) -> AxMan:
+    """The AxMan wager for the table's soft-17 rule (the registered ``axman`` or ``axman-h17``)
+    and its reading of the dealer's completion."""
+    cls = AxManHitsSoft17 if rules.hits_soft_17 else AxMan
+    return cls(dealer_completion=rules.dealer_completion)
+
+
+SIMULATION_SEATS = 3
+"""Seats at the simulated table; the AxMan player sits in the first."""
+
+BLOCK = 100_000
+
+
+def simulate_axman(
+    wager: AxMan,
+    shoe: Shoe,
+    rounds: int,
+    seed: int,
+    seats: int = SIMULATION_SEATS,
+    strategy: PlayerStrategy = PlayerStrategy.BASIC,
+    progress: Callable[[int], None] | None = None,
+) -> tuple[int, ...]:
+    """Observed AxMan outcome counts over ``rounds`` whole rounds of Blackjack.
+
+    Each round is dealt from a freshly shuffled ``shoe`` in the regulated order to ``seats`` players
+    and the dealer; the players hit or stand by ``strategy``, then the dealer completes the hand
+    (:func:`croupier.games.blackjack.simulate_rounds`). The AxMan wager of the first seat is read
+    from the dealer's final hand and that seat's kings of diamonds — by the scalar
+    :func:`read_dealer_hand`, memoised per distinct hand.
+    """
+    import numpy as np
+
+    from croupier.cards import DECK
+    from croupier.games.blackjack import simulate_rounds
+
+    rng = np.random.Generator(np.random.PCG64(seed))
+    tallies = [0] * (len(AxManOutcome) + 1)
+    memo: dict[tuple[int, ...], AxManHand | None] = {}
+    kd = KING_OF_DIAMONDS.index
+    rules = wager.rules(shoe.decks or 6)
+    done = 0
+    while done < rounds:
+        n = min(BLOCK, rounds - done)
+        dealt = simulate_rounds(shoe, rules, n, rng, seats=seats, strategy=strategy)
+        player_kd = (dealt.players[:, 0, :] == kd).sum(axis=1).tolist()
+        lengths = dealt.dealer_cards.tolist()
+        for row, length, k in zip(dealt.dealer.tolist(), lengths, player_kd, strict=True):
+            key = tuple(sorted(row[:length]))
+            if key in memo:
+                hand = memo[key]
+            else:
+                hand = memo[key] = read_dealer_hand([DECK[c] for c in key], wager.reading)
+            tallies[outcome_position(hand, k)] += 1
+        done += n
+        if progress is not None:
+            progress(done)
+    return tuple(tallies)

@@ -1,0 +1,248 @@
+"""Jackpot Party Progressive wager — 58 Pa. Code § 633b.2.
+
+A $1 or $5 progressive wager (§ 633b.2(e)) at a Blackjack table of 1, 2, 4, 6 or 8 decks
+(§ 633b.2(b)) that the dealer's two cards and the player's two cards form one of ten combinations
+(§ 633b.2(a)); settled right after the second card is dealt to each player and the dealer
+(§ 633b.2(g)), for the highest-ranking hand only (§ 633b.2(i)), from one of the paytables P1–P36
+(each printed for one deck count). The combinations, best first:
+
+1. Royal Flush (Diamonds): dealer Blackjack, and the four cards are the ace, king, queen and jack of
+   diamonds, the dealer holding the ace;
+2. Royal Flush (Other Suit): the same in clubs, hearts or spades;
+3. Three of a Kind: dealer Blackjack and three of the four cards of one rank;
+4. Straight: dealer Blackjack and four cards of consecutive ranks, of more than one suit;
+5. Flush: dealer Blackjack and all four cards of one suit;
+6. Two Pair: dealer Blackjack and player Blackjack, the dealer's two ranks the player's two ranks;
+7. All Cards Same Color: dealer Blackjack and all four cards of one color;
+8. Pair: dealer Blackjack and two of the four cards of one rank;
+9. Any hand with a dealer Blackjack;
+10. Dealer Ace Up: the upcard is an ace and the dealer has no Blackjack.
+
+Ranks are ranks (a king and a queen are not a pair, though both count 10). Readings: see
+docs/interpretations.md.
+
+>>> from croupier.cards import parse_cards
+>>> jp = JackpotParty()
+>>> jp.evaluate(parse_cards("Kd Qd  Ad Jd"))   # player K♦ Q♦, dealer A♦ up, J♦ in the hole
+<JackpotPartyOutcome.ROYAL_FLUSH_DIAMONDS: 'royal-flush-diamonds'>
+>>> jp.evaluate(parse_cards("As Kh  Ac Kd"))   # both Blackjacks of the same ranks
+<JackpotPartyOutcome.TWO_PAIR: 'two-pair'>
+>>> jp.evaluate(parse_cards("9s 9h  Ah 7c")) # ace up, no Blackjack
+<JackpotPartyOutcome.DEALER_ACE_UP: 'dealer-ace-up'>
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from math import comb
+
+import numpy as np
+
+from croupier.cards import DECK, Card, Rank, Shoe, Suit
+from croupier.games.blackjack import card_value, is_blackjack
+from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
+from croupier.wagers.registry import register
+
+
+class JackpotPartyOutcome(OrderedOutcome):
+    """The ten combinations of § 633b.2(a)(1)–(10), best first."""
+
+    ROYAL_FLUSH_DIAMONDS = "royal-flush-diamonds"
+    ROYAL_FLUSH_OTHER = "royal-flush-other"
+    THREE_OF_A_KIND = "three-of-a-kind"
+    STRAIGHT = "straight"
+    FLUSH = "flush"
+    TWO_PAIR = "two-pair"
+    ALL_SAME_COLOR = "all-same-color"
+    PAIR = "pair"
+    DEALER_BLACKJACK = "dealer-blackjack"
+    DEALER_ACE_UP = "dealer-ace-up"
+
+
+_ROYAL = frozenset({Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JACK})
+
+
+def _consecutive(ranks: set[int]) -> bool:
+    """Four distinct ranks in a row, the ace high (J-Q-K-A) or low (A-2-3-4)."""
+    if len(ranks) != 4:
+        return False
+    return any(max(r) - min(r) == 3 for r in (ranks, {1 if x == 14 else x for x in ranks}))
+
+
+def classify_four(player: Sequence[Card], up: Card, hole: Card) -> JackpotPartyOutcome | None:
+    """§ 633b.2(a): the highest combination of the player's two cards and the dealer's upcard and
+    hole card, or ``None``."""
+    Out = JackpotPartyOutcome
+    if not is_blackjack((up, hole)):
+        return Out.DEALER_ACE_UP if up.rank is Rank.ACE else None
+    four = (*player, up, hole)
+    ranks = Counter(c.rank for c in four)
+    suits = {c.suit for c in four}
+    if set(ranks) == _ROYAL and len(suits) == 1:
+        return Out.ROYAL_FLUSH_DIAMONDS if suits == {Suit.DIAMONDS} else Out.ROYAL_FLUSH_OTHER
+    if max(ranks.values()) >= 3:
+        return Out.THREE_OF_A_KIND
+    if _consecutive({int(r) for r in ranks}) and len(suits) > 1:
+        return Out.STRAIGHT
+    if len(suits) == 1:
+        return Out.FLUSH
+    if is_blackjack(player) and Counter(c.rank for c in player) == Counter((up.rank, hole.rank)):
+        return Out.TWO_PAIR
+    if len({c.color for c in four}) == 1:
+        return Out.ALL_SAME_COLOR
+    if max(ranks.values()) >= 2:
+        return Out.PAIR
+    return Out.DEALER_BLACKJACK
+
+
+_TEN_VALUED = tuple(i for i, c in enumerate(DECK) if card_value(c) == 10)
+_RANK = tuple(c.rank.value for c in DECK)
+_SUIT = tuple(c.suit.value for c in DECK)
+_RED = tuple(c.suit in (Suit.DIAMONDS, Suit.HEARTS) for c in DECK)
+
+
+def _with_dealer_blackjack(p1: int, p2: int, ace: int, ten: int) -> int:
+    """The outcome position of § 633b.2(a)(1)–(9) for a dealer Blackjack (``ace`` and ``ten`` the
+    dealer's cards) and the player's cards ``p1``, ``p2`` — card indices; the same reading as
+    :func:`classify_four`, written on integers for the exact count's inner loop."""
+    r1, r2, ra, rt = _RANK[p1], _RANK[p2], _RANK[ace], _RANK[ten]
+    s1, s2, sa, st = _SUIT[p1], _SUIT[p2], _SUIT[ace], _SUIT[ten]
+    one_suit = s1 == s2 == sa == st
+    ranks = sorted((r1, r2, ra, rt))
+    if one_suit and ranks == [11, 12, 13, 14]:
+        return 0 if sa == Suit.DIAMONDS else 1
+    if ranks[0] == ranks[2] or ranks[1] == ranks[3]:
+        return 2
+    distinct = ranks[0] < ranks[1] < ranks[2] < ranks[3]
+    if distinct and not one_suit and ranks == [11, 12, 13, 14]:  # the ace makes J-Q-K-A only
+        return 3
+    if one_suit:
+        return 4
+    if sorted((r1, r2)) == sorted((ra, rt)):
+        return 5
+    if _RED[p1] == _RED[p2] == _RED[ace] == _RED[ten]:
+        return 6
+    if not distinct:
+        return 7
+    return 8
+
+
+_ACES = tuple(i for i, c in enumerate(DECK) if c.rank is Rank.ACE)
+
+
+@register
+class JackpotParty(Wager):
+    """The Jackpot Party Progressive wager (58 Pa. Code § 633b.2). Cards in order: the player's
+    two cards, then the dealer's upcard and hole card."""
+
+    id = "jackpot-party"
+    name = "Jackpot Party Progressive"
+    game = Game.BLACKJACK
+    section = "633b.2"
+    settle_rule = "633b.2(g)"
+    outcomes = JackpotPartyOutcome
+    deal = DealSpec(
+        (
+            CardGroup("player's two cards", 2),
+            CardGroup("dealer's upcard", 1, ordered=True),
+            CardGroup("dealer's hole card", 1, ordered=True),
+        )
+    )
+    allowed_decks = (1, 2, 4, 6, 8)
+    decks_rule = "633b.2(b)"
+    wager_amount_rule = "633b.2(e)"
+    seed_rule = "633b.2(i)"
+
+    def classify(self, cards: Sequence[Card]) -> JackpotPartyOutcome | None:
+        """§ 633b.2(a), (i): the highest combination the four cards form, or ``None``."""
+        p1, p2, up, hole = cards
+        return classify_four((p1, p2), up, hole)
+
+    def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
+        """Exact counts under the generic convention (player's pair unordered, upcard and hole card
+        in order), without enumerating the deals that lose or only show an ace.
+
+        Only a dealer Blackjack reads all four cards: its deals are enumerated by card type (ace and
+        10-valued card, either one up) with every player pair from the rest. "Dealer Ace Up" is an
+        ace up (n_A ways), a hole card that is not 10-valued (N − 1 − n_T) and any player pair of
+        the N − 2 cards left; every other deal loses.
+        """
+        counts = shoe.counts
+        n = shoe.total
+        tallies = [0] * (len(JackpotPartyOutcome) + 1)
+        present = [i for i in range(52) if counts[i]]
+        left = list(counts)
+        for a in _ACES:
+            if not counts[a]:
+                continue
+            for t in _TEN_VALUED:
+                if not counts[t]:
+                    continue
+                dealer_ways = 2 * counts[a] * counts[t]  # either card up
+                left[a] -= 1
+                left[t] -= 1
+                for x, i in enumerate(present):
+                    ni = left[i]
+                    if not ni:
+                        continue
+                    for j in present[x:]:
+                        pairs = comb(ni, 2) if i == j else ni * left[j]
+                        if pairs:
+                            tallies[_with_dealer_blackjack(i, j, a, t)] += dealer_ways * pairs
+                left[a] += 1
+                left[t] += 1
+        aces = sum(counts[a] for a in _ACES)
+        tens = sum(counts[t] for t in _TEN_VALUED)
+        if n >= 4:
+            ace_up = aces * (n - 1 - tens) * comb(n - 2, 2)
+            tallies[JackpotPartyOutcome.DEALER_ACE_UP.position] = ace_up
+        total = comb(n, 2) * (n - 2) * (n - 3)
+        tallies[-1] = total - sum(tallies)
+        return tuple(tallies)
+
+    def classify_indices(self, cards: IntArray) -> IntArray:
+        """Vectorised :meth:`classify` on an ``(n, 4)`` array of card indices (player, player,
+        upcard, hole card)."""
+        rank = cards // 4 + 2  # 2 … 14
+        suit = cards % 4
+        value = np.where(rank == 14, 1, np.minimum(rank, 10))
+        up_ace = rank[:, 2] == 14
+        dealer_bj = (value[:, 2] + value[:, 3] == 11) & (up_ace | (rank[:, 3] == 14))
+        player_bj = (value[:, 0] + value[:, 1] == 11) & ((rank[:, 0] == 14) | (rank[:, 1] == 14))
+        srt = np.sort(rank, axis=1)
+        same = srt[:, 1:] == srt[:, :-1]
+        run3 = same[:, :-1] & same[:, 1:]
+        trips = run3.any(axis=1)
+        pair = same.any(axis=1)
+        distinct = ~pair
+        ace_low = np.where(srt == 14, 1, srt)
+        low_sorted = np.sort(ace_low, axis=1)
+        consecutive = distinct & (
+            (srt[:, 3] - srt[:, 0] == 3) | (low_sorted[:, 3] - low_sorted[:, 0] == 3)
+        )
+        one_suit = (suit == suit[:, :1]).all(axis=1)
+        red = (suit == Suit.DIAMONDS) | (suit == Suit.HEARTS)
+        one_color = (red == red[:, :1]).all(axis=1)
+        royal = one_suit & distinct & (srt[:, 0] == 11)  # J Q K A
+        diamonds = suit[:, 0] == Suit.DIAMONDS
+        dealer_ranks = np.sort(rank[:, 2:], axis=1)
+        player_ranks = np.sort(rank[:, :2], axis=1)
+        two_pair = player_bj & (dealer_ranks == player_ranks).all(axis=1)
+        out = np.select(
+            [
+                dealer_bj & royal & diamonds,
+                dealer_bj & royal,
+                dealer_bj & trips,
+                dealer_bj & consecutive & ~one_suit,
+                dealer_bj & one_suit,
+                dealer_bj & two_pair,
+                dealer_bj & one_color,
+                dealer_bj & pair,
+                dealer_bj,
+                up_ace,
+            ],
+            list(range(10)),
+            default=len(JackpotPartyOutcome),
+        )
+        return np.asarray(out, dtype=np.int64)
