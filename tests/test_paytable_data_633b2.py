@@ -356,7 +356,8 @@ def test_p17_p32_heading_and_meters(
     p = t.progressive
     assert p is not None
     assert p.envy_heading == "Pays w/ Max Envy"
-    assert p.wager_cents == (100, 500)  # no Wager row printed: § 633b.2(e) $1 or $5
+    # no Wager row printed: read as $5 like the tables of the same seeds that print one
+    assert p.wager_cents == (500,)
     assert p.total_increment_rate is None
     assert [m.level for m in p.meters] == [level for level, _, _ in meters]
     for level, seed, rate in meters:
@@ -525,7 +526,7 @@ def test_p17_to_p36_meters(
     assert p is not None
     assert tuple(m.level for m in p.meters) == levels
     assert p.total_increment_rate is None
-    assert p.wager_cents == (100, 500)
+    assert p.wager_cents == (500,)
     mega_seed, mega_rate = MEGA_BY_OPTION[option]
     assert p.meter(MEGA).seed_cents == mega_seed
     assert p.meter(MEGA).increment_rate == mega_rate
@@ -593,12 +594,12 @@ def test_envy(key: str) -> None:
         assert envy == {"royal-flush-diamonds": 300_000, "royal-flush-other": 100_000}
 
 
-# The printed Wager row; P10, P11 and P17–P36 print none: § 633b.2(e) allows $1 or $5.
+# The printed Wager row; P10, P11 and P17–P36 print none and are read as $5 (docs/interpretations.md).
 WAGERS = {
     "P1": (500,), "P2": (500,), "P3": (100,), "P4": (500,), "P5": (500,), "P6": (100,),
-    "P7": (500,), "P8": (500,), "P9": (500,), "P10": (100, 500), "P11": (100, 500),
+    "P7": (500,), "P8": (500,), "P9": (500,), "P10": (500,), "P11": (500,),
     "P12": (500,), "P13": (500,), "P14": (500,), "P15": (500,), "P16": (500,),
-    **{f"P{n}": (100, 500) for n in range(17, 37)},
+    **{f"P{n}": (500,) for n in range(17, 37)},
 }  # fmt: skip
 
 
@@ -607,8 +608,11 @@ def test_wagers(key: str) -> None:
     t = _get(key)
     assert t.progressive is not None
     assert t.progressive.wager_cents == WAGERS[key.split("-")[0]]
-    if WAGERS[key.split("-")[0]] == (100, 500):
+    if key.split("-")[0] in NO_WAGER_ROW:
         assert "633b.2(e)" in t.notes
+
+
+NO_WAGER_ROW = {"P10", "P11", *(f"P{n}" for n in range(17, 37))}
 
 
 @pytest.mark.parametrize("key", ALL_KEYS)

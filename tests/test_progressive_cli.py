@@ -103,7 +103,7 @@ def test_the_database_may_come_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CROUPIER_DB", f"sqlite:///{tmp_path / 'env.sqlite3'}")
-    cli("meters", "create", "-p", "633b.2:P17-A", "-d", "1", "-w", "1", "-n", "jp")
+    cli("meters", "create", "-p", "633b.2:P17-A", "-d", "1", "-w", "5", "-n", "jp")
     levels = cli_json("meters")["progressives"][0]["levels"]
     assert [(lv["level"], lv["meter"]) for lv in levels] == [
         ("Mega", "$50,000"),

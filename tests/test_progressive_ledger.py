@@ -458,7 +458,7 @@ def random_session(url: str, rounds: int, seed: int) -> None:
         add_staff(ledger)
         defs = [
             paytable_definition("633b.3", "4", 8, 500, "mtd"),
-            paytable_definition("633b.2", "P22-B", 1, 100, "jp"),
+            paytable_definition("633b.2", "P22-B", 1, 500, "jp"),
         ]
         ledger.create_progressive(defs[0], tables=["T1", "T2"])
         ledger.create_progressive(defs[1], tables=["T1", "T3"])

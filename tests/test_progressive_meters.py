@@ -69,7 +69,7 @@ def test_jackpot_party_levels_and_rates_as_printed() -> None:
     assert [(lv.primary_rate, lv.secondary_rate) for lv in p7.levels] == [
         (Fraction(185, 1000), Fraction(0))
     ]
-    p22 = paytable_definition("633b.2", "P22-A", 1, 100)
+    p22 = paytable_definition("633b.2", "P22-A", 1, 500)
     assert [(lv.level.value, lv.seed_cents, lv.primary_rate) for lv in p22.levels] == [
         ("Mega", 5_000_000, Fraction(6, 100)),
         ("Major", 500_000, Fraction(5, 100)),
