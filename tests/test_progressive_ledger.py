@@ -526,7 +526,7 @@ def test_a_random_session_replays_to_the_cent(db_url: str) -> None:
 
 @pytest.mark.slow
 def test_a_long_random_session_replays_to_the_cent(db_url: str) -> None:
-    random_session(db_url, rounds=3_000, seed=2026)
+    random_session(db_url, rounds=1_000, seed=2026)
 
 
 def test_reset_at_award_option_is_kept_with_the_progressive(db_url: str) -> None:
