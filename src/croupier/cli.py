@@ -236,8 +236,8 @@ def _compact_paytables(tables: list[dict[str, Any]]) -> str:
     """'A, B (1/2/4/6/8 decks)' or '1–10 (6 decks); 1–10 (8 decks)'."""
     keys = list(dict.fromkeys(p["paytable"] for p in tables))
     if len(keys) > 12:  # e.g. Jackpot Party's 76: the range, the count and the deck counts
-        decks = sorted({d for p in tables for d in p["decks"]})
-        return f"{keys[0]} … {keys[-1]}: {len(keys)} paytables ({decks_phrase(decks)})"
+        every = sorted({d for p in tables for d in p["decks"]})
+        return f"{keys[0]} … {keys[-1]}: {len(keys)} paytables ({decks_phrase(every)})"
     groups: dict[tuple[int, ...], list[str]] = {}
     for p in tables:
         groups.setdefault(tuple(p["decks"]), []).append(p["paytable"])
