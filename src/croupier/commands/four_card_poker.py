@@ -1,0 +1,314 @@
+"""Four Card Poker commands (58 Pa. Code § 641a.7).
+
+``croupier strategy four-card-poker`` prints the optimal Ante/Play strategy as a rule a player can
+follow, with its exact figures; ``--regenerate`` recomputes the shipped dealer table it is read
+from (a few minutes). ``croupier four-card-poker PLAYER DEALER --ante 5 --play 15 ...`` settles
+a dealt round.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from croupier.cards import format_cards, parse_card, parse_cards
+from croupier.cli import JsonFlag, PaytableFiles, _book, _money, app, err, out
+from croupier.errors import InputError
+from croupier.games.four_card_poker import AntePlayStrategy, strategy_rule, upcard_rule
+from croupier.games.four_card_poker_exact import (
+    regenerate,
+    save_dealer_table,
+    shipped_path,
+)
+from croupier.units import format_money
+from croupier.wagers.four_card_poker import (
+    AntePlay,
+    FourCardPokerBets,
+    RoundSettlement,
+    settle_round,
+)
+from croupier.wagers.registry import get_wager
+
+GAMES = ("four-card-poker",)
+
+
+def _ante_play(paytable_files: list[Path] | None) -> AntePlay:
+    w = get_wager("four-card-poker")
+    assert isinstance(w, AntePlay)
+    return w.with_book(_book(paytable_files)) if paytable_files else w
+
+
+@app.command()
+def strategy(
+    game: Annotated[str, typer.Argument(help="The game: four-card-poker.")],
+    paytable: Annotated[
+        str, typer.Option("--paytable", "-p", help="The Ante bonus paytable.")
+    ] = "25-20-2",
+    regenerate_table: Annotated[
+        bool,
+        typer.Option(
+            "--regenerate",
+            help="Recompute the exact dealer table the strategy is read from (about five "
+            "minutes, ~7 GB of memory) and write it over the shipped one (or to --out).",
+        ),
+    ] = False,
+    out_path: Annotated[
+        Path | None, typer.Option("--out", "-o", help="With --regenerate: write the table here.")
+    ] = None,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """The optimal Ante/Play strategy of Four Card Poker as a rule, with its exact figures."""
+    if game.strip().lower() not in GAMES:
+        raise InputError(f"no strategy for {game!r} (games with one: {', '.join(GAMES)})")
+    w = _ante_play(paytable_files)
+    table = w.paytable(paytable, 1)
+    if regenerate_table:
+        started = time.monotonic()
+        dealer = regenerate(progress=lambda msg: err.print(msg))
+        path = save_dealer_table(dealer, out_path or shipped_path())
+        err.print(
+            f"wrote {path} ({path.stat().st_size:,} bytes) in {time.monotonic() - started:.0f} s; "
+            f"sha256 of the arrays {dealer.digest()}"
+        )
+        if out_path is not None:
+            return
+        from croupier.games.four_card_poker_exact import load_dealer_table
+
+        load_dealer_table.cache_clear()
+    strat = AntePlayStrategy.for_bonus(w.bonus_pays(table))
+    rule = strategy_rule(strat)
+    a = strat.analysis
+    up = strat.upcard_analysis
+    up_rows = upcard_rule(strat)
+    if json_out:
+        doc: dict[str, Any] = {
+            "game": "four-card-poker",
+            "section": "58 Pa. Code § 641a.7(d)(1)",
+            "paytable": table.key,
+            "ante_bonus": {c.value: str(v) for c, v in strat.bonus},
+            "rule": [
+                {
+                    "hands": ln.hands_text,
+                    "decision": ln.decision.value,
+                    "player_hands": ln.hands,
+                    "exceptions": ln.exceptions,
+                }
+                for ln in rule
+            ],
+            "house_edge_per_ante": float(a.house_edge),
+            "house_edge_per_total_wagered": float(a.element_of_risk),
+            "average_total_wager_in_antes": float(a.average_wager),
+            "frequency": {
+                "fold": float(a.frequency(0)),
+                "play_1x": float(a.frequency(1)),
+                "play_3x": float(a.frequency(3)),
+            },
+            "with_the_face_up_card": {
+                "by_face_up_rank": [
+                    {
+                        "hands": row.hands_text,
+                        "decisions": {
+                            rank: dec.value
+                            for rank, dec in zip("23456789TJQKA", row.decisions, strict=True)
+                        },
+                        "exceptions": row.exceptions,
+                        "deals": row.situations,
+                    }
+                    for row in up_rows
+                ],
+                "house_edge_per_ante": float(up.house_edge),
+                "house_edge_per_total_wagered": float(up.element_of_risk),
+                "frequency": {
+                    "fold": float(up.frequency(0)),
+                    "play_1x": float(up.frequency(1)),
+                    "play_3x": float(up.frequency(3)),
+                },
+            },
+        }
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    t = Table(
+        title=f"Four Card Poker · optimal Ante/Play strategy · Ante bonus {table.key} · "
+        "without the dealer's face-up card",
+        title_justify="left",
+        caption="the player's best four of five against the dealer's best four of six from the "
+        "other 47 cards, not reading the dealer's face-up card; 'exceptions': hands of the line "
+        "the exact strategy plays otherwise (it reads every card: `croupier four-card-poker` "
+        "shows the exact decision)",
+        caption_justify="left",
+    )
+    for col, just in (("Best four-card hand", "left"), ("Do", "left")):
+        t.add_column(col, justify=just)  # type: ignore[arg-type]
+    t.add_column("Player hands", justify="right")
+    t.add_column("Exceptions", justify="right")
+    words = {"fold": "Fold", "play-1x": "Play 1× the Ante", "play-3x": "Play 3× the Ante"}
+    for ln in rule:
+        t.add_row(ln.hands_text, words[ln.decision.value], f"{ln.hands:,}", f"{ln.exceptions:,}")
+    out.print(t)
+    out.print(
+        f"house edge {float(a.house_edge):.4%} of the Ante · {float(a.element_of_risk):.4%} of "
+        f"the total wagered (Ante + Play averages {float(a.average_wager):.4f} Antes) · fold "
+        f"{float(a.frequency(0)):.2%}, play 1× {float(a.frequency(1)):.2%}, play 3× "
+        f"{float(a.frequency(3)):.2%}"
+    )
+    out.print()
+    u = Table(
+        title="Reading the dealer's face-up card too (F fold, 1 play 1×, 3 play 3×)",
+        title_justify="left",
+        caption="by the rank of the dealer's face-up card; 'exceptions': (hand, face-up card) "
+        "deals the exact strategy plays otherwise",
+        caption_justify="left",
+    )
+    u.add_column("Best four-card hand")
+    for rank in "23456789TJQKA":
+        u.add_column(rank, justify="center")
+    u.add_column("Exceptions", justify="right")
+    short = {"fold": "F", "play-1x": "1", "play-3x": "3"}
+    for row in up_rows:
+        u.add_row(row.hands_text, *(short[d.value] for d in row.decisions), f"{row.exceptions:,}")
+    out.print(u)
+    out.print(
+        f"house edge {float(up.house_edge):.4%} of the Ante · {float(up.element_of_risk):.4%} "
+        f"of the total wagered (Ante + Play averages {float(up.average_wager):.4f} Antes) · fold "
+        f"{float(up.frequency(0)):.2%}, play 1× {float(up.frequency(1)):.2%}, play 3× "
+        f"{float(up.frequency(3)):.2%}"
+    )
+
+
+def _cents(text: str | None, what: str) -> int:
+    return _money(text, what) or 0 if text is not None else 0
+
+
+@app.command(name="four-card-poker")
+def four_card_poker_round(
+    player: Annotated[str, typer.Argument(help="The player's five cards, e.g. '9h 9c 9d Ks 2s'.")],
+    dealer: Annotated[str, typer.Argument(help="The dealer's six cards, the face-up card first.")],
+    ante: Annotated[str | None, typer.Option("--ante", help="Ante wager in dollars.")] = None,
+    play: Annotated[
+        str | None,
+        typer.Option(
+            "--play",
+            help="Play wager in dollars (1 to 3 times the Ante); 'best' plays the optimal "
+            "strategy; omit to fold.",
+        ),
+    ] = None,
+    aces_up: Annotated[str | None, typer.Option("--aces-up", help="Aces Up wager.")] = None,
+    bad_beat: Annotated[str | None, typer.Option("--bad-beat", help="Bad Beat Bonus.")] = None,
+    four_card_progressive: Annotated[
+        str | None, typer.Option("--four-card-progressive", help="Four-Card Progressive.")
+    ] = None,
+    five_card_progressive: Annotated[
+        str | None, typer.Option("--five-card-progressive", help="Five-Card Progressive.")
+    ] = None,
+    five_card_bonus: Annotated[
+        str | None, typer.Option("--five-card-bonus", help="Five Card Hand Bonus, player's hand.")
+    ] = None,
+    five_card_bonus_dealer: Annotated[
+        str | None,
+        typer.Option("--five-card-bonus-dealer", help="Five Card Hand Bonus, dealer's hand."),
+    ] = None,
+    six_card_bonus: Annotated[
+        str | None, typer.Option("--six-card-bonus", help="Six Card Bonus wager.")
+    ] = None,
+    bonus_card: Annotated[
+        str | None, typer.Option("--bonus-card", help="The Six Card Bonus card.")
+    ] = None,
+    other: Annotated[
+        list[str] | None,
+        typer.Option("--other", help="Another player's five cards (for envy bonuses); repeatable."),
+    ] = None,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d))."""
+    p, d = parse_cards(player), parse_cards(dealer)
+    ante_cents = _cents(ante, "--ante")
+    if play is not None and play.strip().lower() == "best":
+        if not ante_cents:
+            raise InputError("--play best needs an --ante")
+        mult = AntePlayStrategy.for_bonus({}).decide_with_upcard(p, d[0]).multiple
+        play_cents = mult * ante_cents
+    else:
+        play_cents = _cents(play, "--play")
+    bets = FourCardPokerBets(
+        ante_cents=ante_cents,
+        play_cents=play_cents,
+        aces_up_cents=_cents(aces_up, "--aces-up"),
+        four_card_progressive_cents=_cents(four_card_progressive, "--four-card-progressive"),
+        five_card_progressive_cents=_cents(five_card_progressive, "--five-card-progressive"),
+        bad_beat_cents=_cents(bad_beat, "--bad-beat"),
+        five_card_bonus_cents=_cents(five_card_bonus, "--five-card-bonus"),
+        five_card_bonus_dealer_cents=_cents(five_card_bonus_dealer, "--five-card-bonus-dealer"),
+        six_card_bonus_cents=_cents(six_card_bonus, "--six-card-bonus"),
+    )
+    result = settle_round(
+        p,
+        d,
+        bets,
+        bonus_card=parse_card(bonus_card) if bonus_card else None,
+        other_hands=[parse_cards(h) for h in other or []],
+        book=_book(paytable_files) if paytable_files else None,
+    )
+    if json_out:
+        print(json.dumps(_round_dict(result), indent=2, ensure_ascii=False))
+        return
+    show = result.round.showdown()
+    out.print(f"player {format_cards(p)}: {show.player.describe()}")
+    out.print(f"dealer {format_cards(d)}: {show.dealer.describe()}")
+    out.print(
+        f"optimal play: {result.strategy_decision.value}"
+        + (f" (you: {result.decision.value})" if result.decision else "")
+    )
+    t = Table(title_justify="left")
+    for col in ("Wager", "Amount", "Result", "Net"):
+        t.add_column(col, justify="right" if col in ("Amount", "Net") else "left")
+    for r in result.results:
+        t.add_row(
+            f"{r.name} (§ {r.section})",
+            format_money(r.amount_cents),
+            r.detail,
+            ("+" if r.win_cents >= 0 else "") + format_money(r.win_cents),
+        )
+    out.print(t)
+    out.print(f"net {('+' if result.win_cents >= 0 else '') + format_money(result.win_cents)}")
+
+
+def _round_dict(result: RoundSettlement) -> dict[str, Any]:
+    show = result.round.showdown()
+    return {
+        "game": "four-card-poker",
+        "section": "58 Pa. Code § 641a.7",
+        "player": [str(c) for c in result.round.player],
+        "dealer": [str(c) for c in result.round.dealer],
+        "player_hand": show.player.describe(),
+        "dealer_hand": show.dealer.describe(),
+        "showdown": show.result.value,
+        "decision": result.decision.value if result.decision else None,
+        "optimal_decision": result.strategy_decision.value,
+        "wagers": [
+            {
+                "wager": r.wager,
+                "name": r.name,
+                "section": f"58 Pa. Code § {r.section}",
+                "amount": format_money(r.amount_cents),
+                "win": format_money(r.win_cents),
+                "win_cents": r.win_cents,
+                "detail": r.detail,
+                **({"envy": format_money(r.envy_cents)} if r.envy_cents else {}),
+                **(
+                    {"pending_validation": True}
+                    if r.settlement is not None and r.settlement.pending_validation
+                    else {}
+                ),
+            }
+            for r in result.results
+        ],
+        "net": format_money(result.win_cents),
+        "net_cents": result.win_cents,
+    }

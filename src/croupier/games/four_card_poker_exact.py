@@ -1,0 +1,465 @@
+"""Four Card Poker's exact dealer counts: for every player hand, how many of the dealer's
+C(47, 6) = 10,737,573 six-card hands beat it, tie it, and fall in each category (58 Pa. Code
+§ 641a.7(d)(1): the dealer plays the best four of six and always qualifies).
+
+Enumerating the dealer's hands for each of the 2,598,960 player hands would take 2.8 × 10¹³ hand
+evaluations. Instead (:func:`regenerate`):
+
+1. the strength of every four-card hand (C(52, 4) = 270,725) is tabulated, and from it the dealer's
+   best-four strength ``v`` of every six-card hand of the deck (C(52, 6) = 20,358,520), once;
+2. for a player hand P with best-four strength t, the dealer hands that avoid P's cards are counted
+   by inclusion–exclusion over the subsets S of P::
+
+       #{D ∩ P = ∅ : v(D) > t} = Σ_{S ⊆ P} (−1)^|S| · #{D ⊇ S : v(D) > t}
+
+   where the inner counts come from histograms of ``v`` over the six-card hands containing each
+   set of 0–3 cards (22,100 triples × 2,535 strengths), a sorted array of (four-card subset,
+   ``v``) keys for the 270,725 sets of four, and a direct pass for the sets of five;
+3. the same structures, binned by category instead of strength, give each player hand's dealer
+   category counts — the joint distribution the Bad Beat Bonus (§ 641a.7(d)(6)) needs;
+4. with the dealer's face-up card u known, the same sum over S ∪ {u} (sets of up to six cards:
+   a sorted key array for sets of five, the strength table for six) counts, for every class and
+   each of the 47 face-up cards, the dealer's other five cards that beat the player — the exact
+   optimal decision reading the face-up card.
+
+The result is reduced to the 134,459 suit-isomorphism classes of five-card hands and shipped as
+``games/data/four-card-poker-dealer.npz``; :func:`load_dealer_table` reads it. Regenerate with
+``croupier strategy four-card-poker --regenerate`` (about five minutes on one core, ~7 GB of
+memory).
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from itertools import combinations, permutations
+from math import comb
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.errors import InputError, OutputError
+from croupier.poker.four_card import (
+    COMB,
+    IntArray,
+    category_of_ordinal,
+    combinations_array,
+    distinct_keys,
+    value_table,
+)
+
+PLAYER_HANDS = comb(52, 5)
+"""2,598,960 five-card player hands."""
+DEALER_HANDS = comb(47, 6)
+"""10,737,573 six-card dealer hands from the 47 cards the player does not hold."""
+CATEGORIES = 8
+"""Four-card categories (high card 0 … four-of-a-kind 7)."""
+DATA_FILE = "four-card-poker-dealer.npz"
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class DealerTable:
+    """Exact dealer counts per suit-isomorphism class of player hands.
+
+    ``classes[i]`` is the colex index of the class's representative (the least colex index among
+    the hands the suit permutations make of it), ``sizes[i]`` how many player hands the class
+    holds, ``beats[i]`` / ``ties[i]`` how many of the dealer's 10,737,573 hands beat / tie each of
+    them. ``joint[p, d, r]`` counts every deal (player hand × dealer hand) whose player has
+    category ``p`` and dealer category ``d``, with result ``r`` (0 the player outranks the dealer,
+    1 tie, 2 the dealer outranks the player).
+    """
+
+    classes: npt.NDArray[np.int32]
+    sizes: npt.NDArray[np.int32]
+    beats: npt.NDArray[np.int32]
+    ties: npt.NDArray[np.int32]
+    joint: npt.NDArray[np.int64]
+    up_decisions: npt.NDArray[np.int8]
+    """``up_decisions[i, j]``: the optimal Play multiple (0, 1, 3) for class ``i`` when the dealer's
+    face-up card is the ``j``-th (in index order) of the 47 cards the representative lacks."""
+    up_counts: npt.NDArray[np.int64]
+    """Deals (player hand × face-up card × the dealer's other five) under the up-card strategy:
+    ``up_counts[m, c, w]`` for multiple index ``m`` (0 fold, 1 play 1×, 2 play 3×), the player's
+    category strength ``c``, ``w`` 1 when the player wins or ties, 0 when the player loses."""
+
+    def class_of(self, colex: IntArray) -> IntArray:
+        """The class position of each player hand given by its colex index (sorted cards)."""
+        canon = canonical_five(colex)
+        pos = np.searchsorted(self.classes, canon)
+        if not (self.classes[np.minimum(pos, len(self.classes) - 1)] == canon).all():
+            raise InputError("a player hand is not in the dealer table (corrupt data file?)")
+        return pos
+
+    def digest(self) -> str:
+        """SHA-256 of the table's arrays (to pin a regenerated table against the shipped one)."""
+        h = hashlib.sha256()
+        for a in (
+            self.classes,
+            self.sizes,
+            self.beats,
+            self.ties,
+            self.joint,
+            self.up_decisions,
+            self.up_counts,
+        ):
+            h.update(np.ascontiguousarray(a).tobytes())
+        return h.hexdigest()
+
+
+# -- suit isomorphism ----------------------------------------------------------------------------
+
+
+def canonical_five(colex: IntArray) -> IntArray:
+    """The class representative (least colex index under the 24 suit permutations) of each
+    five-card hand given by its colex index."""
+    hands = _hands_of(colex)
+    best = np.full(hands.shape[0], np.iinfo(np.int64).max, dtype=np.int64)
+    for perm in permutations(range(4)):
+        mapped = (hands // 4) * 4 + np.asarray(perm, dtype=np.int64)[hands % 4]
+        mapped.sort(axis=1)
+        idx = np.zeros(hands.shape[0], dtype=np.int64)
+        for i in range(5):
+            idx += COMB[mapped[:, i], i + 1]
+        best = np.minimum(best, idx)
+    return best
+
+
+_PERMS = np.array(list(permutations(range(4))), dtype=np.int64)
+
+
+def canonical_with_permutation(colex: IntArray) -> tuple[IntArray, IntArray]:
+    """As :func:`canonical_five`, with the index (into the 24 suit permutations) of one
+    permutation that maps each hand to its representative."""
+    hands = _hands_of(colex)
+    best = np.full(hands.shape[0], np.iinfo(np.int64).max, dtype=np.int64)
+    which = np.zeros(hands.shape[0], dtype=np.int64)
+    for k, perm in enumerate(_PERMS):
+        mapped = (hands // 4) * 4 + perm[hands % 4]
+        mapped.sort(axis=1)
+        idx = np.zeros(hands.shape[0], dtype=np.int64)
+        for i in range(5):
+            idx += COMB[mapped[:, i], i + 1]
+        better = idx < best
+        which = np.where(better, k, which)
+        best = np.minimum(best, idx)
+    return best, which
+
+
+def upcard_position(colex: IntArray, upcard: IntArray) -> tuple[IntArray, IntArray]:
+    """For player hands (colex) and dealer face-up cards (card indices): the class representative
+    and the position of the mapped face-up card among the 47 cards the representative lacks."""
+    canon, which = canonical_with_permutation(colex)
+    perm = _PERMS[which]
+    mapped = (upcard // 4) * 4 + perm[np.arange(len(upcard)), upcard % 4]
+    rep = _hands_of(canon)
+    below = (rep < mapped[:, None]).sum(axis=1)
+    return canon, mapped - below
+
+
+@functools.cache
+def _all_fives() -> IntArray:
+    return combinations_array(52, 5)
+
+
+def _hands_of(colex: IntArray) -> IntArray:
+    return _all_fives()[np.asarray(colex, dtype=np.int64)]
+
+
+# -- the computation -----------------------------------------------------------------------------
+
+
+def _subset_colex(sorted_rows: IntArray, positions: tuple[int, ...]) -> IntArray:
+    idx = np.zeros(sorted_rows.shape[0], dtype=np.int64)
+    for j, p in enumerate(positions):
+        idx += COMB[sorted_rows[:, p], j + 1]
+    return idx
+
+
+def regenerate(progress: Progress | None = None, chunk: int = 2_000_000) -> DealerTable:
+    """Compute the dealer table from scratch (see the module docstring for the method)."""
+    say = progress or (lambda _msg: None)
+    t0 = time.monotonic()
+
+    def step(msg: str) -> None:
+        say(f"[{time.monotonic() - t0:6.1f}s] {msg}")
+
+    n_values = len(distinct_keys())
+    v4 = value_table()
+    cat_of_value = category_of_ordinal(np.arange(n_values)).astype(np.int64)
+    sixes = combinations_array(52, 6).astype(np.int8)
+    n6 = sixes.shape[0]
+    step(f"{n6:,} six-card hands")
+
+    # 1. the dealer's best-four strength of every six-card hand
+    v6 = np.empty(n6, dtype=np.int16)
+    for s in range(0, n6, chunk):
+        rows = sixes[s : s + chunk].astype(np.int64)
+        best = np.zeros(rows.shape[0], dtype=np.int16)
+        for four in combinations(range(6), 4):
+            best = np.maximum(best, v4[_subset_colex(rows, four)])
+        v6[s : s + chunk] = best
+    step("dealer strengths of every six-card hand")
+
+    # 2. histograms of v over the six-card hands containing each set of 0-3 cards (and by
+    #    category), a sorted key array for sets of four, direct counts for sets of five
+    hist: list[IntArray] = []
+    for k in range(4):
+        n_sets = comb(52, k)
+        h = np.zeros(n_sets * n_values, dtype=np.int64)
+        for s in range(0, n6, chunk):
+            rows = sixes[s : s + chunk].astype(np.int64)
+            v = v6[s : s + chunk].astype(np.int64)
+            keys = np.concatenate(
+                [_subset_colex(rows, sub) * n_values + v for sub in combinations(range(6), k)]
+            )
+            h += np.bincount(keys, minlength=n_sets * n_values)
+        hist.append(h.reshape(n_sets, n_values))
+        step(f"histograms of the dealer strength over hands containing {k} given cards")
+    # greater-than counts: gt[S, t] = #{D ⊇ S : v(D) > t}
+    gt = [np.cumsum(h[:, ::-1], axis=1)[:, ::-1] - h for h in hist]
+    # strengths are ordered by category, so each category is one run of columns
+    starts = np.searchsorted(cat_of_value, np.arange(CATEGORIES))
+    cat_hist = [np.add.reduceat(h, starts, axis=1) for h in hist]
+
+    n4 = comb(52, 4)
+    keys4 = np.empty(n6 * 15, dtype=np.int32)
+    cat4 = np.zeros(n4 * CATEGORIES, dtype=np.int64)
+    pos = 0
+    for s in range(0, n6, chunk):
+        rows = sixes[s : s + chunk].astype(np.int64)
+        v = v6[s : s + chunk].astype(np.int64)
+        c = cat_of_value[v]
+        for sub in combinations(range(6), 4):
+            sc = _subset_colex(rows, sub)
+            keys4[pos : pos + rows.shape[0]] = sc * n_values + v
+            cat4 += np.bincount(sc * CATEGORIES + c, minlength=n4 * CATEGORIES)
+            pos += rows.shape[0]
+    keys4.sort()
+    cat_hist.append(cat4.reshape(n4, CATEGORIES))
+    step("sorted strengths over the hands containing each set of four cards")
+
+    # the player hands and their best-four strengths
+    fives = _all_fives()
+    t = np.zeros(PLAYER_HANDS, dtype=np.int64)
+    for four in combinations(range(5), 4):
+        t = np.maximum(t, v4[_subset_colex(fives, four)])
+
+    # sets of five: each six-card hand D contains six player hands P; compare v(D) with t(P)
+    gt5 = np.zeros(PLAYER_HANDS, dtype=np.int64)
+    ge5 = np.zeros(PLAYER_HANDS, dtype=np.int64)
+    cat5 = np.zeros(PLAYER_HANDS * CATEGORIES, dtype=np.int64)
+    for s in range(0, n6, chunk):
+        rows = sixes[s : s + chunk].astype(np.int64)
+        v = v6[s : s + chunk].astype(np.int64)
+        c = cat_of_value[v]
+        for five in combinations(range(6), 5):
+            p = _subset_colex(rows, five)
+            gt5 += np.bincount(p[v > t[p]], minlength=PLAYER_HANDS)
+            ge5 += np.bincount(p[v >= t[p]], minlength=PLAYER_HANDS)
+            cat5 += np.bincount(p * CATEGORIES + c, minlength=PLAYER_HANDS * CATEGORIES)
+    step("direct counts over the hands containing each player hand")
+
+    # 3. inclusion-exclusion for every player hand
+    beats = np.zeros(PLAYER_HANDS, dtype=np.int64)
+    at_least = np.zeros(PLAYER_HANDS, dtype=np.int64)
+    cats = np.zeros((PLAYER_HANDS, CATEGORIES), dtype=np.int64)
+    for k in range(4):
+        sign = -1 if k % 2 else 1
+        for subset in combinations(range(5), k):
+            sc = _subset_colex(fives, subset)
+            beats += sign * gt[k][sc, t]
+            at_least += sign * (gt[k][sc, t] + hist[k][sc, t])
+            cats += sign * cat_hist[k][sc]
+    for four in combinations(range(5), 4):  # sign +1
+        sc = _subset_colex(fives, four)
+        end = (sc + 1) * 1128  # each set of four lies in C(48, 2) = 1,128 six-card hands
+        beats += end - np.searchsorted(keys4, sc * n_values + t, side="right")
+        at_least += end - np.searchsorted(keys4, sc * n_values + t, side="left")
+        cats += cat_hist[4][sc]
+    beats -= gt5
+    at_least -= ge5
+    cats -= cat5.reshape(PLAYER_HANDS, CATEGORIES)
+    ties = at_least - beats
+    if not (cats.sum(axis=1) == DEALER_HANDS).all() or beats.min() < 0 or ties.min() < 0:
+        raise AssertionError("inclusion-exclusion left inconsistent counts")  # pragma: no cover
+    step("inclusion-exclusion over the player's cards")
+
+    # the joint distribution of (player category, dealer category, result)
+    pcat = cat_of_value[t]
+    joint = np.zeros((CATEGORIES, CATEGORIES, 3), dtype=np.int64)
+    above = np.cumsum(cats[:, ::-1], axis=1)[:, ::-1] - cats  # dealer hands of a higher category
+    own = cats[np.arange(PLAYER_HANDS), pcat]
+    own_beats = beats - above[np.arange(PLAYER_HANDS), pcat]
+    for pc in range(CATEGORIES):
+        sel = pcat == pc
+        for dc in range(CATEGORIES):
+            if dc < pc:
+                joint[pc, dc, 0] = int(cats[sel, dc].sum())
+            elif dc > pc:
+                joint[pc, dc, 2] = int(cats[sel, dc].sum())
+        joint[pc, pc, 1] = int(ties[sel].sum())
+        joint[pc, pc, 2] = int(own_beats[sel].sum())
+        joint[pc, pc, 0] = int((own[sel] - ties[sel] - own_beats[sel]).sum())
+
+    # 4. reduce to suit-isomorphism classes
+    canon = canonical_five(np.arange(PLAYER_HANDS, dtype=np.int64))
+    classes, first, sizes = np.unique(canon, return_index=True, return_counts=True)
+
+    # 5. the dealer's face-up card: for each class and each face-up card u, the dealer hands
+    #    holding u that beat the player, by inclusion-exclusion over S ⊆ P of #{D ⊇ S ∪ {u}}
+    keys5 = np.empty(n6 * 6, dtype=np.int64)
+    pos = 0
+    for s in range(0, n6, chunk):
+        rows = sixes[s : s + chunk].astype(np.int64)
+        v = v6[s : s + chunk].astype(np.int64)
+        for five in combinations(range(6), 5):
+            keys5[pos : pos + rows.shape[0]] = _subset_colex(rows, five) * n_values + v
+            pos += rows.shape[0]
+    keys5.sort()
+    step("sorted strengths over the hands containing each set of five cards")
+    up_beats = _upcard_beats(fives[classes], t[classes], gt, keys4, keys5, v6, n_values, chunk=4000)
+    if not (up_beats.sum(axis=1) == 6 * beats[classes]).all():  # each D holds six face-up cards
+        raise AssertionError("face-up card counts disagree with the totals")  # pragma: no cover
+    n_up = comb(46, 5)
+    edge_up = n_up - 2 * up_beats
+    mult_up = np.where(4 * edge_up > 2 * edge_up, 3, 1)
+    best_up = np.where(mult_up == 3, 4 * edge_up, 2 * edge_up)
+    mult_up = np.where(best_up > -n_up, mult_up, 0)
+    up_counts = np.zeros((3, CATEGORIES, 2), dtype=np.int64)
+    class_cat = pcat[classes]
+    weight = sizes.astype(np.int64)[:, None]
+    for m_index, m in enumerate((0, 1, 3)):
+        played = mult_up == m
+        for c in range(CATEGORIES):
+            sel = played & (class_cat == c)[:, None]
+            lose = int((weight * np.where(sel, up_beats, 0)).sum())
+            total = int((weight * sel).sum()) * n_up
+            up_counts[m_index, c, 1] = total - lose
+            up_counts[m_index, c, 0] = lose
+    step("optimal decisions against each dealer face-up card")
+    class_beats = beats[first]
+    class_ties = ties[first]
+    where = np.searchsorted(classes, canon)
+    if not ((class_beats[where] == beats).all() and (class_ties[where] == ties).all()):
+        raise AssertionError("suit-isomorphic hands got different counts")  # pragma: no cover
+    step(f"{len(classes):,} suit-isomorphism classes")
+    return DealerTable(
+        classes.astype(np.int32),
+        sizes.astype(np.int32),
+        class_beats.astype(np.int32),
+        class_ties.astype(np.int32),
+        joint,
+        mult_up.astype(np.int8),
+        up_counts,
+    )
+
+
+def _upcard_beats(
+    reps: IntArray,
+    t: IntArray,
+    gt: list[IntArray],
+    keys4: npt.NDArray[np.int32],
+    keys5: IntArray,
+    v6: npt.NDArray[np.int16],
+    n_values: int,
+    chunk: int,
+) -> IntArray:
+    """``out[i, j]``: dealer hands holding the j-th card missing from ``reps[i]`` that beat it."""
+    n = reps.shape[0]
+    out = np.zeros((n, 47), dtype=np.int64)
+    for a in range(0, n, chunk):
+        r = reps[a : a + chunk]
+        m = r.shape[0]
+        mask = np.ones((m, 52), dtype=bool)
+        mask[np.arange(m)[:, None], r] = False
+        ups = np.nonzero(mask)[1].reshape(m, 47)
+        u = ups.reshape(-1, 1)
+        rr = np.repeat(r, 47, axis=0)
+        tt = np.repeat(t[a : a + chunk], 47)
+        total = np.zeros(m * 47, dtype=np.int64)
+        for k in range(6):
+            sign = -1 if k % 2 else 1
+            for subset in combinations(range(5), k):
+                cards = np.sort(np.hstack([rr[:, list(subset)], u]), axis=1)
+                idx = _subset_colex(cards, tuple(range(k + 1)))
+                if k + 1 <= 3:
+                    count = gt[k + 1][idx, tt]
+                elif k + 1 == 4:
+                    end = (idx + 1) * 1128
+                    count = end - np.searchsorted(keys4, idx * n_values + tt, side="right")
+                elif k + 1 == 5:
+                    end = (idx + 1) * 47
+                    count = end - np.searchsorted(keys5, idx * n_values + tt, side="right")
+                else:
+                    count = (v6[idx] > tt).astype(np.int64)
+                total += sign * count
+        out[a : a + chunk] = total.reshape(m, 47)
+    return out
+
+
+# -- the shipped table ---------------------------------------------------------------------------
+
+
+def save_dealer_table(table: DealerTable, path: str | Path) -> Path:
+    """Write the table as a compressed ``.npz``; :class:`OutputError` when it cannot be written."""
+    p = Path(path)
+    try:
+        with p.open("wb") as f:
+            np.savez_compressed(
+                f,
+                classes=table.classes,
+                sizes=table.sizes,
+                beats=table.beats,
+                ties=table.ties,
+                joint=table.joint,
+                up_decisions=table.up_decisions,
+                up_counts=table.up_counts,
+            )
+    except OSError as exc:
+        raise OutputError(f"cannot write the dealer table to {str(p)!r}: {exc.strerror}") from exc
+    return p
+
+
+def read_dealer_table(source: str | Path) -> DealerTable:
+    """Read a dealer table written by :func:`save_dealer_table`, checking its totals."""
+    with np.load(source) as data:
+        table = DealerTable(
+            data["classes"].astype(np.int32),
+            data["sizes"].astype(np.int32),
+            data["beats"].astype(np.int32),
+            data["ties"].astype(np.int32),
+            data["joint"].astype(np.int64),
+            data["up_decisions"].astype(np.int8),
+            data["up_counts"].astype(np.int64),
+        )
+    if (
+        int(table.sizes.astype(np.int64).sum()) != PLAYER_HANDS
+        or int(table.joint.sum()) != PLAYER_HANDS * DEALER_HANDS
+        or int(table.up_counts.sum()) != PLAYER_HANDS * 47 * comb(46, 5)
+    ):
+        raise InputError(f"{source}: the dealer table's totals are wrong")
+    return table
+
+
+def shipped_path() -> Path:
+    """Where the shipped table lives inside the package."""
+    return Path(str(resources.files("croupier.games") / "data" / DATA_FILE))
+
+
+@functools.cache
+def load_dealer_table() -> DealerTable:
+    """The shipped dealer table (``croupier strategy four-card-poker --regenerate`` rebuilds it)."""
+    path = shipped_path()
+    if not path.exists():
+        raise InputError(
+            f"the Four Card Poker dealer table {path} is missing: run "
+            "`croupier strategy four-card-poker --regenerate`"
+        )
+    return read_dealer_table(path)
