@@ -34,7 +34,8 @@ def test_long_run_return_from_the_par_sheet_at_the_seed() -> None:
 
 
 def test_long_run_return_agrees_with_the_analysis_of_meters() -> None:
-    meters = pytest.importorskip("croupier.analysis.meters")
+    from croupier.analysis import meters
+
     for key in ("1", "4", "8"):
         mr = meters.meter_return(get_wager("match-the-dealer"), key, decks=8, wager_cents=100)
         d = paytable_definition("633b.3", key, 8, 100)
