@@ -20,15 +20,14 @@ which is what the cross-check with the exact figures shows.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.parsheet import ParSheet, resolve, rows_for
+from croupier.analysis.parsheet import ParSheet, resolve
+from croupier.analysis.simulate import observed_sheet
 from croupier.cards import Shoe
 from croupier.errors import CroupierError
 from croupier.games.baccarat import (
@@ -194,32 +193,14 @@ def shoe_parsheet(
     their weak dependence makes a close approximation)."""
     setup = resolve(wager, paytable, decks=simulation.rules.decks)
     counts = simulation.tallies(wager)
-    rounds = sum(counts)
-    rows = rows_for(setup, counts, rounds, exact=False)
-    mean = sum((r.contribution for r in rows), Fraction(0))
-    sum_sq = sum((r.hits or 0) * (r.net - mean) ** 2 for r in rows)
-    sd = math.sqrt(sum_sq / (rounds - 1)) if rounds > 1 else 0.0
     r = simulation.rules
-    return ParSheet(
-        wager=wager.id,
-        wager_name=wager.name,
-        section=wager.section,
-        paytable=setup.paytable.key,
-        decks=r.decks,
-        shoe=str(Shoe.standard(r.decks)),
-        method="whole-shoe simulation",
-        convention=(
-            f"{simulation.shoes:,} shuffled {r.decks}-deck shoes dealt to a cut card "
-            f"{r.cut_card} cards from the end (burn: {r.burn.value}; "
-            f"{r.coups_after_cut_card} coup(s) after the cut card), {rounds:,} coups; "
-            f"seed {simulation.seed}"
-        ),
-        rows=rows,
-        total=rounds,
-        standard_error=sd / math.sqrt(rounds) if rounds > 1 else None,
-        sample_standard_deviation=sd if rounds > 1 else None,
-        **setup.paytable_fields(),
+    convention = (
+        f"{simulation.shoes:,} shuffled {r.decks}-deck shoes dealt to a cut card "
+        f"{r.cut_card} cards from the end (burn: {r.burn.value}; "
+        f"{r.coups_after_cut_card} coup(s) after the cut card), {sum(counts):,} coups; "
+        f"seed {simulation.seed}"
     )
+    return observed_sheet(setup, counts, "whole-shoe simulation", convention)
 
 
 def summary_nets(wager: BaccaratWager, paytable: Paytable) -> npt.NDArray[np.float64]:

@@ -197,14 +197,37 @@ class Setup:
     meters_cents: dict[MeterLevel, int]
     stake: ProgressiveStake
 
-    def paytable_fields(self) -> dict[str, Any]:
-        """The :class:`ParSheet` fields that describe the paytable's origin and meter funding."""
-        return {
-            "paytable_citation": self.paytable.citation,
-            "paytable_source": self.paytable.source,
-            "regulation": self.paytable.regulation,
-            "increment_rate": increment_rate(self.paytable),
-        }
+    def sheet(
+        self,
+        method: str,
+        convention: str,
+        rows: tuple[OutcomeRow, ...],
+        total: int,
+        standard_error: float | None = None,
+        sample_standard_deviation: float | None = None,
+    ) -> ParSheet:
+        """The :class:`ParSheet` of this request from its rows (exact or simulated)."""
+        return ParSheet(
+            wager=self.wager.id,
+            wager_name=self.wager.name,
+            section=self.wager.section,
+            paytable=self.paytable.key,
+            decks=self.decks,
+            shoe=str(self.shoe),
+            method=method,
+            convention=convention,
+            rows=rows,
+            total=total,
+            wager_cents=self.wager_cents,
+            meters=self.meters_cents,
+            stake=self.stake,
+            standard_error=standard_error,
+            sample_standard_deviation=sample_standard_deviation,
+            paytable_citation=self.paytable.citation,
+            paytable_source=self.paytable.source,
+            regulation=self.paytable.regulation,
+            increment_rate=increment_rate(self.paytable),
+        )
 
     @property
     def meter_units(self) -> MeterValues:
@@ -385,19 +408,9 @@ def exact_parsheet(
     """
     setup = resolve(wager, paytable, decks, shoe, meter_cents, wager_cents, stake)
     counted = exact_counts(setup.wager, setup.shoe)
-    return ParSheet(
-        wager=wager.id,
-        wager_name=wager.name,
-        section=wager.section,
-        paytable=setup.paytable.key,
-        decks=setup.decks,
-        shoe=str(setup.shoe),
-        method="exact",
-        convention=counted.convention,
-        rows=rows_for(setup, counted.counts, counted.total, exact=True),
-        total=counted.total,
-        wager_cents=setup.wager_cents,
-        meters=setup.meters_cents,
-        stake=stake,
-        **setup.paytable_fields(),
+    return setup.sheet(
+        "exact",
+        counted.convention,
+        rows_for(setup, counted.counts, counted.total, exact=True),
+        counted.total,
     )

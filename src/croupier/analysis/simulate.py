@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from croupier.analysis.parsheet import ParSheet, resolve, rows_for
+from croupier.analysis.parsheet import ParSheet, Setup, resolve, rows_for
 from croupier.cards import Shoe
 from croupier.errors import InputError, ShoeError
 from croupier.paytables import MeterLevel, Paytable
@@ -101,29 +101,20 @@ def simulate(
     """
     setup = resolve(wager, paytable, decks, shoe, meter_cents, wager_cents, stake)
     counts = simulate_counts(setup.wager, setup.shoe, rounds, seed, progress)
+    convention = setup.wager.simulation_convention(setup.shoe, rounds, seed) or (
+        f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}; seed {seed}"
+    )
+    return observed_sheet(setup, counts, "simulation", convention)
+
+
+def observed_sheet(setup: Setup, counts: tuple[int, ...], method: str, convention: str) -> ParSheet:
+    """A par sheet of observed counts (one per outcome, then no winning combination): observed
+    frequencies, the mean return, the sample standard deviation and the standard error of the mean.
+    Raises :class:`~croupier.errors.InputError` for fewer than two rounds."""
+    rounds = sum(counts)
+    if rounds < 2:
+        raise InputError(f"a standard error needs at least two rounds, not {rounds}")
     rows = rows_for(setup, counts, rounds, exact=False)
     mean = sum((r.contribution for r in rows), Fraction(0))
-    if rounds > 1:
-        sum_sq = sum((r.hits or 0) * (r.net - mean) ** 2 for r in rows)
-        sd = math.sqrt(sum_sq / (rounds - 1))
-    else:
-        sd = 0.0
-    return ParSheet(
-        wager=wager.id,
-        wager_name=wager.name,
-        section=wager.section,
-        paytable=setup.paytable.key,
-        decks=setup.decks,
-        shoe=str(setup.shoe),
-        method="simulation",
-        convention=setup.wager.simulation_convention(setup.shoe, rounds, seed)
-        or f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}; seed {seed}",
-        rows=rows,
-        total=rounds,
-        wager_cents=setup.wager_cents,
-        meters=setup.meters_cents,
-        stake=stake,
-        standard_error=sd / math.sqrt(rounds) if rounds > 1 else None,
-        sample_standard_deviation=sd if rounds > 1 else None,
-        **setup.paytable_fields(),
-    )
+    sd = math.sqrt(sum((r.hits or 0) * (r.net - mean) ** 2 for r in rows) / (rounds - 1))
+    return setup.sheet(method, convention, rows, rounds, sd / math.sqrt(rounds), sd)
