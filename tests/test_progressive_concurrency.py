@@ -198,6 +198,8 @@ def test_four_writers_killed_mid_settlement_leave_every_round_applied_once(db_ur
 
 @pytest.mark.slow
 def test_four_writers_killed_again_and_again_over_a_long_run(db_url: str) -> None:
-    kills = killed_writers(db_url, rounds=80, kill_p=0.01, timeout=1200)
+    # each worker dies once for certain, then at 3% of its transaction points: about 15 more
+    # deaths expected over 80 rounds on four tables (fewer than 4 more: Poisson tail < 1e-4)
+    kills = killed_writers(db_url, rounds=80, kill_p=0.03, timeout=1200)
     print(f"{kills} writer processes killed with SIGKILL mid-transaction")
-    assert kills >= 10
+    assert kills >= 8
