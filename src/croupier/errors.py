@@ -115,3 +115,27 @@ class AuthorizationError(RulesError):
 
 class LinkError(RulesError):
     """The table is not linked to the progressive (§ 605a.8) or a position is not at the table."""
+
+
+# -- the table: Rules Submissions and the round procedure (croupier.table) -----------------------
+
+
+class SubmissionError(CroupierError, ValueError):
+    """A Rules Submission (§ 601a.2) is malformed or breaks rules of the regulation.
+
+    ``violations`` holds every problem found, each as (message, section or ``None``); the message of
+    the exception lists them all.
+    """
+
+    def __init__(self, source: str, violations: tuple[tuple[str, str | None], ...]) -> None:
+        lines = [f"{msg} (58 Pa. Code § {sec})" if sec else msg for msg, sec in violations]
+        super().__init__(f"{source}: " + "; ".join(lines))
+        self.source = source
+        self.violations = violations
+
+
+class ProcedureError(RulesError):
+    """A step of a round breaks the regulated round procedure: an action the round's phase does
+    not allow (cards dealt before the lock-out, a Play before the cards), a side wager without its
+    base wager, a wager the table does not offer. ``section`` cites the rule; the round is left
+    exactly as it was."""

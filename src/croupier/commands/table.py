@@ -1,0 +1,122 @@
+"""Table commands: ``croupier check`` a Rules Submission, ``croupier settle`` a round record.
+
+``croupier play --submission S --seed N`` deals and settles random rounds for a dealer in training.
+``croupier check SUBMISSION...`` reports every violation of each submission at once, each naming its
+section (58 Pa. Code § 601a.2 and the wagers' sections), and exits with status 2 when there is any.
+``croupier settle ROUND.json...`` replays each round record through the regulated round procedure
+(:mod:`croupier.table.round`) and prints every event — the wagers' outcome, pay, net result and the
+section each was settled under, in settlement order; a round that breaks a rule prints one error
+line naming the section, and nothing is settled.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from croupier.cli import JsonFlag, app, err, out
+from croupier.table.record import settle_file
+from croupier.table.round import Action, TableRound, settled_net
+from croupier.table.submission import check_file, load_submission
+from croupier.table.training import random_rounds
+from croupier.units import format_money
+
+Files = Annotated[list[Path], typer.Argument(help="Files to read.", show_default=False)]
+
+
+@app.command()
+def check(submissions: Files, json_out: JsonFlag = False) -> None:
+    """Check Rules Submissions (TOML): every violation at once, each with its section."""
+    report = {str(p): check_file(p) for p in submissions}
+    if json_out:
+        data = {
+            path: [{"message": v.message, "section": v.section} for v in problems]
+            for path, problems in report.items()
+        }
+        out.print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        for path, problems in report.items():
+            if not problems:
+                out.print(f"{path}: ok")
+                continue
+            err.print(f"{path}: {len(problems)} violation{'s' if len(problems) > 1 else ''}")
+            for v in problems:
+                err.print(f"  {v}")
+    if any(report.values()):
+        raise typer.Exit(2)
+
+
+def _cents(cents: int | None) -> str:
+    if cents is None:
+        return ""
+    return ("+" if cents > 0 else "") + format_money(cents)
+
+
+@app.command()
+def settle(rounds: Files, json_out: JsonFlag = False) -> None:
+    """Settle round records (JSON): every wager's outcome, pay, net and section, in settlement
+    order. A round that breaks a rule is one error line naming the section; nothing is settled."""
+    settled = [(p, settle_file(p)) for p in rounds]
+    _show([(str(p), r) for p, r in settled], json_out)
+
+
+def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
+    if json_out:
+        data = [
+            {
+                "round": name,
+                "submission": r.submission.source,
+                "cards": r.cards.describe() if r.cards else None,
+                "events": [e.to_json() for e in r.events],
+                "net_cents": settled_net(r.events),
+            }
+            for name, r in rounds
+        ]
+        out.print(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    for name, r in rounds:
+        out.print(f"{name} · {r.submission.name or r.submission.game.value}")
+        if r.cards is not None:
+            out.print(r.cards.describe())
+        t = Table("#", "step", "seat", "wager", "outcome", "pays", "amount", "net", "section")
+        for e in r.events:
+            if e.action not in (Action.SETTLEMENT, Action.RECORDED):
+                continue
+            t.add_row(
+                str(e.index),
+                "settled" if e.action is Action.SETTLEMENT else "recorded",
+                str(e.seat or ""),
+                e.wager or "",
+                e.outcome or "(not settled here)",
+                e.pays or "",
+                format_money(e.amount_cents) if e.amount_cents else "",
+                _cents(e.win_cents),
+                f"§ {e.section}",
+            )
+        out.print(t)
+        for e in r.settlements():
+            if e.pending_validation:
+                out.print(
+                    f"  A floorperson or above must validate the seat {e.seat} {e.wager} payout "
+                    "before it is paid (58 Pa. Code § 633b.2(h)(3))."
+                )
+        out.print(f"players' net {_cents(settled_net(r.events)) or '$0'}")
+
+
+@app.command()
+def play(
+    submission: Annotated[
+        Path, typer.Option("--submission", "-s", help="The table's Rules Submission (TOML).")
+    ],
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffles and wagers.")] = 0,
+    rounds: Annotated[int, typer.Option("--rounds", "-n", min=1, help="Rounds to deal.")] = 1,
+    json_out: JsonFlag = False,
+) -> None:
+    """Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds)."""
+    sub = load_submission(submission)
+    played = random_rounds(sub, seed, rounds)
+    _show([(f"round {i}", r) for i, r in enumerate(played, start=1)], json_out)

@@ -1,0 +1,161 @@
+"""Round records as JSON files: a submission and the steps of a round, replayed and settled.
+
+A round file (see ``examples/rounds/``)::
+
+    {
+      "submission": "../submissions/blackjack-6deck.toml",   // a path (relative to this file)
+                                                             // or the submission inline
+      "steps": [
+        {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
+        {"action": "bet", "seat": 3, "wager": "perfect-pairs", "amount": "$5"},
+        {"action": "no-more-bets"},
+        {"action": "deal", "players": {"3": "8s 8s"}, "dealer": "Kd 9c"},
+        {"action": "settle"}
+      ]
+    }
+
+Other steps: ``{"action": "deal", "coup": "Ks 4h 2d Qc 3h 3s"}`` (Baccarat), ``{"action": "deal",
+"seed": 7}`` (a shuffled shoe), ``{"action": "play", "seat": 1, "amount": "$20"}`` and
+``{"action": "fold", "seat": 2}``; a bet may name its ``player`` (Four Card Poker's adjacent boxes,
+§ 641a.7(e)). A missing ``no-more-bets`` before the deal, or ``settle`` at the end, is supplied.
+:func:`settle_record` replays the steps through :class:`~croupier.table.round.TableRound`: the
+first step that breaks a rule raises its typed error, and nothing is settled.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from croupier.errors import InputError, PaytableError
+from croupier.table.round import DealtCards, Phase, TableRound
+from croupier.table.submission import (
+    RulesSubmission,
+    load_submission,
+    submission_from_data,
+)
+from croupier.units import parse_money
+
+
+class Step(BaseModel):
+    """One step of a round file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Literal["bet", "no-more-bets", "deal", "play", "fold", "settle"]
+    seat: int | None = None
+    wager: str | None = None
+    amount: str | None = None
+    player: str | None = None
+    players: dict[int, str] | None = None
+    dealer: str | None = None
+    coup: str | None = None
+    bonus: str | None = None
+    seed: int | None = None
+
+
+class RoundFile(BaseModel):
+    """The whole round file."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    submission: str | dict[str, Any]
+    steps: list[Step]
+
+
+def _cents(step: Step, index: int) -> int:
+    if step.amount is None:
+        raise InputError(f'step {index} ({step.action}): give its amount, e.g. "$5"')
+    try:
+        return parse_money(step.amount)
+    except PaytableError as exc:
+        raise InputError(f"step {index} ({step.action}): {exc}") from exc
+
+
+def _seat(step: Step, index: int) -> int:
+    if step.seat is None:
+        raise InputError(f"step {index} ({step.action}): give its seat")
+    return step.seat
+
+
+def apply_step(rnd: TableRound, step: Step, index: int = 0) -> TableRound:
+    """The round after ``step`` (a no-more-bets is supplied before a deal that lacks one)."""
+    if step.action == "bet":
+        if step.wager is None:
+            raise InputError(f"step {index} (bet): name the wager")
+        return rnd.bet(_seat(step, index), step.wager, _cents(step, index), step.player)
+    if step.action == "no-more-bets":
+        return rnd.no_more_bets()
+    if step.action == "deal":
+        if rnd.phase is Phase.BETTING:
+            rnd = rnd.no_more_bets()
+        if step.seed is not None:
+            return rnd.deal_shoe(step.seed)
+        cards = DealtCards.parse(
+            players=step.players, dealer=step.dealer or "", coup=step.coup or "", bonus=step.bonus
+        )
+        return rnd.deal(cards)
+    if step.action == "play":
+        return rnd.play(_seat(step, index), _cents(step, index))
+    if step.action == "fold":
+        return rnd.fold(_seat(step, index))
+    return rnd.settle()
+
+
+def parse_record(data: Mapping[str, Any], source: str = "round") -> RoundFile:
+    """The round file's shape checked; :class:`InputError` names the first problems."""
+    try:
+        return RoundFile.model_validate(data)
+    except ValidationError as exc:
+        where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
+        raise InputError(f"{source}: not a round file: {where}") from exc
+
+
+def settle_record(
+    data: Mapping[str, Any], base: Path | None = None, source: str = "round"
+) -> TableRound:
+    """Replay a round record (parsed JSON) to its settlement. ``base`` is the directory a
+    submission path is relative to. Raises the typed error of the first step that breaks a rule
+    (:class:`~croupier.errors.RulesError` and subclasses name the section); nothing is settled."""
+    record = parse_record(data, source)
+    sub = _submission(record.submission, base)
+    rnd = TableRound.open(sub)
+    for i, step in enumerate(record.steps, start=1):
+        rnd = apply_step(rnd, step, i)
+    if rnd.phase is Phase.BETTING:
+        rnd = rnd.no_more_bets()
+    if rnd.phase is Phase.DEALT:
+        rnd = rnd.settle()
+    if rnd.phase is not Phase.SETTLED:
+        raise InputError(f"{source}: the round has no deal step: there is nothing to settle")
+    return rnd
+
+
+def _submission(spec: str | dict[str, Any], base: Path | None) -> RulesSubmission:
+    if isinstance(spec, dict):
+        return submission_from_data(spec, "inline submission")
+    path = Path(spec)
+    if not path.is_absolute() and base is not None:
+        path = base / path
+    return load_submission(path)
+
+
+def settle_file(path: str | Path) -> TableRound:
+    """Read and settle a round file (see :func:`settle_record`)."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise InputError(f"{p}: cannot read: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{p}: not valid JSON: {exc}") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{p}: a round file is a JSON object")
+    return settle_record(data, p.parent, str(p))
+
+
+__all__ = ["RoundFile", "Step", "apply_step", "parse_record", "settle_file", "settle_record"]

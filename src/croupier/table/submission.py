@@ -1,0 +1,497 @@
+"""Rules Submissions (58 Pa. Code § 601a.2): what a table offers, as a validated TOML file.
+
+A casino does not offer "a wager": it files a Rules Submission choosing the game, the deck count,
+house options (the dealer standing or hitting on soft 17), which optional wagers it offers with which
+paytables, the minimum and maximum of each wager, the progressive wager sizes, and at Four Card
+Poker the number of adjacent boxes a player may wager on (§ 641a.7(e)). The file::
+
+    game = "blackjack"          # blackjack | baccarat | four-card-poker | criss-cross-poker
+    name = "BJ-6 with Perfect Pairs"
+    decks = 6
+    dealer = "S17"              # Blackjack: S17 (stands on soft 17) or H17
+    seats = 7
+
+    [[wagers]]
+    wager = "blackjack"         # the base wager: blackjack; player/banker/tie; four-card-poker
+    min = "$10"                 # (the Ante); criss-cross
+    max = "$1,000"
+
+    [[wagers]]
+    wager = "jackpot-party"
+    paytable = "P1"
+    amounts = ["$1", "$5"]      # a progressive wager's sizes, instead of min/max
+
+:func:`load_submission` parses it with pydantic (shape and types), then :func:`check_submission`
+checks it against the regulation, reusing each wager's own checks (:meth:`Wager.check_decks`,
+:meth:`Wager.paytable`, :meth:`Wager.check_wager_amount`), and reports every violation at once,
+each naming its section.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from croupier.errors import (
+    CroupierError,
+    PaytableError,
+    RulesError,
+    SubmissionError,
+    UnknownPaytableError,
+    UnknownWagerError,
+)
+from croupier.games.blackjack import BlackjackRules, SoftSeventeen
+from croupier.paytables import Paytable
+from croupier.units import format_money, parse_money
+from croupier.wagers import Game, Wager, get_wager
+
+
+class TableGame(Enum):
+    """The base games whose rounds croupier runs (Chapters 633a, 631a, 641a, 674a)."""
+
+    BLACKJACK = "blackjack"
+    BACCARAT = "baccarat"
+    FOUR_CARD_POKER = "four-card-poker"
+    CRISS_CROSS_POKER = "criss-cross-poker"
+
+    @property
+    def game(self) -> Game:
+        """The :class:`~croupier.wagers.Game` its wagers are registered for."""
+        return {
+            TableGame.BLACKJACK: Game.BLACKJACK,
+            TableGame.BACCARAT: Game.BACCARAT,
+            TableGame.FOUR_CARD_POKER: Game.FOUR_CARD_POKER,
+            TableGame.CRISS_CROSS_POKER: Game.CRISS_CROSS_POKER,
+        }[self]
+
+
+BASE_WAGERS: Mapping[TableGame, tuple[str, ...]] = {
+    TableGame.BLACKJACK: ("blackjack",),
+    TableGame.BACCARAT: ("player", "banker", "tie"),
+    TableGame.FOUR_CARD_POKER: ("four-card-poker",),
+    TableGame.CRISS_CROSS_POKER: ("criss-cross",),
+}
+"""The base-game wagers: the Blackjack wager (§ 633a.6(d)), the Baccarat wagers (§ 631a.8(a)),
+the Ante (§ 641a.7(d)(1), registered as ``four-card-poker``: Ante and Play) and the Criss-Cross
+Poker wagers (§ 674a.7(d))."""
+
+UNREGISTERED_BASE = {"blackjack": "633a.6(d)", "criss-cross": "674a.7(d)"}
+"""Base wagers croupier records but does not settle (the player's decisions are not recorded)."""
+
+REQUIRED_BASE: Mapping[str, tuple[tuple[str, ...], str]] = {
+    "perfect-pairs": (("blackjack",), "633b.1(c)"),
+    "jackpot-party": (("blackjack",), "633b.2(e)"),
+    "match-the-dealer": (("blackjack",), "633b.3(e)"),
+    "axman": (("blackjack",), "633c.12(a)"),
+    "axman-h17": (("blackjack",), "633c.12(a)"),
+    "fortune-7": (("player", "banker", "tie"), "631c.3(c)"),
+    "golden-8": (("player", "banker", "tie"), "631c.3(c)"),
+    "heavenly-9": (("player", "banker", "tie"), "631c.3(c)"),
+    "blazing-7s": (("player", "banker", "tie"), "631c.3(c)"),
+    "cover-all": (("player", "banker", "tie"), "631c.3(c)"),
+    "five-card-hand-bonus": (("four-card-poker",), "641a.7(d)(7)"),
+    "five-card-hand-bonus-dealer": (("four-card-poker",), "641a.7(d)(7)"),
+    "six-card-bonus": (("four-card-poker",), "641a.7(d)(8)"),
+    "ultimate-pairs": (("criss-cross",), "674b.1(a)"),
+}
+"""Side wager → (the base wagers one of which the player must have placed, the section)."""
+
+FIVE_TREASURES = ("fortune-7", "golden-8", "heavenly-9", "blazing-7s", "cover-all")
+SWITCH_HANDS_INCREMENT_CENTS = 500
+"""§ 633b.4(b): at Switch Hands all Blackjack wagers are placed in $5 increments."""
+
+
+# -- the file schema (pydantic) --------------------------------------------------------------------
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class WagerSpec(_Strict):
+    """One ``[[wagers]]`` table of the file."""
+
+    wager: str = Field(min_length=1)
+    paytable: str | None = None
+    min: str | None = None
+    max: str | None = None
+    amounts: list[str] | None = None
+
+
+class SubmissionFile(_Strict):
+    """The whole file (see the module docstring)."""
+
+    game: Literal["blackjack", "baccarat", "four-card-poker", "criss-cross-poker"]
+    name: str = ""
+    decks: int = Field(ge=1, le=8)
+    dealer: Literal["S17", "H17"] | None = None
+    switch_hands: bool = False
+    seats: int = Field(default=7, ge=1, le=9)
+    adjacent_boxes: int | None = Field(default=None, ge=1)
+    wagers: list[WagerSpec] = Field(min_length=1)
+
+
+# -- the domain object -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class OfferedWager:
+    """A wager the table offers: its id, paytable (``None`` for an unregistered base wager), and
+    either limits (min/max, cents) or the progressive sizes it takes (``amounts``, cents)."""
+
+    wager: str
+    paytable: Paytable | None
+    min_cents: int | None
+    max_cents: int | None
+    amounts_cents: tuple[int, ...] = ()
+
+    def describe_limits(self) -> str:
+        """``'$5–$100'`` or ``'$1 or $5'``."""
+        if self.amounts_cents:
+            return " or ".join(format_money(c) for c in self.amounts_cents)
+        lo = format_money(self.min_cents) if self.min_cents is not None else "?"
+        hi = format_money(self.max_cents) if self.max_cents is not None else "?"
+        return f"{lo}–{hi}"
+
+
+@dataclass(frozen=True)
+class RulesSubmission:
+    """A checked Rules Submission (§ 601a.2): build one with :func:`load_submission` or
+    :func:`submission_from_data`, which refuse a submission with any violation."""
+
+    source: str
+    game: TableGame
+    name: str
+    decks: int
+    soft_17: SoftSeventeen
+    switch_hands: bool
+    seats: int
+    adjacent_boxes: int | None
+    wagers: tuple[OfferedWager, ...]
+
+    def offered(self, wager_id: str) -> OfferedWager | None:
+        """The offered wager with that id (``axman-h17`` answers for ``axman``), or ``None``."""
+        for w in self.wagers:
+            if w.wager == wager_id or {w.wager, wager_id} == {"axman", "axman-h17"}:
+                return w
+        return None
+
+    @property
+    def blackjack_rules(self) -> BlackjackRules:
+        """The house rules the dealer plays by (§ 633a.7)."""
+        return BlackjackRules(decks=self.decks, soft_17=self.soft_17)
+
+    def paytable_key(self, wager_id: str) -> str | None:
+        """The paytable id the table uses for ``wager_id``."""
+        w = self.offered(wager_id)
+        return w.paytable.key if w is not None and w.paytable is not None else None
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One problem of a submission: what is wrong and the section that says so (``None`` when no
+    rule of the regulation is at stake, e.g. a malformed amount)."""
+
+    message: str
+    section: str | None
+
+    def __str__(self) -> str:
+        return f"{self.message} (58 Pa. Code § {self.section})" if self.section else self.message
+
+
+def _money(text: str, where: str, problems: list[Violation]) -> int | None:
+    try:
+        cents = parse_money(text)
+    except PaytableError as exc:
+        problems.append(Violation(f"{where}: {exc}", None))
+        return None
+    if cents <= 0:
+        problems.append(Violation(f"{where}: an amount must be positive, not {text!r}", None))
+        return None
+    return cents
+
+
+def _wager_for(spec: WagerSpec, problems: list[Violation]) -> Wager | None:
+    try:
+        return get_wager(spec.wager)
+    except UnknownWagerError as exc:
+        problems.append(Violation(str(exc), "601a.2"))
+        return None
+
+
+def _paytables_or_none(wager: Wager) -> tuple[Paytable, ...]:
+    try:
+        return wager.paytables()
+    except CroupierError:
+        return ()
+
+
+def _check_paytable(
+    wager: Wager, key: str, decks: int, problems: list[Violation]
+) -> Paytable | None:
+    """The wager's paytable ``key`` for ``decks`` decks, via :meth:`Wager.paytable`; a paytable of
+    the section printed for another deck count cites the section's deck rule (§ 633b.2(b))."""
+    try:
+        return wager.paytable(key, decks)
+    except RulesError as exc:
+        problems.append(Violation(str(exc).rsplit(" (58 Pa. Code", 1)[0], exc.section))
+    except UnknownPaytableError as exc:
+        exists = any(t.key.upper() == key.strip().upper() for t in wager.paytables())
+        section = (wager.decks_rule or wager.section) if exists else wager.section
+        what = f"the {wager.name} wager: {exc}"
+        if exists:
+            what += f" — the table deals {decks} decks"
+        problems.append(Violation(what, section))
+    except PaytableError as exc:
+        problems.append(Violation(str(exc), wager.section))
+    return None
+
+
+def check_submission(spec: SubmissionFile) -> tuple[Violation, ...]:
+    """Every violation of the regulation in a parsed submission, in file order (empty: it may be
+    filed). Each wager's own checks are reused: :meth:`Wager.check_decks` (AxMan at 6 or 8 decks,
+    § 633c.12(a); Match the Dealer at 6 or 8, § 633b.3(b)), :meth:`Wager.paytable` (a paytable id
+    the section defines, for the table's deck count: Jackpot Party, § 633b.2(b)) and
+    :meth:`Wager.check_wager_amount` ($1 or $5, § 633b.2(e), § 633b.3(e))."""
+    return _build(spec, "submission")[1]
+
+
+def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Violation, ...]]:
+    problems: list[Violation] = []
+    game = TableGame(spec.game)
+    bases = BASE_WAGERS[game]
+    offered_ids = [w.wager.strip().lower() for w in spec.wagers]
+    wagers: list[OfferedWager] = []
+    seen: set[str] = set()
+    for spec_w in spec.wagers:
+        wid = spec_w.wager.strip().lower()
+        where = f"wager {wid}"
+        if wid in seen:
+            problems.append(Violation(f"{where} is listed twice", "601a.2"))
+        seen.add(wid)
+        wager: Wager | None = None
+        if wid in UNREGISTERED_BASE:
+            if wid not in bases:
+                problems.append(
+                    Violation(
+                        f"the {wid} wager is not a {game.value} wager", UNREGISTERED_BASE[wid]
+                    )
+                )
+            if spec_w.paytable is not None:
+                problems.append(Violation(f"{where}: croupier has no paytable for it", None))
+        else:
+            wager = _wager_for(spec_w, problems)
+        table: Paytable | None = None
+        if wager is not None:
+            if wager.game is not game.game:
+                section = REQUIRED_BASE.get(wid, (None, wager.section))[1]
+                problems.append(
+                    Violation(
+                        f"the {wager.name} wager is offered at {wager.game.value}, "
+                        f"not at {game.value}",
+                        section,
+                    )
+                )
+            else:
+                try:
+                    wager.check_decks(spec.decks)
+                except RulesError as exc:
+                    problems.append(Violation(str(exc).rsplit(" (58 Pa. Code", 1)[0], exc.section))
+                else:
+                    if spec_w.paytable is None:
+                        keys = ", ".join(dict.fromkeys(t.key for t in wager.paytables()))
+                        problems.append(
+                            Violation(
+                                f"{where}: name the paytable the table uses (§ {wager.section} "
+                                f"defines {keys})",
+                                wager.section,
+                            )
+                        )
+                    else:
+                        table = _check_paytable(wager, spec_w.paytable, spec.decks, problems)
+        # limits, or the progressive sizes
+        lo = _money(spec_w.min, f"{where} min", problems) if spec_w.min else None
+        hi = _money(spec_w.max, f"{where} max", problems) if spec_w.max else None
+        amounts: list[int] = []
+        progressive = table is not None and table.progressive is not None
+        sizes_table = table
+        if sizes_table is None and wager is not None and wager.wager_amount_rule is not None:
+            # the paytable was refused (e.g. printed for another deck count): the sizes rule
+            # (§ 633b.2(e), § 633b.3(e)) is still checked, against the section's other paytables
+            sizes_table = next(
+                (t for t in _paytables_or_none(wager) if t.progressive is not None), None
+            )
+        if spec_w.amounts is not None:
+            for text in spec_w.amounts:
+                cents = _money(text, f"{where} amount", problems)
+                if cents is None:
+                    continue
+                amounts.append(cents)
+                if wager is not None and sizes_table is not None:
+                    try:
+                        wager.check_wager_amount(sizes_table, cents)
+                    except RulesError as exc:
+                        problems.append(
+                            Violation(str(exc).rsplit(" (58 Pa. Code", 1)[0], exc.section)
+                        )
+        elif progressive:
+            problems.append(
+                Violation(f"{where}: a progressive wager lists its amounts (e.g. $1, $5)", None)
+            )
+        if (
+            not progressive
+            and spec_w.amounts is None
+            and (spec_w.min is None or spec_w.max is None)
+        ):
+            problems.append(Violation(f"{where}: give its minimum and maximum", "601a.2"))
+        if lo is not None and hi is not None and lo > hi:
+            problems.append(
+                Violation(
+                    f"{where}: minimum {format_money(lo)} above maximum {format_money(hi)}", None
+                )
+            )
+        if (
+            spec.switch_hands
+            and wid == "blackjack"
+            and any(c % SWITCH_HANDS_INCREMENT_CENTS for c in (lo, hi) if c is not None)
+        ):
+            problems.append(
+                Violation(
+                    "at Switch Hands the Blackjack wager is placed in $5 increments; limits "
+                    f"{format_money(lo or 0)}–{format_money(hi or 0)} allow others",
+                    "633b.4(b)",
+                )
+            )
+        # the base wager the section requires
+        needs = REQUIRED_BASE.get(wid)
+        if (
+            needs is not None
+            and (wager is None or wager.game is game.game)
+            and not any(b in offered_ids for b in needs[0])
+        ):
+            base = " or ".join(needs[0])
+            problems.append(
+                Violation(
+                    f"the {wid} wager is offered only to a player who placed the {base} wager, "
+                    "which the table does not offer",
+                    needs[1],
+                )
+            )
+        wagers.append(OfferedWager(wid, table, lo, hi, tuple(amounts)))
+    if not any(b in offered_ids for b in bases) and not (
+        game is TableGame.FOUR_CARD_POKER and "aces-up" in offered_ids
+    ):
+        problems.append(
+            Violation(
+                f"a {game.value} table offers its base wager ({' or '.join(bases)})", "601a.2"
+            )
+        )
+    if game is TableGame.BLACKJACK and spec.dealer is None:
+        problems.append(
+            Violation("say whether the dealer stands (S17) or hits (H17) soft 17", "601a.2")
+        )
+    if game is not TableGame.BLACKJACK and (spec.dealer is not None or spec.switch_hands):
+        problems.append(Violation("dealer = S17/H17 and switch_hands are Blackjack options", None))
+    if game is TableGame.FOUR_CARD_POKER and spec.adjacent_boxes is None:
+        problems.append(
+            Violation(
+                "a Four Card Poker submission specifies the number of adjacent boxes a player "
+                "may wager on in one round (adjacent_boxes)",
+                "641a.7(e)",
+            )
+        )
+    treasure_tables = {
+        w.paytable.key for w in wagers if w.wager in FIVE_TREASURES and w.paytable is not None
+    }
+    if len(treasure_tables) > 1:
+        problems.append(
+            Violation(
+                "the 5 Treasures wagers share one paytable, not "
+                f"{', '.join(sorted(treasure_tables))}",
+                "631c.3(h)",
+            )
+        )
+    sub = RulesSubmission(
+        source,
+        game,
+        spec.name,
+        spec.decks,
+        SoftSeventeen.HITS if spec.dealer == "H17" else SoftSeventeen.STANDS,
+        spec.switch_hands,
+        spec.seats,
+        spec.adjacent_boxes,
+        tuple(wagers),
+    )
+    return sub, tuple(problems)
+
+
+def _where(loc: tuple[int | str, ...]) -> str:
+    return ".".join(str(p) for p in loc) or "file"
+
+
+def parse_submission(data: Mapping[str, Any], source: str) -> SubmissionFile:
+    """The file's shape checked with pydantic; :class:`SubmissionError` lists every problem."""
+    try:
+        return SubmissionFile.model_validate(data)
+    except ValidationError as exc:
+        problems = tuple(
+            (f"{_where(tuple(e['loc']))}: {str(e['msg']).removeprefix('Value error, ')}", None)
+            for e in exc.errors()
+        )
+        raise SubmissionError(source, problems) from exc
+
+
+def submission_from_data(data: Mapping[str, Any], source: str = "submission") -> RulesSubmission:
+    """A checked submission from parsed TOML/JSON data. Raises :class:`SubmissionError` listing
+    every violation (each with its section) when there is any."""
+    spec = parse_submission(data, source)
+    sub, problems = _build(spec, source)
+    if problems:
+        raise SubmissionError(source, tuple((p.message, p.section) for p in problems))
+    return sub
+
+
+def read_submission_data(path: str | Path) -> dict[str, Any]:
+    """The TOML data of a submission file; :class:`SubmissionError` when unreadable."""
+    p = Path(path)
+    try:
+        return tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise SubmissionError(str(p), ((f"cannot read: {exc.strerror}", None),)) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise SubmissionError(str(p), ((f"not valid TOML: {exc}", None),)) from exc
+
+
+def load_submission(path: str | Path) -> RulesSubmission:
+    """Load and check a Rules Submission file (see :func:`submission_from_data`)."""
+    return submission_from_data(read_submission_data(path), str(path))
+
+
+def check_file(path: str | Path) -> tuple[Violation, ...]:
+    """Every violation of a submission file, schema problems included (for ``croupier check``)."""
+    try:
+        spec = parse_submission(read_submission_data(path), str(path))
+    except SubmissionError as exc:
+        return tuple(Violation(m, s) for m, s in exc.violations)
+    return check_submission(spec)
+
+
+__all__ = [
+    "BASE_WAGERS",
+    "REQUIRED_BASE",
+    "OfferedWager",
+    "RulesSubmission",
+    "SubmissionFile",
+    "TableGame",
+    "Violation",
+    "check_file",
+    "check_submission",
+    "load_submission",
+    "submission_from_data",
+]
