@@ -36,12 +36,20 @@ def _origin(cls: type[Wager]) -> tuple[str, str]:
     return inspect.getfile(cls), cls.__qualname__
 
 
+_discovered = False
+
+
 def _discover() -> None:
+    """Import every wager module once per process (they register themselves on import)."""
+    global _discovered
+    if _discovered:
+        return
     import croupier.wagers as package
 
     for info in pkgutil.iter_modules(package.__path__):
         if info.name not in _NOT_WAGER_MODULES and not info.name.startswith("_"):
             importlib.import_module(f"croupier.wagers.{info.name}")
+    _discovered = True
 
 
 def all_wagers() -> tuple[Wager, ...]:
