@@ -11,6 +11,7 @@ import importlib
 import json
 import pkgutil
 import sys
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
@@ -86,6 +87,14 @@ PaytableFiles = Annotated[
 ]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
 
+GAME_STRATEGIES: dict[str, Callable[[list[str], bool], None]] = {}
+"""Games whose ``croupier strategy GAME [OPTIONS]`` a command module provides: called with the
+options the ``strategy`` command does not know itself, and ``--json``."""
+
+GAME_ANALYSES: dict[str, Callable[[int | None, bool], None]] = {}
+"""Games (not wagers of the registry) that ``croupier analyze GAME`` reports: called with
+``--decks`` and ``--json``."""
+
 
 def _book(files: list[Path] | None) -> PaytableBook:
     book = builtin_paytables()
@@ -126,6 +135,19 @@ def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
         assert cents is not None
         meters[MeterLevel.parse(name)] = cents
     return meters
+
+
+def _progress(disable: bool) -> Progress:
+    """A transient progress bar on stderr, shown only to a person at a terminal."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=disable or not err.is_terminal,
+    )
 
 
 def _pct(x: Fraction, digits: int = 4) -> str:
@@ -434,6 +456,12 @@ def analyze(
     paytable_files: PaytableFiles = None,
 ) -> None:
     """Exact par sheet of one wager × paytable × deck count: every outcome's count and return."""
+    game = GAME_ANALYSES.get(wager.strip().lower())
+    if game is not None:
+        if paytable is not None or meter is not None or wager_amount is not None:
+            raise InputError(f"{wager} takes only --decks and --json")
+        game(decks, json_out)
+        return
     w = _wager(wager, paytable_files)
     if paytable is None:
         keys = list(dict.fromkeys(t.key for t in w.paytables()))
@@ -511,15 +539,7 @@ def simulate(
 ) -> None:
     """Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact."""
     w = _wager(wager, paytable_files)
-    with Progress(
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=json_out or not err.is_terminal,
-    ) as progress:
+    with _progress(disable=json_out) as progress:
         task = progress.add_task(f"dealing {w.id}", total=rounds)
         sheet = run_simulation(
             w,
@@ -578,12 +598,19 @@ def parsheet(
     """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds)."""
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
-    sheets: list[ParSheet] = []
     book = _book(paytable_files)
-    for w in all_wagers():
-        w = w.with_book(book) if paytable_files else w
-        for table, decks in w.offerings():
+    jobs = [
+        (w, table, decks)
+        for w in (x.with_book(book) if paytable_files else x for x in all_wagers())
+        for table, decks in w.offerings()
+    ]
+    sheets: list[ParSheet] = []
+    with _progress(disable=json_out) as progress:
+        task = progress.add_task("exact par sheets", total=len(jobs))
+        for w, table, decks in jobs:
+            progress.update(task, description=f"{w.id} {table.key} {decks_phrase(decks)}")
             sheets.append(exact_parsheet(w, table, decks=decks))
+            progress.advance(task)
     if json_out and summary:
         rows = [
             {k: v for k, v in s.to_dict().items() if k not in ("outcomes", "exact")} for s in sheets

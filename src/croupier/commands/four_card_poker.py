@@ -17,7 +17,16 @@ import typer
 from rich.table import Table
 
 from croupier.cards import format_cards, parse_card, parse_cards
-from croupier.cli import JsonFlag, PaytableFiles, _book, _money, app, err, out
+from croupier.cli import (
+    GAME_STRATEGIES,
+    JsonFlag,
+    PaytableFiles,
+    _book,
+    _money,
+    app,
+    err,
+    out,
+)
 from croupier.errors import InputError
 from croupier.games.four_card_poker import AntePlayStrategy, strategy_rule, upcard_rule
 from croupier.games.four_card_poker_exact import (
@@ -43,9 +52,12 @@ def _ante_play(paytable_files: list[Path] | None) -> AntePlay:
     return w.with_book(_book(paytable_files)) if paytable_files else w
 
 
-@app.command()
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
 def strategy(
-    game: Annotated[str, typer.Argument(help="The game: four-card-poker.")],
+    ctx: typer.Context,
+    game: Annotated[
+        str, typer.Argument(help="The game: four-card-poker, blackjack, switch-hands.")
+    ],
     paytable: Annotated[
         str, typer.Option("--paytable", "-p", help="The Ante bonus paytable.")
     ] = "25-20-2",
@@ -63,9 +75,19 @@ def strategy(
     json_out: JsonFlag = False,
     paytable_files: PaytableFiles = None,
 ) -> None:
-    """The optimal Ante/Play strategy of Four Card Poker as a rule, with its exact figures."""
+    """The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;
+    Blackjack's basic-strategy chart and house edge (blackjack: --decks N, --s17 | --h17,
+    --no-das, --split-hands N, --resplit-aces, --hit-split-aces, --surrender); the Switch Hands
+    decision chart (switch-hands: the same, and --tie-pays, --premium)."""
+    other = GAME_STRATEGIES.get(game.strip().lower())
+    if other is not None:
+        other(list(ctx.args), json_out)
+        return
     if game.strip().lower() not in GAMES:
-        raise InputError(f"no strategy for {game!r} (games with one: {', '.join(GAMES)})")
+        games = ", ".join((*GAMES, *GAME_STRATEGIES))
+        raise InputError(f"no strategy for {game!r} (games with one: {games})")
+    if ctx.args:
+        raise InputError(f"unknown option(s) for four-card-poker: {' '.join(ctx.args)}")
     w = _ante_play(paytable_files)
     table = w.paytable(paytable, 1)
     if regenerate_table:

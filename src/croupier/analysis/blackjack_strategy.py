@@ -1,0 +1,651 @@
+"""The Blackjack player's strategy engine: the expected value of every play, and the house edge.
+
+58 Pa. Code Chapter 633a (Blackjack; § 633a.9 surrender, § 633a.10 doubling, § 633a.11 splitting)
+and § 633b.4 (Switch Hands and Blackjack Premium), as summarised in base-games.md.
+
+**Method** (a combinatorial analysis, the usual one):
+
+* The shoe is a composition by blackjack value (ace, 2 … 9, ten-valued). For a dealer upcard, the
+  dealer's *final hands* are enumerated once as multisets of drawn values with the number of
+  orders in which the dealer can draw each (a draw order is valid when no shorter prefix stands).
+  The probability of a final hand from any composition ``n`` is then
+  ``orders × Π falling(n_v, d_v) / falling(N, Σd)`` — exact for every composition, and evaluated
+  for thousands of compositions at once with numpy. Under the peek (§ 633a.7, the card reader
+  device) the dealer's two-card Blackjack is removed and the rest renormalised: what a player who
+  still has a decision to make faces.
+* The player's hands are multisets of values; the cards the player holds (and any card removed
+  elsewhere, e.g. the other card of a split pair) are taken out of the shoe before the dealer's
+  distribution is read, so standing, hitting and doubling are valued against the *exact* dealer
+  distribution of the remaining shoe. Hitting is a memoised recursion over the player's hand;
+  after the first decision only standing and hitting remain. Each hand composition is played
+  optimally (a composition-dependent strategy; :func:`basic_strategy_chart` reads the
+  total-dependent chart off it).
+* A player's draw after the peek is conditioned on the dealer's hole card not making a
+  Blackjack: the hole card is an unseen card whose value is not the one that would complete it.
+* **Splitting is approximated** in the standard way: each split hand is valued as one card of
+  the pair plus a draw from the shoe less the pair (and the upcard); the other hands' cards are
+  not removed. Re-splits up to :attr:`PlayRules.split_hands` hands are counted by the expected
+  number of hands a pair card re-opens, all from that one composition. Split aces take one card
+  each unless :attr:`PlayRules.hit_split_aces`; an ace and a ten-valued card after a split is 21,
+  not a Blackjack.
+
+Probabilities inside this recursion are floats (``numpy.float64``): exact fractions are far too
+slow for thousands of dealer distributions per upcard. The rounding error is far below the
+0.001% the figures are printed to; the house edge of a published rule set is reproduced within
+0.01% (tests/test_blackjack_strategy.py cites the source).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from functools import cache, lru_cache
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.errors import CroupierError, RulesError
+from croupier.games.blackjack import BlackjackRules, SoftSeventeen
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+VALUES = 10
+"""Card types of the engine: index 0 is the ace, 1 … 8 the 2 … 9, 9 any ten-valued card."""
+
+LABELS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T")
+ACE, TEN = 0, 9
+
+
+def value_index(label: str) -> int:
+    """The engine's index of a value label (``'A'``, ``'2'`` … ``'9'``, ``'T'``; ``'10'``, J, Q, K
+    are read as ``'T'``)."""
+    text = label.strip().upper()
+    if text in ("10", "J", "Q", "K"):
+        text = "T"
+    if text not in LABELS:
+        raise CroupierError(f"not a blackjack value: {label!r} (A, 2–9, T)")
+    return LABELS.index(text)
+
+
+class Action(Enum):
+    """A player's decision on a two-card hand."""
+
+    STAND = "stand"
+    HIT = "hit"
+    DOUBLE = "double"
+    SPLIT = "split"
+    SURRENDER = "surrender"
+
+    @property
+    def letter(self) -> str:
+        """One letter for a chart: S, H, D, P, R."""
+        return {"stand": "S", "hit": "H", "double": "D", "split": "P", "surrender": "R"}[self.value]
+
+
+@dataclass(frozen=True)
+class PlayRules:
+    """The house rules a player's decisions depend on (§§ 633a.9–633a.11, the Rules Submission).
+
+    Defaults: PA's fundamental rules (stand on soft 17, peek, Blackjack 3 to 2), doubling on any
+    first two cards and after a split, splitting to four hands, one split of aces with one card
+    each, no late surrender (optional in PA; ``late_surrender=True`` offers it).
+    """
+
+    table: BlackjackRules = field(default_factory=BlackjackRules)
+    double_after_split: bool = True
+    split_hands: int = 4
+    """The most hands a player may make by splitting and re-splitting (1: no splitting)."""
+    resplit_aces: bool = False
+    hit_split_aces: bool = False
+    late_surrender: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.table.peek:
+            raise RulesError(
+                "the strategy engine models the peek (card reader device) only", section="633a.7"
+            )
+        if self.split_hands < 1:
+            raise RulesError("split_hands must be 1 (no splitting) or more", section="633a.11")
+
+    @staticmethod
+    def of(
+        decks: int = 6,
+        hits_soft_17: bool = False,
+        das: bool = True,
+        split_hands: int = 4,
+        resplit_aces: bool = False,
+        hit_split_aces: bool = False,
+        late_surrender: bool = False,
+    ) -> PlayRules:
+        """The rules from plain arguments."""
+        soft = SoftSeventeen.HITS if hits_soft_17 else SoftSeventeen.STANDS
+        return PlayRules(
+            BlackjackRules(decks, soft),
+            das,
+            split_hands,
+            resplit_aces,
+            hit_split_aces,
+            late_surrender,
+        )
+
+    def describe(self) -> str:
+        """e.g. ``'6 decks, dealer stands on soft 17, DAS, split to 4 hands, no surrender'``."""
+        parts = [self.table.describe(), "double on any two"]
+        parts.append("double after split" if self.double_after_split else "no double after split")
+        if self.split_hands > 1:
+            parts.append(f"split to {self.split_hands} hands")
+            parts.append("re-split aces" if self.resplit_aces else "aces split once")
+            if self.hit_split_aces:
+                parts.append("hit split aces")
+        else:
+            parts.append("no splitting")
+        parts.append("late surrender" if self.late_surrender else "no surrender")
+        parts.append(f"Blackjack pays {_odds(self.table.blackjack_pays)}")
+        return ", ".join(parts)
+
+
+def _odds(x: Fraction) -> str:
+    x = Fraction(x)
+    return f"{x.numerator} to {x.denominator}"
+
+
+# -- the dealer ----------------------------------------------------------------------------------
+
+_RESULTS = ("17", "18", "19", "20", "21", "bust")
+
+
+@dataclass(frozen=True)
+class _DealerHands:
+    drawn: IntArray  # (H, 10) values the dealer drew after the upcard
+    orders: FloatArray  # (H,) valid draw orders of each multiset
+    result: IntArray  # (H,) 0..4 for 17..21, 5 bust
+    blackjack: npt.NDArray[np.bool_]  # (H,) the two-card 21 with the upcard
+    size: IntArray  # (H,) cards drawn
+    drawn_t: IntArray  # (10, H) the transpose of drawn
+    steps: FloatArray  # (1, kmax + 1): 0, 0, 1, 2, … (falling-factorial offsets)
+    kmax: int
+    has_blackjack: bool
+
+
+@lru_cache(maxsize=64)
+def _dealer_hands(upcard: int, hits_soft_17: bool) -> _DealerHands:
+    """Every final hand the dealer can draw to the upcard, as multisets of values, with the number
+    of orders in which the drawing rule deals it (independent of the shoe)."""
+    start = (0,) * VALUES
+    level: dict[tuple[int, ...], list[int]] = {start: [1, upcard + 1, int(upcard == ACE)]}
+    finals: list[tuple[tuple[int, ...], int, int, bool]] = []
+    while level:
+        nxt: dict[tuple[int, ...], list[int]] = {}
+        for drawn, (orders, hard, ace) in level.items():
+            cards = 1 + sum(drawn)
+            total = hard + 10 if ace and hard + 10 <= 21 else hard
+            soft = bool(ace and hard + 10 <= 21)
+            stands = total > 17 or (total == 17 and not (soft and hits_soft_17))
+            if cards >= 2 and (stands or total > 21):
+                result = 5 if total > 21 else total - 17
+                finals.append((drawn, orders, result, cards == 2 and total == 21))
+                continue
+            for v in range(VALUES):
+                key = (*drawn[:v], drawn[v] + 1, *drawn[v + 1 :])
+                entry = nxt.get(key)
+                if entry is None:
+                    nxt[key] = [orders, hard + v + 1, int(ace or v == ACE)]
+                else:
+                    entry[0] += orders
+        level = nxt
+    drawn_arr = np.array([f[0] for f in finals], dtype=np.int64)
+    size = drawn_arr.sum(axis=1)
+    kmax = int(size.max())
+    blackjack = np.array([f[3] for f in finals], dtype=np.bool_)
+    return _DealerHands(
+        drawn_arr,
+        np.array([f[1] for f in finals], dtype=np.float64),
+        np.array([f[2] for f in finals], dtype=np.int64),
+        blackjack,
+        size,
+        np.ascontiguousarray(drawn_arr.T),
+        np.concatenate(([0.0], np.arange(kmax, dtype=np.float64)))[None, :],
+        kmax,
+        bool(blackjack.any()),
+    )
+
+
+def dealer_results(
+    counts: Sequence[int], upcard: int, hits_soft_17: bool
+) -> tuple[FloatArray, float]:
+    """The dealer's final results from a composition ``counts`` (by value, the upcard already
+    out): ``(p, p_blackjack)`` where ``p`` holds the probabilities of 17, 18, 19, 20, 21 and bust
+    *given no dealer Blackjack*, and ``p_blackjack`` the probability of a dealer Blackjack.
+    Memoised on the composition."""
+    key = (upcard, hits_soft_17, tuple(counts))
+    got = _DEALER_CACHE.get(key)
+    if got is None:
+        if len(_DEALER_CACHE) > 400_000:
+            _DEALER_CACHE.clear()
+        got = _dealer_results(key[2], upcard, hits_soft_17)
+        _DEALER_CACHE[key] = got
+    return got
+
+
+_DEALER_CACHE: dict[tuple[int, bool, tuple[int, ...]], tuple[FloatArray, float]] = {}
+_ROWS = np.arange(VALUES)[:, None]
+
+
+def _dealer_results(
+    counts: tuple[int, ...], upcard: int, hits_soft_17: bool
+) -> tuple[FloatArray, float]:
+    hands = _dealer_hands(upcard, hits_soft_17)
+    # falling(counts[v], j) for j = 0 … kmax, and falling(N, k)
+    n = np.asarray((*counts, sum(counts)), dtype=np.float64)[:, None]
+    factors = np.maximum(n - hands.steps, 0.0)
+    factors[:, 0] = 1.0
+    table = np.cumprod(factors, axis=1)
+    weights = hands.orders * table[_ROWS, hands.drawn_t].prod(axis=0)
+    denominators = table[VALUES, hands.size]
+    probs = np.divide(weights, denominators, out=np.zeros_like(weights), where=denominators > 0)
+    p_bj = float(probs[hands.blackjack].sum()) if hands.has_blackjack else 0.0
+    if hands.has_blackjack:
+        probs[hands.blackjack] = 0.0
+    out = np.bincount(hands.result, weights=probs, minlength=6).astype(np.float64)
+    if p_bj < 1.0:
+        out /= 1.0 - p_bj
+    return out, p_bj
+
+
+# -- the player ------------------------------------------------------------------------------------
+
+
+def counts_total(hand: Sequence[int]) -> tuple[int, bool]:
+    """Total and softness of a hand given as counts by value."""
+    hard = (
+        hand[0]
+        + 2 * hand[1]
+        + 3 * hand[2]
+        + 4 * hand[3]
+        + 5 * hand[4]
+        + 6 * hand[5]
+        + 7 * hand[6]
+        + 8 * hand[7]
+        + 9 * hand[8]
+        + 10 * hand[9]
+    )
+    if hand[ACE] and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def _stand_ev(total: int, dealer: FloatArray) -> float:
+    """Expected value of standing on ``total`` (not a Blackjack) against ``dealer`` results."""
+    if total > 21:
+        return -1.0
+    bust = float(dealer[5])
+    if total < 17:
+        return bust - (1.0 - bust)
+    idx = total - 17
+    win = bust + float(dealer[:idx].sum())
+    lose = float(dealer[idx + 1 : 5].sum())
+    return win - lose
+
+
+class _Engine:
+    """Memoised values of a player's hands against one upcard, the shoe less ``extra``."""
+
+    def __init__(self, rules: PlayRules, upcard: int, extra: tuple[int, ...]) -> None:
+        self.rules = rules
+        self.upcard = upcard
+        base = list(_shoe_counts(rules.table.decks))
+        base[upcard] -= 1
+        for v, k in enumerate(extra):
+            base[v] -= k
+        if min(base) < 0:
+            raise CroupierError("the shoe lacks a card removed")
+        self.base = tuple(base)
+        self.h17 = rules.table.hits_soft_17
+        self.excluded = TEN if upcard == ACE else ACE if upcard == TEN else None
+        self._best: dict[tuple[int, ...], float] = {}
+
+    def composition(self, hand: Sequence[int]) -> tuple[int, ...]:
+        """The shoe the dealer and the player draw from with ``hand`` held."""
+        return tuple(b - h for b, h in zip(self.base, hand, strict=True))
+
+    def dealer(self, hand: tuple[int, ...]) -> tuple[FloatArray, float]:
+        """Dealer results given no Blackjack, and the Blackjack probability, with ``hand`` out."""
+        return dealer_results(self.composition(hand), self.upcard, self.h17)
+
+    def draw_probs(self, hand: Sequence[int]) -> list[float]:
+        """The player's next card given no dealer Blackjack (the hole card is not the value that
+        would complete one)."""
+        n = self.composition(hand)
+        total = sum(n)
+        x = self.excluded
+        if x is None:
+            return [c / total for c in n]
+        other = total - n[x]
+        out = []
+        for v, c in enumerate(n):
+            if v == x:
+                out.append(c / (total - 1))
+            else:
+                out.append((c - c / other) / (total - 1) if other else 0.0)
+        return out
+
+    def stand(self, hand: tuple[int, ...]) -> float:
+        """EV of standing (given no dealer Blackjack)."""
+        total, _ = counts_total(hand)
+        if total > 21:
+            return -1.0
+        return _stand_ev(total, self.dealer(hand)[0])
+
+    def best(self, hand: tuple[int, ...]) -> float:
+        """EV of the best of standing and hitting (any hand after the first decision)."""
+        got = self._best.get(hand)
+        if got is not None:
+            return got
+        total, _ = counts_total(hand)
+        if total > 21:
+            return -1.0
+        value = self.stand(hand)
+        if total < 21:
+            value = max(value, self.hit(hand))
+        self._best[hand] = value
+        return value
+
+    def hit(self, hand: tuple[int, ...]) -> float:
+        """EV of taking one card and then playing on optimally."""
+        ev = 0.0
+        for v, p in enumerate(self.draw_probs(hand)):
+            if p:
+                ev += p * self.best(_add(hand, v))
+        return ev
+
+    def double(self, hand: tuple[int, ...]) -> float:
+        """EV of doubling: twice the wager, one card, stand."""
+        ev = 0.0
+        for v, p in enumerate(self.draw_probs(hand)):
+            if p:
+                ev += p * self.stand(_add(hand, v))
+        return 2.0 * ev
+
+
+def _add(hand: tuple[int, ...], v: int) -> tuple[int, ...]:
+    return (*hand[:v], hand[v] + 1, *hand[v + 1 :])
+
+
+def _hand(*values: int) -> tuple[int, ...]:
+    out = [0] * VALUES
+    for v in values:
+        out[v] += 1
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def _shoe_counts(decks: int) -> tuple[int, ...]:
+    return (4 * decks,) * 9 + (16 * decks,)
+
+
+_ENGINES: dict[tuple[PlayRules, int, tuple[int, ...]], _Engine] = {}
+
+
+def _engine(rules: PlayRules, upcard: int, extra: tuple[int, ...] = (0,) * VALUES) -> _Engine:
+    key = (rules, upcard, extra)
+    got = _ENGINES.get(key)
+    if got is None:
+        if len(_ENGINES) > 4096:
+            _ENGINES.clear()
+        got = _Engine(rules, upcard, extra)
+        _ENGINES[key] = got
+    return got
+
+
+@dataclass(frozen=True)
+class HandValues:
+    """The expected value of each play of a two-card hand against an upcard, per unit wagered.
+
+    ``stand`` … ``surrender`` are conditional on the dealer not having a Blackjack (the player
+    decides after the peek); a play the rules do not allow is ``None``. ``p_dealer_blackjack`` is
+    the chance of a dealer Blackjack, which takes the original wager only (§ 633a.11, base-games.md).
+    A two-card 21 is a Blackjack (``blackjack``): it has no decision.
+    """
+
+    cards: tuple[int, int]
+    upcard: int
+    p_dealer_blackjack: float
+    blackjack: bool
+    stand: float
+    hit: float | None
+    double: float | None
+    split: float | None
+    surrender: float | None
+
+    def options(self) -> dict[Action, float]:
+        """The allowed plays and their EVs (given no dealer Blackjack)."""
+        out = {Action.STAND: self.stand}
+        for action, ev in (
+            (Action.HIT, self.hit),
+            (Action.DOUBLE, self.double),
+            (Action.SPLIT, self.split),
+            (Action.SURRENDER, self.surrender),
+        ):
+            if ev is not None:
+                out[action] = ev
+        return out
+
+    @property
+    def action(self) -> Action:
+        """The best play (standing on a Blackjack)."""
+        if self.blackjack:
+            return Action.STAND
+        opts = self.options()
+        return max(opts, key=lambda a: opts[a])
+
+    @property
+    def best(self) -> float:
+        """The EV of the best play, given no dealer Blackjack."""
+        return self.options()[self.action]
+
+    def value(
+        self,
+        blackjack_pays: Fraction | float = Fraction(3, 2),
+        tie_blackjack_pays: Fraction | float = 0,
+    ) -> float:
+        """The expected net result of the hand before the peek (what a player who has not yet seen
+        the hole card can expect), with the best play: a player Blackjack pays ``blackjack_pays``
+        (or ``tie_blackjack_pays`` against a dealer Blackjack); otherwise a dealer Blackjack takes
+        the wager."""
+        q = self.p_dealer_blackjack
+        if self.blackjack:
+            return q * float(tie_blackjack_pays) + (1 - q) * float(blackjack_pays)
+        return -q + (1 - q) * self.best
+
+
+def hand_values(
+    rules: PlayRules, upcard: int, first: int, second: int, removed: Iterable[int] = ()
+) -> HandValues:
+    """The EV of every play of the two-card hand ``first``, ``second`` (value indices) against
+    ``upcard``, from the shoe less those three cards and ``removed`` (value indices of other cards
+    known to be out, e.g. a discarded Switch Hands pair). Memoised."""
+    return _hand_values(rules, upcard, first, second, tuple(sorted(removed)))
+
+
+@lru_cache(maxsize=65536)
+def _hand_values(
+    rules: PlayRules, upcard: int, first: int, second: int, removed: tuple[int, ...]
+) -> HandValues:
+    extra = _hand(*removed)
+    eng = _engine(rules, upcard, extra)
+    hand = _hand(first, second)
+    composition = eng.composition(hand)
+    if min(composition) < 0:
+        raise CroupierError("the shoe lacks a card of the hand")
+    dealer, p_bj = eng.dealer(hand)
+    total, _ = counts_total(hand)
+    if total == 21:
+        return HandValues((first, second), upcard, p_bj, True, 1.0, None, None, None, None)
+    stand = _stand_ev(total, dealer)
+    hit = eng.hit(hand)
+    double = eng.double(hand)
+    split = _split_ev(rules, upcard, first, extra) if first == second else None
+    surrender = -0.5 if rules.late_surrender else None
+    return HandValues((first, second), upcard, p_bj, False, stand, hit, double, split, surrender)
+
+
+def _split_ev(rules: PlayRules, upcard: int, pair: int, extra: tuple[int, ...]) -> float | None:
+    """EV of splitting a pair (both hands together, per unit of the original wager), given no
+    dealer Blackjack. See the module docstring for the approximation."""
+    if rules.split_hands < 2:
+        return None
+    eng = _engine(rules, upcard, _add(extra, pair))
+    one = _hand(pair)
+    probs = eng.draw_probs(one)
+    aces = pair == ACE
+    can_play = not aces or rules.hit_split_aces
+    non_pair = 0.0
+    pair_value = 0.0
+    for v, p in enumerate(probs):
+        if not p:
+            continue
+        h = _add(one, v)
+        value = eng.stand(h)
+        if can_play:
+            value = max(value, eng.hit(h))
+            if rules.double_after_split:
+                value = max(value, eng.double(h))
+        if v == pair:
+            pair_value = value
+        else:
+            non_pair += p * value
+    q = probs[pair]
+    resplit = not aces or rules.resplit_aces
+    limit = rules.split_hands if resplit else 2
+
+    @cache
+    def f(hands: int, pending: int) -> float:
+        if pending == 0:
+            return 0.0
+        out = non_pair + (1 - q) * f(hands, pending - 1)
+        if hands < limit:
+            out += q * f(hands + 1, pending + 1)
+        else:
+            out += q * (pair_value + f(hands, pending - 1))
+        return out
+
+    return f(2, 2)
+
+
+# -- the whole game ----------------------------------------------------------------------------
+
+
+def initial_deals(decks: int) -> list[tuple[int, int, int, float]]:
+    """Every (upcard, first, second) by value with its probability from a full shoe (the player's
+    two cards unordered, ``first <= second``)."""
+    counts = _shoe_counts(decks)
+    total = sum(counts)
+    out = []
+    for u in range(VALUES):
+        pu = counts[u] / total
+        left = list(counts)
+        left[u] -= 1
+        m = total - 1
+        pairs = comb(m, 2)
+        for a in range(VALUES):
+            for b in range(a, VALUES):
+                ways = comb(left[a], 2) if a == b else left[a] * left[b]
+                out.append((u, a, b, pu * ways / pairs))
+    return out
+
+
+@dataclass(frozen=True)
+class GameValue:
+    """The player's expected result per unit of the Blackjack wager, and the house edge."""
+
+    rules: PlayRules
+    expected: float
+    blackjack_pays: float
+    tie_blackjack_pays: float
+
+    @property
+    def house_edge(self) -> float:
+        """−expected, per unit of the initial Blackjack wager."""
+        return -self.expected
+
+
+def game_value(
+    rules: PlayRules,
+    blackjack_pays: Fraction | float | None = None,
+    tie_blackjack_pays: Fraction | float = 0,
+) -> GameValue:
+    """The expected result of a round of Blackjack played with the optimal (composition-dependent)
+    strategy, per unit wagered, from a full shoe."""
+    bj = float(rules.table.blackjack_pays if blackjack_pays is None else blackjack_pays)
+    ev = 0.0
+    for u, a, b, p in initial_deals(rules.table.decks):
+        if p:
+            ev += p * hand_values(rules, u, a, b).value(bj, tie_blackjack_pays)
+    return GameValue(rules, ev, bj, float(tie_blackjack_pays))
+
+
+# -- the chart ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    """One row of a basic-strategy chart: the hands it covers and the play against each upcard
+    (``'A'``, ``'2'`` … ``'T'``), with the probability-weighted EV of each allowed play."""
+
+    kind: str  # "hard", "soft" or "pair"
+    label: str
+    actions: dict[str, Action]
+    values: dict[str, dict[Action, float]]
+
+
+def basic_strategy_chart(rules: PlayRules) -> list[ChartRow]:
+    """The total-dependent basic strategy for two-card hands: hard 5–20 (no pair), soft 13–20,
+    and pairs. For a total made by several two-card hands (hard 12 is 2-T, 3-9, 4-8, 5-7) each
+    play's EV is averaged over those hands, weighted by their chance from the full shoe, and the
+    best average is the chart's play (surrender, where allowed, is only taken where it is best)."""
+    counts = _shoe_counts(rules.table.decks)
+    groups: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for a in range(VALUES):
+        for b in range(a, VALUES):
+            hand = _hand(a, b)
+            total, soft = counts_total(hand)
+            if a == b:
+                key = ("pair", f"{LABELS[a]},{LABELS[b]}")
+            elif total == 21:
+                continue
+            elif soft:
+                key = ("soft", f"soft {total}")
+            else:
+                key = ("hard", f"hard {total}")
+            groups.setdefault(key, []).append((a, b))
+    rows = []
+    order = {"hard": 0, "soft": 1, "pair": 2}
+
+    def sort_key(item: tuple[tuple[str, str], list[tuple[int, int]]]) -> tuple[int, int]:
+        (kind, _), hands = item
+        a, b = hands[0]
+        if kind == "pair":
+            return (order[kind], -(11 if a == ACE else a + 1))
+        return (order[kind], -counts_total(_hand(a, b))[0])
+
+    for (kind, label), hands in sorted(groups.items(), key=sort_key):
+        actions: dict[str, Action] = {}
+        values: dict[str, dict[Action, float]] = {}
+        for u in (1, 2, 3, 4, 5, 6, 7, 8, TEN, ACE):
+            sums: dict[Action, float] = {}
+            weight = 0.0
+            for a, b in hands:
+                w = (counts[a] * (counts[a] - 1) / 2) if a == b else counts[a] * counts[b]
+                hv = hand_values(rules, u, a, b)
+                for act, ev in hv.options().items():
+                    sums[act] = sums.get(act, 0.0) + w * ev
+                weight += w
+            avg = {act: s / weight for act, s in sums.items()}
+            actions[LABELS[u]] = max(avg, key=lambda act: avg[act])
+            values[LABELS[u]] = avg
+        rows.append(ChartRow(kind, label, actions, values))
+    return rows

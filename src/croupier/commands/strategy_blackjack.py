@@ -1,0 +1,246 @@
+"""Blackjack strategy and the § 633b.4 games (Switch Hands, Blackjack Premium).
+
+``croupier strategy blackjack --decks 6 --s17 [--surrender] [--json]`` prints the basic-strategy
+chart of a rule set and the house edge of plain Blackjack; ``croupier strategy switch-hands
+--decks 6 [--tie-pays]`` the switch decision chart; ``croupier analyze switch-hands --decks 6`` and
+``croupier analyze blackjack-premium`` the house edges of 58 Pa. Code § 633b.4.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from rich.table import Table
+
+from croupier.analysis.blackjack_strategy import (
+    LABELS,
+    PlayRules,
+    basic_strategy_chart,
+    game_value,
+)
+from croupier.analysis.switch_hands import (
+    PremiumColoredPays,
+    SwitchAnalysis,
+    Variant,
+    analyze,
+    switch_chart,
+)
+from croupier.cli import GAME_ANALYSES, GAME_STRATEGIES, out
+from croupier.errors import InputError
+
+UPCARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> Any:  # one-line usage errors, status 2 (croupier.cli.main)
+        raise InputError(f"{self.prog}: {message}")
+
+
+def _rules_parser(prog: str) -> _Parser:
+    p = _Parser(prog=prog, add_help=False, exit_on_error=False)
+    p.add_argument("--decks", "-d", type=int, default=6)
+    soft = p.add_mutually_exclusive_group()
+    soft.add_argument("--s17", dest="h17", action="store_false", default=False)
+    soft.add_argument("--h17", dest="h17", action="store_true")
+    p.add_argument("--no-das", dest="das", action="store_false", default=True)
+    p.add_argument("--split-hands", type=int, default=4)
+    p.add_argument("--resplit-aces", action="store_true")
+    p.add_argument("--hit-split-aces", action="store_true")
+    p.add_argument("--surrender", action="store_true", help="late surrender")
+    p.add_argument("--help", "-h", action="store_true")
+    return p
+
+
+_RULES_HELP = (
+    "options: --decks N (6), --s17 (default) | --h17, --no-das, --split-hands N (4), "
+    "--resplit-aces, --hit-split-aces, --surrender (late), --json"
+)
+
+
+def _rules(ns: argparse.Namespace) -> PlayRules:
+    if ns.decks < 1:
+        raise InputError(f"--decks must be at least 1, not {ns.decks}")
+    return PlayRules.of(
+        ns.decks,
+        ns.h17,
+        ns.das,
+        ns.split_hands,
+        ns.resplit_aces,
+        ns.hit_split_aces,
+        ns.surrender,
+    )
+
+
+def _parse(parser: _Parser, args: list[str]) -> argparse.Namespace | None:
+    try:
+        ns = parser.parse_args(args)
+    except argparse.ArgumentError as exc:
+        raise InputError(f"{parser.prog}: {exc}") from None
+    if ns.help:
+        out.print(f"{parser.prog} [OPTIONS]\n{_RULES_HELP}")
+        return None
+    return ns
+
+
+def blackjack_strategy(args: list[str], json_out: bool) -> None:
+    """``croupier strategy blackjack``: the basic-strategy chart and the house edge."""
+    ns = _parse(_rules_parser("croupier strategy blackjack"), args)
+    if ns is None:
+        return
+    rules = _rules(ns)
+    rows = basic_strategy_chart(rules)
+    edge = game_value(rules).house_edge
+    if json_out:
+        doc = {
+            "game": "blackjack",
+            "sections": ["58 Pa. Code § 633a.9", "§ 633a.10", "§ 633a.11"],
+            "rules": rules.describe(),
+            "house_edge": edge,
+            "strategy": "composition-dependent on each hand; chart is total-dependent",
+            "chart": [
+                {
+                    "kind": r.kind,
+                    "hand": r.label,
+                    "actions": {u: r.actions[u].value for u in UPCARDS},
+                    "ev": {u: {a.value: v for a, v in r.values[u].items()} for u in UPCARDS},
+                }
+                for r in rows
+            ],
+        }
+        print(json.dumps(doc, indent=2))
+        return
+    table = Table(title=f"Blackjack basic strategy · {rules.describe()}")
+    table.add_column("Hand")
+    for u in UPCARDS:
+        table.add_column(u, justify="center")
+    kind = ""
+    for r in rows:
+        if r.kind != kind and kind:
+            table.add_section()
+        kind = r.kind
+        table.add_row(r.label, *(r.actions[u].letter for u in UPCARDS))
+    out.print(table)
+    out.print(
+        "S stand · H hit · D double (hit if not allowed) · P split · R surrender; the play with "
+        "the best EV given no dealer Blackjack (after the peek), averaged over the two-card "
+        "hands of each total"
+    )
+    out.print(f"house edge {edge * 100:.4f}% (optimal play of every hand, full shoe)")
+
+
+def switch_strategy(args: list[str], json_out: bool) -> None:
+    """``croupier strategy switch-hands``: keep or switch, by face-up pair and upcard."""
+    parser = _rules_parser("croupier strategy switch-hands")
+    parser.add_argument("--tie-pays", action="store_true")
+    parser.add_argument("--premium", action="store_true")
+    ns = _parse(parser, args)
+    if ns is None:
+        return
+    rules = _rules(ns)
+    variant = Variant.PREMIUM if ns.premium else Variant.SWITCH_HANDS
+    a = analyze(variant, rules, True, ns.tie_pays or ns.premium)
+    chart = switch_chart(a)
+    if json_out:
+        print(
+            json.dumps(
+                {
+                    "game": variant.value,
+                    "section": "58 Pa. Code § 633b.4(f)",
+                    "rules": rules.describe(),
+                    "tie_blackjack_pays_1_to_2": a.tie_pays,
+                    "switch_rate": a.switch_rate,
+                    "chart": {
+                        pair: {
+                            u: {
+                                "switch": c.switches,
+                                "keep_ev": c.keep,
+                                "switch_ev": c.switch,
+                            }
+                            for u, c in cells.items()
+                        }
+                        for pair, cells in chart.items()
+                    },
+                },
+                indent=2,
+            )
+        )
+        return
+    table = Table(title=f"{_title(a)} · switch decision · {rules.describe()}")
+    table.add_column("Face-up pair")
+    for u in UPCARDS:
+        table.add_column(u, justify="center")
+    for pair in sorted(chart, key=lambda p: -chart[p]["T"].keep):
+        cells = chart[pair]
+        table.add_row(pair, *("W" if cells[u].switches else "K" for u in UPCARDS))
+    out.print(table)
+    out.print(
+        "K keep the face-up pair · W switch to the face-down pair (§ 633b.4(f)); rows by the "
+        f"face-up pair's value against a ten; switches {a.switch_rate * 100:.2f}% of deals"
+    )
+
+
+def _title(a: SwitchAnalysis) -> str:
+    return "Switch Hands" if a.variant is Variant.SWITCH_HANDS else "Blackjack Premium"
+
+
+def _figures(a: SwitchAnalysis) -> dict[str, Any]:
+    return {
+        "player": "switch-hands ante" if a.ante else "plain blackjack (no ante)",
+        "tie_blackjack_pays_1_to_2": a.tie_pays,
+        "ante_per_blackjack_wager": a.ante_rate,
+        "blackjack_wager_return": a.expected_hand,
+        "expected_per_blackjack_wager": a.expected,
+        "house_edge_per_blackjack_wager": a.house_edge,
+        "house_edge_per_total_wagered": a.house_edge_total,
+        "switch_rate": a.switch_rate,
+    }
+
+
+def _report(variant: Variant, decks: int | None, json_out: bool) -> None:
+    rules = PlayRules.of(decks or 6)
+    if variant is Variant.SWITCH_HANDS:
+        results = [analyze(variant, rules, True, tie) for tie in (False, True)]
+    else:
+        results = [analyze(variant, rules, ante, True) for ante in (True, False)]
+    strategy = (
+        "each hand played optimally (composition-dependent) from the shoe less the cards seen; "
+        "an Ante player switches whenever the face-down pair's average value is higher"
+    )
+    if json_out:
+        doc = {
+            "game": variant.value,
+            "section": "58 Pa. Code § 633b.4",
+            "rules": rules.describe(),
+            "strategy": strategy,
+            "premium_colored_pays": PremiumColoredPays.ANTE.value,
+            "figures": [_figures(a) for a in results],
+        }
+        print(json.dumps(doc, indent=2))
+        return
+    table = Table(title=f"{_title(results[0])} · 58 Pa. Code § 633b.4 · {rules.describe()}")
+    for col in ("Player", "Tie BJ 1 to 2", "Ante", "BJ wager EV", "House edge / BJ wager"):
+        table.add_column(col, justify="right" if col != "Player" else "left")
+    table.add_column("House edge / total wagered", justify="right")
+    table.add_column("Switches", justify="right")
+    for a in results:
+        table.add_row(
+            "Ante (Switch Hands)" if a.ante else "plain Blackjack",
+            "yes" if a.tie_pays else "no",
+            f"{a.ante_rate:.2f}",
+            f"{a.expected_hand:+.6f}",
+            f"{a.house_edge * 100:.4f}%",
+            f"{a.house_edge_total * 100:.4f}%",
+            f"{a.switch_rate * 100:.2f}%" if a.ante else "—",
+        )
+    out.print(table)
+    out.print(f"strategy: {strategy}")
+
+
+GAME_STRATEGIES["blackjack"] = blackjack_strategy
+GAME_STRATEGIES["switch-hands"] = switch_strategy
+GAME_ANALYSES["switch-hands"] = lambda decks, j: _report(Variant.SWITCH_HANDS, decks, j)
+GAME_ANALYSES["blackjack-premium"] = lambda decks, j: _report(Variant.PREMIUM, decks, j)
+
+__all__ = ["LABELS", "blackjack_strategy", "switch_strategy"]

@@ -1,0 +1,270 @@
+"""Settling a Switch Hands or Blackjack Premium player's hand (58 Pa. Code § 633b.4).
+
+:func:`settle_seat` takes what one player wagered and was dealt — the Blackjack wager, the Switch
+Hands Ante, the face-up pair, the face-down Switch Hands pair, whether the player switched
+(§ 633b.4(f)), the hands played from the chosen pair (after any split, § 633a.11, with doubles,
+§ 633a.10), a surrender (§ 633a.9, § 633b.4(h), (n)) — and the dealer's finished hand, checks it
+all, and returns every line of the settlement in integer cents. A table engine calls it once per
+seat after the dealer's hand is complete (or after the peek finds a dealer Blackjack).
+
+Pays (:func:`croupier.analysis.switch_hands.blackjack_pays`): a winning hand 1 to 1; a player
+Blackjack 3 to 2; after a switch a same-suit or same-colour Blackjack 2 to 1 (§ 633b.4(i)(2)(i),
+and at a Blackjack Premium table for every Ante player, (o)); a Blackjack tied by the dealer's
+Blackjack 1 to 2 at a Blackjack Premium table ((o)) or, at a Switch Hands table whose Rules
+Submission says so, for a player who switched ((i)(2)(ii)); otherwise a push. The Ante is always
+collected: it is the price of the option to switch (§ 633b.4(c)). A dealer Blackjack, found at the
+peek, takes the original wager only. An ace and a ten-valued card after a split is 21, not a
+Blackjack. A pay that is not a whole number of cents is rounded down (docs/interpretations.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import floor
+
+from croupier.analysis.switch_hands import (
+    PremiumColoredPays,
+    Variant,
+    blackjack_pays,
+)
+from croupier.cards import Card, format_cards
+from croupier.errors import InputError, RulesError
+from croupier.games.blackjack import (
+    BlackjackRules,
+    card_value,
+    check_dealer_hand,
+    hand_total,
+    is_blackjack,
+)
+from croupier.units import format_money
+
+INCREMENT_CENTS = 500
+"""Blackjack wagers at a Switch Hands table are placed in $5 increments (§ 633b.4(b))."""
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    """One hand the player finished: its cards in order (the first two are the pair played, or a
+    split card and the card dealt to it) and any double down (the extra amount wagered, up to the
+    hand's wager, § 633a.10)."""
+
+    cards: tuple[Card, ...]
+    double_cents: int = 0
+
+
+@dataclass(frozen=True)
+class SwitchSeat:
+    """What one player wagered and played at a § 633b.4 table."""
+
+    wager_cents: int
+    ante_cents: int
+    face_up: tuple[Card, Card]
+    face_down: tuple[Card, Card]
+    switched: bool
+    hands: tuple[PlayedHand, ...]
+    surrendered: bool = False
+
+    @property
+    def played_pair(self) -> tuple[Card, Card]:
+        """The pair the player chose (§ 633b.4(f))."""
+        return self.face_down if self.switched else self.face_up
+
+
+@dataclass(frozen=True)
+class Line:
+    """One settled amount: what it is, the amount wagered on it, the net result in cents."""
+
+    label: str
+    wagered_cents: int
+    net_cents: int
+    section: str
+
+    def describe(self) -> str:
+        sign = "+" if self.net_cents > 0 else ""
+        return f"{self.label}: {sign}{format_money(self.net_cents)} on {format_money(self.wagered_cents)}"
+
+
+@dataclass(frozen=True)
+class SeatSettlement:
+    """The settlement of one seat: every line, and the cents dropped by rounding pays down."""
+
+    lines: tuple[Line, ...]
+    rounding_cents_dropped: Fraction
+
+    @property
+    def net_cents(self) -> int:
+        """The player's net result in cents (the Ante included)."""
+        return sum(line.net_cents for line in self.lines)
+
+    @property
+    def wagered_cents(self) -> int:
+        """Everything the player put at risk (wagers, doubles, split wagers, the Ante)."""
+        return sum(line.wagered_cents for line in self.lines)
+
+    def describe(self) -> str:
+        return "; ".join(line.describe() for line in self.lines)
+
+
+def check_wagers(variant: Variant, wager_cents: int, ante_cents: int) -> None:
+    """Check a player's Blackjack wager and Ante (§ 633b.4(b), (c), (k)).
+
+    At a Switch Hands table every Blackjack wager is a multiple of $5 and the Ante is $1 for every
+    $5. At a Blackjack Premium table the Ante is optional ((k), (l)); a player who places it plays
+    Switch Hands and the same rules apply to that player's wager.
+    """
+    if wager_cents <= 0:
+        raise InputError(f"a Blackjack wager must be positive, not {format_money(wager_cents)}")
+    ante_player = variant is Variant.SWITCH_HANDS or ante_cents != 0
+    if not ante_player:
+        return
+    if wager_cents % INCREMENT_CENTS:
+        raise RulesError(
+            f"a Blackjack wager at a Switch Hands table is placed in $5 increments, not "
+            f"{format_money(wager_cents)}",
+            section="633b.4(b)",
+        )
+    expected = wager_cents // 5
+    if ante_cents != expected:
+        raise RulesError(
+            f"the Switch Hands Ante is $1 for every $5 wagered: {format_money(expected)} on "
+            f"{format_money(wager_cents)}, not {format_money(ante_cents)}",
+            section="633b.4(c)",
+        )
+
+
+def settle_seat(
+    seat: SwitchSeat,
+    dealer: Sequence[Card],
+    variant: Variant,
+    rules: BlackjackRules,
+    tie_pays: bool = False,
+    premium_colored: PremiumColoredPays = PremiumColoredPays.ANTE,
+    split_hands: int = 4,
+) -> SeatSettlement:
+    """Settle one player's Switch Hands or Blackjack Premium round (see the module docstring).
+
+    ``dealer`` is the dealer's hand in dealing order (upcard, hole card, draws); a dealer Blackjack
+    is the two cards alone. ``tie_pays`` is the optional tie Blackjack pay of § 633b.4(i)(2)(ii)
+    (a Blackjack Premium table always pays it). Raises :class:`RulesError` citing the section for
+    a wager or play the rules forbid, :class:`InputError` for hands that do not fit together.
+    """
+    check_wagers(variant, seat.wager_cents, seat.ante_cents)
+    ante = variant is Variant.SWITCH_HANDS or seat.ante_cents > 0
+    if seat.switched and not ante:
+        raise RulesError(
+            "a player who placed no Switch Hands Ante plays only Blackjack and may not switch",
+            section="633b.4(k)",
+        )
+    dealer = tuple(dealer)
+    dealer_bj = is_blackjack(dealer)
+    if dealer_bj:
+        if len(dealer) != 2:
+            raise InputError("a dealer Blackjack ends the round at the peek: two cards only")
+    else:
+        check_dealer_hand(dealer, rules, live_hands=True)
+    pair = seat.played_pair
+    _check_hands(seat, pair, dealer_bj, split_hands)
+    seen = [*seat.face_up, *seat.face_down, *dealer]
+    for hand in seat.hands:
+        seen.extend(hand.cards[1:] if len(seat.hands) > 1 else hand.cards[2:])
+    rules.shoe().remove(seen)  # a ShoeError when the table's shoe cannot hold these cards
+    pays = blackjack_pays(variant, ante, seat.switched, tie_pays, premium_colored)
+    section = (
+        "633b.4(o)"
+        if variant is Variant.PREMIUM
+        else ("633b.4(i)(2)" if seat.switched else "633b.4(i)(1)")
+    )
+    lines: list[Line] = []
+    dropped = Fraction(0)
+    if ante:
+        lines.append(Line("Switch Hands Ante", seat.ante_cents, -seat.ante_cents, "633b.4(c)"))
+    w = seat.wager_cents
+    if seat.surrendered:
+        half = Fraction(w, 2)
+        lines.append(Line("surrender", w, -floor(half) - (1 if half % 1 else 0), "633b.4(h)"))
+        return SeatSettlement(tuple(lines), dropped)
+    player_bj = len(seat.hands) == 1 and is_blackjack(seat.hands[0].cards)
+    if player_bj:
+        colored = pair[0].color == pair[1].color
+        if dealer_bj:
+            pay, label = pays.tie, "tie Blackjack"
+        else:
+            pay = pays.colored if colored else pays.other
+            kind = "same-suit" if pair[0].suit == pair[1].suit else "same-colour"
+            label = f"{kind} Blackjack" if colored and pays.colored != pays.other else "Blackjack"
+        exact = w * pay
+        won = floor(exact)
+        dropped += exact - won
+        odds = f"{pay.numerator} to {pay.denominator}" if pay else "push"
+        lines.append(Line(f"{label} {format_cards(pair)} pays {odds}", w, won, section))
+        return SeatSettlement(tuple(lines), dropped)
+    if dealer_bj:
+        lines.append(Line("dealer Blackjack", w, -w, "633a.7"))
+        return SeatSettlement(tuple(lines), dropped)
+    dealer_total = hand_total(dealer).total
+    for n, hand in enumerate(seat.hands, start=1):
+        stake = w + hand.double_cents
+        total = hand_total(hand.cards).total
+        if total > 21:
+            net, what = -stake, "busts"
+        elif dealer_total > 21 or total > dealer_total:
+            net, what = stake, "wins"
+        elif total == dealer_total:
+            net, what = 0, "pushes"
+        else:
+            net, what = -stake, "loses"
+        name = f"hand {n} " if len(seat.hands) > 1 else ""
+        doubled = " doubled" if hand.double_cents else ""
+        lines.append(
+            Line(
+                f"{name}{format_cards(hand.cards)} ({total}){doubled} {what} against "
+                f"{dealer_total if dealer_total <= 21 else 'a bust'}",
+                stake,
+                net,
+                section,
+            )
+        )
+    return SeatSettlement(tuple(lines), dropped)
+
+
+def _check_hands(seat: SwitchSeat, pair: tuple[Card, Card], dealer_bj: bool, limit: int) -> None:
+    if not seat.hands:
+        raise InputError("a seat that did not surrender plays at least one hand")
+    if seat.surrendered:
+        if dealer_bj:
+            raise RulesError(
+                "late surrender comes after the peek: not against a Blackjack", "633a.9"
+            )
+        if len(seat.hands) != 1 or seat.hands[0].cards != pair or seat.hands[0].double_cents:
+            raise RulesError(
+                "a player surrenders the initial two cards or a Switch Hand only", "633b.4(h)"
+            )
+        return
+    for hand in seat.hands:
+        if hand.double_cents < 0 or hand.double_cents > seat.wager_cents:
+            raise RulesError("a double down is up to the hand's wager", "633a.10")
+        if hand.double_cents and len(hand.cards) != 3:
+            raise RulesError("a doubled hand takes exactly one more card", "633a.10")
+    if dealer_bj and (len(seat.hands) > 1 or len(seat.hands[0].cards) != 2):
+        raise InputError("a dealer Blackjack ends the round at the peek: no card is drawn")
+    if len(seat.hands) == 1:
+        if seat.hands[0].cards[:2] != pair:
+            raise InputError(
+                f"the hand must start with the pair played, {format_cards(pair)}"
+                f" ({'switched' if seat.switched else 'kept'})"
+            )
+        return
+    if card_value(pair[0]) != card_value(pair[1]):
+        raise RulesError(f"{format_cards(pair)} is not a pair: it cannot be split", "633a.11")
+    if len(seat.hands) > limit:
+        raise RulesError(
+            f"the Rules Submission allows at most {limit} hands by splitting", "633a.11"
+        )
+    value = card_value(pair[0])
+    firsts = [h.cards[0] for h in seat.hands]
+    if any(card_value(c) != value for c in firsts) or firsts[:2] != list(pair):
+        raise InputError(
+            f"split hands start with the cards of the pair {format_cards(pair)} in order"
+        )
