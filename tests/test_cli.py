@@ -106,8 +106,27 @@ def test_parsheet_out_writes_json_csv_and_html(tmp_path: Path) -> None:
     ]
     # one row per outcome: PP 4 rows × 10, MTD 7 × 20, UP 9 × 5
     assert len(foundation_rows) == 4 * 10 + 7 * 20 + 9 * 5
+    # § 633b.4 changes the game: whole-game figures for 6 and 8 decks, each kind of player
+    games = data["games"]
+    assert [g["decks"] for g in games] == [6, 8]
+    for g in games:
+        kinds = [(f["game"], f["player"], f["tie_blackjack_pays_1_to_2"]) for f in g["figures"]]
+        assert kinds == [
+            ("switch-hands", "switch-hands ante", False),
+            ("switch-hands", "switch-hands ante", True),
+            ("blackjack-premium", "switch-hands ante", True),
+            ("blackjack-premium", "plain blackjack (no ante)", True),
+        ]
+        # the Ante is 1/5 of the Blackjack wager (§ 633b.4(c)): per total wagered = per wager / 1.2
+        for f in g["figures"]:
+            ratio = 1 + f["ante_per_blackjack_wager"]
+            assert (
+                abs(f["house_edge_per_total_wagered"] * ratio - f["house_edge_per_blackjack_wager"])
+                < 1e-12
+            )
     page = (tmp_path / "parsheets.html").read_text(encoding="utf-8")
-    assert page.count("<h2>") == len(wagers)  # a section per wager
+    assert "Keep (K) or switch (W), 6 decks" in page
+    assert page.count("<h2>") == len(wagers) + 1  # a section per wager, and one for § 633b.4
     assert page.count("<svg") >= len(wagers)  # with at least one chart each
 
 

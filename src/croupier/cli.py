@@ -27,6 +27,7 @@ from croupier.analysis.meters import MeterReturn, meter_return
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import parsheets_json, write_report
 from croupier.analysis.simulate import simulate as run_simulation
+from croupier.analysis.switch_hands import GameSheet, game_sheet
 from croupier.cards import Card, decks_phrase, parse_cards
 from croupier.errors import (
     CroupierError,
@@ -583,6 +584,10 @@ def simulate(
         )
 
 
+GAME_DECKS = (6, 8)
+"""Deck counts of the whole-game § 633b.4 figures in ``croupier parsheet``."""
+
+
 @app.command()
 def parsheet(
     json_out: JsonFlag = False,
@@ -605,19 +610,25 @@ def parsheet(
         for table, decks in w.offerings()
     ]
     sheets: list[ParSheet] = []
+    games: list[GameSheet] = []
     with _progress(disable=json_out) as progress:
-        task = progress.add_task("exact par sheets", total=len(jobs))
+        task = progress.add_task("exact par sheets", total=len(jobs) + len(GAME_DECKS))
         for w, table, decks in jobs:
             progress.update(task, description=f"{w.id} {table.key} {decks_phrase(decks)}")
             sheets.append(exact_parsheet(w, table, decks=decks))
+            progress.advance(task)
+        for decks in GAME_DECKS:  # § 633b.4 changes the game: whole-game figures, not outcomes
+            progress.update(task, description=f"switch hands {decks_phrase(decks)}")
+            games.append(game_sheet(decks))
             progress.advance(task)
     if json_out and summary:
         rows = [
             {k: v for k, v in s.to_dict().items() if k not in ("outcomes", "exact")} for s in sheets
         ]
-        print(json.dumps({"parsheets": rows}, indent=2, ensure_ascii=False))
+        doc = {"parsheets": rows, "games": [g.to_dict() for g in games]}
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
     elif json_out:
-        print(parsheets_json(sheets))
+        print(parsheets_json(sheets, games))
     else:
         if not summary:
             for s in sheets:
@@ -649,8 +660,32 @@ def parsheet(
                 f"{s.standard_deviation:.4f}",
             )
         out.print(t)
+        g = Table(
+            title="Switch Hands and Blackjack Premium (58 Pa. Code § 633b.4), whole game",
+            title_justify="left",
+        )
+        for col in (
+            "Decks",
+            "Game",
+            "Player",
+            "Tie BJ 1 to 2",
+            "House edge / BJ wager",
+            "House edge / total",
+        ):
+            g.add_column(col, justify="right" if col.startswith(("Decks", "House")) else "left")
+        for gs in games:
+            for a in gs.analyses:
+                g.add_row(
+                    str(gs.decks),
+                    a.variant.value,
+                    "Ante" if a.ante else "plain Blackjack",
+                    "yes" if a.tie_pays else "no",
+                    f"{a.house_edge:.4%}",
+                    f"{a.house_edge_total:.4%}",
+                )
+        out.print(g)
     if out_dir is not None:
-        written = write_report(sheets, out_dir)
+        written = write_report(sheets, out_dir, games)
         err.print("wrote " + ", ".join(str(p) for p in written))
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from croupier.analysis.eor import eor_report_html
 from croupier.analysis.meters import meter_chart_svg
 from croupier.analysis.parsheet import LOSE, ParSheet
+from croupier.analysis.switch_hands import UPCARDS, GameSheet, switch_chart
 from croupier.cards import decks_phrase
 from croupier.errors import OutputError
 from croupier.units import format_money
@@ -28,9 +29,13 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-def parsheets_json(sheets: Iterable[ParSheet]) -> str:
-    """``{"parsheets": [...]}`` as indented JSON."""
-    return json.dumps({"parsheets": [s.to_dict() for s in sheets]}, indent=2, ensure_ascii=False)
+def parsheets_json(sheets: Iterable[ParSheet], games: Sequence[GameSheet] = ()) -> str:
+    """``{"parsheets": [...], "games": [...]}`` as indented JSON (``games``: the whole-game figures
+    of § 633b.4, which are not per-outcome par sheets)."""
+    doc: dict[str, object] = {"parsheets": [s.to_dict() for s in sheets]}
+    if games:
+        doc["games"] = [g.to_dict() for g in games]
+    return json.dumps(doc, indent=2, ensure_ascii=False)
 
 
 CSV_COLUMNS = (
@@ -152,7 +157,45 @@ def contribution_chart_svg(sheets: Sequence[ParSheet]) -> str:
     return svg[svg.index("<svg") :]
 
 
-def parsheets_html(sheets: Sequence[ParSheet]) -> str:
+def games_html(games: Sequence[GameSheet]) -> str:
+    """The § 633b.4 section of the report: house edges of Switch Hands and Blackjack Premium, and
+    the keep-or-switch chart (§ 633b.4(f)) of the first deck count."""
+    if not games:
+        return ""
+    parts = [
+        "<h2>Switch Hands and Blackjack Premium <small>(58 Pa. Code § 633b.4)</small></h2>",
+        "<table><tr><th>Decks</th><th>Game</th><th>Player</th><th>Tie Blackjack 1 to 2</th>"
+        "<th>House edge / Blackjack wager</th><th>House edge / total wagered</th>"
+        "<th>Switches</th></tr>",
+    ]
+    for g in games:
+        for a in g.analyses:
+            parts.append(
+                f"<tr><td>{g.decks}</td><td>{html.escape(a.variant.value)}</td>"
+                f"<td>{'Ante' if a.ante else 'plain Blackjack'}</td>"
+                f"<td>{'yes' if a.tie_pays else 'no'}</td><td>{a.house_edge:.4%}</td>"
+                f"<td>{a.house_edge_total:.4%}</td>"
+                f"<td>{f'{a.switch_rate:.2%}' if a.ante else '—'}</td></tr>"
+            )
+    parts.append("</table>")
+    g = games[0]
+    chart = switch_chart(g.chart)
+    parts.append(
+        f"<h3>Keep (K) or switch (W), {g.decks} decks ({html.escape(g.rules)})</h3>"
+        "<table><tr><th>Face-up pair</th>" + "".join(f"<th>{u}</th>" for u in UPCARDS) + "</tr>"
+    )
+    for pair in sorted(chart, key=lambda p: -chart[p]["T"].keep):
+        cells = chart[pair]
+        row = "".join(
+            "<td style='background:#fde2c8'>W</td>" if cells[u].switches else "<td>K</td>"
+            for u in UPCARDS
+        )
+        parts.append(f"<tr><td>{html.escape(pair)}</td>{row}</tr>")
+    parts.append("</table>")
+    return "\n".join(parts)
+
+
+def parsheets_html(sheets: Sequence[ParSheet], games: Sequence[GameSheet] = ()) -> str:
     """A self-contained HTML report: per wager a chart and a summary table of its par sheets."""
     by_wager: dict[str, list[ParSheet]] = {}
     for s in sheets:
@@ -222,16 +265,19 @@ def parsheets_html(sheets: Sequence[ParSheet]) -> str:
         eor_section = eor_report_html(group)
         if eor_section is not None:
             parts.append(eor_section)
+    parts.append(games_html(games))
     parts.append("</body></html>")
     return "\n".join(parts)
 
 
-def write_report(sheets: Sequence[ParSheet], out_dir: Path) -> list[Path]:
+def write_report(
+    sheets: Sequence[ParSheet], out_dir: Path, games: Sequence[GameSheet] = ()
+) -> list[Path]:
     """Write ``parsheets.json``, ``parsheets.csv`` and ``parsheets.html`` into ``out_dir``."""
     files = {
-        "parsheets.json": parsheets_json(sheets),
+        "parsheets.json": parsheets_json(sheets, games),
         "parsheets.csv": parsheets_csv(sheets),
-        "parsheets.html": parsheets_html(sheets),
+        "parsheets.html": parsheets_html(sheets, games),
     }
     written = []
     try:

@@ -32,6 +32,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import cache
 from math import comb
 
 from croupier.analysis.blackjack_strategy import (
@@ -343,6 +344,65 @@ def switch_value(
                 ev = hv.value(0, 0)
             value += ways / pairs * ev
     return value
+
+
+UPCARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
+"""The dealer's upcards in chart order."""
+
+
+def figures(a: SwitchAnalysis) -> dict[str, object]:
+    """One kind of player's figures, JSON-ready (house edges per unit wagered)."""
+    return {
+        "game": a.variant.value,
+        "player": "switch-hands ante" if a.ante else "plain blackjack (no ante)",
+        "tie_blackjack_pays_1_to_2": a.tie_pays,
+        "ante_per_blackjack_wager": a.ante_rate,
+        "blackjack_wager_return": a.expected_hand,
+        "expected_per_blackjack_wager": a.expected,
+        "house_edge_per_blackjack_wager": a.house_edge,
+        "house_edge_per_total_wagered": a.house_edge_total,
+        "switch_rate": a.switch_rate,
+    }
+
+
+@dataclass(frozen=True)
+class GameSheet:
+    """The whole-game figures of § 633b.4 at one deck count under PA's default rules: Switch
+    Hands with and without the optional 1 to 2 tie pay (§ 633b.4(i)(2)(ii)), and both kinds of
+    Blackjack Premium player (§ 633b.4(k), (o)); ``chart`` is the Switch Hands analysis whose
+    keep-or-switch decisions (§ 633b.4(f)) the report draws."""
+
+    decks: int
+    rules: str
+    analyses: tuple[SwitchAnalysis, ...]
+
+    @property
+    def chart(self) -> SwitchAnalysis:
+        """The Switch Hands analysis without the tie pay."""
+        return self.analyses[0]
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready figures."""
+        return {
+            "section": "58 Pa. Code § 633b.4",
+            "decks": self.decks,
+            "rules": self.rules,
+            "figures": [figures(a) for a in self.analyses],
+        }
+
+
+@cache
+def game_sheet(decks: int) -> GameSheet:
+    """The :class:`GameSheet` for ``decks`` decks (a few seconds: a strategy recursion per
+    upcard)."""
+    rules = PlayRules.of(decks)
+    analyses = (
+        analyze(Variant.SWITCH_HANDS, rules, True, False),
+        analyze(Variant.SWITCH_HANDS, rules, True, True),
+        analyze(Variant.PREMIUM, rules, True, True),
+        analyze(Variant.PREMIUM, rules, False, True),
+    )
+    return GameSheet(decks, rules.describe(), analyses)
 
 
 def switch_chart(analysis: SwitchAnalysis) -> dict[str, dict[str, SwitchCell]]:

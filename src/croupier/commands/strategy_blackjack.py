@@ -21,16 +21,16 @@ from croupier.analysis.blackjack_strategy import (
     game_value,
 )
 from croupier.analysis.switch_hands import (
+    UPCARDS,
     PremiumColoredPays,
     SwitchAnalysis,
     Variant,
     analyze,
+    figures,
     switch_chart,
 )
 from croupier.cli import GAME_ANALYSES, GAME_STRATEGIES, out
 from croupier.errors import InputError
-
-UPCARDS = ("2", "3", "4", "5", "6", "7", "8", "9", "T", "A")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -185,19 +185,6 @@ def _title(a: SwitchAnalysis) -> str:
     return "Switch Hands" if a.variant is Variant.SWITCH_HANDS else "Blackjack Premium"
 
 
-def _figures(a: SwitchAnalysis) -> dict[str, Any]:
-    return {
-        "player": "switch-hands ante" if a.ante else "plain blackjack (no ante)",
-        "tie_blackjack_pays_1_to_2": a.tie_pays,
-        "ante_per_blackjack_wager": a.ante_rate,
-        "blackjack_wager_return": a.expected_hand,
-        "expected_per_blackjack_wager": a.expected,
-        "house_edge_per_blackjack_wager": a.house_edge,
-        "house_edge_per_total_wagered": a.house_edge_total,
-        "switch_rate": a.switch_rate,
-    }
-
-
 def _report(variant: Variant, decks: int | None, json_out: bool) -> None:
     rules = PlayRules.of(decks or 6)
     if variant is Variant.SWITCH_HANDS:
@@ -215,7 +202,7 @@ def _report(variant: Variant, decks: int | None, json_out: bool) -> None:
             "rules": rules.describe(),
             "strategy": strategy,
             "premium_colored_pays": PremiumColoredPays.ANTE.value,
-            "figures": [_figures(a) for a in results],
+            "figures": [figures(a) for a in results],
         }
         print(json.dumps(doc, indent=2))
         return
