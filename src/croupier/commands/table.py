@@ -19,6 +19,9 @@ import typer
 from rich.table import Table
 
 from croupier.cli import JsonFlag, app, err, out
+from croupier.errors import InputError
+from croupier.progressive import Ledger, default_url
+from croupier.table.progressive import feed_progressive
 from croupier.table.record import settle_file
 from croupier.table.round import Action, TableRound, settled_net
 from croupier.table.submission import check_file, load_submission
@@ -57,10 +60,48 @@ def _cents(cents: int | None) -> str:
 
 
 @app.command()
-def settle(rounds: Files, json_out: JsonFlag = False) -> None:
+def settle(
+    rounds: Files,
+    json_out: JsonFlag = False,
+    progressive: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--progressive",
+            help="Feed the rounds' progressive wagers to this progressive of the ledger "
+            "(see `croupier meters`); repeatable.",
+        ),
+    ] = None,
+    table: Annotated[
+        str,
+        typer.Option("--table", help="The ledger's name of the table the rounds were dealt at."),
+    ] = "",
+    by: Annotated[str, typer.Option("--as", help="The dealer recording the rounds.")] = "",
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db", envvar="CROUPIER_DB", help="Ledger database URL (as `croupier meters`)."
+        ),
+    ] = None,
+) -> None:
     """Settle round records (JSON): every wager's outcome, pay, net and section, in settlement
-    order. A round that breaks a rule is one error line naming the section; nothing is settled."""
+    order. A round that breaks a rule is one error line naming the section; nothing is settled.
+
+    With ``--progressive``, each round's progressive wagers are then accepted, locked out, counted
+    and settled on the ledger in one transaction keyed by ``TABLE/ROUND`` (§ 633b.2(d)–(h),
+    § 633b.3(d)–(h)), the round named by its file name: settling a file again changes nothing."""
     settled = [(p, settle_file(p)) for p in rounds]
+    if progressive:
+        if not table or not by:
+            raise InputError(
+                "--progressive needs --table (the ledger's table) and --as (the dealer)"
+            )
+        with Ledger(db or default_url()) as ledger:
+            for name in progressive:
+                system = ledger.system(name)
+                for path, rnd in settled:
+                    result = feed_progressive(rnd, system, table=table, round_id=path.stem, by=by)
+                    if result is not None and not json_out:
+                        err.print(f"{path.name}: fed to progressive {name!r} (round {path.stem})")
     _show([(str(p), r) for p, r in settled], json_out)
 
 

@@ -6,8 +6,9 @@ is dealt, :func:`feed_progressive` replays its progressive wagers into a
 :class:`~croupier.progressive.ProgressiveSystem` in the regulated order: the wagers accepted at
 their positions (§ 633b.2(d)(1)), the lock-out (§ 633b.2(d)(2)), the chip count (§ 633b.2(f):
 one chip per wager, as the table collected them) and the settlement of the qualifying hands in one
-transaction under an idempotency key (``table/round``), so calling it again for the same round
-returns the first settlement and changes nothing.
+transaction under an idempotency key (``progressive/table/round``: a round may feed a Jackpot
+Party and a Match the Dealer progressive), so calling it again for the same round returns the first
+settlement and changes nothing.
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def feed_progressive(
         view = system.round(round_id)
     if view.status is RoundStatus.LOCKED:
         system.verify_chips(round_id, len(positions), by=by)
-    return system.settle_round(round_id, hands, idempotency_key=f"{table}/{round_id}", by=by)
+    key = f"{defn.name}/{table}/{round_id}"  # one round may feed several progressives
+    return system.settle_round(round_id, hands, idempotency_key=key, by=by)
 
 
 __all__ = ["PROGRESSIVE_WAGERS", "feed_progressive"]
