@@ -88,7 +88,20 @@ class Rank(IntEnum):
         """0 for a deuce up to 12 for an ace."""
         return self.value - 2
 
+    @property
+    def plural(self) -> str:
+        """The rank's name in the plural, as hands are named: ``'twos'`` … ``'sixes'`` … ``'aces'``.
 
+        >>> Rank.SIX.plural, Rank.ACE.plural
+        ('sixes', 'aces')
+        """
+        return _PLURALS[self.value - 2]
+
+
+_PLURALS = (
+    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
+    "queens", "kings", "aces",
+)  # fmt: skip
 _RANKS = {r.letter: r for r in Rank} | {"10": Rank.TEN}
 _SUITS = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
 _SUITS |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}

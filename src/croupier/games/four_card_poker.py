@@ -29,7 +29,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
-from croupier.cards import Card, format_cards
+from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
 from croupier.games.four_card_poker_exact import (
     DEALER_HANDS,
@@ -363,21 +363,6 @@ class RuleLine:
     exceptions: int
 
 
-_PLURAL = {
-    2: "twos",
-    3: "threes",
-    4: "fours",
-    5: "fives",
-    6: "sixes",
-    7: "sevens",
-    8: "eights",
-    9: "nines",
-    10: "tens",
-    11: "jacks",
-    12: "queens",
-    13: "kings",
-    14: "aces",
-}
 _LETTER = "23456789TJQKA"
 _BY_MULTIPLE = {0: Decision.FOLD, 1: Decision.PLAY_1X, 3: Decision.PLAY_3X}
 
@@ -409,7 +394,7 @@ def strategy_rule(strategy: AntePlayStrategy) -> tuple[RuleLine, ...]:
     pair_lines: list[RuleLine] = []
     for r in range(12, -1, -1):
         sel = (cat == 1) & (top == r)
-        whole = line(f"Pair of {_PLURAL[r + 2]}", sel)
+        whole = line(f"Pair of {Rank(r + 2).plural}", sel)
         if whole.exceptions * 10 < whole.hands:  # at most 10% exceptions: one line
             pair_lines.append(whole)
             continue
@@ -417,7 +402,7 @@ def strategy_rule(strategy: AntePlayStrategy) -> tuple[RuleLine, ...]:
             s2 = sel & (kicker == k)
             if size[s2].sum():
                 pair_lines.append(
-                    line(f"Pair of {_PLURAL[r + 2]}, highest other card {_LETTER[k]}", s2)
+                    line(f"Pair of {Rank(r + 2).plural}, highest other card {_LETTER[k]}", s2)
                 )
     lines.extend(_merge(pair_lines))
     lines.append(line("No pair", cat == 0))
@@ -482,7 +467,9 @@ def upcard_rule(strategy: AntePlayStrategy) -> tuple[UpcardRow, ...]:
     dec = strategy.table.up_decisions.astype(np.int64)
     weight = np.repeat(strategy.table.sizes.astype(np.int64)[:, None], 47, axis=1)
     groups: list[tuple[str, npt.NDArray[np.bool_]]] = [("Two pair or better", cat >= 2)]
-    groups += [(f"Pair of {_PLURAL[r + 2]}", (cat == 1) & (top == r)) for r in range(12, -1, -1)]
+    groups += [
+        (f"Pair of {Rank(r + 2).plural}", (cat == 1) & (top == r)) for r in range(12, -1, -1)
+    ]
     groups.append(("No pair", cat == 0))
     rows = []
     for text, sel in groups:

@@ -30,7 +30,7 @@ import numpy as np
 
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
-from croupier.poker.four_card import COMB, IntArray, colex_index, rank_plural
+from croupier.poker.four_card import COMB, IntArray, colex_index
 
 
 @functools.total_ordering
@@ -80,13 +80,13 @@ class FiveCardHand:
         """``'Full house, kings over fives (Kh Kd Kc 5c 5s)'``."""
         c, t = self.category, self.tiebreak
         if c is FiveCardCategory.FULL_HOUSE:
-            what = f", {rank_plural(t[0])} over {rank_plural(t[1])}"
+            what = f", {t[0].plural} over {t[1].plural}"
         elif c in (FiveCardCategory.FOUR_OF_A_KIND, FiveCardCategory.THREE_OF_A_KIND):
-            what = f", {rank_plural(t[0])}"
+            what = f", {t[0].plural}"
         elif c is FiveCardCategory.TWO_PAIR:
-            what = f", {rank_plural(t[0])} and {rank_plural(t[1])}"
+            what = f", {t[0].plural} and {t[1].plural}"
         elif c is FiveCardCategory.PAIR:
-            what = f" of {rank_plural(t[0])}"
+            what = f" of {t[0].plural}"
         elif c is FiveCardCategory.ROYAL_FLUSH:
             what = ""
         else:

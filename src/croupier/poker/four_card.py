@@ -77,27 +77,6 @@ class FourCardCategory(Enum):
 
 _FOUR_ORDER: tuple[FourCardCategory, ...] = tuple(FourCardCategory)
 
-_RANK_NAMES = {
-    2: "twos",
-    3: "threes",
-    4: "fours",
-    5: "fives",
-    6: "sixes",
-    7: "sevens",
-    8: "eights",
-    9: "nines",
-    10: "tens",
-    11: "jacks",
-    12: "queens",
-    13: "kings",
-    14: "aces",
-}
-
-
-def rank_plural(rank: Rank) -> str:
-    """``'aces'``, ``'sixes'``."""
-    return _RANK_NAMES[rank.value]
-
 
 @dataclass(frozen=True, order=True)
 class FourCardHand:
@@ -115,11 +94,11 @@ class FourCardHand:
         """``'Two pair, kings and fives (Kh Kd 5c 5s)'``."""
         c, t = self.category, self.tiebreak
         if c in (FourCardCategory.FOUR_OF_A_KIND, FourCardCategory.THREE_OF_A_KIND):
-            what = f", {rank_plural(t[0])}"
+            what = f", {t[0].plural}"
         elif c is FourCardCategory.PAIR:
-            what = f" of {rank_plural(t[0])}"
+            what = f" of {t[0].plural}"
         elif c is FourCardCategory.TWO_PAIR:
-            what = f", {rank_plural(t[0])} and {rank_plural(t[1])}"
+            what = f", {t[0].plural} and {t[1].plural}"
         elif c in (FourCardCategory.STRAIGHT, FourCardCategory.STRAIGHT_FLUSH):
             what = f", {t[0].letter} high"
         else:
