@@ -37,7 +37,7 @@ from typing import ClassVar
 import numpy as np
 
 from croupier.cards import Card, Shoe
-from croupier.errors import RulesError, UnknownPaytableError, UnknownWagerError
+from croupier.errors import RulesError, UnknownWagerError
 from croupier.games.baccarat import (
     COUP_SIZE,
     SUMMARIES,
@@ -139,34 +139,6 @@ class BaccaratWager(Wager):
             "four to six, one that uses k cards standing for the (N−k)!/(N−6)! ways to fill the "
             "rest (the six-card convention); each physical card distinct"
         )
-
-    # -- paytables ----------------------------------------------------------------------------
-    def serves(self, table: Paytable) -> bool:
-        """Whether ``table`` has lines for this wager (a line naming no wager serves every one)."""
-        return any(line.wager in (None, self.id) for line in table.lines)
-
-    def paytables(self) -> tuple[Paytable, ...]:
-        """The paytables of the section that serve this wager, checked."""
-        tables = tuple(t for t in self.book.for_section(self.section) if self.serves(t))
-        for t in tables:
-            self._check_paytable(t)
-        return tables
-
-    def paytable(self, key: str, decks: int | None = None) -> Paytable:
-        """The paytable named ``key`` (for ``decks`` decks); a paytable of the section that
-        serves another wager is an :class:`~croupier.errors.UnknownPaytableError` listing this
-        wager's own."""
-        if decks is not None:
-            self.check_decks(decks)
-        table = self.book.get(self.section, key, decks)
-        if not self.serves(table):
-            own = ", ".join(dict.fromkeys(t.key for t in self.paytables())) or "none"
-            raise UnknownPaytableError(
-                f"paytable {table.key} of § {self.section} is not for the {self.name} wager "
-                f"(its paytables: {own})"
-            )
-        self._check_paytable(table)
-        return table
 
 
 @cache

@@ -26,7 +26,13 @@ import numpy as np
 import numpy.typing as npt
 
 from croupier.cards import Card, Shoe, decks_phrase, format_cards
-from croupier.errors import CardError, InputError, PaytableError, RulesError
+from croupier.errors import (
+    CardError,
+    InputError,
+    PaytableError,
+    RulesError,
+    UnknownPaytableError,
+)
 from croupier.paytables import (
     MeterLevel,
     MeterShare,
@@ -301,9 +307,14 @@ class Wager(ABC):
         """The same wager reading its paytables from ``book`` (e.g. with user paytables added)."""
         return type(self)(book_override=book)
 
+    def serves(self, table: Paytable) -> bool:
+        """Whether ``table`` has lines for this wager: where one section's table serves several
+        wagers (§ 631c.3(h), § 641a.7), each line names its wager; a line naming none serves all."""
+        return any(line.wager in (None, self.id) for line in table.lines)
+
     def paytables(self) -> tuple[Paytable, ...]:
-        """Every paytable of the wager's section, checked against the wager's outcomes."""
-        tables = self.book.for_section(self.section)
+        """The paytables of the wager's section that serve it, checked against its outcomes."""
+        tables = tuple(t for t in self.book.for_section(self.section) if self.serves(t))
         for t in tables:
             self._check_paytable(t)
         return tables
@@ -311,12 +322,19 @@ class Wager(ABC):
     def paytable(self, key: str, decks: int | None = None) -> Paytable:
         """The paytable named ``key`` (for ``decks`` decks), checked; see :meth:`PaytableBook.get`.
 
-        Raises :class:`~croupier.errors.UnknownPaytableError`, :class:`RulesError` (deck count
-        forbidden by the section) or :class:`PaytableError` (the paytable lacks a line).
+        Raises :class:`~croupier.errors.UnknownPaytableError` (also for a paytable of the section
+        that serves another wager), :class:`RulesError` (deck count forbidden by the section) or
+        :class:`PaytableError` (the paytable lacks a line).
         """
         if decks is not None:
             self.check_decks(decks)
         table = self.book.get(self.section, key, decks)
+        if not self.serves(table):
+            own = ", ".join(dict.fromkeys(t.key for t in self.paytables())) or "none"
+            raise UnknownPaytableError(
+                f"paytable {table.key} of § {self.section} is not for the {self.name} wager "
+                f"(its paytables: {own})"
+            )
         self._check_paytable(table)
         return table
 

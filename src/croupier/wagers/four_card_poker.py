@@ -36,7 +36,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from croupier.cards import Card, Shoe, format_cards
-from croupier.errors import InputError, PaytableError, RulesError, UnknownPaytableError
+from croupier.errors import InputError, PaytableError, RulesError
 from croupier.games.four_card_poker import (
     UPCARD_OTHERS,
     AntePlayStrategy,
@@ -176,32 +176,6 @@ class FourCardPokerWager(Wager):
         does not already hold."""
         base = self.book_override if self.book_override is not None else builtin_paytables()
         return _with_examples(base)
-
-    def serves(self, table: Paytable) -> bool:
-        """Whether ``table`` has lines for this wager."""
-        return any(line.wager in (None, self.id) for line in table.lines)
-
-    def paytables(self) -> tuple[Paytable, ...]:
-        """The section's paytables that serve this wager, checked."""
-        tables = tuple(t for t in self.book.for_section(self.section) if self.serves(t))
-        for t in tables:
-            self._check_paytable(t)
-        return tables
-
-    def paytable(self, key: str, decks: int | None = None) -> Paytable:
-        """The paytable named ``key``; one serving another wager is an
-        :class:`~croupier.errors.UnknownPaytableError` listing this wager's own."""
-        if decks is not None:
-            self.check_decks(decks)
-        table = self.book.get(self.section, key, decks)
-        if not self.serves(table):
-            own = ", ".join(dict.fromkeys(t.key for t in self.paytables())) or "none"
-            raise UnknownPaytableError(
-                f"paytable {table.key} of § {self.section} is not for the {self.name} wager "
-                f"(its paytables: {own})"
-            )
-        self._check_paytable(table)
-        return table
 
 
 def _cards_idx(cards: Sequence[Card]) -> IntArray:
