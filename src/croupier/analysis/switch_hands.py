@@ -30,7 +30,6 @@ that lowers every house edge by about 0.005% (benchmarks/bench_switch_hands_exac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
 from fractions import Fraction
 from functools import cache
 from math import comb
@@ -45,63 +44,16 @@ from croupier.analysis.blackjack_strategy import (
     hand_values,
 )
 from croupier.errors import RulesError
+from croupier.wagers.switch_hands import (
+    BlackjackPays,
+    PremiumColoredPays,
+    Variant,
+    blackjack_pays,
+)
 
 SECTION = "633b.4"
 ANTE_RATE = Fraction(1, 5)
 """The Switch Hands Ante: $1 for every $5 Blackjack wager (§ 633b.4(c))."""
-
-
-class Variant(Enum):
-    """Which game of § 633b.4 the table deals."""
-
-    SWITCH_HANDS = "switch-hands"
-    PREMIUM = "blackjack-premium"
-
-
-class PremiumColoredPays(Enum):
-    """Blackjack Premium: which Ante players a same-suit or same-colour Blackjack pays 2 to 1
-    (§ 633b.4(o), "if the player placed a Switched Hands Ante")."""
-
-    ANTE = "ante"
-    """Every player who placed the Ante, switched or not (the literal reading; default)."""
-    SWITCHED = "switched"
-    """Only a player who switched (as at a Switch Hands table, (i)(2)(i))."""
-
-
-@dataclass(frozen=True)
-class BlackjackPays:
-    """What a player Blackjack pays: same colour (or suit), other, and tied by the dealer."""
-
-    colored: Fraction
-    other: Fraction
-    tie: Fraction
-
-
-def blackjack_pays(
-    variant: Variant,
-    ante: bool,
-    switched: bool,
-    tie_pays: bool = False,
-    premium_colored: PremiumColoredPays = PremiumColoredPays.ANTE,
-) -> BlackjackPays:
-    """The Blackjack pays of § 633b.4(i) (Switch Hands) or (o) (Blackjack Premium) for a player.
-
-    ``tie_pays`` is the optional 1 to 2 tie Blackjack of (i)(2)(ii) at a Switch Hands table
-    (Blackjack Premium always pays it, (o)). A Switch Hands player always places the Ante.
-    """
-    three_two, two, half, zero = Fraction(3, 2), Fraction(2), Fraction(1, 2), Fraction(0)
-    if variant is Variant.SWITCH_HANDS:
-        if not ante:
-            raise RulesError("a Switch Hands player places the Switch Hands Ante", "633b.4(c)")
-        if not switched:
-            return BlackjackPays(three_two, three_two, zero)
-        return BlackjackPays(two, three_two, half if tie_pays else zero)
-    if switched and not ante:
-        raise RulesError(
-            "only a player who placed the Switch Hands Ante may switch hands", "633b.4(k)"
-        )
-    colored = ante and (switched or premium_colored is PremiumColoredPays.ANTE)
-    return BlackjackPays(two if colored else three_two, three_two, half)
 
 
 # -- cards by value and colour ---------------------------------------------------------------
@@ -567,3 +519,24 @@ def simulate(analysis: SwitchAnalysis, rounds: int, seed: int) -> SimulatedRound
     mean = total / rounds
     var = max(total_sq / rounds - mean * mean, 0.0)
     return SimulatedRounds(rounds, mean, (var / rounds) ** 0.5)
+
+
+__all__ = [
+    "ANTE_RATE",
+    "SECTION",
+    "UPCARDS",
+    "BlackjackPays",
+    "GameSheet",
+    "PremiumColoredPays",
+    "SimulatedRounds",
+    "SwitchAnalysis",
+    "SwitchCell",
+    "Variant",
+    "analyze",
+    "blackjack_pays",
+    "figures",
+    "game_sheet",
+    "simulate",
+    "switch_chart",
+    "switch_value",
+]

@@ -21,14 +21,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from math import floor
 
-from croupier.analysis.switch_hands import (
-    PremiumColoredPays,
-    Variant,
-    blackjack_pays,
-)
 from croupier.cards import Card, format_cards
 from croupier.errors import InputError, RulesError
 from croupier.games.blackjack import (
@@ -39,6 +35,60 @@ from croupier.games.blackjack import (
     is_blackjack,
 )
 from croupier.units import format_money
+
+
+class Variant(Enum):
+    """Which game of § 633b.4 the table deals."""
+
+    SWITCH_HANDS = "switch-hands"
+    PREMIUM = "blackjack-premium"
+
+
+class PremiumColoredPays(Enum):
+    """Blackjack Premium: which Ante players a same-suit or same-colour Blackjack pays 2 to 1
+    (§ 633b.4(o), "if the player placed a Switched Hands Ante")."""
+
+    ANTE = "ante"
+    """Every player who placed the Ante, switched or not (the literal reading; default)."""
+    SWITCHED = "switched"
+    """Only a player who switched (as at a Switch Hands table, (i)(2)(i))."""
+
+
+@dataclass(frozen=True)
+class BlackjackPays:
+    """What a player Blackjack pays: same colour (or suit), other, and tied by the dealer."""
+
+    colored: Fraction
+    other: Fraction
+    tie: Fraction
+
+
+def blackjack_pays(
+    variant: Variant,
+    ante: bool,
+    switched: bool,
+    tie_pays: bool = False,
+    premium_colored: PremiumColoredPays = PremiumColoredPays.ANTE,
+) -> BlackjackPays:
+    """The Blackjack pays of § 633b.4(i) (Switch Hands) or (o) (Blackjack Premium) for a player.
+
+    ``tie_pays`` is the optional 1 to 2 tie Blackjack of (i)(2)(ii) at a Switch Hands table
+    (Blackjack Premium always pays it, (o)). A Switch Hands player always places the Ante.
+    """
+    three_two, two, half, zero = Fraction(3, 2), Fraction(2), Fraction(1, 2), Fraction(0)
+    if variant is Variant.SWITCH_HANDS:
+        if not ante:
+            raise RulesError("a Switch Hands player places the Switch Hands Ante", "633b.4(c)")
+        if not switched:
+            return BlackjackPays(three_two, three_two, zero)
+        return BlackjackPays(two, three_two, half if tie_pays else zero)
+    if switched and not ante:
+        raise RulesError(
+            "only a player who placed the Switch Hands Ante may switch hands", "633b.4(k)"
+        )
+    colored = ante and (switched or premium_colored is PremiumColoredPays.ANTE)
+    return BlackjackPays(two if colored else three_two, three_two, half)
+
 
 INCREMENT_CENTS = 500
 """Blackjack wagers at a Switch Hands table are placed in $5 increments (§ 633b.4(b))."""
