@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import blackjack_reference as bjref
 from croupier.cards import Card, Rank
 from croupier.cli import app, main
 from croupier.errors import (
@@ -392,6 +393,14 @@ def test_random_blackjack_rounds_agree_with_the_text(seed: int, seats: set[int])
     for s in sorted(seats, reverse=True):
         a, b = r.cards.hand(s)
         want.append((s, perfect_pairs_reference(a, b, amounts[s])))
+    # no decision is recorded: the $10 Blackjack wagers are settled only when the deal ends every
+    # hand (a dealer Blackjack: a player Blackjack pushes, any other hand loses the wager)
+    dealer = [str(c) for c in r.cards.dealer]
+    hands = {s: [str(c) for c in r.cards.hand(s)] for s in seats}
+    if bjref.natural(dealer):
+        want += [(s, 0 if bjref.natural(hands[s]) else -1000) for s in sorted(seats, reverse=True)]
+    elif all(bjref.natural(h) for h in hands.values()):
+        want += [(s, 1500) for s in sorted(seats, reverse=True)]
     assert got == want
     # the dealer's hand follows § 633a.7 (S17): it stops at 17 or more, and only there
     values = [min(int(c.rank), 10) if c.rank is not Rank.ACE else 1 for c in r.cards.dealer]
@@ -570,12 +579,13 @@ def test_croupier_play_deals_reproducible_random_rounds() -> None:
         assert first.stdout == second.stdout
         for r in random_rounds(load_submission(path), 5, 5):
             assert r.phase is Phase.SETTLED
-            # within each settlement moment (AxMan after the round, the rest before), from the
-            # dealer's right
-            for after_round in (False, True):
-                seats = [
-                    e.seat or 0
-                    for e in r.settlements()
-                    if (e.wager or "").startswith("axman") is after_round
-                ]
+            # within each settlement moment (the second-card wagers at the deal; AxMan after
+            # the round; the Blackjack wagers and Antes at the end), from the dealer's right
+            def moment(wager: str) -> str:
+                if wager.startswith("axman"):
+                    return "axman"
+                return "end" if wager in ("blackjack", "switch-hands-ante") else "deal"
+
+            for when in ("deal", "axman", "end"):
+                seats = [e.seat or 0 for e in r.settlements() if moment(e.wager or "") == when]
                 assert seats == sorted(seats, reverse=True)

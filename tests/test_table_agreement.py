@@ -39,6 +39,7 @@ from pathlib import Path
 
 import pytest
 
+import blackjack_reference as bjref
 from baccarat_reference import PRINTED_TABLE
 from croupier.cards import Card, parse_cards
 from croupier.table import RulesSubmission, TableRound, load_submission, submission_from_data
@@ -193,6 +194,23 @@ def blackjack_round(seed: int) -> tuple[Got, Want]:
         if "match-the-dealer" in placed[s]:
             amount = placed[s]["match-the-dealer"]
             want.append((s, "match-the-dealer", match_the_dealer(a, b, up, amount)))
+    # no player decision is recorded: the Blackjack wagers are settled only when the deal alone
+    # ends every hand — a dealer Blackjack at the peek, or a Blackjack at every seat
+    dealer = [str(c) for c in r.cards.dealer]
+    hands = {s: [str(c) for c in r.cards.hand(s)] for s in placed}
+    if bjref.natural(dealer) or all(bjref.natural(h) for h in hands.values()):
+        for s in sorted(placed, reverse=True):
+            for wager, net in bjref.settle(
+                table="blackjack",
+                wager=placed[s]["blackjack"],
+                ante=0,
+                switched=False,
+                pair=hands[s],
+                hands=[(hands[s], 0)],
+                surrendered=False,
+                dealer=dealer,
+            ):
+                want.append((s, wager, net))
     return engine_events(r), want
 
 
@@ -216,6 +234,215 @@ def test_blackjack_rounds_agree_with_the_text() -> None:
 @pytest.mark.slow
 def test_blackjack_rounds_agree_with_the_text_100k() -> None:
     agree("blackjack", SLOW_ROUNDS, WORKERS)
+
+
+# -- Blackjack, Switch Hands and Blackjack Premium: the players' hands played ---------------------
+
+PLAYED_TABLES: list[dict[str, object]] = [
+    {
+        "game": "blackjack", "decks": 6, "dealer": "S17", "switch_hands": True,
+        "tie_blackjack_pays": True, "late_surrender": True, "split_hands": 4,
+        "wagers": [{"wager": "blackjack", "min": "$5", "max": "$1,000"}],
+    },
+    {
+        "game": "blackjack", "decks": 8, "dealer": "H17", "switch_hands": True,
+        "double_after_split": False, "split_hands": 2,
+        "wagers": [{"wager": "blackjack", "min": "$5", "max": "$1,000"}],
+    },
+    {
+        "game": "blackjack", "decks": 6, "dealer": "S17", "blackjack_premium": True,
+        "late_surrender": True, "split_hands": 3, "resplit_aces": True, "hit_split_aces": True,
+        "wagers": [{"wager": "blackjack", "min": "$5", "max": "$1,000"}],
+    },
+    {
+        "game": "blackjack", "decks": 2, "dealer": "H17", "late_surrender": True,
+        "split_hands": 3, "resplit_aces": True,
+        "wagers": [{"wager": "blackjack", "min": "$10", "max": "$1,000"}],
+    },
+]  # fmt: skip
+"""Switch Hands (tie pays, surrender, split to 4), Switch Hands (H17, no DAS, one split), Blackjack
+Premium (re-split and hit split aces, surrender) and plain Blackjack (H17, re-split aces)."""
+
+
+@cache
+def played_submission(i: int) -> RulesSubmission:
+    return submission_from_data(PLAYED_TABLES[i], f"played-{i}")
+
+
+def shoe_text(decks: int) -> list[str]:
+    return [r + s for _ in range(decks) for r in "23456789TJQKA" for s in "shdc"]
+
+
+class PlayedHand:
+    """A hand as the test tracks it: its cards, double-down cents, whether a split made it and
+    whether it is over."""
+
+    def __init__(self, cards: list[str], from_split: bool = False) -> None:
+        self.cards = cards
+        self.double = 0
+        self.from_split = from_split
+        self.over = False
+
+
+def played_round(seed: int) -> tuple[Got, Want]:
+    """A round whose cards and decisions the test makes itself: its own shuffled shoe, its own
+    dealer (draw to 16, stand on 17 or hit soft 17), random decisions among those the Chapter 633a
+    and § 633b.4 text allows, each passed to the engine with its card; the reference settles
+    from the text."""
+    from croupier.table import DealtCards
+
+    rng = random.Random(seed)
+    spec = PLAYED_TABLES[seed % len(PLAYED_TABLES)]
+    sub = played_submission(seed % len(PLAYED_TABLES))
+    table = (
+        "switch-hands"
+        if spec.get("switch_hands")
+        else "blackjack-premium"
+        if spec.get("blackjack_premium")
+        else "blackjack"
+    )
+    split_limit = int(spec.get("split_hands", 4))  # type: ignore[call-overload]
+    das = bool(spec.get("double_after_split", True))
+    resplit_aces = bool(spec.get("resplit_aces", False))
+    hit_aces = bool(spec.get("hit_split_aces", False))
+    surrender_ok = bool(spec.get("late_surrender", False))
+    shoe = shoe_text(int(spec["decks"]))  # type: ignore[call-overload]
+    rng.shuffle(shoe)
+    seats = sorted(rng.sample(range(1, 8), rng.randint(1, 4)))
+    wager: dict[int, int] = {}
+    ante: dict[int, int] = {}
+    r = TableRound.open(sub)
+    for s in seats:
+        antes = table == "switch-hands" or (table == "blackjack-premium" and rng.random() < 0.5)
+        wager[s] = rng.randint(2, 200) * 500 if antes else amount_between(rng, 1000, 100_000)
+        ante[s] = wager[s] // 5 if antes else 0
+        r = r.bet(s, "blackjack", wager[s])
+        if ante[s]:
+            r = r.bet(s, "switch-hands-ante", ante[s])
+    down = {s: [shoe.pop(0), shoe.pop(0)] for s in seats if ante[s]}
+    up = {s: [shoe.pop(0), shoe.pop(0)] for s in seats}
+    dealer = bjref.dealer_hand(shoe, spec["dealer"] == "H17")
+    r = r.no_more_bets().deal(
+        DealtCards.parse(
+            players={s: " ".join(c) for s, c in up.items()},
+            dealer=" ".join(dealer),
+            switch_cards={s: " ".join(c) for s, c in down.items()},
+        )
+    )
+    # § 633b.4(f): from the player farthest to the dealer's right
+    switched = {s: False for s in seats}
+    for s in sorted(down, reverse=True):
+        switched[s] = rng.random() < 0.5
+        r = r.switch(s) if switched[s] else r.keep(s)
+    pair = {s: down[s] if switched[s] else up[s] for s in seats}
+    played: dict[int, list[PlayedHand]] = {s: [PlayedHand(list(pair[s]))] for s in seats}
+    surrendered = dict.fromkeys(seats, False)
+    dealer_bj = bjref.natural(dealer)
+    for s in seats if not dealer_bj else ():
+        hands = played[s]
+        i = 0
+        while i < len(hands):
+            h = hands[i]
+            while not h.over:
+                if len(h.cards) == 1:  # a split hand takes its second card
+                    h.cards.append(shoe.pop(0))
+                    r = r.hit(s, parse_cards(h.cards[-1])[0])
+                    continue
+                t = bjref.total(h.cards)
+                two = len(h.cards) == 2
+                split_ace = h.from_split and h.cards[0][0] == "A"
+                if (two and bjref.natural(h.cards) and not h.from_split) or t >= 21:
+                    h.over = True
+                    break
+                can_split = (
+                    two
+                    and bjref.value(h.cards[0]) == bjref.value(h.cards[1])
+                    and len(hands) < split_limit
+                    and (not split_ace or resplit_aces)
+                )
+                if split_ace and not hit_aces and not (can_split and h.cards[1][0] == "A"):
+                    h.over = True  # a split ace takes one card
+                    break
+                can_double = two and (not h.from_split or das) and (not split_ace or hit_aces)
+                can_surrender = surrender_ok and two and len(hands) == 1 and not h.from_split
+                can_hit = not split_ace or hit_aces
+                choice = rng.random()
+                if can_split and choice < 0.5:
+                    first, second = PlayedHand([h.cards[0]], True), PlayedHand([h.cards[1]], True)
+                    hands[i : i + 1] = [first, second]
+                    h = first
+                    r = r.split(s)
+                elif can_surrender and choice < 0.1:
+                    surrendered[s] = True
+                    r = r.surrender(s)
+                    h.over = True
+                elif can_double and choice < 0.3:
+                    h.double = wager[s] if rng.random() < 0.7 else rng.randint(1, wager[s])
+                    h.cards.append(shoe.pop(0))
+                    amount = h.double
+                    r = r.double(s, amount, parse_cards(h.cards[-1])[0])
+                    h.over = True
+                elif can_hit and (t < 12 or choice < 0.6):
+                    h.cards.append(shoe.pop(0))
+                    r = r.hit(s, parse_cards(h.cards[-1])[0])
+                else:
+                    r = r.stand(s)
+                    h.over = True
+            i += 1
+    r = r.settle()
+    want: Want = []
+    for s in sorted(seats, reverse=True):
+        for wager_id, net in bjref.settle(
+            table=table,
+            wager=wager[s],
+            ante=ante[s],
+            switched=switched[s],
+            pair=pair[s],
+            hands=[(h.cards, h.double) for h in played[s]],
+            surrendered=surrendered[s],
+            dealer=dealer,
+            tie_pays=bool(spec.get("tie_blackjack_pays", False)),
+        ):
+            want.append((s, wager_id, net))
+    return engine_events(r), want
+
+
+def test_blackjack_reference_settles_the_text() -> None:
+    ref = bjref.settle
+    # a switched same-colour Blackjack: 2 to 1; the $5 Ante is lost (§ 633b.4(c), (i)(2)(i))
+    got = ref(table="switch-hands", wager=2500, ante=500, switched=True, pair=["Ah", "Kd"],
+              hands=[(["Ah", "Kd"], 0)], surrendered=False, dealer=["9s", "8c"])  # fmt: skip
+    assert got == [("switch-hands-ante", -500), ("blackjack", 5000)]
+    # the same Blackjack kept: 3 to 2 ((i)(1)); at Premium with the Ante: 2 to 1 ((o))
+    kept = {"ante": 500, "switched": False, "pair": ["Ah", "Kd"], "hands": [(["Ah", "Kd"], 0)],
+            "surrendered": False, "dealer": ["9s", "8c"]}  # fmt: skip
+    assert ref(table="switch-hands", wager=2500, **kept)[1] == ("blackjack", 3750)  # type: ignore[arg-type]
+    assert ref(table="blackjack-premium", wager=2500, **kept)[1] == ("blackjack", 5000)  # type: ignore[arg-type]
+    # a tie Blackjack: 1 to 2 after a switch where the table says so, a push otherwise
+    tie = {"wager": 1000, "ante": 200, "switched": True, "pair": ["As", "Kd"],
+           "hands": [(["As", "Kd"], 0)], "surrendered": False, "dealer": ["Ah", "Qc"]}  # fmt: skip
+    assert ref(table="switch-hands", tie_pays=True, **tie)[1] == ("blackjack", 500)  # type: ignore[arg-type]
+    assert ref(table="switch-hands", **tie)[1] == ("blackjack", 0)  # type: ignore[arg-type]
+    # a split pair, one hand doubled, against a dealer 19; ace-ten after a split is 21, not BJ
+    got = ref(table="blackjack", wager=1000, ante=0, switched=False, pair=["Ac", "Ad"],
+              hands=[(["Ac", "Kd"], 0), (["Ad", "8h"], 0)], surrendered=False,
+              dealer=["Ts", "9c"])  # fmt: skip
+    assert got == [("blackjack", 1000), ("blackjack", 0)]
+    # late surrender of an odd-cent wager: the player keeps the half rounded down
+    got = ref(table="blackjack", wager=1001, ante=0, switched=False, pair=["Ts", "6c"],
+              hands=[(["Ts", "6c"], 0)], surrendered=True, dealer=["As", "9c"])  # fmt: skip
+    assert got == [("blackjack", -501)]
+    assert bjref.dealer_hand(["As", "6c", "4d", "9h"], hits_soft_17=True) == ["As", "6c", "4d"]
+    assert bjref.dealer_hand(["As", "6c", "4d"]) == ["As", "6c"]
+
+
+def test_played_rounds_agree_with_the_text() -> None:
+    agree("blackjack-played", FAST_ROUNDS)
+
+
+@pytest.mark.slow
+def test_played_rounds_agree_with_the_text_30k() -> None:
+    agree("blackjack-played", 30_000, WORKERS)
 
 
 # -- Baccarat: the Baccarat wagers and the 5 Treasures (§ 631c.3) ---------------------------------
@@ -623,6 +850,7 @@ def test_criss_cross_rounds_agree_with_the_text_100k() -> None:
 
 GAMES: dict[str, Callable[[int], tuple[Got, Want]]] = {
     "blackjack": blackjack_round,
+    "blackjack-played": played_round,
     "baccarat": baccarat_round,
     "four-card-poker": four_card_poker_round,
     "criss-cross-poker": criss_cross_round,

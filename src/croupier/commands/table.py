@@ -4,8 +4,9 @@
 ``croupier check SUBMISSION...`` reports every violation of each submission at once, each naming its
 section (58 Pa. Code § 601a.2 and the wagers' sections), and exits with status 2 when there is any.
 ``croupier settle ROUND.json...`` replays each round record through the regulated round procedure
-(:mod:`croupier.table.round`) and prints every event — the wagers' outcome, pay, net result and the
-section each was settled under, in settlement order; a round that breaks a rule prints one error
+(:mod:`croupier.table.round`) and prints every event — the players' Blackjack decisions (switch,
+keep, hit, stand, double, split, surrender), the wagers' outcome, pay, net result and the section
+each was settled under, in settlement order; a round that breaks a rule prints one error
 line naming the section, and nothing is settled.
 """
 
@@ -23,7 +24,7 @@ from croupier.errors import InputError
 from croupier.progressive import Ledger, default_url
 from croupier.table.progressive import feed_progressive
 from croupier.table.record import settle_file
-from croupier.table.round import Action, TableRound, settled_net
+from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
 from croupier.table.submission import check_file, load_submission
 from croupier.table.training import random_rounds
 from croupier.units import format_money
@@ -40,7 +41,7 @@ def check(submissions: Files, json_out: JsonFlag = False) -> None:
             path: [{"message": v.message, "section": v.section} for v in problems]
             for path, problems in report.items()
         }
-        out.print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         for path, problems in report.items():
             if not problems:
@@ -117,7 +118,7 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
             }
             for name, r in rounds
         ]
-        out.print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     for name, r in rounds:
         out.print(f"{name} · {r.submission.name or r.submission.game.value}")
@@ -125,6 +126,19 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
             out.print(r.cards.describe())
         t = Table("#", "step", "seat", "wager", "outcome", "pays", "amount", "net", "section")
         for e in r.events:
+            if e.action in BLACKJACK_MOVES:
+                t.add_row(
+                    str(e.index),
+                    e.action.value,
+                    str(e.seat or ""),
+                    e.wager or "",
+                    e.detail,
+                    "",
+                    format_money(e.amount_cents) if e.amount_cents else "",
+                    "",
+                    f"§ {e.section}",
+                )
+                continue
             if e.action not in (Action.SETTLEMENT, Action.RECORDED):
                 continue
             t.add_row(

@@ -561,7 +561,11 @@ class PlayerStrategy(Enum):
     BASIC = "basic"
 
 
-def _basic_hits(total: int, soft: bool, up_value: int) -> bool:
+def basic_hits(total: int, soft: bool, up_value: int) -> bool:
+    """Whether a simple hit-or-stand basic strategy hits ``total`` (``soft``: an ace counted 11)
+    against an upcard of value ``up_value`` (1 for an ace, 2–10): hard 12 against 2, 3 or 7 and
+    up, hard 13–16 against 7 and up, hard 11 or less always, soft 17 or less, soft 18 against 9,
+    10 or an ace. Used by simulated and training players."""
     up = 11 if up_value == 1 else up_value
     if soft:
         return total <= 17 or (total == 18 and up >= 9)
@@ -713,4 +717,4 @@ def _basic_table(hit: Callable[[int, bool, int], bool]) -> npt.NDArray[np.bool_]
     return table
 
 
-_BASIC_TABLE = _basic_table(_basic_hits)
+_BASIC_TABLE = _basic_table(basic_hits)

@@ -18,6 +18,22 @@ Other steps: ``{"action": "deal", "coup": "Ks 4h 2d Qc 3h 3s"}`` (Baccarat), ``{
 "seed": 7}`` (a shuffled shoe), ``{"action": "play", "seat": 1, "amount": "$20"}`` and
 ``{"action": "fold", "seat": 2}``; a bet may name its ``player`` (Four Card Poker's adjacent boxes,
 § 641a.7(e)). A missing ``no-more-bets`` before the deal, or ``settle`` at the end, is supplied.
+
+Blackjack: the dealer's whole hand is given at the deal (upcard, hole card, then the draws). The
+players' decisions (:mod:`croupier.table.blackjack_play`) are steps of their own — at a Switch
+Hands or Blackjack Premium table the Ante is a bet (``"wager": "switch-hands-ante"``), the deal
+names each Ante player's face-down cards (``"switch_cards": {"3": "Ah Kh"}``) and each of those
+players then ``switch``es or ``keep``s (highest seat first, § 633b.4(f)); then, seat 1 first::
+
+    {"action": "hit", "seat": 3, "card": "5d"}
+    {"action": "double", "seat": 3, "card": "Th"}          // "amount": "$10" to double for less
+    {"action": "split", "seat": 3}                          // each split hand then takes a hit
+    {"action": "stand", "seat": 3}
+    {"action": "surrender", "seat": 3}
+
+A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``). When the
+round records the players' play, the Blackjack wagers are settled (§ 633b.4(i), (o); Chapter 633a);
+a plain Blackjack round without any decision records them, unsettled, as before.
 :func:`settle_record` replays the steps through :class:`~croupier.table.round.TableRound`: the
 first step that breaks a rule raises its typed error, and nothing is settled.
 """
@@ -31,6 +47,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from croupier.cards import parse_card
 from croupier.errors import InputError, PaytableError
 from croupier.table.round import DealtCards, Phase, TableRound
 from croupier.table.submission import (
@@ -46,7 +63,21 @@ class Step(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    action: Literal["bet", "no-more-bets", "deal", "play", "fold", "settle"]
+    action: Literal[
+        "bet",
+        "no-more-bets",
+        "deal",
+        "play",
+        "fold",
+        "switch",
+        "keep",
+        "hit",
+        "stand",
+        "double",
+        "split",
+        "surrender",
+        "settle",
+    ]
     seat: int | None = None
     wager: str | None = None
     amount: str | None = None
@@ -56,6 +87,8 @@ class Step(BaseModel):
     coup: str | None = None
     bonus: str | None = None
     seed: int | None = None
+    switch_cards: dict[int, str] | None = None
+    card: str | None = None
 
 
 class RoundFile(BaseModel):
@@ -96,14 +129,34 @@ def apply_step(rnd: TableRound, step: Step, index: int = 0) -> TableRound:
         if step.seed is not None:
             return rnd.deal_shoe(step.seed)
         cards = DealtCards.parse(
-            players=step.players, dealer=step.dealer or "", coup=step.coup or "", bonus=step.bonus
+            players=step.players,
+            dealer=step.dealer or "",
+            coup=step.coup or "",
+            bonus=step.bonus,
+            switch_cards=step.switch_cards,
         )
         return rnd.deal(cards)
     if step.action == "play":
         return rnd.play(_seat(step, index), _cents(step, index))
     if step.action == "fold":
         return rnd.fold(_seat(step, index))
-    return rnd.settle()
+    if step.action == "settle":
+        return rnd.settle()
+    seat = _seat(step, index)
+    card = parse_card(step.card) if step.card else None
+    if step.action == "switch":
+        return rnd.switch(seat)
+    if step.action == "keep":
+        return rnd.keep(seat)
+    if step.action == "hit":
+        return rnd.hit(seat, card)
+    if step.action == "stand":
+        return rnd.stand(seat)
+    if step.action == "double":
+        return rnd.double(seat, _cents(step, index) if step.amount else None, card)
+    if step.action == "split":
+        return rnd.split(seat)
+    return rnd.surrender(seat)
 
 
 def parse_record(data: Mapping[str, Any], source: str = "round") -> RoundFile:

@@ -37,7 +37,7 @@ first base), so the order is descending seat number.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
@@ -46,11 +46,14 @@ from croupier.errors import CardError, InputError, LockoutError, ProcedureError,
 from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import check_dealer_hand, play_dealer
 from croupier.paytables import Paytable
+from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.submission import REQUIRED_BASE, UNREGISTERED_BASE, RulesSubmission, TableGame
 from croupier.units import format_money
 from croupier.wagers import Settlement, blackjack_round, get_wager
 from croupier.wagers import baccarat as baccarat_wagers
 from croupier.wagers import four_card_poker as fcp
+from croupier.wagers.switch_hands import ANTE_WAGER, Variant
+from croupier.wagers.switch_hands import check_wagers as check_ante
 
 
 class Phase(Enum):
@@ -74,6 +77,27 @@ class Action(Enum):
     SETTLE = "settle"
     SETTLEMENT = "settlement"
     RECORDED = "recorded"
+    SWITCH = "switch"
+    KEEP = "keep"
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE = "double"
+    SPLIT = "split"
+    SURRENDER = "surrender"
+
+
+BLACKJACK_MOVES = frozenset(
+    {
+        Action.SWITCH,
+        Action.KEEP,
+        Action.HIT,
+        Action.STAND,
+        Action.DOUBLE,
+        Action.SPLIT,
+        Action.SURRENDER,
+    }
+)
+"""The players' decisions in a Blackjack round (:mod:`croupier.table.blackjack_play`)."""
 
 
 _COMMON: dict[Phase, frozenset[Action]] = {
@@ -83,7 +107,7 @@ _COMMON: dict[Phase, frozenset[Action]] = {
     Phase.SETTLED: frozenset(),
 }
 PROCEDURE: Mapping[TableGame, Mapping[Phase, frozenset[Action]]] = {
-    TableGame.BLACKJACK: _COMMON,
+    TableGame.BLACKJACK: {**_COMMON, Phase.DEALT: frozenset({*BLACKJACK_MOVES, Action.SETTLE})},
     TableGame.BACCARAT: _COMMON,
     TableGame.FOUR_CARD_POKER: {
         **_COMMON,
@@ -144,7 +168,9 @@ class Bet:
 class DealtCards:
     """The cards of a round, in dealing order within each hand.
 
-    Blackjack: each seat's initial two cards and the dealer's hand (upcard, hole card, draws).
+    Blackjack: each seat's initial two cards, the dealer's hand (upcard, hole card, draws) and, at
+    a Switch Hands or Blackjack Premium table, each Ante player's two face-down Switch Hands cards
+    (``switch_cards``, § 633b.4(d)).
     Baccarat: ``coup`` — the cards of the coup in dealing order (§ 631a.9–§ 631a.11).
     Four Card Poker: each seat's five cards, the dealer's six (the first face up) and the Six Card
     Bonus card. Criss-Cross Poker: each seat's two cards (Ultimate Pairs reads only them).
@@ -154,6 +180,7 @@ class DealtCards:
     dealer: tuple[Card, ...] = ()
     coup: tuple[Card, ...] = ()
     bonus: Card | None = None
+    switch_cards: tuple[tuple[int, tuple[Card, ...]], ...] = ()
 
     @staticmethod
     def parse(
@@ -161,14 +188,17 @@ class DealtCards:
         dealer: str = "",
         coup: str = "",
         bonus: str | None = None,
+        switch_cards: Mapping[int, str] | None = None,
     ) -> DealtCards:
         """From card text; raises :class:`CardError` naming a bad card."""
         seats = tuple(sorted((int(s), parse_cards(t)) for s, t in (players or {}).items()))
+        switch = tuple(sorted((int(s), parse_cards(t)) for s, t in (switch_cards or {}).items()))
         return DealtCards(
             seats,
             parse_cards(dealer) if dealer else (),
             parse_cards(coup) if coup else (),
             parse_card(bonus) if bonus else None,
+            switch,
         )
 
     def hand(self, seat: int) -> tuple[Card, ...]:
@@ -178,11 +208,19 @@ class DealtCards:
     def every_card(self) -> tuple[Card, ...]:
         """Every card of the round."""
         bonus = (self.bonus,) if self.bonus is not None else ()
-        return tuple(c for _, h in self.players for c in h) + self.dealer + self.coup + bonus
+        switch = tuple(c for _, h in self.switch_cards for c in h)
+        return (
+            tuple(c for _, h in self.players for c in h) + switch + self.dealer + self.coup + bonus
+        )
 
     def describe(self) -> str:
         """One line for people."""
-        parts = [f"seat {s}: {format_cards(h)}" for s, h in self.players]
+        down = dict(self.switch_cards)
+        parts = [
+            f"seat {s}: {format_cards(h)}"
+            + (f" (Switch Hands cards {format_cards(down[s])})" if s in down else "")
+            for s, h in self.players
+        ]
         if self.dealer:
             parts.insert(0, f"dealer: {format_cards(self.dealer)}")
         if self.coup:
@@ -246,6 +284,8 @@ class TableRound:
     decisions: tuple[tuple[int, int], ...] = ()
     """(seat, Play wager in cents; 0 is a fold), in the order made."""
     events: tuple[Event, ...] = field(default_factory=tuple)
+    blackjack: BlackjackPlay | None = None
+    """Blackjack: the players' switch decisions and hands (from the deal on)."""
 
     # -- the record ----------------------------------------------------------------------
     @classmethod
@@ -308,6 +348,8 @@ class TableRound:
             raise InputError(f"seat {seat!r}: the table has seats 1–{sub.seats}")
         if not isinstance(amount_cents, int) or isinstance(amount_cents, bool) or amount_cents <= 0:
             raise InputError(f"a wager is a positive whole number of cents, not {amount_cents!r}")
+        if wid == ANTE_WAGER:
+            return self._ante(seat, amount_cents)
         offered = sub.offered(wid)
         if offered is None:
             raise ProcedureError(f"the table does not offer the {wid} wager", section="601a.2")
@@ -355,6 +397,35 @@ class TableRound:
             amount_cents=amount_cents,
         )
 
+    def _ante(self, seat: int, amount_cents: int) -> TableRound:
+        """§ 633b.4(c), (k), (l): the Switch Hands Ante, $1 for every $5 of the seat's Blackjack
+        wager, placed after it (required at Switch Hands, optional at Blackjack Premium)."""
+        variant = self.submission.variant
+        if variant is None:
+            raise ProcedureError(
+                f"seat {seat}: the table does not deal Switch Hands: there is no Switch Hands Ante",
+                section="633b.4(a)",
+            )
+        bets = self.seat_bets(seat)
+        if ANTE_WAGER in bets:
+            raise ProcedureError(f"seat {seat} already has a Switch Hands Ante", section="601a.2")
+        wager = bets.get("blackjack")
+        if wager is None:
+            raise ProcedureError(
+                f"seat {seat}: the Switch Hands Ante is placed with a Blackjack wager, after it",
+                section="633b.4(c)",
+            )
+        check_ante(variant, wager, amount_cents)
+        r = replace(self, bets=(*self.bets, Bet(seat, ANTE_WAGER, amount_cents)))
+        return r._log(
+            Action.BET,
+            "633b.4(c)",
+            f"seat {seat} places the Switch Hands Ante {format_money(amount_cents)}",
+            seat=seat,
+            wager=ANTE_WAGER,
+            amount_cents=amount_cents,
+        )
+
     def _check_boxes(self, seat: int, player: str) -> None:
         """§ 641a.7(e): a player wagers on at most ``adjacent_boxes`` boxes, next to each other."""
         boxes = sorted({b.seat for b in self.bets if b.player == player} | {seat})
@@ -374,6 +445,16 @@ class TableRound:
         if self.game is TableGame.FOUR_CARD_POKER:
             for seat in self.seats():
                 self._fcp_bets(seat).check()
+        if self.submission.variant is Variant.SWITCH_HANDS:
+            for seat in self.seats():
+                bets = self.seat_bets(seat)
+                if "blackjack" in bets and ANTE_WAGER not in bets:
+                    raise RulesError(
+                        f"seat {seat}: a Switch Hands player places the Switch Hands Ante, $1 for "
+                        f"every $5 ({format_money(bets['blackjack'] // 5)} on "
+                        f"{format_money(bets['blackjack'])})",
+                        section="633b.4(c)",
+                    )
         r = replace(self, phase=Phase.LOCKED)
         return r._log(
             Action.NO_MORE_BETS,
@@ -384,9 +465,10 @@ class TableRound:
         )
 
     # -- dealing -------------------------------------------------------------------------
-    def deal(self, cards: DealtCards) -> TableRound:
+    def deal(self, cards: DealtCards, undealt: Sequence[Card] = ()) -> TableRound:
         """Deal the recorded ``cards``: checked against the game's dealing rules and the shoe,
-        then the wagers the section settles at once are settled (Blackjack: § 633b.1(e))."""
+        then the wagers the section settles at once are settled (Blackjack: § 633b.1(e)).
+        ``undealt`` is the rest of a shuffled shoe, which Blackjack draws take in order."""
         self._require(Action.DEAL)
         decks = self.submission.decks
         Shoe.standard(decks).remove(cards.every_card())
@@ -412,9 +494,12 @@ class TableRound:
                     f"seat {seat}: a player is dealt {size[game]} cards here, not {len(hand)}",
                     format_cards(hand),
                 )
+        if cards.switch_cards and game is not TableGame.BLACKJACK:
+            raise CardError("Switch Hands cards are dealt at Blackjack only", cards.describe())
         r = replace(self, phase=Phase.DEALT, cards=cards)
         if game is TableGame.BLACKJACK:
             check_dealer_hand(cards.dealer, self.submission.blackjack_rules)
+            r = replace(r, blackjack=self._start_play(cards, undealt))
             r = r._log(Action.DEAL, "633b.1(d)", cards.describe())
             return r._settle_second_card()
         if game is TableGame.BACCARAT:
@@ -431,6 +516,35 @@ class TableRound:
             return r._log(Action.DEAL, "641a.7(d)", cards.describe())
         return r._log(Action.DEAL, "674b.1(c)", cards.describe())
 
+    def _start_play(self, cards: DealtCards, undealt: Sequence[Card]) -> BlackjackPlay:
+        """The players' play at the deal (:class:`BlackjackPlay`)."""
+        sub = self.submission
+        wagers = {
+            seat: (bets.get("blackjack", 0), bets.get(ANTE_WAGER, 0))
+            for seat in self.seats()
+            for bets in (self.seat_bets(seat),)
+        }
+        down = dict(cards.switch_cards)
+        if set(down) - set(wagers):
+            raise CardError(
+                f"Switch Hands cards are dealt to seats {', '.join(map(str, sorted(down)))}, "
+                "but only seats with wagers are dealt cards",
+                cards.describe(),
+            )
+        for seat, (_, ante) in wagers.items():
+            if seat in down and not ante and sub.variant is Variant.SWITCH_HANDS:
+                raise CardError(f"seat {seat} placed no Switch Hands Ante", cards.describe())
+        return BlackjackPlay.start(
+            sub.play_rules,
+            sub.variant,
+            sub.tie_blackjack_pays,
+            wagers,
+            dict(cards.players),
+            down,
+            cards.dealer,
+            undealt,
+        )
+
     def deal_shoe(self, seed: int) -> TableRound:
         """Deal from a shoe of the table's decks shuffled with ``seed`` (the Blackjack dealer's
         hand drawn by the house rule, § 633a.7; the coup by § 631a.9–§ 631a.11)."""
@@ -444,11 +558,22 @@ class TableRound:
         n = {TableGame.BLACKJACK: 2, TableGame.FOUR_CARD_POKER: 5, TableGame.CRISS_CROSS_POKER: 2}[
             game
         ]
+        switch: dict[int, tuple[Card, ...]] = {}
+        if game is TableGame.BLACKJACK:
+            # § 633b.4(d): the Switch Hands cards first, to each Ante player from the dealer's left
+            for s in seats:
+                if ANTE_WAGER in self.seat_bets(s):
+                    switch[s] = (cards.pop(0), cards.pop(0))
         hands = {s: cards[i * n : (i + 1) * n] for i, s in enumerate(seats)}
         rest = cards[len(seats) * n :]
         if game is TableGame.BLACKJACK:
             dealer = play_dealer(rest, self.submission.blackjack_rules)
-            return self.deal(DealtCards(tuple((s, tuple(h)) for s, h in hands.items()), dealer))
+            dealt = DealtCards(
+                tuple((s, tuple(h)) for s, h in hands.items()),
+                dealer,
+                switch_cards=tuple(switch.items()),
+            )
+            return self.deal(dealt, rest[len(dealer) :])
         if game is TableGame.FOUR_CARD_POKER:
             return self.deal(
                 DealtCards(
@@ -495,6 +620,58 @@ class TableRound:
             section = "674b.1(c)"
         r = replace(self, decisions=(*self.decisions, (seat, 0)))
         return r._log(Action.FOLD, section, f"seat {seat} folds", seat=seat)
+
+    def switch(self, seat: int) -> TableRound:
+        """§ 633b.4(f)(2): the player plays the two face-down Switch Hands cards."""
+        return self._move(Action.SWITCH, seat, lambda p: p.choose(seat, True))
+
+    def keep(self, seat: int) -> TableRound:
+        """§ 633b.4(f)(1): the player plays the two face-up cards."""
+        return self._move(Action.KEEP, seat, lambda p: p.choose(seat, False))
+
+    def hit(self, seat: int, card: Card | None = None) -> TableRound:
+        """The seat's hand takes ``card`` (or the shoe's next card)."""
+        return self._move(Action.HIT, seat, lambda p: p.hit(seat, card))
+
+    def stand(self, seat: int) -> TableRound:
+        """The seat's hand stands."""
+        return self._move(Action.STAND, seat, lambda p: p.stand(seat))
+
+    def double(
+        self, seat: int, amount_cents: int | None = None, card: Card | None = None
+    ) -> TableRound:
+        """Double down up to the hand's wager (default: all of it), one card (§ 633a.10)."""
+        return self._move(Action.DOUBLE, seat, lambda p: p.double(seat, amount_cents, card))
+
+    def split(self, seat: int) -> TableRound:
+        """Split the seat's pair (§ 633a.11)."""
+        return self._move(Action.SPLIT, seat, lambda p: p.split(seat))
+
+    def surrender(self, seat: int) -> TableRound:
+        """Late surrender, half the wager back (§ 633a.9, § 633b.4(h), (n))."""
+        return self._move(Action.SURRENDER, seat, lambda p: p.surrender(seat))
+
+    def _move(
+        self, action: Action, seat: int, make: Callable[[BlackjackPlay], MoveResult]
+    ) -> TableRound:
+        if self.game is not TableGame.BLACKJACK:
+            raise ProcedureError(
+                f"{action.value} is a Blackjack decision, not a {self.game.value} one",
+                section=_PROCEDURE_RULE[self.game],
+            )
+        self._require(action)
+        assert self.blackjack is not None and self.cards is not None
+        result = make(self.blackjack)
+        result.play.check_shoe(self.submission.decks, self.cards.every_card())
+        r = replace(self, blackjack=result.play)
+        return r._log(
+            action,
+            result.section,
+            result.detail,
+            seat=seat,
+            wager="blackjack",
+            amount_cents=result.amount_cents,
+        )
 
     def _decision_seat(self, seat: int) -> int:
         ante = self.seat_bets(seat).get("four-card-poker")
@@ -599,7 +776,7 @@ class TableRound:
 
     def _settle_axman(self) -> TableRound:
         """§ 633c.12(e): after the round, the dealer's whole hand (bust card included) read as a
-        poker hand; then the Blackjack wagers are recorded (their play is not)."""
+        poker hand; then the Blackjack wagers (:meth:`_settle_blackjack`)."""
         rnd, index = self._blackjack_round()
         ax = {index[b.seat]: b.amount_cents for b in self.bets if b.wager.startswith("axman")}
         back = {i: seat for seat, i in index.items()}
@@ -610,15 +787,57 @@ class TableRound:
             ):
                 assert ss.axman is not None
                 r = r._log_settlement(back[ss.seat], "633c.12(e)", ss.axman)
-        for seat in reversed(self.seats()):
-            r = r._log(
-                Action.RECORDED,
-                "633a.6(d)",
-                f"seat {seat}: the Blackjack wager is settled by the play of the hand (not recorded)",
-                seat=seat,
-                wager="blackjack",
-                amount_cents=self.seat_bets(seat)["blackjack"],
-            )
+        return r._settle_blackjack()
+
+    def _settle_blackjack(self) -> TableRound:
+        """The Blackjack wagers and Switch Hands Antes, seat by seat from the dealer's right, once
+        every player's play is over (:mod:`croupier.table.blackjack_play`,
+        :func:`~croupier.wagers.switch_hands.settle_seat`). At a plain Blackjack table a round
+        that records none of the players' decisions, and needs them, records the wagers instead."""
+        play = self.blackjack
+        assert play is not None
+        if not play.finished:
+            asking, acting = play.to_ask(), play.to_act()
+            if self.submission.variant is not None or play.moves:
+                if asking is not None:
+                    raise ProcedureError(
+                        f"seat {asking.seat} has not chosen to keep or switch",
+                        section="633b.4(f)",
+                    )
+                assert acting is not None
+                raise ProcedureError(
+                    f"seat {acting.seat}'s hand is not finished: hit, stand, double, split or "
+                    "surrender",
+                    section=ORDER_RULE,
+                )
+            r = self
+            for seat in reversed(self.seats()):
+                r = r._log(
+                    Action.RECORDED,
+                    "633a.6(d)",
+                    f"seat {seat}: the Blackjack wager is settled by the play of the hand "
+                    "(not recorded)",
+                    seat=seat,
+                    wager="blackjack",
+                    amount_cents=self.seat_bets(seat)["blackjack"],
+                )
+            return r
+        settled = [(seat, play.settle(seat)) for seat in reversed(self.seats())]
+        r = self
+        for seat, ss in settled:
+            for line in ss.lines:
+                r = r._log(
+                    Action.SETTLEMENT,
+                    line.section,
+                    f"seat {seat}: {line.describe()}",
+                    seat=seat,
+                    wager=line.wager,
+                    amount_cents=line.wagered_cents,
+                    outcome=line.label,
+                    pays=line.pays,
+                    win_cents=line.net_cents,
+                    returned_cents=line.returned_cents,
+                )
         return r
 
     def _settle_baccarat(self) -> TableRound:

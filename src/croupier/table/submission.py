@@ -10,6 +10,17 @@ Poker the number of adjacent boxes a player may wager on (§ 641a.7(e)). The fil
     decks = 6
     dealer = "S17"              # Blackjack: S17 (stands on soft 17) or H17
     seats = 7
+    # Blackjack options (Chapter 633a; defaults shown): how the players may play their hands
+    late_surrender = false      # § 633a.9
+    double_after_split = true   # § 633a.10
+    split_hands = 4             # § 633a.11: at most this many hands by splitting and re-splitting
+    resplit_aces = false
+    hit_split_aces = false      # split aces take one card each
+    # Switch Hands (§ 633b.4(a)–(j)): every player places the Ante; or Blackjack Premium
+    # (§ 633b.4(k)–(o)): the Ante is optional. At most one of the two.
+    switch_hands = false
+    blackjack_premium = false
+    tie_blackjack_pays = false  # Switch Hands: a switched tie Blackjack pays 1 to 2 ((i)(2)(ii))
 
     [[wagers]]
     wager = "blackjack"         # the base wager: blackjack; player/banker/tie; four-card-poker
@@ -38,6 +49,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from croupier.analysis.blackjack_strategy import PlayRules
 from croupier.errors import (
     CroupierError,
     PaytableError,
@@ -50,6 +62,7 @@ from croupier.games.blackjack import BlackjackRules, SoftSeventeen
 from croupier.paytables import Paytable
 from croupier.units import format_money, parse_money
 from croupier.wagers import Game, Wager, get_wager
+from croupier.wagers.switch_hands import Variant
 
 
 class TableGame(Enum):
@@ -132,6 +145,13 @@ class SubmissionFile(_Strict):
     decks: int = Field(ge=1, le=8)
     dealer: Literal["S17", "H17"] | None = None
     switch_hands: bool = False
+    blackjack_premium: bool = False
+    tie_blackjack_pays: bool | None = None
+    late_surrender: bool | None = None
+    double_after_split: bool | None = None
+    split_hands: int | None = Field(default=None, ge=1, le=8)
+    resplit_aces: bool | None = None
+    hit_split_aces: bool | None = None
     seats: int = Field(default=7, ge=1, le=9)
     adjacent_boxes: int | None = Field(default=None, ge=1)
     wagers: list[WagerSpec] = Field(min_length=1)
@@ -171,9 +191,25 @@ class RulesSubmission:
     decks: int
     soft_17: SoftSeventeen
     switch_hands: bool
+    """Whether the table deals Switch Hands (§ 633b.4(a)–(j)): every player places the Ante."""
     seats: int
     adjacent_boxes: int | None
     wagers: tuple[OfferedWager, ...]
+    blackjack_premium: bool = False
+    """Whether the table deals Blackjack Premium (§ 633b.4(k)–(o)): the Ante is optional."""
+    tie_blackjack_pays: bool = False
+    """A tie Blackjack pays 1 to 2: at Switch Hands if the submission says so, to a player who
+    switched (§ 633b.4(i)(2)(ii)); always at Blackjack Premium ((o))."""
+    late_surrender: bool = False
+    """Whether a player may surrender half the wager after the peek (§ 633a.9)."""
+    double_after_split: bool = True
+    """Whether a player may double down on a hand made by splitting (§ 633a.10)."""
+    split_hands: int = 4
+    """The most hands a player may make by splitting and re-splitting (§ 633a.11)."""
+    resplit_aces: bool = False
+    """Whether a hand made by splitting aces may be split again (§ 633a.11)."""
+    hit_split_aces: bool = False
+    """Whether a hand made by splitting aces may draw more than one card (§ 633a.11)."""
 
     def offered(self, wager_id: str) -> OfferedWager | None:
         """The offered wager with that id (``axman-h17`` answers for ``axman``), or ``None``."""
@@ -186,6 +222,25 @@ class RulesSubmission:
     def blackjack_rules(self) -> BlackjackRules:
         """The house rules the dealer plays by (§ 633a.7)."""
         return BlackjackRules(decks=self.decks, soft_17=self.soft_17)
+
+    @property
+    def play_rules(self) -> PlayRules:
+        """The rules the players' hands are played by (§§ 633a.9–633a.11)."""
+        return PlayRules(
+            table=self.blackjack_rules,
+            double_after_split=self.double_after_split,
+            split_hands=self.split_hands,
+            resplit_aces=self.resplit_aces,
+            hit_split_aces=self.hit_split_aces,
+            late_surrender=self.late_surrender,
+        )
+
+    @property
+    def variant(self) -> Variant | None:
+        """The game of § 633b.4 the table deals, or ``None`` for plain Blackjack (or another game)."""
+        if self.blackjack_premium:
+            return Variant.PREMIUM
+        return Variant.SWITCH_HANDS if self.switch_hands else None
 
     def paytable_key(self, wager_id: str) -> str | None:
         """The paytable id the table uses for ``wager_id``."""
@@ -396,8 +451,48 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
         problems.append(
             Violation("say whether the dealer stands (S17) or hits (H17) soft 17", "601a.2")
         )
-    if game is not TableGame.BLACKJACK and (spec.dealer is not None or spec.switch_hands):
-        problems.append(Violation("dealer = S17/H17 and switch_hands are Blackjack options", None))
+    blackjack_options = {
+        "dealer": spec.dealer,
+        "switch_hands": spec.switch_hands or None,
+        "blackjack_premium": spec.blackjack_premium or None,
+        "tie_blackjack_pays": spec.tie_blackjack_pays,
+        "late_surrender": spec.late_surrender,
+        "double_after_split": spec.double_after_split,
+        "split_hands": spec.split_hands,
+        "resplit_aces": spec.resplit_aces,
+        "hit_split_aces": spec.hit_split_aces,
+    }
+    given = [k for k, v in blackjack_options.items() if v is not None]
+    if game is not TableGame.BLACKJACK and given:
+        problems.append(Violation(f"{', '.join(given)}: Blackjack options only", None))
+    if spec.switch_hands and spec.blackjack_premium:
+        problems.append(
+            Violation(
+                "choose switch_hands (every player places the Ante, § 633b.4(c)) or "
+                "blackjack_premium (the Ante is optional, § 633b.4(k)), not both",
+                "633b.4(k)",
+            )
+        )
+    if spec.tie_blackjack_pays and not (spec.switch_hands or spec.blackjack_premium):
+        problems.append(
+            Violation(
+                "tie_blackjack_pays: the 1 to 2 tie Blackjack is a Switch Hands or Blackjack "
+                "Premium pay",
+                "633b.4(i)(2)(ii)",
+            )
+        )
+    if spec.blackjack_premium and spec.tie_blackjack_pays is False:
+        problems.append(
+            Violation("Blackjack Premium always pays a tie Blackjack 1 to 2", "633b.4(o)")
+        )
+    if spec.resplit_aces and (spec.split_hands or 4) < 3:
+        problems.append(
+            Violation(
+                f"resplit_aces: re-splitting needs split_hands of 3 or more, not "
+                f"{spec.split_hands}",
+                "633a.11",
+            )
+        )
     if game is TableGame.FOUR_CARD_POKER and spec.adjacent_boxes is None:
         problems.append(
             Violation(
@@ -427,6 +522,13 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
         spec.seats,
         spec.adjacent_boxes,
         tuple(wagers),
+        blackjack_premium=spec.blackjack_premium,
+        tie_blackjack_pays=bool(spec.tie_blackjack_pays or spec.blackjack_premium),
+        late_surrender=bool(spec.late_surrender),
+        double_after_split=spec.double_after_split is not False,
+        split_hands=spec.split_hands or 4,
+        resplit_aces=bool(spec.resplit_aces),
+        hit_split_aces=bool(spec.hit_split_aces),
     )
     return sub, tuple(problems)
 

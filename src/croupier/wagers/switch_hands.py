@@ -1,13 +1,16 @@
-"""Settling a Switch Hands or Blackjack Premium player's hand (58 Pa. Code § 633b.4).
+"""Settling a Blackjack player's hand: Switch Hands, Blackjack Premium (58 Pa. Code § 633b.4) or
+plain Blackjack (Chapter 633a).
 
 :func:`settle_seat` takes what one player wagered and was dealt — the Blackjack wager, the Switch
 Hands Ante, the face-up pair, the face-down Switch Hands pair, whether the player switched
 (§ 633b.4(f)), the hands played from the chosen pair (after any split, § 633a.11, with doubles,
 § 633a.10), a surrender (§ 633a.9, § 633b.4(h), (n)) — and the dealer's finished hand, checks it
-all, and returns every line of the settlement in integer cents. A table engine calls it once per
-seat after the dealer's hand is complete (or after the peek finds a dealer Blackjack).
+all, and returns every line of the settlement in integer cents. A table engine
+(:mod:`croupier.table.blackjack_play`) calls it once per seat after the dealer's hand is complete
+(or after the peek finds a dealer Blackjack). At a plain Blackjack table (``variant=None``) there
+is no Ante and no Switch Hands pair: a winning hand pays 1 to 1, a Blackjack 3 to 2, a tie pushes.
 
-Pays (:func:`croupier.analysis.switch_hands.blackjack_pays`): a winning hand 1 to 1; a player
+Pays (:func:`blackjack_pays`): a winning hand 1 to 1; a player
 Blackjack 3 to 2; after a switch a same-suit or same-colour Blackjack 2 to 1 (§ 633b.4(i)(2)(i),
 and at a Blackjack Premium table for every Ante player, (o)); a Blackjack tied by the dealer's
 Blackjack 1 to 2 at a Blackjack Premium table ((o)) or, at a Switch Hands table whose Rules
@@ -93,6 +96,12 @@ def blackjack_pays(
 INCREMENT_CENTS = 500
 """Blackjack wagers at a Switch Hands table are placed in $5 increments (§ 633b.4(b))."""
 
+ANTE_WAGER = "switch-hands-ante"
+"""The wager id a table records the Switch Hands Ante under (§ 633b.4(c))."""
+
+BLACKJACK_WAGER = "blackjack"
+"""The wager id of the Blackjack wager (§ 633a.6(d))."""
+
 
 @dataclass(frozen=True)
 class PlayedHand:
@@ -106,12 +115,14 @@ class PlayedHand:
 
 @dataclass(frozen=True)
 class SwitchSeat:
-    """What one player wagered and played at a § 633b.4 table."""
+    """What one player wagered and played: at a § 633b.4 table the Ante and both pairs; at a plain
+    Blackjack table (or for a Blackjack Premium player without the Ante) ``ante_cents`` is 0 and
+    ``face_down`` is ``None``."""
 
     wager_cents: int
     ante_cents: int
     face_up: tuple[Card, Card]
-    face_down: tuple[Card, Card]
+    face_down: tuple[Card, Card] | None
     switched: bool
     hands: tuple[PlayedHand, ...]
     surrendered: bool = False
@@ -119,17 +130,30 @@ class SwitchSeat:
     @property
     def played_pair(self) -> tuple[Card, Card]:
         """The pair the player chose (§ 633b.4(f))."""
-        return self.face_down if self.switched else self.face_up
+        if self.switched:
+            if self.face_down is None:
+                raise InputError("a player who switched plays the Switch Hands cards: give them")
+            return self.face_down
+        return self.face_up
 
 
 @dataclass(frozen=True)
 class Line:
-    """One settled amount: what it is, the amount wagered on it, the net result in cents."""
+    """One settled amount: what it is, the wager it settles (``blackjack`` or
+    ``switch-hands-ante``), the amount wagered on it, the net result in cents (−amount for a loss),
+    the pay (``'3 to 2'``, ``'1 to 1'``, ``'push'``, ``'loses'``, ``'half back'``) and the section."""
 
     label: str
     wagered_cents: int
     net_cents: int
     section: str
+    pays: str = ""
+    wager: str = BLACKJACK_WAGER
+
+    @property
+    def returned_cents(self) -> int:
+        """What the dealer hands back: the stake and the win (0 for a loss, half for a surrender)."""
+        return self.wagered_cents + self.net_cents
 
     def describe(self) -> str:
         sign = "+" if self.net_cents > 0 else ""
@@ -157,15 +181,22 @@ class SeatSettlement:
         return "; ".join(line.describe() for line in self.lines)
 
 
-def check_wagers(variant: Variant, wager_cents: int, ante_cents: int) -> None:
+def check_wagers(variant: Variant | None, wager_cents: int, ante_cents: int) -> None:
     """Check a player's Blackjack wager and Ante (§ 633b.4(b), (c), (k)).
 
     At a Switch Hands table every Blackjack wager is a multiple of $5 and the Ante is $1 for every
     $5. At a Blackjack Premium table the Ante is optional ((k), (l)); a player who places it plays
-    Switch Hands and the same rules apply to that player's wager.
+    Switch Hands and the same rules apply to that player's wager. A plain Blackjack table
+    (``variant=None``) takes no Ante. Raises :class:`RulesError` citing the paragraph.
     """
     if wager_cents <= 0:
         raise InputError(f"a Blackjack wager must be positive, not {format_money(wager_cents)}")
+    if variant is None:
+        if ante_cents:
+            raise RulesError(
+                "the table does not offer Switch Hands: there is no Switch Hands Ante", "633b.4(a)"
+            )
+        return
     ante_player = variant is Variant.SWITCH_HANDS or ante_cents != 0
     if not ante_player:
         return
@@ -184,29 +215,57 @@ def check_wagers(variant: Variant, wager_cents: int, ante_cents: int) -> None:
         )
 
 
+def drawn_cards(pair: Sequence[Card], hands: Sequence[Sequence[Card]]) -> tuple[Card, ...]:
+    """The cards a player drew: every card of the hands played less the pair they came from
+    (a re-split card is a drawn card that starts a hand)."""
+    cards = [c for hand in hands for c in hand]
+    for c in pair:
+        if c in cards:
+            cards.remove(c)
+    return tuple(cards)
+
+
+def _odds(pay: Fraction) -> str:
+    return f"{pay.numerator} to {pay.denominator}" if pay else "push"
+
+
 def settle_seat(
     seat: SwitchSeat,
     dealer: Sequence[Card],
-    variant: Variant,
+    variant: Variant | None,
     rules: BlackjackRules,
     tie_pays: bool = False,
     premium_colored: PremiumColoredPays = PremiumColoredPays.ANTE,
     split_hands: int = 4,
 ) -> SeatSettlement:
-    """Settle one player's Switch Hands or Blackjack Premium round (see the module docstring).
+    """Settle one player's round (see the module docstring): Switch Hands or Blackjack Premium
+    (``variant``), or plain Blackjack (``variant=None``: Chapter 633a, 3 to 2, ties push).
 
     ``dealer`` is the dealer's hand in dealing order (upcard, hole card, draws); a dealer Blackjack
     is the two cards alone. ``tie_pays`` is the optional tie Blackjack pay of § 633b.4(i)(2)(ii)
-    (a Blackjack Premium table always pays it). Raises :class:`RulesError` citing the section for
-    a wager or play the rules forbid, :class:`InputError` for hands that do not fit together.
+    (a Blackjack Premium table always pays it). Returns a :class:`SeatSettlement` (cents). Raises
+    :class:`RulesError` citing the section for a wager or play the rules forbid,
+    :class:`InputError` for hands that do not fit together,
+    :class:`~croupier.errors.ShoeError` for cards the table's shoe cannot hold.
+
+    >>> from croupier.cards import parse_cards
+    >>> seat = SwitchSeat(2500, 500, tuple(parse_cards("9c 7d")), tuple(parse_cards("Ah Kd")),
+    ...                   True, (PlayedHand(tuple(parse_cards("Ah Kd"))),))
+    >>> s = settle_seat(seat, parse_cards("Tc 8s"), Variant.SWITCH_HANDS, BlackjackRules())
+    >>> [(line.wager, line.pays, line.net_cents) for line in s.lines]
+    [('switch-hands-ante', 'loses', -500), ('blackjack', '2 to 1', 5000)]
     """
     check_wagers(variant, seat.wager_cents, seat.ante_cents)
-    ante = variant is Variant.SWITCH_HANDS or seat.ante_cents > 0
+    ante = variant is Variant.SWITCH_HANDS or (variant is not None and seat.ante_cents > 0)
     if seat.switched and not ante:
         raise RulesError(
             "a player who placed no Switch Hands Ante plays only Blackjack and may not switch",
-            section="633b.4(k)",
+            section="633b.4(k)" if variant is not None else "633b.4(a)",
         )
+    if ante and seat.face_down is None:
+        raise InputError("a Switch Hands player is dealt two Switch Hands cards: give them")
+    if variant is None and seat.face_down is not None:
+        raise InputError("a plain Blackjack table deals no Switch Hands cards")
     dealer = tuple(dealer)
     dealer_bj = is_blackjack(dealer)
     if dealer_bj:
@@ -216,24 +275,45 @@ def settle_seat(
         check_dealer_hand(dealer, rules, live_hands=True)
     pair = seat.played_pair
     _check_hands(seat, pair, dealer_bj, split_hands)
-    seen = [*seat.face_up, *seat.face_down, *dealer]
-    for hand in seat.hands:
-        seen.extend(hand.cards[1:] if len(seat.hands) > 1 else hand.cards[2:])
+    seen = [*seat.face_up, *(seat.face_down or ()), *dealer]
+    seen.extend(drawn_cards(pair, [hand.cards for hand in seat.hands]))
     rules.shoe().remove(seen)  # a ShoeError when the table's shoe cannot hold these cards
-    pays = blackjack_pays(variant, ante, seat.switched, tie_pays, premium_colored)
-    section = (
-        "633b.4(o)"
-        if variant is Variant.PREMIUM
-        else ("633b.4(i)(2)" if seat.switched else "633b.4(i)(1)")
-    )
+    if variant is None:
+        pays = BlackjackPays(rules.blackjack_pays, rules.blackjack_pays, Fraction(0))
+        section = "633a.6(d)"
+    else:
+        pays = blackjack_pays(variant, ante, seat.switched, tie_pays, premium_colored)
+        section = (
+            "633b.4(o)"
+            if variant is Variant.PREMIUM
+            else ("633b.4(i)(2)" if seat.switched else "633b.4(i)(1)")
+        )
     lines: list[Line] = []
     dropped = Fraction(0)
     if ante:
-        lines.append(Line("Switch Hands Ante", seat.ante_cents, -seat.ante_cents, "633b.4(c)"))
+        lines.append(
+            Line(
+                "Switch Hands Ante",
+                seat.ante_cents,
+                -seat.ante_cents,
+                "633b.4(c)",
+                "loses",
+                ANTE_WAGER,
+            )
+        )
     w = seat.wager_cents
     if seat.surrendered:
         half = Fraction(w, 2)
-        lines.append(Line("surrender", w, -floor(half) - (1 if half % 1 else 0), "633b.4(h)"))
+        rule = {None: "633a.9", Variant.SWITCH_HANDS: "633b.4(h)", Variant.PREMIUM: "633b.4(n)"}
+        lines.append(
+            Line(
+                f"{format_cards(pair)} surrendered",
+                w,
+                -floor(half) - (1 if half % 1 else 0),
+                rule[variant],
+                "half back",
+            )
+        )
         return SeatSettlement(tuple(lines), dropped)
     player_bj = len(seat.hands) == 1 and is_blackjack(seat.hands[0].cards)
     if player_bj:
@@ -247,24 +327,26 @@ def settle_seat(
         exact = w * pay
         won = floor(exact)
         dropped += exact - won
-        odds = f"{pay.numerator} to {pay.denominator}" if pay else "push"
-        lines.append(Line(f"{label} {format_cards(pair)} pays {odds}", w, won, section))
+        odds = _odds(pay)
+        lines.append(Line(f"{label} {format_cards(pair)} pays {odds}", w, won, section, odds))
         return SeatSettlement(tuple(lines), dropped)
     if dealer_bj:
-        lines.append(Line("dealer Blackjack", w, -w, "633a.7"))
+        lines.append(
+            Line(f"{format_cards(pair)} against a dealer Blackjack", w, -w, "633a.7", "loses")
+        )
         return SeatSettlement(tuple(lines), dropped)
     dealer_total = hand_total(dealer).total
     for n, hand in enumerate(seat.hands, start=1):
         stake = w + hand.double_cents
         total = hand_total(hand.cards).total
         if total > 21:
-            net, what = -stake, "busts"
+            net, what, odds = -stake, "busts", "loses"
         elif dealer_total > 21 or total > dealer_total:
-            net, what = stake, "wins"
+            net, what, odds = stake, "wins", "1 to 1"
         elif total == dealer_total:
-            net, what = 0, "pushes"
+            net, what, odds = 0, "pushes", "push"
         else:
-            net, what = -stake, "loses"
+            net, what, odds = -stake, "loses", "loses"
         name = f"hand {n} " if len(seat.hands) > 1 else ""
         doubled = " doubled" if hand.double_cents else ""
         lines.append(
@@ -274,6 +356,7 @@ def settle_seat(
                 stake,
                 net,
                 section,
+                odds,
             )
         )
     return SeatSettlement(tuple(lines), dropped)
@@ -314,7 +397,17 @@ def _check_hands(seat: SwitchSeat, pair: tuple[Card, Card], dealer_bj: bool, lim
         )
     value = card_value(pair[0])
     firsts = [h.cards[0] for h in seat.hands]
-    if any(card_value(c) != value for c in firsts) or firsts[:2] != list(pair):
+    rest = list(firsts)
+    for card in pair:
+        if card in rest:
+            rest.remove(card)
+        else:
+            rest = []
+            break
+    if any(card_value(c) != value for c in firsts) or len(rest) != len(firsts) - 2:
         raise InputError(
-            f"split hands start with the cards of the pair {format_cards(pair)} in order"
+            f"split hands start with the cards of the pair {format_cards(pair)} "
+            "(and the cards a re-split adds)"
         )
+    if any(len(h.cards) < 2 for h in seat.hands):
+        raise InputError("every split hand is dealt a second card")
