@@ -4,14 +4,18 @@ the section's pays in the comment beside it."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from croupier.cards import parse_card
 from croupier.errors import (
     CardError,
+    CroupierError,
     InputError,
     ProcedureError,
     RulesError,
@@ -20,9 +24,9 @@ from croupier.errors import (
 )
 from croupier.table import DealtCards, TableRound, submission_from_data
 from croupier.table.record import settle_file, settle_record
-from croupier.table.round import Action, settled_net
+from croupier.table.round import Action, Phase, settled_net
 from croupier.table.submission import RulesSubmission, check_file
-from croupier.table.training import random_rounds
+from croupier.table.training import play_hands, random_rounds
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -443,3 +447,53 @@ def test_a_record_file_round_trips_its_steps() -> None:
     data["steps"].append({"action": "hit", "seat": 1, "card": "2c"})
     with pytest.raises(ProcedureError, match="peek"):
         settle_record(data)
+
+
+# -- any sequence of moves ------------------------------------------------------------------------
+
+MOVES = ("switch", "keep", "hit", "stand", "double", "split", "surrender", "settle")
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    kind=st.sampled_from(["switch-hands", "premium", "plain"]),
+    moves=st.lists(st.tuples(st.sampled_from(MOVES), st.integers(1, 4)), max_size=30),
+)
+def test_any_move_is_made_or_refused_with_nothing_changed(
+    seed: int, kind: str, moves: list[tuple[str, int]]
+) -> None:
+    options: dict[str, Any] = {
+        "switch-hands": {"late_surrender": True},
+        "premium": {"switch_hands": False, "blackjack_premium": True, "resplit_aces": True},
+        "plain": {"switch_hands": False, "hit_split_aces": True, "split_hands": 3},
+    }[kind]
+    sub = table(**options)
+    r = TableRound.open(sub)
+    for seat in (1, 3, 4):
+        r = r.bet(seat, "blackjack", 1000 * seat)
+        if kind == "switch-hands" or (kind == "premium" and seat != 3):
+            r = r.bet(seat, "switch-hands-ante", 200 * seat)
+    r = r.no_more_bets().deal_shoe(seed)
+    for move, seat in moves:
+        before = r
+        try:
+            if move == "settle":
+                r = r.settle()
+                break
+            r = getattr(r, move)(seat)
+        except CroupierError:
+            assert r is before
+            continue
+        assert len(r.events) == len(before.events) + 1
+    if r.phase is not Phase.SETTLED:  # finish the round by the training rule
+        r = play_hands(r).settle()
+    # every Blackjack line is the hand's stake times a printed pay; every Ante is lost
+    for e in r.settlements():
+        assert e.amount_cents is not None and e.win_cents is not None
+        if e.wager == "switch-hands-ante":
+            assert e.win_cents == -e.amount_cents
+        else:
+            assert Fraction(e.win_cents, e.amount_cents) in {
+                Fraction(p) for p in ("-1", "0", "1", "3/2", "2", "1/2")
+            } or e.win_cents == -(e.amount_cents - e.amount_cents // 2)
