@@ -195,7 +195,9 @@ def test_the_order_of_the_switch_and_of_play() -> None:
         switch_cards={1: "5c 5d", 4: "8d 8h"},
         dealer="7d Ts",
     )
-    with pytest.raises(ProcedureError, match=r"seat 4 is asked before seat 1.*633b\.4\(f\)"):
+    with pytest.raises(
+        ProcedureError, match=r"seat 1 cannot keep yet: seat 4 is asked first.*633b\.4\(f\)"
+    ):
         r.keep(1)
     r = r.switch(4)
     with pytest.raises(ProcedureError, match=r"seat 1 has not chosen.*633b\.4\(f\)"):
@@ -203,7 +205,9 @@ def test_the_order_of_the_switch_and_of_play() -> None:
     with pytest.raises(ProcedureError, match=r"633b\.4\(f\)"):
         r.settle()
     r = r.keep(1)
-    with pytest.raises(ProcedureError, match=r"seat 1 plays before seat 4.*633a\.7"):
+    with pytest.raises(
+        ProcedureError, match=r"seat 4 cannot stand yet: seat 1 plays first.*633a\.7"
+    ):
         r.stand(4)
     with pytest.raises(ProcedureError, match=r"seat 1's hand is not finished"):
         r.settle()
@@ -230,7 +234,7 @@ def test_a_hand_ends_at_21_a_bust_a_double_or_a_stand() -> None:
         dealer="7d Ts",
     )
     r = r.hit(1, parse_card("5d"))  # 21: seat 1 is done without a stand
-    with pytest.raises(ProcedureError, match="seat 2 plays"):
+    with pytest.raises(ProcedureError, match="seat 2 plays first"):
         r.hit(1, parse_card("2d"))
     r = r.hit(2, parse_card("2d")).stand(2).settle()
     # seat 2: 18 beats 17, +$10; seat 1: 21 beats 17, +$10 (§ 633a: 1 to 1)
@@ -497,3 +501,22 @@ def test_any_move_is_made_or_refused_with_nothing_changed(
             assert Fraction(e.win_cents, e.amount_cents) in {
                 Fraction(p) for p in ("-1", "0", "1", "3/2", "2", "1/2")
             } or e.win_cents == -(e.amount_cents - e.amount_cents // 2)
+
+
+def test_the_premium_example_and_several_files_at_once() -> None:
+    from typer.testing import CliRunner
+
+    from croupier.cli import app
+
+    r = settle_file(EXAMPLES / "rounds" / "blackjack-premium.json")
+    # seat 5 keeps 8♥5♦, draws to 19 against 18: +$15, Ante −$3; seat 3 switches to K♥A♦, a
+    # same-colour Blackjack 2 to 1 ((o)): +$40, Ante −$4; seat 1 (no Ante) surrenders $12: −$6
+    assert settled_net(r.events) == 1500 - 300 + 4000 - 400 - 600
+    runner = CliRunner()
+    files = [str(EXAMPLES / "rounds" / "blackjack-premium.json")]
+    files.append(str(EXAMPLES / "broken" / "late-progressive.json"))
+    res = runner.invoke(app, ["settle", *files])
+    # the good file is settled and shown; the broken one is one line naming file, step, section
+    assert res.exit_code == 2
+    assert "players' net +$42" in res.stdout
+    assert "late-progressive.json: step 3 (bet):" in res.stderr and "§ 633b.2(d)(2)" in res.stderr

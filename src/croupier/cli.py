@@ -61,6 +61,13 @@ out = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() e
 err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
 
 
+def where(exc: BaseException) -> str:
+    """The context a :class:`CroupierError` collected on its way up (its notes, e.g. the round
+    file and step), as a prefix for its one-line message."""
+    notes = getattr(exc, "__notes__", ())
+    return "".join(f"{n}: " for n in notes)
+
+
 def _version(value: bool) -> None:
     if value:
         out.print(f"croupier {__version__}")
@@ -798,7 +805,7 @@ def main() -> None:
         err.print(f"error: {message}", style="red")
         raise SystemExit(getattr(exc, "exit_code", 2)) from None
     except CroupierError as exc:
-        err.print(f"error: {exc}", style="red")
+        err.print(f"error: {where(exc)}{exc}", style="red")
         raise SystemExit(2) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 

@@ -292,8 +292,8 @@ def meters(
         if not statuses:
             out.print(
                 f"No progressive in {ledger.display_url}. Create one with "
-                "[bold]croupier meters create --paytable 633b.3:1 --decks 6 --wager 5 "
-                "--name NAME --table TABLE[/bold]."
+                "`croupier meters create --paytable 633b.3:1 --decks 6 --wager 5 "
+                "--name NAME --table TABLE`."
             )
         for s in statuses:
             _print_status(s)

@@ -19,13 +19,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from croupier.cli import JsonFlag, app, err, out
-from croupier.errors import InputError
-from croupier.progressive import Ledger, default_url
+from croupier.cli import JsonFlag, app, err, out, where
+from croupier.errors import CroupierError, InputError
+from croupier.progressive import Ledger, RoundStatus, default_url
 from croupier.table.progressive import feed_progressive
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
-from croupier.table.submission import check_file, load_submission
+from croupier.table.submission import TableGame, check_file, load_submission
 from croupier.table.training import random_rounds
 from croupier.units import format_money
 
@@ -89,8 +89,19 @@ def settle(
 
     With ``--progressive``, each round's progressive wagers are then accepted, locked out, counted
     and settled on the ledger in one transaction keyed by ``TABLE/ROUND`` (§ 633b.2(d)–(h),
-    § 633b.3(d)–(h)), the round named by its file name: settling a file again changes nothing."""
-    settled = [(p, settle_file(p)) for p in rounds]
+    § 633b.3(d)–(h)), the round named by its file name: settling a file again changes nothing.
+    With several files, a file that breaks a rule is one error line (file, step, section) and the
+    others are still settled; the exit status is then 2."""
+    settled: list[tuple[Path, TableRound]] = []
+    failed = 0
+    for p in rounds:
+        try:
+            settled.append((p, settle_file(p)))
+        except CroupierError as exc:
+            if len(rounds) == 1:
+                raise
+            err.print(f"error: {where(exc)}{exc}", style="red")
+            failed += 1
     if progressive:
         if not table or not by:
             raise InputError(
@@ -100,10 +111,15 @@ def settle(
             for name in progressive:
                 system = ledger.system(name)
                 for path, rnd in settled:
+                    before = system.find_round(path.stem)
                     result = feed_progressive(rnd, system, table=table, round_id=path.stem, by=by)
                     if result is not None and not json_out:
-                        err.print(f"{path.name}: fed to progressive {name!r} (round {path.stem})")
+                        done = before is not None and before.status is RoundStatus.SETTLED
+                        what = "already on the ledger, nothing changed:" if done else "fed to"
+                        err.print(f"{path.name}: {what} progressive {name!r} (round {path.stem})")
     _show([(str(p), r) for p, r in settled], json_out)
+    if failed:
+        raise typer.Exit(2)
 
 
 def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
@@ -174,4 +190,9 @@ def play(
     """Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds)."""
     sub = load_submission(submission)
     played = random_rounds(sub, seed, rounds)
+    if sub.game is TableGame.BLACKJACK and not json_out:
+        err.print(
+            "The players follow a simple training rule, not the optimal strategy "
+            "(croupier strategy blackjack, croupier strategy switch-hands)."
+        )
     _show([(f"round {i}", r) for i, r in enumerate(played, start=1)], json_out)

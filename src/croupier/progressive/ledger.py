@@ -104,10 +104,23 @@ def default_url() -> str:
     return f"sqlite:///{Path(base) / 'croupier' / 'progressive.sqlite3'}"
 
 
+def database_url(text: str) -> str:
+    """``text`` as a database URL: a URL (``sqlite:///…``, ``postgresql+psycopg://…``) as it is,
+    a bare file path as the SQLite file it names.
+
+    >>> database_url("sqlite:///x.db"), database_url("/var/lib/croupier/ledger.sqlite3")
+    ('sqlite:///x.db', 'sqlite:////var/lib/croupier/ledger.sqlite3')
+    """
+    if "://" in text:
+        return text
+    return f"sqlite:///{Path(text).expanduser()}"
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``: SQLite with foreign keys, a busy timeout, WAL for files and
-    ``BEGIN IMMEDIATE`` transactions; anything else as SQLAlchemy makes it."""
-    u = sa.make_url(url)
+    """An engine for ``url`` (or a bare SQLite file path, :func:`database_url`): SQLite with
+    foreign keys, a busy timeout, WAL for files and ``BEGIN IMMEDIATE`` transactions; anything
+    else as SQLAlchemy makes it."""
+    u = sa.make_url(database_url(url))
     if u.get_backend_name() != "sqlite":
         return sa.create_engine(u, pool_pre_ping=True)
     memory = u.database in (None, "", ":memory:")
@@ -257,7 +270,7 @@ class Ledger:
         migrate: bool = True,
         fault_hook: FaultHook | None = None,
     ) -> None:
-        self.url = url or default_url()
+        self.url = database_url(url or default_url())
         try:
             self.engine = make_engine(self.url)
         except (SQLAlchemyError, ValueError, ImportError) as exc:

@@ -296,8 +296,8 @@ class BlackjackPlay:
         assert nxt is not None
         if nxt.seat != seat:
             raise ProcedureError(
-                f"seat {nxt.seat} is asked before seat {seat}: the dealer asks from the player "
-                "farthest to the dealer's right, counterclockwise",
+                f"seat {seat} cannot {move} yet: seat {nxt.seat} is asked first (the dealer asks "
+                "from the player farthest to the dealer's right, counterclockwise)",
                 "633b.4(f)",
             )
         assert s.face_down is not None
@@ -340,8 +340,8 @@ class BlackjackPlay:
             )
         if nxt.seat != seat:
             raise ProcedureError(
-                f"seat {nxt.seat} plays before seat {seat}: players act from the dealer's left "
-                "(seat 1), clockwise",
+                f"seat {seat} cannot {move.value} yet: seat {nxt.seat} plays first (players act "
+                "from the dealer's left, seat 1, clockwise)",
                 ORDER_RULE,
             )
         i = s.current(self.rules)
@@ -380,6 +380,13 @@ class BlackjackPlay:
         new = replace(h, cards=(*h.cards, drawn))
         total = hand_total(new.cards)
         what = "busts" if total.bust else f"has {total.total}"
+        if len(h.cards) == 1:  # a hand made by a split is dealt its second card
+            return MoveResult(
+                self._moved(s, i, new, undealt),
+                f"{self._name(s, i)} is dealt its second card: {drawn}; "
+                f"{format_cards(new.cards)} {what}",
+                "633a.11",
+            )
         return MoveResult(
             self._moved(s, i, new, undealt),
             f"{self._name(s, i)} hits: {drawn}; {format_cards(new.cards)} {what}",

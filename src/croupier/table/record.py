@@ -48,7 +48,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from croupier.cards import parse_card
-from croupier.errors import InputError, PaytableError
+from croupier.errors import CroupierError, InputError, PaytableError
 from croupier.table.round import DealtCards, Phase, TableRound
 from croupier.table.submission import (
     RulesSubmission,
@@ -178,7 +178,11 @@ def settle_record(
     sub = _submission(record.submission, base)
     rnd = TableRound.open(sub)
     for i, step in enumerate(record.steps, start=1):
-        rnd = apply_step(rnd, step, i)
+        try:
+            rnd = apply_step(rnd, step, i)
+        except CroupierError as exc:
+            exc.add_note(f"step {i} ({step.action})")
+            raise
     if rnd.phase is Phase.BETTING:
         rnd = rnd.no_more_bets()
     if rnd.phase is Phase.DEALT:
@@ -208,7 +212,14 @@ def settle_file(path: str | Path) -> TableRound:
         raise InputError(f"{p}: not valid JSON: {exc}") from exc
     if not isinstance(data, dict):
         raise InputError(f"{p}: a round file is a JSON object")
-    return settle_record(data, p.parent, str(p))
+    try:
+        return settle_record(data, p.parent, str(p))
+    except CroupierError as exc:
+        if not str(exc).startswith(str(p)):
+            notes = getattr(exc, "__notes__", [])
+            notes.insert(0, str(p))
+            exc.__notes__ = notes
+        raise
 
 
 __all__ = ["RoundFile", "Step", "apply_step", "parse_record", "settle_file", "settle_record"]

@@ -567,7 +567,12 @@ def read_submission_data(path: str | Path) -> dict[str, Any]:
     except OSError as exc:
         raise SubmissionError(str(p), ((f"cannot read: {exc.strerror}", None),)) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise SubmissionError(str(p), ((f"not valid TOML: {exc}", None),)) from exc
+        hint = (
+            " (a .json file is a round record: settle it with `croupier settle`)"
+            if p.suffix.lower() == ".json"
+            else ""
+        )
+        raise SubmissionError(str(p), ((f"not valid TOML: {exc}{hint}", None),)) from exc
 
 
 def load_submission(path: str | Path) -> RulesSubmission:

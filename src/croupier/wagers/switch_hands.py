@@ -293,11 +293,11 @@ def settle_seat(
     if ante:
         lines.append(
             Line(
-                "Switch Hands Ante",
+                "Switch Hands Ante collected",
                 seat.ante_cents,
                 -seat.ante_cents,
                 "633b.4(c)",
-                "loses",
+                "collected",
                 ANTE_WAGER,
             )
         )
@@ -328,7 +328,8 @@ def settle_seat(
         won = floor(exact)
         dropped += exact - won
         odds = _odds(pay)
-        lines.append(Line(f"{label} {format_cards(pair)} pays {odds}", w, won, section, odds))
+        what = f"pays {odds}" if pay else "pushes"
+        lines.append(Line(f"{label} {format_cards(pair)} {what}", w, won, section, odds))
         return SeatSettlement(tuple(lines), dropped)
     if dealer_bj:
         lines.append(
