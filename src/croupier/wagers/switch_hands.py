@@ -253,7 +253,7 @@ def settle_seat(
     ...                   True, (PlayedHand(tuple(parse_cards("Ah Kd"))),))
     >>> s = settle_seat(seat, parse_cards("Tc 8s"), Variant.SWITCH_HANDS, BlackjackRules())
     >>> [(line.wager, line.pays, line.net_cents) for line in s.lines]
-    [('switch-hands-ante', 'loses', -500), ('blackjack', '2 to 1', 5000)]
+    [('switch-hands-ante', 'collected', -500), ('blackjack', '2 to 1', 5000)]
     """
     check_wagers(variant, seat.wager_cents, seat.ante_cents)
     ante = variant is Variant.SWITCH_HANDS or (variant is not None and seat.ante_cents > 0)
