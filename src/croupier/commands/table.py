@@ -171,9 +171,10 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
         out.print(t)
         for e in r.settlements():
             if e.pending_validation:
+                rule = "633b.3(h)(3)" if e.wager == "match-the-dealer" else "633b.2(h)(3)"
                 out.print(
                     f"  A floorperson or above must validate the seat {e.seat} {e.wager} payout "
-                    "before it is paid (58 Pa. Code § 633b.2(h)(3))."
+                    f"before it is paid (58 Pa. Code § {rule})."
                 )
         out.print(f"players' net {_cents(settled_net(r.events)) or '$0'}")
 
