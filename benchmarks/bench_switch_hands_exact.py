@@ -1,6 +1,6 @@
 """How much the Switch Hands approximation moves the house edge: each face-down pair played from
 the shoe less the discarded face-up pair too (``analyze(..., exact_removal=True)``), against the
-default approximation. Six decks; takes several minutes on one core.
+default approximation. Six decks; takes about a minute on one core.
 
 Run: ``python benchmarks/bench_switch_hands_exact.py``. Prints figures; asserts nothing.
 """

@@ -126,6 +126,29 @@ def test_play_coup_reads_only_the_cards_it_needs() -> None:
     assert play_coup(parse_cards("9h 3c Kd 2s 5d 5c")).cards_used == 4
 
 
+def test_a_coup_reads_the_same_from_a_list_a_tuple_or_a_longer_deal() -> None:
+    # Player 3+2 = 5 draws the 4h: 9; Banker 1+6 = 7 stands on a Player third card of 4
+    dealt = parse_cards("3s Ac 2d 6h 4h")
+    coups = [
+        play_coup(dealt),
+        play_coup(list(dealt)),
+        play_coup(dealt + parse_cards("Kd Qs 9c 9d")),
+        deal_coup(dealt),
+    ]
+    for coup in coups:
+        assert coup.cards == dealt
+        assert coup.player.cards == parse_cards("3s 2d 4h")
+        assert coup.banker.cards == parse_cards("Ac 6h")
+        assert (coup.summary.player_total, coup.summary.banker_total) == (9, 7)
+        assert coup.winner is Winner.PLAYER
+    with pytest.raises(RulesError, match="1 more given: Kd"):
+        deal_coup(dealt + parse_cards("Kd"))
+    for _ in range(2):  # refused every time, not only the first
+        with pytest.raises(RulesError) as exc:
+            play_coup(dealt[:4])  # Player 5 draws, and no fifth card is given
+        assert exc.value.section == "631a.11"
+
+
 def test_summary_index_round_trips() -> None:
     seen = set()
     for index in range(400):

@@ -387,6 +387,42 @@ def test_remove_counts(decks: int, cards: list[Card]) -> None:
         assert dealt.count(c) == decks - copies[c]
 
 
+@given(st.integers(min_value=1, max_value=3), st.lists(cards_strategy, max_size=12))
+def test_check_deal_raises_what_remove_raises(decks: int, cards: list[Card]) -> None:
+    """``check_deal`` is ``remove`` without the shoe left: the same ShoeError (naming the same
+    card), or none."""
+    shoe = Shoe.standard(decks)
+    try:
+        shoe.remove(cards)
+    except ShoeError as removed:
+        with pytest.raises(ShoeError) as checked:
+            shoe.check_deal(cards)
+        assert str(checked.value) == str(removed)
+    else:
+        shoe.check_deal(cards)
+        shoe.check_deal(iter(cards))
+
+
+def test_check_deal_names_the_card_the_shoe_runs_out_of() -> None:
+    partly = Shoe.from_cards(parse_cards("As Kd Kd 2c"))
+    partly.check_deal(parse_cards("Kd As Kd"))
+    with pytest.raises(ShoeError, match="cannot deal Kd 3 times: the shoe of 4 cards holds 2"):
+        partly.check_deal(parse_cards("Kd 2c Kd As Kd"))
+    with pytest.raises(ShoeError, match="cannot deal 9h 1 times: the shoe of 4 cards holds 0"):
+        partly.check_deal(parse_cards("As 9h"))
+    with pytest.raises(ShoeError, match="cannot deal As 2 times: the 1-deck shoe holds 1"):
+        Shoe.standard(1).check_deal(parse_cards("Kd As 9h As"))
+
+
+def test_a_standard_shoe_is_one_immutable_value() -> None:
+    """Standard shoes are shared (they cannot change), and compare as any equal composition."""
+    assert Shoe.standard(6) is Shoe.standard(6)
+    assert Shoe.standard(6) == Shoe((6,) * 52)
+    assert Shoe.standard(6).cards() == Shoe((6,) * 52).cards()
+    assert Shoe.standard(6).remove(parse_cards("As")).count(ACE_SPADES) == 5
+    assert Shoe.standard(6).count(ACE_SPADES) == 6
+
+
 @pytest.mark.parametrize(
     "counts",
     [

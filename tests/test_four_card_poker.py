@@ -157,6 +157,27 @@ def test_best_four_of_six() -> None:
     assert h.category is F.THREE_OF_A_KIND and h.describe().startswith("Three-of-a-kind, kings")
 
 
+def test_best_four_is_the_first_best_of_every_four() -> None:
+    """``best_four`` is, by definition, the best value among ``evaluate_four`` of every four cards,
+    and of equal best values the first four in dealing order (the cards it shows)."""
+    rng = random.Random(4)
+    for n in (4, 5, 5, 6, 6, 7):
+        for _ in range(400):
+            cards = rng.sample(DECK, n)
+            values = [evaluate_four(four) for four in combinations(cards, 4)]
+            top = max((v.category.strength, v.tiebreak) for v in values)
+            first = next(v for v in values if (v.category.strength, v.tiebreak) == top)
+            got = best_four(cards)
+            assert (got.category, got.tiebreak, got.cards) == (
+                first.category,
+                first.tiebreak,
+                first.cards,
+            )
+    # nines with a four kicker, from 4d or 4s: the first four in dealing order (4d) is shown
+    assert best_four(parse_cards("9h 9c 4d 4s 9d 2c")).cards == parse_cards("9h 9c 4d 9d")
+    assert best_four(parse_cards("Kh Qd Kc Qs 3h 3d")).cards == parse_cards("Kh Qd Kc Qs")
+
+
 def test_five_card_distribution() -> None:
     """The standard five-card distribution over C(52, 5)."""
     counts = np.bincount(five_card_category_table(), minlength=10)
@@ -389,6 +410,31 @@ def test_face_up_card_decisions_are_suit_blind() -> None:
         assert s.decide_with_upcard(cards[:5], cards[5]) is s.decide_with_upcard(
             mapped[:5], mapped[5]
         )
+
+
+def test_scalar_face_up_card_decision_agrees_with_the_vectorised_one() -> None:
+    """``decide_with_upcard`` (one hand, plain Python) against ``upcard_decisions_for`` (numpy, many
+    hands at once) — random hands, and hands of one or two suits, where several suit relabellings
+    reach the class representative and the face-up card must follow the first of them."""
+    from croupier.games.four_card_poker_exact import upcard_position, upcard_position_one
+
+    s = AntePlayStrategy.for_bonus({})
+    rng = random.Random(2024)
+    deals = [rng.sample(range(52), 6) for _ in range(3000)]
+    for _ in range(3000):
+        suits = rng.sample(range(4), rng.randint(1, 2))
+        ranks = rng.sample(range(13), 5)
+        hand = [r * 4 + rng.choice(suits) for r in ranks]
+        up = rng.choice([i for i in range(52) if i not in hand])
+        deals.append([*hand, up])
+    colex = np.array([hand_colex([DECK[i] for i in d[:5]]) for d in deals], dtype=np.int64)
+    ups = np.array([d[5] for d in deals], dtype=np.int64)
+    canon, position = upcard_position(colex, ups)
+    want = s.upcard_decisions_for(colex, ups)
+    for i, d in enumerate(deals):
+        assert upcard_position_one(d[:5], d[5]) == (canon[i], position[i]), d
+        got = s.decide_with_upcard([DECK[c] for c in d[:5]], DECK[d[5]])
+        assert got.multiple == want[i], d
 
 
 def test_printed_rule() -> None:

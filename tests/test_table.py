@@ -579,6 +579,7 @@ def test_croupier_play_deals_reproducible_random_rounds() -> None:
         assert first.stdout == second.stdout
         for r in random_rounds(load_submission(path), 5, 5):
             assert r.phase is Phase.SETTLED
+
             # within each settlement moment (the second-card wagers at the deal; AxMan after
             # the round; the Blackjack wagers and Antes at the end), from the dealer's right
             def moment(wager: str) -> str:

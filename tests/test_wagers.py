@@ -300,6 +300,21 @@ def test_unknown_paytable() -> None:
         perfect_pairs().paytable("C")
 
 
+def test_a_paytable_is_looked_up_once_and_refused_every_time() -> None:
+    """A found paytable is remembered (the same value every time); a refused one is refused on
+    every call, with the same error."""
+    pp = perfect_pairs()
+    assert pp.paytable("a", decks=6) is pp.paytable("A", decks=6)
+    assert pp.paytable("A", decks=6).line("perfect-pair") is not None
+    mtd = match_the_dealer()
+    for _ in range(2):
+        with pytest.raises(RulesError) as info:
+            mtd.paytable("1", decks=2)
+        assert info.value.section == "633b.3(b)"
+        with pytest.raises(UnknownPaytableError, match="no paytable 'Z'"):
+            pp.paytable("Z")
+
+
 def test_unknown_wager() -> None:
     with pytest.raises(UnknownWagerError) as info:
         get_wager("no-such-wager")

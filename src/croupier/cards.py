@@ -25,7 +25,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 from croupier.errors import CardError, ShoeError
 
@@ -120,7 +120,7 @@ class Card:
     rank: Rank
     suit: Suit
 
-    @property
+    @cached_property
     def index(self) -> int:
         """0–51: deuce of clubs is 0, ace of spades 51."""
         return self.rank.index * 4 + self.suit.value
@@ -143,6 +143,10 @@ class Card:
         return DECK[index]
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:
         return self.rank.letter + self.suit.letter
 
     def __repr__(self) -> str:
@@ -239,6 +243,8 @@ class Shoe:
     def __post_init__(self) -> None:
         if len(self.counts) != 52:
             raise ShoeError(f"a shoe composition has 52 counts, not {len(self.counts)}")
+        if all(type(n) is int for n in self.counts) and min(self.counts) >= 0:
+            return  # the common case, checked at once; anything else is checked count by count
         for i, n in enumerate(self.counts):
             if not isinstance(n, int) or isinstance(n, bool) or n < 0:
                 raise ShoeError(f"count of {DECK[i]} must be a whole number ≥ 0, not {n!r}")
@@ -248,6 +254,8 @@ class Shoe:
         """``decks`` full 52-card decks (1 or more)."""
         if not isinstance(decks, int) or isinstance(decks, bool) or decks < 1:
             raise ShoeError(f"a shoe needs at least one deck, not {decks!r}")
+        if cls is Shoe and type(decks) is int:
+            return _standard_shoe(decks)  # immutable: one shoe per deck count is shared
         return cls((decks,) * 52)
 
     @classmethod
@@ -299,10 +307,35 @@ class Shoe:
             counts[c.index] -= 1
         return Shoe(tuple(counts))
 
+    def check_deal(self, cards: Iterable[Card]) -> None:
+        """Raise the :class:`~croupier.errors.ShoeError` :meth:`remove` raises when the shoe holds
+        fewer copies of a card than ``cards`` deal (naming the same card), without building the
+        shoe that is left: the check alone, for validating dealt cards.
+        """
+        dealt = cards if isinstance(cards, tuple | list) else list(cards)
+        counts = self.counts
+        need: dict[int, int] = {}
+        for c in dealt:
+            i = c.index
+            n = need.get(i, 0) + 1
+            if n > counts[i]:
+                self.remove(dealt)  # raises: the first card the shoe runs out of is this one
+                raise AssertionError("unreachable")  # pragma: no cover
+            need[i] = n
+
     def cards(self) -> tuple[Card, ...]:
         """Every card in the shoe, in index order, duplicates repeated."""
+        return self._cards
+
+    @cached_property
+    def _cards(self) -> tuple[Card, ...]:
         return tuple(DECK[i] for i, n in enumerate(self.counts) for _ in range(n))
 
     def __str__(self) -> str:
         d = self.decks
         return f"{d}-deck shoe" if d else f"shoe of {self.total} cards"
+
+
+@lru_cache(maxsize=16)
+def _standard_shoe(decks: int) -> Shoe:
+    return Shoe((decks,) * 52)

@@ -16,7 +16,9 @@ and § 633b.4 (Switch Hands and Blackjack Premium), as summarised in base-games.
 * The player's hands are multisets of values; the cards the player holds (and any card removed
   elsewhere, e.g. the other card of a split pair) are taken out of the shoe before the dealer's
   distribution is read, so standing, hitting and doubling are valued against the *exact* dealer
-  distribution of the remaining shoe. Hitting is a memoised recursion over the player's hand;
+  distribution of the remaining shoe. Hitting is a memoised recursion over the player's hand
+  (computed in bulk: every hand the player can reach against an upcard is tabled at once, most
+  cards first, with the recursion's own arithmetic — :func:`_table_upcard`);
   after the first decision only standing and hitting remain. Each hand composition is played
   optimally (a composition-dependent strategy; :func:`basic_strategy_chart` reads the
   total-dependent chart off it).
@@ -42,6 +44,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from functools import cache, lru_cache
+from itertools import pairwise
 from math import comb
 
 import numpy as np
@@ -52,6 +55,7 @@ from croupier.games.blackjack import BlackjackRules, SoftSeventeen
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 
 VALUES = 10
 """Card types of the engine: index 0 is the ace, 1 … 8 the 2 … 9, 9 any ten-valued card."""
@@ -307,6 +311,9 @@ class _Engine:
         self.h17 = rules.table.hits_soft_17
         self.excluded = TEN if upcard == ACE else ACE if upcard == TEN else None
         self._best: dict[tuple[int, ...], float] = {}
+        self.tables: dict[int | None, tuple[_Family, FloatArray, FloatArray, BoolArray]] = {}
+        """By family (:func:`_family`): the best and stand values :meth:`table` found, by row, and
+        which rows the shoe can hold."""
 
     def composition(self, hand: Sequence[int]) -> tuple[int, ...]:
         """The shoe the dealer and the player draw from with ``hand`` held."""
@@ -335,14 +342,26 @@ class _Engine:
 
     def stand(self, hand: tuple[int, ...]) -> float:
         """EV of standing (given no dealer Blackjack)."""
+        got = self._tabled(hand, stand=True)
+        if got is not None:
+            return got
         total, _ = counts_total(hand)
         if total > 21:
             return -1.0
         return _stand_ev(total, self.dealer(hand)[0])
 
+    def _tabled(self, hand: tuple[int, ...], stand: bool) -> float | None:
+        for family, best, stands, valid in self.tables.values():
+            row = family.row.get(hand)
+            if row is not None and valid[row]:
+                return float(stands[row] if stand else best[row])
+        return None
+
     def best(self, hand: tuple[int, ...]) -> float:
         """EV of the best of standing and hitting (any hand after the first decision)."""
         got = self._best.get(hand)
+        if got is None:
+            got = self._tabled(hand, stand=False)
         if got is not None:
             return got
         total, _ = counts_total(hand)
@@ -370,6 +389,57 @@ class _Engine:
                 ev += p * self.stand(_add(hand, v))
         return 2.0 * ev
 
+    def table(self, family: _Family, dealer: FloatArray) -> None:
+        """Fill the memos with the stand and best values of every hand of ``family`` at once, from
+        ``dealer`` (the dealer's results given no Blackjack for each hand's composition, rows as
+        the family's; any for a hand the shoe cannot hold).
+
+        Each value is computed with the float operations :meth:`stand` and :meth:`best` perform,
+        in the same order, so it is the same to the last bit: the draw probabilities of
+        :meth:`draw_probs`, the partial sums of :func:`_stand_ev` (numpy sums a slice of fewer than
+        eight from the left), and the hit sum over the card values in order — a value that cannot
+        be drawn (probability 0) adds ±0.0, which changes no sum. Hands are taken level by level,
+        the most cards first, so every hand's draws are known before it."""
+        comps = np.asarray(self.base, dtype=np.int64) - family.counts
+        valid: BoolArray = np.all(comps >= 0, axis=1)
+        c = comps.astype(np.float64)
+        n = c.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            x = self.excluded
+            if x is None:
+                probs = c / n[:, None]
+            else:
+                other = n - c[:, x]
+                probs = np.where(
+                    (other > 0)[:, None], (c - c / other[:, None]) / (n - 1.0)[:, None], 0.0
+                )
+                probs[:, x] = c[:, x] / (n - 1.0)
+        probs[~valid] = 0.0
+        totals = family.totals
+        d0, d1, d2, d3, d4, bust = (dealer[:, i] for i in range(6))
+        stand = np.select(
+            [totals < 17, totals == 17, totals == 18, totals == 19, totals == 20],
+            [
+                bust - (1.0 - bust),
+                bust - (((d1 + d2) + d3) + d4),
+                (bust + d0) - ((d2 + d3) + d4),
+                (bust + (d0 + d1)) - (d3 + d4),
+                (bust + ((d0 + d1) + d2)) - d4,
+            ],
+            default=bust + (((d0 + d1) + d2) + d3),
+        )
+        rows = len(family.hands)
+        best = np.empty(rows + 1, dtype=np.float64)
+        best[rows] = -1.0  # a bust
+        for lo, hi in family.levels:
+            hit = np.zeros(hi - lo, dtype=np.float64)
+            p, child = probs[lo:hi], family.child[lo:hi]
+            for v in range(VALUES):
+                hit = hit + p[:, v] * best[child[:, v]]
+            s = stand[lo:hi]
+            best[lo:hi] = np.where((totals[lo:hi] < 21) & (hit > s), hit, s)
+        self.tables[family.containing] = (family, best[:rows], stand, valid)
+
 
 def _add(hand: tuple[int, ...], v: int) -> tuple[int, ...]:
     return (*hand[:v], hand[v] + 1, *hand[v + 1 :])
@@ -396,9 +466,180 @@ def _engine(rules: PlayRules, upcard: int, extra: tuple[int, ...] = (0,) * VALUE
     if got is None:
         if len(_ENGINES) > 4096:
             _ENGINES.clear()
+            _TABLED.clear()
         got = _Engine(rules, upcard, extra)
         _ENGINES[key] = got
     return got
+
+
+# -- every hand at once ----------------------------------------------------------------------------
+#
+# The recursion above walks one hand at a time. Before the first two-card hand against an upcard is
+# valued (:func:`_hand_values`), every hand the player can reach there is tabled in bulk instead:
+# the dealer's results for every composition those hands leave, one numpy pass per final dealer hand
+# over all of them (:func:`_dealer_batch`), then each hand's values (:meth:`_Engine.table`). Both
+# repeat the scalar code's float operations in its order, so every figure is unchanged to the last
+# bit (tests/test_strategy_tables.py compares them); a hand not tabled is valued by the
+# recursion.
+
+
+@dataclass(frozen=True)
+class _Family:
+    """Player hands of two or more cards with a hard total of 21 or less — all of them, or those
+    holding a ``containing`` card (the hands a split pair card grows into) — in rows of equal card
+    count, the most cards first."""
+
+    containing: int | None
+    hands: tuple[tuple[int, ...], ...]
+    row: dict[tuple[int, ...], int]
+    counts: IntArray  # (n, 10)
+    totals: IntArray  # (n,) the hand's total (counts_total)
+    child: IntArray  # (n, 10) the row of the hand plus a card of each value; n for a bust
+    levels: tuple[tuple[int, int], ...]  # row ranges of equal card count
+
+
+_RADIX = 32 ** np.arange(VALUES, dtype=np.int64)
+"""Weights that turn a hand (or cards removed) of fewer than 32 of each value into one integer."""
+
+
+@cache
+def _family(containing: int | None) -> _Family:
+    if containing is None:
+        found: list[tuple[int, ...]] = []
+
+        def walk(v: int, hard: int, hand: tuple[int, ...]) -> None:
+            if v == VALUES:
+                if sum(hand) >= 2:
+                    found.append(hand)
+                return
+            k = 0
+            while hard + k * (v + 1) <= 21:
+                walk(v + 1, hard + k * (v + 1), (*hand, k))
+                k += 1
+
+        walk(0, 0, ())
+        found.sort(key=sum, reverse=True)
+    else:
+        found = [h for h in _family(None).hands if h[containing]]
+    counts = np.array(found, dtype=np.int64)
+    keys = counts @ _RADIX
+    order = np.argsort(keys)
+    ordered = keys[order]
+    wanted = keys[:, None] + _RADIX[None, :]
+    at = np.minimum(np.searchsorted(ordered, wanted), len(found) - 1)
+    child = np.where(ordered[at] == wanted, order[at], len(found))
+    sizes = counts.sum(axis=1)
+    edges = np.flatnonzero(np.diff(sizes)) + 1
+    bounds = [0, *edges.tolist(), len(found)]
+    return _Family(
+        containing,
+        tuple(found),
+        {h: i for i, h in enumerate(found)},
+        counts,
+        np.array([counts_total(h)[0] for h in found], dtype=np.int64),
+        child.astype(np.int64),
+        tuple(pairwise(bounds)),
+    )
+
+
+def _dealer_batch(
+    comps: IntArray, upcard: int, hits_soft_17: bool
+) -> tuple[FloatArray, FloatArray]:
+    """:func:`dealer_results` of each row of ``comps`` (compositions by value, the upcard out),
+    as ``(p, p_blackjack)`` with rows of ``p`` as the compositions'. The same float operations as
+    :func:`_dealer_results` in the same order — the falling factorials by repeated
+    multiplication, each final hand's product of them over the values in order (the factors of
+    1.0 for values it does not hold change nothing), the results summed over the final hands in
+    order — over all compositions at once."""
+    hands = _dealer_hands(upcard, hits_soft_17)
+    size = comps.shape[0]
+    n = np.empty((VALUES + 1, size), dtype=np.float64)
+    n[:VALUES] = comps.T
+    n[VALUES] = comps.sum(axis=1)
+    table = np.empty((VALUES + 1, hands.kmax + 1, size), dtype=np.float64)
+    table[:, 0] = 1.0
+    for j in range(1, hands.kmax + 1):
+        table[:, j] = table[:, j - 1] * np.maximum(n - float(j - 1), 0.0)
+    out = np.zeros((6, size), dtype=np.float64)
+    p_bj = np.zeros(size, dtype=np.float64)
+    positive = (table[VALUES] > 0).all(axis=1).tolist()
+    for drawn, orders, k, result, blackjack in zip(
+        hands.drawn.tolist(),
+        hands.orders.tolist(),
+        hands.size.tolist(),
+        hands.result.tolist(),
+        hands.blackjack.tolist(),
+        strict=True,
+    ):
+        weight: FloatArray | None = None
+        for v, d in enumerate(drawn):
+            if d:
+                weight = table[v, d] if weight is None else weight * table[v, d]
+        assert weight is not None  # the dealer draws at least one card
+        denominator = table[VALUES, k]
+        if positive[k]:
+            probs = (orders * weight) / denominator
+        else:
+            probs = np.divide(
+                orders * weight, denominator, out=np.zeros(size), where=denominator > 0
+            )
+        if blackjack:
+            p_bj = probs
+        else:
+            out[result] += probs
+    below = p_bj < 1.0
+    out[:, below] /= 1.0 - p_bj[below]
+    return np.ascontiguousarray(out.T), p_bj
+
+
+def _table_upcard(rules: PlayRules, upcard: int, extra: tuple[int, ...]) -> None:
+    """Table every hand the player can reach against ``upcard`` from the shoe less ``extra``:
+    the two-card hands and their draws, and (when splitting is allowed) each pair card's split
+    hands, whose shoe also lacks the other card of the pair."""
+    key = (rules, upcard, extra)
+    if key in _TABLED:
+        return
+    if len(_ENGINES) > 4096 - VALUES - 1:  # room for this upcard's engines, kept together
+        _ENGINES.clear()
+        _TABLED.clear()
+    main = _engine(rules, upcard, extra)
+    jobs = [] if None in main.tables else [(main, _family(None))]
+    if rules.split_hands >= 2:
+        for pair in range(VALUES):
+            if main.base[pair] < 2:
+                continue
+            eng = _engine(rules, upcard, _add(extra, pair))
+            if pair not in eng.tables:
+                jobs.append((eng, _family(pair)))
+    if jobs:
+        h17 = rules.table.hits_soft_17
+        base = np.asarray(main.base, dtype=np.int64)
+        # the cards each hand's shoe lacks beyond the main shoe's (fewer than 32 of a value)
+        taken = np.concatenate([f.counts + (base - e.base) for e, f in jobs])
+        comps = base - taken
+        valid = (comps >= 0).all(axis=1)
+        _, first, inverse = np.unique(taken[valid] @ _RADIX, return_index=True, return_inverse=True)
+        unique = comps[valid][first]
+        p, p_bj = _dealer_batch(unique, upcard, h17)
+        if len(_DEALER_CACHE) > 400_000:
+            _DEALER_CACHE.clear()
+        for i in np.flatnonzero(unique.sum(axis=1) == base.sum() - 2).tolist():
+            # the shoes of the two-card hands, which _hand_values reads
+            composition = tuple(unique[i].tolist())
+            _DEALER_CACHE.setdefault((upcard, h17, composition), (p[i], float(p_bj[i])))
+        dealer = np.zeros((comps.shape[0], 6), dtype=np.float64)
+        dealer[valid] = p[inverse.reshape(-1)]
+        start = 0
+        for eng, family in jobs:
+            stop = start + len(family.hands)
+            eng.table(family, dealer[start:stop])
+            start = stop
+    _TABLED.add(key)
+
+
+_TABLED: set[tuple[PlayRules, int, tuple[int, ...]]] = set()
+"""The (rules, upcard, cards removed) whose engines :func:`_table_upcard` has filled in (cleared
+with the engines)."""
 
 
 @dataclass(frozen=True)
@@ -481,6 +722,8 @@ def _hand_values(
     composition = eng.composition(hand)
     if min(composition) < 0:
         raise CroupierError("the shoe lacks a card of the hand")
+    _table_upcard(rules, upcard, extra)
+    eng = _engine(rules, upcard, extra)  # the tabled one (the cache may have made room for it)
     dealer, p_bj = eng.dealer(hand)
     total, _ = counts_total(hand)
     if total == 21:

@@ -14,10 +14,11 @@ its cost does not grow with the deck count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from math import prod
 
+from croupier.analysis.precomputed import lookup
 from croupier.cards import DECK, Card, Shoe
 from croupier.errors import ShoeError
 from croupier.wagers.base import Wager
@@ -68,19 +69,41 @@ def exact_counts(wager: Wager, shoe: Shoe) -> OutcomeCounts:
     """Exact integer count of each outcome over every deal from ``shoe``.
 
     Raises :class:`~croupier.errors.ShoeError` when the shoe holds fewer cards than the wager reads.
-    Results are cached per wager class and composition.
+    Results are cached per wager class and composition; for a built-in wager over a standard shoe
+    they are read from :mod:`croupier.analysis.precomputed` while its code is unchanged.
     """
     if shoe.total < wager.deal.size:
         raise ShoeError(
             f"a {shoe} cannot deal the {wager.deal.size} cards the {wager.name} wager reads"
         )
     counts = _cached_counts(type(wager), shoe.counts)
-    words = wager.counting_convention(shoe) or convention(wager, shoe)
-    return OutcomeCounts(counts, sum(counts), words)
+    # the stored statement is the class's own; a wager set up otherwise states (or refuses) its own
+    stored = lookup(type(wager), shoe.counts) if _as_registered(wager) else None
+    own = stored.convention if stored is not None else wager.counting_convention(shoe)
+    return OutcomeCounts(counts, sum(counts), own or convention(wager, shoe))
+
+
+def _as_registered(wager: Wager) -> bool:
+    """Whether ``wager`` is set up as its class's default (its paytables aside)."""
+    default = type(wager)()
+    return all(
+        getattr(wager, f.name) == getattr(default, f.name)
+        for f in fields(wager)
+        if f.name != "book_override"
+    )
 
 
 @lru_cache(maxsize=256)
 def _cached_counts(wager_type: type[Wager], composition: tuple[int, ...]) -> tuple[int, ...]:
+    stored = lookup(wager_type, composition)
+    return stored.counts if stored is not None else compute_counts(wager_type, composition)
+
+
+def compute_counts(wager_type: type[Wager], composition: tuple[int, ...]) -> tuple[int, ...]:
+    """The count of each outcome of ``wager_type`` (then of no winning combination) over every
+    deal from the shoe ``composition``, counted now: the wager's own exact count, else every
+    deal of the cards it reads. (:func:`exact_counts` reads the counts shipped for standard
+    shoes, :mod:`croupier.analysis.precomputed`, while the code they came from is unchanged.)"""
     wager = wager_type()
     own = wager.count_exact(Shoe(composition))
     if own is not None:

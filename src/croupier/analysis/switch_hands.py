@@ -22,7 +22,7 @@ pair the shoe less the face-up pair and the upcard can hold, of that pair's EV w
 upcard (the discarded face-up cards are not removed again from the shoe the hand is played from);
 the probabilities of the face-down pairs, and of a same-colour Blackjack, are exact. Colours
 matter only for Blackjacks and are counted exactly (cards by value and colour). With
-``exact_removal=True`` the face-up pair is removed too (minutes instead of seconds); at six decks
+``exact_removal=True`` the face-up pair is removed too (a minute instead of a second); at six decks
 that lowers every house edge by about 0.005% (benchmarks/bench_switch_hands_exact.py).
 :func:`simulate` plays full rounds from shuffled shoes as a second method.
 """
@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
 from math import comb
+
+import numpy as np
 
 from croupier.analysis.blackjack_strategy import (
     ACE,
@@ -143,7 +145,7 @@ def analyze(
     (``ante=False``, (k)). Per unit of the Blackjack wager, from a full shoe.
 
     ``exact_removal`` plays each face-down pair from the shoe less the discarded face-up pair too
-    (a new strategy recursion for every face-up pair and upcard: minutes rather than seconds);
+    (a new strategy table for every face-up pair and upcard: a minute rather than a second);
     by default the module's approximation is used."""
     if variant is Variant.SWITCH_HANDS and not ante:
         raise RulesError("a Switch Hands player places the Switch Hands Ante", "633b.4(c)")
@@ -166,7 +168,12 @@ def analyze(
         hv = {(a, b): hand_values(rules, u, a, b) for a in range(VALUES) for b in range(a, VALUES)}
         non_bj = {k: h.value(0, 0) for k, h in hv.items() if not h.blackjack}
         bj = hv[(ACE, TEN)]
-        for i, j, p_f in _pairs(after_up):
+        pairs = _pairs(after_up)
+        if not exact_removal:
+            switches = _switch_values(
+                [(i, j) for i, j, _ in pairs], after_up, non_bj, bj.p_dealer_blackjack, switch_pays
+            )
+        for n, (i, j, p_f) in enumerate(pairs):
             fa, fb = sorted((_TYPES[i][0], _TYPES[j][0]))
             keep_h = hv[(fa, fb)]
             if keep_h.blackjack:
@@ -176,14 +183,14 @@ def analyze(
                 )
             else:
                 keep = non_bj[(fa, fb)]
-            rest = list(after_up)
-            rest[i] -= 1
-            rest[j] -= 1
             if exact_removal:
+                rest = list(after_up)
+                rest[i] -= 1
+                rest[j] -= 1
                 nb, q = _removed_values(rules, u, (fa, fb))
                 switch = _switch_value(rest, nb, q, switch_pays)
             else:
-                switch = _switch_value(rest, non_bj, bj.p_dealer_blackjack, switch_pays)
+                switch = switches[n]
             best = max(keep, switch)
             expected += p_u * p_f * best
             if switch > keep:
@@ -257,6 +264,37 @@ def _switch_value(
 
     value += same / pairs * bj_value(pays.colored) + other / pairs * bj_value(pays.other)
     return value
+
+
+def _switch_values(
+    face_up: list[tuple[int, int]],
+    after_up: list[int],
+    non_bj: dict[tuple[int, int], float],
+    p_dealer_bj: float,
+    pays: BlackjackPays,
+) -> list[float]:
+    """:func:`_switch_value` for each face-up pair of (value, colour) types ``face_up`` taken from
+    ``after_up``, all at once: the same float operations in the same order, over numpy arrays."""
+    rest = np.tile(np.asarray(after_up, dtype=np.int64), (len(face_up), 1))
+    rows = np.arange(len(face_up))
+    for k in (0, 1):
+        np.subtract.at(rest, (rows, np.array([f[k] for f in face_up], dtype=np.int64)), 1)
+    by_value = rest[:, 0::2] + rest[:, 1::2]
+    total = by_value.sum(axis=1)
+    pairs = total * (total - 1) / 2
+    value = np.zeros(len(face_up), dtype=np.float64)
+    for (a, b), ev in non_bj.items():
+        na = by_value[:, a]
+        ways = na * (na - 1) / 2 if a == b else na * by_value[:, b]
+        value += ways / pairs * ev
+    same = rest[:, 2 * ACE] * rest[:, 2 * TEN] + rest[:, 2 * ACE + 1] * rest[:, 2 * TEN + 1]
+    other = by_value[:, ACE] * by_value[:, TEN] - same
+    q = p_dealer_bj
+    colored = q * float(pays.tie) + (1 - q) * float(pays.colored)
+    plain = q * float(pays.tie) + (1 - q) * float(pays.other)
+    value += same / pairs * colored + other / pairs * plain
+    out: list[float] = value.tolist()
+    return out
 
 
 def switch_value(
@@ -345,7 +383,7 @@ class GameSheet:
 
 @cache
 def game_sheet(decks: int) -> GameSheet:
-    """The :class:`GameSheet` for ``decks`` decks (a few seconds: a strategy recursion per
+    """The :class:`GameSheet` for ``decks`` decks (under a second: a strategy table per
     upcard)."""
     rules = PlayRules.of(decks)
     analyses = (
@@ -390,8 +428,6 @@ def simulate(analysis: SwitchAnalysis, rounds: int, seed: int) -> SimulatedRound
     by the strategy engine (composition-dependent play of the hand's own cards; split hands by the
     engine's split valuation), the dealer drawing to the rule. A second method for
     :func:`analyze`: it removes every card actually dealt."""
-    import numpy as np
-
     from croupier.analysis.blackjack_strategy import _add, _engine, _hand, counts_total
 
     rules = analysis.rules

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from math import prod
 
 import numpy as np
@@ -248,7 +248,7 @@ class Coup:
     banker: Hand
     cards: tuple[Card, ...]
 
-    @property
+    @cached_property
     def summary(self) -> CoupSummary:
         """Point counts and hand sizes: what the wagers read."""
         return CoupSummary(self.player.total, self.banker.total, self.player.size, self.banker.size)
@@ -289,6 +289,13 @@ def play_coup(cards: Sequence[Card]) -> Coup:
     six-card convention reads a six-card deal). Raises :class:`~croupier.errors.RulesError` citing
     the rule when fewer cards are given than the coup needs.
     """
+    # a coup reads at most six cards: the same first six play the same coup (remembered, as the
+    # table settles several wagers on one coup)
+    return _play_coup(tuple(cards[:COUP_SIZE]))
+
+
+@lru_cache(maxsize=256)
+def _play_coup(cards: tuple[Card, ...]) -> Coup:
     if len(cards) < 4:
         raise RulesError(
             f"a coup starts with four cards, two to each hand; {len(cards)} given",

@@ -36,6 +36,7 @@ from croupier.games.four_card_poker_exact import (
     PLAYER_HANDS,
     DealerTable,
     load_dealer_table,
+    upcard_position_one,
 )
 from croupier.poker.four_card import (
     COMB,
@@ -257,10 +258,11 @@ class AntePlayStrategy:
                 "the player holds five different cards, none of them the dealer's face-up card",
                 format_cards((*player, upcard)),
             )
-        mult = self.upcard_decisions_for(
-            np.array([hand_colex(player)], dtype=np.int64), np.array([upcard.index])
-        )
-        return _BY_MULTIPLE[int(mult[0])]
+        # the scalar twin of upcard_decisions_for (tests check the two agree)
+        canon, position = upcard_position_one([c.index for c in player], upcard.index)
+        classes = self.table.classes
+        cls = int(classes.searchsorted(classes.dtype.type(canon)))
+        return _BY_MULTIPLE[int(self.table.up_decisions[cls, position])]
 
     def upcard_decisions_for(self, colex: IntArray, upcards: IntArray) -> IntArray:
         """Vectorised :meth:`decide_with_upcard`: the multiple for each (hand, face-up card)."""

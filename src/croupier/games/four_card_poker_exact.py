@@ -33,7 +33,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from itertools import combinations, permutations
@@ -161,6 +161,36 @@ def upcard_position(colex: IntArray, upcard: IntArray) -> tuple[IntArray, IntArr
     rep = _hands_of(canon)
     below = (rep < mapped[:, None]).sum(axis=1)
     return canon, mapped - below
+
+
+_PERM_MAPS: tuple[tuple[int, ...], ...] = tuple(
+    tuple((c // 4) * 4 + int(p[c % 4]) for c in range(52)) for p in _PERMS
+)
+"""``_PERM_MAPS[k][c]``: card ``c`` with its suit relabelled by the ``k``-th suit permutation."""
+_COMB_ROWS: tuple[tuple[int, ...], ...] = tuple(
+    tuple(int(COMB[c, k]) for c in range(52)) for k in range(6)
+)
+"""``_COMB_ROWS[k][c]`` = C(c, k) as Python integers, for the scalar colex index."""
+
+
+def upcard_position_one(cards: Sequence[int], upcard: int) -> tuple[int, int]:
+    """:func:`upcard_position` for one player hand, given as its five card indices (any order), and
+    one face-up card index: the same permutation (the first of the 24 that reaches the least colex
+    index) and so the same class representative and face-up card position, in plain Python (the
+    vectorised function costs a millisecond or more for a single hand)."""
+    a, b, c, d, e = cards
+    _, c1, c2, c3, c4, c5 = _COMB_ROWS
+    best = -1
+    best_map: tuple[int, ...] = ()
+    best_rep: list[int] = []
+    for mp in _PERM_MAPS:
+        m = sorted((mp[a], mp[b], mp[c], mp[d], mp[e]))
+        idx = c1[m[0]] + c2[m[1]] + c3[m[2]] + c4[m[3]] + c5[m[4]]
+        if best < 0 or idx < best:
+            best, best_map, best_rep = idx, mp, m
+    mapped = best_map[upcard]
+    below = sum(1 for x in best_rep if x < mapped)
+    return best, mapped - below
 
 
 @functools.cache

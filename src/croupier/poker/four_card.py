@@ -117,11 +117,23 @@ def evaluate_four(cards: Sequence[Card]) -> FourCardHand:
             f"a four-card hand is four different cards, not {len(set(hand))} of {len(hand)}",
             format_cards(hand),
         )
-    counts = Counter(c.rank for c in hand)
+    category, tiebreak, _ = _four_value(
+        tuple(sorted([c.rank for c in hand])), len({c.suit for c in hand}) == 1
+    )
+    return FourCardHand(category, tiebreak, hand)
+
+
+@functools.cache
+def _four_value(
+    ranks: tuple[Rank, ...], flush: bool
+) -> tuple[FourCardCategory, tuple[Rank, ...], int]:
+    """The category, the tiebreak ranks and the category's strength of four cards whose ranks are
+    ``ranks`` (ascending), all of one suit when ``flush``: all a four-card value depends on, so it
+    is worked out once for each of the 1,820 rank multisets (× flush or not)."""
+    counts = Counter(ranks)
     # ranks ordered by (how many, rank): the made cards first, then kickers high to low
     order = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
     shape = sorted(counts.values(), reverse=True)
-    flush = len({c.suit for c in hand}) == 1
     straight_top: Rank | None = None
     if len(counts) == 4:
         values = sorted(r.value for r in counts)
@@ -129,21 +141,25 @@ def evaluate_four(cards: Sequence[Card]) -> FourCardHand:
             straight_top = Rank(values[-1])
         elif values == [2, 3, 4, 14]:  # A-2-3-4: the ace plays low
             straight_top = Rank.FOUR
+    category: FourCardCategory
+    tiebreak: tuple[Rank, ...]
     if shape[0] == 4:
-        return FourCardHand(FourCardCategory.FOUR_OF_A_KIND, (order[0],), hand)
-    if straight_top is not None and flush:
-        return FourCardHand(FourCardCategory.STRAIGHT_FLUSH, (straight_top,), hand)
-    if shape[0] == 3:
-        return FourCardHand(FourCardCategory.THREE_OF_A_KIND, tuple(order), hand)
-    if flush:
-        return FourCardHand(FourCardCategory.FLUSH, tuple(order), hand)
-    if straight_top is not None:
-        return FourCardHand(FourCardCategory.STRAIGHT, (straight_top,), hand)
-    if shape == [2, 2]:
-        return FourCardHand(FourCardCategory.TWO_PAIR, tuple(order), hand)
-    if shape[0] == 2:
-        return FourCardHand(FourCardCategory.PAIR, tuple(order), hand)
-    return FourCardHand(FourCardCategory.HIGH_CARD, tuple(order), hand)
+        category, tiebreak = FourCardCategory.FOUR_OF_A_KIND, (order[0],)
+    elif straight_top is not None and flush:
+        category, tiebreak = FourCardCategory.STRAIGHT_FLUSH, (straight_top,)
+    elif shape[0] == 3:
+        category, tiebreak = FourCardCategory.THREE_OF_A_KIND, tuple(order)
+    elif flush:
+        category, tiebreak = FourCardCategory.FLUSH, tuple(order)
+    elif straight_top is not None:
+        category, tiebreak = FourCardCategory.STRAIGHT, (straight_top,)
+    elif shape == [2, 2]:
+        category, tiebreak = FourCardCategory.TWO_PAIR, tuple(order)
+    elif shape[0] == 2:
+        category, tiebreak = FourCardCategory.PAIR, tuple(order)
+    else:
+        category, tiebreak = FourCardCategory.HIGH_CARD, tuple(order)
+    return category, tiebreak, category.strength
 
 
 def best_four(cards: Sequence[Card]) -> FourCardHand:
@@ -158,11 +174,21 @@ def best_four(cards: Sequence[Card]) -> FourCardHand:
             f"the best four-card hand needs at least four different cards, got {len(hand)}",
             format_cards(hand),
         )
-    return max((evaluate_four(four) for four in combinations(hand, 4)), key=_sort_key)
-
-
-def _sort_key(h: FourCardHand) -> tuple[int, tuple[Rank, ...]]:
-    return h.category.strength, h.tiebreak
+    ranks = [c.rank for c in hand]
+    suits = [c.suit for c in hand]
+    best: tuple[FourCardCategory, tuple[Rank, ...], int] | None = None
+    chosen: tuple[int, ...] = ()
+    for four in combinations(range(len(hand)), 4):
+        a, b, c, d = four
+        value = _four_value(
+            tuple(sorted((ranks[a], ranks[b], ranks[c], ranks[d]))),
+            suits[a] == suits[b] == suits[c] == suits[d],
+        )
+        # the first of the best values: compared as (strength, tiebreak), as hands compare
+        if best is None or (value[2], value[1]) > (best[2], best[1]):
+            best, chosen = value, four
+    assert best is not None
+    return FourCardHand(best[0], best[1], tuple(hand[i] for i in chosen))
 
 
 # -- vectorised kernels ------------------------------------------------------------------------

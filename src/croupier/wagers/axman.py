@@ -324,7 +324,7 @@ class AxMan(Wager):
             )
         check_dealer_hand(cards[2:], self.rules(decks or 6))
         if decks is not None:
-            Shoe.standard(decks).remove(cards)
+            Shoe.standard(decks).check_deal(cards)
 
     def classify(self, cards: Sequence[Card]) -> AxManOutcome | None:
         """§ 633c.12(e)–(k): the dealer's hand as a poker hand, the player's kings of diamonds as

@@ -108,7 +108,7 @@ class BaccaratWager(Wager):
         ``decks``-deck shoe cannot hold them."""
         deal_coup(cards)
         if decks is not None:
-            Shoe.standard(decks).remove(cards)
+            Shoe.standard(decks).check_deal(cards)
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` on an ``(n, 6)`` array of card indices (six-card convention)."""
@@ -328,7 +328,7 @@ def settle_round(
             section="631c.3(c)",
         )
     coup = deal_coup(cards)
-    Shoe.standard(table.decks).remove(cards)
+    Shoe.standard(table.decks).check_deal(cards)
     paytables = [(w, table.paytable_for(w), amount) for w, amount in wagers]
     settlements = tuple(
         w.settle(cards, paytable, amount, table.decks) for w, paytable, amount in paytables

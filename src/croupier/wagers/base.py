@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import cached_property, lru_cache
 from math import floor, prod
 from typing import Any, ClassVar, Self
 
@@ -131,7 +132,7 @@ class DealSpec:
 
     groups: tuple[CardGroup, ...]
 
-    @property
+    @cached_property
     def size(self) -> int:
         """How many cards the wager reads."""
         return sum(g.size for g in self.groups)
@@ -176,6 +177,11 @@ class ProgressiveStake(Enum):
 
 MeterValues = dict[MeterLevel, Fraction]
 """Meter amounts in units of the wager (meter dollars ÷ wager dollars), by level."""
+
+
+@lru_cache(maxsize=1024)
+def _checked_paytable(wager: Wager, key: str, decks: int | None) -> Paytable:
+    return wager._find_paytable(key, decks)
 
 
 def net_win(
@@ -325,7 +331,14 @@ class Wager(ABC):
         Raises :class:`~croupier.errors.UnknownPaytableError` (also for a paytable of the section
         that serves another wager), :class:`RulesError` (deck count forbidden by the section) or
         :class:`PaytableError` (the paytable lacks a line).
+
+        The wager, its book and paytables are immutable, so a paytable found and checked once is
+        remembered (a settlement looks its paytable up on every call); errors are raised afresh.
         """
+        return _checked_paytable(self, key, decks)
+
+    def _find_paytable(self, key: str, decks: int | None) -> Paytable:
+        """:meth:`paytable` without the memo."""
         if decks is not None:
             self.check_decks(decks)
         table = self.book.get(self.section, key, decks)
@@ -471,7 +484,7 @@ class Wager(ABC):
                 format_cards(cards),
             )
         if decks is not None:
-            Shoe.standard(decks).remove(cards)
+            Shoe.standard(decks).check_deal(cards)
 
     def evaluate(self, cards: Sequence[Card], decks: int | None = None) -> OrderedOutcome | None:
         """Validate then :meth:`classify` ``cards``."""
@@ -526,6 +539,7 @@ class Wager(ABC):
             )
         pays = line.pays
         pending = isinstance(pays, MeterShare)
+        factor = 1
         if isinstance(pays, MeterShare):
             value = (meter_cents or {}).get(pays.level)
             if value is None:
@@ -533,10 +547,17 @@ class Wager(ABC):
             self.check_meter(paytable, pays.level, value, amount_cents)
             award = pays.share * value
             gross = award + (amount_cents if stake is ProgressiveStake.RETURNED else 0)
+            paid = floor(gross)
+            dropped = Fraction(gross) - paid
         else:
             factor = self.pay_factor(paytable, outcome)
-            gross = amount_cents * (1 + net_win(line) * factor)
-        paid = floor(gross)
+            net = net_win(line)
+            # amount × (1 + net × factor), rounded down to the cent: in integers over net's
+            # denominator (the same exact value as in fractions, without building them)
+            paid, rest = divmod(
+                amount_cents * (net.denominator + net.numerator * factor), net.denominator
+            )
+            dropped = Fraction(rest, net.denominator)
         return Settlement(
             self.id,
             self.settle_rule,
@@ -548,8 +569,8 @@ class Wager(ABC):
             paid - amount_cents,
             paid,
             pending,
-            Fraction(gross) - paid,
-            1 if pending else self.pay_factor(paytable, outcome),
+            dropped,
+            factor,
         )
 
     def check_wager_amount(self, paytable: Paytable, amount_cents: int) -> None:

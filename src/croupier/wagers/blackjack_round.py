@@ -126,7 +126,7 @@ def settle_round(
     if jp_cents and jackpot_party_paytable is None:
         raise InputError("Jackpot Party wagers need a paytable (e.g. P1)")
     check_dealer_hand(rnd.dealer, rules)
-    Shoe.standard(rules.decks).remove(rnd.cards())
+    Shoe.standard(rules.decks).check_deal(rnd.cards())
     axman = axman_for(rules)
     jp = JackpotParty()
     table = None

@@ -1,0 +1,338 @@
+"""Exact outcome counts shipped with croupier: every built-in wager over every standard shoe its
+paytables allow, so that ``croupier parsheet`` reads them instead of recounting (the Four Card
+Poker side wagers alone walk all C(52, 6) six-card hands; AxMan and Jackpot Party every round).
+
+The counts are those :func:`croupier.analysis.exact.compute_counts` finds, stored in
+``analysis/data/exact-counts.json``. Each carries a *fingerprint* of what it was computed from:
+the source of the wager's module and of every croupier module it imports, directly or not (and
+:mod:`croupier.analysis.exact`), with the data files beside them (the Four Card Poker strategy
+table, the paytables). A stored count is used only while its fingerprint matches the installed
+code; after any change to that code it is recounted as before (slower, never stale) until the
+file is regenerated:
+
+    python -m croupier.analysis.regenerate          # regenerate (about half a minute, progress shown)
+    python -m croupier.analysis.regenerate --check  # recount everything and compare, change nothing
+
+tests/test_precomputed.py checks the same (marked ``slow``). Shoes other than the standard ones,
+and wagers not built in, are always counted; so is everything with ``CROUPIER_RECOUNT=1`` in the
+environment, or inside :func:`recounting`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from croupier.cards import Shoe
+from croupier.errors import OutputError
+from croupier.wagers.base import Wager
+
+DATA = "exact-counts.json"
+RECOUNT_VARIABLE = "CROUPIER_RECOUNT"
+"""Set (non-empty) in the environment, every count is made afresh: ``CROUPIER_RECOUNT=1 croupier
+parsheet`` counts everything as before the counts were shipped."""
+FORMAT = 1
+_ROOT = "croupier"
+_ALSO = ("croupier.analysis.exact",)
+"""Modules every count depends on besides the wager's own (the generic enumeration)."""
+_NOT = frozenset({__name__, "croupier.analysis.regenerate"})
+"""Not part of any fingerprint: this module reads the counts, it does not make them."""
+
+
+@dataclass(frozen=True)
+class StoredCount:
+    """One wager class's counts over the standard shoe of ``decks`` decks, and the wager's own
+    statement of how they were counted (:meth:`~croupier.wagers.base.Wager.counting_convention`;
+    ``None`` for the generic convention), which some wagers can only give by counting again."""
+
+    wager: str
+    wager_class: str
+    decks: int
+    fingerprint: str
+    counts: tuple[int, ...]
+    convention: str | None
+
+
+def class_name(wager_type: type[Wager]) -> str:
+    """``module.QualifiedName`` of a wager class: the key of its stored counts."""
+    return f"{wager_type.__module__}.{wager_type.__qualname__}"
+
+
+# -- fingerprints ----------------------------------------------------------------------------------
+
+
+_PACKAGE = Path(__file__).resolve().parent.parent
+"""The croupier package folder."""
+
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
+
+
+def _module_file(name: str) -> Path | None:
+    """The source file of croupier module ``name`` (``None`` for a name that is no module)."""
+    parts = name.split(".")
+    if parts[0] != _ROOT or len(parts) < 2:
+        return None
+    path = _PACKAGE.joinpath(*parts[1:])
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+@cache
+def _imports(name: str) -> frozenset[str]:
+    """The croupier modules ``name`` imports anywhere in its source (functions included; a
+    superset does no harm: it only widens the fingerprint)."""
+    path = _module_file(name)
+    if path is None:
+        return frozenset()
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    text = path.read_text(encoding="utf-8")
+    targets: list[str] = []
+    for base, what in _FROM.findall(text):
+        if base.startswith("."):
+            base = importlib.util.resolve_name(base, package)
+        targets.append(base)
+        for item in what.strip("()").split(","):
+            word = item.split("#")[0].split()
+            if word:
+                targets.append(f"{base}.{word[0]}")
+    for names in _IMPORT.findall(text):
+        targets += [n.split()[0] for n in names.split(",") if n.split()]
+    return frozenset(t for t in targets if _module_file(t) is not None)
+
+
+def closure(*modules: str) -> tuple[str, ...]:
+    """``modules`` and every croupier module they import, directly or not, sorted."""
+    seen: set[str] = set()
+    todo = list(modules)
+    while todo:
+        name = todo.pop()
+        if name not in seen and name not in _NOT:
+            seen.add(name)
+            todo.extend(_imports(name) - seen)
+    return tuple(sorted(seen))
+
+
+def _data_files(module_file: Path) -> list[Path]:
+    """Files other than Python source in the folder of a subpackage module (its data tables)."""
+    folder = module_file.parent
+    if folder == _PACKAGE:
+        return []
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.is_file()
+        and p.suffix not in (".py", ".pyc")
+        and "__pycache__" not in p.parts
+        and p.resolve() != _data_path().resolve()  # the stored counts themselves
+    )
+
+
+@cache
+def fingerprint(module: str) -> str:
+    """SHA-256 over the source of ``module``'s :func:`closure` (with the generic enumeration) and
+    the data files of their subpackages."""
+    files: dict[str, Path] = {}
+    for name in closure(module, *_ALSO):
+        path = _module_file(name)
+        if path is None:
+            continue
+        files[name] = path
+        for data in _data_files(path):
+            files[data.relative_to(_PACKAGE).as_posix()] = data
+    h = hashlib.sha256()
+    for key in sorted(files):
+        content = files[key].read_bytes()
+        h.update(f"{key}\0{len(content)}\0".encode())
+        h.update(content)
+    return h.hexdigest()
+
+
+# -- the stored counts ---------------------------------------------------------------------------
+
+
+def _data_path() -> Path:
+    return Path(str(resources.files("croupier.analysis") / "data" / DATA))
+
+
+@cache
+def stored() -> dict[tuple[str, int], StoredCount]:
+    """The shipped counts by (wager class, decks); empty if the file is missing."""
+    path = _data_path()
+    if not path.exists():
+        return {}
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    if doc.get("format") != FORMAT:
+        return {}
+    out = {}
+    for e in doc["counts"]:
+        entry = StoredCount(
+            e["wager"],
+            e["class"],
+            e["decks"],
+            e["fingerprint"],
+            tuple(e["counts"]),
+            e["convention"],
+        )
+        out[(entry.wager_class, entry.decks)] = entry
+    return out
+
+
+_recounting = 0
+
+
+@contextmanager
+def recounting() -> Iterator[None]:
+    """Within this block :func:`lookup` finds nothing: every count is made afresh (benchmarks,
+    checks). Clear :func:`croupier.analysis.exact._cached_counts` too for counts already made."""
+    global _recounting
+    _recounting += 1
+    try:
+        yield
+    finally:
+        _recounting -= 1
+
+
+def lookup(wager_type: type[Wager], composition: tuple[int, ...]) -> StoredCount | None:
+    """The shipped counts of ``wager_type`` over ``composition``, if it is a standard shoe, they
+    were stored and the code they came from is unchanged; else ``None``."""
+    entries = stored()
+    if not entries or _recounting or os.environ.get(RECOUNT_VARIABLE):
+        return None
+    decks, rest = divmod(sum(composition), 52)
+    if rest or not decks or composition != Shoe.standard(decks).counts:
+        return None
+    entry = entries.get((class_name(wager_type), decks))
+    if entry is None or entry.fingerprint != fingerprint(wager_type.__module__):
+        return None
+    return entry
+
+
+# -- regenerating and checking ---------------------------------------------------------------------
+
+
+def offerings() -> list[tuple[Wager, int]]:
+    """One wager of each built-in class with each deck count its paytables allow."""
+    from croupier.wagers import all_wagers
+
+    seen: set[tuple[str, int]] = set()
+    out = []
+    for w in all_wagers():
+        for _, decks in w.offerings():
+            key = (class_name(type(w)), decks)
+            if key not in seen:
+                seen.add(key)
+                out.append((w, decks))
+    return out
+
+
+def recount(progress: bool = False) -> Iterator[StoredCount]:
+    """Count every offering from scratch (:func:`~croupier.analysis.exact.compute_counts`)."""
+    from croupier.analysis.exact import compute_counts
+
+    jobs = offerings()
+    bar = _progress(progress)
+    with bar:
+        task = bar.add_task("exact counts", total=len(jobs))
+        for w, decks in jobs:
+            bar.update(task, description=f"{w.id} {decks} deck{'s' if decks > 1 else ''}")
+            wager_type = type(w)
+            shoe = Shoe.standard(decks)
+            counts = compute_counts(wager_type, shoe.counts)
+            words = wager_type().counting_convention(shoe)
+            bar.advance(task)
+            yield StoredCount(
+                w.id, class_name(wager_type), decks, fingerprint(w.__module__), counts, words
+            )
+
+
+def _progress(enabled: bool) -> Any:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(
+        TextColumn("{task.description:<40}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        disable=not enabled,
+        transient=True,
+    )
+
+
+def document(entries: list[StoredCount]) -> str:
+    """The JSON text of the data file."""
+    doc = {
+        "format": FORMAT,
+        "about": "Exact outcome counts of croupier's built-in wagers over standard shoes "
+        "(croupier.analysis.precomputed). Generated by `python -m croupier.analysis.regenerate`;"
+        " each count is used only while its fingerprint matches the code it was computed from.",
+        "counts": [
+            {
+                "wager": e.wager,
+                "class": e.wager_class,
+                "decks": e.decks,
+                "fingerprint": e.fingerprint,
+                "counts": list(e.counts),
+                "convention": e.convention,
+            }
+            for e in entries
+        ],
+    }
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def differences(fresh: list[StoredCount]) -> list[str]:
+    """How the shipped file differs from ``fresh`` counts (empty: it is current)."""
+    have = stored()
+    out = []
+    for e in fresh:
+        old = have.get((e.wager_class, e.decks))
+        if old is None:
+            out.append(f"{e.wager} {e.decks} decks: not stored")
+        elif old.counts != e.counts:
+            out.append(f"{e.wager} {e.decks} decks: stored counts {old.counts} != {e.counts}")
+        elif old.convention != e.convention:
+            out.append(f"{e.wager} {e.decks} decks: stored convention {old.convention!r} differs")
+        elif old.fingerprint != e.fingerprint:
+            out.append(f"{e.wager} {e.decks} decks: code changed since it was stored")
+    extra = set(have) - {(e.wager_class, e.decks) for e in fresh}
+    out += [f"{name} {decks} decks: stored but not offered" for name, decks in sorted(extra)]
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m croupier.analysis.regenerate [--check]``: rewrite the data file from fresh
+    counts, or (``--check``) recount and report how the shipped file differs (exit status 1)."""
+    args = sys.argv[1:] if argv is None else argv
+    check = "--check" in args
+    fresh = list(recount(progress=sys.stderr.isatty()))
+    if check:
+        diffs = differences(fresh)
+        for line in diffs:
+            print(line)
+        print(f"{len(fresh)} counts recounted: " + ("differ" if diffs else "all as stored"))
+        return 1 if diffs else 0
+    path = Path(__file__).parent / "data" / DATA
+    try:
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(document(fresh), encoding="utf-8")
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {e}") from e
+    stored.cache_clear()
+    print(f"wrote {len(fresh)} counts to {path}")
+    return 0

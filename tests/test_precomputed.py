@@ -1,0 +1,121 @@
+"""The exact counts shipped with croupier (croupier.analysis.precomputed): read only for a standard
+shoe and only while the code they were counted by is unchanged, and (slow) every one of them
+recounted from scratch equal to the stored one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from croupier.analysis import exact, precomputed
+from croupier.analysis.exact import compute_counts, exact_counts
+from croupier.analysis.precomputed import StoredCount, class_name, closure, fingerprint, lookup
+from croupier.cards import Card, Rank, Shoe, Suit
+from croupier.wagers import get_wager
+
+
+@pytest.fixture
+def no_cached_counts() -> Iterator[None]:
+    exact._cached_counts.cache_clear()
+    yield
+    exact._cached_counts.cache_clear()
+
+
+def _stand_in(wager_id: str, decks: int, counts: tuple[int, ...], print_: str) -> StoredCount:
+    w = get_wager(wager_id)
+    return StoredCount(wager_id, class_name(type(w)), decks, print_, counts, "stand-in")
+
+
+@pytest.mark.usefixtures("no_cached_counts")
+def test_stored_counts_are_read_only_while_the_code_is_unchanged(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    w = get_wager("perfect-pairs")
+    current = fingerprint(type(w).__module__)
+    fake = (1, 2, 3, 86314)  # not Perfect Pairs' counts: shows where a figure came from
+    entries = {(class_name(type(w)), 8): _stand_in(w.id, 8, fake, current)}
+    monkeypatch.setattr(precomputed, "stored", lambda: entries)
+    shoe = Shoe.standard(8)
+    counted = exact_counts(w, shoe)
+    assert counted.counts == fake and counted.convention == "stand-in"
+    # the code changed since the counts were stored: they are counted again
+    entries[(class_name(type(w)), 8)] = _stand_in(w.id, 8, fake, "0" * 64)
+    exact._cached_counts.cache_clear()
+    assert exact_counts(w, shoe).counts == (1456, 1664, 3328, 79872)
+    # only the standard shoe of that many decks is looked up
+    entries[(class_name(type(w)), 8)] = _stand_in(w.id, 8, fake, current)
+    assert lookup(type(w), shoe.counts) is not None
+    assert lookup(type(w), Shoe.standard(6).counts) is None
+    assert lookup(type(w), shoe.remove([Card(Rank.ACE, Suit.SPADES)]).counts) is None
+    # the same 416 cards, one ace of spades for one king of spades
+    other = list(shoe.counts)
+    ace, king = Card(Rank.ACE, Suit.SPADES).index, Card(Rank.KING, Suit.SPADES).index
+    other[ace] -= 1
+    other[king] += 1
+    assert lookup(type(w), tuple(other)) is None
+    with precomputed.recounting():
+        assert lookup(type(w), shoe.counts) is None
+
+
+def test_the_fingerprint_covers_the_code_and_data_a_count_depends_on() -> None:
+    modules = closure("croupier.wagers.four_card_poker")
+    for needed in (
+        "croupier.cards",
+        "croupier.poker.five_card",
+        "croupier.poker.four_card",
+        "croupier.games.four_card_poker_exact",
+        "croupier.wagers.base",
+    ):
+        assert needed in modules
+    assert "croupier.wagers.switch_hands" not in modules
+    assert "croupier.games.blackjack" not in modules
+    # the generic enumeration counts too; the module reading the stored counts does not
+    assert "croupier.analysis.exact" in closure("croupier.analysis.exact")
+    assert "croupier.analysis.precomputed" not in closure("croupier.analysis.exact")
+    games = Path(precomputed._module_file("croupier.games.four_card_poker_exact") or "")
+    assert any(p.suffix == ".npz" for p in precomputed._data_files(games))
+    analysis = Path(precomputed._module_file("croupier.analysis.exact") or "")
+    assert precomputed._data_path() not in precomputed._data_files(analysis)
+
+
+def test_the_fingerprint_changes_with_the_source_of_any_module_imported(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    module = "croupier.wagers.four_card_poker"
+    before = fingerprint.__wrapped__(module)
+    real = precomputed._module_file
+    edited = tmp_path / "five_card.py"
+    source = real("croupier.poker.five_card")
+    assert source is not None
+    edited.write_bytes(source.read_bytes() + b"\nSTRAIGHTS_WRAP = True\n")
+
+    def module_file(name: str) -> Path | None:
+        return edited if name == "croupier.poker.five_card" else real(name)
+
+    monkeypatch.setattr(precomputed, "_module_file", module_file)
+    assert fingerprint.__wrapped__(module) != before
+
+
+@pytest.mark.parametrize("wager_id", ["perfect-pairs", "ultimate-pairs", "bad-beat-bonus"])
+def test_stored_counts_of_quick_wagers_are_a_fresh_count(wager_id: str) -> None:
+    w = get_wager(wager_id)
+    entries = [e for e in precomputed.stored().values() if e.wager == wager_id]
+    assert entries, f"no counts stored for {wager_id}: python -m croupier.analysis.regenerate"
+    for e in entries:
+        if e.fingerprint != fingerprint(type(w).__module__):
+            pytest.skip(f"{wager_id}'s code changed: python -m croupier.analysis.regenerate")
+        assert e.counts == compute_counts(type(w), Shoe.standard(e.decks).counts)
+        assert e.convention == w.counting_convention(Shoe.standard(e.decks))
+
+
+@pytest.mark.slow
+def test_every_stored_count_is_a_fresh_count_of_the_current_code() -> None:
+    fresh = list(precomputed.recount())
+    assert len(fresh) == len(precomputed.offerings())
+    problems = precomputed.differences(fresh)
+    assert problems == [], (
+        "the shipped exact counts differ from a fresh count; regenerate them with "
+        "`python -m croupier.analysis.regenerate`:\n" + "\n".join(problems)
+    )
