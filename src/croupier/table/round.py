@@ -810,18 +810,9 @@ class TableRound:
                     "surrender",
                     section=ORDER_RULE,
                 )
-            r = self
-            for seat in reversed(self.seats()):
-                r = r._log(
-                    Action.RECORDED,
-                    "633a.6(d)",
-                    f"seat {seat}: the Blackjack wager is settled by the play of the hand "
-                    "(not recorded)",
-                    seat=seat,
-                    wager="blackjack",
-                    amount_cents=self.seat_bets(seat)["blackjack"],
-                )
-            return r
+            return self._record_unsettled(
+                "blackjack", "633a.6(d)", "the Blackjack wager is settled by the play of the hand"
+            )
         settled = [(seat, play.settle(seat)) for seat in reversed(self.seats())]
         r = self
         for seat, ss in settled:
@@ -942,15 +933,22 @@ class TableRound:
         r = self
         for seat, s in settled:
             r = r._log_settlement(seat, "674b.1(d)", s)
+        return r._record_unsettled(
+            "criss-cross", "674a.7(d)", "the Criss-Cross Poker wagers are settled by the base game"
+        )
+
+    def _record_unsettled(self, wager: str, section: str, what: str) -> TableRound:
+        """Record each seat's base wager that the round does not settle (from the dealer's
+        right)."""
+        r = self
         for seat in reversed(self.seats()):
             r = r._log(
                 Action.RECORDED,
-                "674a.7(d)",
-                f"seat {seat}: the Criss-Cross Poker wagers are settled by the base game (not "
-                "recorded)",
+                section,
+                f"seat {seat}: {what} (not recorded)",
                 seat=seat,
-                wager="criss-cross",
-                amount_cents=self.seat_bets(seat).get("criss-cross"),
+                wager=wager,
+                amount_cents=self.seat_bets(seat).get(wager),
             )
         return r
 
