@@ -125,9 +125,7 @@ def test_switch_values_of_many_face_up_pairs_are_the_one_pair_values() -> None:
 @pytest.mark.usefixtures("fresh")
 @pytest.mark.parametrize(
     "rules",
-    [
-        PlayRules.of(6),
-        PlayRules.of(8),
+    [  # H17 with surrender, re-split and hit split aces, no DAS with one split: every branch
         PlayRules.of(2, hits_soft_17=True, late_surrender=True),
         PlayRules.of(1, split_hands=3, resplit_aces=True, hit_split_aces=True),
         PlayRules.of(8, das=False, split_hands=2),
