@@ -218,5 +218,5 @@ def test_simulated_rounds_agree_within_4_standard_errors(
     variant: Variant, ante: bool, tie: bool
 ) -> None:
     a = analyze(variant, RULES, ante, tie)
-    s = simulate(a, 400_000, seed=633)
+    s = simulate(a, 200_000, seed=633)
     assert abs(s.standard_errors_from(a.expected)) < 4
