@@ -505,7 +505,7 @@ class BlackjackPlay:
     def check_shoe(self, decks: int, dealt: Sequence[Card]) -> None:
         """Raise :class:`~croupier.errors.ShoeError` when the cards dealt and drawn do not fit
         the table's shoe."""
-        Shoe.standard(decks).remove([*dealt, *self.drawn()])
+        Shoe.standard(decks).check_deal([*dealt, *self.drawn()])
 
     def settle(self, seat: int) -> SeatSettlement:
         """The seat's settlement (:func:`~croupier.wagers.switch_hands.settle_seat`)."""

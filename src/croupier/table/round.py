@@ -471,7 +471,7 @@ class TableRound:
         ``undealt`` is the rest of a shuffled shoe, which Blackjack draws take in order."""
         self._require(Action.DEAL)
         decks = self.submission.decks
-        Shoe.standard(decks).remove(cards.every_card())
+        Shoe.standard(decks).check_deal(cards.every_card())
         game = self.game
         seats = self.seats()
         dealt_seats = tuple(s for s, _ in cards.players)

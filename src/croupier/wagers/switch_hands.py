@@ -277,7 +277,7 @@ def settle_seat(
     _check_hands(seat, pair, dealer_bj, split_hands)
     seen = [*seat.face_up, *(seat.face_down or ()), *dealer]
     seen.extend(drawn_cards(pair, [hand.cards for hand in seat.hands]))
-    rules.shoe().remove(seen)  # a ShoeError when the table's shoe cannot hold these cards
+    rules.shoe().check_deal(seen)  # a ShoeError when the table's shoe cannot hold these cards
     if variant is None:
         pays = BlackjackPays(rules.blackjack_pays, rules.blackjack_pays, Fraction(0))
         section = "633a.6(d)"
