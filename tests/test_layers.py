@@ -16,6 +16,7 @@ import croupier
 
 LAYER = {
     "errors": 0,
+    "inputs": 0,
     "units": 0,
     "cards": 1,
     "poker": 2,

@@ -22,6 +22,7 @@ suit letter (``c d h s``) or symbol (``♣ ♦ ♥ ♠``, also the white ``♧ �
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, IntEnum
@@ -102,10 +103,16 @@ _PLURALS = (
     "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens", "jacks",
     "queens", "kings", "aces",
 )  # fmt: skip
-_RANKS = {r.letter: r for r in Rank} | {"10": Rank.TEN}
-_SUITS = {s.letter: s for s in Suit} | {s.symbol: s for s in Suit}
+_RANKS = {r.letter: r for r in Rank} | {r.letter.lower(): r for r in Rank} | {"10": Rank.TEN}
+_SUITS = {s.letter: s for s in Suit} | {s.letter.upper(): s for s in Suit}
+_SUITS |= {s.symbol: s for s in Suit}
 _SUITS |= {"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES}
-_TOKEN = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])", re.IGNORECASE)
+# The pattern is built from the lookup tables, so it accepts exactly what they hold: no Unicode
+# case folding (re.IGNORECASE would let KELVIN SIGN stand for K and LONG S for s).
+_TOKEN = re.compile(
+    "(" + "|".join(sorted(map(re.escape, _RANKS), key=len, reverse=True)) + ")"
+    "(" + "|".join(map(re.escape, _SUITS)) + ")"
+)
 _SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -169,19 +176,29 @@ def parse_card(text: str) -> Card:
     m = _TOKEN.fullmatch(token)
     if not m:
         raise CardError(_why_not_a_card(token), token)
-    return Card(_RANKS[m.group(1).upper()], _SUITS[m.group(2).lower()])
+    return Card(_RANKS[m.group(1)], _SUITS[m.group(2)])
+
+
+def _named(text: str) -> str:
+    """``text`` quoted, with the Unicode name of any character outside ASCII and the suit symbols
+    (a KELVIN SIGN looks like K but is not one)."""
+    odd = [c for c in dict.fromkeys(text) if not c.isascii() and c not in _SUITS]
+    names = ", ".join(f"U+{ord(c):04X} {unicodedata.name(c, 'unnamed character')}" for c in odd)
+    return f"{text!r} ({names})" if names else repr(text)
 
 
 def _why_not_a_card(token: str) -> str:
     rank_len = 2 if token.startswith("10") else 1
     rank_part, suit_part = token[:rank_len], token[rank_len:]
-    if rank_part.upper() not in _RANKS:
-        return f"unknown rank {rank_part!r} in card {token!r} (ranks: 2-9, T or 10, J, Q, K, A)"
+    if rank_part not in _RANKS:
+        return (
+            f"unknown rank {_named(rank_part)} in card {token!r} (ranks: 2-9, T or 10, J, Q, K, A)"
+        )
     if not suit_part:
         return f"card {token!r} has no suit (suits: c d h s or ♣ ♦ ♥ ♠)"
     if len(suit_part) > 1:
         return f"not a card: {token!r} (a card is a rank and a suit, e.g. 'Ah' or '10d')"
-    return f"unknown suit {suit_part!r} in card {token!r} (suits: c d h s or ♣ ♦ ♥ ♠)"
+    return f"unknown suit {_named(suit_part)} in card {token!r} (suits: c d h s or ♣ ♦ ♥ ♠)"
 
 
 def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
@@ -207,7 +224,7 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
             continue
         # cards run together, e.g. "AhKd": accept only if the whole token splits into cards
         pieces = _TOKEN.findall(token)
-        if pieces and "".join(r + s for r, s in pieces).lower() == token.lower():
+        if pieces and "".join(r + s for r, s in pieces) == token:
             cards.extend(parse_card(r + s) for r, s in pieces)
         else:
             cards.append(parse_card(token))  # raises, naming the token

@@ -12,7 +12,6 @@ import json
 import pkgutil
 import sys
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,6 +35,7 @@ from croupier.errors import (
     PaytableError,
     UnknownPaytableError,
     UnknownWagerError,
+    one_line,
 )
 from croupier.paytables import (
     MeterLevel,
@@ -44,7 +44,7 @@ from croupier.paytables import (
     builtin_paytables,
     load_paytable_file,
 )
-from croupier.units import format_money, format_percent
+from croupier.units import format_money, format_percent, parse_amount
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
 
 app = typer.Typer(
@@ -65,7 +65,13 @@ def where(exc: BaseException) -> str:
     """The context a :class:`CroupierError` collected on its way up (its notes, e.g. the round
     file and step), as a prefix for its one-line message."""
     notes = getattr(exc, "__notes__", ())
-    return "".join(f"{n}: " for n in notes)
+    return "".join(f"{one_line(str(n))}: " for n in notes)
+
+
+def error_line(message: str) -> None:
+    """Print one ``error:`` line on stderr: control characters in ``message`` escaped (a newline
+    in user text cannot start a second line), no Rich markup or emoji codes interpreted."""
+    err.print(f"error: {one_line(message)}", style="red", markup=False, emoji=False)
 
 
 def _version(value: bool) -> None:
@@ -118,18 +124,7 @@ def _wager(wager_id: str, files: list[Path] | None) -> Wager:
 
 def _money(text: str | None, what: str) -> int | None:
     """Parse '$12,345.67', '12345.67' or '5' into cents."""
-    if text is None:
-        return None
-    try:
-        value = Decimal(text.strip().lstrip("$").replace(",", ""))
-    except InvalidOperation:
-        raise InputError(
-            f"{what} must be an amount in dollars, e.g. 12345.67, not {text!r}"
-        ) from None
-    cents = value * 100
-    if not cents.is_finite() or cents != cents.to_integral_value() or cents <= 0:
-        raise InputError(f"{what} must be a positive amount in whole cents, not {text!r}")
-    return int(cents)
+    return None if text is None else parse_amount(text, what)
 
 
 def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
@@ -802,10 +797,10 @@ def main() -> None:
         if type(exc).__name__ == "NoArgsIsHelpError":  # help was printed for a bare `croupier`
             raise SystemExit(0) from None
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        err.print(f"error: {message}", style="red")
+        error_line(message)
         raise SystemExit(getattr(exc, "exit_code", 2)) from None
     except CroupierError as exc:
-        err.print(f"error: {where(exc)}{exc}", style="red")
+        error_line(f"{where(exc)}{exc}")
         raise SystemExit(2) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 

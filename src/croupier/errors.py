@@ -11,9 +11,43 @@ Subclasses also derive from the built-in exception a Python caller would expect
 
 from __future__ import annotations
 
+import unicodedata
+
+
+def one_line(text: str) -> str:
+    """``text`` with every control, format, unassigned or line/paragraph separator character escaped
+    (``\\n``, ``\\x00``, ``\\u2028``…), so a message quoting user text stays one line and
+    cannot forge a second one.
+
+    >>> one_line("bad\\ncard\\x00")
+    'bad\\\\ncard\\\\x00'
+    >>> one_line("A♠ 10♦ — ok")
+    'A♠ 10♦ — ok'
+    """
+    if text.isprintable():
+        return text
+    out = []
+    for c in text:
+        if unicodedata.category(c) not in _UNPRINTABLE:
+            out.append(c)
+        else:
+            out.append(repr(c)[1:-1] if c not in "'\"" else c)
+    return "".join(out)
+
+
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
 
 class CroupierError(Exception):
-    """Base class of every error croupier raises on bad input or a broken rule."""
+    """Base class of every error croupier raises on bad input or a broken rule.
+
+    Its text is always one line: control characters in the message (quoted user text) are
+    escaped by :func:`one_line`.
+    """
+
+    def __str__(self) -> str:
+        text = str(self.args[0]) if len(self.args) == 1 else super().__str__()
+        return one_line(text)
 
 
 class CardError(CroupierError, ValueError):
@@ -39,14 +73,14 @@ class UnknownWagerError(CroupierError, KeyError):
     """No wager with that id is registered."""
 
     def __str__(self) -> str:  # KeyError would otherwise repr() the message
-        return str(self.args[0]) if self.args else ""
+        return one_line(str(self.args[0])) if self.args else ""
 
 
 class UnknownPaytableError(CroupierError, KeyError):
     """No paytable with that id exists for the wager (or not for that deck count)."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
+        return one_line(str(self.args[0])) if self.args else ""
 
 
 class RulesError(CroupierError, ValueError):
@@ -84,7 +118,7 @@ class LedgerLookupError(LedgerError, KeyError):
     """No progressive, round, award or user has that name or id in the ledger."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else ""
+        return one_line(str(self.args[0])) if self.args else ""
 
 
 class RoundStateError(LedgerError):
@@ -139,3 +173,24 @@ class ProcedureError(RulesError):
     not allow (cards dealt before the lock-out, a Play before the cards), a side wager without its
     base wager, a wager the table does not offer. ``section`` cites the rule; the round is left
     exactly as it was."""
+
+
+# -- reading input files (croupier.inputs) -------------------------------------------------------
+
+
+class InputFileError(InputError):
+    """An input file (round record, Rules Submission, paytable file) cannot be used as text or
+    data: not a regular file, larger than croupier reads, not UTF-8 (``offset`` is the byte
+    offset of the first bad byte), malformed JSON/TOML, nested too deeply, or holding an integer
+    with too many digits. ``path`` names the file as given."""
+
+    def __init__(self, path: str, problem: str, offset: int | None = None) -> None:
+        super().__init__(f"{path}: {problem}")
+        self.path = path
+        self.problem = problem
+        self.offset = offset
+
+
+class NoCountError(InputError):
+    """No balanced card count can be derived from a wager's effects of removal (e.g. every rank's
+    effect is zero, or no small integer tags balance them)."""

@@ -6,13 +6,19 @@ Money is an ``int`` number of cents; rates are :class:`fractions.Fraction`. Floa
 from __future__ import annotations
 
 import re
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
-from croupier.errors import PaytableError
+from croupier.errors import InputError, PaytableError
 
-_MONEY = re.compile(r"^\$\s*(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{2}))?$")
-_PERCENT = re.compile(r"^(\d+(?:\.\d+)?)\s*%$")
+MAX_AMOUNT_DIGITS = 13
+"""The most digits in the whole-dollar part of an amount croupier reads (just under $10 trillion):
+a printed amount, a stake or a meter given on the command line."""
+
+_DOLLARS = rf"\d{{1,3}}(?:,\d{{3}}){{1,{(MAX_AMOUNT_DIGITS - 1) // 3}}}|\d{{1,{MAX_AMOUNT_DIGITS}}}"
+_MONEY = re.compile(rf"^\$\s*({_DOLLARS})(?:\.(\d{{2}}))?$")
+_AMOUNT = re.compile(rf"^\$?\s*({_DOLLARS})?(?:\.(\d{{0,2}})0*)?$")
+_PERCENT = re.compile(r"^(\d{1,6}(?:\.\d{1,12})?)\s*%$")
 
 
 def parse_money(text: str) -> int:
@@ -31,6 +37,31 @@ def parse_money(text: str) -> int:
     dollars = int(m.group(1).replace(",", ""))
     cents = int(m.group(2)) if m.group(2) else 0
     return dollars * 100 + cents
+
+
+def parse_amount(text: str, what: str) -> int:
+    """Parse an amount typed by a user, in dollars ("$12,345.67", "12345.67", "5", "0.25"), into
+    positive integer cents; ``what`` names it in errors (e.g. ``"--amount"``).
+
+    >>> parse_amount("$1,250.5", "--amount"), parse_amount("5", "--meter")
+    (125050, 500)
+
+    Raises :class:`~croupier.errors.InputError` for anything else: no exponents (``1e400``),
+    ``NaN`` or ``inf``, fractions of a cent, zero, or more than :data:`MAX_AMOUNT_DIGITS` digits
+    of dollars.
+    """
+    m = _AMOUNT.match(text.strip())
+    if not m or not (m.group(1) or m.group(2)):
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        raise InputError(
+            f"{what} must be an amount in dollars (up to {MAX_AMOUNT_DIGITS} digits, at most "
+            f"two decimals), e.g. 12345.67, not {shown!r}"
+        )
+    dollars = int((m.group(1) or "0").replace(",", ""))
+    cents = dollars * 100 + int((m.group(2) or "0").ljust(2, "0"))
+    if cents <= 0:
+        raise InputError(f"{what} must be a positive amount, not {text!r}")
+    return cents
 
 
 def format_money(cents: int) -> str:
@@ -59,10 +90,7 @@ def parse_percent(text: str) -> Fraction:
     m = _PERCENT.match(text.strip())
     if not m:
         raise PaytableError(f"not a percentage: {text!r} (expected e.g. '15%' or '3.75%')")
-    try:
-        return Fraction(Decimal(m.group(1))) / 100
-    except InvalidOperation as exc:  # pragma: no cover - the regex admits only decimals
-        raise PaytableError(f"not a percentage: {text!r}") from exc
+    return Fraction(m.group(1)) / 100
 
 
 def format_percent(rate: Fraction) -> str:

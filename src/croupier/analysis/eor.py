@@ -32,6 +32,7 @@ from __future__ import annotations
 import html
 import io
 import math
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -44,7 +45,7 @@ import numpy.typing as npt
 from croupier.analysis.baccarat_shoe import ShoeSimulation, simulate_shoes, summary_nets
 from croupier.analysis.parsheet import ParSheet, exact_parsheet, resolve
 from croupier.cards import Card, Rank, Shoe, Suit
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, InputError, NoCountError
 from croupier.games.baccarat import BaccaratRules, expected_values
 from croupier.paytables import Paytable
 from croupier.wagers.baccarat import BaccaratWager
@@ -121,20 +122,54 @@ class BalancedCount:
         return self.tags[RANK_ORDER.index(rank)]
 
 
-def effect_of_removal(wager: Wager, paytable: str | Paytable, decks: int) -> EffectOfRemoval:
+EOR_BUDGET_SECONDS = 120.0
+"""The longest :func:`effect_of_removal` computes by default: it counts 52 shoes exactly (a full
+shoe less each card), and refuses a wager whose first such count shows the 52 would take longer."""
+
+
+def effect_of_removal(
+    wager: Wager,
+    paytable: str | Paytable,
+    decks: int,
+    budget_seconds: float | None = EOR_BUDGET_SECONDS,
+) -> EffectOfRemoval:
     """The exact effect of removal of every rank for ``wager`` under ``paytable`` from a full
-    ``decks``-deck shoe (checked as :func:`~croupier.analysis.parsheet.resolve` checks it)."""
+    ``decks``-deck shoe (checked as :func:`~croupier.analysis.parsheet.resolve` checks it).
+
+    Any wager whose par sheet is exact over a shoe composition is handled the same way: the exact
+    par sheet of the full shoe less one card (each of the 52), averaged over the four suits of a
+    rank. Raises :class:`~croupier.errors.InputError` when the wager's exact analysis does not
+    take a partly dealt shoe, or when the first of the 52 counts shows that all of them would take
+    longer than ``budget_seconds`` (``None``: no limit).
+    """
     setup = resolve(wager, paytable, decks=decks)
     full = Shoe.standard(decks)
     base = exact_parsheet(wager, setup.paytable, decks=decks).expected_return
+
+    def without(card: Card) -> Fraction:
+        shoe = full.remove([card])
+        return exact_parsheet(wager, setup.paytable, decks=decks, shoe=shoe).expected_return
+
+    first = Card(RANK_ORDER[0], Suit.CLUBS)
+    started = time.perf_counter()
+    try:
+        known = {first: without(first)}
+    except InputError as exc:
+        raise InputError(
+            f"croupier cannot compute the effect of removal of the {wager.name} wager: {exc}"
+        ) from exc
+    took = time.perf_counter() - started
+    if budget_seconds is not None and took * 52 > budget_seconds:
+        raise InputError(
+            f"the effect of removal of the {wager.name} wager needs 52 exact counts of a "
+            f"{decks}-deck shoe less one card, about {took:.1f} s each here (about "
+            f"{took * 52 / 60:.0f} min in all, more than the {budget_seconds:.0f} s croupier "
+            "allows): not computed"
+        )
     effects = []
     for rank in RANK_ORDER:
-        removed = [
-            exact_parsheet(
-                wager, setup.paytable, decks=decks, shoe=full.remove([Card(rank, suit)])
-            ).expected_return
-            for suit in Suit
-        ]
+        cards = [Card(rank, suit) for suit in Suit]
+        removed = [known[c] if c in known else without(c) for c in cards]
         mean = sum(removed, Fraction(0)) / len(removed)
         effects.append(RankEffect(rank, mean, mean - base))
     return EffectOfRemoval(
@@ -178,16 +213,34 @@ def _balanced_tags(raw: Sequence[float], level: int) -> tuple[int, ...]:
 
 
 def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> BalancedCount:
-    """The balanced count built from ``eor`` (see the module docstring)."""
+    """The balanced count built from ``eor`` (see the module docstring).
+
+    Raises :class:`~croupier.errors.NoCountError` when there is none: every effect is zero (a
+    wager whose ranks play alike, e.g. Perfect Pairs), or no tags up to ``max_level`` other than
+    all zeros balance (Match the Dealer, whose aces alone differ).
+    """
     effects = [float(r.effect) for r in eor.effects]
     biggest = max(abs(x) for x in effects)
-    if biggest == 0:
-        raise CroupierError(f"the {eor.wager_name} wager does not depend on the cards removed")
+    if all(r.effect == 0 for r in eor.effects):
+        raise NoCountError(
+            f"every rank's effect of removal is exactly 0 for the {eor.wager_name} wager "
+            f"(paytable {eor.paytable}, {eor.decks} decks): taking one card of any rank from the "
+            "full shoe, averaged over its suits, leaves the expected return as it was, so no "
+            "count of ranks can track it"
+        )
     candidates = []
     for level in range(1, max_level + 1):
         raw = [x / biggest * level for x in effects]
         tags = _balanced_tags(raw, level)
         candidates.append((level, tags, _correlation(effects, tags)))
+    candidates = [c for c in candidates if any(c[1])]
+    if not candidates:
+        raise NoCountError(
+            f"no balanced count with tags of at most ±{max_level} follows the effects of removal "
+            f"of the {eor.wager_name} wager (paytable {eor.paytable}, {eor.decks} decks): ranks "
+            "with equal effects share a tag, and no such tags other than all zeros sum to zero "
+            "over a deck"
+        )
     best = max(c for _, _, c in candidates)
     level, tags, corr = next(c for c in candidates if c[2] >= best - 0.02)
     gain = (eor.cards - 1) / 52 * sum(e * t for e, t in zip(effects, tags, strict=True))

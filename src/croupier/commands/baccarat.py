@@ -31,7 +31,7 @@ from croupier.analysis.eor import (
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
 from croupier.cli import JsonFlag, _money, _wager, app, err, out
-from croupier.errors import InputError
+from croupier.errors import InputError, NoCountError
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money
 from croupier.wagers.baccarat import (
@@ -216,7 +216,7 @@ def _round_dict(result: RoundSettlement, table: BaccaratTable, settled: bool) ->
 
 def _eor_dict(
     eor: EffectOfRemoval,
-    count: BalancedCount,
+    count: BalancedCount | NoCountError,
     shoes: CountInShoes | None,
     sim: ShoeSimulation | None,
 ) -> dict[str, Any]:
@@ -234,7 +234,7 @@ def _eor_dict(
                 "effect": float(r.effect),
                 "effect_exact": f"{r.effect.numerator}/{r.effect.denominator}",
                 "expected_return_without": float(r.expected_return),
-                "tag": count.tag(r.rank),
+                "tag": count.tag(r.rank) if isinstance(count, BalancedCount) else None,
             }
             for r in eor.effects
         ],
@@ -245,8 +245,12 @@ def _eor_dict(
             "gain_per_true_count": count.gain_per_true_count,
             "threshold_true_count": count.threshold,
             "trigger_true_count": count.trigger,
-        },
+        }
+        if isinstance(count, BalancedCount)
+        else None,
     }
+    if isinstance(count, NoCountError):
+        d["no_count"] = str(count)
     if shoes is not None and sim is not None:
         r = sim.rules
         d["shoes"] = {
@@ -319,14 +323,20 @@ def eor(
     simulated shoes turn the wager positive."""
     w = _wager(wager, None)
     effects = effect_of_removal(w, paytable, decks)
-    count = balanced_count(effects)
+    count: BalancedCount | NoCountError
+    try:
+        count = balanced_count(effects)
+    except NoCountError as exc:  # the effects are still shown, with the reason there is no count
+        count = exc
     result: CountInShoes | None = None
     sim: ShoeSimulation | None = None
-    level = trigger if trigger is not None else count.trigger
-    if shoes and isinstance(w, BaccaratWager) and level is not None:
+    level = trigger if trigger is not None else getattr(count, "trigger", None)
+    counted = isinstance(count, BalancedCount)
+    if shoes and isinstance(w, BaccaratWager) and counted and level is not None:
         rules = BaccaratRules(decks=decks, cut_card=cut_card, burn=burn)
         with _progress(f"dealing {decks}-deck shoes", shoes, json_out) as advance:
             sim = simulate_shoes(shoes, seed, rules, record=True, progress=advance)
+        assert isinstance(count, BalancedCount)
         result = count_in_shoes(w, paytable, count, sim, trigger=level, sample=EXACT_SAMPLE)
     if json_out:
         print(json.dumps(_eor_dict(effects, count, result, sim), indent=2, ensure_ascii=False))
@@ -348,14 +358,14 @@ def eor(
             r.rank.letter,
             f"{float(r.effect):+.5%}",
             f"{float(r.expected_return):+.5%}",
-            _tag(count.tag(r.rank)),
+            _tag(count.tag(r.rank)) if isinstance(count, BalancedCount) else "",
         )
     out.print(t)
     out.print(
         f"full-shoe expected return {float(effects.expected_return):+.4%} "
         f"(house edge {float(-effects.expected_return):.4%})"
     )
-    out.print(describe_count(count))
+    out.print(describe_count(count) if isinstance(count, BalancedCount) else str(count))
     if result is not None and sim is not None:
         out.print(describe_shoes(result, sim))
     elif not isinstance(w, BaccaratWager):

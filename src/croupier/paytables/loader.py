@@ -44,7 +44,6 @@ money as printed ("$3,000"), rates as printed ("3.75%"). Any mistake is a
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -52,7 +51,8 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from croupier.errors import PaytableError
+from croupier.errors import InputFileError, PaytableError, one_line
+from croupier.inputs import parse_toml, read_text
 from croupier.paytables.model import (
     Meter,
     Multiplier,
@@ -318,9 +318,9 @@ def parse_section_text(text: str, source: str, regulation: bool = False) -> tupl
     ``regulation`` marks the paytables as typed from the regulation (only croupier's own files).
     """
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise PaytableError(f"{source}: not valid TOML: {exc}") from exc
+        data = parse_toml(text, source)
+    except InputFileError as exc:  # malformed TOML, too deep, a number too long
+        raise PaytableError(str(exc)) from exc
     try:
         spec = SectionFile.model_validate(data)
     except ValidationError as exc:
@@ -335,12 +335,11 @@ def load_paytable_file(path: str | Path) -> tuple[Paytable, ...]:
 
     Raises :class:`~croupier.errors.PaytableError` when the file cannot be read or is invalid.
     """
-    p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PaytableError(f"cannot read paytable file {str(p)!r}: {exc.strerror}") from exc
-    return parse_section_text(text, str(p))
+        text = read_text(path)  # a regular UTF-8 file within the size limit
+    except InputFileError as exc:
+        raise PaytableError(f"paytable file {exc}") from exc
+    return parse_section_text(text, one_line(str(path)))
 
 
 @cache

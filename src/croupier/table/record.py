@@ -40,7 +40,6 @@ first step that breaks a rule raises its typed error, and nothing is settled.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
@@ -49,6 +48,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from croupier.cards import parse_card
 from croupier.errors import CroupierError, InputError, PaytableError
+from croupier.inputs import read_json
 from croupier.table.round import DealtCards, Phase, TableRound
 from croupier.table.submission import (
     RulesSubmission,
@@ -204,12 +204,7 @@ def _submission(spec: str | dict[str, Any], base: Path | None) -> RulesSubmissio
 def settle_file(path: str | Path) -> TableRound:
     """Read and settle a round file (see :func:`settle_record`)."""
     p = Path(path)
-    try:
-        data = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"{p}: cannot read: {exc.strerror}") from exc
-    except json.JSONDecodeError as exc:
-        raise InputError(f"{p}: not valid JSON: {exc}") from exc
+    data = read_json(p)  # a regular UTF-8 file within croupier's limits (croupier.inputs)
     if not isinstance(data, dict):
         raise InputError(f"{p}: a round file is a JSON object")
     try:

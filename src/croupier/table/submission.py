@@ -40,7 +40,6 @@ each naming its section.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -52,6 +51,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from croupier.analysis.blackjack_strategy import PlayRules
 from croupier.errors import (
     CroupierError,
+    InputFileError,
     PaytableError,
     RulesError,
     SubmissionError,
@@ -59,6 +59,7 @@ from croupier.errors import (
     UnknownWagerError,
 )
 from croupier.games.blackjack import BlackjackRules, SoftSeventeen
+from croupier.inputs import read_toml
 from croupier.paytables import Paytable
 from croupier.units import format_money, parse_money
 from croupier.wagers import Game, Wager, get_wager
@@ -563,16 +564,14 @@ def read_submission_data(path: str | Path) -> dict[str, Any]:
     """The TOML data of a submission file; :class:`SubmissionError` when unreadable."""
     p = Path(path)
     try:
-        return tomllib.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SubmissionError(str(p), ((f"cannot read: {exc.strerror}", None),)) from exc
-    except tomllib.TOMLDecodeError as exc:
+        return read_toml(p)  # a regular UTF-8 file within croupier's limits (croupier.inputs)
+    except InputFileError as exc:
         hint = (
             " (a .json file is a round record: settle it with `croupier settle`)"
-            if p.suffix.lower() == ".json"
+            if p.suffix.lower() == ".json" and exc.problem.startswith("not valid TOML")
             else ""
         )
-        raise SubmissionError(str(p), ((f"not valid TOML: {exc}{hint}", None),)) from exc
+        raise SubmissionError(exc.path, ((f"{exc.problem}{hint}", None),)) from exc
 
 
 def load_submission(path: str | Path) -> RulesSubmission:

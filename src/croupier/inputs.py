@@ -1,0 +1,236 @@
+"""Reading the files users give croupier: the one place a path becomes text and text becomes data.
+
+Round records (JSON), Rules Submissions (TOML) and users' paytable files (TOML) all pass through
+:func:`read_text`, then :func:`parse_json` or :func:`parse_toml`. The limits (stated in
+docs/limits.md):
+
+* a file is a *regular* file (not a directory, device or FIFO: ``/dev/zero`` is refused before a
+  byte is read) of at most :data:`MAX_FILE_BYTES` bytes; at most that many + 1 are ever read;
+* its bytes are UTF-8 (an error names the byte offset of the first bad byte);
+* JSON and TOML nest arrays and tables at most :data:`MAX_NESTING` deep;
+* an integer has at most :data:`MAX_INTEGER_DIGITS` digits (Python itself stops at 4,300).
+
+Every rejection is an :class:`~croupier.errors.InputFileError` naming the file.
+
+>>> parse_json('{"steps": [1, 2]}', "round.json")
+{'steps': [1, 2]}
+>>> parse_json("[" * 40 + "]" * 40, "deep.json")
+Traceback (most recent call last):
+...
+croupier.errors.InputFileError: deep.json: arrays and tables nested more than 32 deep ...
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from croupier.errors import InputFileError, one_line
+
+MAX_FILE_BYTES = 1_048_576
+"""The largest input file croupier reads, in bytes (1 MiB)."""
+
+MAX_NESTING = 32
+"""How deep arrays and tables (objects) may nest in a JSON or TOML input."""
+
+MAX_INTEGER_DIGITS = 40
+"""The most digits an integer in a JSON or TOML input may have."""
+
+
+def _name(path: str | os.PathLike[str]) -> str:
+    return one_line(os.fspath(path))
+
+
+def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> str:
+    """The UTF-8 text of the regular file at ``path``.
+
+    Raises :class:`~croupier.errors.InputFileError` when the path holds a NUL byte, cannot be
+    opened, is not a regular file (checked before anything is read), is larger than ``max_bytes``
+    (at most ``max_bytes + 1`` bytes are read, so a file growing meanwhile is caught too), or is
+    not UTF-8 (naming the offset of the first bad byte).
+    """
+    name = _name(path)
+    text_path = os.fspath(path)
+    if "\x00" in text_path:
+        raise InputFileError(name, "a path cannot hold a NUL byte")
+    try:
+        fd = os.open(text_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise InputFileError(name, f"cannot read: {exc.strerror or exc}") from exc
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise InputFileError(name, f"cannot read: {kind} (croupier reads regular files)")
+        if info.st_size > max_bytes:
+            raise InputFileError(name, _too_big(info.st_size, max_bytes))
+        chunks: list[bytes] = []
+        left = max_bytes + 1
+        while left > 0:
+            chunk = os.read(fd, min(left, 1 << 16))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+    except OSError as exc:
+        raise InputFileError(name, f"cannot read: {exc.strerror or exc}") from exc
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if len(data) > max_bytes:
+        raise InputFileError(name, _too_big(len(data), max_bytes))
+    return decode(data, name)
+
+
+def _too_big(size: int, limit: int) -> str:
+    return f"larger than croupier reads ({size:,} bytes or more; the limit is {limit:,} bytes)"
+
+
+def decode(data: bytes, source: str) -> str:
+    """``data`` decoded as UTF-8 (a leading byte-order mark dropped); an
+    :class:`~croupier.errors.InputFileError` names the offset of the first bad byte.
+
+    >>> decode(b"ok \\xff", "paytable.toml")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.InputFileError: paytable.toml: not UTF-8: byte 0xff at offset 3 ...
+    """
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.start + 1].hex()
+        raise InputFileError(
+            source,
+            f"not UTF-8: byte 0x{bad} at offset {exc.start} ({exc.reason}); save the file as UTF-8",
+            offset=exc.start,
+        ) from None
+
+
+# a JSON string, or one bracket
+_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+# a TOML string (multi-line first), a comment, a bracket, or a run of digits
+_TOML_TOKENS = re.compile(
+    r'"""(?:[^\\]|\\.)*?(?:"""|$)|\'\'\'.*?(?:\'\'\'|$)|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?'
+    r"|#[^\n]*|[\[\]{}]|\d[\d_]*",
+    re.DOTALL,
+)
+_OPEN = frozenset("[{")
+
+
+def _check_brackets(tokens: re.Pattern[str], text: str, source: str) -> None:
+    depth = 0
+    for m in tokens.finditer(text):
+        t = m.group()
+        if t in _OPEN:
+            depth += 1
+            if depth > MAX_NESTING:
+                raise InputFileError(source, _too_deep())
+        elif t in "]}":
+            depth = max(0, depth - 1)
+        elif t[0].isdigit() and len(t.replace("_", "")) > MAX_INTEGER_DIGITS:
+            raise InputFileError(source, _too_long(t))
+
+
+def _too_deep() -> str:
+    return f"arrays and tables nested more than {MAX_NESTING} deep (the limit croupier reads)"
+
+
+def _too_long(digits: str) -> str:
+    return f"a number of {len(digits):,} digits (croupier reads at most {MAX_INTEGER_DIGITS})"
+
+
+_MAX_INTEGER = 10**MAX_INTEGER_DIGITS
+
+
+def _check_depth(data: Any, source: str) -> None:
+    """Walk the parsed data without recursion (dotted TOML keys nest without brackets; a TOML
+    hexadecimal integer has no decimal digits to count)."""
+    stack: list[tuple[Any, int]] = [(data, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, int) and not -_MAX_INTEGER < value < _MAX_INTEGER:
+            raise InputFileError(source, f"an integer of {value.bit_length():,} bits is too large")
+        if isinstance(value, dict | list):
+            if depth >= MAX_NESTING:
+                raise InputFileError(source, _too_deep())
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)
+
+
+def _json_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
+        raise _Reject(_too_long(text.lstrip("-")))
+    return int(text)
+
+
+def _json_constant(name: str) -> float:
+    raise _Reject(f"{name} is not a JSON number")
+
+
+class _Reject(Exception):
+    """Raised inside the JSON parser's hooks; becomes an InputFileError."""
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Parse JSON ``text`` (``source`` names it in errors) within the nesting and digit limits.
+
+    Raises :class:`~croupier.errors.InputFileError` for malformed JSON (with line and column),
+    ``NaN``/``Infinity``, nesting deeper than :data:`MAX_NESTING` or an integer longer than
+    :data:`MAX_INTEGER_DIGITS` digits.
+    """
+    _check_brackets(_JSON_TOKENS, text, source)
+    try:
+        data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    except _Reject as exc:
+        raise InputFileError(source, str(exc)) from None
+    except json.JSONDecodeError as exc:
+        raise InputFileError(source, f"not valid JSON: {exc}") from None
+    except (RecursionError, ValueError) as exc:  # pragma: no cover - the limits come first
+        raise InputFileError(source, f"not valid JSON: {exc}") from None
+    _check_depth(data, source)
+    return data
+
+
+def parse_toml(text: str, source: str) -> dict[str, Any]:
+    """Parse TOML ``text`` (``source`` names it in errors) within the nesting and digit limits.
+
+    Raises :class:`~croupier.errors.InputFileError` for malformed TOML (with line and column),
+    nesting deeper than :data:`MAX_NESTING` or an integer longer than :data:`MAX_INTEGER_DIGITS`
+    digits.
+    """
+    _check_brackets(_TOML_TOKENS, text, source)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise InputFileError(source, f"not valid TOML: {exc}") from None
+    except (RecursionError, ValueError) as exc:  # pragma: no cover - the limits come first
+        raise InputFileError(source, f"not valid TOML: {exc}") from None
+    _check_depth(data, source)
+    return data
+
+
+def read_json(path: str | Path) -> Any:
+    """:func:`read_text` then :func:`parse_json`, errors naming ``path``."""
+    return parse_json(read_text(path), _name(path))
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """:func:`read_text` then :func:`parse_toml`, errors naming ``path``."""
+    return parse_toml(read_text(path), _name(path))
+
+
+__all__ = [
+    "MAX_FILE_BYTES",
+    "MAX_INTEGER_DIGITS",
+    "MAX_NESTING",
+    "decode",
+    "parse_json",
+    "parse_toml",
+    "read_json",
+    "read_text",
+]
