@@ -18,7 +18,7 @@ import pytest
 
 from cli_support import assert_one_error_line, run_main
 from croupier.analysis.eor import EffectOfRemoval, RankEffect, balanced_count, effect_of_removal
-from croupier.cards import Rank, parse_card, parse_cards
+from croupier.cards import Rank, Shoe, parse_card, parse_cards
 from croupier.cli import main
 from croupier.errors import (
     CardError,
@@ -27,11 +27,13 @@ from croupier.errors import (
     InputFileError,
     NoCountError,
     PaytableError,
+    ShoeError,
     SubmissionError,
     one_line,
 )
 from croupier.inputs import MAX_FILE_BYTES, parse_json, parse_toml, read_text
 from croupier.paytables import load_paytable_file, parse_section_text
+from croupier.paytables.pays import parse_pay
 from croupier.table.record import settle_file
 from croupier.table.submission import load_submission
 from croupier.units import parse_amount, parse_money
@@ -349,3 +351,43 @@ def test_eor_refuses_a_wager_too_slow_to_count_plainly() -> None:
 def test_eor_of_a_wager_without_a_partial_shoe_analysis_is_typed() -> None:
     with pytest.raises(InputError, match="cannot compute the effect of removal"):
         effect_of_removal(get_wager("bad-beat-bonus"), "example-bad-beat", decks=1)
+
+
+# ------------------------------------------------------------ numbers in the Python API
+
+
+@pytest.mark.parametrize(
+    "text", [LONG + " to 1", "1 to " + LONG, LONG + " for 1", LONG + "% of Progressive", "٣ to 1"]
+)
+def test_pays_with_numbers_too_long_or_not_ascii(text: str) -> None:
+    with pytest.raises(PaytableError, match="cannot read pay"):
+        parse_pay(text)
+
+
+@pytest.mark.parametrize(
+    "decks",
+    [0, 1001, 10**12, 10**5000, -(10**5000)],
+    ids=["0", "1001", "1e12", "1e5000", "-1e5000"],
+)
+def test_shoes_beyond_the_limit(decks: int) -> None:
+    with pytest.raises(ShoeError, match="1 to 1,000 decks"):
+        Shoe.standard(decks)
+    if decks:  # a composition of no cards is a (empty) shoe
+        with pytest.raises(ShoeError, match="from 0 to 1,000"):
+            Shoe((decks,) * 52)
+
+
+def test_shoe_counts_of_the_wrong_kind() -> None:
+    with pytest.raises(ShoeError, match="whole number"):
+        Shoe.from_counts({"Ah": "2"})  # type: ignore[dict-item]
+    with pytest.raises(ShoeError, match="counts cards"):
+        Shoe.from_counts({3: 1})  # type: ignore[dict-item]
+
+
+@pytest.mark.parametrize(
+    "amount", [10**5000, 10**15, 0, -5, True], ids=["1e5000", "1e15", "0", "-5", "True"]
+)
+def test_settle_amounts_beyond_the_limit(amount: int) -> None:
+    w = get_wager("perfect-pairs")
+    with pytest.raises(InputError, match="whole number of cents from 1 to 999999999999999"):
+        w.settle(parse_cards("Ah As"), w.paytable("A", 6), amount, 6)

@@ -113,6 +113,17 @@ fuzz_text = st.one_of(
         "".join
     ),
 )
+numbers = st.one_of(
+    st.integers(-(10**6), 10**6).map(str),
+    st.sampled_from(["9" * 5000, "1e400", "1e999999999", "NaN", "inf", "٣", "0", "1_000", "0x1f"]),
+    st.decimals(allow_nan=True, allow_infinity=True).map(str),
+)
+pay_text = st.tuples(
+    numbers, st.sampled_from([" to ", " for ", "% of ", "% ", " ", ""]), numbers
+).map("".join)
+amount_text = st.one_of(
+    numbers, st.tuples(st.sampled_from(["$", "", "$ "]), numbers).map("".join), fuzz_text
+)
 card_text = st.one_of(
     fuzz_text,
     st.lists(st.sampled_from([str(c) for c in DECK] + HOSTILE[:8]), max_size=8).map(" ".join),
@@ -186,7 +197,7 @@ def settle_args(draw: st.DrawFn) -> tuple[str, str, str, int, int]:
     tables = [t.key for t in get_wager(wager).paytables()] or ["A"]
     table = draw(st.one_of(st.sampled_from(tables), fuzz_text))
     cards = draw(card_text)
-    amount = draw(st.one_of(st.integers(-5, 10**6), st.integers()))
+    amount = draw(st.one_of(st.integers(-5, 10**6), st.integers(), st.just(10**5000)))
     decks = draw(st.one_of(st.sampled_from([1, 2, 4, 6, 8]), st.integers(-3, 20)))
     return wager, table, cards, amount, decks
 
@@ -209,11 +220,14 @@ API: list[tuple[str, st.SearchStrategy[Any], Callable[[Any], None]]] = [
     ("parse_cards", card_text, _cards),
     (
         "Shoe",
-        st.lists(st.one_of(st.integers(-2, 10), st.text(max_size=3), st.none()), max_size=60),
+        st.lists(
+            st.one_of(st.integers(-2, 10), st.integers(), st.text(max_size=3), st.none()),
+            max_size=60,
+        ),
         _shoe,
     ),
-    ("amounts", fuzz_text, _amounts),
-    ("parse_pay", fuzz_text, _pays),
+    ("amounts", amount_text, _amounts),
+    ("parse_pay", st.one_of(pay_text, fuzz_text), _pays),
     ("get_wager", fuzz_text, _wager_id),
     ("paytable text", _texts(_read(PAYTABLE_FILES)), _paytable_text),
     ("json", st.one_of(_texts(_read(ROUNDS)), fuzz_text), _json_text),
@@ -278,7 +292,7 @@ def hand_args(draw: st.DrawFn) -> list[str]:
     if draw(st.booleans()):
         args += ["--decks", draw(st.one_of(st.sampled_from(["1", "6", "8"]), fuzz_text))]
     if draw(st.booleans()):
-        args += ["--amount", draw(st.one_of(st.sampled_from(["5", "0.25"]), fuzz_text))]
+        args += ["--amount", draw(st.one_of(st.sampled_from(["5", "0.25"]), amount_text))]
     if draw(st.booleans()):
         args.append("--json")
     return args

@@ -246,13 +246,26 @@ def decks_phrase(decks: int | Iterable[int], joiner: str = "/") -> str:
     return joiner.join(map(str, counts)) + (" deck" if counts == [1] else " decks")
 
 
+MAX_COPIES = 1000
+"""The most copies of one card a :class:`Shoe` holds (so at most 1,000 decks)."""
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, short: an integer too long to print is described by its size."""
+    if isinstance(value, int) and not -(10**20) < value < 10**20:
+        return f"an integer of {value.bit_length():,} bits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:60] + "…"
+
+
 @dataclass(frozen=True)
 class Shoe:
     """A composition of cards: ``counts[i]`` copies of ``Card.from_index(i)``.
 
     Immutable: :meth:`remove` returns a new shoe. Build one with :meth:`standard` (N full decks),
     :meth:`from_cards` or :meth:`from_counts`; any composition is allowed (a partly dealt shoe).
-    Raises :class:`~croupier.errors.ShoeError` for negative counts or a count list not of length 52.
+    Raises :class:`~croupier.errors.ShoeError` for a count below 0 or above :data:`MAX_COPIES`,
+    or a count list not of length 52.
     """
 
     counts: tuple[int, ...]
@@ -260,17 +273,21 @@ class Shoe:
     def __post_init__(self) -> None:
         if len(self.counts) != 52:
             raise ShoeError(f"a shoe composition has 52 counts, not {len(self.counts)}")
-        if all(type(n) is int for n in self.counts) and min(self.counts) >= 0:
-            return  # the common case, checked at once; anything else is checked count by count
+        counts = self.counts
+        if all(type(n) is int for n in counts) and 0 <= min(counts) <= max(counts) <= MAX_COPIES:
+            return  # the common case, checked at once; anything else is checked one by one
         for i, n in enumerate(self.counts):
-            if not isinstance(n, int) or isinstance(n, bool) or n < 0:
-                raise ShoeError(f"count of {DECK[i]} must be a whole number ≥ 0, not {n!r}")
+            if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_COPIES:
+                raise ShoeError(
+                    f"count of {DECK[i]} must be a whole number from 0 to {MAX_COPIES:,}, "
+                    f"not {_shown(n)}"
+                )
 
     @classmethod
     def standard(cls, decks: int) -> Shoe:
         """``decks`` full 52-card decks (1 or more)."""
-        if not isinstance(decks, int) or isinstance(decks, bool) or decks < 1:
-            raise ShoeError(f"a shoe needs at least one deck, not {decks!r}")
+        if not isinstance(decks, int) or isinstance(decks, bool) or not 1 <= decks <= MAX_COPIES:
+            raise ShoeError(f"a shoe holds 1 to {MAX_COPIES:,} decks, not {_shown(decks)}")
         if cls is Shoe and type(decks) is int:
             return _standard_shoe(decks)  # immutable: one shoe per deck count is shared
         return cls((decks,) * 52)
@@ -289,6 +306,10 @@ class Shoe:
         out = [0] * 52
         for key, n in counts.items():
             card = parse_card(key) if isinstance(key, str) else key
+            if not isinstance(card, Card):
+                raise ShoeError(f"a shoe counts cards, not {_shown(card)}")
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise ShoeError(f"count of {card} must be a whole number, not {_shown(n)}")
             out[card.index] += n
         return cls(tuple(out))
 

@@ -64,6 +64,29 @@ def parse_amount(text: str, what: str) -> int:
     return cents
 
 
+MAX_CENTS = 10 ** (MAX_AMOUNT_DIGITS + 2) - 1
+"""The largest amount croupier takes, in cents (13 digits of dollars and the cents)."""
+
+
+def check_cents(amount_cents: object, what: str = "a wager") -> None:
+    """Raise :class:`~croupier.errors.InputError` unless ``amount_cents`` is a whole number of
+    cents from 1 to :data:`MAX_CENTS` (``what`` names it in the message).
+
+    >>> check_cents(500)
+    >>> check_cents(0)
+    Traceback (most recent call last):
+    ...
+    croupier.errors.InputError: a wager must be a whole number of cents from 1 to 999999999999999, not 0
+    """
+    if type(amount_cents) is int and 0 < amount_cents <= MAX_CENTS:
+        return
+    if isinstance(amount_cents, int) and not -MAX_CENTS <= amount_cents <= MAX_CENTS:
+        shown = f"an integer of {amount_cents.bit_length():,} bits"
+    else:
+        shown = repr(amount_cents)[:60]
+    raise InputError(f"{what} must be a whole number of cents from 1 to {MAX_CENTS}, not {shown}")
+
+
 def format_money(cents: int) -> str:
     """Format integer cents as dollars, dropping ".00".
 

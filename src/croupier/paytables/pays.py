@@ -117,8 +117,10 @@ class Push:
 Pay = OddsTo | OddsFor | MeterShare | NotAvailable | Push
 """Any pay a paytable line can hold."""
 
-_ODDS = re.compile(r"^(\d+)\s+(to|for)\s+(\d+)$", re.IGNORECASE)
-_SHARE = re.compile(r"^(\d+(?:\.\d+)?\s*%)\s+(?:of\s+)?([A-Za-z]+)$", re.IGNORECASE)
+_ODDS = re.compile(r"^(\d{1,9})\s+(to|for)\s+(\d{1,9})$", re.IGNORECASE | re.ASCII)
+_SHARE = re.compile(
+    r"^(\d{1,6}(?:\.\d{1,12})?\s*%)\s+(?:of\s+)?([A-Za-z]+)$", re.IGNORECASE | re.ASCII
+)
 
 
 def parse_pay(text: str) -> Pay:

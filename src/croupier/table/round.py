@@ -48,7 +48,7 @@ from croupier.games.blackjack import check_dealer_hand, play_dealer
 from croupier.paytables import Paytable
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.submission import REQUIRED_BASE, UNREGISTERED_BASE, RulesSubmission, TableGame
-from croupier.units import format_money
+from croupier.units import check_cents, format_money
 from croupier.wagers import Settlement, blackjack_round, get_wager
 from croupier.wagers import baccarat as baccarat_wagers
 from croupier.wagers import four_card_poker as fcp
@@ -346,8 +346,7 @@ class TableRound:
         self._require(Action.BET)
         if not isinstance(seat, int) or not 1 <= seat <= sub.seats:
             raise InputError(f"seat {seat!r}: the table has seats 1–{sub.seats}")
-        if not isinstance(amount_cents, int) or isinstance(amount_cents, bool) or amount_cents <= 0:
-            raise InputError(f"a wager is a positive whole number of cents, not {amount_cents!r}")
+        check_cents(amount_cents)  # a whole number of cents within croupier's limit
         if wid == ANTE_WAGER:
             return self._ante(seat, amount_cents)
         offered = sub.offered(wid)

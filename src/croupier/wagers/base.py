@@ -29,7 +29,6 @@ import numpy.typing as npt
 from croupier.cards import Card, Shoe, decks_phrase, format_cards
 from croupier.errors import (
     CardError,
-    InputError,
     PaytableError,
     RulesError,
     UnknownPaytableError,
@@ -46,7 +45,7 @@ from croupier.paytables import (
     Push,
     builtin_paytables,
 )
-from croupier.units import format_money
+from croupier.units import check_cents, format_money
 
 IntArray = npt.NDArray[np.int64]
 
@@ -518,10 +517,7 @@ class Wager(ABC):
             raise RulesError(
                 f"paytable {paytable.key} is not for {decks} decks", section=paytable.section
             )
-        if not isinstance(amount_cents, int) or isinstance(amount_cents, bool) or amount_cents <= 0:
-            raise InputError(
-                f"a wager must be a positive whole number of cents, not {amount_cents!r}"
-            )
+        check_cents(amount_cents)  # a whole number of cents within croupier's limit
         self.check_wager_amount(paytable, amount_cents)
         outcome = self.evaluate(cards, decks)
         line = self.pay_line(paytable, outcome)
