@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 from fractions import Fraction
+from functools import lru_cache
 
 from croupier.errors import InputError, PaytableError
 
@@ -102,6 +103,7 @@ def format_money(cents: int) -> str:
     return f"{sign}${dollars:,}" + (f".{rest:02d}" if rest else "")
 
 
+@lru_cache(maxsize=4096)  # pure; a Fraction is immutable
 def parse_percent(text: str) -> Fraction:
     """Parse a percentage ("3.75%", "100%") into an exact fraction of one.
 

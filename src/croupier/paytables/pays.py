@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
+from functools import lru_cache
 
 from croupier.errors import PaytableError
 from croupier.units import format_percent, parse_percent
@@ -123,6 +124,7 @@ _SHARE = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)  # pure, and its values are frozen: the shipped files repeat pays
 def parse_pay(text: str) -> Pay:
     """Parse a pay as printed in the regulation.
 
