@@ -19,7 +19,6 @@ import pytest
 from cli_support import assert_one_error_line, run_main
 from croupier.analysis.eor import EffectOfRemoval, RankEffect, balanced_count, effect_of_removal
 from croupier.cards import Rank, Shoe, parse_card, parse_cards
-from croupier.cli import main
 from croupier.errors import (
     CardError,
     CroupierError,
@@ -45,21 +44,6 @@ EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 def one_error_line(args: list[str]) -> str:
     """Run ``croupier ARGS``; assert exit 2, nothing on stdout, exactly one ``error:`` line."""
     return assert_one_error_line(run_main(args))
-
-
-def main_error_line(
-    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> str:
-    """The same, through pytest's capture of the real stdout and stderr."""
-    monkeypatch.setattr("sys.argv", ["croupier", *args])
-    with pytest.raises(SystemExit) as exc:
-        main()
-    assert exc.value.code == 2
-    captured = capsys.readouterr()
-    lines = captured.err.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("error: "), captured.err
-    assert captured.out == ""
-    return lines[0]
 
 
 # ------------------------------------------------------------- Unicode look-alikes in card text
@@ -117,8 +101,6 @@ def test_not_utf8_names_the_byte_offset(tmp_path: Path) -> None:
 )
 def test_cli_files_that_are_not_utf8(
     tmp_path: Path,
-    monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
     command: str,
     name: str,
     content: bytes,
@@ -130,7 +112,7 @@ def test_cli_files_that_are_not_utf8(
         run = run_main(args)
         assert run.code == 2 and "not UTF-8" in run.err
         return
-    line = main_error_line(args, monkeypatch, capsys)
+    line = one_error_line(args)
     assert "not UTF-8" in line and str(f) in line
 
 
@@ -180,12 +162,10 @@ def test_brackets_in_strings_and_comments_do_not_count() -> None:
     assert parse_toml("# " + "[" * 100 + "\nb = '" + "{" * 100 + "'", "x") == {"b": "{" * 100}
 
 
-def test_a_long_integer_in_a_round_file_is_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_long_integer_in_a_round_file_is_one_line(tmp_path: Path) -> None:
     f = tmp_path / "round.json"
     f.write_text('{"submission": "t.toml", "steps": [{"seat": ' + LONG + "}]}", encoding="utf-8")
-    assert "digits" in main_error_line(["settle", str(f)], monkeypatch, capsys)
+    assert "digits" in one_error_line(["settle", str(f)])
 
 
 def test_deep_toml_submission_is_one_line(tmp_path: Path) -> None:
@@ -281,10 +261,8 @@ def test_control_characters_are_escaped_in_every_message() -> None:
         ["settle", "no\nsuch\x1b[2J.json"],
     ],
 )
-def test_user_text_cannot_split_the_error_line(
-    args: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    line = main_error_line(args, monkeypatch, capsys)
+def test_user_text_cannot_split_the_error_line(args: list[str]) -> None:
+    line = one_error_line(args)
     assert "\x1b" not in line
 
 

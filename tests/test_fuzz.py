@@ -247,21 +247,6 @@ def _run(strategy: st.SearchStrategy[Any], prop: Callable[[Any], None], examples
     )(given(strategy)(prop))()
 
 
-@pytest.mark.parametrize(("name", "strategy", "prop"), API, ids=[a[0] for a in API])
-def test_api_gives_a_value_or_a_typed_error(
-    name: str, strategy: st.SearchStrategy[Any], prop: Callable[[Any], None]
-) -> None:
-    _run(strategy, prop, FAST)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize(("name", "strategy", "prop"), API, ids=[a[0] for a in API])
-def test_api_gives_a_value_or_a_typed_error_long(
-    name: str, strategy: st.SearchStrategy[Any], prop: Callable[[Any], None]
-) -> None:
-    _run(strategy, prop, SLOW)
-
-
 # --------------------------------------------------------------------------------- the CLI
 
 
@@ -383,19 +368,21 @@ CLI: list[tuple[str, st.SearchStrategy[Any], Callable[[Any], None]]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "strategy", "prop"), CLI, ids=[c[0] for c in CLI])
-def test_cli_exits_0_or_2_with_one_error_line(
-    name: str, strategy: st.SearchStrategy[Any], prop: Callable[[Any], None]
-) -> None:
-    _run(strategy, prop, FAST)
+SURFACES = [(f"api: {n}", st_, p, SLOW) for n, st_, p in API] + [
+    (f"cli: {n}", st_, p, SLOW // 3)
+    for n, st_, p in CLI  # a CLI run costs more
+]
+RUNS = [pytest.param(st_, p, FAST, id=name) for name, st_, p, _ in SURFACES] + [
+    pytest.param(st_, p, slow, id=f"{name} (long)", marks=pytest.mark.slow)
+    for name, st_, p, slow in SURFACES
+]
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize(("name", "strategy", "prop"), CLI, ids=[c[0] for c in CLI])
-def test_cli_exits_0_or_2_with_one_error_line_long(
-    name: str, strategy: st.SearchStrategy[Any], prop: Callable[[Any], None]
+@pytest.mark.parametrize(("strategy", "prop", "examples"), RUNS)
+def test_a_value_or_a_typed_error_exit_0_or_2_with_one_line(
+    strategy: st.SearchStrategy[Any], prop: Callable[[Any], None], examples: int
 ) -> None:
-    _run(strategy, prop, SLOW // 3)
+    _run(strategy, prop, examples)
 
 
 def test_the_examples_themselves_pass() -> None:

@@ -27,6 +27,7 @@ import os
 import re
 import stat
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -183,15 +184,26 @@ def parse_json(text: str, source: str) -> Any:
     ``NaN``/``Infinity``, nesting deeper than :data:`MAX_NESTING` or an integer longer than
     :data:`MAX_INTEGER_DIGITS` digits.
     """
-    _check_brackets(_JSON_TOKENS, text, source)
+    return _parsed("JSON", _JSON_TOKENS, _load_json, text, source)
+
+
+def _load_json(text: str) -> Any:
+    return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+
+
+def _parsed(
+    kind: str, tokens: re.Pattern[str], load: Callable[[str], Any], text: str, source: str
+) -> Any:
+    """``load(text)`` after the bracket and digit scan, every failure an InputFileError."""
+    _check_brackets(tokens, text, source)
     try:
-        data = json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+        data = load(text)
     except _Reject as exc:
         raise InputFileError(source, str(exc)) from None
-    except json.JSONDecodeError as exc:
-        raise InputFileError(source, f"not valid JSON: {exc}") from None
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise InputFileError(source, f"not valid {kind}: {exc}") from None
     except (RecursionError, ValueError) as exc:  # pragma: no cover - the limits come first
-        raise InputFileError(source, f"not valid JSON: {exc}") from None
+        raise InputFileError(source, f"not valid {kind}: {exc}") from None
     _check_depth(data, source)
     return data
 
@@ -203,14 +215,7 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
     nesting deeper than :data:`MAX_NESTING` or an integer longer than :data:`MAX_INTEGER_DIGITS`
     digits.
     """
-    _check_brackets(_TOML_TOKENS, text, source)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise InputFileError(source, f"not valid TOML: {exc}") from None
-    except (RecursionError, ValueError) as exc:  # pragma: no cover - the limits come first
-        raise InputFileError(source, f"not valid TOML: {exc}") from None
-    _check_depth(data, source)
+    data: dict[str, Any] = _parsed("TOML", _TOML_TOKENS, tomllib.loads, text, source)
     return data
 
 
