@@ -369,3 +369,14 @@ def test_settle_amounts_beyond_the_limit(amount: int) -> None:
     w = get_wager("perfect-pairs")
     with pytest.raises(InputError, match="whole number of cents from 1 to 999999999999999"):
         w.settle(parse_cards("Ah As"), w.paytable("A", 6), amount, 6)
+
+
+def test_check_lists_violations_one_line_each(tmp_path: Path) -> None:
+    f = tmp_path / "inject.toml"
+    f.write_text('"a\\nb" = 1\n[table]\ngame = "x"\n', encoding="utf-8")  # a key with a newline
+    run = run_main(["check", str(f)])
+    assert run.code == 2
+    lines = run.error_lines()
+    assert lines[0] == f"{f}: {len(lines) - 1} violations"
+    assert all(line.startswith("  ") for line in lines[1:])
+    assert any("a\\nb" in line for line in lines)

@@ -58,7 +58,7 @@ app = typer.Typer(
 # Piped output keeps whole table rows instead of wrapping at Rich's default 80 columns.
 # markup=False: text from users' paytable files and arguments is printed as it is, never styled.
 out = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 140)
-err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True, emoji=False)
 
 
 def where(exc: BaseException) -> str:

@@ -20,7 +20,7 @@ import typer
 from rich.table import Table
 
 from croupier.cli import JsonFlag, app, err, out, where
-from croupier.errors import CroupierError, InputError
+from croupier.errors import CroupierError, InputError, one_line
 from croupier.progressive import Ledger, RoundStatus, default_url
 from croupier.table.progressive import feed_progressive
 from croupier.table.record import settle_file
@@ -47,7 +47,9 @@ def check(submissions: Files, json_out: JsonFlag = False) -> None:
             if not problems:
                 out.print(f"{path}: ok")
                 continue
-            err.print(f"{path}: {len(problems)} violation{'s' if len(problems) > 1 else ''}")
+            err.print(
+                f"{one_line(str(path))}: {len(problems)} violation{'s' if len(problems) > 1 else ''}"
+            )
             for v in problems:
                 err.print(f"  {v}")
     if any(report.values()):

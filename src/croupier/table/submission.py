@@ -57,6 +57,7 @@ from croupier.errors import (
     SubmissionError,
     UnknownPaytableError,
     UnknownWagerError,
+    one_line,
 )
 from croupier.games.blackjack import BlackjackRules, SoftSeventeen
 from croupier.inputs import read_toml
@@ -257,8 +258,9 @@ class Violation:
     message: str
     section: str | None
 
-    def __str__(self) -> str:
-        return f"{self.message} (58 Pa. Code § {self.section})" if self.section else self.message
+    def __str__(self) -> str:  # one line: control characters in quoted user text escaped
+        text = f"{self.message} (58 Pa. Code § {self.section})" if self.section else self.message
+        return one_line(text)
 
 
 def _money(text: str, where: str, problems: list[Violation]) -> int | None:
