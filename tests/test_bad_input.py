@@ -212,6 +212,13 @@ def test_a_nul_byte_in_a_path(tmp_path: Path) -> None:
     assert "null byte" in line.replace("NUL", "null") and "\x00" not in line
 
 
+def test_a_path_that_is_not_text(tmp_path: Path) -> None:
+    with pytest.raises(InputFileError, match="not valid text"):
+        read_text(str(tmp_path / "bad\ud800.json"))
+    with pytest.raises(InputFileError, match="cannot read"):
+        read_text(tmp_path / ("x" * 5000))
+
+
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/null"])
 def test_a_device_is_not_read(device: str) -> None:
     if not os.path.exists(device):  # pragma: no cover

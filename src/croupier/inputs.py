@@ -63,6 +63,8 @@ def read_text(path: str | os.PathLike[str], max_bytes: int = MAX_FILE_BYTES) -> 
         fd = os.open(text_path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
         raise InputFileError(name, f"cannot read: {exc.strerror or exc}") from exc
+    except ValueError as exc:  # a lone surrogate: not a name the file system can hold
+        raise InputFileError(name, "cannot read: the path is not valid text") from exc
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
