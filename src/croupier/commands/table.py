@@ -20,9 +20,8 @@ import typer
 from rich.table import Table
 
 from croupier.cli import JsonFlag, app, err, out, where
-from croupier.errors import CroupierError, InputError
-from croupier.progressive import Ledger, RoundStatus, default_url
-from croupier.table.progressive import feed_progressive
+from croupier.commands.meters import feed_rounds
+from croupier.errors import CroupierError
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
 from croupier.table.submission import TableGame, check_file, load_submission
@@ -77,6 +76,14 @@ def settle(
         typer.Option("--table", help="The ledger's name of the table the rounds were dealt at."),
     ] = "",
     by: Annotated[str, typer.Option("--as", help="The dealer recording the rounds.")] = "",
+    password_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--password-file",
+            envvar="CROUPIER_PASSWORD_FILE",
+            help="The --as dealer's credential (else $CROUPIER_PASSWORD, else asked).",
+        ),
+    ] = None,
     db: Annotated[
         str | None,
         typer.Option(
@@ -103,20 +110,17 @@ def settle(
             err.print(f"error: {where(exc)}{exc}", style="red")
             failed += 1
     if progressive:
-        if not table or not by:
-            raise InputError(
-                "--progressive needs --table (the ledger's table) and --as (the dealer)"
-            )
-        with Ledger(db or default_url()) as ledger:
-            for name in progressive:
-                system = ledger.system(name)
-                for path, rnd in settled:
-                    before = system.find_round(path.stem)
-                    result = feed_progressive(rnd, system, table=table, round_id=path.stem, by=by)
-                    if result is not None and not json_out:
-                        done = before is not None and before.status is RoundStatus.SETTLED
-                        what = "already on the ledger, nothing changed:" if done else "fed to"
-                        err.print(f"{path.name}: {what} progressive {name!r} (round {path.stem})")
+        fed, errors = feed_rounds(
+            settled,
+            progressive,
+            table=table,
+            by=by,
+            password_file=password_file,
+            db=db,
+            quiet=json_out,
+        )
+        settled = [(p, r) for p, r in settled if p in fed]
+        failed += errors
     _show([(str(p), r) for p, r in settled], json_out)
     if failed:
         raise typer.Exit(2)
