@@ -233,3 +233,18 @@ def test_without_a_credential_and_no_terminal_the_command_says_how_to_give_one(d
     result = runner.invoke(app, ["meters", "login", "--as", SHIFT, "--db", db])
     assert result.exit_code != 0
     assert "CROUPIER_PASSWORD" in str(result.exception)
+
+
+def test_verify_without_the_ledger_key_checks_the_rest_and_says_so(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Ledger(db) as ledger:
+        add_staff(ledger)
+        ledger.create_progressive(paytable_definition("633b.3", "1", 6, 500, "mtd"), by=SHIFT)
+    assert "HMAC chain matches the ledger key" in " ".join(
+        cli("meters", "verify", "--db", db).split()
+    )
+    monkeypatch.setenv("CROUPIER_LEDGER_KEY_FILE", str(tmp_path / "not-here.key"))
+    shown = " ".join(cli("meters", "verify", "--db", db).split())
+    assert "every level matches" in shown and "the chain's macs were NOT checked" in shown
+    assert cli_json("meters", "verify", "--db", db)["chain_checked"] is False
