@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
-from croupier.cli import app
+from croupier.cli import app, main
+from croupier.errors import ProgressiveMismatchError, RoundConflictError
 
 runner = CliRunner()
 ROUND = Path(__file__).parent.parent / "examples" / "rounds" / "blackjack.json"
@@ -53,3 +55,128 @@ def test_settle_with_a_progressive_needs_the_table_and_the_dealer(tmp_path: Path
     result = runner.invoke(app, ["settle", str(ROUND), "--progressive", "mtd-5"])
     assert result.exit_code != 0
     assert "--table" in str(result.exception)
+
+
+SUBMISSION = str(ROUND.parent.parent / "submissions" / "blackjack-6deck.toml")
+EIGHT_DECK_P4 = {
+    "game": "blackjack",
+    "name": "BJ-8: Match the Dealer paytable 4",
+    "decks": 8,
+    "dealer": "S17",
+    "seats": 7,
+    "wagers": [
+        {"wager": "blackjack", "min": "$10", "max": "$1,000"},
+        {"wager": "match-the-dealer", "paytable": "4", "amounts": ["$5"]},
+    ],
+}
+
+
+def mtd_round(path: Path, *, seat5_bet: str = "$10", submission: object = SUBMISSION,
+              round_id: str | None = None) -> Path:  # fmt: skip
+    """A Match the Dealer round: seat 2's 7♥ 9♣ against the 7♥ upcard is one suited match."""
+    data: dict[str, Any] = {
+        "submission": submission,
+        "steps": [
+            {"action": "bet", "seat": 2, "wager": "blackjack", "amount": "$25"},
+            {"action": "bet", "seat": 2, "wager": "match-the-dealer", "amount": "$5"},
+            {"action": "bet", "seat": 5, "wager": "blackjack", "amount": seat5_bet},
+            {"action": "bet", "seat": 5, "wager": "match-the-dealer", "amount": "$5"},
+            {"action": "no-more-bets"},
+            {"action": "deal", "players": {"2": "7h 9c", "5": "2c 3d"}, "dealer": "7h Qs"},
+            {"action": "stand", "seat": 2},
+            {"action": "stand", "seat": 5},
+            {"action": "settle"},
+        ],
+    }
+    if round_id is not None:
+        data["id"] = round_id
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def floor(tmp_path: Path) -> str:
+    db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+    cli("meters", "bootstrap", "sam", "--db", db)
+    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-w", "5", "-n", "mtd-5",
+        "--table", "BJ-1", "--table", "BJ-2", "--as", "sam")  # fmt: skip
+    cli("meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam")
+    return db
+
+
+def feed(db: str, table: str, *files: Path) -> Any:
+    args = ["settle", *map(str, files), "--db", db, "--table", table, "--as", "dana",
+            "--progressive", "mtd-5"]  # fmt: skip
+    return runner.invoke(app, args, env=ENV)
+
+
+def test_another_round_under_a_reused_name_is_a_conflict_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The trial's defect: other seats and wagers under a used file name were reported "already
+    on the ledger" (exit 0) and never contributed."""
+    db = floor(tmp_path)
+    assert feed(db, "BJ-1", mtd_round(tmp_path / "a" / "r1.json")).exit_code == 0
+    before = levels(db)["mtd-5"]
+    other = mtd_round(tmp_path / "b" / "r1.json", seat5_bet="$50")
+    res = feed(db, "BJ-1", other)
+    assert isinstance(res.exception, RoundConflictError)
+    assert "other content" in str(res.exception) and "nothing changed" in str(res.exception)
+    assert levels(db)["mtd-5"] == before
+    # from the shell: one error line and exit status 2
+    monkeypatch.setenv("CROUPIER_PASSWORD", ENV["CROUPIER_PASSWORD"])
+    monkeypatch.setattr("sys.argv", ["croupier", "settle", str(other), "--db", db, "--table",
+                                     "BJ-1", "--as", "dana", "--progressive", "mtd-5"])  # fmt: skip
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.count("error:") == 1
+    # the same file again is a replay
+    again = feed(db, "BJ-1", tmp_path / "a" / "r1.json")
+    assert again.exit_code == 0 and "already on the ledger, nothing changed" in again.output
+    assert levels(db)["mtd-5"] == before
+
+
+def test_the_same_round_name_at_a_second_linked_table_is_its_own_round(tmp_path: Path) -> None:
+    db = floor(tmp_path)
+    assert feed(db, "BJ-1", mtd_round(tmp_path / "r1.json")).exit_code == 0
+    assert feed(db, "BJ-2", tmp_path / "r1.json").exit_code == 0
+    # two rounds of two $5 wagers: 4 × 75¢ on the meter
+    assert levels(db)["mtd-5"]["meter"] == "$5,003"
+    assert "every level matches" in cli("meters", "verify", "--db", db)
+
+
+def test_a_rounds_explicit_id_is_its_identity(tmp_path: Path) -> None:
+    db = floor(tmp_path)
+    assert feed(db, "BJ-1", mtd_round(tmp_path / "x.json", round_id="shift-7-0042")).exit_code == 0
+    res = feed(db, "BJ-1", mtd_round(tmp_path / "y.json", round_id="shift-7-0042"))
+    assert res.exit_code == 0 and "(round BJ-1/shift-7-0042)" in res.output
+    assert "already on the ledger, nothing changed" in res.output
+    z = mtd_round(tmp_path / "z.json", round_id="shift-7-0042", seat5_bet="$20")
+    assert isinstance(feed(db, "BJ-1", z).exception, RoundConflictError)
+
+
+def test_a_round_of_another_paytable_or_deck_count_is_refused_citing_the_section(
+    tmp_path: Path,
+) -> None:
+    """The trial's defect: an 8-deck paytable-4 round (75 to 1) fed to a 6-deck paytable-1
+    progressive was recorded at 12 to 1."""
+    db = floor(tmp_path)
+    res = feed(db, "BJ-1", mtd_round(tmp_path / "p4.json", submission=EIGHT_DECK_P4))
+    assert isinstance(res.exception, ProgressiveMismatchError)
+    message = str(res.exception)
+    assert "8-deck table on § 633b.3 paytable 4" in message
+    assert "(58 Pa. Code § 633b.3(i))" in message
+    assert levels(db)["mtd-5"]["meter"] == "$5,000"
+
+
+def test_several_files_are_fed_each_on_its_own_and_every_fed_one_is_shown(tmp_path: Path) -> None:
+    db = floor(tmp_path)
+    good1 = mtd_round(tmp_path / "g1.json")
+    bad = mtd_round(tmp_path / "bad.json", submission=EIGHT_DECK_P4)
+    good2 = mtd_round(tmp_path / "g2.json", seat5_bet="$20")
+    res = feed(db, "BJ-1", good1, bad, good2)
+    assert res.exit_code == 2
+    assert "bad.json" in res.stderr and "633b.3(i)" in res.stderr
+    assert "g1.json" in res.stdout and "g2.json" in res.stdout
+    assert levels(db)["mtd-5"]["meter"] == "$5,003"  # two rounds fed, two $5 wagers each
