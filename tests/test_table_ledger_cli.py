@@ -180,3 +180,35 @@ def test_several_files_are_fed_each_on_its_own_and_every_fed_one_is_shown(tmp_pa
     assert "bad.json" in res.stderr and "633b.3(i)" in res.stderr
     assert "g1.json" in res.stdout and "g2.json" in res.stdout
     assert levels(db)["mtd-5"]["meter"] == "$5,003"  # two rounds fed, two $5 wagers each
+
+
+AWARD = ROUND.parent / "match-the-dealer-award.json"
+
+
+def mtd_line(output: str, seat: int) -> dict[str, Any]:
+    (rnd,) = json.loads(output)
+    (e,) = [
+        e
+        for e in rnd["events"]
+        if e["action"] == "settlement" and e["wager"] == "match-the-dealer" and e["seat"] == seat
+    ]
+    return e  # type: ignore[no-any-return]
+
+
+def test_a_fed_round_shows_the_ledgers_pay_and_an_unfed_one_says_it_is_valued_at_the_seed(
+    tmp_path: Path,
+) -> None:
+    """The trial's defect: the table showed +$495 (10% of the $5,000 seed, less the $5 wager)
+    while the ledger paid $500.15 (10% of $5,000 + 2 × 75¢)."""
+    unfed = mtd_line(cli("settle", str(AWARD), "--json"), 2)
+    assert "valued at the meter's seed; the progressive meter decides the pay" in unfed["pays"]
+    db = floor(tmp_path)
+    args = ["settle", str(AWARD), "--db", db, "--table", "BJ-1", "--as", "dana",
+            "--progressive", "mtd-5"]  # fmt: skip
+    fed = mtd_line(cli(*args, "--json"), 2)
+    (award,) = json.loads(cli("meters", "--db", db, "--json"))["progressives"][0]["pending"]
+    assert award["amount_cents"] == 50_015
+    assert (fed["returned_cents"], fed["win_cents"]) == (50_015, 50_015 - 500)
+    assert "$500.15 from the meter (award 1, pending validation)" in fed["pays"]
+    shown = cli(*args)  # a replay shows the same ledger amounts
+    assert "+$495.15" in shown and "+$495 " not in shown

@@ -53,7 +53,12 @@ from croupier.progressive import (
     default_url,
     format_micros,
 )
-from croupier.table.progressive import feed_progressive, round_id_of
+from croupier.table.progressive import (
+    PROGRESSIVE_WAGERS,
+    feed_progressive,
+    round_id_of,
+    with_ledger_amounts,
+)
 from croupier.table.round import TableRound
 from croupier.units import format_money, format_percent
 from croupier.wagers import ProgressiveStake
@@ -516,20 +521,20 @@ def feed_rounds(
     password_file: Path | None,
     db: str | None,
     quiet: bool = False,
-) -> tuple[dict[Path, list[RoundSettlement]], int]:
+) -> tuple[dict[Path, TableRound], int]:
     """``croupier settle --progressive``: feed each round file to each progressive, each file on
     its own — a ledger error in one file is one error line (file, progressive, error) and the
-    others are still fed. The dealer ``by`` is authenticated once. Returns the settlements of
-    every file fed (by file; a file without a progressive wager of that size has none) and how
-    many files failed."""
+    others are still fed. The dealer ``by`` is authenticated once. Returns every file fed, its
+    round with the ledger's amounts on its progressive lines
+    (:func:`~croupier.table.progressive.with_ledger_amounts`), and how many files failed."""
     if not table.strip():
         raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
-    fed: dict[Path, list[RoundSettlement]] = {}
+    fed: dict[Path, TableRound] = {}
     failed: set[Path] = set()
     with Ledger(default_url() if db is None else db) as ledger:
         who = login(ledger, _required_as(by), password_file)
         for path, rnd in rounds:
-            results: list[RoundSettlement] = []
+            results: list[tuple[str, RoundSettlement]] = []
             try:
                 rid = round_id_of(path)
                 for name in progressives:
@@ -538,7 +543,7 @@ def feed_rounds(
                     )
                     if result is None:
                         continue
-                    results.append(result)
+                    results.append((PROGRESSIVE_WAGERS[result_section(ledger, name)], result))
                     if not quiet:
                         what = (
                             "already on the ledger, nothing changed:"
@@ -552,8 +557,13 @@ def feed_rounds(
                 err.print(f"error: {path.name}: {where(exc)}{exc}", style="red")
                 failed.add(path)
                 continue
-            fed[path] = results
+            fed[path] = with_ledger_amounts(rnd, results)
     return fed, len(failed)
+
+
+def result_section(ledger: Ledger, name: str) -> str:
+    """The section of progressive ``name``'s definition."""
+    return ledger.definition(name).section
 
 
 def _required_as(by: str) -> str:

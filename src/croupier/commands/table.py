@@ -22,6 +22,7 @@ from rich.table import Table
 from croupier.cli import JsonFlag, app, err, out, where
 from croupier.commands.meters import feed_rounds
 from croupier.errors import CroupierError
+from croupier.table.progressive import valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
 from croupier.table.submission import TableGame, check_file, load_submission
@@ -119,8 +120,10 @@ def settle(
             db=db,
             quiet=json_out,
         )
-        settled = [(p, r) for p, r in settled if p in fed]
+        settled = [(p, fed[p]) for p, _ in settled if p in fed]
         failed += errors
+    else:
+        settled = [(p, valued_at_seed(r)) for p, r in settled]
     _show([(str(p), r) for p, r in settled], json_out)
     if failed:
         raise typer.Exit(2)
@@ -200,4 +203,4 @@ def play(
             "The players follow a simple training rule, not the optimal strategy "
             "(croupier strategy blackjack, croupier strategy switch-hands)."
         )
-    _show([(f"round {i}", r) for i, r in enumerate(played, start=1)], json_out)
+    _show([(f"round {i}", valued_at_seed(r)) for i, r in enumerate(played, start=1)], json_out)

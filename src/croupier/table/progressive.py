@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from croupier.errors import (
@@ -38,7 +40,8 @@ from croupier.progressive import (
     RoundSettlement,
     RoundStatus,
 )
-from croupier.table.round import Action, Phase, TableRound
+from croupier.table.round import Action, Event, Phase, TableRound
+from croupier.units import format_money
 
 PROGRESSIVE_WAGERS = {"633b.2": "jackpot-party", "633b.3": "match-the-dealer"}
 """The section of a progressive definition → the wager id the table records it under."""
@@ -157,11 +160,64 @@ def feed_progressive(
     return system.settle_round(rid, hands, idempotency_key=key, by=by)
 
 
+SEED_NOTE = "valued at the meter's seed; the progressive meter decides the pay"
+"""What a progressive line says when no ledger was fed: the table values a share of the meter at
+the seed, the ledger pays it from the live meter."""
+
+
+def with_ledger_amounts(
+    rnd: TableRound, settlements: Sequence[tuple[str, RoundSettlement]]
+) -> TableRound:
+    """``rnd`` with every progressive line's pay replaced by the ledger's: for each
+    ``(wager id, settlement)``, a seat's return is what the ledger awarded it (its own award
+    and envy bonuses, stake included where the definition returns it), its net that less the
+    wager. A share of a meter names its award and that it waits for validation. The amounts
+    printed and written as JSON for those lines are then the ledger's."""
+    events = list(rnd.events)
+    for wager, settlement in settlements:
+        for i, e in enumerate(events):
+            if e.action is not Action.SETTLEMENT or e.wager != wager or e.seat is None:
+                continue
+            mine = [a for a in settlement.awards if a.position == e.seat]
+            returned = sum(a.amount_cents for a in mine)
+            pays = e.pays
+            for a in mine:
+                if a.source_position is None and a.status.value == "pending":
+                    pays = (
+                        f"{e.pays}: {format_money(a.amount_cents)} from the meter "
+                        f"(award {a.id}, pending validation)"
+                    )
+            events[i] = replace(
+                e,
+                pays=pays,
+                returned_cents=returned,
+                win_cents=returned - (e.amount_cents or 0),
+                detail=f"{e.detail}; on the ledger {settlement.progressive!r}: "
+                f"{format_money(returned)} returned",
+            )
+    return replace(rnd, events=tuple(events))
+
+
+def valued_at_seed(rnd: TableRound) -> TableRound:
+    """``rnd`` with each share-of-meter line saying plainly that its pay is valued at the seed
+    (:data:`SEED_NOTE`): no ledger was fed, so the amount shown is not what the meter pays."""
+    events: list[Event] = [
+        replace(e, pays=f"{e.pays} ({SEED_NOTE})")
+        if e.action is Action.SETTLEMENT and e.pending_validation
+        else e
+        for e in rnd.events
+    ]
+    return replace(rnd, events=tuple(events))
+
+
 __all__ = [
     "PROGRESSIVE_WAGERS",
+    "SEED_NOTE",
     "check_round_matches",
     "feed_progressive",
     "ledger_round_id",
     "round_content",
     "round_id_of",
+    "valued_at_seed",
+    "with_ledger_amounts",
 ]
