@@ -12,7 +12,7 @@ import json
 import pkgutil
 import sys
 from collections.abc import Callable
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_FLOOR, Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
@@ -132,16 +132,33 @@ def _money(text: str | None, what: str) -> int | None:
     return int(cents)
 
 
+def _meter_money(text: str, what: str) -> int:
+    """A meter amount in cents: dollars as the ledger shows them, sub-cent digits (to the
+    micro-dollar, '$50,000.1875') included, rounded down to the cent — a share of the meter
+    (100%, 10%) is paid rounded down to the cent, so the fraction never changes a pay."""
+    try:
+        value = Decimal(text.strip().lstrip("$").replace(",", ""))
+    except InvalidOperation:
+        value = Decimal("NaN")
+    if value.is_finite() and value > 0 and (value * 10_000) == (value * 10_000).to_integral_value():
+        cents = int((value * 100).to_integral_value(rounding=ROUND_FLOOR))
+        if cents > 0:
+            return cents
+    cents_or_error = _money(text, what)  # the usual one-line error
+    assert cents_or_error is not None
+    return cents_or_error
+
+
 def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
     """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000')."""
-    if text is None or "=" not in text:
-        return _money(text, "--meter")
+    if text is None:
+        return None
+    if "=" not in text:
+        return _meter_money(text, "--meter")
     meters: dict[MeterLevel, int] = {}
     for part in text.split(","):
         name, _, amount = part.partition("=")
-        cents = _money(amount, f"--meter {name.strip()}")
-        assert cents is not None
-        meters[MeterLevel.parse(name)] = cents
+        meters[MeterLevel.parse(name)] = _meter_money(amount, f"--meter {name.strip()}")
     return meters
 
 
@@ -724,7 +741,7 @@ def hand(
         )
     amount_cents = _money(amount, "--amount")
     assert amount_cents is not None
-    meter_cents = _money(meter, "--meter")
+    meter_cents = _meter_money(meter, "--meter") if meter is not None else None
     meters = None
     if meter_cents is not None:
         if table.progressive is None or len(table.progressive.meters) != 1:

@@ -276,10 +276,10 @@ class Ledger(LedgerBase):
             levels = self._levels(conn, pid)
             d = Delta(meter=meter_cents * MICROS_PER_CENT, reserve=reserve_cents * MICROS_PER_CENT)
             after = levels[level].apply(d)
-            if after.available < 0 or after.reserve < 0:
+            if after.available < 0 or after.reserve < 0 or after.meter <= 0:
                 raise LedgerError(
-                    f"the adjustment would leave the {level.value} level below zero or below "
-                    "what is held for pending awards"
+                    f"the adjustment would leave the {level.value} meter at $0 or below, below "
+                    "what is held for pending awards, or the reserve below zero"
                 )
             self._append(
                 conn,
