@@ -70,7 +70,36 @@ FaultHook = Callable[[str], None]
 """Called with a stage name at points inside a write transaction (tests inject crashes here)."""
 
 STAFF_SECTION = "605a.7"
+
+TX_STATE = "croupier-tx"
+"""``Connection.info`` key of a write transaction's state: the chain head, the events chained
+but not yet inserted, the staff read from the log."""
 """Adding staff, creating a progressive: the system's internal controls (§ 605a.7)."""
+
+
+_DEFINITION = sa.select(t.progressives.c.id, t.progressives.c.definition).where(
+    t.progressives.c.name == sa.bindparam("b_name")
+)
+_DEFINITION_LOCKED = _DEFINITION.with_for_update()
+_CHAIN_HEAD = (
+    sa.select(t.ledger_chain.c.head_seq, t.ledger_chain.c.head_mac)
+    .where(t.ledger_chain.c.id == 1)
+    .with_for_update()
+)
+_MOVE_HEAD = (
+    sa.update(t.ledger_chain)
+    .where(t.ledger_chain.c.id == 1)
+    .values(head_seq=sa.bindparam("b_seq"), head_mac=sa.bindparam("b_mac"))
+)
+_INSERT_EVENTS = sa.insert(t.ledger_events)
+_MEMBER = sa.select(t.staff.c.role, t.staff.c.credential).where(
+    t.staff.c.name == sa.bindparam("b_name")
+)
+_LEVELS = (
+    sa.select(t.meter_levels)
+    .where(t.meter_levels.c.progressive_id == sa.bindparam("b_pid"))
+    .order_by(t.meter_levels.c.ordinal)
+)
 
 
 class LedgerBase:
@@ -156,7 +185,12 @@ class LedgerBase:
         self._require_key()
         try:
             with self.engine.begin() as conn:
-                yield conn
+                conn.info[TX_STATE] = {}
+                try:
+                    yield conn
+                    self._flush(conn)
+                finally:
+                    conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
             raise LedgerError(f"the ledger database refused the operation: {exc}") from exc
 
@@ -167,12 +201,7 @@ class LedgerBase:
     def _definition(
         self, conn: Connection, name: str, *, lock: bool
     ) -> tuple[int, ProgressiveDefinition]:
-        q = sa.select(t.progressives.c.id, t.progressives.c.definition).where(
-            t.progressives.c.name == name
-        )
-        if lock:
-            q = q.with_for_update()
-        row = conn.execute(q).first()
+        row = conn.execute(_DEFINITION_LOCKED if lock else _DEFINITION, {"b_name": name}).first()
         if row is None:
             known = ", ".join(self.names(conn)) or "none"
             raise LedgerLookupError(f"no progressive named {name!r} (progressives: {known})")
@@ -206,21 +235,22 @@ class LedgerBase:
         if not drafts:
             return
         key = self._require_key()
-        c = t.ledger_chain.c
-        head = conn.execute(
-            sa.select(c.head_seq, c.head_mac).where(c.id == 1).with_for_update()
-        ).first()
+        st = conn.info[TX_STATE]  # writes happen inside _tx only
+        head = st.get("head")
         if head is None:
-            raise LedgerIntegrityError("the ledger's chain head (ledger_chain) is missing")
-        seq, mac = int(head.head_seq), str(head.head_mac)
+            row = conn.execute(_CHAIN_HEAD).first()
+            if row is None:
+                raise LedgerIntegrityError("the ledger's chain head (ledger_chain) is missing")
+            head = st["head"] = [int(row.head_seq), str(row.head_mac)]
+        seq, mac = head
         at = now()
-        rows = []
+        rows = st.setdefault("rows", [])
         for d in drafts:
             award_id = d.award
             if award_ids and award_id is not None:
                 award_id = award_ids[award_id]
             seq += 1
-            row: dict[str, Any] = {
+            ev: dict[str, Any] = {
                 "seq": seq,
                 "progressive_id": pid,
                 "kind": d.kind.value,
@@ -241,15 +271,27 @@ class LedgerBase:
                 "detail": dumps(d.detail),
                 "created_at": at,
             }
-            mac = event_mac(key, mac, row)
-            row["mac"] = mac
-            rows.append(row)
-        conn.execute(sa.insert(t.ledger_events), rows)
-        conn.execute(sa.update(t.ledger_chain).where(c.id == 1).values(head_seq=seq, head_mac=mac))
+            mac = event_mac(key, mac, ev)
+            ev["mac"] = mac
+            rows.append(ev)
+        head[0], head[1] = seq, mac
+
+    @staticmethod
+    def _flush(conn: Connection) -> None:
+        """Write the events :meth:`_append` chained in this transaction, and the chain head (once
+        per transaction: the head row stays locked from the first append to the commit)."""
+        st = conn.info.get(TX_STATE)
+        if not st or not st.get("rows"):
+            return
+        conn.execute(_INSERT_EVENTS, st["rows"])
+        st["rows"] = []
+        seq, mac = st["head"]
+        conn.execute(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
 
     def _events(
         self, conn: Connection, pid: int, *, round_id: str | None = None
     ) -> Iterator[StoredEvent]:
+        self._flush(conn)
         e = t.ledger_events
         q = sa.select(e).where(e.c.progressive_id == pid)
         if round_id is not None:
@@ -259,11 +301,7 @@ class LedgerBase:
 
     # -- levels ----------------------------------------------------------------------------
     def _levels(self, conn: Connection, pid: int) -> dict[MeterLevel, LevelState]:
-        rows = conn.execute(
-            sa.select(t.meter_levels)
-            .where(t.meter_levels.c.progressive_id == pid)
-            .order_by(t.meter_levels.c.ordinal)
-        ).all()
+        rows = conn.execute(_LEVELS, {"b_pid": pid}).all()
         return {
             MeterLevel(r.level): LevelState(
                 MeterLevel(r.level),
@@ -315,9 +353,14 @@ class LedgerBase:
                 )
 
     # -- staff -----------------------------------------------------------------------------
-    @staticmethod
-    def _staff_log(conn: Connection) -> dict[str, tuple[Role, str | None]]:
-        """Every staff member as the ``user`` events made them: name → (role, credential hash)."""
+    @classmethod
+    def _staff_log(cls, conn: Connection) -> dict[str, tuple[Role, str | None]]:
+        """Every staff member as the ``user`` events made them: name → (role, credential hash)
+        (read once per write transaction)."""
+        st = conn.info.get(TX_STATE)
+        if st is not None and "staff" in st:
+            return dict(st["staff"])
+        cls._flush(conn)
         e = t.ledger_events
         q = (
             sa.select(e.c.detail)
@@ -328,20 +371,25 @@ class LedgerBase:
         for (detail,) in conn.execute(q):
             d = stored_detail(detail)
             out[str(d["user"])] = (Role(d["role"]), d.get("credential"))
+        if st is not None:
+            st["staff"] = dict(out)
         return out
 
     def _member(self, conn: Connection, name: str) -> tuple[Role, str | None]:
+        st = conn.info.get(TX_STATE)
+        checked = st.setdefault("members", {}) if st is not None else {}
+        if name in checked:
+            return checked[name]  # type: ignore[no-any-return]
         entry = self._staff_log(conn).get(name)
         if entry is None:
             raise LedgerLookupError(f"no staff member named {name!r}: a shift manager adds them")
-        row = conn.execute(
-            sa.select(t.staff.c.role, t.staff.c.credential).where(t.staff.c.name == name)
-        ).first()
+        row = conn.execute(_MEMBER, {"b_name": name}).first()
         if row is None or row.role != entry[0].value or row.credential != entry[1]:
             raise LedgerIntegrityError(
                 f"the staff store's entry for {name!r} differs from the ledger's events "
                 "(edited behind croupier's back?): run `croupier meters verify`"
             )
+        checked[name] = entry
         return entry
 
     def _user(self, conn: Connection, name: str, at_least: Role, section: str, what: str) -> Role:
@@ -424,6 +472,7 @@ class LedgerBase:
             actor=by,
             role=Role.SHIFT_MANAGER,
         )
+        conn.info[TX_STATE].pop("staff", None)  # the next read sees the new member
 
     def users(self) -> list[StaffMember]:
         """Every staff member, by name."""

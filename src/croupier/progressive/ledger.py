@@ -134,6 +134,7 @@ class Ledger(LedgerBase):
     # -- awards ----------------------------------------------------------------------------
     def _logged_award(self, conn: Connection, pid: int, progressive: str, award_id: int) -> Award:
         """The award as its events made it: what is paid, whatever its row says."""
+        self._flush(conn)
         e = t.ledger_events
         rows = conn.execute(
             sa.select(e)

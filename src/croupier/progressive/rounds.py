@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
 from typing import Any
 
 import sqlalchemy as sa
@@ -27,7 +29,7 @@ from croupier.errors import (
     RoundStateError,
 )
 from croupier.progressive import schema as t
-from croupier.progressive.core import LedgerBase
+from croupier.progressive.core import TX_STATE, LedgerBase
 from croupier.progressive.meters import AwardDraft, EventDraft, plan_settlement
 from croupier.progressive.model import (
     EventKind,
@@ -47,16 +49,36 @@ from croupier.progressive.records import (
 )
 from croupier.progressive.store import dumps, now
 
+_ROUND = sa.select(t.rounds).where(
+    t.rounds.c.progressive_id == sa.bindparam("b_pid"),
+    t.rounds.c.round_id == sa.bindparam("b_rid"),
+)
+_LINKED = sa.select(t.linked_tables.c.table_id).where(
+    t.linked_tables.c.progressive_id == sa.bindparam("b_pid"),
+    t.linked_tables.c.table_id == sa.bindparam("b_table"),
+)
+_SETTLED = sa.select(t.settlements).where(t.settlements.c.idempotency_key == sa.bindparam("b_key"))
+_INSERT_AWARD = sa.insert(t.awards).returning(t.awards.c.id)
+_INSERT_SETTLEMENT = sa.insert(t.settlements)
+_INSERT_ROUND = sa.insert(t.rounds)
+_SET_ROUND: dict[tuple[str, ...], Any] = {}
+
+
+def _round_cache(conn: Connection) -> dict[tuple[int, str], RoundView] | None:
+    st = conn.info.get(TX_STATE)
+    return None if st is None else st.setdefault("rounds", {})
+
 
 def _round(
     conn: Connection, pid: int, defn: ProgressiveDefinition, round_id: str
 ) -> RoundView | None:
-    r = conn.execute(
-        sa.select(t.rounds).where(t.rounds.c.progressive_id == pid, t.rounds.c.round_id == round_id)
-    ).first()
+    cache = _round_cache(conn)
+    if cache is not None and (pid, round_id) in cache:
+        return cache[(pid, round_id)]
+    r = conn.execute(_ROUND, {"b_pid": pid, "b_rid": round_id}).first()
     if r is None:
         return None
-    return RoundView(
+    view = RoundView(
         defn.name,
         r.round_id,
         r.table_id,
@@ -65,16 +87,35 @@ def _round(
         r.chips_counted,
         r.content,
     )
+    if cache is not None:
+        cache[(pid, round_id)] = view
+    return view
 
 
 def _set_round(
     conn: Connection, pid: int, round_id: str, status: RoundStatus, **values: Any
 ) -> None:
-    conn.execute(
-        sa.update(t.rounds)
-        .where(t.rounds.c.progressive_id == pid, t.rounds.c.round_id == round_id)
-        .values(status=status.value, **values)
-    )
+    stmt = _SET_ROUND.get(tuple(sorted(values)))
+    if stmt is None:
+        stmt = _SET_ROUND[tuple(sorted(values))] = (
+            sa.update(t.rounds)
+            .where(
+                t.rounds.c.progressive_id == sa.bindparam("b_pid"),
+                t.rounds.c.round_id == sa.bindparam("b_rid"),
+            )
+            .values(status=sa.bindparam("b_status"), **{k: sa.bindparam(f"b_{k}") for k in values})
+        )
+    params = {"b_pid": pid, "b_rid": round_id, "b_status": status.value}
+    params.update({f"b_{k}": v for k, v in values.items()})
+    conn.execute(stmt, params)
+    cache = _round_cache(conn)
+    if cache is not None and (pid, round_id) in cache:
+        view = replace(cache[(pid, round_id)], status=status)
+        if "positions" in values:
+            view = replace(view, positions=tuple(json.loads(values["positions"])))
+        if "chips_counted" in values:
+            view = replace(view, chips_counted=values["chips_counted"])
+        cache[(pid, round_id)] = view
 
 
 def _fingerprint(round_id: str, hands: Sequence[QualifyingHand]) -> str:
@@ -91,13 +132,55 @@ class ProgressiveSystem:
 
     A round goes ``accept_wagers`` (until) → ``lock_out`` → ``verify_chips`` (count equals the
     wagers accepted, else *held*) → ``settle_round`` (one transaction, idempotent) → awards that
-    are a share of a meter wait for :meth:`Ledger.validate`. Seats (positions) are numbered from
-    the dealer's left; every operation names the user doing it (``by``), recorded in the ledger.
+    are a share of a meter wait for :meth:`Ledger.validate`; :meth:`play_round` does the four
+    steps in one transaction. Seats (positions) are numbered from the dealer's left; every
+    operation names the staff member doing it (``by``), recorded in the ledger. A
+    ProgressiveSystem is used by one thread at a time (:meth:`Ledger.system` makes a new one).
     """
 
     def __init__(self, ledger: LedgerBase, progressive: str) -> None:
         self.ledger = ledger
         self.name = progressive
+        self._open: tuple[Connection, int, ProgressiveDefinition] | None = None
+
+    @contextmanager
+    def _write(self) -> Iterator[tuple[Connection, int, ProgressiveDefinition]]:
+        """A write transaction with the progressive's row locked — or, inside :meth:`play_round`,
+        the one already open (so a whole round is one transaction)."""
+        if self._open is not None:
+            yield self._open
+            return
+        with self.ledger._tx() as conn:
+            pid, defn = self.ledger._definition(conn, self.name, lock=True)
+            self._open = (conn, pid, defn)
+            try:
+                yield self._open
+            finally:
+                self._open = None
+
+    def play_round(
+        self,
+        round_id: str,
+        table: str,
+        positions: Sequence[int],
+        hands: Sequence[QualifyingHand],
+        *,
+        idempotency_key: str,
+        by: str,
+        content: str | None = None,
+    ) -> RoundSettlement:
+        """A whole round in one transaction, as a table that has dealt it reports it: the wagers
+        accepted at ``positions``, the lock-out, one value chip counted per wager, and the
+        settlement of ``hands`` (:meth:`accept_wagers`, :meth:`lock_out`, :meth:`verify_chips`,
+        :meth:`settle_round`: the same events, the same checks). A failure anywhere leaves the
+        ledger as it was. ``idempotency_key`` already settled with the same request: the first
+        settlement, ``replayed``."""
+        with self._write() as (conn, pid, defn):
+            if _round(conn, pid, defn, round_id) is None:
+                self.accept_wagers(round_id, table, positions, by=by, content=content)
+                self.lock_out(round_id, by=by)
+                self.verify_chips(round_id, len(positions), by=by)
+            return self.settle_round(round_id, hands, idempotency_key=idempotency_key, by=by)
 
     @property
     def definition(self) -> ProgressiveDefinition:
@@ -151,14 +234,9 @@ class ProgressiveSystem:
             raise RoundStateError(f"positions must be seat numbers 1, 2, …, not {ps!r}")
         if len(set(ps)) != len(ps):
             raise RoundStateError(f"a position holds one progressive wager, got {ps!r}")
-        with self.ledger._tx() as conn:
-            pid, defn = self.ledger._definition(conn, self.name, lock=True)
+        with self._write() as (conn, pid, defn):
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(1)"), "accepting wagers")
-            linked = conn.execute(
-                sa.select(t.linked_tables.c.table_id).where(
-                    t.linked_tables.c.progressive_id == pid, t.linked_tables.c.table_id == table
-                )
-            ).first()
+            linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()
             if linked is None:
                 raise LinkError(
                     f"table {table} is not linked to progressive {self.name!r}", section="605a.8"
@@ -166,15 +244,27 @@ class ProgressiveSystem:
             r = _round(conn, pid, defn, round_id)
             if r is None:
                 conn.execute(
-                    sa.insert(t.rounds).values(
-                        progressive_id=pid,
-                        round_id=round_id,
-                        table_id=table,
-                        status=RoundStatus.OPEN.value,
-                        positions=json.dumps(sorted(ps)),
-                        content=content,
-                    )
+                    _INSERT_ROUND,
+                    {
+                        "progressive_id": pid,
+                        "round_id": round_id,
+                        "table_id": table,
+                        "status": RoundStatus.OPEN.value,
+                        "positions": json.dumps(sorted(ps)),
+                        "content": content,
+                    },
                 )
+                cache = _round_cache(conn)
+                if cache is not None:
+                    cache[(pid, round_id)] = RoundView(
+                        self.name,
+                        round_id,
+                        table,
+                        RoundStatus.OPEN,
+                        tuple(sorted(ps)),
+                        None,
+                        content,
+                    )
                 accepted = sorted(ps)
             else:
                 if r.table_id != table:
@@ -226,8 +316,7 @@ class ProgressiveSystem:
     def lock_out(self, round_id: str, *, by: str) -> None:
         """ "No more bets": the system recognises no further progressive wager in the round
         (§ 633b.2(d)(2), (f))."""
-        with self.ledger._tx() as conn:
-            pid, defn = self.ledger._definition(conn, self.name, lock=True)
+        with self._write() as (conn, pid, defn):
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(2)"), "the lock-out")
             r = self._round_for_update(conn, pid, defn, round_id)
             if r.status is not RoundStatus.OPEN:
@@ -250,8 +339,7 @@ class ProgressiveSystem:
         voided (:meth:`void_round`). Returns the new status."""
         if not isinstance(chips, int) or chips < 0:
             raise RoundStateError(f"a chip count is a whole number, not {chips!r}")
-        with self.ledger._tx() as conn:
-            pid, defn = self.ledger._definition(conn, self.name, lock=True)
+        with self._write() as (conn, pid, defn):
             r = self._round_for_update(conn, pid, defn, round_id)
             if r.status is RoundStatus.HELD:
                 role = self.ledger._user(
@@ -294,8 +382,7 @@ class ProgressiveSystem:
         wagers are returned and nothing is contributed. A floorperson or above."""
         if not reason.strip():
             raise LedgerError("voiding a round needs a reason")
-        with self.ledger._tx() as conn:
-            pid, defn = self.ledger._definition(conn, self.name, lock=True)
+        with self._write() as (conn, pid, defn):
             role = self.ledger._user(
                 conn, by, Role.FLOORPERSON, defn.rule("(f)"), "voiding a round"
             )
@@ -335,11 +422,8 @@ class ProgressiveSystem:
         if not key:
             raise LedgerError("a settlement needs an idempotency key")
         fingerprint = _fingerprint(round_id, hands)
-        with self.ledger._tx() as conn:
-            pid, defn = self.ledger._definition(conn, self.name, lock=True)
-            done = conn.execute(
-                sa.select(t.settlements).where(t.settlements.c.idempotency_key == key)
-            ).first()
+        with self._write() as (conn, pid, defn):
+            done = conn.execute(_SETTLED, {"b_key": key}).first()
             if done is not None:
                 if (
                     done.progressive_id != pid
@@ -428,14 +512,15 @@ class ProgressiveSystem:
                 ),
             )
             conn.execute(
-                sa.insert(t.settlements).values(
-                    idempotency_key=key,
-                    progressive_id=pid,
-                    round_id=round_id,
-                    fingerprint=fingerprint,
-                    result=settlement_to_json(result),
-                    created_at=now(),
-                )
+                _INSERT_SETTLEMENT,
+                {
+                    "idempotency_key": key,
+                    "progressive_id": pid,
+                    "round_id": round_id,
+                    "fingerprint": fingerprint,
+                    "result": settlement_to_json(result),
+                    "created_at": now(),
+                },
             )
             append(
                 [
@@ -487,23 +572,23 @@ class ProgressiveSystem:
     ) -> int:
         return int(
             conn.execute(
-                sa.insert(t.awards)
-                .values(
-                    progressive_id=pid,
-                    round_id=round_id,
-                    table_id=table_id,
-                    position=a.position,
-                    outcome=a.outcome,
-                    kind=a.kind.value,
-                    status=a.status.value,
-                    level=a.level.value if a.level is not None else None,
-                    share=str(a.share) if a.share is not None else None,
-                    amount_cents=a.amount_cents,
-                    meter_cents=a.meter_cents,
-                    source_position=(
+                _INSERT_AWARD,
+                {
+                    "progressive_id": pid,
+                    "round_id": round_id,
+                    "table_id": table_id,
+                    "position": a.position,
+                    "outcome": a.outcome,
+                    "kind": a.kind.value,
+                    "status": a.status.value,
+                    "level": a.level.value if a.level is not None else None,
+                    "share": str(a.share) if a.share is not None else None,
+                    "amount_cents": a.amount_cents,
+                    "meter_cents": a.meter_cents,
+                    "source_position": (
                         a.source_position if a.source_position is not None else a.position
                     ),
-                )
-                .returning(t.awards.c.id)
+                    "validated_by": None,
+                },
             ).scalar_one()
         )

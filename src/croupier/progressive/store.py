@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import hmac
 import json
@@ -91,8 +92,10 @@ def sqlite_file(url: str) -> Path | None:
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url`` (or a bare SQLite file path, :func:`database_url`): SQLite with
-    foreign keys, a busy timeout, WAL for files and ``BEGIN IMMEDIATE`` transactions; anything
-    else as SQLAlchemy makes it."""
+    foreign keys, a busy timeout, WAL for files and ``BEGIN IMMEDIATE`` transactions, each taken
+    after an exclusive ``flock`` on ``<file>.lock`` (fair queueing of writer processes; released
+    at commit or rollback, and by the kernel when a process dies); anything else as SQLAlchemy
+    makes it."""
     u = sa.make_url(database_url(url))
     if u.get_backend_name() != "sqlite":
         return sa.create_engine(u, pool_pre_ping=True)
@@ -114,11 +117,44 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA synchronous=FULL")
         cur.close()
 
+    lock_path = None if path is None else path.with_name(path.name + ".lock")
+
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
+        if lock_path is not None:
+            # writers queue on a blocking inter-process lock (the kernel wakes them in turn)
+            # instead of SQLite's busy polling, which lets a lucky writer in again and again
+            fd = conn.info.get(_LOCK_FD)
+            if fd is None:
+                fd = conn.info[_LOCK_FD] = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            conn.info[_LOCKED] = True
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
+    def _release(conn: Connection) -> None:
+        if conn.info.pop(_LOCKED, False):
+            fcntl.flock(conn.info[_LOCK_FD], fcntl.LOCK_UN)
+
+    event.listen(engine, "commit", _release)
+    event.listen(engine, "rollback", _release)
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_conn: Any, record: Any) -> None:
+        if record.info.pop(_LOCKED, False):  # a connection returned mid-transaction
+            fcntl.flock(record.info[_LOCK_FD], fcntl.LOCK_UN)
+
+    @event.listens_for(engine, "close")
+    def _close(_dbapi_conn: Any, record: Any) -> None:
+        fd = record.info.pop(_LOCK_FD, None)
+        record.info.pop(_LOCKED, None)
+        if fd is not None:
+            os.close(fd)
+
     return engine
+
+
+_LOCK_FD = "croupier-lock-fd"
+_LOCKED = "croupier-locked"
 
 
 def now() -> datetime:

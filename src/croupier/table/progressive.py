@@ -148,15 +148,17 @@ def feed_progressive(
         and e.seat in positions
         and e.outcome_key is not None
     ]
-    if view is None:
-        system.accept_wagers(rid, table, positions, by=by, content=content)
-        view = system.round(rid)
+    key = f"{defn.name}/{table}/{round_id}"  # one round may feed several progressives
+    if view is None:  # the whole round in one transaction
+        return system.play_round(
+            rid, table, positions, hands, idempotency_key=key, by=by, content=content
+        )
+    # a round left part-way by an earlier run: the remaining steps
     if view.status is RoundStatus.OPEN:
         system.lock_out(rid, by=by)
         view = system.round(rid)
     if view.status is RoundStatus.LOCKED:
         system.verify_chips(rid, len(positions), by=by)
-    key = f"{defn.name}/{table}/{round_id}"  # one round may feed several progressives
     return system.settle_round(rid, hands, idempotency_key=key, by=by)
 
 
