@@ -101,6 +101,27 @@ _LEVELS = (
     .order_by(t.meter_levels.c.ordinal)
 )
 
+_LV = t.meter_levels.c
+_STORE_LEVEL = (
+    sa.update(t.meter_levels)
+    .where(
+        _LV.progressive_id == sa.bindparam("b_pid"),
+        _LV.level == sa.bindparam("b_level"),
+        _LV.meter_micros == sa.bindparam("b_meter"),
+        _LV.reserve_micros == sa.bindparam("b_reserve"),
+        _LV.held_micros == sa.bindparam("b_held"),
+        _LV.wagered_cents == sa.bindparam("b_wagered"),
+    )
+    .values(
+        meter_micros=sa.bindparam("n_meter"),
+        reserve_micros=sa.bindparam("n_reserve"),
+        held_micros=sa.bindparam("n_held"),
+        wagered_cents=sa.bindparam("n_wagered"),
+        paid_cents=sa.bindparam("n_paid"),
+        hits=sa.bindparam("n_hits"),
+    )
+)
+
 
 class LedgerBase:
     """The progressive ledger's database: see :class:`~croupier.progressive.Ledger`."""
@@ -322,29 +343,26 @@ class LedgerBase:
         before: Mapping[MeterLevel, LevelState],
         after: Mapping[MeterLevel, LevelState],
     ) -> None:
-        c = t.meter_levels.c
         for level, s in after.items():
             old = before[level]
             if s == old:
                 continue
             res = conn.execute(
-                sa.update(t.meter_levels)
-                .where(
-                    c.progressive_id == pid,
-                    c.level == level.value,
-                    c.meter_micros == old.meter,
-                    c.reserve_micros == old.reserve,
-                    c.held_micros == old.held,
-                    c.wagered_cents == old.wagered_cents,
-                )
-                .values(
-                    meter_micros=s.meter,
-                    reserve_micros=s.reserve,
-                    held_micros=s.held,
-                    wagered_cents=s.wagered_cents,
-                    paid_cents=s.paid_cents,
-                    hits=s.hits,
-                )
+                _STORE_LEVEL,
+                {
+                    "b_pid": pid,
+                    "b_level": level.value,
+                    "b_meter": old.meter,
+                    "b_reserve": old.reserve,
+                    "b_held": old.held,
+                    "b_wagered": old.wagered_cents,
+                    "n_meter": s.meter,
+                    "n_reserve": s.reserve,
+                    "n_held": s.held,
+                    "n_wagered": s.wagered_cents,
+                    "n_paid": s.paid_cents,
+                    "n_hits": s.hits,
+                },
             )
             if res.rowcount != 1:
                 raise LedgerIntegrityError(
