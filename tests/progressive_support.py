@@ -129,6 +129,17 @@ def add_staff(ledger: Ledger) -> None:
     ledger.add_user(PIT, Role.PIT_MANAGER, secret(PIT), by=SHIFT)
 
 
+def mtd_ledger(url: str) -> Ledger:
+    """A ledger with :func:`add_staff` and the $5 Match the Dealer progressive ``mtd-5``
+    (§ 633b.3 paytable 1, 6 decks) linked to tables BJ-1 and BJ-2."""
+    ledger = Ledger(url)
+    add_staff(ledger)
+    ledger.create_progressive(
+        paytable_definition("633b.3", "1", 6, 500, "mtd-5"), tables=["BJ-1", "BJ-2"], by=SHIFT
+    )
+    return ledger
+
+
 def play(
     ledger: Ledger,
     progressive: str,

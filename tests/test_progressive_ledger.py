@@ -49,6 +49,7 @@ from progressive_support import (
     PIT,
     SHIFT,
     add_staff,
+    mtd_ledger,
     new_db_url,
     paytable_definition,
     play,
@@ -66,11 +67,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def ledger(db_url: str) -> Iterator[Ledger]:
-    with Ledger(db_url) as led:
-        add_staff(led)
-        led.create_progressive(
-            paytable_definition("633b.3", "1", 6, 500, "mtd-5"), tables=["BJ-1", "BJ-2"], by=SHIFT
-        )
+    with mtd_ledger(db_url) as led:
         yield led
 
 

@@ -24,9 +24,8 @@ from progressive_support import (
     FLOOR,
     PIT,
     SHIFT,
-    add_staff,
+    mtd_ledger,
     new_db_url,
-    paytable_definition,
     play,
 )
 
@@ -39,11 +38,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def ledger(db_url: str) -> Iterator[Ledger]:
     """Two settled rounds at BJ-1; round r2's 10% award (seat 2) pending validation."""
-    with Ledger(db_url) as led:
-        add_staff(led)
-        led.create_progressive(
-            paytable_definition("633b.3", "1", 6, 500, "mtd-5"), tables=["BJ-1", "BJ-2"], by=SHIFT
-        )
+    with mtd_ledger(db_url) as led:
         play(led, "mtd-5", "r1", "BJ-1", [1, 2, 3], [(1, "suited-match")])
         play(led, "mtd-5", "r2", "BJ-1", [1, 2], [(2, "two-suited-match")])
         led.audit()  # untouched, it verifies

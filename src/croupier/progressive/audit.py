@@ -42,7 +42,12 @@ from croupier.progressive.model import (
     Role,
     RoundStatus,
 )
-from croupier.progressive.records import award_from_row, replay_awards, stored_event
+from croupier.progressive.records import (
+    award_from_row,
+    level_from_row,
+    replay_awards,
+    stored_event,
+)
 from croupier.progressive.store import definition_digest, event_mac
 
 REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
@@ -288,15 +293,7 @@ def audit(conn: Connection, key: bytes | None) -> AuditReport:
         for r in conn.execute(
             sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
         ):
-            s = LevelState(
-                MeterLevel(r.level),
-                r.meter_micros,
-                r.reserve_micros,
-                r.held_micros,
-                r.wagered_cents,
-                r.paid_cents,
-                r.hits,
-            )
+            s = level_from_row(r)
             if levels.get(s.level) != s:
                 raise _fail(
                     None,

@@ -50,6 +50,7 @@ from croupier.progressive.records import (
     ProgressiveStatus,
     StaffMember,
     award_from_row,
+    level_from_row,
     stored_event,
 )
 from croupier.progressive.staff import check_credential, hash_credential
@@ -323,18 +324,7 @@ class LedgerBase:
     # -- levels ----------------------------------------------------------------------------
     def _levels(self, conn: Connection, pid: int) -> dict[MeterLevel, LevelState]:
         rows = conn.execute(_LEVELS, {"b_pid": pid}).all()
-        return {
-            MeterLevel(r.level): LevelState(
-                MeterLevel(r.level),
-                r.meter_micros,
-                r.reserve_micros,
-                r.held_micros,
-                r.wagered_cents,
-                r.paid_cents,
-                r.hits,
-            )
-            for r in rows
-        }
+        return {MeterLevel(r.level): level_from_row(r) for r in rows}
 
     def _store_levels(
         self,

@@ -115,6 +115,19 @@ class StaffMember:
     role: Role
 
 
+def level_from_row(r: Any) -> LevelState:
+    """A ``meter_levels`` row as a :class:`LevelState`."""
+    return LevelState(
+        MeterLevel(r.level),
+        r.meter_micros,
+        r.reserve_micros,
+        r.held_micros,
+        r.wagered_cents,
+        r.paid_cents,
+        r.hits,
+    )
+
+
 def award_from_row(r: Any, progressive: str) -> Award:
     return Award(
         id=r.id,
@@ -222,34 +235,4 @@ def settlement_to_json(s: RoundSettlement) -> str:
                 for a in s.awards
             ],
         }
-    )
-
-
-def settlement_from_json(text: str, *, replayed: bool) -> RoundSettlement:
-    d = json.loads(text)
-    return RoundSettlement(
-        d["progressive"],
-        d["round_id"],
-        d["table_id"],
-        d["idempotency_key"],
-        tuple(Contribution(MeterLevel(c[0]), c[1], c[2]) for c in d["contributions"]),
-        tuple(
-            Award(
-                id=a["id"],
-                progressive=d["progressive"],
-                round_id=d["round_id"],
-                table_id=d["table_id"],
-                position=a["position"],
-                outcome=a["outcome"],
-                kind=AwardKind(a["kind"]),
-                status=AwardStatus(a["status"]),
-                amount_cents=a["amount_cents"],
-                meter_cents=a["meter_cents"],
-                level=MeterLevel(a["level"]) if a["level"] is not None else None,
-                share=Fraction(a["share"]) if a["share"] is not None else None,
-                source_position=a["source_position"],
-            )
-            for a in d["awards"]
-        ),
-        replayed=replayed,
     )
