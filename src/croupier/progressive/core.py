@@ -93,6 +93,20 @@ _MOVE_HEAD = (
     .values(head_seq=sa.bindparam("b_seq"), head_mac=sa.bindparam("b_mac"))
 )
 _INSERT_EVENTS = sa.insert(t.ledger_events)
+_INSERT_ROUND = sa.insert(t.rounds)
+_UPDATE_ROUND = (
+    sa.update(t.rounds)
+    .where(
+        t.rounds.c.progressive_id == sa.bindparam("b_progressive_id"),
+        t.rounds.c.round_id == sa.bindparam("b_round_id"),
+    )
+    .values(
+        {
+            c: sa.bindparam(f"b_{c}")
+            for c in ("table_id", "status", "positions", "chips_counted", "content")
+        }
+    )
+)
 _MEMBER = sa.select(t.staff.c.role, t.staff.c.credential).where(
     t.staff.c.name == sa.bindparam("b_name")
 )
@@ -300,10 +314,19 @@ class LedgerBase:
 
     @staticmethod
     def _flush(conn: Connection) -> None:
-        """Write the events :meth:`_append` chained in this transaction, and the chain head (once
-        per transaction: the head row stays locked from the first append to the commit)."""
+        """Write the rounds and the events :meth:`_append` chained in this transaction, and the
+        chain head (once per transaction: the head row stays locked from the first append to the
+        commit)."""
         st = conn.info.get(TX_STATE)
-        if not st or not st.get("rows"):
+        if not st:
+            return
+        dirty = st.pop("dirty_rounds", {})
+        for new, row in dirty.values():  # rounds changed in this transaction, once each
+            if new:
+                conn.execute(_INSERT_ROUND, row)
+            else:
+                conn.execute(_UPDATE_ROUND, {f"b_{k}": v for k, v in row.items()})
+        if not st.get("rows"):
             return
         conn.execute(_INSERT_EVENTS, st["rows"])
         st["rows"] = []

@@ -60,8 +60,6 @@ _LINKED = sa.select(t.linked_tables.c.table_id).where(
 _SETTLED = sa.select(t.settlements).where(t.settlements.c.idempotency_key == sa.bindparam("b_key"))
 _INSERT_AWARD = sa.insert(t.awards).returning(t.awards.c.id)
 _INSERT_SETTLEMENT = sa.insert(t.settlements)
-_INSERT_ROUND = sa.insert(t.rounds)
-_SET_ROUND: dict[tuple[str, ...], Any] = {}
 
 
 def _round_cache(conn: Connection) -> dict[tuple[int, str], RoundView] | None:
@@ -95,27 +93,35 @@ def _round(
 def _set_round(
     conn: Connection, pid: int, round_id: str, status: RoundStatus, **values: Any
 ) -> None:
-    stmt = _SET_ROUND.get(tuple(sorted(values)))
-    if stmt is None:
-        stmt = _SET_ROUND[tuple(sorted(values))] = (
-            sa.update(t.rounds)
-            .where(
-                t.rounds.c.progressive_id == sa.bindparam("b_pid"),
-                t.rounds.c.round_id == sa.bindparam("b_rid"),
-            )
-            .values(status=sa.bindparam("b_status"), **{k: sa.bindparam(f"b_{k}") for k in values})
-        )
-    params = {"b_pid": pid, "b_rid": round_id, "b_status": status.value}
-    params.update({f"b_{k}": v for k, v in values.items()})
-    conn.execute(stmt, params)
+    """Change a round (read by :func:`_round` in this transaction); written at the commit."""
     cache = _round_cache(conn)
-    if cache is not None and (pid, round_id) in cache:
-        view = replace(cache[(pid, round_id)], status=status)
-        if "positions" in values:
-            view = replace(view, positions=tuple(json.loads(values["positions"])))
-        if "chips_counted" in values:
-            view = replace(view, chips_counted=values["chips_counted"])
-        cache[(pid, round_id)] = view
+    assert cache is not None, "rounds change inside a write transaction"
+    view = replace(cache[(pid, round_id)], status=status)
+    if "positions" in values:
+        view = replace(view, positions=tuple(json.loads(values["positions"])))
+    if "chips_counted" in values:
+        view = replace(view, chips_counted=values["chips_counted"])
+    _put_round(conn, pid, view, new=False)
+
+
+def _put_round(conn: Connection, pid: int, view: RoundView, *, new: bool) -> None:
+    cache = _round_cache(conn)
+    assert cache is not None
+    cache[(pid, view.round_id)] = view
+    dirty = conn.info[TX_STATE].setdefault("dirty_rounds", {})
+    was_new = dirty.get((pid, view.round_id), (False, None))[0]
+    dirty[(pid, view.round_id)] = (
+        new or was_new,
+        {
+            "progressive_id": pid,
+            "round_id": view.round_id,
+            "table_id": view.table_id,
+            "status": view.status.value,
+            "positions": json.dumps(sorted(view.positions)),
+            "chips_counted": view.chips_counted,
+            "content": view.content,
+        },
+    )
 
 
 def _fingerprint(round_id: str, hands: Sequence[QualifyingHand]) -> str:
@@ -243,20 +249,10 @@ class ProgressiveSystem:
                 )
             r = _round(conn, pid, defn, round_id)
             if r is None:
-                conn.execute(
-                    _INSERT_ROUND,
-                    {
-                        "progressive_id": pid,
-                        "round_id": round_id,
-                        "table_id": table,
-                        "status": RoundStatus.OPEN.value,
-                        "positions": json.dumps(sorted(ps)),
-                        "content": content,
-                    },
-                )
-                cache = _round_cache(conn)
-                if cache is not None:
-                    cache[(pid, round_id)] = RoundView(
+                _put_round(
+                    conn,
+                    pid,
+                    RoundView(
                         self.name,
                         round_id,
                         table,
@@ -264,7 +260,9 @@ class ProgressiveSystem:
                         tuple(sorted(ps)),
                         None,
                         content,
-                    )
+                    ),
+                    new=True,
+                )
                 accepted = sorted(ps)
             else:
                 if r.table_id != table:
