@@ -51,3 +51,17 @@ def test_every_meter_the_ledger_reaches_is_one_the_analysis_values_as_the_ledger
                     assert win == f"${(award.amount_cents - 500) / 100:,.2f}"
             below += lv.meter < SEED * 10_000
         assert below == 6  # each 10% award left the meter below the $5,000 seed
+
+
+def test_a_meter_shown_to_the_micro_dollar_is_accepted_and_valued_at_its_cents() -> None:
+    """Jackpot Party increments are fractions of a cent (3.75% of $5 = 18.75¢); `croupier meters`
+    shows such a meter to the micro-dollar, and the analysis takes it as shown."""
+    args = ["hand", "match-the-dealer", "7h 7h 7h", "-p", "1", "-d", "6", "-a", "5", "--json"]
+    shown = runner.invoke(app, [*args, "--meter", "5001.5075"])
+    cents = runner.invoke(app, [*args, "--meter", "5001.50"])
+    assert shown.exit_code == 0 and cents.exit_code == 0, shown.output
+    # 10% of $5,001.5075 is $500.15075: paid $500.15, as 10% of $5,001.50 — less the $5 stake
+    assert json.loads(shown.stdout)["win"] == json.loads(cents.stdout)["win"] == "$495.15"
+    bad = runner.invoke(app, ["analyze", "jackpot-party", "-p", "P1", "-d", "6", "--meter",
+                              "50000.00001"])  # fmt: skip
+    assert bad.exit_code != 0  # finer than a micro-dollar: no ledger meter looks like that
