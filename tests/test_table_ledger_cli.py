@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from typer.testing import CliRunner
 
 from croupier.cli import app, main
 from croupier.errors import ProgressiveMismatchError, RoundConflictError
+from progressive_support import BACKENDS, new_db_url
 
 runner = CliRunner()
 ROUND = Path(__file__).parent.parent / "examples" / "rounds" / "blackjack.json"
@@ -95,8 +97,13 @@ def mtd_round(path: Path, *, seat5_bet: str = "$10", submission: object = SUBMIS
     return path
 
 
-def floor(tmp_path: Path) -> str:
-    db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+@pytest.fixture(params=BACKENDS)
+def ledger_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh ledger database: a SQLite file, or a schema of the PostgreSQL server."""
+    yield from new_db_url(request.param, tmp_path)
+
+
+def floor(db: str) -> str:
     cli("meters", "bootstrap", "sam", "--db", db)
     cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-w", "5", "-n", "mtd-5",
         "--table", "BJ-1", "--table", "BJ-2", "--as", "sam")  # fmt: skip
@@ -111,11 +118,14 @@ def feed(db: str, table: str, *files: Path) -> Any:
 
 
 def test_another_round_under_a_reused_name_is_a_conflict_and_changes_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    ledger_db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The trial's defect: other seats and wagers under a used file name were reported "already
     on the ledger" (exit 0) and never contributed."""
-    db = floor(tmp_path)
+    db = floor(ledger_db)
     assert feed(db, "BJ-1", mtd_round(tmp_path / "a" / "r1.json")).exit_code == 0
     before = levels(db)["mtd-5"]
     other = mtd_round(tmp_path / "b" / "r1.json", seat5_bet="$50")
@@ -137,8 +147,10 @@ def test_another_round_under_a_reused_name_is_a_conflict_and_changes_nothing(
     assert levels(db)["mtd-5"] == before
 
 
-def test_the_same_round_name_at_a_second_linked_table_is_its_own_round(tmp_path: Path) -> None:
-    db = floor(tmp_path)
+def test_the_same_round_name_at_a_second_linked_table_is_its_own_round(
+    ledger_db: str, tmp_path: Path
+) -> None:
+    db = floor(ledger_db)
     assert feed(db, "BJ-1", mtd_round(tmp_path / "r1.json")).exit_code == 0
     assert feed(db, "BJ-2", tmp_path / "r1.json").exit_code == 0
     # two rounds of two $5 wagers: 4 × 75¢ on the meter
@@ -146,8 +158,8 @@ def test_the_same_round_name_at_a_second_linked_table_is_its_own_round(tmp_path:
     assert "every level matches" in cli("meters", "verify", "--db", db)
 
 
-def test_a_rounds_explicit_id_is_its_identity(tmp_path: Path) -> None:
-    db = floor(tmp_path)
+def test_a_rounds_explicit_id_is_its_identity(ledger_db: str, tmp_path: Path) -> None:
+    db = floor(ledger_db)
     assert feed(db, "BJ-1", mtd_round(tmp_path / "x.json", round_id="shift-7-0042")).exit_code == 0
     res = feed(db, "BJ-1", mtd_round(tmp_path / "y.json", round_id="shift-7-0042"))
     assert res.exit_code == 0 and "(round BJ-1/shift-7-0042)" in res.output
@@ -157,11 +169,12 @@ def test_a_rounds_explicit_id_is_its_identity(tmp_path: Path) -> None:
 
 
 def test_a_round_of_another_paytable_or_deck_count_is_refused_citing_the_section(
+    ledger_db: str,
     tmp_path: Path,
 ) -> None:
     """The trial's defect: an 8-deck paytable-4 round (75 to 1) fed to a 6-deck paytable-1
     progressive was recorded at 12 to 1."""
-    db = floor(tmp_path)
+    db = floor(ledger_db)
     res = feed(db, "BJ-1", mtd_round(tmp_path / "p4.json", submission=EIGHT_DECK_P4))
     assert isinstance(res.exception, ProgressiveMismatchError)
     message = str(res.exception)
@@ -170,8 +183,10 @@ def test_a_round_of_another_paytable_or_deck_count_is_refused_citing_the_section
     assert levels(db)["mtd-5"]["meter"] == "$5,000"
 
 
-def test_several_files_are_fed_each_on_its_own_and_every_fed_one_is_shown(tmp_path: Path) -> None:
-    db = floor(tmp_path)
+def test_several_files_are_fed_each_on_its_own_and_every_fed_one_is_shown(
+    ledger_db: str, tmp_path: Path
+) -> None:
+    db = floor(ledger_db)
     good1 = mtd_round(tmp_path / "g1.json")
     bad = mtd_round(tmp_path / "bad.json", submission=EIGHT_DECK_P4)
     good2 = mtd_round(tmp_path / "g2.json", seat5_bet="$20")
@@ -196,13 +211,14 @@ def mtd_line(output: str, seat: int) -> dict[str, Any]:
 
 
 def test_a_fed_round_shows_the_ledgers_pay_and_an_unfed_one_says_it_is_valued_at_the_seed(
+    ledger_db: str,
     tmp_path: Path,
 ) -> None:
     """The trial's defect: the table showed +$495 (10% of the $5,000 seed, less the $5 wager)
     while the ledger paid $500.15 (10% of $5,000 + 2 × 75¢)."""
     unfed = mtd_line(cli("settle", str(AWARD), "--json"), 2)
     assert "valued at the meter's seed; the progressive meter decides the pay" in unfed["pays"]
-    db = floor(tmp_path)
+    db = floor(ledger_db)
     args = ["settle", str(AWARD), "--db", db, "--table", "BJ-1", "--as", "dana",
             "--progressive", "mtd-5"]  # fmt: skip
     fed = mtd_line(cli(*args, "--json"), 2)
