@@ -9,6 +9,7 @@ variants are skipped with that reason; set ``CROUPIER_REQUIRE_PG=1`` to make tha
 from __future__ import annotations
 
 import os
+import tempfile
 import uuid
 from collections.abc import Iterator, Sequence
 from functools import cache
@@ -17,6 +18,7 @@ from urllib.parse import quote
 
 import pytest
 import sqlalchemy as sa
+from argon2 import PasswordHasher
 
 from croupier.paytables import builtin_paytables
 from croupier.progressive import (
@@ -29,6 +31,14 @@ from croupier.progressive import (
     RoundSettlement,
     RoundStatus,
 )
+from croupier.progressive.staff import use_hasher
+
+# argon2 at its lowest cost: the tests hash dozens of credentials (verification reads the
+# parameters from each hash, so the production cost is unaffected)
+use_hasher(PasswordHasher(time_cost=1, memory_cost=8, parallelism=1))
+# ledger keys of PostgreSQL test schemas live under $XDG_DATA_HOME: a directory of the test run's
+# own (inherited by the writer processes), never the user's
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="croupier-test-data-")
 
 PG_URL = os.environ.get("CROUPIER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 BACKENDS = ["sqlite", "postgresql"]
@@ -37,6 +47,11 @@ DEALER = "dana"
 FLOOR = "flo"
 PIT = "pat"
 SHIFT = "sam"
+
+
+def secret(name: str) -> str:
+    """The test credential of staff member ``name``."""
+    return f"{name}-secret"
 
 
 @cache
@@ -107,11 +122,22 @@ def paytable_definition(
 
 
 def add_staff(ledger: Ledger) -> None:
-    """A dealer, a floorperson, a pit manager and a shift manager."""
-    ledger.add_user(DEALER, Role.DEALER)
-    ledger.add_user(FLOOR, Role.FLOORPERSON)
-    ledger.add_user(PIT, Role.PIT_MANAGER)
-    ledger.add_user(SHIFT, Role.SHIFT_MANAGER)
+    """A shift manager (the bootstrap), then a dealer, a floorperson and a pit manager."""
+    ledger.bootstrap(SHIFT, secret(SHIFT))
+    ledger.add_user(DEALER, Role.DEALER, secret(DEALER), by=SHIFT)
+    ledger.add_user(FLOOR, Role.FLOORPERSON, secret(FLOOR), by=SHIFT)
+    ledger.add_user(PIT, Role.PIT_MANAGER, secret(PIT), by=SHIFT)
+
+
+def mtd_ledger(url: str) -> Ledger:
+    """A ledger with :func:`add_staff` and the $5 Match the Dealer progressive ``mtd-5``
+    (§ 633b.3 paytable 1, 6 decks) linked to tables BJ-1 and BJ-2."""
+    ledger = Ledger(url)
+    add_staff(ledger)
+    ledger.create_progressive(
+        paytable_definition("633b.3", "1", 6, 500, "mtd-5"), tables=["BJ-1", "BJ-2"], by=SHIFT
+    )
+    return ledger
 
 
 def play(

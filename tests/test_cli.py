@@ -175,9 +175,12 @@ def test_user_paytable_file(tmp_path: Path) -> None:
         (["analyze", "perfect-pairs", "-d", "8"], "--paytable"),
         # text from the user is printed as given, not read as styling markup
         (["analyze", "perfect-pairs", "-p", "[/foo]", "-d", "6"], "'[/foo]'"),
-        # a meter stands at its seed (1,000 × $1) or above, § 633b.3(j)
-        (["analyze", "match-the-dealer", "-p", "4", "-d", "8", "--meter", "10"], "§ 633b.3(j)"),
-        (["hand", "match-the-dealer", "7h 7h 7h", "-p", "4", "-d", "6", "--meter", "5"], "seed"),
+        # a meter stands above $0 (below its seed after a share award: docs/interpretations.md)
+        (["analyze", "match-the-dealer", "-p", "4", "-d", "8", "--meter", "0"], "--meter"),
+        (
+            ["hand", "match-the-dealer", "7h 7h 7h", "-p", "4", "-d", "6", "--meter", "-5"],
+            "--meter",
+        ),
         (["analyze", "perfect-pairs", "-p", "A", "-d", "8", "--meter", "7500"], "does not apply"),
         (["hand", "perfect-pairs", "Ah Ad", "-p", "A", "-d", "6", "--amount", "inf"], "--amount"),
         (["paytables", "633b.9"], "no section or wager '633b.9'"),

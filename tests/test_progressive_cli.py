@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app, main
-from croupier.progressive import Ledger, Role
-from progressive_support import DEALER, FLOOR, play
+from croupier.progressive import Ledger
+from progressive_support import DEALER, FLOOR, SHIFT, add_staff, paytable_definition, play, secret
 
 runner = CliRunner()
 
@@ -22,17 +22,26 @@ def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'cli.sqlite3'}"
 
 
-def cli(*args: str) -> str:
-    result = runner.invoke(app, list(args))
+def cli(*args: str, env: dict[str, str] | None = None) -> str:
+    result = runner.invoke(app, list(args), env=env)
     assert result.exit_code == 0, result.output
     return result.stdout
 
 
-def cli_json(*args: str) -> Any:
-    return json.loads(cli(*args, "--json"))
+def cli_json(*args: str, env: dict[str, str] | None = None) -> Any:
+    return json.loads(cli(*args, "--json", env=env))
+
+
+def as_(name: str, new: str | None = None) -> dict[str, str]:
+    """The environment of a command run as ``name`` (adding staff member ``new``)."""
+    env = {"CROUPIER_PASSWORD": secret(name)}
+    if new is not None:
+        env["CROUPIER_NEW_PASSWORD"] = secret(new)
+    return env
 
 
 def test_create_show_validate_history_and_verify(db: str) -> None:
+    cli("meters", "bootstrap", SHIFT, "--db", db, env=as_(SHIFT))
     created = cli_json(
         "meters",
         "create",
@@ -48,8 +57,11 @@ def test_create_show_validate_history_and_verify(db: str) -> None:
         "BJ-1",
         "--table",
         "BJ-2",
+        "--as",
+        SHIFT,
         "--db",
         db,
+        env=as_(SHIFT),
     )
     assert created["section"] == "58 Pa. Code § 633b.3"
     (lv,) = created["levels"]
@@ -60,8 +72,11 @@ def test_create_show_validate_history_and_verify(db: str) -> None:
         "6%",
     )
     assert created["tables"] == ["BJ-1", "BJ-2"]
-    cli("meters", "user", DEALER, "--role", "dealer", "--db", db)
-    cli("meters", "user", FLOOR, "--role", "floorperson", "--db", db)
+    for name, role in ((DEALER, "dealer"), (FLOOR, "floorperson")):
+        cli("meters", "user", name, "--role", role, "--as", SHIFT, "--db", db, env=as_(SHIFT, name))
+    assert f"{FLOOR} authenticated: floorperson" in cli(
+        "meters", "login", "--as", FLOOR, "--db", db, env=as_(FLOOR)
+    )
 
     with Ledger(db) as ledger:
         award = play(ledger, "mtd-5", "r1", "BJ-1", [1, 2], [(2, "two-suited-match")]).awards[0]
@@ -82,20 +97,21 @@ def test_create_show_validate_history_and_verify(db: str) -> None:
     table = cli("meters", "--db", db)
     assert "Pending validation" in table and "$500.15" in table
 
-    paid = cli_json("meters", "validate", str(award.id), "--as", FLOOR, "--db", db)
+    paid = cli_json("meters", "validate", str(award.id), "--as", FLOOR, "--db", db, env=as_(FLOOR))
     assert (paid["status"], paid["validated_by"], paid["amount"]) == ("paid", FLOOR, "$500.15")
     (lv,) = cli_json("meters", "--db", db)["progressives"][0]["levels"]
     assert (lv["meter"], lv["held"], lv["paid"]) == ("$4,501.35", "$0", "$500.15")
 
     history = cli_json("meters", "--history", "--db", db)["history"]
     kinds = [e["kind"] for e in history]
-    assert kinds[:3] == ["seed", "link", "link"]
+    assert kinds[:4] == ["user", "seed", "link", "link"]
     assert kinds[-2:] == ["validation", "payment"]
     assert history[-1]["by"] == FLOOR and history[-1]["role"] == "floorperson"
     assert "payment" in cli("meters", "--history", "--limit", "3", "--db", db)
 
     verified = cli_json("meters", "verify", "--db", db)
     assert verified["verified"] == {"mtd-5": {"Progressive": "$4,501.35"}}
+    assert verified["chain_checked"] is True
     assert "every level matches" in cli("meters", "verify", "--db", db)
 
 
@@ -103,7 +119,9 @@ def test_the_database_may_come_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("CROUPIER_DB", f"sqlite:///{tmp_path / 'env.sqlite3'}")
-    cli("meters", "create", "-p", "633b.2:P17-A", "-d", "1", "-w", "5", "-n", "jp")
+    monkeypatch.setenv("CROUPIER_PASSWORD", secret(SHIFT))
+    cli("meters", "bootstrap", SHIFT)
+    cli("meters", "create", "-p", "633b.2:P17-A", "-d", "1", "-w", "5", "-n", "jp", "--as", SHIFT)
     levels = cli_json("meters")["progressives"][0]["levels"]
     assert [(lv["level"], lv["meter"]) for lv in levels] == [
         ("Mega", "$50,000"),
@@ -111,6 +129,7 @@ def test_the_database_may_come_from_the_environment(
         ("Minor", "$500"),
     ]
     assert (tmp_path / "env.sqlite3").exists()
+    assert (tmp_path / "env.sqlite3.key").exists()  # the ledger key, beside the database
 
 
 def test_the_default_database_is_a_per_user_file(
@@ -134,6 +153,35 @@ def test_the_default_database_is_a_per_user_file(
         (["meters", "create", "-p", "633b.3", "-d", "6", "-w", "5", "-n", "x"], "SECTION:PAYTABLE"),
         (["meters", "--name", "nope"], "no progressive named 'nope'"),
         (["meters", "user", "x", "--role", "croupier"], "unknown role"),
+        # the trial's defect: with staff on the ledger, anyone could add a shift manager
+        (
+            ["meters", "user", "mallory", "--role", "shift-manager"],
+            "name the staff member with --as",
+        ),
+        (
+            ["meters", "user", "mallory", "--role", "shift-manager", "--as", DEALER],
+            "shift-manager or above (58 Pa. Code § 605a.7)",
+        ),
+        (["meters", "bootstrap", "mallory"], "the bootstrap is once, on an empty ledger"),
+        (["meters", "validate", "1", "--as", "mallory"], "are not a staff member of the ledger"),
+        (["meters", "validate", "1", "--as", FLOOR, "--wrong"], "are not a staff member"),
+        (["meters", "link", "mtd", "T9", "--as", FLOOR], "shift-manager or above"),
+        (
+            [
+                "meters",
+                "adjust",
+                "mtd",
+                "--level",
+                "progressive",
+                "--meter",
+                "1",
+                "--reason",
+                "x",
+                "--as",
+                FLOOR,
+            ],
+            "pit-manager or above (58 Pa. Code § 605a.7(a)(6))",
+        ),
     ],
 )
 def test_errors_are_one_line_with_status_2(
@@ -144,12 +192,19 @@ def test_errors_are_one_line_with_status_2(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     with Ledger(db) as ledger:
-        ledger.add_user(DEALER, Role.DEALER)
-        ledger.add_user(FLOOR, Role.FLOORPERSON)
-        from progressive_support import paytable_definition
-
-        ledger.create_progressive(paytable_definition("633b.3", "1", 6, 500, "mtd"), tables=["T"])
+        add_staff(ledger)
+        defn = paytable_definition("633b.3", "1", 6, 500, "mtd")
+        ledger.create_progressive(defn, tables=["T"], by=SHIFT)
         play(ledger, "mtd", "r1", "T", [1], [(1, "two-suited-match")])
+    if "--as" in args:
+        actor = args[args.index("--as") + 1]
+        monkeypatch.setenv("CROUPIER_PASSWORD", secret(actor))
+    if args[1] == "bootstrap":
+        monkeypatch.setenv("CROUPIER_PASSWORD", "mallory's pin")
+    if "--wrong" in args:
+        args = [a for a in args if a != "--wrong"]
+        monkeypatch.setenv("CROUPIER_PASSWORD", "not the credential")
+    monkeypatch.setenv("CROUPIER_NEW_PASSWORD", "mallory's pin")
     monkeypatch.setattr("sys.argv", ["croupier", *args, "--db", db])
     with pytest.raises(SystemExit) as exc:
         main()
@@ -158,3 +213,38 @@ def test_errors_are_one_line_with_status_2(
     lines = captured.err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:"), captured.err
     assert needle in lines[0]
+    with Ledger(db) as ledger:
+        assert "mallory" not in {m.name for m in ledger.users()}
+        ledger.audit()
+
+
+def test_the_credential_may_come_from_a_file_and_is_never_stored(db: str, tmp_path: Path) -> None:
+    creds = tmp_path / "sam.pw"
+    creds.write_text(secret(SHIFT) + "\n", encoding="utf-8")
+    cli("meters", "bootstrap", SHIFT, "--password-file", str(creds), "--db", db)
+    out = cli("meters", "login", "--as", SHIFT, "--password-file", str(creds), "--db", db)
+    assert "sam authenticated: shift-manager" in out
+    raw = Path(db.removeprefix("sqlite:///")).read_bytes()
+    assert secret(SHIFT).encode() not in raw and b"$argon2id$" in raw
+
+
+def test_without_a_credential_and_no_terminal_the_command_says_how_to_give_one(db: str) -> None:
+    cli("meters", "bootstrap", SHIFT, "--db", db, env=as_(SHIFT))
+    result = runner.invoke(app, ["meters", "login", "--as", SHIFT, "--db", db])
+    assert result.exit_code != 0
+    assert "CROUPIER_PASSWORD" in str(result.exception)
+
+
+def test_verify_without_the_ledger_key_checks_the_rest_and_says_so(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with Ledger(db) as ledger:
+        add_staff(ledger)
+        ledger.create_progressive(paytable_definition("633b.3", "1", 6, 500, "mtd"), by=SHIFT)
+    assert "HMAC chain matches the ledger key" in " ".join(
+        cli("meters", "verify", "--db", db).split()
+    )
+    monkeypatch.setenv("CROUPIER_LEDGER_KEY_FILE", str(tmp_path / "not-here.key"))
+    shown = " ".join(cli("meters", "verify", "--db", db).split())
+    assert "every level matches" in shown and "the chain's macs were NOT checked" in shown
+    assert cli_json("meters", "verify", "--db", db)["chain_checked"] is False

@@ -24,7 +24,14 @@ from croupier.progressive import (
     QualifyingHand,
     RoundStatus,
 )
-from progressive_support import BACKENDS, DEALER, add_staff, new_db_url, paytable_definition
+from progressive_support import (
+    BACKENDS,
+    DEALER,
+    SHIFT,
+    add_staff,
+    new_db_url,
+    paytable_definition,
+)
 from progressive_worker import hands_for
 from progressive_worker import main as worker_main
 
@@ -49,7 +56,7 @@ def test_a_second_settlement_waits_for_the_first_and_both_increments_land(db_url
     with Ledger(db_url) as setup:
         add_staff(setup)
         setup.create_progressive(
-            paytable_definition("633b.3", "1", 6, 500, "linked"), tables=["T1", "T2"]
+            paytable_definition("633b.3", "1", 6, 500, "linked"), tables=["T1", "T2"], by=SHIFT
         )
         for table, rid, seats in (("T1", "a", [1, 2]), ("T2", "b", [1, 2, 3])):
             s = setup.system("linked")
@@ -182,7 +189,7 @@ def killed_writers(url: str, rounds: int, kill_p: float, timeout: float) -> int:
     with Ledger(url) as ledger:
         add_staff(ledger)
         ledger.create_progressive(
-            paytable_definition("633b.3", "1", 6, 100, "linked"), tables=tables
+            paytable_definition("633b.3", "1", 6, 100, "linked"), tables=tables, by=SHIFT
         )
     kills = run_killed_workers(url, tables, rounds, seats, kill_p, timeout)
     assert kills >= len(tables)

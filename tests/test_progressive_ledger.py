@@ -47,7 +47,9 @@ from progressive_support import (
     DEALER,
     FLOOR,
     PIT,
+    SHIFT,
     add_staff,
+    mtd_ledger,
     new_db_url,
     paytable_definition,
     play,
@@ -65,11 +67,7 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def ledger(db_url: str) -> Iterator[Ledger]:
-    with Ledger(db_url) as led:
-        add_staff(led)
-        led.create_progressive(
-            paytable_definition("633b.3", "1", 6, 500, "mtd-5"), tables=["BJ-1", "BJ-2"]
-        )
+    with mtd_ledger(db_url) as led:
         yield led
 
 
@@ -109,7 +107,7 @@ def test_a_share_award_waits_for_a_floorperson_then_pays_and_resets(ledger: Ledg
     before = dump(ledger)
     with pytest.raises(AuthorizationError, match=r"floorperson or above.*633b\.3\(h\)\(3\)"):
         ledger.validate(hundred.id, by=DEALER)
-    with pytest.raises(LedgerLookupError, match="no user named 'mallory'"):
+    with pytest.raises(LedgerLookupError, match="no staff member named 'mallory'"):
         ledger.validate(hundred.id, by="mallory")
     assert dump(ledger) == before
     assert ledger.award(hundred.id).status is AwardStatus.PENDING
@@ -195,7 +193,9 @@ def test_tables_not_linked_cannot_take_wagers_and_linked_tables_share_the_meter(
         ledger.system("mtd-5").accept_wagers("r1", "BJ-9", [1], by=DEALER)
     play(ledger, "mtd-5", "a1", "BJ-1", [1, 2])
     play(ledger, "mtd-5", "b1", "BJ-2", [1, 2, 3, 4])
-    ledger.link_table("mtd-5", "BJ-9", by=PIT)
+    with pytest.raises(AuthorizationError, match=r"shift-manager.*605a\.8"):
+        ledger.link_table("mtd-5", "BJ-9", by=PIT)
+    ledger.link_table("mtd-5", "BJ-9", by=SHIFT)
     play(ledger, "mtd-5", "c1", "BJ-9", [7])
     # seven $5 wagers across three tables: 7 × 75¢ and 7 × 30¢ on the one meter
     lv = level(ledger)
@@ -242,7 +242,7 @@ def test_a_crash_mid_settlement_leaves_the_ledger_as_before(db_url: str, stage: 
     with Ledger(db_url, fault_hook=hook) as ledger:
         add_staff(ledger)
         ledger.create_progressive(
-            paytable_definition("633b.2", "P17-A", 1, 500, "jp"), tables=["T1"]
+            paytable_definition("633b.2", "P17-A", 1, 500, "jp"), tables=["T1"], by=SHIFT
         )
         mtd = ledger.system("jp")
         mtd.accept_wagers("r1", "T1", [1, 2, 3], by=DEALER)
@@ -280,7 +280,9 @@ def test_a_crash_mid_validation_leaves_the_award_pending(db_url: str, stage: str
 
     with Ledger(db_url, fault_hook=hook) as ledger:
         add_staff(ledger)
-        ledger.create_progressive(paytable_definition("633b.3", "1", 6, 100, "mtd-1"), tables=["T"])
+        ledger.create_progressive(
+            paytable_definition("633b.3", "1", 6, 100, "mtd-1"), tables=["T"], by=SHIFT
+        )
         (a,) = play(
             ledger, "mtd-1", "r1", "T", [1], [(1, "two-suited-match-aces-of-spades")]
         ).awards
@@ -460,8 +462,8 @@ def random_session(url: str, rounds: int, seed: int) -> None:
             paytable_definition("633b.3", "4", 8, 500, "mtd"),
             paytable_definition("633b.2", "P22-B", 1, 500, "jp"),
         ]
-        ledger.create_progressive(defs[0], tables=["T1", "T2"])
-        ledger.create_progressive(defs[1], tables=["T1", "T3"])
+        ledger.create_progressive(defs[0], tables=["T1", "T2"], by=SHIFT)
+        ledger.create_progressive(defs[1], tables=["T1", "T3"], by=SHIFT)
         refs = {d.name: RefProgressive(d) for d in defs}
         table_of = {"mtd": ["T1", "T2"], "jp": ["T1", "T3"]}
         for i in range(rounds):
@@ -533,7 +535,7 @@ def test_reset_at_award_option_is_kept_with_the_progressive(db_url: str) -> None
     with Ledger(db_url) as ledger:
         add_staff(ledger)
         d = paytable_definition("633b.3", "1", 6, 100, "lock", reset_timing=ResetTiming.ON_AWARD)
-        ledger.create_progressive(d, tables=["T"])
+        ledger.create_progressive(d, tables=["T"], by=SHIFT)
         s = play(
             ledger,
             "lock",

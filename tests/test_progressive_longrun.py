@@ -14,7 +14,15 @@ from croupier.errors import PaytableError
 from croupier.progressive import Ledger
 from croupier.progressive.longrun import long_run_return, run_session
 from croupier.wagers import get_wager
-from progressive_support import BACKENDS, DEALER, FLOOR, add_staff, new_db_url, paytable_definition
+from progressive_support import (
+    BACKENDS,
+    DEALER,
+    FLOOR,
+    SHIFT,
+    add_staff,
+    new_db_url,
+    paytable_definition,
+)
 
 
 @pytest.fixture(params=BACKENDS)
@@ -55,7 +63,7 @@ def session(url: str, rounds: int, seed: int) -> tuple[float, float, float]:
     with Ledger(url) as ledger:
         add_staff(ledger)
         d = paytable_definition("633b.3", "4", 6, 500, "mtd")
-        ledger.create_progressive(d, tables=["T1"])
+        ledger.create_progressive(d, tables=["T1"], by=SHIFT)
         r = run_session(
             ledger,
             "mtd",

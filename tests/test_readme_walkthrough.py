@@ -34,9 +34,17 @@ def test_the_progressive_walkthrough_runs(tmp_path: Path, monkeypatch: pytest.Mo
     runner = CliRunner()
     outputs = []
     for args in commands:
-        res = runner.invoke(app, args)
+        # each staff member's credential fed from the environment, as automation would
+        actor = args[args.index("--as") + 1] if "--as" in args else args[-1]
+        env = {"CROUPIER_PASSWORD": f"{actor}'s passphrase"}
+        if args[:2] == ["meters", "user"]:
+            env["CROUPIER_NEW_PASSWORD"] = f"{args[2]}'s passphrase"
+        res = runner.invoke(app, args, env=env)
         assert res.exit_code == 0, (args, res.output)
         outputs.append(res.output)
     # the round's two suited 7♥ against the 7♥ upcard: 10% of the meter, validated and paid
     assert any("award 1 validated by flo and paid" in o for o in outputs)
+    assert "dana authenticated: dealer" in "".join(outputs)
     assert "every level matches the ledger" in outputs[-1]
+    assert "HMAC chain matches the ledger key" in " ".join(outputs[-1].split())
+    assert (tmp_path / "ledger.sqlite3.key").exists()

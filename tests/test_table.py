@@ -484,10 +484,11 @@ def test_a_rounds_progressive_wagers_feed_the_ledger(tmp_path: Path) -> None:
     # seat 2: 7♥ 9♣ against the 7♥ upcard: one suited match; seat 4: 2♣ 3♦, no match
     dealt = locked.deal(DealtCards.parse(players={2: "7h 9c", 4: "2c 3d"}, dealer="7h Ts"))
     with Ledger(f"sqlite:///{tmp_path / 'p.sqlite3'}") as ledger:
-        ledger.add_user("dana", Role.DEALER)
+        ledger.bootstrap("sam", "sam-secret")
+        ledger.add_user("dana", Role.DEALER, "dana-secret", by="sam")
         table = builtin_paytables().get("633b.3", "1", 6)
         defn = ProgressiveDefinition.from_paytable(table, decks=6, wager_cents=500, name="mtd-5")
-        ledger.create_progressive(defn, tables=["BJ-1"])
+        ledger.create_progressive(defn, tables=["BJ-1"], by="sam")
         system = ledger.system("mtd-5")
         with pytest.raises(ProcedureError):
             feed_progressive(locked, system, table="BJ-1", round_id="r1", by="dana")

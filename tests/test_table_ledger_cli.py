@@ -3,21 +3,29 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
-from croupier.cli import app
+from croupier.cli import app, main
+from croupier.errors import ProgressiveMismatchError, RoundConflictError
+from progressive_support import BACKENDS, new_db_url
 
 runner = CliRunner()
 ROUND = Path(__file__).parent.parent / "examples" / "rounds" / "blackjack.json"
 
 
 def cli(*args: str) -> str:
-    result = runner.invoke(app, list(args))
+    result = runner.invoke(app, list(args), env=ENV)
     assert result.exit_code == 0, result.output
     return result.stdout
+
+
+# every staff member of these ledgers shares one test credential
+ENV = {"CROUPIER_PASSWORD": "floor-secret", "CROUPIER_NEW_PASSWORD": "floor-secret"}
 
 
 def levels(db: str) -> dict[str, Any]:
@@ -27,11 +35,12 @@ def levels(db: str) -> dict[str, Any]:
 
 def test_settle_feeds_both_progressives_once(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+    cli("meters", "bootstrap", "sam", "--db", db)
     cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-w", "5", "-n", "mtd-5",
-        "--table", "BJ-1")  # fmt: skip
+        "--table", "BJ-1", "--as", "sam")  # fmt: skip
     cli("meters", "create", "--db", db, "-p", "633b.2:P1", "-d", "6", "-w", "5", "-n", "jp-5",
-        "--table", "BJ-1")  # fmt: skip
-    cli("meters", "user", "--db", db, "dana", "--role", "dealer")
+        "--table", "BJ-1", "--as", "sam")  # fmt: skip
+    cli("meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam")
     args = ["settle", str(ROUND), "--db", db, "--table", "BJ-1", "--as", "dana",
             "--progressive", "mtd-5", "--progressive", "jp-5"]  # fmt: skip
     cli(*args)
@@ -41,10 +50,181 @@ def test_settle_feeds_both_progressives_once(tmp_path: Path) -> None:
     # one $5 Jackpot Party wager (seat 1): P1's 16% and 3.75% (§ 633b.2(i)); neither hand won
     assert got["mtd-5"]["meter"] == "$5,000.75"
     assert got["jp-5"]["meter"] == "$50,000.80"
-    assert cli("meters", "verify", "--db", db).count("matches the ledger") == 2
+    assert cli("meters", "verify", "--db", db).count("every level matches the ledger") == 2
 
 
 def test_settle_with_a_progressive_needs_the_table_and_the_dealer(tmp_path: Path) -> None:
     result = runner.invoke(app, ["settle", str(ROUND), "--progressive", "mtd-5"])
     assert result.exit_code != 0
     assert "--table" in str(result.exception)
+
+
+SUBMISSION = str(ROUND.parent.parent / "submissions" / "blackjack-6deck.toml")
+EIGHT_DECK_P4 = {
+    "game": "blackjack",
+    "name": "BJ-8: Match the Dealer paytable 4",
+    "decks": 8,
+    "dealer": "S17",
+    "seats": 7,
+    "wagers": [
+        {"wager": "blackjack", "min": "$10", "max": "$1,000"},
+        {"wager": "match-the-dealer", "paytable": "4", "amounts": ["$5"]},
+    ],
+}
+
+
+def mtd_round(path: Path, *, seat5_bet: str = "$10", submission: object = SUBMISSION,
+              round_id: str | None = None) -> Path:  # fmt: skip
+    """A Match the Dealer round: seat 2's 7♥ 9♣ against the 7♥ upcard is one suited match."""
+    data: dict[str, Any] = {
+        "submission": submission,
+        "steps": [
+            {"action": "bet", "seat": 2, "wager": "blackjack", "amount": "$25"},
+            {"action": "bet", "seat": 2, "wager": "match-the-dealer", "amount": "$5"},
+            {"action": "bet", "seat": 5, "wager": "blackjack", "amount": seat5_bet},
+            {"action": "bet", "seat": 5, "wager": "match-the-dealer", "amount": "$5"},
+            {"action": "no-more-bets"},
+            {"action": "deal", "players": {"2": "7h 9c", "5": "2c 3d"}, "dealer": "7h Qs"},
+            {"action": "stand", "seat": 2},
+            {"action": "stand", "seat": 5},
+            {"action": "settle"},
+        ],
+    }
+    if round_id is not None:
+        data["id"] = round_id
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(params=BACKENDS)
+def ledger_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh ledger database: a SQLite file, or a schema of the PostgreSQL server."""
+    yield from new_db_url(request.param, tmp_path)
+
+
+def floor(db: str) -> str:
+    cli("meters", "bootstrap", "sam", "--db", db)
+    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-w", "5", "-n", "mtd-5",
+        "--table", "BJ-1", "--table", "BJ-2", "--as", "sam")  # fmt: skip
+    cli("meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam")
+    return db
+
+
+def feed(db: str, table: str, *files: Path) -> Any:
+    args = ["settle", *map(str, files), "--db", db, "--table", table, "--as", "dana",
+            "--progressive", "mtd-5"]  # fmt: skip
+    return runner.invoke(app, args, env=ENV)
+
+
+def test_another_round_under_a_reused_name_is_a_conflict_and_changes_nothing(
+    ledger_db: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The trial's defect: other seats and wagers under a used file name were reported "already
+    on the ledger" (exit 0) and never contributed."""
+    db = floor(ledger_db)
+    assert feed(db, "BJ-1", mtd_round(tmp_path / "a" / "r1.json")).exit_code == 0
+    before = levels(db)["mtd-5"]
+    other = mtd_round(tmp_path / "b" / "r1.json", seat5_bet="$50")
+    res = feed(db, "BJ-1", other)
+    assert isinstance(res.exception, RoundConflictError)
+    assert "other content" in str(res.exception) and "nothing changed" in str(res.exception)
+    assert levels(db)["mtd-5"] == before
+    # from the shell: one error line and exit status 2
+    monkeypatch.setenv("CROUPIER_PASSWORD", ENV["CROUPIER_PASSWORD"])
+    monkeypatch.setattr("sys.argv", ["croupier", "settle", str(other), "--db", db, "--table",
+                                     "BJ-1", "--as", "dana", "--progressive", "mtd-5"])  # fmt: skip
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.count("error:") == 1
+    # the same file again is a replay
+    again = feed(db, "BJ-1", tmp_path / "a" / "r1.json")
+    assert again.exit_code == 0 and "already on the ledger, nothing changed" in again.output
+    assert levels(db)["mtd-5"] == before
+
+
+def test_the_same_round_name_at_a_second_linked_table_is_its_own_round(
+    ledger_db: str, tmp_path: Path
+) -> None:
+    db = floor(ledger_db)
+    assert feed(db, "BJ-1", mtd_round(tmp_path / "r1.json")).exit_code == 0
+    assert feed(db, "BJ-2", tmp_path / "r1.json").exit_code == 0
+    # two rounds of two $5 wagers: 4 × 75¢ on the meter
+    assert levels(db)["mtd-5"]["meter"] == "$5,003"
+    assert "every level matches" in cli("meters", "verify", "--db", db)
+
+
+def test_a_rounds_explicit_id_is_its_identity(ledger_db: str, tmp_path: Path) -> None:
+    db = floor(ledger_db)
+    assert feed(db, "BJ-1", mtd_round(tmp_path / "x.json", round_id="shift-7-0042")).exit_code == 0
+    res = feed(db, "BJ-1", mtd_round(tmp_path / "y.json", round_id="shift-7-0042"))
+    assert res.exit_code == 0 and "(round BJ-1/shift-7-0042)" in res.output
+    assert "already on the ledger, nothing changed" in res.output
+    z = mtd_round(tmp_path / "z.json", round_id="shift-7-0042", seat5_bet="$20")
+    assert isinstance(feed(db, "BJ-1", z).exception, RoundConflictError)
+
+
+def test_a_round_of_another_paytable_or_deck_count_is_refused_citing_the_section(
+    ledger_db: str,
+    tmp_path: Path,
+) -> None:
+    """The trial's defect: an 8-deck paytable-4 round (75 to 1) fed to a 6-deck paytable-1
+    progressive was recorded at 12 to 1."""
+    db = floor(ledger_db)
+    res = feed(db, "BJ-1", mtd_round(tmp_path / "p4.json", submission=EIGHT_DECK_P4))
+    assert isinstance(res.exception, ProgressiveMismatchError)
+    message = str(res.exception)
+    assert "8-deck table on § 633b.3 paytable 4" in message
+    assert "(58 Pa. Code § 633b.3(i))" in message
+    assert levels(db)["mtd-5"]["meter"] == "$5,000"
+
+
+def test_several_files_are_fed_each_on_its_own_and_every_fed_one_is_shown(
+    ledger_db: str, tmp_path: Path
+) -> None:
+    db = floor(ledger_db)
+    good1 = mtd_round(tmp_path / "g1.json")
+    bad = mtd_round(tmp_path / "bad.json", submission=EIGHT_DECK_P4)
+    good2 = mtd_round(tmp_path / "g2.json", seat5_bet="$20")
+    res = feed(db, "BJ-1", good1, bad, good2)
+    assert res.exit_code == 2
+    assert "bad.json" in res.stderr and "633b.3(i)" in res.stderr
+    assert "g1.json" in res.stdout and "g2.json" in res.stdout
+    assert levels(db)["mtd-5"]["meter"] == "$5,003"  # two rounds fed, two $5 wagers each
+
+
+AWARD = ROUND.parent / "match-the-dealer-award.json"
+
+
+def mtd_line(output: str, seat: int) -> dict[str, Any]:
+    (rnd,) = json.loads(output)
+    (e,) = [
+        e
+        for e in rnd["events"]
+        if e["action"] == "settlement" and e["wager"] == "match-the-dealer" and e["seat"] == seat
+    ]
+    return e  # type: ignore[no-any-return]
+
+
+def test_a_fed_round_shows_the_ledgers_pay_and_an_unfed_one_says_it_is_valued_at_the_seed(
+    ledger_db: str,
+    tmp_path: Path,
+) -> None:
+    """The trial's defect: the table showed +$495 (10% of the $5,000 seed, less the $5 wager)
+    while the ledger paid $500.15 (10% of $5,000 + 2 × 75¢)."""
+    unfed = mtd_line(cli("settle", str(AWARD), "--json"), 2)
+    assert "valued at the meter's seed; the progressive meter decides the pay" in unfed["pays"]
+    db = floor(ledger_db)
+    args = ["settle", str(AWARD), "--db", db, "--table", "BJ-1", "--as", "dana",
+            "--progressive", "mtd-5"]  # fmt: skip
+    fed = mtd_line(cli(*args, "--json"), 2)
+    (award,) = json.loads(cli("meters", "--db", db, "--json"))["progressives"][0]["pending"]
+    assert award["amount_cents"] == 50_015
+    assert (fed["returned_cents"], fed["win_cents"]) == (50_015, 50_015 - 500)
+    assert "$500.15 from the meter (award 1, pending validation)" in fed["pays"]
+    shown = cli(*args)  # a replay shows the same ledger amounts
+    assert "+$495.15" in shown and "+$495 " not in shown

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import re
 import sys
 from collections.abc import Callable
 from fractions import Fraction
@@ -127,16 +128,25 @@ def _money(text: str | None, what: str) -> int | None:
     return None if text is None else parse_amount(text, what)
 
 
+def _meter_money(text: str, what: str) -> int:
+    """A meter amount in cents: dollars as the ledger shows them, sub-cent digits (to the
+    micro-dollar, '$50,000.1875') included, rounded down to the cent — a share of the meter
+    (100%, 10%) is paid rounded down to the cent, so the fraction never changes a pay. The
+    whole cents pass :func:`~croupier.units.parse_amount` (its limits and its one-line error)."""
+    m = re.fullmatch(r"\s*(\$?[0-9,]*\.[0-9]{2})[0-9]{1,4}\s*", text)
+    return parse_amount(m.group(1) if m else text, what)
+
+
 def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
     """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000')."""
-    if text is None or "=" not in text:
-        return _money(text, "--meter")
+    if text is None:
+        return None
+    if "=" not in text:
+        return _meter_money(text, "--meter")
     meters: dict[MeterLevel, int] = {}
     for part in text.split(","):
         name, _, amount = part.partition("=")
-        cents = _money(amount, f"--meter {name.strip()}")
-        assert cents is not None
-        meters[MeterLevel.parse(name)] = cents
+        meters[MeterLevel.parse(name)] = _meter_money(amount, f"--meter {name.strip()}")
     return meters
 
 
@@ -719,7 +729,7 @@ def hand(
         )
     amount_cents = _money(amount, "--amount")
     assert amount_cents is not None
-    meter_cents = _money(meter, "--meter")
+    meter_cents = _meter_money(meter, "--meter") if meter is not None else None
     meters = None
     if meter_cents is not None:
         if table.progressive is None or len(table.progressive.meters) != 1:

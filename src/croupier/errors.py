@@ -151,6 +151,27 @@ class LinkError(RulesError):
     """The table is not linked to the progressive (§ 605a.8) or a position is not at the table."""
 
 
+class AuthenticationError(LedgerError):
+    """A staff member could not be authenticated: an unknown name or a wrong credential (the
+    message does not say which), a credential that is missing or too short, or a bootstrap asked
+    of a ledger that has staff already."""
+
+
+class LedgerKeyError(LedgerError):
+    """The ledger key that chains the events (HMAC-SHA256) is missing or unreadable: nothing is
+    written without it; ``croupier meters verify`` still checks everything else and says so."""
+
+
+class RoundConflictError(IdempotencyConflictError):
+    """A round id already on the ledger for that table was fed again with other content (seats,
+    wagers, amounts or cards): nothing was changed."""
+
+
+class ProgressiveMismatchError(RulesError):
+    """A round was dealt under another section, paytable or deck count than the progressive it
+    was fed to is defined with."""
+
+
 # -- the table: Rules Submissions and the round procedure (croupier.table) -----------------------
 
 

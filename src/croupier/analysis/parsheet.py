@@ -273,7 +273,7 @@ def resolve(
     progressive wager size (default: the smallest the paytable takes).
 
     Raises :class:`~croupier.errors.UnknownPaytableError`, :class:`RulesError` (deck count,
-    wager size or meter below its seed forbidden), :class:`~croupier.errors.InputError` (a
+    wager size forbidden), :class:`~croupier.errors.InputError` (a
     missing deck count, a meter for a paytable without one) or
     :class:`~croupier.errors.PaytableError`.
     """

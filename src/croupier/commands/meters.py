@@ -3,27 +3,41 @@
 * ``croupier meters`` — every progressive: levels with meter, held, available, reserve, paid to
   date; pending awards; ``--history`` adds the ledger's events.
 * ``croupier meters create --paytable 633b.3:1 --decks 6 --wager 5 --name mtd-5 --table BJ-1``
-* ``croupier meters link NAME TABLE`` — link another table to the meters (§ 605a.8).
-* ``croupier meters user NAME --role floorperson`` — add a user with a role.
+* ``croupier meters bootstrap NAME`` — the first shift manager, once, on a ledger with no staff.
+* ``croupier meters login --as NAME`` — check a staff member's credential and show their role.
+* ``croupier meters link NAME TABLE --as SHIFT_MANAGER`` — link another table (§ 605a.8).
+* ``croupier meters user NAME --role floorperson --as SHIFT_MANAGER`` — add a staff member.
 * ``croupier meters validate AWARD --as USER`` — a floorperson or above validates a pending
   award, which is then paid (§ 633b.2(h)(3)); ``croupier meters void AWARD --as USER --reason …``.
-* ``croupier meters verify`` — replay the ledger and check every meter against it.
+* ``croupier meters adjust NAME --level L --meter ±D --reason … --as PIT_MANAGER`` (§ 605a.7(a)(6)).
+* ``croupier meters verify`` — replay the whole ledger and check every table and the chain.
+
+Every command that changes the ledger authenticates the staff member it names with ``--as``: the
+credential (password or PIN) is read from the file ``--password-file`` (or
+``$CROUPIER_PASSWORD_FILE``), else from ``$CROUPIER_PASSWORD``, else asked for at the terminal.
+A new member's credential (``meters user``) comes from ``--new-password-file``
+(``$CROUPIER_NEW_PASSWORD_FILE``), else ``$CROUPIER_NEW_PASSWORD``, else the terminal, twice.
 
 Every command takes ``--db URL`` (default ``$CROUPIER_DB``, else the SQLite file
 ``~/.local/share/croupier/progressive.sqlite3``, under ``$XDG_DATA_HOME`` if set) and ``--json``.
+The ledger key is ``$CROUPIER_LEDGER_KEY_FILE``, else beside a SQLite file (``….key``), else
+under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key_file`).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import sys
+from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich import box
 from rich.table import Table
 
-from croupier.cli import _money, app, out
-from croupier.errors import InputError, LedgerError
+from croupier.cli import _money, app, err, out, where
+from croupier.errors import AuthenticationError, CroupierError, InputError, LedgerError
 from croupier.paytables import builtin_paytables
 from croupier.progressive import (
     Award,
@@ -34,9 +48,18 @@ from croupier.progressive import (
     ProgressiveStatus,
     ResetTiming,
     Role,
+    RoundSettlement,
+    StaffMember,
     default_url,
     format_micros,
 )
+from croupier.table.progressive import (
+    PROGRESSIVE_WAGERS,
+    feed_progressive,
+    round_id_of,
+    with_ledger_amounts,
+)
+from croupier.table.round import TableRound
 from croupier.units import format_money, format_percent
 from croupier.wagers import ProgressiveStake
 
@@ -59,12 +82,55 @@ DbOpt = Annotated[
     ),
 ]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
-AsUser = Annotated[str, typer.Option("--as", help="The user doing it (see `meters user`).")]
+AsUser = Annotated[
+    str, typer.Option("--as", help="The staff member doing it; their credential is asked for.")
+]
+PasswordFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--password-file",
+        envvar="CROUPIER_PASSWORD_FILE",
+        help="Read the --as member's credential from this file (else $CROUPIER_PASSWORD, else "
+        "the terminal asks).",
+    ),
+]
+ENV_PASSWORD = "CROUPIER_PASSWORD"
+ENV_NEW_PASSWORD = "CROUPIER_NEW_PASSWORD"
 
 
 def _ledger(ctx: typer.Context, db: str | None) -> Ledger:
     url = db or (ctx.obj or {}).get("db") or default_url()
     return Ledger(url)
+
+
+def read_credential(
+    name: str, path: Path | None, *, env: str = ENV_PASSWORD, confirm: bool = False
+) -> str:
+    """The credential of ``name``: the first line of ``path``, else ``$env``, else asked for at
+    the terminal (twice with ``confirm``). :class:`~croupier.errors.AuthenticationError` when
+    none is given and there is no terminal to ask at."""
+    if path is not None:
+        try:
+            return path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
+        except OSError as exc:
+            raise AuthenticationError(f"cannot read the credential file {path}: {exc}") from exc
+    value = os.environ.get(env)
+    if value:
+        return value
+    if not sys.stdin.isatty():
+        raise AuthenticationError(
+            f"no credential for {name}: give --password-file, set ${env}, or run at a terminal"
+        )
+    return str(
+        typer.prompt(
+            f"credential (password or PIN) for {name}", hide_input=True, confirmation_prompt=confirm
+        )
+    )
+
+
+def login(ledger: Ledger, name: str, path: Path | None) -> StaffMember:
+    """Authenticate ``name`` on ``ledger`` with the credential :func:`read_credential` finds."""
+    return ledger.authenticate(name, read_credential(name, path))
 
 
 def _award_dict(a: Award) -> dict[str, Any]:
@@ -333,13 +399,13 @@ def create(
         ProgressiveStake,
         typer.Option("--progressive-stake", help="Whether a meter award returns the stake."),
     ] = ProgressiveStake.COLLECTED,
-    by: Annotated[
-        str | None, typer.Option("--as", help="The pit manager (or above) creating it.")
-    ] = None,
+    by: Annotated[str, typer.Option("--as", help="The shift manager creating it (§ 605a.7).")] = "",
+    password_file: PasswordFile = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
-    """Create a progressive from a paytable of the regulation, its levels at their seeds."""
+    """Create a progressive from a paytable of the regulation, its levels at their seeds; a shift
+    manager does it."""
     section, sep, key = paytable.partition(":")
     if not sep or not section or not key:
         raise InputError(
@@ -358,7 +424,8 @@ def create(
         stake=stake,
     )
     with _ledger(ctx, db) as ledger:
-        status = ledger.create_progressive(definition, tables=table or [], by=by)
+        who = login(ledger, _required_as(by), password_file)
+        status = ledger.create_progressive(definition, tables=table or [], by=who.name)
         if json_out:
             print(json.dumps(_status_dict(status), indent=2, ensure_ascii=False))
             return
@@ -370,12 +437,14 @@ def link(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The progressive.")],
     table: Annotated[str, typer.Argument(help="The table id to link (§ 605a.8).")],
-    by: Annotated[str | None, typer.Option("--as", help="The pit manager (or above).")] = None,
+    by: Annotated[str, typer.Option("--as", help="The shift manager.")] = "",
+    password_file: PasswordFile = None,
     db: DbOpt = None,
 ) -> None:
-    """Link a table to a progressive's meters (§ 605a.8)."""
+    """Link a table to a progressive's meters (§ 605a.8); a shift manager does it."""
     with _ledger(ctx, db) as ledger:
-        ledger.link_table(name, table, by=by)
+        who = login(ledger, _required_as(by), password_file)
+        ledger.link_table(name, table, by=who.name)
         out.print(f"table {table} linked to {name}")
 
 
@@ -390,14 +459,117 @@ def user(
             help="dealer, floorperson, pit-manager, assistant-shift-manager or shift-manager.",
         ),
     ],
-    by: Annotated[str | None, typer.Option("--as", help="The shift manager adding them.")] = None,
+    by: Annotated[str, typer.Option("--as", help="The shift manager adding them.")] = "",
+    password_file: PasswordFile = None,
+    new_password_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--new-password-file",
+            envvar="CROUPIER_NEW_PASSWORD_FILE",
+            help="Read the new member's credential from this file (else $CROUPIER_NEW_PASSWORD, "
+            "else the terminal asks twice).",
+        ),
+    ] = None,
     db: DbOpt = None,
 ) -> None:
-    """Add a user with a role (recorded in the ledger)."""
+    """Add a staff member with a role and a credential (recorded in the ledger); a shift manager
+    does it (§ 605a.7)."""
     r = Role.parse(role)
     with _ledger(ctx, db) as ledger:
-        ledger.add_user(name, r, by=by)
-        out.print(f"{name} added as {r.value}")
+        who = login(ledger, _required_as(by), password_file)
+        secret = read_credential(name, new_password_file, env=ENV_NEW_PASSWORD, confirm=True)
+        ledger.add_user(name, r, secret, by=who.name)
+        out.print(f"{name} added as {r.value} by {who.name}")
+
+
+@meters_app.command()
+def bootstrap(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The first shift manager's name.")],
+    password_file: PasswordFile = None,
+    db: DbOpt = None,
+) -> None:
+    """Create the first shift manager, once, on a ledger with no staff (their credential as for
+    --as: --password-file, $CROUPIER_PASSWORD or the terminal, twice)."""
+    with _ledger(ctx, db) as ledger:
+        member = ledger.bootstrap(name, read_credential(name, password_file, confirm=True))
+        out.print(
+            f"{member.name} is the ledger's first {member.role.value}; the ledger key is "
+            f"{ledger.key_file or 'held in memory'}"
+        )
+
+
+@meters_app.command("login")
+def login_command(
+    ctx: typer.Context,
+    by: AsUser,
+    password_file: PasswordFile = None,
+    db: DbOpt = None,
+) -> None:
+    """Check a staff member's credential and show their role (what every --as does)."""
+    with _ledger(ctx, db) as ledger:
+        who = login(ledger, by, password_file)
+        out.print(f"{who.name} authenticated: {who.role.value}")
+
+
+def feed_rounds(
+    rounds: list[tuple[Path, TableRound]],
+    progressives: list[str],
+    *,
+    table: str,
+    by: str,
+    password_file: Path | None,
+    db: str | None,
+    quiet: bool = False,
+) -> tuple[dict[Path, TableRound], int]:
+    """``croupier settle --progressive``: feed each round file to each progressive, each file on
+    its own — a ledger error in one file is one error line (file, progressive, error) and the
+    others are still fed. The dealer ``by`` is authenticated once. Returns every file fed, its
+    round with the ledger's amounts on its progressive lines
+    (:func:`~croupier.table.progressive.with_ledger_amounts`), and how many files failed."""
+    if not table.strip():
+        raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
+    fed: dict[Path, TableRound] = {}
+    failed: set[Path] = set()
+    with Ledger(default_url() if db is None else db) as ledger:
+        who = login(ledger, _required_as(by), password_file)
+        for path, rnd in rounds:
+            results: list[tuple[str, RoundSettlement]] = []
+            try:
+                rid = round_id_of(path)
+                for name in progressives:
+                    result = feed_progressive(
+                        rnd, ledger.system(name), table=table, round_id=rid, by=who.name
+                    )
+                    if result is None:
+                        continue
+                    results.append((PROGRESSIVE_WAGERS[result_section(ledger, name)], result))
+                    if not quiet:
+                        what = (
+                            "already on the ledger, nothing changed:"
+                            if result.replayed
+                            else "fed to"
+                        )
+                        err.print(f"{path.name}: {what} progressive {name!r} (round {table}/{rid})")
+            except CroupierError as exc:
+                if len(rounds) == 1:
+                    raise
+                err.print(f"error: {path.name}: {where(exc)}{exc}", style="red")
+                failed.add(path)
+                continue
+            fed[path] = with_ledger_amounts(rnd, results)
+    return fed, len(failed)
+
+
+def result_section(ledger: Ledger, name: str) -> str:
+    """The section of progressive ``name``'s definition."""
+    return ledger.definition(name).section
+
+
+def _required_as(by: str) -> str:
+    if not by.strip():
+        raise AuthenticationError("this changes the ledger: name the staff member with --as")
+    return by.strip()
 
 
 @meters_app.command()
@@ -405,13 +577,15 @@ def validate(
     ctx: typer.Context,
     award: Annotated[int, typer.Argument(help="The award id (see `croupier meters`).")],
     by: AsUser,
+    password_file: PasswordFile = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
     """Validate a pending progressive payout as a floorperson or above; it is then paid and,
     after a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4))."""
     with _ledger(ctx, db) as ledger:
-        a = ledger.validate(award, by=by)
+        who = login(ledger, by, password_file)
+        a = ledger.validate(award, by=who.name)
         if json_out:
             print(json.dumps(_award_dict(a), indent=2, ensure_ascii=False))
             return
@@ -430,13 +604,61 @@ def void(
     award: Annotated[int, typer.Argument(help="The pending award id.")],
     by: AsUser,
     reason: Annotated[str, typer.Option("--reason", help="Why the award is void.")],
+    password_file: PasswordFile = None,
     db: DbOpt = None,
 ) -> None:
     """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
     the meter."""
     with _ledger(ctx, db) as ledger:
-        a = ledger.void_award(award, by=by, reason=reason)
+        who = login(ledger, by, password_file)
+        a = ledger.void_award(award, by=who.name, reason=reason)
         out.print(f"award {a.id} voided by {by}: {reason}")
+
+
+@meters_app.command()
+def adjust(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The progressive.")],
+    level: Annotated[str, typer.Option("--level", help="The level, e.g. Progressive or Mega.")],
+    by: AsUser,
+    reason: Annotated[str, typer.Option("--reason", help="Why the meter is corrected.")],
+    meter: Annotated[
+        str, typer.Option("--meter", help="Dollars added to the meter (negative: taken off).")
+    ] = "0",
+    reserve: Annotated[str, typer.Option("--reserve", help="Dollars added to the reserve.")] = "0",
+    password_file: PasswordFile = None,
+    db: DbOpt = None,
+) -> None:
+    """Correct a level by hand, with a reason, as a pit manager or above (§ 605a.7(a)(6))."""
+    with _ledger(ctx, db) as ledger:
+        who = login(ledger, by, password_file)
+        wanted = level.strip().lower()
+        levels = ledger.definition(name).levels
+        lv = next((x.level for x in levels if x.level.value.lower() == wanted), None)
+        if lv is None:
+            raise InputError(f"progressive {name!r} has no level {level!r}")
+        after = ledger.adjust(
+            name,
+            lv,
+            meter_cents=_signed_cents(meter, "--meter"),
+            reserve_cents=_signed_cents(reserve, "--reserve"),
+            by=who.name,
+            reason=reason,
+        )
+        out.print(
+            f"{name} {lv.value} adjusted by {who.name}: meter {format_micros(after.meter)}, "
+            f"reserve {format_micros(after.reserve)} ({reason})"
+        )
+
+
+def _signed_cents(text: str, option: str) -> int:
+    t = text.strip()
+    if t.lstrip("+-$") in ("0", "0.00", ""):
+        return 0
+    sign = -1 if t.startswith("-") else 1
+    cents = _money(t.lstrip("+-"), option)
+    assert cents is not None
+    return sign * cents
 
 
 @meters_app.command()
@@ -446,20 +668,36 @@ def verify(
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
-    """Replay the ledger from its first event and check every stored meter against it."""
+    """Replay the whole ledger from its first event: the events' HMAC chain (with the ledger
+    key), who did each thing and in which role, and every table derived from the log (staff,
+    links, rounds, settlements, awards, meters); the first difference is an error."""
     with _ledger(ctx, db) as ledger:
+        report = ledger.audit()
         names = [name] if name else ledger.names()
-        results = {}
-        for n in names:
-            levels = ledger.verify(n)
-            results[n] = {lv.value: format_micros(s.meter) for lv, s in levels.items()}
-        events = len(ledger.history())
+        if name is not None:
+            ledger.definition(name)
+        results = {
+            n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
+            for n in names
+        }
+        chain = (
+            "the events' HMAC chain matches the ledger key"
+            if report.chain_checked
+            else f"the ledger key {ledger.key_file} is not here: the chain's macs were NOT "
+            "checked (everything else was)"
+        )
         if json_out:
-            print(json.dumps({"events": events, "verified": results}, indent=2))
+            data = {
+                "events": report.events,
+                "chain_checked": report.chain_checked,
+                "verified": results,
+            }
+            print(json.dumps(data, indent=2))
             return
         if not names:
             raise LedgerError("the ledger holds no progressive to verify")
         for n, levels_shown in results.items():
             shown = ", ".join(f"{k} {v}" for k, v in levels_shown.items())
             out.print(f"{n}: replayed, every level matches the ledger ({shown})")
-        out.print(f"{events} events in {ledger.display_url}")
+        out.print(f"{report.events} events in {ledger.display_url}")
+        out.print(chain)

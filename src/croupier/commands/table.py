@@ -20,9 +20,9 @@ import typer
 from rich.table import Table
 
 from croupier.cli import JsonFlag, app, err, out, where
-from croupier.errors import CroupierError, InputError, one_line
-from croupier.progressive import Ledger, RoundStatus, default_url
-from croupier.table.progressive import feed_progressive
+from croupier.commands.meters import feed_rounds
+from croupier.errors import CroupierError, one_line
+from croupier.table.progressive import valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
 from croupier.table.submission import TableGame, check_file, load_submission
@@ -79,6 +79,14 @@ def settle(
         typer.Option("--table", help="The ledger's name of the table the rounds were dealt at."),
     ] = "",
     by: Annotated[str, typer.Option("--as", help="The dealer recording the rounds.")] = "",
+    password_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--password-file",
+            envvar="CROUPIER_PASSWORD_FILE",
+            help="The --as dealer's credential (else $CROUPIER_PASSWORD, else asked).",
+        ),
+    ] = None,
     db: Annotated[
         str | None,
         typer.Option(
@@ -105,20 +113,19 @@ def settle(
             err.print(f"error: {where(exc)}{exc}", style="red")
             failed += 1
     if progressive:
-        if not table or not by:
-            raise InputError(
-                "--progressive needs --table (the ledger's table) and --as (the dealer)"
-            )
-        with Ledger(db or default_url()) as ledger:
-            for name in progressive:
-                system = ledger.system(name)
-                for path, rnd in settled:
-                    before = system.find_round(path.stem)
-                    result = feed_progressive(rnd, system, table=table, round_id=path.stem, by=by)
-                    if result is not None and not json_out:
-                        done = before is not None and before.status is RoundStatus.SETTLED
-                        what = "already on the ledger, nothing changed:" if done else "fed to"
-                        err.print(f"{path.name}: {what} progressive {name!r} (round {path.stem})")
+        fed, errors = feed_rounds(
+            settled,
+            progressive,
+            table=table,
+            by=by,
+            password_file=password_file,
+            db=db,
+            quiet=json_out,
+        )
+        settled = [(p, fed[p]) for p, _ in settled if p in fed]
+        failed += errors
+    else:
+        settled = [(p, valued_at_seed(r)) for p, r in settled]
     _show([(str(p), r) for p, r in settled], json_out)
     if failed:
         raise typer.Exit(2)
@@ -198,4 +205,4 @@ def play(
             "The players follow a simple training rule, not the optimal strategy "
             "(croupier strategy blackjack, croupier strategy switch-hands)."
         )
-    _show([(f"round {i}", r) for i, r in enumerate(played, start=1)], json_out)
+    _show([(f"round {i}", valued_at_seed(r)) for i, r in enumerate(played, start=1)], json_out)

@@ -9,27 +9,22 @@ append-only ledger.
   regulated order, envy bonuses, resets, and the :class:`Replayer` that rebuilds every meter
   from the event log.
 * :mod:`~croupier.progressive.ledger` — the :class:`Ledger` (SQLAlchemy; SQLite file by default,
-  PostgreSQL by URL; Alembic migrations shipped in the package) and the per-progressive procedure
-  :class:`ProgressiveSystem` the table engine calls: ``accept_wagers`` → ``lock_out`` →
-  ``verify_chips`` → ``settle_round`` (one transaction, idempotency key) → ``validate``.
+  PostgreSQL by URL; Alembic migrations shipped in the package), built on
+  :mod:`~croupier.progressive.store` (database, ledger key, the events' HMAC chain) and
+  :mod:`~croupier.progressive.core` (transactions, staff with argon2 credentials,
+  :mod:`~croupier.progressive.staff`); :mod:`~croupier.progressive.audit` replays the whole
+  ledger for ``verify``; :mod:`~croupier.progressive.records` holds what it returns.
+* :mod:`~croupier.progressive.rounds` — the per-progressive procedure :class:`ProgressiveSystem`
+  the table engine calls: ``accept_wagers`` → ``lock_out`` → ``verify_chips`` → ``settle_round``
+  (one transaction, idempotency key) → ``validate``.
 * :mod:`~croupier.progressive.longrun` — the long-run return of a progressive paytable.
 
 Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wagers` and
 :mod:`croupier.analysis`; :mod:`croupier.cli` (``croupier meters``) imports it.
 """
 
-from croupier.progressive.ledger import (
-    Award,
-    Contribution,
-    Ledger,
-    LedgerEvent,
-    ProgressiveStatus,
-    ProgressiveSystem,
-    RoundSettlement,
-    RoundView,
-    StaffMember,
-    default_url,
-)
+from croupier.progressive.audit import AuditReport
+from croupier.progressive.ledger import Ledger
 from croupier.progressive.meters import LevelState, Replayer, settlement_order
 from croupier.progressive.model import (
     MICROS_PER_CENT,
@@ -46,9 +41,21 @@ from croupier.progressive.model import (
     RoundStatus,
     format_micros,
 )
+from croupier.progressive.records import (
+    Award,
+    Contribution,
+    LedgerEvent,
+    ProgressiveStatus,
+    RoundSettlement,
+    RoundView,
+    StaffMember,
+)
+from croupier.progressive.rounds import ProgressiveSystem
+from croupier.progressive.store import default_key_file, default_url
 
 __all__ = [
     "MICROS_PER_CENT",
+    "AuditReport",
     "Award",
     "AwardKind",
     "AwardStatus",
@@ -71,6 +78,7 @@ __all__ = [
     "RoundStatus",
     "RoundView",
     "StaffMember",
+    "default_key_file",
     "default_url",
     "format_micros",
     "settlement_order",

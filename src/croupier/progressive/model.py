@@ -191,7 +191,7 @@ class QualifyingHand:
     def from_settlement(cls, position: int, settlement: Settlement) -> QualifyingHand | None:
         """The hand a wager's :class:`~croupier.wagers.base.Settlement` paid at ``position``
         (the paytable line it was paid on), or ``None`` when the wager lost: what the table
-        engine hands to :meth:`~croupier.progressive.ledger.ProgressiveSystem.settle_round`.
+        engine hands to :meth:`~croupier.progressive.rounds.ProgressiveSystem.settle_round`.
 
         >>> from croupier.cards import parse_cards
         >>> from croupier.wagers import get_wager

@@ -4,7 +4,8 @@
 UPDATE and DELETE on it); the other tables are the current state the events lead to, kept in the
 same transactions so they can be read and locked cheaply: ``meter_levels`` (one row per level),
 ``rounds`` (the procedure of § 633b.2(d)–(h)), ``awards``, ``settlements`` (idempotency keys) and
-``staff`` (users and roles). The schema is created and upgraded only by the Alembic migrations in
+``staff`` (users, roles and credential hashes), and ``ledger_chain`` (the head of the events'
+HMAC chain). The schema is created and upgraded only by the Alembic migrations in
 ``croupier/progressive/migrations``; a test checks that they produce exactly this metadata.
 """
 
@@ -59,6 +60,8 @@ staff = sa.Table(
     sa.Column("name", sa.String(100), primary_key=True),
     sa.Column("role", sa.String(40), nullable=False),
     sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
+    # an argon2id hash (argon2-cffi) of the member's password or PIN; never the secret itself
+    sa.Column("credential", sa.String(200), nullable=True),
 )
 
 rounds = sa.Table(
@@ -70,6 +73,8 @@ rounds = sa.Table(
     sa.Column("status", sa.String(20), nullable=False),
     sa.Column("positions", sa.Text, nullable=False),
     sa.Column("chips_counted", sa.Integer, nullable=True),
+    # SHA-256 of the round's whole content (seats, wagers, amounts, cards) as the table fed it
+    sa.Column("content", sa.String(64), nullable=True),
 )
 
 settlements = sa.Table(
@@ -130,5 +135,18 @@ ledger_events = sa.Table(
     sa.Column("actor_role", sa.String(40), nullable=True),
     sa.Column("detail", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # HMAC-SHA256, under the ledger key, of the previous event's mac and this event's fields
+    sa.Column("mac", sa.String(64), nullable=True),
     sa.Index("ix_ledger_events_progressive_seq", "progressive_id", "seq"),
+    sa.Index("ix_ledger_events_award", "award_id"),
+    sa.Index("ix_ledger_events_round", "progressive_id", "round_id"),
+)
+
+ledger_chain = sa.Table(
+    "ledger_chain",
+    metadata,
+    # one row (id 1): the last event's seq and mac; writers lock it, so events are chained in order
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("head_seq", sa.BigInteger, nullable=False),
+    sa.Column("head_mac", sa.String(64), nullable=False),
 )

@@ -7,23 +7,101 @@ is dealt, :func:`feed_progressive` replays its progressive wagers into a
 their positions (§ 633b.2(d)(1)), the lock-out (§ 633b.2(d)(2)), the chip count (§ 633b.2(f):
 one chip per wager, as the table collected them) and the settlement of the qualifying hands in one
 transaction under an idempotency key (``progressive/table/round``: a round may feed a Jackpot
-Party and a Match the Dealer progressive), so calling it again for the same round returns the first
-settlement and changes nothing.
+Party and a Match the Dealer progressive).
+
+Round identity: a round is its table and round id (a round file's ``id``, else its file name's
+stem, :func:`round_id_of`) — on the ledger ``TABLE/ROUND`` — plus :func:`round_content`, the
+SHA-256 of everything in it (seats, wagers, amounts, cards, every event). Fed again with the same
+content it is a replay (the first settlement, nothing changed); with other content it is a
+:class:`~croupier.errors.RoundConflictError` and nothing is changed. A round whose section,
+paytable or deck count is not the progressive's definition is refused
+(:class:`~croupier.errors.ProgressiveMismatchError`).
 """
 
 from __future__ import annotations
 
-from croupier.errors import LedgerError, ProcedureError
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from croupier.errors import (
+    InputError,
+    LedgerError,
+    ProcedureError,
+    ProgressiveMismatchError,
+    RoundConflictError,
+)
 from croupier.progressive import (
+    ProgressiveDefinition,
     ProgressiveSystem,
     QualifyingHand,
     RoundSettlement,
     RoundStatus,
 )
-from croupier.table.round import Action, Phase, TableRound
+from croupier.table.round import Action, Event, Phase, TableRound
+from croupier.units import format_money
 
 PROGRESSIVE_WAGERS = {"633b.2": "jackpot-party", "633b.3": "match-the-dealer"}
 """The section of a progressive definition → the wager id the table records it under."""
+
+
+def round_id_of(path: str | Path) -> str:
+    """The round id of a round file: its ``"id"`` (a non-empty string) if it has one, else the
+    file name's stem. :class:`~croupier.errors.InputError` for an ``id`` that is not a string."""
+    p = Path(path)
+    try:
+        data = json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError):
+        return p.stem  # settle_file has reported the file already
+    rid = data.get("id") if isinstance(data, dict) else None
+    if rid is None:
+        return p.stem
+    if not isinstance(rid, str) or not rid.strip() or "/" in rid:
+        raise InputError(f'{p}: a round "id" is a non-empty string without "/", not {rid!r}')
+    return rid.strip()
+
+
+def round_content(rnd: TableRound) -> str:
+    """SHA-256 (hex) of the whole round: the submission's game and decks, every bet (seat, wager,
+    amount, player), the cards and every event of the record."""
+    data = {
+        "game": rnd.submission.game.value,
+        "decks": rnd.submission.decks,
+        "bets": [[b.seat, b.wager, b.amount_cents, b.player] for b in rnd.bets],
+        "cards": [str(c) for c in rnd.cards.every_card()] if rnd.cards is not None else None,
+        "events": [e.to_json() for e in rnd.events],
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
+    """Refuse a round dealt under another section, paytable or deck count than ``defn``
+    (:class:`~croupier.errors.ProgressiveMismatchError` citing the paytables' subsection)."""
+    wager = PROGRESSIVE_WAGERS.get(defn.section)
+    if wager is None:
+        raise LedgerError(f"progressive {defn.name!r} is not a Blackjack table progressive")
+    rule = defn.rule("(i)")
+    offered = next((w for w in rnd.submission.wagers if w.wager == wager), None)
+    if offered is None or offered.paytable is None:
+        if any(b.wager == wager for b in rnd.bets):  # pragma: no cover - the table refuses it
+            raise ProgressiveMismatchError(f"the table does not offer {wager}", section=rule)
+        return
+    t, sub = offered.paytable, rnd.submission
+    if t.section != defn.section or t.key != defn.paytable or sub.decks != defn.decks:
+        raise ProgressiveMismatchError(
+            f"the round was dealt at a {sub.decks}-deck table on § {t.section} paytable {t.key}; "
+            f"progressive {defn.name!r} is § {defn.section} paytable {defn.paytable} with "
+            f"{defn.decks} decks",
+            section=rule,
+        )
+
+
+def ledger_round_id(table: str, round_id: str) -> str:
+    """The ledger's id of round ``round_id`` at ``table``: ``TABLE/ROUND``."""
+    return f"{table}/{round_id}"
 
 
 def feed_progressive(
@@ -34,17 +112,28 @@ def feed_progressive(
     Only wagers of the definition's size are fed (a $1 and a $5 Jackpot Party wager are two
     progressives, § 633b.2(e)); ``None`` when the round holds none. Raises
     :class:`~croupier.errors.ProcedureError` when the round is not dealt yet (its progressive
-    wagers are settled at the deal, § 633b.2(g), § 633b.3(g)) and the ledger's own errors
-    (:class:`~croupier.errors.LinkError` for a table not linked, § 605a.8).
+    wagers are settled at the deal, § 633b.2(g), § 633b.3(g)),
+    :class:`~croupier.errors.ProgressiveMismatchError` for a round of another paytable or deck
+    count, :class:`~croupier.errors.RoundConflictError` for a round id of the table already fed
+    with other content, and the ledger's own errors (:class:`~croupier.errors.LinkError` for a
+    table not linked, § 605a.8). Every check is made before the ledger is written.
     """
     defn = system.definition
-    wager = PROGRESSIVE_WAGERS.get(defn.section)
-    if wager is None:
-        raise LedgerError(f"progressive {defn.name!r} is not a Blackjack table progressive")
+    check_round_matches(rnd, defn)
+    wager = PROGRESSIVE_WAGERS[defn.section]
     if rnd.phase not in (Phase.DEALT, Phase.SETTLED):
         raise ProcedureError(
             "the progressive wagers are fed to the ledger once the round is dealt",
             section=f"{defn.section}(g)",
+        )
+    rid = ledger_round_id(table, round_id)
+    content = round_content(rnd)
+    view = system.find_round(rid)
+    if view is not None and view.content != content:
+        raise RoundConflictError(
+            f"round {round_id!r} of table {table} is on progressive {defn.name!r} already with "
+            "other content (seats, wagers, amounts or cards): nothing changed; give the round "
+            'its own "id"'
         )
     positions = tuple(
         b.seat for b in rnd.bets if b.wager == wager and b.amount_cents == defn.wager_cents
@@ -59,17 +148,78 @@ def feed_progressive(
         and e.seat in positions
         and e.outcome_key is not None
     ]
-    view = system.find_round(round_id)
-    if view is None:
-        system.accept_wagers(round_id, table, positions, by=by)
-        view = system.round(round_id)
-    if view.status is RoundStatus.OPEN:
-        system.lock_out(round_id, by=by)
-        view = system.round(round_id)
-    if view.status is RoundStatus.LOCKED:
-        system.verify_chips(round_id, len(positions), by=by)
     key = f"{defn.name}/{table}/{round_id}"  # one round may feed several progressives
-    return system.settle_round(round_id, hands, idempotency_key=key, by=by)
+    if view is None:  # the whole round in one transaction
+        return system.play_round(
+            rid, table, positions, hands, idempotency_key=key, by=by, content=content
+        )
+    # a round left part-way by an earlier run: the remaining steps
+    if view.status is RoundStatus.OPEN:
+        system.lock_out(rid, by=by)
+        view = system.round(rid)
+    if view.status is RoundStatus.LOCKED:
+        system.verify_chips(rid, len(positions), by=by)
+    return system.settle_round(rid, hands, idempotency_key=key, by=by)
 
 
-__all__ = ["PROGRESSIVE_WAGERS", "feed_progressive"]
+SEED_NOTE = "valued at the meter's seed; the progressive meter decides the pay"
+"""What a progressive line says when no ledger was fed: the table values a share of the meter at
+the seed, the ledger pays it from the live meter."""
+
+
+def with_ledger_amounts(
+    rnd: TableRound, settlements: Sequence[tuple[str, RoundSettlement]]
+) -> TableRound:
+    """``rnd`` with every progressive line's pay replaced by the ledger's: for each
+    ``(wager id, settlement)``, a seat's return is what the ledger awarded it (its own award
+    and envy bonuses, stake included where the definition returns it), its net that less the
+    wager. A share of a meter names its award and that it waits for validation. The amounts
+    printed and written as JSON for those lines are then the ledger's."""
+    events = list(rnd.events)
+    for wager, settlement in settlements:
+        for i, e in enumerate(events):
+            if e.action is not Action.SETTLEMENT or e.wager != wager or e.seat is None:
+                continue
+            mine = [a for a in settlement.awards if a.position == e.seat]
+            returned = sum(a.amount_cents for a in mine)
+            pays = e.pays
+            for a in mine:
+                if a.source_position is None and a.status.value == "pending":
+                    pays = (
+                        f"{e.pays}: {format_money(a.amount_cents)} from the meter "
+                        f"(award {a.id}, pending validation)"
+                    )
+            events[i] = replace(
+                e,
+                pays=pays,
+                returned_cents=returned,
+                win_cents=returned - (e.amount_cents or 0),
+                detail=f"{e.detail}; on the ledger {settlement.progressive!r}: "
+                f"{format_money(returned)} returned",
+            )
+    return replace(rnd, events=tuple(events))
+
+
+def valued_at_seed(rnd: TableRound) -> TableRound:
+    """``rnd`` with each share-of-meter line saying plainly that its pay is valued at the seed
+    (:data:`SEED_NOTE`): no ledger was fed, so the amount shown is not what the meter pays."""
+    events: list[Event] = [
+        replace(e, pays=f"{e.pays} ({SEED_NOTE})")
+        if e.action is Action.SETTLEMENT and e.pending_validation
+        else e
+        for e in rnd.events
+    ]
+    return replace(rnd, events=tuple(events))
+
+
+__all__ = [
+    "PROGRESSIVE_WAGERS",
+    "SEED_NOTE",
+    "check_round_matches",
+    "feed_progressive",
+    "ledger_round_id",
+    "round_content",
+    "round_id_of",
+    "valued_at_seed",
+    "with_ledger_amounts",
+]

@@ -96,6 +96,9 @@ class RoundFile(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    id: str | None = None
+    """The round's id at its table (the progressive ledger's idempotency key); default: the
+    file name's stem (:func:`croupier.table.progressive.round_id_of`)."""
     submission: str | dict[str, Any]
     steps: list[Step]
 

@@ -29,6 +29,7 @@ import numpy.typing as npt
 from croupier.cards import Card, Shoe, decks_phrase, format_cards
 from croupier.errors import (
     CardError,
+    InputError,
     PaytableError,
     RulesError,
     UnknownPaytableError,
@@ -582,14 +583,15 @@ class Wager(ABC):
     def check_meter(
         self, paytable: Paytable, level: MeterLevel, cents: int, wager_cents: int
     ) -> None:
-        """Raise :class:`RulesError` when a meter amount is below the level's seed (a meter is
-        reset to its seed, never below it) — citing :attr:`seed_rule`."""
-        seed = paytable.meter_value_cents(level, wager_cents)
-        if cents < seed:
-            raise RulesError(
-                f"the {level.value} meter cannot stand at {format_money(cents)}, below its seed "
-                f"{format_money(seed)} for a {format_money(wager_cents)} wager",
-                section=self.seed_rule or paytable.section,
+        """Raise :class:`InputError` for a meter amount that no progressive can stand at: zero or
+        less. A meter *below its seed* is accepted: the seed is the meter's initial amount and
+        its reset (:attr:`seed_rule`), and a share award (10% of the meter) leaves the meter
+        below it until increments refill it (docs/interpretations.md, *The meter below its
+        seed*)."""
+        if cents <= 0:
+            raise InputError(
+                f"the {level.value} meter cannot stand at {format_money(cents)}: a meter is above "
+                f"$0 (its seed is {format_money(paytable.meter_value_cents(level, wager_cents))})"
             )
 
     def default_meters(self, paytable: Paytable, wager_cents: int) -> MeterValues:

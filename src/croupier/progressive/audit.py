@@ -1,0 +1,315 @@
+"""The audit behind ``croupier meters verify``: the whole ledger replayed from its event log and
+compared with every table derived from it.
+
+:func:`audit` checks, in this order, and raises :class:`~croupier.errors.LedgerIntegrityError`
+naming the first thing that does not hold:
+
+1. **The chain.** Events are numbered 1, 2, … without a gap, each carries a mac, and (with the
+   ledger key) each mac is the HMAC-SHA256 of the previous mac and the event's fields; the chain
+   head matches the last event. Without the key the macs cannot be recomputed: everything else is
+   still checked and the report says so (:attr:`AuditReport.chain_checked`).
+2. **Who did it.** The first ``user`` event is the bootstrap of a shift manager by themself; every
+   later ``user`` event is by a shift manager. Every other event names a staff member whose role,
+   as the log gives it at that point, is the role the event records and is the one its kind
+   requires (:data:`REQUIRED`): a validation or payment by a floorperson or above
+   (§ 633b.2(h)(3), § 633b.3(h)(3)), a manual adjustment by a pit manager or above
+   (§ 605a.7(a)(6)), a progressive created or a table linked by a shift manager (§ 605a.7,
+   § 605a.8).
+3. **Derived tables.** The staff and roles, linked tables, rounds (status, seats, chip count,
+   content hash), settlements (exactly one ``settled`` event per settled round, its key and
+   fingerprint), awards (every field, and status) and meter levels (:class:`Replayer`) rebuilt
+   from the events equal what the tables hold; the definition each progressive's seed events
+   recorded is the one stored.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection
+
+from croupier.errors import LedgerIntegrityError
+from croupier.paytables import MeterLevel
+from croupier.progressive import schema as t
+from croupier.progressive.meters import LevelState, Replayer, StoredEvent
+from croupier.progressive.model import (
+    EventKind,
+    ProgressiveDefinition,
+    Role,
+    RoundStatus,
+)
+from croupier.progressive.records import (
+    award_from_row,
+    level_from_row,
+    replay_awards,
+    stored_event,
+)
+from croupier.progressive.store import definition_digest, event_mac
+
+REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
+    EventKind.SEED: (Role.SHIFT_MANAGER, "605a.7"),
+    EventKind.LINK: (Role.SHIFT_MANAGER, "605a.8"),
+    EventKind.ACCEPT: (Role.DEALER, "(d)(1)"),
+    EventKind.LOCKOUT: (Role.DEALER, "(d)(2)"),
+    EventKind.CHIP_COUNT: (Role.DEALER, "(f)"),
+    EventKind.HOLD: (Role.DEALER, "(f)"),
+    EventKind.VOID_ROUND: (Role.FLOORPERSON, "(f)"),
+    EventKind.CONTRIBUTION: (Role.DEALER, "(g)"),
+    EventKind.AWARD: (Role.DEALER, "(g)"),
+    EventKind.ENVY: (Role.DEALER, "(g)"),
+    EventKind.SETTLED: (Role.DEALER, "(g)"),
+    EventKind.VALIDATION: (Role.FLOORPERSON, "(h)(3)"),
+    EventKind.PAYMENT: (Role.FLOORPERSON, "(h)(3)"),
+    EventKind.RESET: (Role.DEALER, "(g)"),
+    EventKind.ADJUSTMENT: (Role.PIT_MANAGER, "605a.7(a)(6)"),
+    EventKind.USER: (Role.SHIFT_MANAGER, "605a.7"),
+}
+"""The least role each kind of event needs, with its rule (a subsection of the progressive's
+own section where it starts with ``(``). Exceptions, by context: a recount of a held round and
+a void of a pending award need a floorperson; a reset made at a validation needs a floorperson."""
+
+
+@dataclass(frozen=True)
+class AuditReport:
+    """What :func:`audit` found: ``events`` checked, whether the chain's macs were recomputed
+    (``False`` without the ledger key), and every progressive's levels as replayed."""
+
+    events: int
+    chain_checked: bool
+    levels: dict[str, dict[MeterLevel, LevelState]] = field(default_factory=dict)
+
+
+@dataclass
+class _Round:
+    table: str
+    positions: set[int]
+    status: RoundStatus
+    content: str | None
+    chips: int | None = None
+    settled: int = 0
+
+
+def _fail(e: StoredEvent | None, what: str) -> LedgerIntegrityError:
+    where = f"ledger event {e.seq} ({e.kind.value}): " if e is not None else ""
+    return LedgerIntegrityError(f"{where}{what}")
+
+
+def _check_chain(rows: list[Any], key: bytes | None, head: Any) -> None:
+    previous = ""
+    for n, r in enumerate(rows, start=1):
+        if r.seq != n:
+            raise LedgerIntegrityError(
+                f"ledger event {n} is missing (the log goes on at {r.seq}): events were deleted"
+            )
+        if not r.mac:
+            raise LedgerIntegrityError(f"ledger event {r.seq} ({r.kind}) carries no mac")
+        if key is not None and event_mac(key, previous, r._mapping) != r.mac:
+            raise LedgerIntegrityError(
+                f"ledger event {r.seq} ({r.kind}) does not match its mac under the ledger key: "
+                "it (or the one before it) was changed, inserted or replaced behind croupier's back"
+            )
+        previous = r.mac
+    last_seq = rows[-1].seq if rows else 0
+    if head is None or head.head_seq != last_seq or head.head_mac != previous:
+        raise LedgerIntegrityError(
+            f"the chain head does not name the last event ({last_seq}): events were removed "
+            "from the end of the log or the head was edited"
+        )
+
+
+def _rule(defn: ProgressiveDefinition | None, rule: str) -> str:
+    if rule.startswith("(") and defn is not None:
+        return defn.rule(rule)
+    return rule
+
+
+def _check_actors(
+    events: list[StoredEvent], defs: Mapping[int, ProgressiveDefinition], pids: list[int | None]
+) -> dict[str, tuple[Role, str | None]]:
+    staff: dict[str, tuple[Role, str | None]] = {}
+    held: set[tuple[int | None, str | None]] = set()
+    validated: set[int] = set()
+    for e, pid in zip(events, pids, strict=True):
+        d = e.detail
+        if e.kind is EventKind.USER:
+            user, role = str(d.get("user")), Role(d.get("role"))
+            if not staff:
+                if not (d.get("bootstrap") and e.actor == user and role is Role.SHIFT_MANAGER):
+                    raise _fail(e, "the first staff member is not a shift manager's bootstrap")
+            else:
+                _actor_ok(e, staff, Role.SHIFT_MANAGER, "605a.7")
+            if user in staff:
+                raise _fail(e, f"adds {user!r} a second time")
+            staff[user] = (role, d.get("credential"))
+            continue
+        defn = defs.get(pid) if pid is not None else None
+        least, rule = REQUIRED[e.kind]
+        rk = (pid, e.round_id)
+        if e.kind is EventKind.CHIP_COUNT:
+            if rk in held:
+                least = Role.FLOORPERSON
+            if d.get("agrees"):
+                held.discard(rk)
+            else:
+                held.add(rk)
+        elif e.kind is EventKind.ADJUSTMENT and d.get("void_award") is not None:
+            least, rule = Role.FLOORPERSON, "(h)(3)"
+        elif e.kind is EventKind.VALIDATION and e.award_id is not None:
+            validated.add(e.award_id)
+        elif e.kind is EventKind.RESET and e.award_id in validated:
+            least, rule = Role.FLOORPERSON, "(h)(3)"
+        _actor_ok(e, staff, least, _rule(defn, rule))
+    return staff
+
+
+def _actor_ok(
+    e: StoredEvent, staff: Mapping[str, tuple[Role, str | None]], least: Role, rule: str
+) -> None:
+    if e.actor is None or e.actor not in staff:
+        raise _fail(e, f"is by {e.actor!r}, who is no staff member at that point")
+    role = staff[e.actor][0]
+    if e.actor_role != role.value:
+        raise _fail(
+            e, f"records {e.actor} as a {e.actor_role}, but the log makes them a {role.value}"
+        )
+    if not role.at_least(least):
+        raise _fail(
+            e,
+            f"is by {e.actor}, a {role.value}; it needs a {least.value} or above "
+            f"(58 Pa. Code § {rule})",
+        )
+
+
+def _replay_rounds(
+    events: list[StoredEvent], pids: list[int | None]
+) -> tuple[dict[tuple[int, str], _Round], dict[str, tuple[int, str, str | None]]]:
+    rounds: dict[tuple[int, str], _Round] = {}
+    settlements: dict[str, tuple[int, str, str | None]] = {}
+    for e, pid in zip(events, pids, strict=True):
+        if pid is None or e.round_id is None:
+            continue
+        k, d = e.kind, e.detail
+        key = (pid, e.round_id)
+        r = rounds.get(key)
+        if k is EventKind.ACCEPT:
+            ps = {int(p) for p in d.get("positions", [])}
+            if r is None:
+                rounds[key] = _Round(e.table_id or "", ps, RoundStatus.OPEN, d.get("content"))
+            else:
+                r.positions |= ps
+            continue
+        if r is None:
+            if k in (EventKind.LOCKOUT, EventKind.CHIP_COUNT, EventKind.SETTLED):
+                raise _fail(e, f"round {e.round_id!r} has no accepted wagers before it")
+            continue
+        if k is EventKind.LOCKOUT:
+            r.status = RoundStatus.LOCKED
+        elif k is EventKind.CHIP_COUNT:
+            r.chips = int(d.get("chips", -1))
+            r.status = RoundStatus.VERIFIED if d.get("agrees") else RoundStatus.HELD
+        elif k is EventKind.VOID_ROUND:
+            r.status = RoundStatus.VOIDED
+        elif k is EventKind.SETTLED:
+            r.settled += 1
+            if r.settled > 1:
+                raise _fail(e, f"round {e.round_id!r} is settled a second time")
+            r.status = RoundStatus.SETTLED
+            settlements[str(d.get("idempotency_key"))] = (pid, e.round_id, d.get("fingerprint"))
+    return rounds, settlements
+
+
+def audit(conn: Connection, key: bytes | None) -> AuditReport:
+    """Check the whole ledger on ``conn`` (see the module docstring); ``key`` is the ledger key,
+    or ``None`` to check everything but the macs."""
+    rows = list(conn.execute(sa.select(t.ledger_events).order_by(t.ledger_events.c.seq)))
+    head = conn.execute(sa.select(t.ledger_chain).where(t.ledger_chain.c.id == 1)).first()
+    _check_chain(rows, key, head)
+    events = [stored_event(r) for r in rows]
+    pids: list[int | None] = [r.progressive_id for r in rows]
+    progs = conn.execute(sa.select(t.progressives).order_by(t.progressives.c.id)).all()
+    defs = {p.id: ProgressiveDefinition.from_json(p.definition) for p in progs}
+
+    staff = _check_actors(events, defs, pids)
+    stored_staff = {r.name: (Role(r.role), r.credential) for r in conn.execute(sa.select(t.staff))}
+    if stored_staff != staff:
+        names = sorted(n for n in {*staff, *stored_staff} if staff.get(n) != stored_staff.get(n))
+        raise _fail(None, f"the staff store differs from the log for {', '.join(names)}")
+
+    links = {
+        (pid, e.table_id) for e, pid in zip(events, pids, strict=True) if e.kind is EventKind.LINK
+    }
+    stored_links = {
+        (r.progressive_id, r.table_id) for r in conn.execute(sa.select(t.linked_tables))
+    }
+    if links != stored_links:
+        raise _fail(
+            None, f"linked tables {sorted(map(str, stored_links ^ links))} differ from the log"
+        )
+
+    rounds, settlements = _replay_rounds(events, pids)
+    for r in conn.execute(sa.select(t.rounds)):
+        key_ = (r.progressive_id, r.round_id)
+        got = rounds.pop(key_, None)
+        stored = (r.table_id, set(_positions(r.positions)), r.status, r.content, r.chips_counted)
+        if got is None or stored != (
+            got.table,
+            got.positions,
+            got.status.value,
+            got.content,
+            got.chips,
+        ):
+            raise _fail(None, f"round {r.round_id!r}: the rounds table differs from the log")
+    if rounds:
+        (_pid, rid), *_ = rounds
+        raise _fail(None, f"round {rid!r} of the log is missing from the rounds table")
+    stored_settlements = {
+        s.idempotency_key: (s.progressive_id, s.round_id, s.fingerprint)
+        for s in conn.execute(sa.select(t.settlements))
+    }
+    if stored_settlements != settlements:
+        bad = sorted(
+            k
+            for k in {*settlements, *stored_settlements}
+            if settlements.get(k) != stored_settlements.get(k)
+        )
+        raise _fail(None, f"settlement(s) {', '.join(bad)} differ from the log's settled events")
+
+    report = AuditReport(len(events), key is not None)
+    for p in progs:
+        defn = defs[p.id]
+        mine = [e for e, pid in zip(events, pids, strict=True) if pid == p.id]
+        digest = definition_digest(p.definition)
+        for e in mine:
+            if e.kind is EventKind.SEED and e.detail.get("definition") != digest:
+                raise _fail(
+                    e, f"progressive {p.name!r}: its stored definition is not the seeded one"
+                )
+        replayer = Replayer(defn)
+        levels = replayer.run(mine)
+        for r in conn.execute(
+            sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
+        ):
+            s = level_from_row(r)
+            if levels.get(s.level) != s:
+                raise _fail(
+                    None,
+                    f"progressive {p.name!r}, {s.level.value} level: stored {s}, the ledger "
+                    f"replays to {levels.get(s.level)}",
+                )
+        awards = replay_awards(p.name, mine)
+        for r in conn.execute(sa.select(t.awards).where(t.awards.c.progressive_id == p.id)):
+            a = award_from_row(r, p.name)
+            if awards.pop(a.id, None) != a:
+                raise _fail(None, f"progressive {p.name!r}: award {a.id} differs from the log")
+        if awards:
+            raise _fail(None, f"progressive {p.name!r}: award {min(awards)} of the log has no row")
+        report.levels[p.name] = levels
+    return report
+
+
+def _positions(text: str) -> list[int]:
+    return [int(p) for p in json.loads(text)]

@@ -1,0 +1,666 @@
+"""The ledger's storage layer: a database, its ledger key, transactions, the chained event log,
+the staff store and the progressives' definitions, levels and linked tables.
+
+:class:`LedgerBase` is what :class:`~croupier.progressive.rounds.ProgressiveSystem` and
+:class:`~croupier.progressive.ledger.Ledger` build on; use :class:`~croupier.progressive.Ledger`.
+
+Staff (58 Pa. Code § 605a.7; § 633b.2(h)(3), § 633b.3(h)(3)). Every member has a credential (a
+password or PIN) kept only as an argon2id hash (:mod:`croupier.progressive.staff`), in the
+``staff`` table *and* in the ``user`` event that added them. :meth:`LedgerBase.bootstrap` creates
+the first shift manager, once, on a ledger with no staff; after that only a shift manager adds
+staff. :meth:`LedgerBase.authenticate` checks a name and credential and returns the
+:class:`StaffMember` a command — or a service issuing tokens from this store — acts as. Roles are
+read from the event log, and a staff row that differs from it is refused, so editing a role in
+the database grants nothing.
+
+The events form an HMAC-SHA256 chain under the ledger key (:mod:`croupier.progressive.store`):
+each event's ``mac`` covers the previous event's mac and all of its own fields, and the
+``ledger_chain`` row holds the head. Writers lock that row, so events are chained in commit order.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection
+from sqlalchemy.exc import SQLAlchemyError
+
+from croupier.errors import (
+    AuthenticationError,
+    AuthorizationError,
+    LedgerError,
+    LedgerIntegrityError,
+    LedgerKeyError,
+    LedgerLookupError,
+    LinkError,
+)
+from croupier.paytables import MeterLevel
+from croupier.progressive import schema as t
+from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
+from croupier.progressive.migrate import current_revision, head_revision, upgrade
+from croupier.progressive.model import AwardStatus, EventKind, ProgressiveDefinition, Role
+from croupier.progressive.records import (
+    Award,
+    ProgressiveStatus,
+    StaffMember,
+    award_from_row,
+    level_from_row,
+    stored_event,
+)
+from croupier.progressive.staff import check_credential, hash_credential
+from croupier.progressive.store import (
+    create_key,
+    database_url,
+    default_key_file,
+    default_url,
+    definition_digest,
+    dumps,
+    event_mac,
+    make_engine,
+    now,
+    read_key,
+)
+
+FaultHook = Callable[[str], None]
+"""Called with a stage name at points inside a write transaction (tests inject crashes here)."""
+
+STAFF_SECTION = "605a.7"
+
+TX_STATE = "croupier-tx"
+"""``Connection.info`` key of a write transaction's state: the chain head, the events chained
+but not yet inserted, the staff read from the log."""
+"""Adding staff, creating a progressive: the system's internal controls (§ 605a.7)."""
+
+
+_DEFINITION = sa.select(t.progressives.c.id, t.progressives.c.definition).where(
+    t.progressives.c.name == sa.bindparam("b_name")
+)
+_DEFINITION_LOCKED = _DEFINITION.with_for_update()
+_CHAIN_HEAD = (
+    sa.select(t.ledger_chain.c.head_seq, t.ledger_chain.c.head_mac)
+    .where(t.ledger_chain.c.id == 1)
+    .with_for_update()
+)
+_MOVE_HEAD = (
+    sa.update(t.ledger_chain)
+    .where(t.ledger_chain.c.id == 1)
+    .values(head_seq=sa.bindparam("b_seq"), head_mac=sa.bindparam("b_mac"))
+)
+_INSERT_EVENTS = sa.insert(t.ledger_events)
+_INSERT_ROUND = sa.insert(t.rounds)
+_UPDATE_ROUND = (
+    sa.update(t.rounds)
+    .where(
+        t.rounds.c.progressive_id == sa.bindparam("b_progressive_id"),
+        t.rounds.c.round_id == sa.bindparam("b_round_id"),
+    )
+    .values(
+        {
+            c: sa.bindparam(f"b_{c}")
+            for c in ("table_id", "status", "positions", "chips_counted", "content")
+        }
+    )
+)
+_MEMBER = sa.select(t.staff.c.role, t.staff.c.credential).where(
+    t.staff.c.name == sa.bindparam("b_name")
+)
+_LEVELS = (
+    sa.select(t.meter_levels)
+    .where(t.meter_levels.c.progressive_id == sa.bindparam("b_pid"))
+    .order_by(t.meter_levels.c.ordinal)
+)
+
+_LV = t.meter_levels.c
+_STORE_LEVEL = (
+    sa.update(t.meter_levels)
+    .where(
+        _LV.progressive_id == sa.bindparam("b_pid"),
+        _LV.level == sa.bindparam("b_level"),
+        _LV.meter_micros == sa.bindparam("b_meter"),
+        _LV.reserve_micros == sa.bindparam("b_reserve"),
+        _LV.held_micros == sa.bindparam("b_held"),
+        _LV.wagered_cents == sa.bindparam("b_wagered"),
+    )
+    .values(
+        meter_micros=sa.bindparam("n_meter"),
+        reserve_micros=sa.bindparam("n_reserve"),
+        held_micros=sa.bindparam("n_held"),
+        wagered_cents=sa.bindparam("n_wagered"),
+        paid_cents=sa.bindparam("n_paid"),
+        hits=sa.bindparam("n_hits"),
+    )
+)
+
+
+class LedgerBase:
+    """The progressive ledger's database: see :class:`~croupier.progressive.Ledger`."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        migrate: bool = True,
+        fault_hook: FaultHook | None = None,
+        key_file: str | Path | None = None,
+        key: bytes | None = None,
+    ) -> None:
+        self.url = database_url(url or default_url())
+        try:
+            self.engine = make_engine(self.url)
+        except (SQLAlchemyError, ValueError, ImportError) as exc:
+            raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
+        self.fault_hook = fault_hook
+        self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
+        try:
+            if migrate:
+                upgrade(self.engine)
+            else:
+                with self.engine.connect() as conn:
+                    at = current_revision(conn)
+                if at != head_revision():
+                    raise LedgerIntegrityError(
+                        f"database {self.display_url} is at schema revision {at}, the package "
+                        f"at {head_revision()}: open it with migration"
+                    )
+            self.key_file = Path(key_file) if key_file is not None else default_key_file(self.url)
+            self.key = self._load_key(key)
+        except SQLAlchemyError as exc:
+            raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
+
+    def _load_key(self, key: bytes | None) -> bytes | None:
+        if key is not None:
+            return key
+        if self.key_file is None:  # an in-memory ledger: its key lives with this object
+            return secrets.token_bytes(32)
+        found = read_key(self.key_file)
+        if found is None and self.event_count() == 0:
+            return create_key(self.key_file)
+        return found
+
+    def _require_key(self) -> bytes:
+        if self.key is None:
+            raise LedgerKeyError(
+                f"the ledger key {self.key_file} is missing: nothing is written without it "
+                "(set CROUPIER_LEDGER_KEY_FILE to where it is kept)"
+            )
+        return self.key
+
+    def event_count(self) -> int:
+        """How many events the log holds."""
+        with self.engine.connect() as conn:
+            return int(
+                conn.execute(sa.select(sa.func.count()).select_from(t.ledger_events)).scalar_one()
+            )
+
+    @property
+    def display_url(self) -> str:
+        """The database URL with any password hidden."""
+        try:
+            return sa.make_url(self.url).render_as_string(hide_password=True)
+        except Exception:
+            return repr(self.url)
+
+    def close(self) -> None:
+        """Release the database connections."""
+        self.engine.dispose()
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgresql"``."""
+        return self.engine.dialect.name
+
+    # -- transactions ----------------------------------------------------------------------
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        self._require_key()
+        try:
+            with self.engine.begin() as conn:
+                conn.info[TX_STATE] = {}
+                try:
+                    yield conn
+                    self._flush(conn)
+                finally:
+                    conn.info.pop(TX_STATE, None)
+        except SQLAlchemyError as exc:
+            raise LedgerError(f"the ledger database refused the operation: {exc}") from exc
+
+    def _fault(self, stage: str) -> None:
+        if self.fault_hook is not None:
+            self.fault_hook(stage)
+
+    def _definition(
+        self, conn: Connection, name: str, *, lock: bool
+    ) -> tuple[int, ProgressiveDefinition]:
+        row = conn.execute(_DEFINITION_LOCKED if lock else _DEFINITION, {"b_name": name}).first()
+        if row is None:
+            known = ", ".join(self.names(conn)) or "none"
+            raise LedgerLookupError(f"no progressive named {name!r} (progressives: {known})")
+        cached = self._defs.get(name)
+        if cached is None or cached[0] != row.id or cached[1] != row.definition:
+            cached = (row.id, row.definition, ProgressiveDefinition.from_json(row.definition))
+            self._defs[name] = cached
+        return cached[0], cached[2]
+
+    def names(self, conn: Connection | None = None) -> list[str]:
+        """The names of every progressive, in creation order."""
+        q = sa.select(t.progressives.c.name).order_by(t.progressives.c.id)
+        if conn is not None:
+            return list(conn.execute(q).scalars())
+        with self.engine.connect() as c:
+            return list(c.execute(q).scalars())
+
+    # -- the chained log -------------------------------------------------------------------
+    def _append(
+        self,
+        conn: Connection,
+        pid: int | None,
+        drafts: Sequence[EventDraft],
+        *,
+        round_id: str | None = None,
+        table_id: str | None = None,
+        actor: str | None = None,
+        role: Role | None = None,
+        award_ids: Sequence[int] = (),
+    ) -> None:
+        if not drafts:
+            return
+        key = self._require_key()
+        st = conn.info[TX_STATE]  # writes happen inside _tx only
+        head = st.get("head")
+        if head is None:
+            row = conn.execute(_CHAIN_HEAD).first()
+            if row is None:
+                raise LedgerIntegrityError("the ledger's chain head (ledger_chain) is missing")
+            head = st["head"] = [int(row.head_seq), str(row.head_mac)]
+        seq, mac = head
+        at = now()
+        rows = st.setdefault("rows", [])
+        for d in drafts:
+            award_id = d.award
+            if award_ids and award_id is not None:
+                award_id = award_ids[award_id]
+            seq += 1
+            ev: dict[str, Any] = {
+                "seq": seq,
+                "progressive_id": pid,
+                "kind": d.kind.value,
+                "level": d.level.value if d.level is not None else None,
+                "round_id": round_id,
+                "table_id": table_id,
+                "position": d.position,
+                "award_id": award_id,
+                "meter_delta": d.delta.meter,
+                "reserve_delta": d.delta.reserve,
+                "held_delta": d.delta.held,
+                "wagered_delta": d.delta.wagered_cents,
+                "paid_delta": d.delta.paid_cents,
+                "hits_delta": d.delta.hits,
+                "amount_cents": d.amount_cents,
+                "actor": actor,
+                "actor_role": role.value if role is not None else None,
+                "detail": dumps(d.detail),
+                "created_at": at,
+            }
+            mac = event_mac(key, mac, ev)
+            ev["mac"] = mac
+            rows.append(ev)
+        head[0], head[1] = seq, mac
+
+    @staticmethod
+    def _flush(conn: Connection) -> None:
+        """Write the rounds and the events :meth:`_append` chained in this transaction, and the
+        chain head (once per transaction: the head row stays locked from the first append to the
+        commit)."""
+        st = conn.info.get(TX_STATE)
+        if not st:
+            return
+        dirty = st.pop("dirty_rounds", {})
+        for new, row in dirty.values():  # rounds changed in this transaction, once each
+            if new:
+                conn.execute(_INSERT_ROUND, row)
+            else:
+                conn.execute(_UPDATE_ROUND, {f"b_{k}": v for k, v in row.items()})
+        if not st.get("rows"):
+            return
+        conn.execute(_INSERT_EVENTS, st["rows"])
+        st["rows"] = []
+        seq, mac = st["head"]
+        conn.execute(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
+
+    def _events(
+        self, conn: Connection, pid: int, *, round_id: str | None = None
+    ) -> Iterator[StoredEvent]:
+        self._flush(conn)
+        e = t.ledger_events
+        q = sa.select(e).where(e.c.progressive_id == pid)
+        if round_id is not None:
+            q = q.where(e.c.round_id == round_id)
+        for r in conn.execute(q.order_by(e.c.seq)):
+            yield stored_event(r)
+
+    # -- levels ----------------------------------------------------------------------------
+    def _levels(self, conn: Connection, pid: int) -> dict[MeterLevel, LevelState]:
+        rows = conn.execute(_LEVELS, {"b_pid": pid}).all()
+        return {MeterLevel(r.level): level_from_row(r) for r in rows}
+
+    def _store_levels(
+        self,
+        conn: Connection,
+        pid: int,
+        before: Mapping[MeterLevel, LevelState],
+        after: Mapping[MeterLevel, LevelState],
+    ) -> None:
+        for level, s in after.items():
+            old = before[level]
+            if s == old:
+                continue
+            res = conn.execute(
+                _STORE_LEVEL,
+                {
+                    "b_pid": pid,
+                    "b_level": level.value,
+                    "b_meter": old.meter,
+                    "b_reserve": old.reserve,
+                    "b_held": old.held,
+                    "b_wagered": old.wagered_cents,
+                    "n_meter": s.meter,
+                    "n_reserve": s.reserve,
+                    "n_held": s.held,
+                    "n_wagered": s.wagered_cents,
+                    "n_paid": s.paid_cents,
+                    "n_hits": s.hits,
+                },
+            )
+            if res.rowcount != 1:
+                raise LedgerIntegrityError(
+                    f"the {level.value} level changed under a locked write: the database does "
+                    "not serialise writers"
+                )
+
+    # -- staff -----------------------------------------------------------------------------
+    @classmethod
+    def _staff_log(cls, conn: Connection) -> dict[str, tuple[Role, str | None]]:
+        """Every staff member as the ``user`` events made them: name → (role, credential hash)
+        (read once per write transaction)."""
+        st = conn.info.get(TX_STATE)
+        if st is not None and "staff" in st:
+            return dict(st["staff"])
+        cls._flush(conn)
+        e = t.ledger_events
+        q = (
+            sa.select(e.c.detail)
+            .where(e.c.progressive_id.is_(None), e.c.kind == EventKind.USER.value)
+            .order_by(e.c.seq)
+        )
+        out: dict[str, tuple[Role, str | None]] = {}
+        for (detail,) in conn.execute(q):
+            d = stored_detail(detail)
+            out[str(d["user"])] = (Role(d["role"]), d.get("credential"))
+        if st is not None:
+            st["staff"] = dict(out)
+        return out
+
+    def _member(self, conn: Connection, name: str) -> tuple[Role, str | None]:
+        st = conn.info.get(TX_STATE)
+        checked = st.setdefault("members", {}) if st is not None else {}
+        if name in checked:
+            return checked[name]  # type: ignore[no-any-return]
+        entry = self._staff_log(conn).get(name)
+        if entry is None:
+            raise LedgerLookupError(f"no staff member named {name!r}: a shift manager adds them")
+        row = conn.execute(_MEMBER, {"b_name": name}).first()
+        if row is None or row.role != entry[0].value or row.credential != entry[1]:
+            raise LedgerIntegrityError(
+                f"the staff store's entry for {name!r} differs from the ledger's events "
+                "(edited behind croupier's back?): run `croupier meters verify`"
+            )
+        checked[name] = entry
+        return entry
+
+    def _user(self, conn: Connection, name: str, at_least: Role, section: str, what: str) -> Role:
+        """The role of ``name`` (from the log), if it is ``at_least`` or above."""
+        role, _ = self._member(conn, name)
+        if not role.at_least(at_least):
+            raise AuthorizationError(
+                f"{name} is a {role.value}; {what} needs a {at_least.value} or above",
+                section=section,
+            )
+        return role
+
+    def authenticate(self, name: str, secret: str) -> StaffMember:
+        """The staff member ``name`` if ``secret`` is their credential;
+        :class:`~croupier.errors.AuthenticationError` otherwise (an unknown name and a wrong
+        credential read the same). The member's role is the one the event log gives them."""
+        with self.engine.connect() as conn:
+            entry = self._staff_log(conn).get(name)
+            if entry is None or not check_credential(entry[1], secret):
+                raise AuthenticationError(
+                    f"{name!r} and that credential are not a staff member of the ledger"
+                )
+            role, _ = self._member(conn, name)
+        return StaffMember(name, role)
+
+    def bootstrap(self, name: str, secret: str) -> StaffMember:
+        """Create the first shift manager, once, on a ledger that has no staff
+        (:class:`~croupier.errors.AuthenticationError` otherwise); they then add everyone
+        else (:meth:`add_user`)."""
+        name = name.strip()
+        if not name:
+            raise LedgerError("a staff member needs a name")
+        credential = hash_credential(secret)
+        with self._tx() as conn:
+            if self._staff_log(conn) or conn.execute(sa.select(t.staff.c.name)).first():
+                raise AuthenticationError(
+                    "the ledger has staff already: the bootstrap is once, on an empty ledger; a "
+                    "shift manager adds staff (`croupier meters user`)"
+                )
+            self._insert_member(conn, name, Role.SHIFT_MANAGER, credential, name, bootstrap=True)
+        return StaffMember(name, Role.SHIFT_MANAGER)
+
+    def add_user(self, name: str, role: Role, secret: str, *, by: str) -> StaffMember:
+        """Add a staff member with a role and credential (a ``user`` event naming ``by``, who
+        must be a shift manager, § 605a.7). Raises :class:`LedgerError` if the name is taken,
+        :class:`~croupier.errors.AuthenticationError` for a credential too short."""
+        name = name.strip()
+        if not name:
+            raise LedgerError("a staff member needs a name")
+        credential = hash_credential(secret)
+        with self._tx() as conn:
+            self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff")
+            if name in self._staff_log(conn):
+                raise LedgerError(f"staff member {name!r} exists already")
+            self._insert_member(conn, name, role, credential, by)
+        return StaffMember(name, role)
+
+    def _insert_member(
+        self,
+        conn: Connection,
+        name: str,
+        role: Role,
+        credential: str,
+        by: str,
+        *,
+        bootstrap: bool = False,
+    ) -> None:
+        conn.execute(
+            sa.insert(t.staff).values(
+                name=name, role=role.value, added_at=now(), credential=credential
+            )
+        )
+        detail: dict[str, Any] = {"user": name, "role": role.value, "credential": credential}
+        if bootstrap:
+            detail["bootstrap"] = True
+        self._append(
+            conn,
+            None,
+            [EventDraft(EventKind.USER, detail=detail)],
+            actor=by,
+            role=Role.SHIFT_MANAGER,
+        )
+        conn.info[TX_STATE].pop("staff", None)  # the next read sees the new member
+
+    def users(self) -> list[StaffMember]:
+        """Every staff member, by name."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t.staff).order_by(t.staff.c.name)).all()
+        return [StaffMember(r.name, Role(r.role)) for r in rows]
+
+    # -- progressives ----------------------------------------------------------------------
+    def _create(
+        self, conn: Connection, definition: ProgressiveDefinition, tables: Sequence[str], by: str
+    ) -> None:
+        role = self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive")
+        taken = conn.execute(
+            sa.select(t.progressives.c.id).where(t.progressives.c.name == definition.name)
+        ).first()
+        if taken is not None:
+            raise LedgerError(f"a progressive named {definition.name!r} exists already")
+        stored = definition.to_json()
+        pid = conn.execute(
+            sa.insert(t.progressives)
+            .values(
+                name=definition.name,
+                section=definition.section,
+                paytable=definition.paytable,
+                decks=definition.decks,
+                wager_cents=definition.wager_cents,
+                definition=stored,
+                created_at=now(),
+            )
+            .returning(t.progressives.c.id)
+        ).scalar_one()
+        drafts, states = seed_states(definition)
+        conn.execute(
+            sa.insert(t.meter_levels),
+            [
+                {
+                    "progressive_id": pid,
+                    "level": s.level.value,
+                    "ordinal": i,
+                    "meter_micros": s.meter,
+                    "reserve_micros": s.reserve,
+                    "held_micros": s.held,
+                    "wagered_cents": s.wagered_cents,
+                    "paid_cents": s.paid_cents,
+                    "hits": s.hits,
+                }
+                for i, s in enumerate(states.values())
+            ],
+        )
+        digest = definition_digest(stored)
+        drafts = [
+            EventDraft(d.kind, d.level, d.delta, detail={**d.detail, "definition": digest})
+            for d in drafts
+        ]
+        self._append(conn, pid, drafts, actor=by, role=role)
+        for table in tables:
+            self._link(conn, pid, definition, table, by, role)
+
+    def _link(
+        self,
+        conn: Connection,
+        pid: int,
+        defn: ProgressiveDefinition,
+        table: str,
+        by: str,
+        role: Role,
+    ) -> None:
+        table = table.strip()
+        if not table:
+            raise LinkError("a linked table needs an id", section="605a.8")
+        exists = conn.execute(
+            sa.select(t.linked_tables.c.table_id).where(
+                t.linked_tables.c.progressive_id == pid, t.linked_tables.c.table_id == table
+            )
+        ).first()
+        if exists is not None:
+            raise LinkError(f"table {table} is linked to {defn.name!r} already", section="605a.8")
+        conn.execute(
+            sa.insert(t.linked_tables).values(progressive_id=pid, table_id=table, linked_at=now())
+        )
+        self._append(conn, pid, [EventDraft(EventKind.LINK)], table_id=table, actor=by, role=role)
+
+    def link_table(self, progressive: str, table: str, *, by: str) -> None:
+        """Link a table to the progressive's meters (§ 605a.8): its rounds then contribute to and
+        win from the same levels as every other linked table. ``by`` is a shift manager."""
+        with self._tx() as conn:
+            pid, defn = self._definition(conn, progressive, lock=True)
+            role = self._user(conn, by, Role.SHIFT_MANAGER, "605a.8", "linking a table")
+            self._link(conn, pid, defn, table, by, role)
+
+    def definition(self, progressive: str) -> ProgressiveDefinition:
+        """The definition of ``progressive``."""
+        with self.engine.connect() as conn:
+            return self._definition(conn, progressive, lock=False)[1]
+
+    def status(self, progressive: str) -> ProgressiveStatus:
+        """Definition, linked tables, level states and pending awards of ``progressive``."""
+        with self.engine.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            tables = tuple(
+                conn.execute(
+                    sa.select(t.linked_tables.c.table_id)
+                    .where(t.linked_tables.c.progressive_id == pid)
+                    .order_by(t.linked_tables.c.table_id)
+                ).scalars()
+            )
+            levels = tuple(self._levels(conn, pid).values())
+            pending = tuple(
+                self._award_rows(conn, pid, AwardStatus.PENDING, progressive_name=defn.name)
+            )
+        return ProgressiveStatus(defn, tables, levels, pending)
+
+    # -- awards ----------------------------------------------------------------------------
+    def _award_rows(
+        self,
+        conn: Connection,
+        pid: int,
+        status: AwardStatus | None,
+        *,
+        progressive_name: str,
+        round_id: str | None = None,
+    ) -> list[Award]:
+        q = sa.select(t.awards).where(t.awards.c.progressive_id == pid)
+        if status is not None:
+            q = q.where(t.awards.c.status == status.value)
+        if round_id is not None:
+            q = q.where(t.awards.c.round_id == round_id)
+        return [
+            award_from_row(r, progressive_name) for r in conn.execute(q.order_by(t.awards.c.id))
+        ]
+
+    def awards(self, progressive: str, status: AwardStatus | None = None) -> list[Award]:
+        """Every award of ``progressive`` (with ``status`` only, if given), oldest first."""
+        with self.engine.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            return self._award_rows(conn, pid, status, progressive_name=defn.name)
+
+    def award(self, award_id: int) -> Award:
+        """The award with id ``award_id``."""
+        with self.engine.connect() as conn:
+            return self._award_by_id(conn, award_id)
+
+    def _award_by_id(self, conn: Connection, award_id: int, lock: bool = False) -> Award:
+        q = (
+            sa.select(t.awards, t.progressives.c.name)
+            .join(t.progressives, t.progressives.c.id == t.awards.c.progressive_id)
+            .where(t.awards.c.id == award_id)
+        )
+        if lock:
+            q = q.with_for_update(of=t.awards)
+        row = conn.execute(q).first()
+        if row is None:
+            raise LedgerLookupError(f"no award {award_id}")
+        return award_from_row(row, row.name)
+
+
+def stored_detail(text: str) -> dict[str, Any]:
+    """An event's ``detail`` column as a dict."""
+    d = json.loads(text)
+    return d if isinstance(d, dict) else {}

@@ -1,0 +1,244 @@
+"""Where the ledger lives: its database URL and engine, and the ledger key that chains its events.
+
+* :func:`default_url`, :func:`database_url`, :func:`make_engine` — SQLite file by default
+  (``$CROUPIER_DB`` or ``$XDG_DATA_HOME/croupier/progressive.sqlite3``), PostgreSQL by URL.
+* The **ledger key** (32 random bytes, hex in a file readable by its owner only) keys the HMAC-SHA256
+  chain over the events (:func:`event_mac`). It is kept *outside* the database, so someone who can
+  edit the database cannot forge a chain. Where it lives is configuration
+  (:func:`default_key_file`): ``$CROUPIER_LEDGER_KEY_FILE`` if set; else, for a SQLite file, the
+  file beside it named ``<database>.key``; else (PostgreSQL)
+  ``$XDG_DATA_HOME/croupier/keys/<digest of the URL>.key``. It is created with the ledger: when a
+  ledger with no event is opened and the key file does not exist.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine, event
+
+from croupier.errors import LedgerKeyError
+
+ENV_DB = "CROUPIER_DB"
+ENV_KEY_FILE = "CROUPIER_LEDGER_KEY_FILE"
+
+EVENT_FIELDS = (
+    "seq",
+    "progressive_id",
+    "kind",
+    "level",
+    "round_id",
+    "table_id",
+    "position",
+    "award_id",
+    "meter_delta",
+    "reserve_delta",
+    "held_delta",
+    "wagered_delta",
+    "paid_delta",
+    "hits_delta",
+    "amount_cents",
+    "actor",
+    "actor_role",
+    "detail",
+    "created_at",
+)
+"""The columns of ``ledger_events`` an event's mac covers (every column but the mac)."""
+
+
+def _data_home() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share"))
+
+
+def default_url() -> str:
+    """The ledger's database when none is given: ``$CROUPIER_DB`` if set, else the SQLite file
+    ``$XDG_DATA_HOME/croupier/progressive.sqlite3`` (``~/.local/share/croupier/…`` by default)."""
+    env = os.environ.get(ENV_DB)
+    if env:
+        return env
+    return f"sqlite:///{_data_home() / 'croupier' / 'progressive.sqlite3'}"
+
+
+def database_url(text: str) -> str:
+    """``text`` as a database URL: a URL (``sqlite:///…``, ``postgresql+psycopg://…``) as it is,
+    a bare file path as the SQLite file it names.
+
+    >>> database_url("sqlite:///x.db"), database_url("/var/lib/croupier/ledger.sqlite3")
+    ('sqlite:///x.db', 'sqlite:////var/lib/croupier/ledger.sqlite3')
+    """
+    if "://" in text:
+        return text
+    return f"sqlite:///{Path(text).expanduser()}"
+
+
+def sqlite_file(url: str) -> Path | None:
+    """The file of a SQLite ledger URL (``None`` for memory or another backend)."""
+    u = sa.make_url(database_url(url))
+    if u.get_backend_name() != "sqlite" or u.database in (None, "", ":memory:"):
+        return None
+    return Path(u.database).expanduser()
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url`` (or a bare SQLite file path, :func:`database_url`): SQLite with
+    foreign keys, a busy timeout, WAL for files and ``BEGIN IMMEDIATE`` transactions, each taken
+    after an exclusive ``flock`` on ``<file>.lock`` (fair queueing of writer processes; released
+    at commit or rollback, and by the kernel when a process dies); anything else as SQLAlchemy
+    makes it."""
+    u = sa.make_url(database_url(url))
+    if u.get_backend_name() != "sqlite":
+        return sa.create_engine(u, pool_pre_ping=True)
+    path = sqlite_file(url)
+    if path is None:
+        engine = sa.create_engine(u, poolclass=sa.pool.StaticPool)
+    else:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(u.set(database=str(path)), connect_args={"timeout": 60})
+
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=60000")
+        if path is not None:
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+        cur.close()
+
+    lock_path = None if path is None else path.with_name(path.name + ".lock")
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        if lock_path is not None:
+            # writers queue on a blocking inter-process lock (the kernel wakes them in turn)
+            # instead of SQLite's busy polling, which lets a lucky writer in again and again
+            fd = conn.info.get(_LOCK_FD)
+            if fd is None:
+                fd = conn.info[_LOCK_FD] = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            conn.info[_LOCKED] = True
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    def _release(conn: Connection) -> None:
+        if conn.info.pop(_LOCKED, False):
+            fcntl.flock(conn.info[_LOCK_FD], fcntl.LOCK_UN)
+
+    event.listen(engine, "commit", _release)
+    event.listen(engine, "rollback", _release)
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_conn: Any, record: Any) -> None:
+        if record.info.pop(_LOCKED, False):  # a connection returned mid-transaction
+            fcntl.flock(record.info[_LOCK_FD], fcntl.LOCK_UN)
+
+    @event.listens_for(engine, "close")
+    def _close(_dbapi_conn: Any, record: Any) -> None:
+        fd = record.info.pop(_LOCK_FD, None)
+        record.info.pop(_LOCKED, None)
+        if fd is not None:
+            os.close(fd)
+
+    return engine
+
+
+_LOCK_FD = "croupier-lock-fd"
+_LOCKED = "croupier-locked"
+
+
+def now() -> datetime:
+    """The time an event is recorded (UTC)."""
+    return datetime.now(UTC)
+
+
+def dumps(data: Mapping[str, Any]) -> str:
+    """Canonical JSON: sorted keys, no spaces (what the ledger stores and hashes)."""
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+# -- the ledger key and the chain ---------------------------------------------------------------
+
+
+def default_key_file(url: str) -> Path | None:
+    """Where the ledger key of the database ``url`` lives (see the module docstring); ``None``
+    for an in-memory SQLite ledger, whose key lives as long as the :class:`Ledger` object."""
+    env = os.environ.get(ENV_KEY_FILE)
+    if env:
+        return Path(env).expanduser()
+    u = sa.make_url(database_url(url))
+    if u.get_backend_name() == "sqlite":
+        path = sqlite_file(url)
+        return None if path is None else path.with_name(path.name + ".key")
+    digest = hashlib.sha256(u.render_as_string(hide_password=True).encode()).hexdigest()[:16]
+    return _data_home() / "croupier" / "keys" / f"{digest}.key"
+
+
+def read_key(path: Path) -> bytes | None:
+    """The key in ``path``, or ``None`` when the file does not exist; a file that is not a key is
+    a :class:`~croupier.errors.LedgerKeyError`."""
+    try:
+        text = path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise LedgerKeyError(f"cannot read the ledger key {path}: {exc}") from exc
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) < 32:
+        raise LedgerKeyError(f"{path} is not a ledger key (64 hex digits)")
+    return key
+
+
+def create_key(path: Path) -> bytes:
+    """Create a new random key in ``path`` (mode 0600), atomically; if another process created it
+    first, its key."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(secrets.token_hex(32) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        with contextlib.suppress(FileExistsError):
+            os.link(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+    key = read_key(path)
+    assert key is not None
+    return key
+
+
+def timestamp(dt: datetime) -> str:
+    """An event's time as the chain covers it: UTC, microseconds, no zone (as both backends
+    return what was stored)."""
+    if dt.tzinfo is not None:
+        dt = dt.astimezone(UTC).replace(tzinfo=None)
+    return dt.isoformat(timespec="microseconds")
+
+
+def event_mac(key: bytes, previous: str, row: Mapping[str, Any]) -> str:
+    """HMAC-SHA256 under ``key`` of the previous event's mac and this event's
+    :data:`EVENT_FIELDS` (canonical JSON), as 64 hex digits."""
+    fields = {f: row[f] for f in EVENT_FIELDS}
+    fields["created_at"] = timestamp(row["created_at"])
+    message = previous.encode() + b"\n" + dumps(fields).encode()
+    return hmac.new(key, message, hashlib.sha256).hexdigest()
+
+
+def definition_digest(definition_json: str) -> str:
+    """SHA-256 of a progressive's stored definition (its seed events record it)."""
+    return hashlib.sha256(definition_json.encode()).hexdigest()
