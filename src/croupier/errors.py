@@ -139,3 +139,8 @@ class ProcedureError(RulesError):
     not allow (cards dealt before the lock-out, a Play before the cards), a side wager without its
     base wager, a wager the table does not offer. ``section`` cites the rule; the round is left
     exactly as it was."""
+
+
+class UnsettledBetError(ProcedureError):
+    """A round would close with a bet that has no settlement line (nor a line recording that the
+    base game settles it): silence is never an outcome."""

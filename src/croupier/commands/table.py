@@ -130,6 +130,7 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
                 "submission": r.submission.source,
                 "cards": r.cards.describe() if r.cards else None,
                 "events": [e.to_json() for e in r.events],
+                "settlement": r.settlement().to_json(),
                 "net_cents": settled_net(r.events),
             }
             for name, r in rounds

@@ -41,7 +41,7 @@ from itertools import combinations
 from typing import ClassVar
 
 from croupier.cards import Card, Rank, Shoe, Suit, format_cards
-from croupier.errors import CardError, CroupierError
+from croupier.errors import CardError, CroupierError, ProcedureError
 from croupier.games.blackjack import (
     BlackjackRules,
     DealerCompletion,
@@ -50,7 +50,8 @@ from croupier.games.blackjack import (
     check_dealer_hand,
 )
 from croupier.poker import Category, WildSuit, achievable, highest_pair, read_hand
-from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
+from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
+from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager, line_of
 from croupier.wagers.registry import register
 
 KING_OF_DIAMONDS = Card(Rank.KING, Suit.DIAMONDS)
@@ -287,10 +288,21 @@ class AxMan(Wager):
     outcomes = AxManOutcome
     deal = DealSpec(
         (
-            CardGroup("player's initial two cards", 2),
-            CardGroup("dealer's final hand (2 or more cards, bust card included)", 2, ordered=True),
+            CardGroup("player's initial two cards", 2, source=CardSource.PLAYER),
+            CardGroup(
+                "dealer's final hand (2 or more cards, bust card included)",
+                2,
+                ordered=True,
+                source=CardSource.DEALER,
+            ),
         )
     )
+    base_wagers = ("blackjack",)
+    base_rule = "633c.12(a)"
+    settled = SettleWhen.ROUND_END
+    lockout_rule = "633c.12(c)"
+    limits_rule = "633c.12(c)"
+    aliases = ("axman-h17",)
     allowed_decks = (6, 8)
     decks_rule = "633c.12(a)"
     soft_17: ClassVar[SoftSeventeen] = SoftSeventeen.STANDS
@@ -311,6 +323,26 @@ class AxMan(Wager):
         """The Blackjack rules of the table (this wager's soft-17 rule)."""
         return BlackjackRules(
             decks=decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
+        )
+
+    def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
+        """After the round (§ 633c.12(e)): the AxMan of the table's soft-17 rule (:func:`axman_for`)
+        on each player's initial two cards and the dealer's whole hand.
+
+        Raises :class:`ProcedureError` without the table's house rules, and what
+        :meth:`~croupier.wagers.base.Wager.settle` raises.
+        """
+        if ctx.rules is None:
+            raise ProcedureError("AxMan is settled at a Blackjack table", section="633c.12(a)")
+        axman = axman_for(ctx.rules)
+        table = axman.paytable(ctx.paytables[self.id].key, ctx.decks)
+        return tuple(
+            line_of(
+                b.seat,
+                axman.settle(axman.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks),
+                b.wager,
+            )
+            for b in ctx.bets
         )
 
     def check_cards(self, cards: Sequence[Card], decks: int | None = None) -> None:
@@ -380,6 +412,7 @@ class AxManHitsSoft17(AxMan):
     """The AxMan wager at a table where the dealer hits soft 17 (58 Pa. Code § 633c.12)."""
 
     id = "axman-h17"
+    aliases = ("axman",)
     name = "AxMan (dealer hits soft 17)"
     soft_17 = SoftSeventeen.HITS
 

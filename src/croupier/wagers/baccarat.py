@@ -53,6 +53,7 @@ from croupier.games.baccarat import (
     value_counts,
 )
 from croupier.paytables import Paytable
+from croupier.wagers.at_table import CardSource
 from croupier.wagers.base import (
     CardGroup,
     DealSpec,
@@ -71,6 +72,7 @@ COUP_DEAL = DealSpec(
             "four to six)",
             COUP_SIZE,
             ordered=True,
+            source=CardSource.COUP,
         ),
     )
 )

@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from croupier.cards import Card, Shoe, format_cards, parse_cards
 from croupier.errors import CardError, InputError
 from croupier.games.blackjack import BlackjackRules, check_dealer_hand
-from croupier.paytables import MeterLevel, NotAvailable, Paytable
+from croupier.paytables import MeterLevel, Paytable
 from croupier.units import format_money
 from croupier.wagers.axman import axman_for
 from croupier.wagers.base import ProgressiveStake, Settlement
-from croupier.wagers.jackpot_party import JackpotParty
+from croupier.wagers.jackpot_party import JackpotParty, envy_bonuses
 
 
 @dataclass(frozen=True)
@@ -149,24 +149,11 @@ def settle_round(
         assert ax_table is not None
         cards = rnd.players[seat - 1] + rnd.dealer
         ax_results[seat] = axman.settle(cards, ax_table, cents, rules.decks)
-    out = []
-    for seat in sorted(set(jp_cents) | set(axman_cents), reverse=True):
-        envy, sources = 0, []
-        if seat in jp_results:
-            for other, s in sorted(jp_results.items(), reverse=True):
-                line = s.line
-                if (
-                    other != seat
-                    and line is not None
-                    and line.envy_cents is not None
-                    and not isinstance(line.pays, NotAvailable)
-                ):
-                    envy += line.envy_cents
-                    sources.append(other)
-        out.append(
-            SeatSettlement(seat, ax_results.get(seat), jp_results.get(seat), envy, tuple(sources))
-        )
-    return tuple(out)
+    envy = envy_bonuses(jp_results)
+    return tuple(
+        SeatSettlement(seat, ax_results.get(seat), jp_results.get(seat), *envy.get(seat, (0, ())))
+        for seat in sorted(set(jp_cents) | set(axman_cents), reverse=True)
+    )
 
 
 def describe_round(rnd: DealtRound) -> str:

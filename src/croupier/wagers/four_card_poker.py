@@ -28,7 +28,7 @@ from the operator, and croupier ships clearly labelled EXAMPLE tables
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -75,6 +75,7 @@ from croupier.poker.four_card import (
     distinct_keys,
 )
 from croupier.units import format_money
+from croupier.wagers.at_table import CardSource, SettlementLine, TableContext, signed_money
 from croupier.wagers.base import (
     CardGroup,
     DealSpec,
@@ -84,16 +85,17 @@ from croupier.wagers.base import (
     ProgressiveStake,
     Settlement,
     Wager,
+    line_of,
     net_win,
 )
 from croupier.wagers.registry import register
 
 SECTION = "641a.7"
-PLAYER = CardGroup("player's five cards", 5)
-DEALER = CardGroup("dealer's six cards", 6)
-BONUS_CARD = CardGroup("Six Card Bonus card", 1)
-UPCARD = CardGroup("dealer's face-up card", 1)
-DEALER_DOWN = CardGroup("dealer's five face-down cards", 5)
+PLAYER = CardGroup("player's five cards", 5, source=CardSource.PLAYER)
+DEALER = CardGroup("dealer's six cards", 6, source=CardSource.DEALER)
+BONUS_CARD = CardGroup("Six Card Bonus card", 1, source=CardSource.BONUS)
+UPCARD = CardGroup("dealer's face-up card", 1, source=CardSource.DEALER_UPCARD)
+DEALER_DOWN = CardGroup("dealer's five face-down cards", 5, source=CardSource.DEALER_DOWN)
 EXAMPLES = "641a.7-examples.toml"
 
 
@@ -169,6 +171,16 @@ class FourCardPokerWager(Wager):
     game: ClassVar[Game] = Game.FOUR_CARD_POKER
     section: ClassVar[str] = SECTION
     allowed_decks: ClassVar[tuple[int, ...] | None] = (1,)
+    settles_with: ClassVar[str | None] = "four-card-poker"
+    """Every wager of § 641a.7 is settled with the Ante and Play, one seat at a time
+    (:meth:`AntePlay.settle_at_table`)."""
+
+    def check_seat_bets(self, bets: dict[str, int]) -> None:
+        """§ 641a.7(d): which wagers a seat may hold together (:meth:`FourCardPokerBets.check`).
+
+        Raises :class:`~croupier.errors.RulesError` citing the paragraph.
+        """
+        FourCardPokerBets.of(bets).check()
 
     @property
     def book(self) -> PaytableBook:
@@ -205,6 +217,7 @@ class AcesUp(FourCardPokerWager):
     """The Aces Up wager on the player's best four of five (58 Pa. Code § 641a.7(d)(2))."""
 
     id = "aces-up"
+    stands_alone = True
     name = "Aces Up"
     settle_rule = "641a.7(d)(2)"
     outcomes = AcesUpOutcome
@@ -389,6 +402,8 @@ class FiveCardHandBonus(_FiveCardWager):
     """The Five Card Hand Bonus wager on the player's five cards (§ 641a.7(d)(7))."""
 
     id = "five-card-hand-bonus"
+    base_wagers = ("four-card-poker",)
+    base_rule = "641a.7(d)(7)"
     name = "Five Card Hand Bonus (player's hand)"
     settle_rule = "641a.7(d)(7)"
     outcomes = FiveCardBonusOutcome
@@ -401,6 +416,8 @@ class FiveCardHandBonusDealer(_FiveCardWager):
     the dealer's six cards (§ 641a.7(d)(7); docs/interpretations.md)."""
 
     id = "five-card-hand-bonus-dealer"
+    base_wagers = ("four-card-poker",)
+    base_rule = "641a.7(d)(7)"
     name = "Five Card Hand Bonus (dealer's hand)"
     settle_rule = "641a.7(d)(7)"
     outcomes = FiveCardBonusOutcome
@@ -412,6 +429,8 @@ class SixCardBonus(_FiveCardWager):
     """The Six Card Bonus wager (58 Pa. Code § 641a.7(d)(8))."""
 
     id = "six-card-bonus"
+    base_wagers = ("four-card-poker",)
+    base_rule = "641a.7(d)(8)"
     name = "Six Card Bonus"
     settle_rule = "641a.7(d)(8)"
     outcomes = SixCardBonusOutcome
@@ -541,6 +560,36 @@ class AntePlay(FourCardPokerWager):
     settle_rule = "641a.7(d)(1)"
     outcomes = AntePlayOutcome
     deal = DealSpec((PLAYER, UPCARD, DEALER_DOWN))
+    settles_with = None
+
+    def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
+        """§ 641a.7(d): every wager of § 641a.7 at each seat of ``ctx.bets`` in one pass
+        (:func:`settle_round`): the Ante and Play against the dealer's hand (the Play made after
+        the cards, ``ctx.decisions``), the bonuses, the progressives with the envy bonuses of the
+        other seats holding them.
+
+        Raises what :func:`settle_round` raises.
+        """
+        progressive = (FourCardProgressive.id, FiveCardProgressive.id)
+        holders = ctx.seats_with(progressive)
+        lines: list[SettlementLine] = []
+        for seat in dict.fromkeys(b.seat for b in ctx.bets):
+            bets = {b.wager: b.amount_cents for b in ctx.bets if b.seat == seat}
+            others = (
+                [ctx.cards.hand(s) for s in holders if s != seat]
+                if any(p in bets for p in progressive)
+                else []
+            )
+            rs = settle_round(
+                ctx.cards.hand(seat),
+                ctx.cards.dealer,
+                FourCardPokerBets.of(bets, ctx.decisions.get(seat, 0)),
+                ctx.cards.bonus,
+                dict(ctx.paytables),
+                others,
+            )
+            lines += (_table_line(seat, res) for res in rs.results)
+        return tuple(lines)
 
     def _check_paytable(self, table: Paytable) -> None:
         keys = {line.outcome for line in table.lines if line.wager in (None, self.id)}
@@ -731,6 +780,19 @@ def _default_strategy() -> AntePlayStrategy:
 # -- settling a dealt round -----------------------------------------------------------------------
 
 
+_BET_FIELDS = {
+    "four-card-poker": "ante_cents",
+    "aces-up": "aces_up_cents",
+    "four-card-progressive": "four_card_progressive_cents",
+    "five-card-progressive": "five_card_progressive_cents",
+    "bad-beat-bonus": "bad_beat_cents",
+    "five-card-hand-bonus": "five_card_bonus_cents",
+    "five-card-hand-bonus-dealer": "five_card_bonus_dealer_cents",
+    "six-card-bonus": "six_card_bonus_cents",
+}
+"""Wager ids → fields of :class:`FourCardPokerBets`."""
+
+
 @dataclass(frozen=True)
 class FourCardPokerBets:
     """One player's wagers on a round, in cents (0: not placed). ``play_cents`` 0 is a fold."""
@@ -744,6 +806,12 @@ class FourCardPokerBets:
     five_card_bonus_cents: int = 0
     five_card_bonus_dealer_cents: int = 0
     six_card_bonus_cents: int = 0
+
+    @staticmethod
+    def of(bets: Mapping[str, int], play_cents: int = 0) -> FourCardPokerBets:
+        """A seat's wagers of § 641a.7 from wager id → cents (other ids are not this game's)."""
+        kw = {_BET_FIELDS[w]: c for w, c in bets.items() if w in _BET_FIELDS}
+        return FourCardPokerBets(play_cents=play_cents, **kw)
 
     def check(self) -> None:
         """The rules of § 641a.7(d) on which wagers may be placed together.
@@ -823,6 +891,25 @@ DEFAULT_PAYTABLES = {
     "five-card-hand-bonus-dealer": "example-five-card-bonus-dealer",
     "six-card-bonus": "example-six-card-bonus",
 }
+
+
+def _table_line(seat: int, res: WagerResult) -> SettlementLine:
+    """A seat's settled wager as a table's settlement line (the Ante's Play and bonus are parts
+    of the Ante's line: ``four-card-poker:play``)."""
+    if res.settlement is not None:
+        return line_of(seat, res.settlement, res.wager, res.envy_cents)
+    return SettlementLine(
+        seat=seat,
+        wager=res.wager,
+        part=res.name.lower().replace(" ", "-"),
+        outcome=res.detail,
+        pays=signed_money(res.win_cents),
+        stake_cents=res.amount_cents,
+        win_cents=res.win_cents,
+        returned_cents=res.returned_cents,
+        section=res.section,
+        detail=f"{res.name}: {res.detail}",
+    )
 
 
 def settle_round(
