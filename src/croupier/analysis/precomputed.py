@@ -5,10 +5,11 @@ Poker side wagers alone walk all C(52, 6) six-card hands; AxMan and Jackpot Part
 The counts are those :func:`croupier.analysis.exact.compute_counts` finds, stored in
 ``analysis/data/exact-counts.json``. Each carries a *fingerprint* of what it was computed from:
 the source of the wager's module and of every croupier module it imports, directly or not (and
-:mod:`croupier.analysis.exact`), with the data files beside them (the Four Card Poker strategy
-table, the paytables). A stored count is used only while its fingerprint matches the installed
-code; after any change to that code it is recounted as before (slower, never stale) until the
-file is regenerated:
+:mod:`croupier.analysis.exact`), with the data it reads: the paytable files of its own section and
+the data tables its code names (the Four Card Poker dealer table) — not another wager's code or
+paytables. A stored count is used only while its fingerprint matches the installed code; after
+any change to that code it is recounted as before (slower, never stale) until the file is
+regenerated; a test (tests/test_precomputed.py) fails while any stored count is stale:
 
     python -m croupier.analysis.regenerate          # regenerate (about half a minute, progress shown)
     python -m croupier.analysis.regenerate --check  # recount everything and compare, change nothing
@@ -126,33 +127,54 @@ def closure(*modules: str) -> tuple[str, ...]:
     return tuple(sorted(seen))
 
 
-def _data_files(module_file: Path) -> list[Path]:
-    """Files other than Python source in the folder of a subpackage module (its data tables)."""
-    folder = module_file.parent
-    if folder == _PACKAGE:
-        return []
-    return sorted(
-        p
-        for p in folder.rglob("*")
-        if p.is_file()
-        and p.suffix not in (".py", ".pyc")
-        and "__pycache__" not in p.parts
-        and p.resolve() != _data_path().resolve()  # the stored counts themselves
-    )
+_PAYTABLES = _PACKAGE / "paytables"
 
 
 @cache
-def fingerprint(module: str) -> str:
-    """SHA-256 over the source of ``module``'s :func:`closure` (with the generic enumeration) and
-    the data files of their subpackages."""
+def _package_data() -> tuple[Path, ...]:
+    """The package's files other than Python source, paytables and the stored counts."""
+    return tuple(
+        sorted(
+            p
+            for p in _PACKAGE.rglob("*")
+            if p.is_file()
+            and p.suffix not in (".py", ".pyc", ".pyi", ".typed", ".mako")
+            and "__pycache__" not in p.parts
+            and _PAYTABLES not in p.parents
+            and p.resolve() != _data_path().resolve()
+        )
+    )
+
+
+def data_files(wager_type: type[Wager], modules: tuple[str, ...]) -> list[Path]:
+    """The data a count of ``wager_type`` reads: the paytable files holding its section's
+    paytables (not every section's), and the package data files (tables such as the Four Card
+    Poker dealer table) that one of ``modules`` names in its source."""
+    wager = wager_type()
+    files = set()
+    for table in wager.book.for_section(wager.section):
+        for candidate in (_PAYTABLES / "data" / table.source, _PAYTABLES / table.source):
+            if candidate.is_file():
+                files.add(candidate)
+    sources = [p.read_text(encoding="utf-8") for p in map(_module_file, modules) if p is not None]
+    files |= {f for f in _package_data() if any(f.name in text for text in sources)}
+    return sorted(files)
+
+
+@cache
+def fingerprint(wager_type: type[Wager]) -> str:
+    """SHA-256 over the source of the wager's module and its :func:`closure` (with the generic
+    enumeration) and over its :func:`data_files`: a change to another wager's code or paytables
+    leaves it as it was."""
     files: dict[str, Path] = {}
-    for name in closure(module, *_ALSO):
+    modules = closure(wager_type.__module__, *_ALSO)
+    for name in modules:
         path = _module_file(name)
-        if path is None:
-            continue
-        files[name] = path
-        for data in _data_files(path):
-            files[data.relative_to(_PACKAGE).as_posix()] = data
+        if path is not None:
+            files[name] = path
+    for data in data_files(wager_type, modules):
+        inside = data.is_relative_to(_PACKAGE)
+        files[data.relative_to(_PACKAGE).as_posix() if inside else data.name] = data
     h = hashlib.sha256()
     for key in sorted(files):
         content = files[key].read_bytes()
@@ -216,7 +238,7 @@ def lookup(wager_type: type[Wager], composition: tuple[int, ...]) -> StoredCount
     if rest or not decks or composition != Shoe.standard(decks).counts:
         return None
     entry = entries.get((class_name(wager_type), decks))
-    if entry is None or entry.fingerprint != fingerprint(wager_type.__module__):
+    if entry is None or entry.fingerprint != fingerprint(wager_type):
         return None
     return entry
 
@@ -255,7 +277,7 @@ def recount(progress: bool = False) -> Iterator[StoredCount]:
             words = wager_type().counting_convention(shoe)
             bar.advance(task)
             yield StoredCount(
-                w.id, class_name(wager_type), decks, fingerprint(w.__module__), counts, words
+                w.id, class_name(wager_type), decks, fingerprint(wager_type), counts, words
             )
 
 
