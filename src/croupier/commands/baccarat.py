@@ -30,7 +30,7 @@ from croupier.analysis.eor import (
 )
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
-from croupier.cli import JsonFlag, _money, _wager, app, err, out
+from croupier.commands.common import JsonFlag, _money, _wager, app, err, out
 from croupier.errors import InputError
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from croupier.analysis.axman import axman_given
 from croupier.cards import parse_card, parse_cards
-from croupier.cli import JsonFlag, _meter_arg, _money, app, out
+from croupier.commands.common import JsonFlag, _meter_arg, _money, app, out
 from croupier.errors import InputError
 from croupier.games.blackjack import (
     BlackjackRules,

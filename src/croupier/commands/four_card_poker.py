@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 
 from croupier.cards import format_cards, parse_card, parse_cards
-from croupier.cli import (
+from croupier.commands.common import (
     GAME_STRATEGIES,
     JsonFlag,
     PaytableFiles,

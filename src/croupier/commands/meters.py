@@ -22,7 +22,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from croupier.cli import _money, app, out
+from croupier.commands.common import _money, app, out
 from croupier.errors import InputError, LedgerError
 from croupier.paytables import builtin_paytables
 from croupier.progressive import (

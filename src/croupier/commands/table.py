@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from croupier.cli import JsonFlag, app, err, out, where
+from croupier.commands.common import JsonFlag, app, err, out, where
 from croupier.errors import CroupierError, InputError
 from croupier.progressive import Ledger, RoundStatus, default_url
 from croupier.table.progressive import feed_progressive

@@ -48,7 +48,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from croupier.analysis.blackjack_strategy import PlayRules
 from croupier.errors import (
     CroupierError,
     PaytableError,
@@ -58,6 +57,7 @@ from croupier.errors import (
     UnknownWagerError,
 )
 from croupier.games.blackjack import BlackjackRules, SoftSeventeen
+from croupier.games.blackjack_rules import PlayRules
 from croupier.paytables import Paytable
 from croupier.units import format_money, parse_money
 from croupier.wagers import Wager, get_wager
