@@ -141,3 +141,41 @@ def test_a_round_cannot_close_with_a_bet_without_a_line(monkeypatch: pytest.Monk
     r = r.no_more_bets().deal(DealtCards.parse(players={1: "8s 8s"}, dealer="Kd 9c"))
     with pytest.raises(UnsettledBetError, match="perfect-pairs wager has no settlement line"):
         r.stand(1).settle()
+
+
+def test_actions_are_records_and_the_round_says_what_it_allows() -> None:
+    from croupier.table.actions import (
+        Deal,
+        NoMoreBets,
+        PlaceBet,
+        PlayWager,
+        Settle,
+        allowed,
+        apply,
+        can,
+    )
+    from croupier.table.procedure import Action
+
+    sub = submission_from_data(
+        {
+            "game": "four-card-poker",
+            "decks": 1,
+            "adjacent_boxes": 2,
+            "wagers": [
+                {"wager": "four-card-poker", "paytable": "25-20-2", "min": "$5", "max": "$100"}
+            ],
+        }
+    )
+    cards = DealtCards.parse(players={1: "9h 9c 9d Ks 2s"}, dealer="Ah Ad 7c 7s 3d 4h")
+    steps = (PlaceBet(1, "four-card-poker", 500), NoMoreBets(), Deal(cards))
+    r = apply(TableRound.open(sub), *steps)
+    assert allowed(r) == {Action.PLAY, Action.FOLD, Action.SETTLE}
+    # the Play is one to three times the Ante (§ 641a.7(d)(1)); asking changes nothing
+    assert can(r, PlayWager(1, 1500)) and not can(r, PlayWager(1, 2000))
+    assert not can(r, Settle())  # the seat has neither played nor folded
+    done = apply(r, PlayWager(1, 1500), Settle())
+    by_methods = TableRound.open(sub).bet(1, "four-card-poker", 500).no_more_bets()
+    assert done == by_methods.deal(cards).play(1, 1500).settle()
+    # trips beat a pair of aces: Ante +$5, Play +$15, the Ante bonus 2 to 1 (+$10)
+    assert done.settlement().net_cents == 500 + 1500 + 1000
+    assert allowed(done) == frozenset()

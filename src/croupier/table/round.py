@@ -40,9 +40,8 @@ recording that the base game settles it (:class:`~croupier.errors.UnsettledBetEr
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 
 from croupier.cards import Card, Shoe, format_cards
 from croupier.errors import (
@@ -58,6 +57,7 @@ from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import check_dealer_hand, play_dealer
 from croupier.paytables import Paytable
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
+from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import format_money
 from croupier.wagers import Wager, get_wager
@@ -74,117 +74,10 @@ from croupier.wagers.at_table import (
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 from croupier.wagers.switch_hands import check_wagers as check_ante
 
-
-class Phase(Enum):
-    """Where a round stands."""
-
-    BETTING = "betting open"
-    LOCKED = "no more bets"
-    DEALT = "dealt"
-    SETTLED = "settled"
-
-
-class Action(Enum):
-    """What can be done to a round (one event kind each, plus ``settlement``)."""
-
-    OPEN = "open"
-    BET = "bet"
-    NO_MORE_BETS = "no-more-bets"
-    DEAL = "deal"
-    PLAY = "play"
-    FOLD = "fold"
-    SETTLE = "settle"
-    SETTLEMENT = "settlement"
-    RECORDED = "recorded"
-    SWITCH = "switch"
-    KEEP = "keep"
-    HIT = "hit"
-    STAND = "stand"
-    DOUBLE = "double"
-    SPLIT = "split"
-    SURRENDER = "surrender"
-
-
-BLACKJACK_MOVES = frozenset(
-    {
-        Action.SWITCH,
-        Action.KEEP,
-        Action.HIT,
-        Action.STAND,
-        Action.DOUBLE,
-        Action.SPLIT,
-        Action.SURRENDER,
-    }
-)
-"""The players' decisions in a Blackjack round (:mod:`croupier.table.blackjack_play`)."""
-
-
-_COMMON: dict[Phase, frozenset[Action]] = {
-    Phase.BETTING: frozenset({Action.BET, Action.NO_MORE_BETS}),
-    Phase.LOCKED: frozenset({Action.DEAL}),
-    Phase.DEALT: frozenset({Action.SETTLE}),
-    Phase.SETTLED: frozenset(),
-}
-PROCEDURE: Mapping[TableGame, Mapping[Phase, frozenset[Action]]] = {
-    TableGame.BLACKJACK: {**_COMMON, Phase.DEALT: frozenset({*BLACKJACK_MOVES, Action.SETTLE})},
-    TableGame.BACCARAT: _COMMON,
-    TableGame.FOUR_CARD_POKER: {
-        **_COMMON,
-        Phase.DEALT: frozenset({Action.PLAY, Action.FOLD, Action.SETTLE}),
-    },
-    TableGame.CRISS_CROSS_POKER: {**_COMMON, Phase.DEALT: frozenset({Action.FOLD, Action.SETTLE})},
-}
-"""The state machine: per game, the actions each phase allows (an action moves the round to the
-next phase: ``no-more-bets`` → LOCKED, ``deal`` → DEALT, ``settle`` → SETTLED)."""
-
 Bet = SeatBet
 """A wager placed at a seat (:class:`~croupier.wagers.at_table.SeatBet`)."""
 
 _NUMBERS = {5: "five", 6: "six", 7: "seven"}
-
-
-@dataclass(frozen=True)
-class Event:
-    """One immutable entry of the round record: who (seat), what (action, wager), amount, outcome,
-    pay and the net result, with the section the step follows. A settlement (or a bet recorded as
-    the base game's) carries its :class:`~croupier.wagers.at_table.SettlementLine`."""
-
-    index: int
-    action: Action
-    phase: Phase
-    section: str
-    detail: str
-    seat: int | None = None
-    wager: str | None = None
-    amount_cents: int | None = None
-    outcome: str | None = None
-    pays: str | None = None
-    win_cents: int | None = None
-    returned_cents: int | None = None
-    pending_validation: bool = False
-    outcome_key: str | None = None
-    """The paytable line's outcome key a settlement was paid on (``None``: lost or not a
-    paytable line), what the progressive ledger reads (:mod:`croupier.table.progressive`)."""
-    line: SettlementLine | None = None
-
-    def to_json(self) -> dict[str, object]:
-        """The event as plain JSON values (money in cents)."""
-        return {
-            "index": self.index,
-            "action": self.action.value,
-            "phase": self.phase.value,
-            "seat": self.seat,
-            "wager": self.wager,
-            "amount_cents": self.amount_cents,
-            "outcome": self.outcome,
-            "pays": self.pays,
-            "win_cents": self.win_cents,
-            "returned_cents": self.returned_cents,
-            "pending_validation": self.pending_validation,
-            "outcome_key": self.outcome_key,
-            "section": self.section,
-            "detail": self.detail,
-        }
 
 
 def _registered(wager_id: str) -> Wager | None:
@@ -853,6 +746,7 @@ def settled_net(events: Sequence[Event]) -> int:
 
 
 __all__ = [
+    "BLACKJACK_MOVES",
     "PROCEDURE",
     "Action",
     "Bet",
