@@ -179,3 +179,36 @@ def test_actions_are_records_and_the_round_says_what_it_allows() -> None:
     # trips beat a pair of aces: Ante +$5, Play +$15, the Ante bonus 2 to 1 (+$10)
     assert done.settlement().net_cents == 500 + 1500 + 1000
     assert allowed(done) == frozenset()
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["hand", "match-the-dealer", "7h 7c 7h", "--paytable", "4", "--decks", "8"],
+        ["baccarat", "--cards", "Ks 4h 2d Qc 3h 3s", "--bet", "banker=10"],
+        ["four-card-poker", "Tc Td 4h 9s Kc", "Qs 8d 7c 3h 2s 5d", "--ante", "10"],
+        [
+            "blackjack-round",
+            *("--dealer", "Ad Kd", "--player", "Qd Jd", "--player", "9s 9h"),
+            *("--jackpot-party", "1=5", "--jackpot-party", "2=5", "--jp-paytable", "P10"),
+        ],
+    ],
+    ids=lambda a: a[0],
+)
+def test_every_settling_command_gives_the_one_settlement_record(args: list[str]) -> None:
+    result = runner.invoke(app, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    settlement = json.loads(result.output)["settlement"]
+    lines = settlement["lines"]
+    assert lines
+    for line in lines:
+        for key in ("stake_cents", "win_cents", "returned_cents"):
+            assert isinstance(line[key], int), (key, line)
+        assert line["stake"].startswith("$")
+    assert settlement["net_cents"] == sum(line["win_cents"] for line in lines)
+    if args[0] == "baccarat":
+        # Player K♠ 2♦ = 2 draws the 3♥ (5); Banker 4♥ Q♣ = 4 draws the 3♠ on a Player 3 (7):
+        # the Banker wins, 19 to 20 on $10 (§ 631a.12)
+        assert [(x["wager"], x["win_cents"], x["returned_cents"]) for x in lines] == [
+            ("banker", 950, 1950)
+        ]

@@ -51,6 +51,8 @@ from croupier.paytables import (
 )
 from croupier.units import format_money, format_percent
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
+from croupier.wagers.at_table import RoundSettlement
+from croupier.wagers.base import line_of
 
 
 @app.command()
@@ -555,6 +557,7 @@ def hand(
         "returned": format_money(s.returned_cents),
         "pending_validation": s.pending_validation,
         "rounding_dropped_cents": float(s.rounding_cents_dropped),
+        "settlement": RoundSettlement((line_of(1, s),)).to_json(),
     }
     if json_out:
         print(json.dumps(result, indent=2, ensure_ascii=False))

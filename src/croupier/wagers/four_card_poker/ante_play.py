@@ -350,7 +350,7 @@ class WagerResult:
 
 
 @dataclass(frozen=True)
-class RoundSettlement:
+class FourCardPokerSettlement:
     """A settled round: the cards, the showdown and each wager's result."""
 
     round: DealtRound
@@ -363,6 +363,11 @@ class RoundSettlement:
     def win_cents(self) -> int:
         """The player's net result over every wager."""
         return sum(r.win_cents for r in self.results)
+
+    def lines(self, seat: int = 1) -> tuple[SettlementLine, ...]:
+        """Each result as the table's settlement line at ``seat`` (the Play and the Ante bonus
+        are parts of the Ante's: ``four-card-poker:play``)."""
+        return tuple(_table_line(seat, r) for r in self.results)
 
 
 DEFAULT_PAYTABLES = {
@@ -406,7 +411,7 @@ def settle_round(
     meter_cents: dict[str, int] | None = None,
     stake: ProgressiveStake = ProgressiveStake.COLLECTED,
     book: PaytableBook | None = None,
-) -> RoundSettlement:
+) -> FourCardPokerSettlement:
     """Settle one player's round of Four Card Poker (58 Pa. Code § 641a.7(d)).
 
     ``paytables`` maps wager ids to paytable keys (defaults: :data:`DEFAULT_PAYTABLES`);
@@ -518,4 +523,4 @@ def settle_round(
         settled.append(
             WagerResult(w.name, wid, w.settle_rule, amount, s.win_cents + envy, detail, s, envy)
         )
-    return RoundSettlement(rnd, bets, (*results, *settled), decision, strategy_decision)
+    return FourCardPokerSettlement(rnd, bets, (*results, *settled), decision, strategy_decision)
