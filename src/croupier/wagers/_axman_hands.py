@@ -15,14 +15,19 @@ from itertools import combinations
 from croupier.cards import Card, Rank, Suit, format_cards
 from croupier.errors import CardError
 from croupier.poker import Category, WildSuit, achievable, highest_pair, read_hand
+from croupier.poker.ranking import RankedCategory
 from croupier.wagers.base import OrderedOutcome
 
 KING_OF_DIAMONDS = Card(Rank.KING, Suit.DIAMONDS)
 """The wild card of § 633c.12(j)."""
 
 
-class AxManHand(Enum):
+class AxManHand(RankedCategory):
     """The winning poker hands of § 633c.12(k), in the paytable's (paying) order, best first."""
+
+    @classmethod
+    def _best_first(cls) -> bool:
+        return True
 
     STRAIGHT_FLUSH = "straight-flush"
     FIVE_OF_A_KIND = "five-of-a-kind"
@@ -45,7 +50,10 @@ _BY_CATEGORY = (
     (Category.THREE_OF_A_KIND, AxManHand.THREE_OF_A_KIND),
     (Category.TWO_PAIR, AxManHand.TWO_PAIR),
 )
-_HAND_ORDER = {h: i for i, h in enumerate(AxManHand)}
+
+
+_POSITION = {h: i for i, h in enumerate(AxManHand)}
+"""Each hand's position in the paytable, best first."""
 
 
 def better(a: AxManHand | None, b: AxManHand | None) -> AxManHand | None:
@@ -54,7 +62,7 @@ def better(a: AxManHand | None, b: AxManHand | None) -> AxManHand | None:
         return b
     if b is None:
         return a
-    return a if _HAND_ORDER[a] <= _HAND_ORDER[b] else b
+    return a if a >= b else b
 
 
 @lru_cache(maxsize=65536)
@@ -233,4 +241,4 @@ def outcome_position(hand: AxManHand | None, kings_of_diamonds: int) -> int:
     """The :attr:`OrderedOutcome.position` of an AxMan result (27 when the wager loses)."""
     if hand is None:
         return len(AxManOutcome)
-    return _HAND_ORDER[hand] * 3 + (2 - min(kings_of_diamonds, 2))
+    return _POSITION[hand] * 3 + (2 - min(kings_of_diamonds, 2))
