@@ -46,6 +46,7 @@ from croupier.games.blackjack import (
     SoftSeventeen,
     check_dealer_hand,
 )
+from croupier.paytables import Paytable
 from croupier.wagers._axman_exact import round_counts
 from croupier.wagers._axman_hands import (
     DEFAULT_READING,
@@ -62,8 +63,8 @@ from croupier.wagers._axman_hands import (
     read_dealer_hand,
     read_poker_hand,
 )
-from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
-from croupier.wagers.base import CardGroup, DealSpec, Game, Wager, line_of
+from croupier.wagers.at_table import CardSource, SettleWhen, TableContext
+from croupier.wagers.base import CardGroup, DealSpec, Game, Wager
 from croupier.wagers.registry import register
 
 
@@ -119,25 +120,17 @@ class AxMan(Wager):
             decks=decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
         )
 
-    def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
-        """After the round (§ 633c.12(e)): the AxMan of the table's soft-17 rule (:func:`axman_for`)
-        on each player's initial two cards and the dealer's whole hand.
+    def at_table(self, ctx: TableContext) -> tuple[Wager, Paytable]:
+        """After the round (§ 633c.12(e)) the bets are settled as the AxMan of the table's soft-17
+        rule (:func:`axman_for`), under its paytable of the key the table offers.
 
         Raises :class:`ProcedureError` without the table's house rules, and what
-        :meth:`~croupier.wagers.base.Wager.settle` raises.
+        :meth:`~croupier.wagers.base.Wager.paytable` raises.
         """
         if ctx.rules is None:
             raise ProcedureError("AxMan is settled at a Blackjack table", section="633c.12(a)")
         axman = axman_for(ctx.rules)
-        table = axman.paytable(ctx.paytables[self.id].key, ctx.decks)
-        return tuple(
-            line_of(
-                b.seat,
-                axman.settle(axman.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks),
-                b.wager,
-            )
-            for b in ctx.bets
-        )
+        return axman, axman.paytable(ctx.paytables[self.id].key, ctx.decks)
 
     def check_cards(self, cards: Sequence[Card], decks: int | None = None) -> None:
         """Two player cards and a finished dealer hand (§ 633a.7 drawing rule, this wager's soft-17

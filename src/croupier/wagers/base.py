@@ -46,6 +46,7 @@ from croupier.paytables import (
     Push,
     builtin_paytables,
 )
+from croupier.poker.ranking import RankedCategory
 from croupier.units import format_money
 from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
 from croupier.wagers.at_table import Game as Game
@@ -53,8 +54,9 @@ from croupier.wagers.at_table import Game as Game
 IntArray = npt.NDArray[np.int64]
 
 
-class OrderedOutcome(Enum):
-    """Base of a wager's outcome enum: members declared best first, valued by paytable key.
+class OrderedOutcome(RankedCategory):
+    """Base of a wager's outcome enum: members declared best first, valued by paytable key (a
+    ranking of :mod:`croupier.poker.ranking`).
 
     Members compare by rank, a better outcome being greater:
 
@@ -87,23 +89,9 @@ class OrderedOutcome(Enum):
         multiplied by, or ``None`` (the default: the pay as printed)."""
         return None
 
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, OrderedOutcome)
-        return self.position > other.position
-
-    def __le__(self, other: object) -> bool:
-        return self == other or self.__lt__(other) is True
-
-    def __gt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, OrderedOutcome)
-        return self.position < other.position
-
-    def __ge__(self, other: object) -> bool:
-        return self == other or self.__gt__(other) is True
+    @classmethod
+    def _best_first(cls) -> bool:
+        return True
 
 
 @dataclass(frozen=True)
@@ -547,20 +535,26 @@ class Wager(ABC):
     def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
         """Settle ``ctx.bets`` (this wager's, with those that :attr:`settles_with` it) at a dealt
         round: by default :meth:`settle` on the cards of :attr:`deal` (:meth:`DealSpec.at_table`)
-        under the table's paytable, one line per bet, seats in the order given.
+        by the wager and paytable :meth:`at_table` picks, one line per bet, seats in the order
+        given.
 
-        Raises what :meth:`settle` raises (:class:`CardError`, :class:`RulesError`,
-        :class:`PaytableError`).
+        Raises what :meth:`at_table` and :meth:`settle` raise (:class:`CardError`,
+        :class:`RulesError`, :class:`PaytableError`).
         """
-        table = ctx.paytables[self.id]
+        wager, table = self.at_table(ctx)
         return tuple(
             line_of(
                 b.seat,
-                self.settle(self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks),
+                wager.settle(wager.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks),
                 b.wager,
             )
             for b in ctx.bets
         )
+
+    def at_table(self, ctx: TableContext) -> tuple[Wager, Paytable]:
+        """The wager a table settles this one's bets as, and under which paytable: by default
+        this wager and the paytable the table offers for it."""
+        return self, ctx.paytables[self.id]
 
     def check_seat_bets(self, bets: dict[str, int]) -> None:
         """Check a seat's wagers at "No more bets" (``bets``: id → cents), for rules on which
