@@ -136,7 +136,11 @@ def _paytable_dict(t: Paytable) -> dict[str, Any]:
                 "outcome": line.outcome,
                 "label": line.label,
                 "pays": str(line.pays),
-                **({"envy": format_money(line.envy_cents)} if line.envy_cents is not None else {}),
+                **(
+                    {"envy": format_money(line.envy_cents), "envy_cents": line.envy_cents}
+                    if line.envy_cents is not None
+                    else {}
+                ),
             }
             for line in t.lines
         ],
@@ -145,12 +149,14 @@ def _paytable_dict(t: Paytable) -> dict[str, Any]:
         p = t.progressive
         d["progressive"] = {
             "wagers": [format_money(c) for c in p.wager_cents],
+            "wager_cents": list(p.wager_cents),
             "meters": [
                 {
                     "level": m.level.value,
                     "seed": format_money(m.seed_cents)
                     if m.seed_cents is not None
                     else f"{m.seed_wager_multiple:,} × wager",
+                    "seed_cents": m.seed_cents,
                     **(
                         {"increment_rate": format_percent(m.increment_rate)}
                         if m.increment_rate
