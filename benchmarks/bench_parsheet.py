@@ -40,6 +40,7 @@ def timed(label: str, fn: Callable[[], object]) -> None:
 def parts() -> None:
     start = time.perf_counter()
     import croupier.cli  # noqa: F401 - timed: what every croupier command imports
+    from croupier.analysis import blackjack_dealer
     from croupier.analysis import blackjack_strategy as bs
     from croupier.analysis.exact import _cached_counts
     from croupier.analysis.parsheet import exact_parsheet
@@ -65,7 +66,7 @@ def parts() -> None:
         bs._hand_values.cache_clear()
         bs._ENGINES.clear()
         bs._TABLED.clear()
-        bs._DEALER_CACHE.clear()
+        blackjack_dealer._DEALER_CACHE.clear()
         timed(
             f"§ 633b.4 whole-game figures, {decks} decks (4 analyses)", partial(game_sheet, decks)
         )

@@ -12,14 +12,14 @@ from croupier.cli import app
 from croupier.errors import CardError, InputError, RulesError, ShoeError, UnknownPaytableError
 from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
 from croupier.paytables import MeterLevel
-from croupier.wagers.blackjack_round import DealtRound, settle_round
+from croupier.wagers.blackjack_round import BlackjackDeal, settle_round
 
 runner = CliRunner()
 SIX = BlackjackRules(6)
 
 
 def test_a_round_with_both_wagers_and_an_envy_bonus() -> None:
-    rnd = DealtRound.parse("Ad Kd", ["Qd Jd", "9s 9h", "Kd 2c"])
+    rnd = BlackjackDeal.parse("Ad Kd", ["Qd Jd", "9s 9h", "Kd 2c"])
     out = settle_round(
         rnd,
         SIX,
@@ -46,7 +46,7 @@ def test_a_round_with_both_wagers_and_an_envy_bonus() -> None:
 
 
 def test_the_meters_are_read_at_the_amounts_given() -> None:
-    rnd = DealtRound.parse("As Js", ["Ks Qs"])
+    rnd = BlackjackDeal.parse("As Js", ["Ks Qs"])
     out = settle_round(
         rnd,
         SIX,
@@ -78,25 +78,25 @@ def test_the_meters_are_read_at_the_amounts_given() -> None:
 )
 def test_rejected_rounds_name_the_rule(kwargs: dict[str, Any], error: type, match: str) -> None:
     rules = kwargs.pop("rules", SIX)
-    rnd = DealtRound.parse("Qs 5h Kd", ["Kd 7c", "As Ah"])
+    rnd = BlackjackDeal.parse("Qs 5h Kd", ["Kd 7c", "As Ah"])
     with pytest.raises(error, match=match):
         settle_round(rnd, rules, **kwargs)
 
 
 def test_the_dealers_cards_must_follow_the_rule_and_fit_the_shoe() -> None:
     with pytest.raises(RulesError, match=r"633a\.7"):
-        settle_round(DealtRound.parse("Ks 7h 2c", ["2s 3s"]), SIX, axman_cents={1: 500})
+        settle_round(BlackjackDeal.parse("Ks 7h 2c", ["2s 3s"]), SIX, axman_cents={1: 500})
     with pytest.raises(ShoeError):
         settle_round(
-            DealtRound.parse("Ks 7h", ["Ks Ks", "Ks Ks", "Ks Ks"]), SIX, axman_cents={1: 500}
+            BlackjackDeal.parse("Ks 7h", ["Ks Ks", "Ks Ks", "Ks Ks"]), SIX, axman_cents={1: 500}
         )
     with pytest.raises(CardError):
-        DealtRound.parse("Ks 7h", ["Ks"])
+        BlackjackDeal.parse("Ks 7h", ["Ks"])
     # H17: soft 17 draws; the alternative completion reading lets a dealer stop on 16
     h17 = BlackjackRules(6, SoftSeventeen.HITS)
-    settle_round(DealtRound.parse("As 6h 4c", ["2s 3s"]), h17, axman_cents={1: 500})
+    settle_round(BlackjackDeal.parse("As 6h 4c", ["2s 3s"]), h17, axman_cents={1: 500})
     stops = BlackjackRules(6, dealer_completion=DealerCompletion.ONLY_WITH_LIVE_HANDS)
-    out = settle_round(DealtRound.parse("Ks 6h", ["Ts 9s"]), stops, axman_cents={1: 500})
+    out = settle_round(BlackjackDeal.parse("Ks 6h", ["Ts 9s"]), stops, axman_cents={1: 500})
     assert out[0].axman is not None and out[0].axman.win_cents == -500
 
 

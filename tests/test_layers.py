@@ -1,13 +1,19 @@
-"""The layers of the house (developers' guide): each package imports only from the ones before it.
+"""The layers of the house (README "Layout"): each package imports only from the ones before it,
+and no module imports itself back through others.
 
-``cards`` → ``poker``, ``games`` → ``wagers``, ``paytables`` → ``analysis``, ``table``,
-``progressive`` → ``cli``, ``commands``, ``service``; ``errors`` and ``units`` are below everything.
-A module may import from its own layer or a lower one, never a higher one.
+``errors``, ``units`` → ``cards`` → ``poker``, ``games`` → ``paytables`` → ``wagers`` →
+``analysis``, ``table``, ``progressive`` → ``cli``, ``commands``, ``service``. A module may import
+from its own layer or a lower one, never a higher one — every import counts, at module level or
+inside a function, absolute or relative. And there is no import cycle between modules (a module's
+package ``__init__`` included), function-level imports included: a cycle hides an order in which
+the modules cannot be loaded, and one module that should be two.
 """
 
 from __future__ import annotations
 
 import ast
+import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -22,19 +28,30 @@ LAYER = {
     "poker": 2,
     "games": 2,
     "paytables": 3,
-    "wagers": 3,
-    "analysis": 4,
-    "table": 4,
-    "progressive": 4,
-    "cli": 5,
-    "commands": 5,
-    "service": 5,
-    "web": 5,
-    "__main__": 5,
+    "wagers": 4,
+    "analysis": 5,
+    "table": 5,
+    "progressive": 5,
+    "cli": 6,
+    "commands": 6,
+    "service": 6,
+    "web": 6,
+    "__main__": 6,
 }
 
+KNOWN_CYCLES: set[frozenset[str]] = set()
+
 SRC = Path(croupier.__file__).parent
+README = SRC.parent.parent / "README.md"
 MODULES = sorted(p for p in SRC.rglob("*.py") if p.name != "__init__.py" or p.parent != SRC)
+
+
+def _name(path: Path) -> str:
+    parts = list(path.relative_to(SRC.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+NAMES = {_name(p): p for p in SRC.rglob("*.py")}
 
 
 def _package(path: Path) -> str:
@@ -42,19 +59,26 @@ def _package(path: Path) -> str:
 
 
 def _imports(path: Path) -> list[tuple[int, str]]:
+    """(line, croupier module) of every import in the module, functions included; relative
+    imports resolved; ``from P import M`` counts M when it is a module."""
+    return _imports_of(path, _name(path))
+
+
+def _imports_of(path: Path, name: str) -> list[tuple[int, str]]:
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names = [node.module]
+        if isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                base = importlib.util.resolve_name("." * node.level + base, package)
+            targets = [base, *(f"{base}.{a.name}" for a in node.names)]
         elif isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
+            targets = [a.name for a in node.names]
         else:
             continue
-        for name in names:
-            parts = name.split(".")
-            if parts[0] == "croupier" and len(parts) > 1:
-                found.append((node.lineno, parts[1]))
+        found += [(node.lineno, t) for t in targets if t in NAMES and t != name]
     return found
 
 
@@ -63,12 +87,71 @@ def test_every_package_has_a_layer() -> None:
     assert packages - set(LAYER) == set(), "give the new package a layer in LAYER"
 
 
+def test_the_readme_describes_these_layers() -> None:
+    text = README.read_text(encoding="utf-8").split("## Layout", 1)[1].split("\n## ", 1)[0]
+    order = [p for p in re.findall(r"`(\w+)(?:/)?`", text) if p in LAYER]
+    layers = [LAYER[p] for p in order]
+    assert layers == sorted(layers), f"README's layout lists the layers out of order: {order}"
+    assert set(order) >= set(LAYER) - {"web", "__main__"}, set(LAYER) - set(order)
+
+
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(SRC)))
 def test_imports_only_from_its_layer_or_below(path: Path) -> None:
     own = LAYER[_package(path)]
     upward = [
-        f"line {line}: croupier.{target}"
+        f"line {line}: {target}"
         for line, target in _imports(path)
-        if LAYER.get(target, 0) > own
+        if "." in target and LAYER.get(target.split(".")[1], 0) > own
     ]
     assert upward == [], f"{path.relative_to(SRC)} imports from a higher layer: {upward}"
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The strongly connected components of more than one module of ``graph`` (module → the
+    modules it imports), by Tarjan's algorithm."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[frozenset[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = set()
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.add(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(frozenset(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_cycle() -> None:
+    graph = {name: {t for _, t in _imports(path)} for name, path in NAMES.items()}
+    cycles = [sorted(c) for c in _cycles(graph) if c not in KNOWN_CYCLES]
+    assert cycles == [], f"modules importing each other (functions included): {cycles}"
+
+
+def test_the_cycle_check_finds_cycles_and_function_level_imports(tmp_path: Path) -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": {"e"}, "f": {"g"}, "g": set()}
+    assert _cycles(graph) == [frozenset({"a", "b", "c"})]
+    # an import inside a function is an import
+    module = tmp_path / "m.py"
+    module.write_text("def f() -> None:\n    from croupier.cli import main\n", encoding="utf-8")
+    assert [t for _, t in _imports_of(module, "croupier.commands.m")] == ["croupier.cli"]

@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
+from croupier.analysis import blackjack_dealer
 from croupier.analysis import blackjack_strategy as bs
 from croupier.analysis import switch_hands as sh
 from croupier.analysis.blackjack_strategy import ACE, TEN, VALUES, PlayRules
@@ -60,7 +61,7 @@ def test_dealer_results_for_many_shoes_at_once_are_the_one_shoe_results() -> Non
             for h17 in (False, True):
                 p, p_bj = bs._dealer_batch(comps, upcard, h17)
                 for row, counts in enumerate(comps.tolist()):
-                    one, q = bs._dealer_results(tuple(counts), upcard, h17)
+                    one, q = blackjack_dealer._dealer_results(tuple(counts), upcard, h17)
                     assert p[row].tolist() == one.tolist(), (decks, upcard, h17, counts)
                     assert p_bj[row] == q
 

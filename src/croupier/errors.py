@@ -215,3 +215,8 @@ class InputFileError(InputError):
 class NoCountError(InputError):
     """No balanced card count can be derived from a wager's effects of removal (e.g. every rank's
     effect is zero, or no small integer tags balance them)."""
+
+
+class UnsettledBetError(ProcedureError):
+    """A round would close with a bet that has no settlement line (nor a line recording that the
+    base game settles it): silence is never an outcome."""

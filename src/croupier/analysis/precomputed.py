@@ -5,10 +5,11 @@ Poker side wagers alone walk all C(52, 6) six-card hands; AxMan and Jackpot Part
 The counts are those :func:`croupier.analysis.exact.compute_counts` finds, stored in
 ``analysis/data/exact-counts.json``. Each carries a *fingerprint* of what it was computed from:
 the source of the wager's module and of every croupier module it imports, directly or not (and
-:mod:`croupier.analysis.exact`), with the data files beside them (the Four Card Poker strategy
-table, the paytables). A stored count is used only while its fingerprint matches the installed
-code; after any change to that code it is recounted as before (slower, never stale) until the
-file is regenerated:
+:mod:`croupier.analysis.exact`), with the data it reads: the paytable files of its own section and
+the data tables its code names (the Four Card Poker dealer table) — not another wager's code or
+paytables. A stored count is used only while its fingerprint matches the installed code; after
+any change to that code it is recounted as before (slower, never stale) until the file is
+regenerated; a test (tests/test_precomputed.py) fails while any stored count is stale:
 
     python -m croupier.analysis.regenerate          # regenerate (about half a minute, progress shown)
     python -m croupier.analysis.regenerate --check  # recount everything and compare, change nothing
@@ -25,17 +26,15 @@ import importlib.util
 import json
 import os
 import re
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from croupier.cards import Shoe
-from croupier.errors import OutputError
+from croupier.wagers import all_wagers
 from croupier.wagers.base import Wager
 
 DATA = "exact-counts.json"
@@ -126,33 +125,54 @@ def closure(*modules: str) -> tuple[str, ...]:
     return tuple(sorted(seen))
 
 
-def _data_files(module_file: Path) -> list[Path]:
-    """Files other than Python source in the folder of a subpackage module (its data tables)."""
-    folder = module_file.parent
-    if folder == _PACKAGE:
-        return []
-    return sorted(
-        p
-        for p in folder.rglob("*")
-        if p.is_file()
-        and p.suffix not in (".py", ".pyc")
-        and "__pycache__" not in p.parts
-        and p.resolve() != _data_path().resolve()  # the stored counts themselves
-    )
+_PAYTABLES = _PACKAGE / "paytables"
 
 
 @cache
-def fingerprint(module: str) -> str:
-    """SHA-256 over the source of ``module``'s :func:`closure` (with the generic enumeration) and
-    the data files of their subpackages."""
+def _package_data() -> tuple[Path, ...]:
+    """The package's files other than Python source, paytables and the stored counts."""
+    return tuple(
+        sorted(
+            p
+            for p in _PACKAGE.rglob("*")
+            if p.is_file()
+            and p.suffix not in (".py", ".pyc", ".pyi", ".typed", ".mako")
+            and "__pycache__" not in p.parts
+            and _PAYTABLES not in p.parents
+            and p.resolve() != _data_path().resolve()
+        )
+    )
+
+
+def data_files(wager_type: type[Wager], modules: tuple[str, ...]) -> list[Path]:
+    """The data a count of ``wager_type`` reads: the paytable files holding its section's
+    paytables (not every section's), and the package data files (tables such as the Four Card
+    Poker dealer table) that one of ``modules`` names in its source."""
+    wager = wager_type()
+    files = set()
+    for table in wager.book.for_section(wager.section):
+        for candidate in (_PAYTABLES / "data" / table.source, _PAYTABLES / table.source):
+            if candidate.is_file():
+                files.add(candidate)
+    sources = [p.read_text(encoding="utf-8") for p in map(_module_file, modules) if p is not None]
+    files |= {f for f in _package_data() if any(f.name in text for text in sources)}
+    return sorted(files)
+
+
+@cache
+def fingerprint(wager_type: type[Wager]) -> str:
+    """SHA-256 over the source of the wager's module and its :func:`closure` (with the generic
+    enumeration) and over its :func:`data_files`: a change to another wager's code or paytables
+    leaves it as it was."""
     files: dict[str, Path] = {}
-    for name in closure(module, *_ALSO):
+    modules = closure(wager_type.__module__, *_ALSO)
+    for name in modules:
         path = _module_file(name)
-        if path is None:
-            continue
-        files[name] = path
-        for data in _data_files(path):
-            files[data.relative_to(_PACKAGE).as_posix()] = data
+        if path is not None:
+            files[name] = path
+    for data in data_files(wager_type, modules):
+        inside = data.is_relative_to(_PACKAGE)
+        files[data.relative_to(_PACKAGE).as_posix() if inside else data.name] = data
     h = hashlib.sha256()
     for key in sorted(files):
         content = files[key].read_bytes()
@@ -216,7 +236,7 @@ def lookup(wager_type: type[Wager], composition: tuple[int, ...]) -> StoredCount
     if rest or not decks or composition != Shoe.standard(decks).counts:
         return None
     entry = entries.get((class_name(wager_type), decks))
-    if entry is None or entry.fingerprint != fingerprint(wager_type.__module__):
+    if entry is None or entry.fingerprint != fingerprint(wager_type):
         return None
     return entry
 
@@ -226,8 +246,6 @@ def lookup(wager_type: type[Wager], composition: tuple[int, ...]) -> StoredCount
 
 def offerings() -> list[tuple[Wager, int]]:
     """One wager of each built-in class with each deck count its paytables allow."""
-    from croupier.wagers import all_wagers
-
     seen: set[tuple[str, int]] = set()
     out = []
     for w in all_wagers():
@@ -237,102 +255,3 @@ def offerings() -> list[tuple[Wager, int]]:
                 seen.add(key)
                 out.append((w, decks))
     return out
-
-
-def recount(progress: bool = False) -> Iterator[StoredCount]:
-    """Count every offering from scratch (:func:`~croupier.analysis.exact.compute_counts`)."""
-    from croupier.analysis.exact import compute_counts
-
-    jobs = offerings()
-    bar = _progress(progress)
-    with bar:
-        task = bar.add_task("exact counts", total=len(jobs))
-        for w, decks in jobs:
-            bar.update(task, description=f"{w.id} {decks} deck{'s' if decks > 1 else ''}")
-            wager_type = type(w)
-            shoe = Shoe.standard(decks)
-            counts = compute_counts(wager_type, shoe.counts)
-            words = wager_type().counting_convention(shoe)
-            bar.advance(task)
-            yield StoredCount(
-                w.id, class_name(wager_type), decks, fingerprint(w.__module__), counts, words
-            )
-
-
-def _progress(enabled: bool) -> Any:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    return Progress(
-        TextColumn("{task.description:<40}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=not enabled,
-        transient=True,
-    )
-
-
-def document(entries: list[StoredCount]) -> str:
-    """The JSON text of the data file."""
-    doc = {
-        "format": FORMAT,
-        "about": "Exact outcome counts of croupier's built-in wagers over standard shoes "
-        "(croupier.analysis.precomputed). Generated by `python -m croupier.analysis.regenerate`;"
-        " each count is used only while its fingerprint matches the code it was computed from.",
-        "counts": [
-            {
-                "wager": e.wager,
-                "class": e.wager_class,
-                "decks": e.decks,
-                "fingerprint": e.fingerprint,
-                "counts": list(e.counts),
-                "convention": e.convention,
-            }
-            for e in entries
-        ],
-    }
-    return json.dumps(doc, indent=1) + "\n"
-
-
-def differences(fresh: list[StoredCount]) -> list[str]:
-    """How the shipped file differs from ``fresh`` counts (empty: it is current)."""
-    have = stored()
-    out = []
-    for e in fresh:
-        old = have.get((e.wager_class, e.decks))
-        if old is None:
-            out.append(f"{e.wager} {e.decks} decks: not stored")
-        elif old.counts != e.counts:
-            out.append(f"{e.wager} {e.decks} decks: stored counts {old.counts} != {e.counts}")
-        elif old.convention != e.convention:
-            out.append(f"{e.wager} {e.decks} decks: stored convention {old.convention!r} differs")
-        elif old.fingerprint != e.fingerprint:
-            out.append(f"{e.wager} {e.decks} decks: code changed since it was stored")
-    extra = set(have) - {(e.wager_class, e.decks) for e in fresh}
-    out += [f"{name} {decks} decks: stored but not offered" for name, decks in sorted(extra)]
-    return out
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m croupier.analysis.regenerate [--check]``: rewrite the data file from fresh
-    counts, or (``--check``) recount and report how the shipped file differs (exit status 1)."""
-    args = sys.argv[1:] if argv is None else argv
-    check = "--check" in args
-    fresh = list(recount(progress=sys.stderr.isatty()))
-    if check:
-        diffs = differences(fresh)
-        for line in diffs:
-            print(line)
-        print(f"{len(fresh)} counts recounted: " + ("differ" if diffs else "all as stored"))
-        return 1 if diffs else 0
-    path = Path(__file__).parent / "data" / DATA
-    try:
-        path.parent.mkdir(exist_ok=True)
-        path.write_text(document(fresh), encoding="utf-8")
-    except OSError as e:
-        raise OutputError(f"cannot write {path}: {e}") from e
-    stored.cache_clear()
-    print(f"wrote {len(fresh)} counts to {path}")
-    return 0

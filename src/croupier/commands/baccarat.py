@@ -30,14 +30,15 @@ from croupier.analysis.eor import (
 )
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
-from croupier.cli import JsonFlag, _money, _wager, app, err, out
+from croupier.commands.common import JsonFlag, _money, _wager, app, err, out
 from croupier.errors import InputError, NoCountError
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money
+from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.baccarat import (
     BaccaratTable,
     BaccaratWager,
-    RoundSettlement,
+    CoupSettlement,
     baccarat_wagers,
     settle_round,
 )
@@ -168,7 +169,7 @@ def _pays(s: Settlement) -> str:
     return str(s.line.pays) if s.line is not None else "loses"
 
 
-def _round_dict(result: RoundSettlement, table: BaccaratTable, settled: bool) -> dict[str, Any]:
+def _round_dict(result: CoupSettlement, table: BaccaratTable, settled: bool) -> dict[str, Any]:
     coup = result.coup
     d: dict[str, Any] = {
         "cards": [str(c) for c in coup.cards],
@@ -208,6 +209,7 @@ def _round_dict(result: RoundSettlement, table: BaccaratTable, settled: bool) ->
     if settled:
         d["net"] = format_money(result.win_cents)
         d["returned"] = format_money(result.returned_cents)
+        d["settlement"] = RoundSettlement(result.lines()).to_json()
     return d
 
 

@@ -16,7 +16,7 @@ from rich.table import Table
 
 from croupier.analysis.axman import axman_given
 from croupier.cards import parse_card, parse_cards
-from croupier.cli import JsonFlag, _meter_arg, _money, app, out
+from croupier.commands.common import JsonFlag, _meter_arg, _money, app, out
 from croupier.errors import InputError
 from croupier.games.blackjack import (
     BlackjackRules,
@@ -27,8 +27,9 @@ from croupier.games.blackjack import (
 )
 from croupier.paytables import MeterLevel
 from croupier.units import format_money
+from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.base import Settlement
-from croupier.wagers.blackjack_round import DealtRound, describe_round, settle_round
+from croupier.wagers.blackjack_round import BlackjackDeal, describe_round, settle_round
 
 DecksOption = Annotated[int, typer.Option("--decks", "-d", min=1, help="Decks in the shoe.")]
 H17Option = Annotated[
@@ -207,7 +208,7 @@ def blackjack_round(
         rules = BlackjackRules(
             rules.decks, rules.soft_17, dealer_completion=DealerCompletion.ONLY_WITH_LIVE_HANDS
         )
-    rnd = DealtRound.parse(dealer_cards, players)
+    rnd = BlackjackDeal.parse(dealer_cards, players)
     meters = _meter_arg(meter)
     if isinstance(meters, int):
         meters = {MeterLevel.PROGRESSIVE: meters}
@@ -234,6 +235,7 @@ def blackjack_round(
                 }
                 for r in results
             ],
+            "settlement": RoundSettlement(tuple(x for r in results for x in r.lines())).to_json(),
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return

@@ -17,7 +17,7 @@ import typer
 from rich.table import Table
 
 from croupier.cards import format_cards, parse_card, parse_cards
-from croupier.cli import (
+from croupier.commands.common import (
     GAME_STRATEGIES,
     JsonFlag,
     PaytableFiles,
@@ -35,10 +35,11 @@ from croupier.games.four_card_poker_exact import (
     shipped_path,
 )
 from croupier.units import format_money
+from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.four_card_poker import (
     AntePlay,
     FourCardPokerBets,
-    RoundSettlement,
+    FourCardPokerSettlement,
     settle_round,
 )
 from croupier.wagers.registry import get_wager
@@ -301,7 +302,7 @@ def four_card_poker_round(
     out.print(f"net {('+' if result.win_cents >= 0 else '') + format_money(result.win_cents)}")
 
 
-def _round_dict(result: RoundSettlement) -> dict[str, Any]:
+def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:
     show = result.round.showdown()
     return {
         "game": "four-card-poker",
@@ -333,4 +334,5 @@ def _round_dict(result: RoundSettlement) -> dict[str, Any]:
         ],
         "net": format_money(result.win_cents),
         "net_cents": result.win_cents,
+        "settlement": RoundSettlement(result.lines()).to_json(),
     }

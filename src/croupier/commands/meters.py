@@ -36,7 +36,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from croupier.cli import _money, app, err, out, where
+from croupier.commands.common import _money, app, err, out, where
 from croupier.errors import AuthenticationError, CroupierError, InputError, LedgerError
 from croupier.paytables import builtin_paytables
 from croupier.progressive import (

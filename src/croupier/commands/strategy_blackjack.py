@@ -29,7 +29,7 @@ from croupier.analysis.switch_hands import (
     figures,
     switch_chart,
 )
-from croupier.cli import GAME_ANALYSES, GAME_STRATEGIES, out
+from croupier.commands.common import GAME_ANALYSES, GAME_STRATEGIES, out
 from croupier.errors import InputError
 
 

@@ -19,7 +19,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from croupier.cli import JsonFlag, app, err, out, where
+from croupier.commands.common import JsonFlag, app, err, out, where
 from croupier.commands.meters import feed_rounds
 from croupier.errors import CroupierError, one_line
 from croupier.table.progressive import valued_at_seed
@@ -139,6 +139,7 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
                 "submission": r.submission.source,
                 "cards": r.cards.describe() if r.cards else None,
                 "events": [e.to_json() for e in r.events],
+                "settlement": r.settlement().to_json(),
                 "net_cents": settled_net(r.events),
             }
             for name, r in rounds

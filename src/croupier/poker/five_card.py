@@ -23,7 +23,6 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from itertools import combinations
 
 import numpy as np
@@ -31,10 +30,10 @@ import numpy as np
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
 from croupier.poker.four_card import COMB, IntArray, colex_index
+from croupier.poker.ranking import RankedCategory
 
 
-@functools.total_ordering
-class FiveCardCategory(Enum):
+class FiveCardCategory(RankedCategory):
     """The categories of a five-card hand, declared lowest first; members compare by strength."""
 
     HIGH_CARD = "high-card"
@@ -47,25 +46,6 @@ class FiveCardCategory(Enum):
     FOUR_OF_A_KIND = "four-of-a-kind"
     STRAIGHT_FLUSH = "straight-flush"
     ROYAL_FLUSH = "royal-flush"
-
-    @property
-    def strength(self) -> int:
-        """0 for high card up to 9 for a royal flush."""
-        return _FIVE_ORDER.index(self)
-
-    @property
-    def label(self) -> str:
-        """The category as printed: ``'Full house'``, ``'Four-of-a-kind'``."""
-        text = self.value.replace("-", " ").capitalize()
-        return text.replace(" of a kind", "-of-a-kind")
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, FiveCardCategory):
-            return NotImplemented
-        return self.strength < other.strength
-
-
-_FIVE_ORDER: tuple[FiveCardCategory, ...] = tuple(FiveCardCategory)
 
 
 @dataclass(frozen=True, order=True)

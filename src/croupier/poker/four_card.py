@@ -31,7 +31,6 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from enum import Enum
 from itertools import combinations
 from math import comb
 from typing import Any
@@ -41,12 +40,12 @@ import numpy.typing as npt
 
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
+from croupier.poker.ranking import RankedCategory
 
 IntArray = npt.NDArray[np.int64]
 
 
-@functools.total_ordering
-class FourCardCategory(Enum):
+class FourCardCategory(RankedCategory):
     """The categories of a four-card hand, declared lowest first; members compare by strength."""
 
     HIGH_CARD = "high-card"
@@ -57,25 +56,6 @@ class FourCardCategory(Enum):
     THREE_OF_A_KIND = "three-of-a-kind"
     STRAIGHT_FLUSH = "straight-flush"
     FOUR_OF_A_KIND = "four-of-a-kind"
-
-    @property
-    def strength(self) -> int:
-        """0 for high card up to 7 for four-of-a-kind."""
-        return _FOUR_ORDER.index(self)
-
-    @property
-    def label(self) -> str:
-        """The category as printed: ``'Three-of-a-kind'``, ``'Two pair'``."""
-        text = self.value.replace("-", " ").capitalize()
-        return text.replace(" of a kind", "-of-a-kind")
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, FourCardCategory):
-            return NotImplemented
-        return self.strength < other.strength
-
-
-_FOUR_ORDER: tuple[FourCardCategory, ...] = tuple(FourCardCategory)
 
 
 @dataclass(frozen=True, order=True)

@@ -32,13 +32,19 @@ from functools import lru_cache
 
 from croupier.cards import Card, Rank, Suit, format_cards
 from croupier.errors import CardError
+from croupier.poker.ranking import RankedCategory
 
 RankCounts = tuple[int, ...]
 """How many natural cards of each rank, indexed by :attr:`Rank.index` (deuce 0 … ace 12)."""
 
 
-class Category(Enum):
-    """A poker hand category, in the usual order with wild cards (five-of-a-kind highest)."""
+class Category(RankedCategory):
+    """A poker hand category, in the usual order with wild cards (five-of-a-kind highest),
+    declared best first."""
+
+    @classmethod
+    def _best_first(cls) -> bool:
+        return True
 
     FIVE_OF_A_KIND = "five-of-a-kind"
     STRAIGHT_FLUSH = "straight-flush"

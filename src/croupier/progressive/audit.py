@@ -34,7 +34,7 @@ from sqlalchemy import Connection
 
 from croupier.errors import LedgerIntegrityError
 from croupier.paytables import MeterLevel
-from croupier.progressive import schema as t
+import croupier.progressive.schema as t
 from croupier.progressive.meters import LevelState, Replayer, StoredEvent
 from croupier.progressive.model import (
     EventKind,

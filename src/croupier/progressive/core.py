@@ -41,7 +41,7 @@ from croupier.errors import (
     LinkError,
 )
 from croupier.paytables import MeterLevel
-from croupier.progressive import schema as t
+import croupier.progressive.schema as t
 from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
 from croupier.progressive.migrate import current_revision, head_revision, upgrade
 from croupier.progressive.model import AwardStatus, EventKind, ProgressiveDefinition, Role

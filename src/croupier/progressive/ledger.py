@@ -60,7 +60,7 @@ from sqlalchemy import Connection
 
 from croupier.errors import LedgerError, LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel
-from croupier.progressive import schema as t
+import croupier.progressive.schema as t
 from croupier.progressive.audit import AuditReport, audit
 from croupier.progressive.core import FaultHook, LedgerBase
 from croupier.progressive.meters import (

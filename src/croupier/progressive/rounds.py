@@ -28,7 +28,7 @@ from croupier.errors import (
     RoundHeldError,
     RoundStateError,
 )
-from croupier.progressive import schema as t
+import croupier.progressive.schema as t
 from croupier.progressive.core import TX_STATE, LedgerBase
 from croupier.progressive.meters import AwardDraft, EventDraft, plan_settlement
 from croupier.progressive.model import (

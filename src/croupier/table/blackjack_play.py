@@ -36,10 +36,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
 
-from croupier.analysis.blackjack_strategy import PlayRules
 from croupier.cards import Card, Rank, Shoe, format_cards
 from croupier.errors import CardError, InputError, ProcedureError, RulesError
 from croupier.games.blackjack import card_value, hand_total, is_blackjack
+from croupier.games.blackjack_rules import PlayRules
 from croupier.units import format_money
 from croupier.wagers.switch_hands import (
     PlayedHand,

@@ -6,9 +6,10 @@ dealt; the wagers are settled. :data:`PROCEDURE` lists, per game, which actions 
 Each action returns a *new* :class:`TableRound` with the events it caused appended — a rejected
 action raises a typed :class:`~croupier.errors.CroupierError` naming the rule and leaves the round
 exactly as it was (rounds are immutable). Settlement is delegated to the wagers' own code
-(:meth:`Wager.settle`, :func:`croupier.wagers.blackjack_round.settle_round`,
-:func:`croupier.wagers.baccarat.settle_round`, :func:`croupier.wagers.four_card_poker.settle_round`)
-at the moment each section prescribes:
+(:meth:`Wager.settle_at_table`, by default :meth:`Wager.settle` on the cards the wager reads)
+at the moment each section prescribes — read from what each registered wager declares
+(:mod:`croupier.wagers.at_table`: its base wager, when it is settled, its lock-out paragraph and
+the cards it reads), so that no wager id appears here:
 
 * Blackjack: Perfect Pairs, Jackpot Party and Match the Dealer immediately after the second card is
   dealt to each player and the dealer (§ 633b.1(e), § 633b.2(g), § 633b.3(g)) — in the ``deal``
@@ -22,7 +23,9 @@ at the moment each section prescribes:
 
 Within each settlement moment seats are settled from the player farthest to the dealer's right,
 counterclockwise (§ 633b.1(e), § 633c.12(e)): seats are numbered from the dealer's left (seat 1 is
-first base), so the order is descending seat number.
+first base), so the order is descending seat number; within a seat, by section, then in the order
+the wagers were placed. A round closes only when every bet has a settlement line, or a line
+recording that the base game settles it (:class:`~croupier.errors.UnsettledBetError` otherwise).
 
 >>> from croupier.table.submission import submission_from_data
 >>> sub = submission_from_data({"game": "blackjack", "decks": 6, "dealer": "S17", "wagers": [
@@ -37,239 +40,52 @@ first base), so the order is descending seat number.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 
-from croupier.cards import Card, Shoe, format_cards, parse_card, parse_cards
-from croupier.errors import CardError, InputError, LockoutError, ProcedureError, RulesError
+from croupier.cards import Card, Shoe, format_cards
+from croupier.errors import (
+    CardError,
+    InputError,
+    LockoutError,
+    ProcedureError,
+    RulesError,
+    UnknownWagerError,
+    UnsettledBetError,
+)
 from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import check_dealer_hand, play_dealer
 from croupier.paytables import Paytable
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
-from croupier.table.submission import REQUIRED_BASE, UNREGISTERED_BASE, RulesSubmission, TableGame
+from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
+from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import check_cents, format_money
-from croupier.wagers import Settlement, blackjack_round, get_wager
-from croupier.wagers import baccarat as baccarat_wagers
-from croupier.wagers import four_card_poker as fcp
+from croupier.wagers import Wager, get_wager
+from croupier.wagers.at_table import (
+    BaseGame,
+    DealtCards,
+    RoundSettlement,
+    SeatBet,
+    SettlementLine,
+    SettleWhen,
+    TableContext,
+    signed_money,
+)
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 from croupier.wagers.switch_hands import check_wagers as check_ante
 
+Bet = SeatBet
+"""A wager placed at a seat (:class:`~croupier.wagers.at_table.SeatBet`)."""
 
-class Phase(Enum):
-    """Where a round stands."""
-
-    BETTING = "betting open"
-    LOCKED = "no more bets"
-    DEALT = "dealt"
-    SETTLED = "settled"
+_NUMBERS = {5: "five", 6: "six", 7: "seven"}
 
 
-class Action(Enum):
-    """What can be done to a round (one event kind each, plus ``settlement``)."""
-
-    OPEN = "open"
-    BET = "bet"
-    NO_MORE_BETS = "no-more-bets"
-    DEAL = "deal"
-    PLAY = "play"
-    FOLD = "fold"
-    SETTLE = "settle"
-    SETTLEMENT = "settlement"
-    RECORDED = "recorded"
-    SWITCH = "switch"
-    KEEP = "keep"
-    HIT = "hit"
-    STAND = "stand"
-    DOUBLE = "double"
-    SPLIT = "split"
-    SURRENDER = "surrender"
-
-
-BLACKJACK_MOVES = frozenset(
-    {
-        Action.SWITCH,
-        Action.KEEP,
-        Action.HIT,
-        Action.STAND,
-        Action.DOUBLE,
-        Action.SPLIT,
-        Action.SURRENDER,
-    }
-)
-"""The players' decisions in a Blackjack round (:mod:`croupier.table.blackjack_play`)."""
-
-
-_COMMON: dict[Phase, frozenset[Action]] = {
-    Phase.BETTING: frozenset({Action.BET, Action.NO_MORE_BETS}),
-    Phase.LOCKED: frozenset({Action.DEAL}),
-    Phase.DEALT: frozenset({Action.SETTLE}),
-    Phase.SETTLED: frozenset(),
-}
-PROCEDURE: Mapping[TableGame, Mapping[Phase, frozenset[Action]]] = {
-    TableGame.BLACKJACK: {**_COMMON, Phase.DEALT: frozenset({*BLACKJACK_MOVES, Action.SETTLE})},
-    TableGame.BACCARAT: _COMMON,
-    TableGame.FOUR_CARD_POKER: {
-        **_COMMON,
-        Phase.DEALT: frozenset({Action.PLAY, Action.FOLD, Action.SETTLE}),
-    },
-    TableGame.CRISS_CROSS_POKER: {**_COMMON, Phase.DEALT: frozenset({Action.FOLD, Action.SETTLE})},
-}
-"""The state machine: per game, the actions each phase allows (an action moves the round to the
-next phase: ``no-more-bets`` → LOCKED, ``deal`` → DEALT, ``settle`` → SETTLED)."""
-
-_PROCEDURE_RULE = {
-    TableGame.BLACKJACK: "633b.1(d)",
-    TableGame.BACCARAT: "631c.3(c)",
-    TableGame.FOUR_CARD_POKER: "641a.7(c)",
-    TableGame.CRISS_CROSS_POKER: "674b.1(c)",
-}
-LATE_BET_RULE: Mapping[str, str] = {
-    "jackpot-party": "633b.2(d)(2)",
-    "match-the-dealer": "633b.3(d)(2)",
-    "axman": "633c.12(c)",
-    "axman-h17": "633c.12(c)",
-    "perfect-pairs": "633b.1(d)",
-    "fortune-7": "631c.3(c)",
-    "golden-8": "631c.3(c)",
-    "heavenly-9": "631c.3(c)",
-    "blazing-7s": "631c.3(c)",
-    "cover-all": "631c.3(c)",
-}
-"""The paragraph that closes each wager at "No more bets" (default: the game's, e.g. § 641a.7(c))."""
-
-SECOND_CARD_WAGERS = ("perfect-pairs", "jackpot-party", "match-the-dealer")
-"""Blackjack wagers settled right after the second card (§ 633b.1(e), § 633b.2(g), § 633b.3(g))."""
-
-FCP_BETS = {
-    "four-card-poker": "ante_cents",
-    "aces-up": "aces_up_cents",
-    "four-card-progressive": "four_card_progressive_cents",
-    "five-card-progressive": "five_card_progressive_cents",
-    "bad-beat-bonus": "bad_beat_cents",
-    "five-card-hand-bonus": "five_card_bonus_cents",
-    "five-card-hand-bonus-dealer": "five_card_bonus_dealer_cents",
-    "six-card-bonus": "six_card_bonus_cents",
-}
-"""Four Card Poker wager ids → fields of :class:`~croupier.wagers.four_card_poker.FourCardPokerBets`."""
-
-
-@dataclass(frozen=True)
-class Bet:
-    """A wager placed at a seat (1 = first base, at the dealer's left), in cents."""
-
-    seat: int
-    wager: str
-    amount_cents: int
-    player: str | None = None
-
-
-@dataclass(frozen=True)
-class DealtCards:
-    """The cards of a round, in dealing order within each hand.
-
-    Blackjack: each seat's initial two cards, the dealer's hand (upcard, hole card, draws) and, at
-    a Switch Hands or Blackjack Premium table, each Ante player's two face-down Switch Hands cards
-    (``switch_cards``, § 633b.4(d)).
-    Baccarat: ``coup`` — the cards of the coup in dealing order (§ 631a.9–§ 631a.11).
-    Four Card Poker: each seat's five cards, the dealer's six (the first face up) and the Six Card
-    Bonus card. Criss-Cross Poker: each seat's two cards (Ultimate Pairs reads only them).
-    """
-
-    players: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    dealer: tuple[Card, ...] = ()
-    coup: tuple[Card, ...] = ()
-    bonus: Card | None = None
-    switch_cards: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-
-    @staticmethod
-    def parse(
-        players: Mapping[int, str] | None = None,
-        dealer: str = "",
-        coup: str = "",
-        bonus: str | None = None,
-        switch_cards: Mapping[int, str] | None = None,
-    ) -> DealtCards:
-        """From card text; raises :class:`CardError` naming a bad card."""
-        seats = tuple(sorted((int(s), parse_cards(t)) for s, t in (players or {}).items()))
-        switch = tuple(sorted((int(s), parse_cards(t)) for s, t in (switch_cards or {}).items()))
-        return DealtCards(
-            seats,
-            parse_cards(dealer) if dealer else (),
-            parse_cards(coup) if coup else (),
-            parse_card(bonus) if bonus else None,
-            switch,
-        )
-
-    def hand(self, seat: int) -> tuple[Card, ...]:
-        """The cards dealt to ``seat`` (empty when none)."""
-        return dict(self.players).get(seat, ())
-
-    def every_card(self) -> tuple[Card, ...]:
-        """Every card of the round."""
-        bonus = (self.bonus,) if self.bonus is not None else ()
-        switch = tuple(c for _, h in self.switch_cards for c in h)
-        return (
-            tuple(c for _, h in self.players for c in h) + switch + self.dealer + self.coup + bonus
-        )
-
-    def describe(self) -> str:
-        """One line for people."""
-        down = dict(self.switch_cards)
-        parts = [
-            f"seat {s}: {format_cards(h)}"
-            + (f" (Switch Hands cards {format_cards(down[s])})" if s in down else "")
-            for s, h in self.players
-        ]
-        if self.dealer:
-            parts.insert(0, f"dealer: {format_cards(self.dealer)}")
-        if self.coup:
-            parts.append(f"coup: {format_cards(self.coup)}")
-        if self.bonus is not None:
-            parts.append(f"Six Card Bonus card: {self.bonus}")
-        return "; ".join(parts)
-
-
-@dataclass(frozen=True)
-class Event:
-    """One immutable entry of the round record: who (seat), what (action, wager), amount, outcome,
-    pay and the net result, with the section the step follows."""
-
-    index: int
-    action: Action
-    phase: Phase
-    section: str
-    detail: str
-    seat: int | None = None
-    wager: str | None = None
-    amount_cents: int | None = None
-    outcome: str | None = None
-    pays: str | None = None
-    win_cents: int | None = None
-    returned_cents: int | None = None
-    pending_validation: bool = False
-    outcome_key: str | None = None
-    """The paytable line's outcome key a settlement was paid on (``None``: lost or not a
-    paytable line), what the progressive ledger reads (:mod:`croupier.table.progressive`)."""
-
-    def to_json(self) -> dict[str, object]:
-        """The event as plain JSON values (money in cents)."""
-        return {
-            "index": self.index,
-            "action": self.action.value,
-            "phase": self.phase.value,
-            "seat": self.seat,
-            "wager": self.wager,
-            "amount_cents": self.amount_cents,
-            "outcome": self.outcome,
-            "pays": self.pays,
-            "win_cents": self.win_cents,
-            "returned_cents": self.returned_cents,
-            "pending_validation": self.pending_validation,
-            "outcome_key": self.outcome_key,
-            "section": self.section,
-            "detail": self.detail,
-        }
+def _registered(wager_id: str) -> Wager | None:
+    """The registered wager, or ``None`` for a base wager croupier records (or the Ante)."""
+    try:
+        return get_wager(wager_id)
+    except UnknownWagerError:
+        return None
 
 
 @dataclass(frozen=True)
@@ -303,10 +119,20 @@ class TableRound:
         """The settlement events, in the order they were made."""
         return tuple(e for e in self.events if e.action is Action.SETTLEMENT)
 
+    def settlement(self) -> RoundSettlement:
+        """Every settlement line of the round so far (those recording a bet the base game settles
+        included), in settlement order."""
+        return RoundSettlement(tuple(e.line for e in self.events if e.line is not None))
+
     @property
     def game(self) -> TableGame:
         """The table's game."""
         return self.submission.game
+
+    @property
+    def base(self) -> BaseGame:
+        """What the table knows of its base game (:data:`~croupier.wagers.at_table.BASE_GAMES`)."""
+        return self.submission.game.base
 
     def _require(self, action: Action) -> None:
         allowed = PROCEDURE[self.game][self.phase]
@@ -314,11 +140,11 @@ class TableRound:
             return
         names = ", ".join(sorted(a.value for a in allowed)) or "nothing"
         # the Play wager is placed after the player sees the cards (§ 641a.7(d)(1))
-        play_rule = action is Action.PLAY and self.game is TableGame.FOUR_CARD_POKER
+        play_rule = self.base.decision_rule if action is Action.PLAY else None
         raise ProcedureError(
             f"{action.value} is not allowed once the round is {self.phase.value} "
             f"(allowed: {names})",
-            section="641a.7(d)(1)" if play_rule else _PROCEDURE_RULE[self.game],
+            section=play_rule or self.base.procedure_rule,
         )
 
     def seat_bets(self, seat: int) -> dict[str, int]:
@@ -335,13 +161,20 @@ class TableRound:
     ) -> TableRound:
         """Place a wager: offered by the table, within its limits (or one of its progressive
         sizes), after its base wager (e.g. Perfect Pairs after the Blackjack wager, § 633b.1(c);
-        a 5 Treasures wager after a Baccarat wager, § 631c.3(c)), before "No more bets"."""
+        a 5 Treasures wager after a Baccarat wager, § 631c.3(c)), before "No more bets".
+
+        Raises :class:`LockoutError` after "No more bets", :class:`InputError` for a seat or amount
+        that is no seat or amount, :class:`ProcedureError` (a wager not offered, placed twice or
+        before its base wager) and :class:`RulesError` (outside the limits; § 641a.7(e) boxes).
+        """
         wid = wager.strip().lower()
         sub = self.submission
+        w = _registered(wid)
         if self.phase is not Phase.BETTING:
+            lockout = w.lockout_rule if w is not None else None
             raise LockoutError(
                 f'seat {seat}: the {wid} wager comes after "No more bets"',
-                section=LATE_BET_RULE.get(wid, _PROCEDURE_RULE[self.game]),
+                section=lockout or self.base.procedure_rule,
             )
         self._require(Action.BET)
         if not isinstance(seat, int) or not 1 <= seat <= sub.seats:
@@ -367,23 +200,26 @@ class TableRound:
                 raise RulesError(
                     f"seat {seat}: {format_money(amount_cents)} is outside the {wid} wager's "
                     f"limits {offered.describe_limits()}",
-                    section="633c.12(c)" if wid.startswith("axman") else "601a.2",
+                    section=(w.limits_rule if w is not None else None) or "601a.2",
                 )
-        if sub.switch_hands and wid == "blackjack" and amount_cents % 500:
+        if sub.switch_hands and wid in self.base.base_wagers and amount_cents % 500:
             raise RulesError(
                 f"seat {seat}: at Switch Hands the Blackjack wager is placed in $5 increments, "
                 f"not {format_money(amount_cents)}",
                 section="633b.4(b)",
             )
-        needs = REQUIRED_BASE.get(wid)
-        if needs is not None and not any(b in self.seat_bets(seat) for b in needs[0]):
+        if (
+            w is not None
+            and w.base_wagers
+            and not any(b in self.seat_bets(seat) for b in w.base_wagers)
+        ):
             raise ProcedureError(
-                f"seat {seat}: the {wid} wager needs the {' or '.join(needs[0])} wager first",
-                section=needs[1],
+                f"seat {seat}: the {wid} wager needs the {' or '.join(w.base_wagers)} wager first",
+                section=w.base_rule or w.section,
             )
-        if player is not None and self.game is TableGame.FOUR_CARD_POKER:
+        if player is not None and self.base.adjacent_boxes_rule:
             self._check_boxes(seat, player)
-        section = UNREGISTERED_BASE.get(wid) or (
+        section = self.base.recorded.get(wid) or (
             offered.paytable.section if offered.paytable else "601a.2"
         )
         r = replace(self, bets=(*self.bets, Bet(seat, wid, amount_cents, player)))
@@ -408,7 +244,7 @@ class TableRound:
         bets = self.seat_bets(seat)
         if ANTE_WAGER in bets:
             raise ProcedureError(f"seat {seat} already has a Switch Hands Ante", section="601a.2")
-        wager = bets.get("blackjack")
+        wager = bets.get(self.base.base_wagers[0])
         if wager is None:
             raise ProcedureError(
                 f"seat {seat}: the Switch Hands Ante is placed with a Blackjack wager, after it",
@@ -433,93 +269,101 @@ class TableRound:
             raise RulesError(
                 f"player {player} would wager on boxes {', '.join(map(str, boxes))}: at most "
                 f"{limit} adjacent box{'es' if limit > 1 else ''} at this table",
-                section="641a.7(e)",
+                section=self.base.adjacent_boxes_rule or "601a.2",
             )
 
     def no_more_bets(self) -> TableRound:
-        """The dealer announces "No more bets"; the lock-out refuses any later wager."""
+        """The dealer announces "No more bets"; the lock-out refuses any later wager.
+
+        Raises :class:`ProcedureError` (no wager placed) and :class:`RulesError` for a seat whose
+        wagers break a rule on which go together (§ 641a.7(d); the Switch Hands Ante, § 633b.4(c)).
+        """
         self._require(Action.NO_MORE_BETS)
         if not self.bets:
-            raise ProcedureError("no wager has been placed", section=_PROCEDURE_RULE[self.game])
-        if self.game is TableGame.FOUR_CARD_POKER:
-            for seat in self.seats():
-                self._fcp_bets(seat).check()
+            raise ProcedureError("no wager has been placed", section=self.base.procedure_rule)
+        for seat in self.seats():
+            bets = self.seat_bets(seat)
+            checked: set[type[Wager]] = set()
+            for wid in bets:
+                w = _registered(wid)
+                if w is not None and type(w) not in checked:
+                    checked.add(type(w))
+                    w.check_seat_bets(bets)
         if self.submission.variant is Variant.SWITCH_HANDS:
+            base = self.base.base_wagers[0]
             for seat in self.seats():
                 bets = self.seat_bets(seat)
-                if "blackjack" in bets and ANTE_WAGER not in bets:
+                if base in bets and ANTE_WAGER not in bets:
                     raise RulesError(
                         f"seat {seat}: a Switch Hands player places the Switch Hands Ante, $1 for "
-                        f"every $5 ({format_money(bets['blackjack'] // 5)} on "
-                        f"{format_money(bets['blackjack'])})",
+                        f"every $5 ({format_money(bets[base] // 5)} on "
+                        f"{format_money(bets[base])})",
                         section="633b.4(c)",
                     )
         r = replace(self, phase=Phase.LOCKED)
-        return r._log(
-            Action.NO_MORE_BETS,
-            LATE_BET_RULE["jackpot-party"]
-            if self.game is TableGame.BLACKJACK
-            else _PROCEDURE_RULE[self.game],
-            "No more bets",
-        )
+        return r._log(Action.NO_MORE_BETS, self.base.lockout_rule, "No more bets")
 
     # -- dealing -------------------------------------------------------------------------
     def deal(self, cards: DealtCards, undealt: Sequence[Card] = ()) -> TableRound:
         """Deal the recorded ``cards``: checked against the game's dealing rules and the shoe,
-        then the wagers the section settles at once are settled (Blackjack: § 633b.1(e)).
-        ``undealt`` is the rest of a shuffled shoe, which Blackjack draws take in order."""
+        then the wagers settled right after the second card are settled (§ 633b.1(e)).
+        ``undealt`` is the rest of a shuffled shoe, which Blackjack draws take in order.
+
+        Raises :class:`CardError` (cards the game does not deal, or lacking cards a wager reads),
+        :class:`~croupier.errors.ShoeError` and :class:`RulesError` (a dealer hand against the
+        drawing rule, § 633a.7; a coup against the tableau, § 631a.11).
+        """
         self._require(Action.DEAL)
         decks = self.submission.decks
         Shoe.standard(decks).check_deal(cards.every_card())
         game = self.game
+        base = self.base
         seats = self.seats()
         dealt_seats = tuple(s for s, _ in cards.players)
-        if game is not TableGame.BACCARAT and dealt_seats != seats:
-            raise CardError(
-                f"cards are dealt to seats {', '.join(map(str, dealt_seats)) or 'none'}, but the "
-                f"seats with wagers are {', '.join(map(str, seats))}",
-                cards.describe(),
-            )
-        size = {
-            TableGame.BLACKJACK: 2,
-            TableGame.FOUR_CARD_POKER: 5,
-            TableGame.CRISS_CROSS_POKER: 2,
-        }
-        for seat, hand in cards.players:
-            if game is TableGame.BACCARAT:
-                break
-            if len(hand) != size[game]:
+        if base.hand_size is not None:
+            if dealt_seats != seats:
                 raise CardError(
-                    f"seat {seat}: a player is dealt {size[game]} cards here, not {len(hand)}",
-                    format_cards(hand),
+                    f"cards are dealt to seats {', '.join(map(str, dealt_seats)) or 'none'}, but "
+                    f"the seats with wagers are {', '.join(map(str, seats))}",
+                    cards.describe(),
                 )
+            for seat, hand in cards.players:
+                if len(hand) != base.hand_size:
+                    raise CardError(
+                        f"seat {seat}: a player is dealt {base.hand_size} cards here, not "
+                        f"{len(hand)}",
+                        format_cards(hand),
+                    )
         if cards.switch_cards and game is not TableGame.BLACKJACK:
             raise CardError("Switch Hands cards are dealt at Blackjack only", cards.describe())
+        if base.dealer_size is not None and len(cards.dealer) != base.dealer_size:
+            raise CardError(
+                f"the dealer is dealt {_NUMBERS[base.dealer_size]} cards, not {len(cards.dealer)}",
+                format_cards(cards.dealer),
+            )
         r = replace(self, phase=Phase.DEALT, cards=cards)
+        detail = cards.describe()
         if game is TableGame.BLACKJACK:
             check_dealer_hand(cards.dealer, self.submission.blackjack_rules)
             r = replace(r, blackjack=self._start_play(cards, undealt))
-            r = r._log(Action.DEAL, "633b.1(d)", cards.describe())
-            return r._settle_second_card()
-        if game is TableGame.BACCARAT:
-            coup = deal_coup(cards.coup)
-            return r._log(Action.DEAL, "631a.9", f"{cards.describe()} · {coup.describe()}")
-        if game is TableGame.FOUR_CARD_POKER:
-            if len(cards.dealer) != fcp.DEALER.size:
-                raise CardError(
-                    f"the dealer is dealt six cards, not {len(cards.dealer)}",
-                    format_cards(cards.dealer),
-                )
-            if cards.bonus is None and any("six-card-bonus" in self.seat_bets(s) for s in seats):
-                raise CardError("the Six Card Bonus wager needs the Six Card Bonus card", "")
-            return r._log(Action.DEAL, "641a.7(d)", cards.describe())
-        return r._log(Action.DEAL, "674b.1(c)", cards.describe())
+        elif game is TableGame.BACCARAT:
+            detail += f" · {deal_coup(cards.coup).describe()}"
+        for b in self.bets:
+            w = _registered(b.wager)
+            if w is None:
+                continue
+            for g in w.deal.groups:
+                if g.source is not None and not cards.read(g.source, b.seat):
+                    raise CardError(f"the {w.name} wager needs the {g.name}", "")
+        r = r._log(Action.DEAL, base.deal_rule, detail)
+        return r._settle_moment(SettleWhen.SECOND_CARD)
 
     def _start_play(self, cards: DealtCards, undealt: Sequence[Card]) -> BlackjackPlay:
         """The players' play at the deal (:class:`BlackjackPlay`)."""
         sub = self.submission
+        base = self.base.base_wagers[0]
         wagers = {
-            seat: (bets.get("blackjack", 0), bets.get(ANTE_WAGER, 0))
+            seat: (bets.get(base, 0), bets.get(ANTE_WAGER, 0))
             for seat in self.seats()
             for bets in (self.seat_bets(seat),)
         }
@@ -546,7 +390,10 @@ class TableRound:
 
     def deal_shoe(self, seed: int) -> TableRound:
         """Deal from a shoe of the table's decks shuffled with ``seed`` (the Blackjack dealer's
-        hand drawn by the house rule, § 633a.7; the coup by § 631a.9–§ 631a.11)."""
+        hand drawn by the house rule, § 633a.7; the coup by § 631a.9–§ 631a.11).
+
+        Raises what :meth:`deal` raises.
+        """
         self._require(Action.DEAL)
         cards = list(Shoe.standard(self.submission.decks).cards())
         random.Random(seed).shuffle(cards)
@@ -554,9 +401,8 @@ class TableRound:
         game = self.game
         if game is TableGame.BACCARAT:
             return self.deal(DealtCards(coup=play_coup(cards[:6]).cards))
-        n = {TableGame.BLACKJACK: 2, TableGame.FOUR_CARD_POKER: 5, TableGame.CRISS_CROSS_POKER: 2}[
-            game
-        ]
+        n = self.base.hand_size
+        assert n is not None
         switch: dict[int, tuple[Card, ...]] = {}
         if game is TableGame.BLACKJACK:
             # § 633b.4(d): the Switch Hands cards first, to each Ante player from the dealer's left
@@ -584,33 +430,40 @@ class TableRound:
     # -- decisions -----------------------------------------------------------------------
     def play(self, seat: int, amount_cents: int) -> TableRound:
         """Four Card Poker: the Play wager, after the cards, one to three times the Ante
-        (§ 641a.7(d)(1))."""
+        (§ 641a.7(d)(1)).
+
+        Raises :class:`ProcedureError` (not now, no Ante, already decided) and
+        :class:`RulesError` (an amount outside one to three times the Ante).
+        """
         self._require(Action.PLAY)
-        ante = self._decision_seat(seat)
+        ante, wager, rule = self._decision_seat(seat)
         if not isinstance(amount_cents, int) or not ante <= amount_cents <= 3 * ante:
             raise RulesError(
                 f"seat {seat}: the Play wager is one to three times the Ante "
                 f"({format_money(ante)} to {format_money(3 * ante)}), not "
                 f"{format_money(amount_cents) if isinstance(amount_cents, int) else amount_cents}",
-                section="641a.7(d)(1)",
+                section=rule,
             )
         r = replace(self, decisions=(*self.decisions, (seat, amount_cents)))
         return r._log(
             Action.PLAY,
-            "641a.7(d)(1)",
+            rule,
             f"seat {seat} plays {format_money(amount_cents)}",
             seat=seat,
-            wager="four-card-poker",
+            wager=wager,
             amount_cents=amount_cents,
         )
 
     def fold(self, seat: int) -> TableRound:
         """The player folds: at Four Card Poker the Ante is lost (§ 641a.7(d)(1)); at Criss-Cross
-        Poker the Ultimate Pairs wager stays in action (§ 674b.1(c))."""
+        Poker the Ultimate Pairs wager stays in action (§ 674b.1(c)).
+
+        Raises :class:`ProcedureError` (not now, already decided) and :class:`InputError` (a seat
+        without a wager).
+        """
         self._require(Action.FOLD)
-        if self.game is TableGame.FOUR_CARD_POKER:
-            self._decision_seat(seat)
-            section = "641a.7(d)(1)"
+        if self.base.decision_wager is not None:
+            section = self._decision_seat(seat)[2]
         else:
             if seat not in self.seats():
                 raise InputError(f"seat {seat} has no wager")
@@ -653,10 +506,12 @@ class TableRound:
     def _move(
         self, action: Action, seat: int, make: Callable[[BlackjackPlay], MoveResult]
     ) -> TableRound:
+        """A Blackjack decision. Raises :class:`ProcedureError` at another game, out of turn or
+        phase, and what the move raises (:mod:`croupier.table.blackjack_play`)."""
         if self.game is not TableGame.BLACKJACK:
             raise ProcedureError(
                 f"{action.value} is a Blackjack decision, not a {self.game.value} one",
-                section=_PROCEDURE_RULE[self.game],
+                section=self.base.procedure_rule,
             )
         self._require(action)
         assert self.blackjack is not None and self.cards is not None
@@ -668,131 +523,142 @@ class TableRound:
             result.section,
             result.detail,
             seat=seat,
-            wager="blackjack",
+            wager=self.base.base_wagers[0],
             amount_cents=result.amount_cents,
         )
 
-    def _decision_seat(self, seat: int) -> int:
-        ante = self.seat_bets(seat).get("four-card-poker")
+    def _decision_seat(self, seat: int) -> tuple[int, str, str]:
+        """(the seat's Ante in cents, its wager id, the decision's paragraph). Raises
+        :class:`ProcedureError` for a seat without the Ante or that has already decided."""
+        wager, rule = self.base.decision_wager, self.base.decision_rule
+        assert wager is not None and rule is not None
+        ante = self.seat_bets(seat).get(wager)
         if ante is None:
-            raise ProcedureError(
-                f"seat {seat} has no Ante wager to play or fold", section="641a.7(d)(1)"
-            )
+            raise ProcedureError(f"seat {seat} has no Ante wager to play or fold", section=rule)
         if any(s == seat for s, _ in self.decisions):
-            raise ProcedureError(f"seat {seat} has already decided", section="641a.7(d)(1)")
-        return ante
+            raise ProcedureError(f"seat {seat} has already decided", section=rule)
+        return ante, wager, rule
 
     # -- settlement ----------------------------------------------------------------------
     def settle(self) -> TableRound:
-        """Settle what the round's end settles, seat by seat from the dealer's right."""
+        """Settle what the round's end settles, seat by seat from the dealer's right: the wagers
+        settled after the round (§ 633c.12(e)), then the base game (Blackjack: the players'
+        play) with the wagers settled with it; the base wagers croupier does not settle are
+        recorded as the base game's.
+
+        Raises :class:`ProcedureError` (a decision not made: a Play or fold, a switch, a hand
+        not finished) and :class:`UnsettledBetError` when a bet would have no settlement line.
+        """
         self._require(Action.SETTLE)
-        game = self.game
-        if game is TableGame.BLACKJACK:
-            r = self._settle_axman()
-        elif game is TableGame.BACCARAT:
-            r = self._settle_baccarat()
-        elif game is TableGame.FOUR_CARD_POKER:
-            r = self._settle_four_card_poker()
-        else:
-            r = self._settle_criss_cross()
+        base = self.base
+        if base.decision_wager is not None and base.decision_rule is not None:
+            decided = dict(self.decisions)
+            for seat in self.seats():
+                if base.decision_wager in self.seat_bets(seat) and seat not in decided:
+                    raise ProcedureError(
+                        f"seat {seat} has neither played nor folded", section=base.decision_rule
+                    )
+        r = self._settle_moment(SettleWhen.ROUND_END)
+        if self.game is TableGame.BLACKJACK:
+            r = r._settle_blackjack()
+        r = r._settle_moment(SettleWhen.WITH_BASE_GAME)
+        if self.game is not TableGame.BLACKJACK:
+            for wager, section in base.recorded.items():
+                r = r._record_unsettled(wager, section, base.recorded_why)
+        r._check_every_bet_settled()
         r = replace(r, phase=Phase.SETTLED)
         net = sum(e.win_cents or 0 for e in r.settlements())
         return r._log(
-            Action.SETTLE, _PROCEDURE_RULE[game], f"round settled; players' net {_signed(net)}"
+            Action.SETTLE, base.procedure_rule, f"round settled; players' net {_signed(net)}"
         )
 
-    def _paytable(self, wager_id: str) -> Paytable:
-        offered = self.submission.offered(wager_id)
-        assert offered is not None and offered.paytable is not None
-        return offered.paytable
+    def _check_every_bet_settled(self) -> None:
+        """Raise :class:`UnsettledBetError` naming a bet without a settlement line."""
+        covered = {(line.seat, line.bet_wager) for line in self.settlement().lines}
+        for b in self.bets:
+            if (b.seat, b.wager) not in covered:
+                raise UnsettledBetError(
+                    f"seat {b.seat}: the {b.wager} wager has no settlement line: the round cannot "
+                    "close with a bet neither settled nor recorded as the base game's",
+                    section=self.base.procedure_rule,
+                )
 
-    def _blackjack_round(self) -> tuple[blackjack_round.DealtRound, dict[int, int]]:
-        assert self.cards is not None
-        seats = self.seats()
-        hands = tuple((h[0], h[1]) for _, h in self.cards.players)
-        index = {seat: i + 1 for i, seat in enumerate(seats)}
-        return blackjack_round.DealtRound(self.cards.dealer, hands), index
+    def _paytables(self) -> dict[str, Paytable]:
+        """The paytable the table offers for each wager id (the bets' ids included)."""
+        sub = self.submission
+        out = {w.wager: w.paytable for w in sub.wagers if w.paytable is not None}
+        for b in self.bets:
+            offered = sub.offered(b.wager)
+            if offered is not None and offered.paytable is not None:
+                out.setdefault(b.wager, offered.paytable)
+        return out
 
-    def _settle_second_card(self) -> TableRound:
-        """§ 633b.1(e), § 633b.2(g), § 633b.3(g): Perfect Pairs, Jackpot Party and Match the
-        Dealer, seat by seat from the dealer's right, before any other card."""
+    def _settle_moment(self, when: SettleWhen) -> TableRound:
+        """Settle the bets whose wagers are settled ``when`` (:attr:`Wager.settled`), each by its
+        wager's :meth:`~croupier.wagers.base.Wager.settle_at_table` (or that of the wager it
+        :attr:`~croupier.wagers.base.Wager.settles_with`), checked for every seat before any is
+        recorded; seats from the dealer's right, within a seat by section, then as placed."""
+        groups: dict[str, list[tuple[int, Bet]]] = {}
+        for i, b in enumerate(self.bets):
+            w = _registered(b.wager)
+            if w is not None and w.settled is when:
+                groups.setdefault(w.settles_with or w.id, []).append((i, b))
+        if not groups:
+            return self
         assert self.cards is not None
-        rules = self.submission.blackjack_rules
-        rnd, index = self._blackjack_round()
-        jp = {index[b.seat]: b.amount_cents for b in self.bets if b.wager == "jackpot-party"}
-        jp_results: dict[int, blackjack_round.SeatSettlement] = {}
-        if jp:
-            for seat_s in blackjack_round.settle_round(
-                rnd,
-                rules,
-                jackpot_party_cents=jp,
-                jackpot_party_paytable=self._paytable("jackpot-party"),
-            ):
-                jp_results[seat_s.seat] = seat_s
+        sub = self.submission
+        ctx = TableContext(
+            self.cards,
+            (),
+            self.bets,
+            self._paytables(),
+            sub.decks,
+            dict(self.decisions),
+            sub.blackjack_rules if self.game is TableGame.BLACKJACK else None,
+        )
+        keyed: list[tuple[tuple[int, str, int, int], SettlementLine]] = []
+        for leader_id, items in groups.items():
+            leader = get_wager(leader_id)
+            items.sort(key=lambda ib: -ib[1].seat)
+            first: dict[int, int] = {}
+            for i, b in items:
+                first.setdefault(b.seat, i)
+            lines = leader.settle_at_table(replace(ctx, bets=tuple(b for _, b in items)))
+            keyed += (
+                ((-line.seat, leader.section, first[line.seat], n), line)
+                for n, line in enumerate(lines)
+            )
+        keyed.sort(key=lambda kl: kl[0])
         r = self
-        sections = {
-            "perfect-pairs": "633b.1(e)",
-            "jackpot-party": "633b.2(g)",
-            "match-the-dealer": "633b.3(g)",
-        }
-        pending: list[tuple[int, str, Settlement, int]] = []
-        for seat in reversed(self.seats()):
-            bets = self.seat_bets(seat)
-            hand = self.cards.hand(seat)
-            for wid in SECOND_CARD_WAGERS:
-                if wid not in bets:
-                    continue
-                envy = 0
-                if wid == "jackpot-party":
-                    ss = jp_results[index[seat]]
-                    assert ss.jackpot_party is not None
-                    s, envy = ss.jackpot_party, ss.envy_cents
-                else:
-                    w = get_wager(wid)
-                    cards = hand if wid == "perfect-pairs" else (*hand, self.cards.dealer[0])
-                    s = w.settle(cards, self._paytable(wid), bets[wid], rules.decks)
-                pending.append((seat, sections[wid], s, envy))
-        for seat, section, s, envy in pending:
-            r = r._log_settlement(seat, section, s, envy)
+        for _, line in keyed:
+            r = r._log_line(line)
         return r
 
-    def _log_settlement(self, seat: int, section: str, s: Settlement, envy: int = 0) -> TableRound:
-        detail = s.describe() + (f"; envy {format_money(envy)}" if envy else "")
+    def _log_line(self, line: SettlementLine) -> TableRound:
         return self._log(
             Action.SETTLEMENT,
-            section,
-            detail,
-            seat=seat,
-            wager=s.wager,
-            amount_cents=s.amount_cents,
-            outcome=s.line.label if s.line else "no winning combination",
-            pays=str(s.line.pays) if s.line else "loses",
-            win_cents=s.win_cents + envy,
-            returned_cents=s.returned_cents + envy,
-            pending_validation=s.pending_validation,
-            outcome_key=s.line.outcome if s.line else None,
+            line.section,
+            line.detail,
+            seat=line.seat,
+            wager=line.shown_wager,
+            amount_cents=line.stake_cents,
+            outcome=line.outcome,
+            pays=line.pays,
+            win_cents=line.win_cents,
+            returned_cents=line.returned_cents,
+            pending_validation=line.pending_validation,
+            outcome_key=line.outcome_key,
+            line=line,
         )
-
-    def _settle_axman(self) -> TableRound:
-        """§ 633c.12(e): after the round, the dealer's whole hand (bust card included) read as a
-        poker hand; then the Blackjack wagers (:meth:`_settle_blackjack`)."""
-        rnd, index = self._blackjack_round()
-        ax = {index[b.seat]: b.amount_cents for b in self.bets if b.wager.startswith("axman")}
-        back = {i: seat for seat, i in index.items()}
-        r = self
-        if ax:
-            for ss in blackjack_round.settle_round(
-                rnd, self.submission.blackjack_rules, axman_cents=ax
-            ):
-                assert ss.axman is not None
-                r = r._log_settlement(back[ss.seat], "633c.12(e)", ss.axman)
-        return r._settle_blackjack()
 
     def _settle_blackjack(self) -> TableRound:
         """The Blackjack wagers and Switch Hands Antes, seat by seat from the dealer's right, once
         every player's play is over (:mod:`croupier.table.blackjack_play`,
         :func:`~croupier.wagers.switch_hands.settle_seat`). At a plain Blackjack table a round
-        that records none of the players' decisions, and needs them, records the wagers instead."""
+        that records none of the players' decisions, and needs them, records the wagers instead.
+
+        Raises :class:`ProcedureError` for a switch not chosen or a hand not finished.
+        """
         play = self.blackjack
         assert play is not None
         if not play.finished:
@@ -809,145 +675,57 @@ class TableRound:
                     "surrender",
                     section=ORDER_RULE,
                 )
-            return self._record_unsettled(
-                "blackjack", "633a.6(d)", "the Blackjack wager is settled by the play of the hand"
-            )
+            r = self
+            for wager, section in self.base.recorded.items():
+                r = r._record_unsettled(wager, section, self.base.recorded_why)
+            return r
         settled = [(seat, play.settle(seat)) for seat in reversed(self.seats())]
         r = self
         for seat, ss in settled:
             for line in ss.lines:
-                r = r._log(
-                    Action.SETTLEMENT,
-                    line.section,
-                    f"seat {seat}: {line.describe()}",
-                    seat=seat,
-                    wager=line.wager,
-                    amount_cents=line.wagered_cents,
-                    outcome=line.label,
-                    pays=line.pays,
-                    win_cents=line.net_cents,
-                    returned_cents=line.returned_cents,
-                )
-        return r
-
-    def _settle_baccarat(self) -> TableRound:
-        """§ 631c.3(e): the 5 Treasures wagers with the Baccarat wagers, after the coup."""
-        assert self.cards is not None
-        sub = self.submission
-        table = baccarat_wagers.BaccaratTable(
-            decks=sub.decks,
-            player=sub.paytable_key("player") or "standard",
-            banker=sub.paytable_key("banker") or "commission",
-            tie=sub.paytable_key("tie") or "8-to-1",
-            five_treasures=next(
-                (
-                    k
-                    for k in map(
-                        sub.paytable_key,
-                        ("fortune-7", "golden-8", "heavenly-9", "blazing-7s", "cover-all"),
+                r = r._log_line(
+                    SettlementLine(
+                        seat=seat,
+                        wager=line.wager,
+                        outcome=line.label,
+                        pays=line.pays,
+                        stake_cents=line.wagered_cents,
+                        win_cents=line.net_cents,
+                        returned_cents=line.returned_cents,
+                        section=line.section,
+                        detail=f"seat {seat}: {line.describe()}",
                     )
-                    if k
-                ),
-                "A",
-            ),
-        )
-        settled = [
-            (seat, baccarat_wagers.settle_round(self.cards.coup, self.seat_bets(seat), table))
-            for seat in reversed(self.seats())
-        ]
-        r = self
-        for seat, rs in settled:
-            for s in rs.settlements:
-                r = r._log_settlement(
-                    seat,
-                    "631c.3(e)" if s.wager not in baccarat_wagers.BASE_WAGERS else s.section,
-                    s,
                 )
         return r
-
-    def _fcp_bets(self, seat: int, play_cents: int = 0) -> fcp.FourCardPokerBets:
-        kw = {FCP_BETS[w]: c for w, c in self.seat_bets(seat).items()}
-        return fcp.FourCardPokerBets(play_cents=play_cents, **kw)
-
-    def _settle_four_card_poker(self) -> TableRound:
-        """§ 641a.7(d): every wager of each seat, the Ante and Play against the dealer's hand."""
-        assert self.cards is not None
-        decided = dict(self.decisions)
-        for seat in self.seats():
-            if "four-card-poker" in self.seat_bets(seat) and seat not in decided:
-                raise ProcedureError(
-                    f"seat {seat} has neither played nor folded", section="641a.7(d)(1)"
-                )
-        paytables: dict[str, str | Paytable] = {
-            w.wager: w.paytable for w in self.submission.wagers if w.paytable is not None
-        }
-        progressive = ("four-card-progressive", "five-card-progressive")
-        results = []
-        for seat in reversed(self.seats()):
-            others = [
-                self.cards.hand(s)
-                for s in self.seats()
-                if s != seat and any(p in self.seat_bets(s) for p in progressive)
-            ]
-            rs = fcp.settle_round(
-                self.cards.hand(seat),
-                self.cards.dealer,
-                self._fcp_bets(seat, decided.get(seat, 0)),
-                self.cards.bonus,
-                paytables,
-                others if any(p in self.seat_bets(seat) for p in progressive) else (),
-            )
-            results.append((seat, rs))
-        r = self
-        for seat, rs in results:
-            for res in rs.results:
-                s = res.settlement
-                if s is not None:
-                    r = r._log_settlement(seat, res.section, s, res.envy_cents)
-                    continue
-                r = r._log(
-                    Action.SETTLEMENT,
-                    res.section,
-                    f"{res.name}: {res.detail}",
-                    seat=seat,
-                    wager=f"{res.wager}:{res.name.lower().replace(' ', '-')}",
-                    amount_cents=res.amount_cents,
-                    outcome=res.detail,
-                    pays=_signed(res.win_cents),
-                    win_cents=res.win_cents,
-                    returned_cents=res.returned_cents,
-                )
-        return r
-
-    def _settle_criss_cross(self) -> TableRound:
-        """§ 674b.1(d): Ultimate Pairs with the optional wagers, folded or not (§ 674b.1(c))."""
-        assert self.cards is not None
-        up = get_wager("ultimate-pairs")
-        settled = [
-            (seat, up.settle(self.cards.hand(seat), self._paytable("ultimate-pairs"), cents, 1))
-            for seat in reversed(self.seats())
-            for wid, cents in self.seat_bets(seat).items()
-            if wid == "ultimate-pairs"
-        ]
-        r = self
-        for seat, s in settled:
-            r = r._log_settlement(seat, "674b.1(d)", s)
-        return r._record_unsettled(
-            "criss-cross", "674a.7(d)", "the Criss-Cross Poker wagers are settled by the base game"
-        )
 
     def _record_unsettled(self, wager: str, section: str, what: str) -> TableRound:
         """Record each seat's base wager that the round does not settle (from the dealer's
-        right)."""
+        right): a line saying the base game settles it."""
         r = self
         for seat in reversed(self.seats()):
+            amount = self.seat_bets(seat).get(wager)
+            line = None
+            if amount is not None:
+                line = SettlementLine(
+                    seat=seat,
+                    wager=wager,
+                    outcome="settled by the base game",
+                    pays="",
+                    stake_cents=amount,
+                    win_cents=0,
+                    returned_cents=0,
+                    section=section,
+                    detail=what,
+                    by_base_game=True,
+                )
             r = r._log(
                 Action.RECORDED,
                 section,
                 f"seat {seat}: {what} (not recorded)",
                 seat=seat,
                 wager=wager,
-                amount_cents=self.seat_bets(seat).get(wager),
+                amount_cents=amount,
+                line=line,
             )
         return r
 
@@ -958,7 +736,7 @@ def _amount_rule(wager_id: str) -> str:
 
 
 def _signed(cents: int) -> str:
-    return ("+" if cents >= 0 else "") + format_money(cents)
+    return signed_money(cents)
 
 
 def settled_net(events: Sequence[Event]) -> int:
@@ -967,6 +745,7 @@ def settled_net(events: Sequence[Event]) -> int:
 
 
 __all__ = [
+    "BLACKJACK_MOVES",
     "PROCEDURE",
     "Action",
     "Bet",

@@ -42,13 +42,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from enum import Enum
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from croupier.analysis.blackjack_strategy import PlayRules
 from croupier.errors import (
     CroupierError,
     InputFileError,
@@ -60,66 +58,23 @@ from croupier.errors import (
     one_line,
 )
 from croupier.games.blackjack import BlackjackRules, SoftSeventeen
+from croupier.games.blackjack_rules import PlayRules
 from croupier.inputs import read_toml
 from croupier.paytables import Paytable
 from croupier.units import format_money, parse_money
-from croupier.wagers import Game, Wager, get_wager
+from croupier.wagers import Wager, get_wager
+from croupier.wagers.at_table import RECORDED_BASE, TableGame
 from croupier.wagers.switch_hands import Variant
 
-
-class TableGame(Enum):
-    """The base games whose rounds croupier runs (Chapters 633a, 631a, 641a, 674a)."""
-
-    BLACKJACK = "blackjack"
-    BACCARAT = "baccarat"
-    FOUR_CARD_POKER = "four-card-poker"
-    CRISS_CROSS_POKER = "criss-cross-poker"
-
-    @property
-    def game(self) -> Game:
-        """The :class:`~croupier.wagers.Game` its wagers are registered for."""
-        return {
-            TableGame.BLACKJACK: Game.BLACKJACK,
-            TableGame.BACCARAT: Game.BACCARAT,
-            TableGame.FOUR_CARD_POKER: Game.FOUR_CARD_POKER,
-            TableGame.CRISS_CROSS_POKER: Game.CRISS_CROSS_POKER,
-        }[self]
-
-
-BASE_WAGERS: Mapping[TableGame, tuple[str, ...]] = {
-    TableGame.BLACKJACK: ("blackjack",),
-    TableGame.BACCARAT: ("player", "banker", "tie"),
-    TableGame.FOUR_CARD_POKER: ("four-card-poker",),
-    TableGame.CRISS_CROSS_POKER: ("criss-cross",),
-}
-"""The base-game wagers: the Blackjack wager (§ 633a.6(d)), the Baccarat wagers (§ 631a.8(a)),
-the Ante (§ 641a.7(d)(1), registered as ``four-card-poker``: Ante and Play) and the Criss-Cross
-Poker wagers (§ 674a.7(d))."""
-
-UNREGISTERED_BASE = {"blackjack": "633a.6(d)", "criss-cross": "674a.7(d)"}
-"""Base wagers croupier records but does not settle (the player's decisions are not recorded)."""
-
-REQUIRED_BASE: Mapping[str, tuple[tuple[str, ...], str]] = {
-    "perfect-pairs": (("blackjack",), "633b.1(c)"),
-    "jackpot-party": (("blackjack",), "633b.2(e)"),
-    "match-the-dealer": (("blackjack",), "633b.3(e)"),
-    "axman": (("blackjack",), "633c.12(a)"),
-    "axman-h17": (("blackjack",), "633c.12(a)"),
-    "fortune-7": (("player", "banker", "tie"), "631c.3(c)"),
-    "golden-8": (("player", "banker", "tie"), "631c.3(c)"),
-    "heavenly-9": (("player", "banker", "tie"), "631c.3(c)"),
-    "blazing-7s": (("player", "banker", "tie"), "631c.3(c)"),
-    "cover-all": (("player", "banker", "tie"), "631c.3(c)"),
-    "five-card-hand-bonus": (("four-card-poker",), "641a.7(d)(7)"),
-    "five-card-hand-bonus-dealer": (("four-card-poker",), "641a.7(d)(7)"),
-    "six-card-bonus": (("four-card-poker",), "641a.7(d)(8)"),
-    "ultimate-pairs": (("criss-cross",), "674b.1(a)"),
-}
-"""Side wager → (the base wagers one of which the player must have placed, the section)."""
-
-FIVE_TREASURES = ("fortune-7", "golden-8", "heavenly-9", "blazing-7s", "cover-all")
 SWITCH_HANDS_INCREMENT_CENTS = 500
 """§ 633b.4(b): at Switch Hands all Blackjack wagers are placed in $5 increments."""
+
+
+def _required_base(wager: Wager) -> tuple[tuple[str, ...], str] | None:
+    """(the base wagers one of which the player places first, the paragraph), or ``None``."""
+    if not wager.base_wagers:
+        return None
+    return wager.base_wagers, wager.base_rule or wager.section
 
 
 # -- the file schema (pydantic) --------------------------------------------------------------------
@@ -142,7 +97,7 @@ class WagerSpec(_Strict):
 class SubmissionFile(_Strict):
     """The whole file (see the module docstring)."""
 
-    game: Literal["blackjack", "baccarat", "four-card-poker", "criss-cross-poker"]
+    game: TableGame
     name: str = ""
     decks: int = Field(ge=1, le=8)
     dealer: Literal["S17", "H17"] | None = None
@@ -214,9 +169,13 @@ class RulesSubmission:
     """Whether a hand made by splitting aces may draw more than one card (§ 633a.11)."""
 
     def offered(self, wager_id: str) -> OfferedWager | None:
-        """The offered wager with that id (``axman-h17`` answers for ``axman``), or ``None``."""
+        """The offered wager with that id, or with an id it is an alias of (``axman-h17``
+        answers for ``axman``: :attr:`Wager.aliases`), or ``None``."""
         for w in self.wagers:
-            if w.wager == wager_id or {w.wager, wager_id} == {"axman", "axman-h17"}:
+            if w.wager == wager_id:
+                return w
+        for w in self.wagers:
+            if w.paytable is not None and wager_id in get_wager(w.wager).aliases:
                 return w
         return None
 
@@ -283,6 +242,14 @@ def _wager_for(spec: WagerSpec, problems: list[Violation]) -> Wager | None:
         return None
 
 
+def _known(wager_id: str) -> Wager | None:
+    """The registered wager ``wager_id``, or ``None``."""
+    try:
+        return get_wager(wager_id)
+    except UnknownWagerError:
+        return None
+
+
 def _paytables_or_none(wager: Wager) -> tuple[Paytable, ...]:
     try:
         return wager.paytables()
@@ -322,8 +289,8 @@ def check_submission(spec: SubmissionFile) -> tuple[Violation, ...]:
 
 def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Violation, ...]]:
     problems: list[Violation] = []
-    game = TableGame(spec.game)
-    bases = BASE_WAGERS[game]
+    game = spec.game
+    bases = game.base.base_wagers
     offered_ids = [w.wager.strip().lower() for w in spec.wagers]
     wagers: list[OfferedWager] = []
     seen: set[str] = set()
@@ -334,12 +301,10 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
             problems.append(Violation(f"{where} is listed twice", "601a.2"))
         seen.add(wid)
         wager: Wager | None = None
-        if wid in UNREGISTERED_BASE:
+        if wid in RECORDED_BASE:
             if wid not in bases:
                 problems.append(
-                    Violation(
-                        f"the {wid} wager is not a {game.value} wager", UNREGISTERED_BASE[wid]
-                    )
+                    Violation(f"the {wid} wager is not a {game.value} wager", RECORDED_BASE[wid])
                 )
             if spec_w.paytable is not None:
                 problems.append(Violation(f"{where}: croupier has no paytable for it", None))
@@ -348,7 +313,7 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
         table: Paytable | None = None
         if wager is not None:
             if wager.game is not game.game:
-                section = REQUIRED_BASE.get(wid, (None, wager.section))[1]
+                section = (_required_base(wager) or ((), wager.section))[1]
                 problems.append(
                     Violation(
                         f"the {wager.name} wager is offered at {wager.game.value}, "
@@ -416,7 +381,7 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
             )
         if (
             spec.switch_hands
-            and wid == "blackjack"
+            and wid in bases
             and any(c % SWITCH_HANDS_INCREMENT_CENTS for c in (lo, hi) if c is not None)
         ):
             problems.append(
@@ -427,7 +392,7 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
                 )
             )
         # the base wager the section requires
-        needs = REQUIRED_BASE.get(wid)
+        needs = _required_base(wager) if wager is not None else None
         if (
             needs is not None
             and (wager is None or wager.game is game.game)
@@ -442,8 +407,8 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
                 )
             )
         wagers.append(OfferedWager(wid, table, lo, hi, tuple(amounts)))
-    if not any(b in offered_ids for b in bases) and not (
-        game is TableGame.FOUR_CARD_POKER and "aces-up" in offered_ids
+    if not any(b in offered_ids for b in bases) and not any(
+        w.stands_alone and w.game is game.game for w in map(_known, offered_ids) if w is not None
     ):
         problems.append(
             Violation(
@@ -504,17 +469,16 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
                 "641a.7(e)",
             )
         )
-    treasure_tables = {
-        w.paytable.key for w in wagers if w.wager in FIVE_TREASURES and w.paytable is not None
-    }
-    if len(treasure_tables) > 1:
-        problems.append(
-            Violation(
-                "the 5 Treasures wagers share one paytable, not "
-                f"{', '.join(sorted(treasure_tables))}",
-                "631c.3(h)",
+    shared: dict[tuple[str, str], set[str]] = {}
+    for w in wagers:
+        registered = _known(w.wager)
+        if registered is not None and registered.one_paytable and w.paytable is not None:
+            shared.setdefault(registered.one_paytable, set()).add(w.paytable.key)
+    for (what, rule), tables in shared.items():
+        if len(tables) > 1:
+            problems.append(
+                Violation(f"{what} share one paytable, not {', '.join(sorted(tables))}", rule)
             )
-        )
     sub = RulesSubmission(
         source,
         game,
@@ -591,8 +555,6 @@ def check_file(path: str | Path) -> tuple[Violation, ...]:
 
 
 __all__ = [
-    "BASE_WAGERS",
-    "REQUIRED_BASE",
     "OfferedWager",
     "RulesSubmission",
     "SubmissionFile",

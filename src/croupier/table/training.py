@@ -18,8 +18,9 @@ from croupier.cards import Rank
 from croupier.games.blackjack import basic_hits, card_value, hand_total
 from croupier.table.blackjack_play import BlackjackPlay, SeatPlay
 from croupier.table.round import TableRound
-from croupier.table.submission import BASE_WAGERS, REQUIRED_BASE, RulesSubmission, TableGame
+from croupier.table.submission import RulesSubmission, TableGame
 from croupier.wagers import get_wager
+from croupier.wagers.at_table import RECORDED_BASE
 from croupier.wagers.four_card_poker import AntePlay
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 
@@ -38,29 +39,32 @@ def random_round(sub: RulesSubmission, rng: random.Random) -> TableRound:
     r = TableRound.open(sub)
     seats = sorted(rng.sample(range(1, sub.seats + 1), rng.randint(1, min(3, sub.seats))))
     offered = [w.wager for w in sub.wagers]
-    bases = [w for w in offered if w in BASE_WAGERS[sub.game]]
+    game = sub.game.base
+    bases = [w for w in offered if w in game.base_wagers]
     for seat in seats:
         base = rng.choice(bases) if sub.game is TableGame.BACCARAT else bases[0]
         r = r.bet(seat, base, _amount(sub, base))
         if sub.variant is Variant.SWITCH_HANDS or (
             sub.variant is Variant.PREMIUM and rng.random() < 0.5
         ):
-            r = r.bet(seat, ANTE_WAGER, r.seat_bets(seat)["blackjack"] // 5)
+            r = r.bet(seat, ANTE_WAGER, r.seat_bets(seat)[game.base_wagers[0]] // 5)
         for wager in offered:
-            if wager in BASE_WAGERS[sub.game] or rng.random() < 0.5:
+            if wager in game.base_wagers or rng.random() < 0.5:
                 continue
-            needs = REQUIRED_BASE.get(wager)
-            if needs is None or any(b in r.seat_bets(seat) for b in needs[0]):
+            needs = () if wager in RECORDED_BASE else get_wager(wager).base_wagers
+            if not needs or any(b in r.seat_bets(seat) for b in needs):
                 r = r.bet(seat, wager, _amount(sub, wager))
     r = r.no_more_bets().deal_shoe(rng.randrange(2**32))
     assert r.cards is not None
     if sub.game is TableGame.FOUR_CARD_POKER:
-        ante_play = get_wager("four-card-poker")
+        ante_id = game.decision_wager
+        assert ante_id is not None
+        ante_play = get_wager(ante_id)
         assert isinstance(ante_play, AntePlay)
-        table = sub.offered("four-card-poker")
+        table = sub.offered(ante_id)
         strategy = ante_play.strategy(table.paytable if table else None)
         for seat in seats:
-            ante = r.seat_bets(seat).get("four-card-poker")
+            ante = r.seat_bets(seat).get(ante_id)
             if ante is None:
                 continue
             decision = strategy.decide_with_upcard(r.cards.hand(seat), r.cards.dealer[0])

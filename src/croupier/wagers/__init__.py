@@ -6,6 +6,7 @@
 <PerfectPairsOutcome.COLORED_PAIR: 'colored-pair'>
 """
 
+from croupier.wagers.at_table import CardSource, SettleWhen
 from croupier.wagers.base import (
     CardGroup,
     DealSpec,
@@ -20,10 +21,12 @@ from croupier.wagers.registry import all_wagers, get_wager, register
 
 __all__ = [
     "CardGroup",
+    "CardSource",
     "DealSpec",
     "Game",
     "OrderedOutcome",
     "ProgressiveStake",
+    "SettleWhen",
     "Settlement",
     "Wager",
     "all_wagers",

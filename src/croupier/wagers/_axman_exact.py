@@ -30,7 +30,7 @@ from croupier.cards import DECK, Card, Rank, Shoe, Suit
 from croupier.errors import CroupierError, ShoeError
 from croupier.games.blackjack import CardTypes, card_value, falling, final_hand_weights
 from croupier.poker import WildSuit
-from croupier.wagers.axman import (
+from croupier.wagers._axman_hands import (
     KING_OF_DIAMONDS,
     AxManHand,
     AxManOutcome,

@@ -53,6 +53,7 @@ from croupier.games.baccarat import (
     value_counts,
 )
 from croupier.paytables import Paytable
+from croupier.wagers.at_table import CardSource, SettlementLine
 from croupier.wagers.base import (
     CardGroup,
     DealSpec,
@@ -61,6 +62,7 @@ from croupier.wagers.base import (
     OrderedOutcome,
     Settlement,
     Wager,
+    line_of,
 )
 from croupier.wagers.registry import all_wagers, get_wager, register
 
@@ -71,6 +73,7 @@ COUP_DEAL = DealSpec(
             "four to six)",
             COUP_SIZE,
             ordered=True,
+            source=CardSource.COUP,
         ),
     )
 )
@@ -274,7 +277,7 @@ class BaccaratTable:
 
 
 @dataclass(frozen=True)
-class RoundSettlement:
+class CoupSettlement:
     """A dealt coup and the settlement of every wager placed on it (money in integer cents)."""
 
     coup: Coup
@@ -290,6 +293,11 @@ class RoundSettlement:
         """What the dealer hands back over every wager (stakes returned plus wins)."""
         return sum(s.returned_cents for s in self.settlements)
 
+    def lines(self, seat: int = 1) -> tuple[SettlementLine, ...]:
+        """Each wager's settlement line at ``seat`` (the table's record,
+        :class:`~croupier.wagers.at_table.SettlementLine`)."""
+        return tuple(line_of(seat, s) for s in self.settlements)
+
 
 def baccarat_wagers() -> tuple[BaccaratWager, ...]:
     """Every registered Baccarat wager (base wagers, then the 5 Treasures wagers)."""
@@ -300,7 +308,7 @@ def settle_round(
     cards: Sequence[Card],
     bets: Mapping[str, int],
     table: BaccaratTable | None = None,
-) -> RoundSettlement:
+) -> CoupSettlement:
     """Play the coup dealt as ``cards`` (exactly the cards the rules deal, in dealing order) and
     settle every wager in ``bets`` (wager id → amount in cents) under ``table``'s paytables.
 
@@ -333,4 +341,4 @@ def settle_round(
     settlements = tuple(
         w.settle(cards, paytable, amount, table.decks) for w, paytable, amount in paytables
     )
-    return RoundSettlement(coup, settlements)
+    return CoupSettlement(coup, settlements)

@@ -46,22 +46,17 @@ from croupier.paytables import (
     Push,
     builtin_paytables,
 )
+from croupier.poker.ranking import RankedCategory
 from croupier.units import check_cents, format_money
+from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
+from croupier.wagers.at_table import Game as Game
 
 IntArray = npt.NDArray[np.int64]
 
 
-class Game(Enum):
-    """The base game a wager is placed at."""
-
-    BLACKJACK = "Blackjack"
-    BACCARAT = "Baccarat"
-    FOUR_CARD_POKER = "Four Card Poker"
-    CRISS_CROSS_POKER = "Criss-Cross Poker"
-
-
-class OrderedOutcome(Enum):
-    """Base of a wager's outcome enum: members declared best first, valued by paytable key.
+class OrderedOutcome(RankedCategory):
+    """Base of a wager's outcome enum: members declared best first, valued by paytable key (a
+    ranking of :mod:`croupier.poker.ranking`).
 
     Members compare by rank, a better outcome being greater:
 
@@ -94,23 +89,9 @@ class OrderedOutcome(Enum):
         multiplied by, or ``None`` (the default: the pay as printed)."""
         return None
 
-    def __lt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, OrderedOutcome)
-        return self.position > other.position
-
-    def __le__(self, other: object) -> bool:
-        return self == other or self.__lt__(other) is True
-
-    def __gt__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        assert isinstance(other, OrderedOutcome)
-        return self.position < other.position
-
-    def __ge__(self, other: object) -> bool:
-        return self == other or self.__gt__(other) is True
+    @classmethod
+    def _best_first(cls) -> bool:
+        return True
 
 
 @dataclass(frozen=True)
@@ -118,12 +99,15 @@ class CardGroup:
     """A named group of cards a wager reads, e.g. the player's initial two cards.
 
     ``ordered`` is False when the order within the group does not matter to the wager (a player's
-    two cards); the exact counts then count each set of physical cards once.
+    two cards); the exact counts then count each set of physical cards once. ``source`` says where
+    at the table the cards come from (``None``: nowhere the table deals them, e.g. a wager settled
+    only in analysis).
     """
 
     name: str
     size: int
     ordered: bool = False
+    source: CardSource | None = None
 
 
 @dataclass(frozen=True)
@@ -145,6 +129,18 @@ class DealSpec:
     def describe(self) -> str:
         """e.g. ``'player's two cards + dealer's upcard'``."""
         return " + ".join(g.name for g in self.groups)
+
+    def at_table(self, ctx: TableContext, seat: int) -> tuple[Card, ...]:
+        """The cards the groups read at ``seat`` of a dealt round, in order.
+
+        Raises :class:`CardError` naming a group no source at the table deals.
+        """
+        cards: list[Card] = []
+        for g in self.groups:
+            if g.source is None:
+                raise CardError(f"the table deals no {g.name}", "")
+            cards += ctx.cards.read(g.source, seat)
+        return tuple(cards)
 
 
 def _factorial(n: int) -> int:
@@ -261,6 +257,26 @@ class Settlement:
         )
 
 
+def line_of(seat: int, s: Settlement, bet: str = "", extra_cents: int = 0) -> SettlementLine:
+    """The settlement line of ``s`` at ``seat`` (``extra_cents``: an envy bonus paid beside it,
+    § 633b.2(i)); ``bet`` the id of the bet it settles when it is not ``s.wager``."""
+    detail = s.describe() + (f"; envy {format_money(extra_cents)}" if extra_cents else "")
+    return SettlementLine(
+        seat=seat,
+        wager=s.wager,
+        outcome=s.line.label if s.line else "no winning combination",
+        pays=str(s.line.pays) if s.line else "loses",
+        stake_cents=s.amount_cents,
+        win_cents=s.win_cents + extra_cents,
+        returned_cents=s.returned_cents + extra_cents,
+        section=s.section,
+        pending_validation=s.pending_validation,
+        outcome_key=s.line.outcome if s.line else None,
+        detail=detail,
+        bet="" if bet == s.wager else bet,
+    )
+
+
 @dataclass(frozen=True)
 class Wager(ABC):
     """A wager defined by one regulation section. Subclasses set the class attributes and
@@ -285,6 +301,30 @@ class Wager(ABC):
     """The subsection that sets the progressive meter's seed (e.g. § 633b.3(j))."""
     fallbacks: ClassVar[dict[str, str]] = {}
     """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first."""
+    # -- what the table needs (read by croupier.table: submission checks, round, training) --
+    base_wagers: ClassVar[tuple[str, ...]] = ()
+    """The wagers one of which the player must have placed at the seat first (Perfect Pairs after
+    the Blackjack wager, § 633b.1(c)); empty: a base wager, or a wager that needs none."""
+    base_rule: ClassVar[str | None] = None
+    """The paragraph requiring :attr:`base_wagers` (§ 633b.1(c))."""
+    settled: ClassVar[SettleWhen] = SettleWhen.WITH_BASE_GAME
+    """When the table settles the wager (§ 633b.1(e): right after the second card)."""
+    lockout_rule: ClassVar[str | None] = None
+    """The paragraph that closes the wager at "No more bets" (``None``: the base game's)."""
+    limits_rule: ClassVar[str | None] = None
+    """The paragraph on the table's minimum and maximum (``None``: § 601a.2, the submission)."""
+    settles_with: ClassVar[str | None] = None
+    """The wager whose :meth:`settle_at_table` settles this one too, seat by seat in one pass
+    (Four Card Poker's wagers with the Ante, § 641a.7(d)); ``None``: settled on its own."""
+    one_paytable: ClassVar[tuple[str, str] | None] = None
+    """Set when every wager of the section at a table shares one paytable: (what the wagers are
+    called, the paragraph that says so) — ``("the 5 Treasures wagers", "631c.3(h)")``."""
+    stands_alone: ClassVar[bool] = False
+    """Whether a player may place it without the base game's wager (Aces Up, § 641a.7(d)(3)): a
+    table offering it offers a round without its base wager."""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    """Ids of the same wager under another house rule, which a table offering this one offers
+    (``axman`` and ``axman-h17``)."""
     book_override: PaytableBook | None = None
     """Paytables to read instead of the built-in ones (see :meth:`with_book`)."""
 
@@ -490,6 +530,39 @@ class Wager(ABC):
         """Validate then :meth:`classify` ``cards``."""
         self.check_cards(cards, decks)
         return self.classify(cards)
+
+    # -- settlement at a table -------------------------------------------------------------
+    def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
+        """Settle ``ctx.bets`` (this wager's, with those that :attr:`settles_with` it) at a dealt
+        round: by default :meth:`settle` on the cards of :attr:`deal` (:meth:`DealSpec.at_table`)
+        by the wager and paytable :meth:`at_table` picks, one line per bet, seats in the order
+        given.
+
+        Raises what :meth:`at_table` and :meth:`settle` raise (:class:`CardError`,
+        :class:`RulesError`, :class:`PaytableError`).
+        """
+        wager, table = self.at_table(ctx)
+        return tuple(
+            line_of(
+                b.seat,
+                wager.settle(wager.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks),
+                b.wager,
+            )
+            for b in ctx.bets
+        )
+
+    def at_table(self, ctx: TableContext) -> tuple[Wager, Paytable]:
+        """The wager a table settles this one's bets as, and under which paytable: by default
+        this wager and the paytable the table offers for it."""
+        return self, ctx.paytables[self.id]
+
+    def check_seat_bets(self, bets: dict[str, int]) -> None:
+        """Check a seat's wagers at "No more bets" (``bets``: id → cents), for rules on which
+        wagers go together that the base-wager rule does not state; none by default.
+
+        Raises :class:`RulesError` citing the paragraph.
+        """
+        return None
 
     # -- settlement ------------------------------------------------------------------------
     def settle(

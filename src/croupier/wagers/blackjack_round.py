@@ -16,7 +16,7 @@ whole hand and the player's kings of diamonds (§ 633c.12(e)–(j)).
 
 >>> from croupier.cards import parse_cards
 >>> from croupier.games.blackjack import BlackjackRules
->>> rnd = DealtRound.parse(dealer="Qs 5h Kd", players=["Kd 7c", "As Ah"])  # Q-5, K♦ busts
+>>> rnd = BlackjackDeal.parse(dealer="Qs 5h Kd", players=["Kd 7c", "As Ah"])  # Q-5, K♦ busts
 >>> for s in settle_round(rnd, BlackjackRules(6), axman_cents={1: 500, 2: 500}):
 ...     print(s.describe())
 seat 2: AxMan As Ah Qs 5h Kd: Jacks or better pair pays 5 to 1; +$25 on $5
@@ -31,15 +31,16 @@ from dataclasses import dataclass
 from croupier.cards import Card, Shoe, format_cards, parse_cards
 from croupier.errors import CardError, InputError
 from croupier.games.blackjack import BlackjackRules, check_dealer_hand
-from croupier.paytables import MeterLevel, NotAvailable, Paytable
+from croupier.paytables import MeterLevel, Paytable
 from croupier.units import format_money
+from croupier.wagers.at_table import SettlementLine
 from croupier.wagers.axman import axman_for
-from croupier.wagers.base import ProgressiveStake, Settlement
-from croupier.wagers.jackpot_party import JackpotParty
+from croupier.wagers.base import ProgressiveStake, Settlement, line_of
+from croupier.wagers.jackpot_party import JackpotParty, envy_bonuses
 
 
 @dataclass(frozen=True)
-class DealtRound:
+class BlackjackDeal:
     """A dealt Blackjack round: the dealer's cards in dealing order and each seat's initial two
     cards (``players[0]`` is seat 1, first base, at the dealer's left)."""
 
@@ -47,8 +48,8 @@ class DealtRound:
     players: tuple[tuple[Card, Card], ...]
 
     @staticmethod
-    def parse(dealer: str, players: Iterable[str]) -> DealtRound:
-        """A round from card text, e.g. ``DealtRound.parse("Kd 6s 9h", ["Kd 7c", "As Ah"])``.
+    def parse(dealer: str, players: Iterable[str]) -> BlackjackDeal:
+        """A round from card text, e.g. ``BlackjackDeal.parse("Kd 6s 9h", ["Kd 7c", "As Ah"])``.
 
         Raises :class:`CardError` naming the bad token or a player hand that is not two cards.
         """
@@ -60,7 +61,7 @@ class DealtRound:
                     f"seat {i}: a player's initial hand is two cards, got {len(cards)}", text
                 )
             seats.append((cards[0], cards[1]))
-        return DealtRound(parse_cards(dealer), tuple(seats))
+        return BlackjackDeal(parse_cards(dealer), tuple(seats))
 
     def cards(self) -> tuple[Card, ...]:
         """Every card of the round."""
@@ -68,7 +69,7 @@ class DealtRound:
 
 
 @dataclass(frozen=True)
-class SeatSettlement:
+class SideWagerSettlement:
     """One seat's settled wagers: the AxMan and Jackpot Party settlements (``None`` when not
     placed) and the envy bonuses it receives, with the seats whose hands paid them."""
 
@@ -87,6 +88,16 @@ class SeatSettlement:
             + self.envy_cents
         )
 
+    def lines(self) -> tuple[SettlementLine, ...]:
+        """The seat's settlement lines (the table's record): Jackpot Party with its envy bonuses,
+        then AxMan."""
+        out = []
+        if self.jackpot_party is not None:
+            out.append(line_of(self.seat, self.jackpot_party, extra_cents=self.envy_cents))
+        if self.axman is not None:
+            out.append(line_of(self.seat, self.axman))
+        return tuple(out)
+
     def describe(self) -> str:
         """One line per settled wager, prefixed with the seat."""
         parts = []
@@ -101,14 +112,14 @@ class SeatSettlement:
 
 
 def settle_round(
-    rnd: DealtRound,
+    rnd: BlackjackDeal,
     rules: BlackjackRules,
     axman_cents: Mapping[int, int] | None = None,
     jackpot_party_cents: Mapping[int, int] | None = None,
     jackpot_party_paytable: str | Paytable | None = None,
     meter_cents: Mapping[MeterLevel, int] | None = None,
     stake: ProgressiveStake = ProgressiveStake.COLLECTED,
-) -> tuple[SeatSettlement, ...]:
+) -> tuple[SideWagerSettlement, ...]:
     """Settle the AxMan and Jackpot Party wagers of a dealt round, in settlement order.
 
     ``axman_cents`` and ``jackpot_party_cents`` map seat numbers (1 = first base) to wager amounts
@@ -149,27 +160,16 @@ def settle_round(
         assert ax_table is not None
         cards = rnd.players[seat - 1] + rnd.dealer
         ax_results[seat] = axman.settle(cards, ax_table, cents, rules.decks)
-    out = []
-    for seat in sorted(set(jp_cents) | set(axman_cents), reverse=True):
-        envy, sources = 0, []
-        if seat in jp_results:
-            for other, s in sorted(jp_results.items(), reverse=True):
-                line = s.line
-                if (
-                    other != seat
-                    and line is not None
-                    and line.envy_cents is not None
-                    and not isinstance(line.pays, NotAvailable)
-                ):
-                    envy += line.envy_cents
-                    sources.append(other)
-        out.append(
-            SeatSettlement(seat, ax_results.get(seat), jp_results.get(seat), envy, tuple(sources))
+    envy = envy_bonuses(jp_results)
+    return tuple(
+        SideWagerSettlement(
+            seat, ax_results.get(seat), jp_results.get(seat), *envy.get(seat, (0, ()))
         )
-    return tuple(out)
+        for seat in sorted(set(jp_cents) | set(axman_cents), reverse=True)
+    )
 
 
-def describe_round(rnd: DealtRound) -> str:
+def describe_round(rnd: BlackjackDeal) -> str:
     """The round in one line: the dealer's cards, then each seat's."""
     seats = "; ".join(f"seat {i}: {format_cards(p)}" for i, p in enumerate(rnd.players, 1))
     return f"dealer: {format_cards(rnd.dealer)}; {seats}"

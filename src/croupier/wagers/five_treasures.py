@@ -101,6 +101,10 @@ class _FiveTreasuresWager(BaccaratWager):
 
     section = "631c.3"
     settle_rule = "631c.3(e)"
+    base_wagers = ("player", "banker", "tie")
+    base_rule = "631c.3(c)"
+    lockout_rule = "631c.3(c)"
+    one_paytable = ("the 5 Treasures wagers", "631c.3(h)")
 
 
 @register

@@ -34,14 +34,25 @@ docs/interpretations.md.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from math import comb
 
 import numpy as np
 
 from croupier.cards import DECK, Card, Rank, Shoe, Suit
 from croupier.games.blackjack import card_value, is_blackjack
-from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
+from croupier.paytables import NotAvailable
+from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
+from croupier.wagers.base import (
+    CardGroup,
+    DealSpec,
+    Game,
+    IntArray,
+    OrderedOutcome,
+    Settlement,
+    Wager,
+    line_of,
+)
 from croupier.wagers.registry import register
 
 
@@ -144,15 +155,33 @@ class JackpotParty(Wager):
     outcomes = JackpotPartyOutcome
     deal = DealSpec(
         (
-            CardGroup("player's two cards", 2),
-            CardGroup("dealer's upcard", 1, ordered=True),
-            CardGroup("dealer's hole card", 1, ordered=True),
+            CardGroup("player's two cards", 2, source=CardSource.PLAYER),
+            CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
+            CardGroup("dealer's hole card", 1, ordered=True, source=CardSource.DEALER_HOLE),
         )
     )
+    base_wagers = ("blackjack",)
+    base_rule = "633b.2(e)"
+    settled = SettleWhen.SECOND_CARD
+    lockout_rule = "633b.2(d)(2)"
     allowed_decks = (1, 2, 4, 6, 8)
     decks_rule = "633b.2(b)"
     wager_amount_rule = "633b.2(e)"
     seed_rule = "633b.2(i)"
+
+    def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
+        """Each seat's wager on its two cards and the dealer's first two (§ 633b.2(g)), with the
+        envy bonus for every Royal Flush made by *another* player holding the wager (§ 633b.2(i)).
+
+        Raises what :meth:`settle` raises.
+        """
+        table = ctx.paytables[self.id]
+        settled = {
+            b.seat: self.settle(self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks)
+            for b in ctx.bets
+        }
+        envy = envy_bonuses(settled)
+        return tuple(line_of(b.seat, settled[b.seat], b.wager, envy[b.seat][0]) for b in ctx.bets)
 
     def classify(self, cards: Sequence[Card]) -> JackpotPartyOutcome | None:
         """§ 633b.2(a), (i): the highest combination the four cards form, or ``None``."""
@@ -246,3 +275,24 @@ class JackpotParty(Wager):
             default=len(JackpotPartyOutcome),
         )
         return np.asarray(out, dtype=np.int64)
+
+
+def envy_bonuses(settled: Mapping[int, Settlement]) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """For each seat of ``settled`` (seat → its Jackpot Party settlement), the envy bonus in cents
+    it receives for the hands of the *other* seats whose paid line carries one (§ 633b.2(i), "Pays
+    w/ Envy"), and those seats, from the dealer's right."""
+    out: dict[int, tuple[int, tuple[int, ...]]] = {}
+    for seat in settled:
+        envy, sources = 0, []
+        for other, s in sorted(settled.items(), reverse=True):
+            line = s.line
+            if (
+                other != seat
+                and line is not None
+                and line.envy_cents is not None
+                and not isinstance(line.pays, NotAvailable)
+            ):
+                envy += line.envy_cents
+                sources.append(other)
+        out[seat] = (envy, tuple(sources))
+    return out

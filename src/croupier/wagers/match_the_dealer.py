@@ -24,6 +24,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from croupier.cards import Card, Rank, Suit
+from croupier.wagers.at_table import CardSource, SettleWhen
 from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
 from croupier.wagers.registry import register
 
@@ -54,8 +55,15 @@ class MatchTheDealer(Wager):
     settle_rule = "633b.3(g)"
     outcomes = MatchTheDealerOutcome
     deal = DealSpec(
-        (CardGroup("player's two cards", 2), CardGroup("dealer's upcard", 1, ordered=True))
+        (
+            CardGroup("player's two cards", 2, source=CardSource.PLAYER),
+            CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
+        )
     )
+    base_wagers = ("blackjack",)
+    base_rule = "633b.3(e)"
+    settled = SettleWhen.SECOND_CARD
+    lockout_rule = "633b.3(d)(2)"
     allowed_decks = (6, 8)
     decks_rule = "633b.3(b)"
     wager_amount_rule = "633b.3(e)"

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from croupier.cards import Card
+from croupier.wagers.at_table import CardSource, SettleWhen
 from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
 from croupier.wagers.registry import register
 
@@ -48,7 +49,11 @@ class PerfectPairs(Wager):
     section = "633b.1"
     settle_rule = "633b.1(e)"
     outcomes = PerfectPairsOutcome
-    deal = DealSpec((CardGroup("player's initial two cards", 2),))
+    deal = DealSpec((CardGroup("player's initial two cards", 2, source=CardSource.PLAYER),))
+    base_wagers = ("blackjack",)
+    base_rule = "633b.1(c)"
+    settled = SettleWhen.SECOND_CARD
+    lockout_rule = "633b.1(d)"
 
     def classify(self, cards: Sequence[Card]) -> PerfectPairsOutcome | None:
         """§ 633b.1(a): the pair the two cards form, or ``None``."""

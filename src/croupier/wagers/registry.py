@@ -10,13 +10,14 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+from pathlib import Path
 from typing import TypeVar
 
 from croupier.errors import UnknownWagerError
 from croupier.wagers.base import Wager
 
 _REGISTRY: dict[str, Wager] = {}
-_NOT_WAGER_MODULES = {"base", "registry"}
+_NOT_WAGER_MODULES = {"base", "registry", "at_table"}
 W = TypeVar("W", bound=type[Wager])
 
 
@@ -44,9 +45,7 @@ def _discover() -> None:
     global _discovered
     if _discovered:
         return
-    import croupier.wagers as package
-
-    for info in pkgutil.iter_modules(package.__path__):
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         if info.name not in _NOT_WAGER_MODULES and not info.name.startswith("_"):
             importlib.import_module(f"croupier.wagers.{info.name}")
     _discovered = True

@@ -24,6 +24,7 @@ from typing import ClassVar
 import numpy as np
 
 from croupier.cards import Card, Rank, Suit
+from croupier.wagers.at_table import CardSource
 from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
 from croupier.wagers.registry import register
 
@@ -54,7 +55,9 @@ class UltimatePairs(Wager):
     section = "674b.1"
     settle_rule = "674b.1(d)"
     outcomes = UltimatePairsOutcome
-    deal = DealSpec((CardGroup("player's two cards", 2),))
+    deal = DealSpec((CardGroup("player's two cards", 2, source=CardSource.PLAYER),))
+    base_wagers = ("criss-cross",)
+    base_rule = "674b.1(a)"
     allowed_decks = (1,)
     decks_rule = "674b.1(a), Criss-Cross Poker of Chapter 674a"
     fallbacks: ClassVar[dict[str, str]] = {"ace-hearts-ace-diamonds": "ace-ace"}

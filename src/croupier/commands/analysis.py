@@ -1,0 +1,592 @@
+"""The analysis commands: ``wagers``, ``paytables``, ``analyze``, ``simulate``, ``parsheet`` and
+``hand``."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from croupier.analysis.meters import MeterReturn, meter_return
+from croupier.analysis.parsheet import ParSheet, exact_parsheet
+from croupier.analysis.report import parsheets_json, write_report
+from croupier.analysis.simulate import simulate as run_simulation
+from croupier.analysis.switch_hands import GameSheet, game_sheet
+from croupier.cards import Card, decks_phrase, parse_cards
+from croupier.commands.common import (
+    GAME_ANALYSES,
+    DecksOpt,
+    JsonFlag,
+    MeterOpt,
+    PaytableFiles,
+    PaytableOpt,
+    StakeOpt,
+    WagerAmountOpt,
+    WagerArg,
+    _book,
+    _meter_arg,
+    _meter_money,
+    _money,
+    _pct,
+    _print_sheet,
+    _progress,
+    _wager,
+    app,
+    err,
+    out,
+)
+from croupier.errors import (
+    InputError,
+    OutputError,
+    PaytableError,
+    UnknownPaytableError,
+    UnknownWagerError,
+)
+from croupier.paytables import (
+    Paytable,
+    PaytableBook,
+)
+from croupier.units import format_money, format_percent
+from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
+from croupier.wagers.at_table import RoundSettlement
+from croupier.wagers.base import line_of
+
+
+@app.command()
+def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> None:
+    """List the wagers croupier settles and analyses, with their paytables and deck counts."""
+    rows: list[dict[str, Any]] = []
+    for w in all_wagers():
+        w = w.with_book(_book(paytable_files)) if paytable_files else w
+        rows.append(
+            {
+                "wager": w.id,
+                "name": w.name,
+                "game": w.game.value,
+                "section": w.citation,
+                "reads": w.deal.describe(),
+                "decks": list(w.allowed_decks) if w.allowed_decks else None,
+                "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
+            }
+        )
+    if json_out:
+        print(json.dumps({"wagers": rows}, indent=2, ensure_ascii=False))
+        return
+    t = Table(title="Wagers", title_justify="left")
+    for col in ("Wager", "Name", "Game", "Section", "Paytables (decks)"):
+        t.add_column(col)
+    for r in rows:
+        tables = _compact_paytables(r["paytables"])
+        t.add_row(r["wager"], r["name"], r["game"], r["section"], tables)
+    out.print(t)
+
+
+def _section_of(text: str, book: PaytableBook) -> str:
+    """A section ('633b.1', '§ 633B.1') or a wager id, as the section it names."""
+    name = text.strip().lstrip("§").strip().lower()
+    if name in book.sections():
+        return name
+    try:
+        return get_wager(name).section
+    except UnknownWagerError:
+        sections = ", ".join(book.sections())
+        ids = ", ".join(w.id for w in all_wagers())
+        raise UnknownPaytableError(
+            f"no section or wager {text!r} (sections with paytables: {sections}; wagers: {ids})"
+        ) from None
+
+
+def _compact_paytables(tables: list[dict[str, Any]]) -> str:
+    """'A, B (1/2/4/6/8 decks)' or '1–10 (6 decks); 1–10 (8 decks)'."""
+    keys = list(dict.fromkeys(p["paytable"] for p in tables))
+    if len(keys) > 12:  # e.g. Jackpot Party's 76: the range, the count and the deck counts
+        every = sorted({d for p in tables for d in p["decks"]})
+        return f"{keys[0]} … {keys[-1]}: {len(keys)} paytables ({decks_phrase(every)})"
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for p in tables:
+        groups.setdefault(tuple(p["decks"]), []).append(p["paytable"])
+    parts = []
+    for decks, keys in groups.items():
+        numeric = all(k.isdigit() for k in keys)
+        if (
+            numeric
+            and len(keys) > 2
+            and [int(k) for k in keys] == list(range(int(keys[0]), int(keys[-1]) + 1))
+        ):
+            names = f"{keys[0]}–{keys[-1]}"
+        else:
+            names = ", ".join(keys)
+        parts.append(f"{names} ({decks_phrase(decks)})")
+    return "; ".join(parts)
+
+
+def _paytable_dict(t: Paytable) -> dict[str, Any]:
+    d: dict[str, Any] = {
+        "section": f"58 Pa. Code § {t.section}",
+        "paytable": t.key,
+        "title": t.title,
+        "decks": list(t.decks),
+        "citation": t.citation,
+        "source": t.source,
+        "lines": [
+            {
+                "outcome": line.outcome,
+                "label": line.label,
+                "pays": str(line.pays),
+                **(
+                    {"envy": format_money(line.envy_cents), "envy_cents": line.envy_cents}
+                    if line.envy_cents is not None
+                    else {}
+                ),
+            }
+            for line in t.lines
+        ],
+    }
+    if t.progressive:
+        p = t.progressive
+        d["progressive"] = {
+            "wagers": [format_money(c) for c in p.wager_cents],
+            "wager_cents": list(p.wager_cents),
+            "meters": [
+                {
+                    "level": m.level.value,
+                    "seed": format_money(m.seed_cents)
+                    if m.seed_cents is not None
+                    else f"{m.seed_wager_multiple:,} × wager",
+                    "seed_cents": m.seed_cents,
+                    **(
+                        {"increment_rate": format_percent(m.increment_rate)}
+                        if m.increment_rate
+                        else {}
+                    ),
+                    **(
+                        {"secondary_increment_rate": format_percent(m.secondary_increment_rate)}
+                        if m.secondary_increment_rate
+                        else {}
+                    ),
+                }
+                for m in p.meters
+            ],
+            **(
+                {"total_increment_rate": format_percent(p.total_increment_rate)}
+                if p.total_increment_rate
+                else {}
+            ),
+        }
+    if t.multipliers:
+        d["multipliers"] = [{"condition": m.condition, "factor": m.factor} for m in t.multipliers]
+    if t.notes:
+        d["notes"] = t.notes
+    return d
+
+
+@app.command()
+def paytables(
+    section: Annotated[
+        str | None, typer.Argument(help="A section (e.g. 633b.2) or a wager id; omit for all.")
+    ] = None,
+    paytable: Annotated[
+        str | None, typer.Option("--paytable", "-p", help="Show only this paytable id.")
+    ] = None,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Show the paytables printed in the regulation (and any you add), with seeds and rates."""
+    book = _book(paytable_files)
+    if section is not None:
+        section = _section_of(section, book)
+    tables = [t for t in book if section is None or t.section == section]
+    if paytable is not None:
+        tables = [t for t in tables if t.key.upper() == paytable.upper()]
+        if not tables:
+            raise PaytableError(f"no paytable {paytable!r} in § {section or 'any section'}")
+    if json_out:
+        print(
+            json.dumps(
+                {"paytables": [_paytable_dict(t) for t in tables]}, indent=2, ensure_ascii=False
+            )
+        )
+        return
+    if section is None and paytable is None:
+        t = Table(title="Paytables as data (one file per section)", title_justify="left")
+        for col in ("Section", "Paytables", "Decks", "Source"):
+            t.add_column(col)
+        for sec in book.sections():
+            group = book.for_section(sec)
+            t.add_row(
+                f"§ {sec}",
+                ", ".join(dict.fromkeys(x.key for x in group)),
+                ", ".join(map(str, sorted({d for x in group for d in x.decks}))),
+                ", ".join(dict.fromkeys(x.source for x in group)),
+            )
+        out.print(t)
+        out.print("Show one section with: croupier paytables SECTION")
+        return
+    for table in tables:
+        d = _paytable_dict(table)
+        t = Table(
+            title=f"§ {table.section} · {table.title} · {decks_phrase(table.decks, ', ')}",
+            title_justify="left",
+            caption=table.citation,
+            caption_justify="left",
+        )
+        t.add_column("Outcome")
+        t.add_column("Pays")
+        envy = any(line.envy_cents is not None for line in table.lines)
+        if envy:
+            t.add_column("Envy")
+        for line in d["lines"]:
+            t.add_row(line["label"], line["pays"], *([line.get("envy", "")] if envy else []))
+        out.print(t)
+        if "progressive" in d:
+            p = d["progressive"]
+            meters = "; ".join(
+                f"{m['level']} seed {m['seed']}"
+                + "".join(
+                    f", {k.replace('_', ' ')} {v}" for k, v in m.items() if k.endswith("rate")
+                )
+                for m in p["meters"]
+            )
+            total = (
+                f"; total increment rate {p['total_increment_rate']}"
+                if "total_increment_rate" in p
+                else ""
+            )
+            out.print(f"  wager {' or '.join(p['wagers'])}; {meters}{total}")
+        for m in table.multipliers:
+            out.print(f"  {m.label}: ×{m.factor}")
+        out.print()
+
+
+@app.command()
+def analyze(
+    wager: WagerArg,
+    paytable: Annotated[
+        str | None,
+        typer.Option(
+            "--paytable", "-p", help="Paytable id; may be omitted when the wager has only one."
+        ),
+    ] = None,
+    decks: DecksOpt = None,
+    meter: MeterOpt = None,
+    wager_amount: WagerAmountOpt = None,
+    stake: StakeOpt = ProgressiveStake.COLLECTED,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Exact par sheet of one wager × paytable × deck count: every outcome's count and return."""
+    game = GAME_ANALYSES.get(wager.strip().lower())
+    if game is not None:
+        if paytable is not None or meter is not None or wager_amount is not None:
+            raise InputError(f"{wager} takes only --decks and --json")
+        game(decks, json_out)
+        return
+    w = _wager(wager, paytable_files)
+    if paytable is None:
+        keys = list(dict.fromkeys(t.key for t in w.paytables()))
+        if len(keys) != 1:
+            raise InputError(
+                f"the {w.name} wager has paytables {', '.join(keys) or 'none'}: give --paytable"
+            )
+        paytable = keys[0]
+    sheet = exact_parsheet(
+        w,
+        paytable,
+        decks=decks,
+        meter_cents=_meter_arg(meter),
+        wager_cents=_money(wager_amount, "--wager-amount"),
+        stake=stake,
+    )
+    meters = None
+    if sheet.meters:
+        meters = meter_return(
+            w, paytable, decks=sheet.decks, wager_cents=sheet.wager_cents, stake=stake
+        )
+    extras = w.extra_figures(w.paytable(sheet.paytable, sheet.decks))
+    if json_out:
+        d = sheet.to_dict()
+        if meters is not None:
+            d["meter_analysis"] = meters.to_dict(sheet.meters)
+        d.update({key: value for key, _, value in extras})
+        print(json.dumps(d, indent=2, ensure_ascii=False))
+    else:
+        _print_sheet(sheet)
+        if meters is not None:
+            out.print(_meter_summary(meters, sheet))
+        for _, text, _ in extras:
+            if text:
+                out.print(text)
+
+
+def _meter_summary(mr: MeterReturn, sheet: ParSheet) -> str:
+    """The return as a function of the meters, the breakeven meter and the long-run return."""
+    wager = format_money(mr.wager_cents)
+    terms = " + ".join(
+        f"{float(s * Fraction(100_000, mr.wager_cents)):.6f} per $1,000 on the {lvl.value} meter"
+        for lvl, s in mr.slopes.items()
+    )
+    lines = [f"return on a {wager} wager = {float(mr.fixed):+.6f} + {terms}"]
+    be = mr.breakeven_cents()
+    if be is not None and be >= 0 and not mr.positive_at_seed():
+        lines.append(
+            f"breakeven {mr.top.value} meter {format_money(round(be))} (other meters at their seeds)"
+        )
+    elif mr.positive_at_seed():
+        lines.append("the return is positive with every meter at its seed")
+    lines.append(
+        f"long-run return {float(mr.long_run()):+.4%}: meters reset to their seeds (house money) "
+        f"after each 100% award, the increment rates ({float(mr.total_increment_rate):.2%}) paid "
+        "back through the meters (docs/interpretations.md)"
+    )
+    return "\n".join(lines)
+
+
+@app.command()
+def simulate(
+    wager: WagerArg,
+    paytable: PaytableOpt,
+    decks: DecksOpt = None,
+    rounds: Annotated[
+        int, typer.Option("--rounds", "-n", min=2, help="Rounds to deal.")
+    ] = 1_000_000,
+    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed (PCG64).")] = 1,
+    meter: MeterOpt = None,
+    wager_amount: WagerAmountOpt = None,
+    stake: StakeOpt = ProgressiveStake.COLLECTED,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact."""
+    w = _wager(wager, paytable_files)
+    with _progress(disable=json_out) as progress:
+        task = progress.add_task(f"dealing {w.id}", total=rounds)
+        sheet = run_simulation(
+            w,
+            paytable,
+            rounds=rounds,
+            seed=seed,
+            decks=decks,
+            meter_cents=_meter_arg(meter),
+            wager_cents=_money(wager_amount, "--wager-amount"),
+            stake=stake,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+    exact = exact_parsheet(
+        w,
+        paytable,
+        decks=sheet.decks,
+        meter_cents=sheet.meters or None,
+        wager_cents=sheet.wager_cents,
+        stake=stake,
+    )
+    # z > 0: the simulated house edge is above the exact one
+    z = (
+        float(sheet.house_edge - exact.house_edge) / sheet.standard_error
+        if sheet.standard_error
+        else None
+    )
+    if json_out:
+        d = sheet.to_dict()
+        d["exact_house_edge"] = float(exact.house_edge)
+        d["z_score"] = z
+        print(json.dumps(d, indent=2, ensure_ascii=False))
+        return
+    _print_sheet(sheet)
+    if z is None:
+        out.print(f"exact house edge {_pct(exact.house_edge)}")
+    else:
+        side = "above" if z > 0 else "below"
+        out.print(
+            f"exact house edge {_pct(exact.house_edge)}; the simulated house edge is "
+            f"{abs(z):.2f} standard errors {side} it"
+        )
+
+
+GAME_DECKS = (6, 8)
+"""Deck counts of the whole-game § 633b.4 figures in ``croupier parsheet``."""
+
+
+@app.command()
+def parsheet(
+    json_out: JsonFlag = False,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", "-o", help="Also write parsheets.json, .csv and .html here."),
+    ] = None,
+    summary: Annotated[
+        bool, typer.Option("--summary", help="Print only the summary table.")
+    ] = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds)."""
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
+    book = _book(paytable_files)
+    jobs = [
+        (w, table, decks)
+        for w in (x.with_book(book) if paytable_files else x for x in all_wagers())
+        for table, decks in w.offerings()
+    ]
+    sheets: list[ParSheet] = []
+    games: list[GameSheet] = []
+    with _progress(disable=json_out) as progress:
+        task = progress.add_task("exact par sheets", total=len(jobs) + len(GAME_DECKS))
+        for w, table, decks in jobs:
+            progress.update(task, description=f"{w.id} {table.key} {decks_phrase(decks)}")
+            sheets.append(exact_parsheet(w, table, decks=decks))
+            progress.advance(task)
+        for decks in GAME_DECKS:  # § 633b.4 changes the game: whole-game figures, not outcomes
+            progress.update(task, description=f"switch hands {decks_phrase(decks)}")
+            games.append(game_sheet(decks))
+            progress.advance(task)
+    if json_out and summary:
+        rows = [
+            {k: v for k, v in s.to_dict().items() if k not in ("outcomes", "exact")} for s in sheets
+        ]
+        doc = {"parsheets": rows, "games": [g.to_dict() for g in games]}
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    elif json_out:
+        print(parsheets_json(sheets, games))
+    else:
+        if not summary:
+            for s in sheets:
+                _print_sheet(s)
+        t = Table(title="Par sheet summary (exact)", title_justify="left")
+        for col in (
+            "Wager",
+            "Section",
+            "Paytable",
+            "Decks",
+            "House edge",
+            "Hit frequency",
+            "Std. dev.",
+        ):
+            t.add_column(
+                col,
+                justify="right"
+                if col in ("Decks", "House edge", "Hit frequency", "Std. dev.")
+                else "left",
+            )
+        for s in sheets:
+            t.add_row(
+                s.wager,
+                f"§ {s.section}",
+                s.paytable,
+                str(s.decks),
+                _pct(s.house_edge),
+                _pct(s.hit_frequency),
+                f"{s.standard_deviation:.4f}",
+            )
+        out.print(t)
+        g = Table(
+            title="Switch Hands and Blackjack Premium (58 Pa. Code § 633b.4), whole game",
+            title_justify="left",
+        )
+        for col in (
+            "Decks",
+            "Game",
+            "Player",
+            "Tie BJ 1 to 2",
+            "House edge / BJ wager",
+            "House edge / total",
+        ):
+            g.add_column(col, justify="right" if col.startswith(("Decks", "House")) else "left")
+        for gs in games:
+            for a in gs.analyses:
+                g.add_row(
+                    str(gs.decks),
+                    a.variant.value,
+                    "Ante" if a.ante else "plain Blackjack",
+                    "yes" if a.tie_pays else "no",
+                    f"{a.house_edge:.4%}",
+                    f"{a.house_edge_total:.4%}",
+                )
+        out.print(g)
+    if out_dir is not None:
+        written = write_report(sheets, out_dir, games)
+        err.print("wrote " + ", ".join(str(p) for p in written))
+
+
+@app.command()
+def hand(
+    wager: WagerArg,
+    cards: Annotated[
+        str,
+        typer.Argument(
+            help="The cards the wager reads, in the order `croupier wagers --json` gives under "
+            "'reads' (e.g. the player's two cards, then the dealer's upcard: '7h 7c 7h')."
+        ),
+    ],
+    paytable: PaytableOpt,
+    decks: DecksOpt = None,
+    amount: Annotated[str, typer.Option("--amount", "-a", help="Wager in dollars.")] = "5",
+    meter: MeterOpt = None,
+    stake: StakeOpt = ProgressiveStake.COLLECTED,
+    json_out: JsonFlag = False,
+    paytable_files: PaytableFiles = None,
+) -> None:
+    """Classify and settle one dealt hand for a wager."""
+    w = _wager(wager, paytable_files)
+    table = w.paytable(paytable, decks)
+    d = decks if decks is not None else table.decks[0]
+    if decks is None and len(table.decks) > 1:
+        raise InputError(
+            f"paytable {table.key} is offered with {decks_phrase(table.decks, ', ')}: give --decks"
+        )
+    amount_cents = _money(amount, "--amount")
+    assert amount_cents is not None
+    meter_cents = _meter_money(meter, "--meter") if meter is not None else None
+    meters = None
+    if meter_cents is not None:
+        if table.progressive is None or len(table.progressive.meters) != 1:
+            raise InputError(
+                f"--meter applies to a paytable with one progressive meter, not {table.key}"
+            )
+        meters = {table.progressive.meters[0].level: meter_cents}
+    s = w.settle(parse_cards(cards), table, amount_cents, d, meter_cents=meters, stake=stake)
+    groups = _groups(w, s.cards)
+    result: dict[str, Any] = {
+        "wager": w.id,
+        "section": f"58 Pa. Code § {s.section}",
+        "paytable": s.paytable,
+        "decks": d,
+        "cards": [str(c) for c in s.cards],
+        "reads": groups,
+        "outcome": s.outcome.key if s.outcome else None,
+        "paid_as": s.line.label if s.line else None,
+        "pays": str(s.line.pays) if s.line else None,
+        "amount": format_money(s.amount_cents),
+        "win": format_money(s.win_cents),
+        "returned": format_money(s.returned_cents),
+        "pending_validation": s.pending_validation,
+        "rounding_dropped_cents": float(s.rounding_cents_dropped),
+        "settlement": RoundSettlement((line_of(1, s),)).to_json(),
+    }
+    if json_out:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+        return
+    out.print("; ".join(f"{name}: {' '.join(c)}" for name, c in groups.items()))
+    out.print(s.describe())
+    if s.rounding_cents_dropped:
+        out.print(f"(rounded down to the cent: {float(s.rounding_cents_dropped):.4f}¢ not paid)")
+    if s.pending_validation:
+        out.print(
+            "A floorperson or above must validate this progressive payout before it is paid "
+            f"(58 Pa. Code § {w.section}(h)(3))."
+        )
+
+
+def _groups(w: Wager, cards: tuple[Card, ...]) -> dict[str, list[str]]:
+    """The dealt cards under the names of the groups the wager reads."""
+    out_groups: dict[str, list[str]] = {}
+    i = 0
+    for n, g in enumerate(w.deal.groups, start=1):
+        # the last group takes every card left (AxMan's dealer hand has two or more)
+        end = len(cards) if n == len(w.deal.groups) else i + g.size
+        out_groups[g.name] = [str(c) for c in cards[i:end]]
+        i += g.size
+    return out_groups

@@ -1,0 +1,231 @@
+"""What every ``croupier`` command module shares: the Typer ``app``, the ``out``/``err`` consoles,
+the common options and the helpers that parse them (money, meters, paytable files)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from croupier import __version__
+from croupier.analysis.parsheet import ParSheet
+from croupier.errors import one_line
+from croupier.paytables import (
+    MeterLevel,
+    PaytableBook,
+    builtin_paytables,
+    load_paytable_file,
+)
+from croupier.units import format_money, format_percent, parse_amount
+from croupier.wagers import ProgressiveStake, Wager, get_wager
+
+app = typer.Typer(
+    name="croupier",
+    help="Pennsylvania's regulated table-game wagers (58 Pa. Code): paytables, settlement, "
+    "exact par sheets and simulation.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+# Piped output keeps whole table rows instead of wrapping at Rich's default 80 columns.
+# markup=False: text from users' paytable files and arguments is printed as it is, never styled.
+out = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() else 140)
+err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True, emoji=False)
+
+
+def where(exc: BaseException) -> str:
+    """The context a :class:`CroupierError` collected on its way up (its notes, e.g. the round
+    file and step), as a prefix for its one-line message."""
+    notes = getattr(exc, "__notes__", ())
+    return "".join(f"{one_line(str(n))}: " for n in notes)
+
+
+def error_line(message: str) -> None:
+    """Print one ``error:`` line on stderr: control characters in ``message`` escaped (a newline
+    in user text cannot start a second line), no Rich markup or emoji codes interpreted."""
+    err.print(f"error: {one_line(message)}", style="red", markup=False, emoji=False)
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"croupier {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """Pennsylvania's regulated table-game wagers (58 Pa. Code): paytables, settlement, exact par
+    sheets and simulation."""
+
+
+PaytableFiles = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--paytable-file",
+        "-f",
+        help="Extra paytable TOML file (same schema as the built-in ones); repeatable.",
+    ),
+]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
+
+GAME_STRATEGIES: dict[str, Callable[[list[str], bool], None]] = {}
+"""Games whose ``croupier strategy GAME [OPTIONS]`` a command module provides: called with the
+options the ``strategy`` command does not know itself, and ``--json``."""
+
+GAME_ANALYSES: dict[str, Callable[[int | None, bool], None]] = {}
+"""Games (not wagers of the registry) that ``croupier analyze GAME`` reports: called with
+``--decks`` and ``--json``."""
+
+
+def _book(files: list[Path] | None) -> PaytableBook:
+    book = builtin_paytables()
+    for f in files or []:
+        book = book.with_paytables(load_paytable_file(f))
+    return book
+
+
+def _wager(wager_id: str, files: list[Path] | None) -> Wager:
+    wager = get_wager(wager_id)
+    return wager.with_book(_book(files)) if files else wager
+
+
+def _money(text: str | None, what: str) -> int | None:
+    """Parse '$12,345.67', '12345.67' or '5' into cents."""
+    return None if text is None else parse_amount(text, what)
+
+
+def _meter_money(text: str, what: str) -> int:
+    """A meter amount in cents: dollars as the ledger shows them, sub-cent digits (to the
+    micro-dollar, '$50,000.1875') included, rounded down to the cent — a share of the meter
+    (100%, 10%) is paid rounded down to the cent, so the fraction never changes a pay. The
+    whole cents pass :func:`~croupier.units.parse_amount` (its limits and its one-line error)."""
+    m = re.fullmatch(r"\s*(\$?[0-9,]*\.[0-9]{2})[0-9]{1,4}\s*", text)
+    return parse_amount(m.group(1) if m else text, what)
+
+
+def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
+    """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000')."""
+    if text is None:
+        return None
+    if "=" not in text:
+        return _meter_money(text, "--meter")
+    meters: dict[MeterLevel, int] = {}
+    for part in text.split(","):
+        name, _, amount = part.partition("=")
+        meters[MeterLevel.parse(name)] = _meter_money(amount, f"--meter {name.strip()}")
+    return meters
+
+
+def _progress(disable: bool) -> Progress:
+    """A transient progress bar on stderr, shown only to a person at a terminal."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=disable or not err.is_terminal,
+    )
+
+
+def _pct(x: Fraction, digits: int = 4) -> str:
+    return f"{float(x):.{digits}%}"
+
+
+def _sheet_table(sheet: ParSheet) -> Table:
+    exact = sheet.method == "exact"
+    title = (
+        f"{sheet.wager_name} · 58 Pa. Code § {sheet.section} · paytable {sheet.paytable} · "
+        f"{sheet.shoe} · {sheet.method}"
+    )
+    if not sheet.regulation:
+        title += f"\npaytable from {sheet.paytable_origin}"
+    t = Table(title=title, title_justify="left", caption=sheet.convention, caption_justify="left")
+    t.add_column("Outcome")
+    t.add_column("Pays")
+    t.add_column("Combinations" if exact else "Rounds", justify="right")
+    t.add_column("Probability", justify="right")
+    t.add_column("Return", justify="right")
+    for r in sheet.rows:
+        count = r.combinations if exact else r.hits
+        t.add_row(
+            r.label,
+            r.pays,
+            f"{count:,}",
+            f"{float(r.probability):.8f}",
+            f"{float(r.contribution):+.6f}",
+        )
+    t.add_section()
+    t.add_row("Total", "", f"{sheet.total:,}", "1.00000000", f"{float(sheet.expected_return):+.6f}")
+    return t
+
+
+def _sheet_summary(sheet: ParSheet) -> str:
+    parts = [
+        f"house edge {_pct(sheet.house_edge)}",
+        f"expected return {float(sheet.expected_return):+.6f}",
+        f"hit frequency {_pct(sheet.hit_frequency)}",
+        f"standard deviation {sheet.standard_deviation:.4f}",
+    ]
+    if sheet.standard_error is not None:
+        parts.append(f"standard error {sheet.standard_error:.6f}")
+    if sheet.meters:
+        meters = ", ".join(f"{lvl.value} {format_money(c)}" for lvl, c in sheet.meters.items())
+        parts.append(f"meters {meters} on a {format_money(sheet.wager_cents or 0)} wager")
+    text = " · ".join(parts)
+    if sheet.increment_rate:
+        text += (
+            f"\nmeter lines valued at the meter amounts shown; the increment rate "
+            f"({format_percent(sheet.increment_rate)} of each wager, paid back through the meters "
+            "over the long run) is not in this house edge"
+        )
+    return text
+
+
+def _print_sheet(sheet: ParSheet) -> None:
+    out.print(_sheet_table(sheet))
+    out.print(_sheet_summary(sheet))
+    out.print()
+
+
+WagerArg = Annotated[str, typer.Argument(help="Wager id (see `croupier wagers`).")]
+PaytableOpt = Annotated[str, typer.Option("--paytable", "-p", help="Paytable id, e.g. A or P17-A.")]
+DecksOpt = Annotated[
+    int | None,
+    typer.Option("--decks", "-d", help="Deck count (may be omitted when the paytable allows one)."),
+]
+MeterOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--meter",
+        help="Progressive meter amount in dollars (default: the seed); by level for a paytable "
+        "with several meters: 'Mega=60000,Major=6000'.",
+    ),
+]
+WagerAmountOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--wager-amount", help="Progressive wager size in dollars (default: the smallest allowed)."
+    ),
+]
+StakeOpt = Annotated[
+    ProgressiveStake,
+    typer.Option(
+        "--progressive-stake",
+        help="Whether a meter award returns the stake (see docs/interpretations.md).",
+    ),
+]

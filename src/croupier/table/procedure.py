@@ -1,0 +1,126 @@
+"""The round procedure's vocabulary: the phases of a round, the actions, which actions each phase
+allows at each game (:data:`PROCEDURE`), and the events of the round record.
+
+A round moves through four phases (:class:`Phase`): betting is open; the dealer announces "No more
+bets" (the lock-out); the cards are dealt; the wagers are settled. The state machine itself is
+:class:`croupier.table.round.TableRound`; each action as an immutable record of its own kind is in
+:mod:`croupier.table.actions`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from croupier.wagers.at_table import SettlementLine, TableGame
+
+
+class Phase(Enum):
+    """Where a round stands."""
+
+    BETTING = "betting open"
+    LOCKED = "no more bets"
+    DEALT = "dealt"
+    SETTLED = "settled"
+
+
+class Action(Enum):
+    """What can be done to a round (one event kind each, plus ``settlement``)."""
+
+    OPEN = "open"
+    BET = "bet"
+    NO_MORE_BETS = "no-more-bets"
+    DEAL = "deal"
+    PLAY = "play"
+    FOLD = "fold"
+    SETTLE = "settle"
+    SETTLEMENT = "settlement"
+    RECORDED = "recorded"
+    SWITCH = "switch"
+    KEEP = "keep"
+    HIT = "hit"
+    STAND = "stand"
+    DOUBLE = "double"
+    SPLIT = "split"
+    SURRENDER = "surrender"
+
+
+BLACKJACK_MOVES = frozenset(
+    {
+        Action.SWITCH,
+        Action.KEEP,
+        Action.HIT,
+        Action.STAND,
+        Action.DOUBLE,
+        Action.SPLIT,
+        Action.SURRENDER,
+    }
+)
+"""The players' decisions in a Blackjack round (:mod:`croupier.table.blackjack_play`)."""
+
+
+_COMMON: dict[Phase, frozenset[Action]] = {
+    Phase.BETTING: frozenset({Action.BET, Action.NO_MORE_BETS}),
+    Phase.LOCKED: frozenset({Action.DEAL}),
+    Phase.DEALT: frozenset({Action.SETTLE}),
+    Phase.SETTLED: frozenset(),
+}
+PROCEDURE: Mapping[TableGame, Mapping[Phase, frozenset[Action]]] = {
+    TableGame.BLACKJACK: {**_COMMON, Phase.DEALT: frozenset({*BLACKJACK_MOVES, Action.SETTLE})},
+    TableGame.BACCARAT: _COMMON,
+    TableGame.FOUR_CARD_POKER: {
+        **_COMMON,
+        Phase.DEALT: frozenset({Action.PLAY, Action.FOLD, Action.SETTLE}),
+    },
+    TableGame.CRISS_CROSS_POKER: {**_COMMON, Phase.DEALT: frozenset({Action.FOLD, Action.SETTLE})},
+}
+"""The state machine: per game, the actions each phase allows (an action moves the round to the
+next phase: ``no-more-bets`` → LOCKED, ``deal`` → DEALT, ``settle`` → SETTLED)."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One immutable entry of the round record: who (seat), what (action, wager), amount, outcome,
+    pay and the net result, with the section the step follows. A settlement (or a bet recorded as
+    the base game's) carries its :class:`~croupier.wagers.at_table.SettlementLine`."""
+
+    index: int
+    action: Action
+    phase: Phase
+    section: str
+    detail: str
+    seat: int | None = None
+    wager: str | None = None
+    amount_cents: int | None = None
+    outcome: str | None = None
+    pays: str | None = None
+    win_cents: int | None = None
+    returned_cents: int | None = None
+    pending_validation: bool = False
+    outcome_key: str | None = None
+    """The paytable line's outcome key a settlement was paid on (``None``: lost or not a
+    paytable line), what the progressive ledger reads (:mod:`croupier.table.progressive`)."""
+    line: SettlementLine | None = None
+
+    def to_json(self) -> dict[str, object]:
+        """The event as plain JSON values (money in cents)."""
+        return {
+            "index": self.index,
+            "action": self.action.value,
+            "phase": self.phase.value,
+            "seat": self.seat,
+            "wager": self.wager,
+            "amount_cents": self.amount_cents,
+            "outcome": self.outcome,
+            "pays": self.pays,
+            "win_cents": self.win_cents,
+            "returned_cents": self.returned_cents,
+            "pending_validation": self.pending_validation,
+            "outcome_key": self.outcome_key,
+            "section": self.section,
+            "detail": self.detail,
+        }
+
+
+__all__ = ["BLACKJACK_MOVES", "PROCEDURE", "Action", "Event", "Phase"]

@@ -1,0 +1,376 @@
+"""What a wager declares to the table, and the one settlement record every game and wager shares.
+
+The table engine (:mod:`croupier.table.round`) dispatches on none of the wagers' ids: it reads what
+each registered :class:`~croupier.wagers.base.Wager` declares —
+
+* ``base_wagers`` / ``base_rule``: the bet one of which the player must have placed at the seat
+  first (Perfect Pairs after the Blackjack wager, § 633b.1(c));
+* ``settled`` (:class:`SettleWhen`): right after the second card, after the round, or with the
+  base game;
+* ``lockout_rule``: the paragraph that closes it at "No more bets" (§ 633b.2(d)(2));
+* ``deal``: the cards it reads, each group naming where at the table they come from
+  (:class:`CardSource`);
+
+and settles each bet by the wager's :meth:`~croupier.wagers.base.Wager.settle_at_table` (by default
+:meth:`~croupier.wagers.base.Wager.settle` on the cards of its deal), which returns
+:class:`SettlementLine` records. A round's lines make one :class:`RoundSettlement`, whose
+:meth:`~RoundSettlement.to_json` every command's JSON uses. The base games are declared here too
+(:data:`BASE_GAMES`): their base wagers, the ones croupier records without settling, and the
+paragraphs of their procedure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+
+from croupier.cards import Card, format_cards, parse_card, parse_cards
+from croupier.games.blackjack import BlackjackRules
+from croupier.paytables import Paytable
+from croupier.units import format_money
+
+
+class Game(Enum):
+    """The base game a wager is placed at."""
+
+    BLACKJACK = "Blackjack"
+    BACCARAT = "Baccarat"
+    FOUR_CARD_POKER = "Four Card Poker"
+    CRISS_CROSS_POKER = "Criss-Cross Poker"
+
+
+class TableGame(Enum):
+    """The base games whose rounds croupier runs (Chapters 633a, 631a, 641a, 674a), by the name a
+    Rules Submission gives them."""
+
+    BLACKJACK = "blackjack"
+    BACCARAT = "baccarat"
+    FOUR_CARD_POKER = "four-card-poker"
+    CRISS_CROSS_POKER = "criss-cross-poker"
+
+    @property
+    def game(self) -> Game:
+        """The :class:`Game` its wagers are registered for."""
+        return Game[self.name]
+
+    @property
+    def base(self) -> BaseGame:
+        """What the table needs to know of the game (:data:`BASE_GAMES`)."""
+        return BASE_GAMES[self]
+
+
+class SettleWhen(Enum):
+    """When the table settles a wager, as its section's settlement paragraph says."""
+
+    SECOND_CARD = "right after the second card"
+    """Immediately after the second card is dealt to each player and the dealer, before any other
+    card (§ 633b.1(e), § 633b.2(g), § 633b.3(g)): at the deal."""
+    ROUND_END = "after the round"
+    """After the round is complete, before the base wagers (§ 633c.12(e))."""
+    WITH_BASE_GAME = "with the base game"
+    """With the base game's wagers, at the end of the round (§ 631c.3(e), § 641a.7(d),
+    § 674b.1(d))."""
+
+
+class CardSource(Enum):
+    """Where at the table the cards of a :class:`~croupier.wagers.base.CardGroup` come from."""
+
+    PLAYER = "player"
+    """The seat's hand as dealt (Blackjack: the initial two cards; Four Card Poker: five)."""
+    DEALER = "dealer"
+    """The dealer's hand (Blackjack: upcard, hole card and every draw; Four Card Poker: six)."""
+    DEALER_UPCARD = "dealer-upcard"
+    """The dealer's first card, dealt face up."""
+    DEALER_HOLE = "dealer-hole"
+    """The dealer's second card."""
+    DEALER_DOWN = "dealer-down"
+    """The dealer's cards after the first (Four Card Poker: the five face-down cards)."""
+    BONUS = "bonus"
+    """The Six Card Bonus card (§ 641a.7(d)(8))."""
+    COUP = "coup"
+    """A Baccarat coup's cards in dealing order (§ 631a.9–§ 631a.11)."""
+
+
+@dataclass(frozen=True)
+class DealtCards:
+    """The cards of a round, in dealing order within each hand.
+
+    Blackjack: each seat's initial two cards, the dealer's hand (upcard, hole card, draws) and, at
+    a Switch Hands or Blackjack Premium table, each Ante player's two face-down Switch Hands cards
+    (``switch_cards``, § 633b.4(d)).
+    Baccarat: ``coup`` — the cards of the coup in dealing order (§ 631a.9–§ 631a.11).
+    Four Card Poker: each seat's five cards, the dealer's six (the first face up) and the Six Card
+    Bonus card. Criss-Cross Poker: each seat's two cards (Ultimate Pairs reads only them).
+    """
+
+    players: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    dealer: tuple[Card, ...] = ()
+    coup: tuple[Card, ...] = ()
+    bonus: Card | None = None
+    switch_cards: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+
+    @staticmethod
+    def parse(
+        players: Mapping[int, str] | None = None,
+        dealer: str = "",
+        coup: str = "",
+        bonus: str | None = None,
+        switch_cards: Mapping[int, str] | None = None,
+    ) -> DealtCards:
+        """From card text; raises :class:`CardError` naming a bad card."""
+        seats = tuple(sorted((int(s), parse_cards(t)) for s, t in (players or {}).items()))
+        switch = tuple(sorted((int(s), parse_cards(t)) for s, t in (switch_cards or {}).items()))
+        return DealtCards(
+            seats,
+            parse_cards(dealer) if dealer else (),
+            parse_cards(coup) if coup else (),
+            parse_card(bonus) if bonus else None,
+            switch,
+        )
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards dealt to ``seat`` (empty when none)."""
+        return dict(self.players).get(seat, ())
+
+    def read(self, source: CardSource, seat: int) -> tuple[Card, ...]:
+        """The cards ``source`` names for ``seat`` (empty when the round has none there)."""
+        if source is CardSource.PLAYER:
+            return self.hand(seat)
+        if source is CardSource.DEALER:
+            return self.dealer
+        if source is CardSource.DEALER_UPCARD:
+            return self.dealer[:1]
+        if source is CardSource.DEALER_HOLE:
+            return self.dealer[1:2]
+        if source is CardSource.DEALER_DOWN:
+            return self.dealer[1:]
+        if source is CardSource.BONUS:
+            return (self.bonus,) if self.bonus is not None else ()
+        return self.coup
+
+    def every_card(self) -> tuple[Card, ...]:
+        """Every card of the round."""
+        bonus = (self.bonus,) if self.bonus is not None else ()
+        switch = tuple(c for _, h in self.switch_cards for c in h)
+        return (
+            tuple(c for _, h in self.players for c in h) + switch + self.dealer + self.coup + bonus
+        )
+
+    def describe(self) -> str:
+        """One line for people."""
+        down = dict(self.switch_cards)
+        parts = [
+            f"seat {s}: {format_cards(h)}"
+            + (f" (Switch Hands cards {format_cards(down[s])})" if s in down else "")
+            for s, h in self.players
+        ]
+        if self.dealer:
+            parts.insert(0, f"dealer: {format_cards(self.dealer)}")
+        if self.coup:
+            parts.append(f"coup: {format_cards(self.coup)}")
+        if self.bonus is not None:
+            parts.append(f"Six Card Bonus card: {self.bonus}")
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class SeatBet:
+    """A wager placed at a seat (1 = first base, at the dealer's left), in cents."""
+
+    seat: int
+    wager: str
+    amount_cents: int
+    player: str | None = None
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """What the table gives a wager to settle its bets: the dealt cards, the bets this call
+    settles (seats from the dealer's right), every bet of the round, the Play wagers made after the
+    cards (seat → cents, 0 a fold), the paytable the table offers for each wager id, the deck
+    count and, at Blackjack, the dealer's house rules (§ 633a.7)."""
+
+    cards: DealtCards
+    bets: tuple[SeatBet, ...]
+    round_bets: tuple[SeatBet, ...]
+    paytables: Mapping[str, Paytable]
+    decks: int
+    decisions: Mapping[int, int] = field(default_factory=dict)
+    rules: BlackjackRules | None = None
+
+    def seat_bets(self, seat: int) -> dict[str, int]:
+        """The wagers at ``seat`` (the whole round's): id → cents."""
+        return {b.wager: b.amount_cents for b in self.round_bets if b.seat == seat}
+
+    def seats_with(self, wager_ids: Sequence[str]) -> tuple[int, ...]:
+        """The seats holding any of ``wager_ids``, ascending."""
+        return tuple(sorted({b.seat for b in self.round_bets if b.wager in wager_ids}))
+
+
+@dataclass(frozen=True)
+class SettlementLine:
+    """One settled amount of a round — the one record every game and wager settles into.
+
+    ``wager`` is the settled wager's id (``part`` names a part of it: the Ante's ``play`` and
+    ``ante-bonus``); ``bet`` the id of the bet it settles (the same, except where the table's
+    house rule picks a variant: an ``axman`` bet at a table hitting soft 17 is settled as
+    ``axman-h17``). Money in integer cents: ``stake_cents`` what was wagered on it, ``win_cents``
+    the net result (−stake for a loss), ``returned_cents`` what the dealer hands back. ``pays`` is
+    the pay as printed (``'25 to 1'``, ``'loses'``). ``pending_validation``: a meter award that a
+    floorperson or above validates before it is paid (§ 633b.2(h)(3), § 633b.3(h)(3)).
+    ``by_base_game``: the bet is not settled by croupier but by the base game's play (the Blackjack
+    wager of a round without its decisions, the Criss-Cross Poker wagers), recorded explicitly.
+    """
+
+    seat: int
+    wager: str
+    outcome: str
+    pays: str
+    stake_cents: int
+    win_cents: int
+    returned_cents: int
+    section: str
+    pending_validation: bool = False
+    outcome_key: str | None = None
+    """The paytable line's outcome key (``None``: lost, or not a paytable line)."""
+    detail: str = ""
+    part: str | None = None
+    bet: str = ""
+    by_base_game: bool = False
+
+    @property
+    def bet_wager(self) -> str:
+        """The id of the bet this line settles."""
+        return self.bet or self.wager
+
+    @property
+    def shown_wager(self) -> str:
+        """``wager``, or ``wager:part`` for a part of it (``four-card-poker:play``)."""
+        return f"{self.wager}:{self.part}" if self.part else self.wager
+
+    def to_json(self) -> dict[str, object]:
+        """The line as JSON values: money in integer cents, each with its formatted amount."""
+        settled = not self.by_base_game
+        return {
+            "seat": self.seat,
+            "wager": self.shown_wager,
+            "bet": self.bet_wager,
+            "outcome": self.outcome,
+            "pays": self.pays,
+            "stake_cents": self.stake_cents,
+            "stake": format_money(self.stake_cents),
+            "win_cents": self.win_cents if settled else None,
+            "win": signed_money(self.win_cents) if settled else None,
+            "returned_cents": self.returned_cents if settled else None,
+            "pending_validation": self.pending_validation,
+            "outcome_key": self.outcome_key,
+            "section": self.section,
+            "settled_by_base_game": self.by_base_game,
+        }
+
+
+@dataclass(frozen=True)
+class RoundSettlement:
+    """Every settlement line of a round, in settlement order."""
+
+    lines: tuple[SettlementLine, ...]
+
+    @property
+    def net_cents(self) -> int:
+        """The players' net result over the lines croupier settled."""
+        return sum(line.win_cents for line in self.lines if not line.by_base_game)
+
+    @property
+    def returned_cents(self) -> int:
+        """What the dealer hands back over the lines croupier settled."""
+        return sum(line.returned_cents for line in self.lines if not line.by_base_game)
+
+    def for_seat(self, seat: int) -> tuple[SettlementLine, ...]:
+        """The lines of ``seat``."""
+        return tuple(line for line in self.lines if line.seat == seat)
+
+    def to_json(self) -> dict[str, object]:
+        """The settlement as JSON values (money in integer cents, formatted beside)."""
+        return {
+            "lines": [line.to_json() for line in self.lines],
+            "net_cents": self.net_cents,
+            "net": signed_money(self.net_cents),
+            "returned_cents": self.returned_cents,
+        }
+
+
+def signed_money(cents: int) -> str:
+    """``'+$12.50'``, ``'-$5.00'``, ``'+$0.00'``."""
+    return ("+" if cents >= 0 else "") + format_money(cents)
+
+
+@dataclass(frozen=True)
+class BaseGame:
+    """What the table needs to know of a base game: its base wagers (one of which a table offers,
+    § 601a.2), those croupier records without settling (id → the section that settles them, and
+    why), the wager a decision after the cards is made on (the Ante's Play or fold) and its
+    paragraph, the cards each player and the dealer are dealt (``None``: no fixed number), and
+    the paragraphs of its procedure, lock-out, deal and of the adjacent boxes a player may wager
+    on (``None``: the game has no such rule)."""
+
+    base_wagers: tuple[str, ...]
+    procedure_rule: str
+    lockout_rule: str
+    deal_rule: str
+    hand_size: int | None
+    dealer_size: int | None = None
+    recorded: Mapping[str, str] = field(default_factory=dict)
+    recorded_why: str = ""
+    decision_wager: str | None = None
+    decision_rule: str | None = None
+    adjacent_boxes_rule: str | None = None
+
+
+BASE_GAMES: Mapping[TableGame, BaseGame] = {
+    TableGame.BLACKJACK: BaseGame(
+        ("blackjack",),
+        procedure_rule="633b.1(d)",
+        lockout_rule="633b.2(d)(2)",
+        deal_rule="633b.1(d)",
+        hand_size=2,
+        recorded={"blackjack": "633a.6(d)"},
+        recorded_why="the Blackjack wager is settled by the play of the hand",
+    ),
+    TableGame.BACCARAT: BaseGame(
+        ("player", "banker", "tie"),
+        procedure_rule="631c.3(c)",
+        lockout_rule="631c.3(c)",
+        deal_rule="631a.9",
+        hand_size=None,
+    ),
+    TableGame.FOUR_CARD_POKER: BaseGame(
+        ("four-card-poker",),
+        procedure_rule="641a.7(c)",
+        lockout_rule="641a.7(c)",
+        deal_rule="641a.7(d)",
+        hand_size=5,
+        dealer_size=6,
+        decision_wager="four-card-poker",
+        decision_rule="641a.7(d)(1)",
+        adjacent_boxes_rule="641a.7(e)",
+    ),
+    TableGame.CRISS_CROSS_POKER: BaseGame(
+        ("criss-cross",),
+        procedure_rule="674b.1(c)",
+        lockout_rule="674b.1(c)",
+        deal_rule="674b.1(c)",
+        hand_size=2,
+        recorded={"criss-cross": "674a.7(d)"},
+        recorded_why="the Criss-Cross Poker wagers are settled by the base game",
+    ),
+}
+"""The base games croupier runs rounds of: the Blackjack wager
+(§ 633a.6(d)), the Baccarat wagers (§ 631a.8(a)), the Ante (§ 641a.7(d)(1), registered as
+``four-card-poker``: Ante and Play) and the Criss-Cross Poker wagers (§ 674a.7(d))."""
+
+RECORDED_BASE: Mapping[str, str] = {
+    wager: section for g in BASE_GAMES.values() for wager, section in g.recorded.items()
+}
+"""Base wagers croupier records but does not settle (the players' decisions are not recorded) →
+the section that settles them."""
