@@ -115,16 +115,17 @@ def test_cli_blackjack_round() -> None:
         "Kd 7c",
         "--player",
         "As Ah",
-        "--axman",
-        "1=5",
-        "--axman",
-        "2=5",
+        "--bet",
+        "1:axman=5",
+        "--bet",
+        "2:axman=5",
     )
     seats = {s["seat"]: s for s in data["seats"]}
     assert seats[1]["axman"]["win"] == "$50" and seats[1]["axman"]["multiplier"] == 2
+    assert seats[1]["axman"]["win_cents"] == 5000
     assert seats[2]["axman"]["win"] == "$25"
     result = runner.invoke(
-        app, ["blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c", "--axman", "1=5"]
+        app, ["blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c", "--bet", "1:axman=5"]
     )
     assert "×2" in result.stdout
 
