@@ -121,7 +121,20 @@ def test_the_database_may_come_from_the_environment(
     monkeypatch.setenv("CROUPIER_DB", f"sqlite:///{tmp_path / 'env.sqlite3'}")
     monkeypatch.setenv("CROUPIER_PASSWORD", secret(SHIFT))
     cli("meters", "bootstrap", SHIFT)
-    cli("meters", "create", "-p", "633b.2:P17-A", "-d", "1", "-a", "5", "--name", "jp", "--as", SHIFT)
+    cli(
+        "meters",
+        "create",
+        "-p",
+        "633b.2:P17-A",
+        "-d",
+        "1",
+        "-a",
+        "5",
+        "--name",
+        "jp",
+        "--as",
+        SHIFT,
+    )
     levels = cli_json("meters")["progressives"][0]["levels"]
     assert [(lv["level"], lv["meter"]) for lv in levels] == [
         ("Mega", "$50,000"),
@@ -150,7 +163,10 @@ def test_the_default_database_is_a_per_user_file(
         ),
         (["meters", "validate", "99", "--as", FLOOR], "no award 99"),
         (["meters", "create", "-p", "633b.3:1", "-d", "6", "-a", "2", "--name", "x"], "§ 633b.3"),
-        (["meters", "create", "-p", "633b.3", "-d", "6", "-a", "5", "--name", "x"], "SECTION:PAYTABLE"),
+        (
+            ["meters", "create", "-p", "633b.3", "-d", "6", "-a", "5", "--name", "x"],
+            "SECTION:PAYTABLE",
+        ),
         (["meters", "--name", "nope"], "no progressive named 'nope'"),
         (["meters", "user", "x", "--role", "croupier"], "unknown role"),
         # the trial's defect: with staff on the ledger, anyone could add a shift manager

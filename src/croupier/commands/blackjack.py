@@ -138,7 +138,9 @@ def _wager_id(text: str, option: str, known: tuple[str, ...]) -> str:
         return wager
     near = difflib.get_close_matches(wager, known, n=1)
     hint = f"did you mean {near[0]!r}? " if near else ""
-    raise InputError(f"{option}: no wager {text.strip()!r} here; {hint}give one of {', '.join(known)}")
+    raise InputError(
+        f"{option}: no wager {text.strip()!r} here; {hint}give one of {', '.join(known)}"
+    )
 
 
 def seat_bets(specs: list[str] | None) -> dict[str, dict[int, int]]:

@@ -341,9 +341,7 @@ def _note(e: LedgerEvent) -> str:
 def meters(
     ctx: typer.Context,
     db: DbOpt = None,
-    name: Annotated[
-        str | None, typer.Option("--name", help="Show only this progressive.")
-    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Show only this progressive.")] = None,
     history: Annotated[
         bool, typer.Option("--history", help="Also show the ledger's events.")
     ] = False,
@@ -755,9 +753,7 @@ def verify(
             n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
             for n in names
         }
-        micros = {
-            n: {lv.value: s.meter for lv, s in report.levels[n].items()} for n in names
-        }
+        micros = {n: {lv.value: s.meter for lv, s in report.levels[n].items()} for n in names}
         chain = (
             "the events' HMAC chain matches the ledger key"
             if report.chain_checked

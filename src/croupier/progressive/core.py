@@ -31,6 +31,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+import croupier.progressive.schema as t
 from croupier.errors import (
     AuthenticationError,
     AuthorizationError,
@@ -41,7 +42,6 @@ from croupier.errors import (
     LinkError,
 )
 from croupier.paytables import MeterLevel
-import croupier.progressive.schema as t
 from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
 from croupier.progressive.migrate import current_revision, head_revision, upgrade
 from croupier.progressive.model import AwardStatus, EventKind, ProgressiveDefinition, Role

@@ -1,10 +1,11 @@
 """Round records as JSON files: a submission and the steps of a round, replayed and settled.
 
-A round file (see ``examples/rounds/``)::
+A round file (see ``examples/rounds/``; its JSON Schema is ``docs/schemas/round-file.schema.json``)
+names its Rules Submission — a path relative to the round file, or the submission inline as a
+JSON object — and the round's steps, in order::
 
     {
-      "submission": "../submissions/blackjack-6deck.toml",   // a path (relative to this file)
-                                                             // or the submission inline
+      "submission": "../submissions/blackjack-6deck.toml",
       "steps": [
         {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
         {"action": "bet", "seat": 3, "wager": "perfect-pairs", "amount": "$5"},
@@ -26,10 +27,13 @@ names each Ante player's face-down cards (``"switch_cards": {"3": "Ah Kh"}``) an
 players then ``switch``es or ``keep``s (highest seat first, § 633b.4(f)); then, seat 1 first::
 
     {"action": "hit", "seat": 3, "card": "5d"}
-    {"action": "double", "seat": 3, "card": "Th"}          // "amount": "$10" to double for less
-    {"action": "split", "seat": 3}                          // each split hand then takes a hit
+    {"action": "double", "seat": 3, "card": "Th"}
+    {"action": "split", "seat": 3}
     {"action": "stand", "seat": 3}
     {"action": "surrender", "seat": 3}
+
+A double may give its ``"amount"`` (e.g. ``"$10"``) to double for less; each split hand then takes
+its own hits.
 
 A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``). When the
 round records the players' play, the Blackjack wagers are settled (§ 633b.4(i), (o); Chapter 633a);
