@@ -325,6 +325,9 @@ class BaseGame:
     decision_wager: str | None = None
     decision_rule: str | None = None
     adjacent_boxes_rule: str | None = None
+    wager_rule: str | None = None
+    """The paragraph requiring a base wager before the deal (§ 633a.6(d)); ``None``: the
+    procedure's."""
 
 
 BASE_GAMES: Mapping[TableGame, BaseGame] = {
@@ -336,6 +339,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         hand_size=2,
         recorded={"blackjack": "633a.6(d)"},
         recorded_why="the Blackjack wager is settled by the play of the hand",
+        wager_rule="633a.6(d)",
     ),
     TableGame.BACCARAT: BaseGame(
         ("player", "banker", "tie"),
@@ -343,6 +347,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         lockout_rule="631c.3(c)",
         deal_rule="631a.9",
         hand_size=None,
+        wager_rule="631a.8(a)",
     ),
     TableGame.FOUR_CARD_POKER: BaseGame(
         ("four-card-poker",),
@@ -362,6 +367,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         deal_rule="674b.1(c)",
         hand_size=2,
         recorded={"criss-cross": "674a.7(d)"},
+        wager_rule="674a.7(d)",
         recorded_why="the Criss-Cross Poker wagers are settled by the base game",
     ),
 }

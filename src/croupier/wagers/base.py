@@ -644,14 +644,29 @@ class Wager(ABC):
         )
 
     def check_wager_amount(self, paytable: Paytable, amount_cents: int) -> None:
-        """Raise :class:`RulesError` when a progressive paytable does not take this wager size."""
+        """Raise :class:`RulesError` when a progressive paytable does not take this wager size.
+
+        The error cites the rule that binds: the section's wager sizes (:attr:`wager_amount_rule`,
+        e.g. § 633b.2(e): $1 or $5) for a size no paytable of the section takes, else the
+        paytable's own Wager row (its citation, e.g. § 633b.2(i): P1 is printed for $5)."""
         prog = paytable.progressive
-        if prog is not None and amount_cents not in prog.wager_cents:
-            sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
+        if prog is None or amount_cents in prog.wager_cents:
+            return
+        sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
+        in_section = any(
+            t.progressive is not None and amount_cents in t.progressive.wager_cents
+            for t in self.book.for_section(self.section)
+        )
+        if in_section:
             raise RulesError(
-                f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
-                section=self.wager_amount_rule or self.section,
+                f"paytable {paytable.key} of the {self.name} wager is printed for a {sizes} "
+                f"wager, not ${amount_cents / 100:g}",
+                section=_cited(paytable.citation) or self.section,
             )
+        raise RulesError(
+            f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
+            section=self.wager_amount_rule or self.section,
+        )
 
     def check_meter(
         self, paytable: Paytable, level: MeterLevel, cents: int, wager_cents: int
@@ -675,3 +690,9 @@ class Wager(ABC):
             m.level: Fraction(m.seed_for(wager_cents), wager_cents)
             for m in paytable.progressive.meters
         }
+
+
+def _cited(citation: str) -> str | None:
+    """``'58 Pa. Code § 633b.2(i)'`` → ``'633b.2(i)'`` (``None`` for no citation)."""
+    _, sign, section = citation.partition("§")
+    return (section.strip() or None) if sign else None
