@@ -125,6 +125,8 @@ def test_ledger_commands_match_their_schemas(tmp_path: Path) -> None:
     status = valid("meters-status", "meters", *db, "--history")
     pending = [a["award"] for a in status["progressives"][0]["pending"]]
     assert len(pending) >= 2, status
+    shown = runner.invoke(app, ["meters", *db], env=ENV).stdout
+    assert "Pending validation (§ 633b.3(h)(3))" in shown and "633b.2" not in shown
     valid("meters-validate", "meters", "validate", str(pending[0]), "--as", "flo", *db)
     valid("meters-void", "meters", "void", str(pending[1]), "--as", "flo", "--reason", "misdeal",
           *db)  # fmt: skip

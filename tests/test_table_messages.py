@@ -62,3 +62,43 @@ def test_a_submission_offering_p1_at_one_dollar_cites_the_paytables_wager_row(
     assert run.code == 2
     assert "P1 of the Jackpot Party Progressive wager is printed for a $5 wager, not $1" in run.err
     assert "(58 Pa. Code § 633b.2(i))" in run.err and "633b.2(e)" not in run.err
+
+
+@pytest.mark.parametrize(
+    ("wager", "key", "rule"),
+    [("jackpot-party", "P1", "633b.2(b)"), ("match-the-dealer", "1", "633b.3(b)")],
+)
+def test_a_paytable_for_other_decks_cites_the_sections_deck_rule(
+    wager: str, key: str, rule: str
+) -> None:
+    from croupier.cards import parse_cards
+    from croupier.errors import RulesError
+    from croupier.wagers import get_wager
+
+    w = get_wager(wager)
+    if wager == "jackpot-party":  # P1 is printed for six decks only (MtD prints a 1 for each)
+        with pytest.raises(RulesError) as lookup:
+            w.paytable(key, 8)
+        assert lookup.value.section == rule and "printed for 6 decks, not 8" in str(lookup.value)
+    six = w.paytable(key, 6)
+    cards = parse_cards("8s 8s Kd Kh" if wager == "jackpot-party" else "8s 8s 8s")
+    with pytest.raises(RulesError) as settled:
+        w.settle(cards, six, 500, decks=8)
+    assert settled.value.section == rule
+
+
+def test_the_axman_multiplier_is_in_the_pays_column(tmp_path: Path) -> None:
+    steps = [
+        {"action": "bet", "seat": 1, "wager": "blackjack", "amount": "$10"},
+        {"action": "bet", "seat": 1, "wager": "axman", "amount": "$5"},
+        # the dealer's 5h 5c Kd (20): three of a kind (the king of diamonds wild), 20 to 1; the
+        # player's own king of diamonds doubles it (§ 633c.12): 20 to 1 ×2, +$200 on $5
+        {"action": "deal", "players": {"1": "Kd 9h"}, "dealer": "5h 5c Kd"},
+        {"action": "stand", "seat": 1},
+    ]
+    path = tmp_path / "axman.json"
+    path.write_text(json.dumps({"submission": SUBMISSION, "steps": steps}), "utf-8")
+    run = run_main(["settle", str(path), "--json"])
+    assert run.code == 0, run.err
+    (line,) = [x for x in json.loads(run.out)[0]["settlement"]["lines"] if x["wager"] == "axman"]
+    assert (line["pays"], line["win_cents"]) == ("20 to 1 ×2", 20_000), line

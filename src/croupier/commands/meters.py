@@ -257,7 +257,8 @@ def _print_status(s: ProgressiveStatus) -> None:
         )
     out.print(t)
     if s.pending:
-        p = Table(title="Pending validation (§ 633b.2(h)(3))", title_justify="left")
+        rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
+        p = Table(title=f"Pending validation (§ {rule})", title_justify="left")
         for col in ("Award", "Round", "Table", "Seat", "Outcome", "Pays", "Amount"):
             p.add_column(col, justify="right" if col in ("Award", "Seat", "Amount") else "left")
         for a in s.pending:

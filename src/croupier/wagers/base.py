@@ -265,7 +265,7 @@ def line_of(seat: int, s: Settlement, bet: str = "", extra_cents: int = 0) -> Se
         seat=seat,
         wager=s.wager,
         outcome=s.line.label if s.line else "no winning combination",
-        pays=str(s.line.pays) if s.line else "loses",
+        pays=(str(s.line.pays) + (f" ×{s.factor}" if s.factor != 1 else "")) if s.line else "loses",
         stake_cents=s.amount_cents,
         win_cents=s.win_cents + extra_cents,
         returned_cents=s.returned_cents + extra_cents,
@@ -369,8 +369,9 @@ class Wager(ABC):
         """The paytable named ``key`` (for ``decks`` decks), checked; see :meth:`PaytableBook.get`.
 
         Raises :class:`~croupier.errors.UnknownPaytableError` (also for a paytable of the section
-        that serves another wager), :class:`RulesError` (deck count forbidden by the section) or
-        :class:`PaytableError` (the paytable lacks a line).
+        that serves another wager), :class:`RulesError` (deck count forbidden by the section, or
+        not the paytable's: cites :attr:`decks_rule`) or :class:`PaytableError` (the paytable
+        lacks a line).
 
         The wager, its book and paytables are immutable, so a paytable found and checked once is
         remembered (a settlement looks its paytable up on every call); errors are raised afresh.
@@ -381,6 +382,15 @@ class Wager(ABC):
         """:meth:`paytable` without the memo."""
         if decks is not None:
             self.check_decks(decks)
+            printed = sorted(
+                {d for t in self.book.for_section(self.section) if t.key == key for d in t.decks}
+            )
+            if printed and decks not in printed:
+                raise RulesError(
+                    f"paytable {key} of the {self.name} wager is printed for "
+                    f"{' or '.join(map(str, printed))} decks, not {decks}",
+                    section=self.decks_rule or self.section,
+                )
         table = self.book.get(self.section, key, decks)
         if not self.serves(table):
             own = ", ".join(dict.fromkeys(t.key for t in self.paytables())) or "none"
@@ -588,8 +598,11 @@ class Wager(ABC):
             )
         self.check_decks(decks)
         if decks not in paytable.decks:
+            printed = " or ".join(map(str, paytable.decks))
             raise RulesError(
-                f"paytable {paytable.key} is not for {decks} decks", section=paytable.section
+                f"paytable {paytable.key} of the {self.name} wager is printed for {printed} "
+                f"decks, not {decks}",
+                section=self.decks_rule or _cited(paytable.citation) or paytable.section,
             )
         check_cents(amount_cents)  # a whole number of cents within croupier's limit
         self.check_wager_amount(paytable, amount_cents)
