@@ -102,3 +102,17 @@ def test_the_axman_multiplier_is_in_the_pays_column(tmp_path: Path) -> None:
     assert run.code == 0, run.err
     (line,) = [x for x in json.loads(run.out)[0]["settlement"]["lines"] if x["wager"] == "axman"]
     assert (line["pays"], line["win_cents"]) == ("20 to 1 ×2", 20_000), line
+
+
+def test_dealt_cards_take_a_mapping_and_refuse_other_shapes_with_a_croupier_error() -> None:
+    from croupier.cards import parse_cards
+    from croupier.errors import CardError, InputError
+    from croupier.table.round import DealtCards
+
+    given = DealtCards(players={3: "8s 8s", 2: parse_cards("Kd 7c")}, dealer="Kd 9c")  # type: ignore[arg-type]
+    assert given == DealtCards.parse(players={2: "Kd 7c", 3: "8s 8s"}, dealer="Kd 9c")
+    for bad in ({0: "Kd 7c"}, {1: 5}, 3, [(1,)]):
+        with pytest.raises(InputError):
+            DealtCards(players=bad)  # type: ignore[arg-type]
+    with pytest.raises(CardError):
+        DealtCards(players={1: "Kd 1x"})  # type: ignore[arg-type]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from croupier.cards import Card, format_cards, parse_card, parse_cards
+from croupier.errors import InputError
 from croupier.games.blackjack import BlackjackRules
 from croupier.paytables import Paytable
 from croupier.units import format_money
@@ -92,6 +93,31 @@ class CardSource(Enum):
     """A Baccarat coup's cards in dealing order (§ 631a.9–§ 631a.11)."""
 
 
+def _hand(what: str, cards: object) -> tuple[Card, ...]:
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if not isinstance(cards, Sequence) or not all(isinstance(c, Card) for c in cards):
+        raise InputError(f"DealtCards {what}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}")
+    return tuple(cards)
+
+
+def _seat_hands(what: str, value: object) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+    pairs = list(value.items()) if isinstance(value, Mapping) else value
+    if not isinstance(pairs, Sequence) or isinstance(pairs, str):
+        raise InputError(f"DealtCards {what}: give seat → cards, not {value!r}")
+    out: dict[int, tuple[Card, ...]] = {}
+    for pair in pairs:
+        if not (isinstance(pair, Sequence) and len(pair) == 2):
+            raise InputError(f"DealtCards {what}: give (seat, cards) pairs, not {pair!r}")
+        seat, cards = pair
+        if isinstance(seat, str) and seat.strip().isdigit():
+            seat = int(seat)
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
+            raise InputError(f"DealtCards {what}: a seat is a number from 1, not {seat!r}")
+        out[seat] = _hand(f"{what} of seat {seat}", cards)
+    return tuple(sorted(out.items()))
+
+
 @dataclass(frozen=True)
 class DealtCards:
     """The cards of a round, in dealing order within each hand.
@@ -109,6 +135,23 @@ class DealtCards:
     coup: tuple[Card, ...] = ()
     bonus: Card | None = None
     switch_cards: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        """Check the shapes: ``players`` and ``switch_cards`` as ``(seat, cards)`` pairs — or a
+        mapping seat → cards (:class:`Card` objects or card text such as ``'Kd 7c'``), stored as
+        the pairs, ascending by seat — and hands of :class:`Card`.
+        :class:`~croupier.errors.InputError` (:class:`CardError` for bad card text) otherwise."""
+        for name in ("players", "switch_cards"):
+            object.__setattr__(self, name, _seat_hands(name, getattr(self, name)))
+        for name in ("dealer", "coup"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                value = parse_cards(value) if value.strip() else ()
+            object.__setattr__(self, name, _hand(name, value))
+        if isinstance(self.bonus, str):
+            object.__setattr__(self, "bonus", parse_card(self.bonus))
+        if self.bonus is not None and not isinstance(self.bonus, Card):
+            raise InputError(f"DealtCards bonus is a card, not {type(self.bonus).__name__}")
 
     @staticmethod
     def parse(
