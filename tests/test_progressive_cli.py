@@ -150,8 +150,14 @@ def test_the_default_database_is_a_per_user_file(
 ) -> None:
     monkeypatch.delenv("CROUPIER_DB", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    ledger = tmp_path / "data" / "croupier" / "progressive.sqlite3"
+    # a command that only reads never creates the ledger: one error line, no file
+    result = runner.invoke(app, ["meters"])
+    assert result.exit_code != 0 and "no ledger at" in str(result.exception)
+    assert not ledger.exists()
+    cli("meters", "bootstrap", SHIFT, env=as_(SHIFT))  # the one command that creates it
+    assert ledger.exists()
     assert "No progressive" in cli("meters")
-    assert (tmp_path / "data" / "croupier" / "progressive.sqlite3").exists()
 
 
 @pytest.mark.parametrize(

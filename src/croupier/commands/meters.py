@@ -19,7 +19,9 @@ credential (password or PIN) is read from the file ``--password-file`` (or
 A new member's credential (``meters user``) comes from ``--new-password-file``
 (``$CROUPIER_NEW_PASSWORD_FILE``), else ``$CROUPIER_NEW_PASSWORD``, else the terminal, twice.
 
-Every command takes ``--db URL`` (default ``$CROUPIER_DB``, else the SQLite file
+Only ``meters bootstrap`` creates a ledger; every other command (and ``croupier settle
+--progressive``) opens an existing one, and a ``--db`` naming none is one error line, nothing
+created. Every command takes ``--db URL`` (default ``$CROUPIER_DB``, else the SQLite file
 ``~/.local/share/croupier/progressive.sqlite3``, under ``$XDG_DATA_HOME`` if set) and ``--json``.
 The ledger key is ``$CROUPIER_LEDGER_KEY_FILE``, else beside a SQLite file (``….key``), else
 under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key_file`).
@@ -100,9 +102,12 @@ ENV_PASSWORD = "CROUPIER_PASSWORD"
 ENV_NEW_PASSWORD = "CROUPIER_NEW_PASSWORD"
 
 
-def _ledger(ctx: typer.Context, db: str | None) -> Ledger:
+def _ledger(ctx: typer.Context, db: str | None, *, create: bool = False) -> Ledger:
+    """The ledger at ``--db``. Only ``meters bootstrap`` creates one (``create``); every other
+    command opens an existing ledger, and a ``--db`` that names none is one error line
+    (:class:`~croupier.errors.LedgerLookupError`), nothing created."""
     url = db or (ctx.obj or {}).get("db") or default_url()
-    return Ledger(url)
+    return Ledger(url, create=create)
 
 
 def read_credential(
@@ -540,7 +545,7 @@ def bootstrap(
 ) -> None:
     """Create the first shift manager, once, on a ledger with no staff (their credential as for
     --as: --password-file, $CROUPIER_PASSWORD or the terminal, twice)."""
-    with _ledger(ctx, db) as ledger:
+    with _ledger(ctx, db, create=True) as ledger:
         member = ledger.bootstrap(name, read_credential(name, password_file, confirm=True))
         key = str(ledger.key_file) if ledger.key_file else None
         _done(
@@ -588,7 +593,7 @@ def feed_rounds(
         raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
     fed: dict[Path, TableRound] = {}
     failed: set[Path] = set()
-    with Ledger(default_url() if db is None else db) as ledger:
+    with Ledger(default_url() if db is None else db, create=False) as ledger:
         who = login(ledger, _required_as(by), password_file)
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []

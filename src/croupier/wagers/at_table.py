@@ -97,7 +97,9 @@ def _hand(what: str, cards: object) -> tuple[Card, ...]:
     if isinstance(cards, str):
         return parse_cards(cards)
     if not isinstance(cards, Sequence) or not all(isinstance(c, Card) for c in cards):
-        raise InputError(f"DealtCards {what}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}")
+        raise InputError(
+            f"DealtCards {what}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}"
+        )
     return tuple(cards)
 
 
