@@ -9,7 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from croupier.errors import CardError, InputError, RulesError, ShoeError, UnknownPaytableError
+from croupier.errors import CardError, InputError, RulesError, ShoeError
 from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
 from croupier.paytables import MeterLevel
 from croupier.wagers.blackjack_round import BlackjackDeal, settle_round
@@ -64,8 +64,8 @@ def test_the_meters_are_read_at_the_amounts_given() -> None:
         ({"axman_cents": {1: 500}, "rules": BlackjackRules(4)}, RulesError, r"633c\.12\(a\)"),
         (
             {"jackpot_party_cents": {1: 500}, "jackpot_party_paytable": "P4"},
-            UnknownPaytableError,
-            "not for 6 decks",
+            RulesError,
+            r"P4 .* printed for 8 decks, not 6 .*§ 633b\.2\(b\)",
         ),
         (
             {"jackpot_party_cents": {1: 200}, "jackpot_party_paytable": "P10"},
@@ -115,16 +115,17 @@ def test_cli_blackjack_round() -> None:
         "Kd 7c",
         "--player",
         "As Ah",
-        "--axman",
-        "1=5",
-        "--axman",
-        "2=5",
+        "--bet",
+        "1:axman=5",
+        "--bet",
+        "2:axman=5",
     )
     seats = {s["seat"]: s for s in data["seats"]}
     assert seats[1]["axman"]["win"] == "$50" and seats[1]["axman"]["multiplier"] == 2
+    assert seats[1]["axman"]["win_cents"] == 5000
     assert seats[2]["axman"]["win"] == "$25"
     result = runner.invoke(
-        app, ["blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c", "--axman", "1=5"]
+        app, ["blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c", "--bet", "1:axman=5"]
     )
     assert "×2" in result.stdout
 

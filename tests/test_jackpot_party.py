@@ -19,7 +19,7 @@ from croupier.analysis import exact_parsheet, simulate
 from croupier.analysis.exact import exact_counts
 from croupier.analysis.meters import meter_return
 from croupier.cards import DECK, Shoe, parse_cards
-from croupier.errors import RulesError, UnknownPaytableError
+from croupier.errors import RulesError
 from croupier.paytables import MeterLevel
 from croupier.wagers import get_wager
 from croupier.wagers.jackpot_party import JackpotParty, JackpotPartyOutcome, classify_four
@@ -137,17 +137,21 @@ def test_the_vectorised_classifier_agrees_on_dealer_blackjacks_and_a_sample() ->
 def test_decks_wager_sizes_and_the_paytable_for_the_table() -> None:
     with pytest.raises(RulesError, match=r"633b\.2\(b\)"):
         JP.paytable("P1", 3)
-    with pytest.raises(UnknownPaytableError, match="not for 8 decks"):
-        JP.paytable("P1", 8)  # P1 is printed for six decks
+    # P1 is printed for six decks; the section's deck rule is § 633b.2(b)
+    with pytest.raises(RulesError, match=r"printed for 6 decks, not 8 .*§ 633b\.2\(b\)"):
+        JP.paytable("P1", 8)
     p1 = JP.paytable("P1", 6)
-    with pytest.raises(RulesError, match="not for 8 decks"):
+    with pytest.raises(RulesError, match=r"printed for 6 decks, not 8 .*§ 633b\.2\(b\)"):
         JP.settle(parse_cards("2h 7s Ac Kd"), p1, 500, decks=8)
-    with pytest.raises(RulesError, match=r"633b\.2\(e\)"):
-        JP.settle(parse_cards("2h 7s Ac Kd"), p1, 100, decks=6)  # P1 takes $5 only
+    # $1 is a size of § 633b.2(e), but P1's Wager row is $5: the paytable of § 633b.2(i) binds
+    with pytest.raises(RulesError, match=r"P1 .* printed for a \$5 wager.*633b\.2\(i\)"):
+        JP.settle(parse_cards("2h 7s Ac Kd"), p1, 100, decks=6)
     p10 = JP.paytable("P10", 6)  # no Wager row printed: read as $5 (docs/interpretations.md)
-    for cents in (100, 200):
+    with pytest.raises(RulesError, match=r"633b\.2\(i\)"):
+        JP.settle(parse_cards("2h 7s Ac Kd"), p10, 100, decks=6)
+    for p in (p1, p10):  # $2 is no size of the section (§ 633b.2(e): $1 or $5)
         with pytest.raises(RulesError, match=r"633b\.2\(e\)"):
-            JP.settle(parse_cards("2h 7s Ac Kd"), p10, cents, decks=6)
+            JP.settle(parse_cards("2h 7s Ac Kd"), p, 200, decks=6)
     s = JP.settle(parse_cards("2h 7s Ac Kd"), p10, 500, decks=6)
     assert s.win_cents == 2500  # dealer Blackjack 5 to 1 on $5
 

@@ -49,7 +49,7 @@ def test_create_show_validate_history_and_verify(db: str) -> None:
         "633b.3:1",
         "--decks",
         "6",
-        "--wager",
+        "--amount",
         "5",
         "--name",
         "mtd-5",
@@ -121,7 +121,20 @@ def test_the_database_may_come_from_the_environment(
     monkeypatch.setenv("CROUPIER_DB", f"sqlite:///{tmp_path / 'env.sqlite3'}")
     monkeypatch.setenv("CROUPIER_PASSWORD", secret(SHIFT))
     cli("meters", "bootstrap", SHIFT)
-    cli("meters", "create", "-p", "633b.2:P17-A", "-d", "1", "-w", "5", "-n", "jp", "--as", SHIFT)
+    cli(
+        "meters",
+        "create",
+        "-p",
+        "633b.2:P17-A",
+        "-d",
+        "1",
+        "-a",
+        "5",
+        "--name",
+        "jp",
+        "--as",
+        SHIFT,
+    )
     levels = cli_json("meters")["progressives"][0]["levels"]
     assert [(lv["level"], lv["meter"]) for lv in levels] == [
         ("Mega", "$50,000"),
@@ -137,8 +150,14 @@ def test_the_default_database_is_a_per_user_file(
 ) -> None:
     monkeypatch.delenv("CROUPIER_DB", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    ledger = tmp_path / "data" / "croupier" / "progressive.sqlite3"
+    # a command that only reads never creates the ledger: one error line, no file
+    result = runner.invoke(app, ["meters"])
+    assert result.exit_code != 0 and "no ledger at" in str(result.exception)
+    assert not ledger.exists()
+    cli("meters", "bootstrap", SHIFT, env=as_(SHIFT))  # the one command that creates it
+    assert ledger.exists()
     assert "No progressive" in cli("meters")
-    assert (tmp_path / "data" / "croupier" / "progressive.sqlite3").exists()
 
 
 @pytest.mark.parametrize(
@@ -149,8 +168,11 @@ def test_the_default_database_is_a_per_user_file(
             "floorperson or above (58 Pa. Code § 633b.3(h)(3))",
         ),
         (["meters", "validate", "99", "--as", FLOOR], "no award 99"),
-        (["meters", "create", "-p", "633b.3:1", "-d", "6", "-w", "2", "-n", "x"], "§ 633b.3"),
-        (["meters", "create", "-p", "633b.3", "-d", "6", "-w", "5", "-n", "x"], "SECTION:PAYTABLE"),
+        (["meters", "create", "-p", "633b.3:1", "-d", "6", "-a", "2", "--name", "x"], "§ 633b.3"),
+        (
+            ["meters", "create", "-p", "633b.3", "-d", "6", "-a", "5", "--name", "x"],
+            "SECTION:PAYTABLE",
+        ),
         (["meters", "--name", "nope"], "no progressive named 'nope'"),
         (["meters", "user", "x", "--role", "croupier"], "unknown role"),
         # the trial's defect: with staff on the ledger, anyone could add a shift manager

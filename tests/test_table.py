@@ -265,9 +265,14 @@ def test_bad_blackjack_rounds_are_rejected_and_change_nothing(bj_sub: Any) -> No
     unchanged(r, lambda r: r.bet(1, "blackjack", 500), RulesError, "601a.2")  # min $10
     unchanged(r, lambda r: r.bet(9, "blackjack", 1000), InputError, None)  # seats 1–7
     unchanged(r, lambda r: r.bet(1, "tie", 1000), ProcedureError, "601a.2")
-    unchanged(r, lambda r: r.deal(DealtCards()), ProcedureError, "633b.1(d)")
+    unchanged(r, lambda r: r.deal(DealtCards()), ProcedureError, "633b.1(d)")  # bets still open
+    # no wager at all: nothing to deal; the Blackjack wager comes first (§ 633a.6(d))
+    unchanged(r, lambda r: r.no_more_bets(), ProcedureError, "633a.6(d)")
     r = r.bet(1, "blackjack", 1000)
-    unchanged(r, lambda r: r.bet(1, "jackpot-party", 100), RulesError, "633b.2(e)")  # P1: $5
+    # $1 is a size of § 633b.2(e), but this table's submission offers P1 at $5 only (§ 601a.2);
+    # $2 is no size of the section at all (§ 633b.2(e): $1 or $5)
+    unchanged(r, lambda r: r.bet(1, "jackpot-party", 100), RulesError, "601a.2")
+    unchanged(r, lambda r: r.bet(1, "jackpot-party", 200), RulesError, "633b.2(e)")
     unchanged(r, lambda r: r.bet(1, "axman", 5500), RulesError, "633c.12(c)")
     locked = r.no_more_bets()
     unchanged(locked, lambda r: r.bet(1, "jackpot-party", 500), LockoutError, "633b.2(d)(2)")

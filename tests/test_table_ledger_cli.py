@@ -36,9 +36,9 @@ def levels(db: str) -> dict[str, Any]:
 def test_settle_feeds_both_progressives_once(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
     cli("meters", "bootstrap", "sam", "--db", db)
-    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-w", "5", "-n", "mtd-5",
+    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-a", "5", "--name", "mtd-5",
         "--table", "BJ-1", "--as", "sam")  # fmt: skip
-    cli("meters", "create", "--db", db, "-p", "633b.2:P1", "-d", "6", "-w", "5", "-n", "jp-5",
+    cli("meters", "create", "--db", db, "-p", "633b.2:P1", "-d", "6", "-a", "5", "--name", "jp-5",
         "--table", "BJ-1", "--as", "sam")  # fmt: skip
     cli("meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam")
     args = ["settle", str(ROUND), "--db", db, "--table", "BJ-1", "--as", "dana",
@@ -105,7 +105,7 @@ def ledger_db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 def floor(db: str) -> str:
     cli("meters", "bootstrap", "sam", "--db", db)
-    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-w", "5", "-n", "mtd-5",
+    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-a", "5", "--name", "mtd-5",
         "--table", "BJ-1", "--table", "BJ-2", "--as", "sam")  # fmt: skip
     cli("meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam")
     return db

@@ -190,7 +190,8 @@ def test_actions_are_records_and_the_round_says_what_it_allows() -> None:
         [
             "blackjack-round",
             *("--dealer", "Ad Kd", "--player", "Qd Jd", "--player", "9s 9h"),
-            *("--jackpot-party", "1=5", "--jackpot-party", "2=5", "--jp-paytable", "P10"),
+            *("--bet", "1:jackpot-party=5", "--bet", "2:jackpot-party=5"),
+            *("--paytable", "jackpot-party=P10"),
         ],
     ],
     ids=lambda a: a[0],

@@ -8,6 +8,7 @@ wagers (58 Pa. Code § 633c.12, § 633b.2).
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Annotated, Any
 
@@ -63,6 +64,9 @@ def dealer(
             "peeked": peeked,
             "upcards": {
                 up: {r.value: float(p) for r, p in results.items()} for up, results in table.items()
+            },
+            "upcards_exact": {
+                up: {r.value: str(p) for r, p in results.items()} for up, results in table.items()
             },
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
@@ -124,17 +128,57 @@ def axman(
     )
 
 
-def _seat_amounts(specs: list[str] | None, what: str) -> dict[int, int]:
-    """``['1=5', '3=25']`` → {1: 500, 3: 2500}."""
-    amounts: dict[int, int] = {}
+ROUND_WAGERS = ("axman", "jackpot-party")
+"""The wagers ``croupier blackjack-round`` settles (``--bet SEAT:WAGER=DOLLARS``)."""
+
+
+def _wager_id(text: str, option: str, known: tuple[str, ...]) -> str:
+    wager = text.strip().lower()
+    if wager in known:
+        return wager
+    near = difflib.get_close_matches(wager, known, n=1)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    raise InputError(
+        f"{option}: no wager {text.strip()!r} here; {hint}give one of {', '.join(known)}"
+    )
+
+
+def seat_bets(specs: list[str] | None) -> dict[str, dict[int, int]]:
+    """``--bet SEAT:WAGER=DOLLARS`` values → wager id → seat → cents.
+
+    >>> seat_bets(["1:axman=5", "3:jackpot-party=$1"])
+    {'axman': {1: 500}, 'jackpot-party': {3: 100}}
+
+    :class:`~croupier.errors.InputError` for another shape, a wager this command does not
+    settle (with a "did you mean") or an amount that is not dollars and cents."""
+    bets: dict[str, dict[int, int]] = {}
     for spec in specs or []:
-        seat, sep, amount = spec.partition("=")
-        if not sep or not seat.strip().isdigit():
-            raise InputError(f"{what} takes SEAT=DOLLARS, e.g. 1=5, not {spec!r}")
-        cents = _money(amount, f"{what} {seat.strip()}")
+        where, sep, amount = spec.partition("=")
+        seat, colon, wager = where.partition(":")
+        if not sep or not colon or not seat.strip().isdigit():
+            raise InputError(f"--bet takes SEAT:WAGER=DOLLARS, e.g. 1:axman=5, not {spec!r}")
+        wager_id = _wager_id(wager, "--bet", ROUND_WAGERS)
+        cents = _money(amount, f"--bet {seat.strip()}:{wager_id}")
         assert cents is not None
-        amounts[int(seat)] = cents
-    return amounts
+        bets.setdefault(wager_id, {})[int(seat)] = cents
+    return bets
+
+
+def wager_paytables(specs: list[str] | None) -> dict[str, str]:
+    """``--paytable WAGER=ID`` values → wager id → paytable id.
+
+    >>> wager_paytables(["jackpot-party=P10"])
+    {'jackpot-party': 'P10'}
+    """
+    tables: dict[str, str] = {}
+    for spec in specs or []:
+        wager, sep, key = spec.partition("=")
+        if not sep or not key.strip():
+            raise InputError(
+                f"--paytable takes WAGER=PAYTABLE, e.g. jackpot-party=P10, not {spec!r}"
+            )
+        tables[_wager_id(wager, "--paytable", ("jackpot-party",))] = key.strip()
+    return tables
 
 
 def _settlement_dict(s: Settlement | None) -> dict[str, Any] | None:
@@ -146,8 +190,11 @@ def _settlement_dict(s: Settlement | None) -> dict[str, Any] | None:
         "pays": str(s.line.pays) if s.line else None,
         "multiplier": s.factor,
         "amount": format_money(s.amount_cents),
+        "amount_cents": s.amount_cents,
         "win": format_money(s.win_cents),
+        "win_cents": s.win_cents,
         "returned": format_money(s.returned_cents),
+        "returned_cents": s.returned_cents,
         "pending_validation": s.pending_validation,
         "section": f"58 Pa. Code § {s.section}",
     }
@@ -172,19 +219,21 @@ def blackjack_round(
     ],
     decks: DecksOption = 6,
     h17: H17Option = False,
-    axman_wagers: Annotated[
-        list[str] | None,
-        typer.Option("--axman", help="An AxMan wager, SEAT=DOLLARS (e.g. 1=5); repeatable."),
-    ] = None,
-    jp_wagers: Annotated[
+    bets: Annotated[
         list[str] | None,
         typer.Option(
-            "--jackpot-party", help="A Jackpot Party wager, SEAT=DOLLARS ($1 or $5); repeatable."
+            "--bet",
+            help="A wager, SEAT:WAGER=DOLLARS (e.g. 1:axman=5, 2:jackpot-party=5; Jackpot "
+            "Party takes $1 or $5); repeatable.",
         ),
     ] = None,
-    jp_paytable: Annotated[
-        str | None,
-        typer.Option("--jp-paytable", help="The Jackpot Party paytable (e.g. P1 at six decks)."),
+    paytables: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--paytable",
+            "-p",
+            help="A wager's paytable, WAGER=ID (e.g. jackpot-party=P1 at six decks).",
+        ),
     ] = None,
     meter: Annotated[
         str | None,
@@ -212,12 +261,13 @@ def blackjack_round(
     meters = _meter_arg(meter)
     if isinstance(meters, int):
         meters = {MeterLevel.PROGRESSIVE: meters}
+    placed = seat_bets(bets)
     results = settle_round(
         rnd,
         rules,
-        axman_cents=_seat_amounts(axman_wagers, "--axman"),
-        jackpot_party_cents=_seat_amounts(jp_wagers, "--jackpot-party"),
-        jackpot_party_paytable=jp_paytable,
+        axman_cents=placed.get("axman", {}),
+        jackpot_party_cents=placed.get("jackpot-party", {}),
+        jackpot_party_paytable=wager_paytables(paytables).get("jackpot-party"),
         meter_cents=meters,
     )
     if json_out:
@@ -231,7 +281,9 @@ def blackjack_round(
                     "jackpot_party": _settlement_dict(r.jackpot_party),
                     "axman": _settlement_dict(r.axman),
                     "envy": format_money(r.envy_cents),
+                    "envy_cents": r.envy_cents,
                     "net": format_money(r.net_cents),
+                    "net_cents": r.net_cents,
                 }
                 for r in results
             ],

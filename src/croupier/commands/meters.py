@@ -2,7 +2,8 @@
 
 * ``croupier meters`` — every progressive: levels with meter, held, available, reserve, paid to
   date; pending awards; ``--history`` adds the ledger's events.
-* ``croupier meters create --paytable 633b.3:1 --decks 6 --wager 5 --name mtd-5 --table BJ-1``
+* ``croupier meters create --paytable match-the-dealer:1 --decks 6 --amount 5 --name mtd-5
+  --table BJ-1`` (the paytable as WAGER:ID or SECTION:ID, e.g. ``633b.3:1``)
 * ``croupier meters bootstrap NAME`` — the first shift manager, once, on a ledger with no staff.
 * ``croupier meters login --as NAME`` — check a staff member's credential and show their role.
 * ``croupier meters link NAME TABLE --as SHIFT_MANAGER`` — link another table (§ 605a.8).
@@ -18,7 +19,9 @@ credential (password or PIN) is read from the file ``--password-file`` (or
 A new member's credential (``meters user``) comes from ``--new-password-file``
 (``$CROUPIER_NEW_PASSWORD_FILE``), else ``$CROUPIER_NEW_PASSWORD``, else the terminal, twice.
 
-Every command takes ``--db URL`` (default ``$CROUPIER_DB``, else the SQLite file
+Only ``meters bootstrap`` creates a ledger; every other command (and ``croupier settle
+--progressive``) opens an existing one, and a ``--db`` naming none is one error line, nothing
+created. Every command takes ``--db URL`` (default ``$CROUPIER_DB``, else the SQLite file
 ``~/.local/share/croupier/progressive.sqlite3``, under ``$XDG_DATA_HOME`` if set) and ``--json``.
 The ledger key is ``$CROUPIER_LEDGER_KEY_FILE``, else beside a SQLite file (``….key``), else
 under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key_file`).
@@ -26,6 +29,7 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import sys
@@ -98,9 +102,12 @@ ENV_PASSWORD = "CROUPIER_PASSWORD"
 ENV_NEW_PASSWORD = "CROUPIER_NEW_PASSWORD"
 
 
-def _ledger(ctx: typer.Context, db: str | None) -> Ledger:
+def _ledger(ctx: typer.Context, db: str | None, *, create: bool = False) -> Ledger:
+    """The ledger at ``--db``. Only ``meters bootstrap`` creates one (``create``); every other
+    command opens an existing ledger, and a ``--db`` that names none is one error line
+    (:class:`~croupier.errors.LedgerLookupError`), nothing created."""
     url = db or (ctx.obj or {}).get("db") or default_url()
-    return Ledger(url)
+    return Ledger(url, create=create)
 
 
 def read_credential(
@@ -160,6 +167,7 @@ def _status_dict(s: ProgressiveStatus) -> dict[str, Any]:
         "paytable": d.paytable,
         "decks": d.decks,
         "wager": format_money(d.wager_cents),
+        "wager_cents": d.wager_cents,
         "reset_timing": d.reset_timing.value,
         "envy_rule": d.envy_rule.value,
         "tables": list(s.tables),
@@ -167,6 +175,7 @@ def _status_dict(s: ProgressiveStatus) -> dict[str, Any]:
             {
                 "level": lv.level.value,
                 "seed": format_money(d.level(lv.level).seed_cents),
+                "seed_cents": d.level(lv.level).seed_cents,
                 "primary_rate": format_percent(d.level(lv.level).primary_rate),
                 "secondary_rate": format_percent(d.level(lv.level).secondary_rate),
                 "meter": format_micros(lv.meter),
@@ -175,9 +184,12 @@ def _status_dict(s: ProgressiveStatus) -> dict[str, Any]:
                 "reserve": format_micros(lv.reserve),
                 "meter_micros": lv.meter,
                 "held_micros": lv.held,
+                "available_micros": lv.available,
                 "reserve_micros": lv.reserve,
                 "wagered": format_money(lv.wagered_cents),
+                "wagered_cents": lv.wagered_cents,
                 "paid": format_money(lv.paid_cents),
+                "paid_cents": lv.paid_cents,
                 "hits": lv.hits,
             }
             for lv in s.levels
@@ -206,6 +218,14 @@ def _event_dict(e: LedgerEvent) -> dict[str, Any]:
         "role": ev.actor_role,
         "detail": dict(ev.detail),
     }
+
+
+def _done(json_out: bool, data: dict[str, Any], text: str) -> None:
+    """What a command that changed the ledger did: ``data`` as JSON, else ``text``."""
+    if json_out:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+    else:
+        out.print(text)
 
 
 def _signed(micros: int) -> str:
@@ -242,7 +262,8 @@ def _print_status(s: ProgressiveStatus) -> None:
         )
     out.print(t)
     if s.pending:
-        p = Table(title="Pending validation (§ 633b.2(h)(3))", title_justify="left")
+        rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
+        p = Table(title=f"Pending validation (§ {rule})", title_justify="left")
         for col in ("Award", "Round", "Table", "Seat", "Outcome", "Pays", "Amount"):
             p.add_column(col, justify="right" if col in ("Award", "Seat", "Amount") else "left")
         for a in s.pending:
@@ -326,9 +347,7 @@ def _note(e: LedgerEvent) -> str:
 def meters(
     ctx: typer.Context,
     db: DbOpt = None,
-    name: Annotated[
-        str | None, typer.Option("--name", "-n", help="Show only this progressive.")
-    ] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Show only this progressive.")] = None,
     history: Annotated[
         bool, typer.Option("--history", help="Also show the ledger's events.")
     ] = False,
@@ -358,8 +377,8 @@ def meters(
         if not statuses:
             out.print(
                 f"No progressive in {ledger.display_url}. Create one with "
-                "`croupier meters create --paytable 633b.3:1 --decks 6 --wager 5 "
-                "--name NAME --table TABLE`."
+                "`croupier meters create --paytable match-the-dealer:1 --decks 6 "
+                "--amount 5 --name NAME --table TABLE`."
             )
         for s in statuses:
             _print_status(s)
@@ -375,12 +394,15 @@ def create(
         typer.Option(
             "--paytable",
             "-p",
-            help="SECTION:PAYTABLE of the regulation, e.g. 633b.3:1 or 633b.2:P17-A.",
+            help="SECTION:PAYTABLE or WAGER:PAYTABLE of the regulation, e.g. 633b.3:1, "
+            "match-the-dealer:1 or jackpot-party:P17-A.",
         ),
     ],
     decks: Annotated[int, typer.Option("--decks", "-d", help="The table's deck count.")],
-    wager: Annotated[str, typer.Option("--wager", "-w", help="Progressive wager in dollars.")],
-    name: Annotated[str, typer.Option("--name", "-n", help="A name for the progressive.")],
+    amount: Annotated[
+        str, typer.Option("--amount", "-a", help="The progressive wager's stake in dollars.")
+    ],
+    name: Annotated[str, typer.Option("--name", help="A name for the progressive.")],
     table: Annotated[
         list[str] | None,
         typer.Option("--table", "-t", help="A table id to link (repeatable; § 605a.8)."),
@@ -406,14 +428,10 @@ def create(
 ) -> None:
     """Create a progressive from a paytable of the regulation, its levels at their seeds; a shift
     manager does it."""
-    section, sep, key = paytable.partition(":")
-    if not sep or not section or not key:
-        raise InputError(
-            f"--paytable is SECTION:PAYTABLE, e.g. 633b.3:1 or 633b.2:P17-A, not {paytable!r}"
-        )
-    wager_cents = _money(wager, "--wager")
+    section, key = _progressive_paytable(paytable)
+    wager_cents = _money(amount, "--amount")
     assert wager_cents is not None
-    t = builtin_paytables().get(section.strip(), key.strip(), decks)
+    t = builtin_paytables().get(section, key, decks)
     definition = ProgressiveDefinition.from_paytable(
         t,
         decks=decks,
@@ -432,6 +450,31 @@ def create(
         _print_status(status)
 
 
+def _progressive_paytable(spec: str) -> tuple[str, str]:
+    """``'633b.3:1'`` or ``'match-the-dealer:1'`` → ``('633b.3', '1')``: the section of the
+    regulation (a progressive wager's id names its section) and the paytable's id.
+    :class:`~croupier.errors.InputError` for any other shape or wager."""
+    section, sep, key = (x.strip() for x in spec.partition(":"))
+    if not sep or not section or not key:
+        raise InputError(
+            "--paytable is SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1 or "
+            f"match-the-dealer:1, not {spec!r}"
+        )
+    by_wager = {w: s for s, w in PROGRESSIVE_WAGERS.items()}
+    wanted = section.lower()
+    if wanted in by_wager:
+        return by_wager[wanted], key
+    if section in PROGRESSIVE_WAGERS:
+        return section, key
+    known = ", ".join(f"{w} ({s})" for s, w in PROGRESSIVE_WAGERS.items())
+    near = difflib.get_close_matches(wanted, list(by_wager), n=1)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    raise InputError(
+        f"--paytable {spec!r}: {section!r} is not a progressive wager; {hint}"
+        f"the progressive wagers are {known}"
+    )
+
+
 @meters_app.command()
 def link(
     ctx: typer.Context,
@@ -440,12 +483,17 @@ def link(
     by: Annotated[str, typer.Option("--as", help="The shift manager.")] = "",
     password_file: PasswordFile = None,
     db: DbOpt = None,
+    json_out: JsonOut = False,
 ) -> None:
     """Link a table to a progressive's meters (§ 605a.8); a shift manager does it."""
     with _ledger(ctx, db) as ledger:
         who = login(ledger, _required_as(by), password_file)
         ledger.link_table(name, table, by=who.name)
-        out.print(f"table {table} linked to {name}")
+        _done(
+            json_out,
+            {"progressive": name, "table": table, "linked_by": who.name},
+            f"table {table} linked to {name}",
+        )
 
 
 @meters_app.command()
@@ -471,6 +519,7 @@ def user(
         ),
     ] = None,
     db: DbOpt = None,
+    json_out: JsonOut = False,
 ) -> None:
     """Add a staff member with a role and a credential (recorded in the ledger); a shift manager
     does it (§ 605a.7)."""
@@ -479,7 +528,11 @@ def user(
         who = login(ledger, _required_as(by), password_file)
         secret = read_credential(name, new_password_file, env=ENV_NEW_PASSWORD, confirm=True)
         ledger.add_user(name, r, secret, by=who.name)
-        out.print(f"{name} added as {r.value} by {who.name}")
+        _done(
+            json_out,
+            {"user": name, "role": r.value, "added_by": who.name},
+            f"{name} added as {r.value} by {who.name}",
+        )
 
 
 @meters_app.command()
@@ -488,14 +541,18 @@ def bootstrap(
     name: Annotated[str, typer.Argument(help="The first shift manager's name.")],
     password_file: PasswordFile = None,
     db: DbOpt = None,
+    json_out: JsonOut = False,
 ) -> None:
     """Create the first shift manager, once, on a ledger with no staff (their credential as for
     --as: --password-file, $CROUPIER_PASSWORD or the terminal, twice)."""
-    with _ledger(ctx, db) as ledger:
+    with _ledger(ctx, db, create=True) as ledger:
         member = ledger.bootstrap(name, read_credential(name, password_file, confirm=True))
-        out.print(
+        key = str(ledger.key_file) if ledger.key_file else None
+        _done(
+            json_out,
+            {"user": member.name, "role": member.role.value, "key_file": key},
             f"{member.name} is the ledger's first {member.role.value}; the ledger key is "
-            f"{ledger.key_file or 'held in memory'}"
+            f"{key or 'held in memory'}",
         )
 
 
@@ -505,11 +562,16 @@ def login_command(
     by: AsUser,
     password_file: PasswordFile = None,
     db: DbOpt = None,
+    json_out: JsonOut = False,
 ) -> None:
     """Check a staff member's credential and show their role (what every --as does)."""
     with _ledger(ctx, db) as ledger:
         who = login(ledger, by, password_file)
-        out.print(f"{who.name} authenticated: {who.role.value}")
+        _done(
+            json_out,
+            {"user": who.name, "role": who.role.value, "authenticated": True},
+            f"{who.name} authenticated: {who.role.value}",
+        )
 
 
 def feed_rounds(
@@ -531,7 +593,7 @@ def feed_rounds(
         raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
     fed: dict[Path, TableRound] = {}
     failed: set[Path] = set()
-    with Ledger(default_url() if db is None else db) as ledger:
+    with Ledger(default_url() if db is None else db, create=False) as ledger:
         who = login(ledger, _required_as(by), password_file)
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []
@@ -606,13 +668,18 @@ def void(
     reason: Annotated[str, typer.Option("--reason", help="Why the award is void.")],
     password_file: PasswordFile = None,
     db: DbOpt = None,
+    json_out: JsonOut = False,
 ) -> None:
     """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
     the meter."""
     with _ledger(ctx, db) as ledger:
         who = login(ledger, by, password_file)
         a = ledger.void_award(award, by=who.name, reason=reason)
-        out.print(f"award {a.id} voided by {by}: {reason}")
+        _done(
+            json_out,
+            {**_award_dict(a), "voided_by": who.name, "reason": reason},
+            f"award {a.id} voided by {by}: {reason}",
+        )
 
 
 @meters_app.command()
@@ -628,6 +695,7 @@ def adjust(
     reserve: Annotated[str, typer.Option("--reserve", help="Dollars added to the reserve.")] = "0",
     password_file: PasswordFile = None,
     db: DbOpt = None,
+    json_out: JsonOut = False,
 ) -> None:
     """Correct a level by hand, with a reason, as a pit manager or above (§ 605a.7(a)(6))."""
     with _ledger(ctx, db) as ledger:
@@ -645,9 +713,20 @@ def adjust(
             by=who.name,
             reason=reason,
         )
-        out.print(
+        _done(
+            json_out,
+            {
+                "progressive": name,
+                "level": lv.value,
+                "adjusted_by": who.name,
+                "reason": reason,
+                "meter": format_micros(after.meter),
+                "meter_micros": after.meter,
+                "reserve": format_micros(after.reserve),
+                "reserve_micros": after.reserve,
+            },
             f"{name} {lv.value} adjusted by {who.name}: meter {format_micros(after.meter)}, "
-            f"reserve {format_micros(after.reserve)} ({reason})"
+            f"reserve {format_micros(after.reserve)} ({reason})",
         )
 
 
@@ -664,7 +743,7 @@ def _signed_cents(text: str, option: str) -> int:
 @meters_app.command()
 def verify(
     ctx: typer.Context,
-    name: Annotated[str | None, typer.Option("--name", "-n", help="Only this progressive.")] = None,
+    name: Annotated[str | None, typer.Option("--name", help="Only this progressive.")] = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -680,6 +759,7 @@ def verify(
             n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
             for n in names
         }
+        micros = {n: {lv.value: s.meter for lv, s in report.levels[n].items()} for n in names}
         chain = (
             "the events' HMAC chain matches the ledger key"
             if report.chain_checked
@@ -691,6 +771,7 @@ def verify(
                 "events": report.events,
                 "chain_checked": report.chain_checked,
                 "verified": results,
+                "verified_micros": micros,
             }
             print(json.dumps(data, indent=2))
             return

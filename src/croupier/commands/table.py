@@ -192,7 +192,7 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
 @app.command()
 def play(
     submission: Annotated[
-        Path, typer.Option("--submission", "-s", help="The table's Rules Submission (TOML).")
+        Path, typer.Option("--submission", help="The table's Rules Submission (TOML).")
     ],
     seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffles and wagers.")] = 0,
     rounds: Annotated[int, typer.Option("--rounds", "-n", min=1, help="Rounds to deal.")] = 1,

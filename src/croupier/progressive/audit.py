@@ -32,9 +32,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
+import croupier.progressive.schema as t
 from croupier.errors import LedgerIntegrityError
 from croupier.paytables import MeterLevel
-import croupier.progressive.schema as t
 from croupier.progressive.meters import LevelState, Replayer, StoredEvent
 from croupier.progressive.model import (
     EventKind,

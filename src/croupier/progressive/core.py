@@ -31,6 +31,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
+import croupier.progressive.schema as t
 from croupier.errors import (
     AuthenticationError,
     AuthorizationError,
@@ -41,7 +42,6 @@ from croupier.errors import (
     LinkError,
 )
 from croupier.paytables import MeterLevel
-import croupier.progressive.schema as t
 from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
 from croupier.progressive.migrate import current_revision, head_revision, upgrade
 from croupier.progressive.model import AwardStatus, EventKind, ProgressiveDefinition, Role
@@ -65,6 +65,7 @@ from croupier.progressive.store import (
     make_engine,
     now,
     read_key,
+    sqlite_file,
 )
 
 FaultHook = Callable[[str], None]
@@ -149,8 +150,12 @@ class LedgerBase:
         fault_hook: FaultHook | None = None,
         key_file: str | Path | None = None,
         key: bytes | None = None,
+        create: bool = True,
     ) -> None:
         self.url = database_url(url or default_url())
+        path = sqlite_file(self.url)
+        if not create and path is not None and not path.exists():
+            raise LedgerLookupError(self._missing())
         try:
             self.engine = make_engine(self.url)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
@@ -158,6 +163,10 @@ class LedgerBase:
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
         try:
+            if not create:
+                with self.engine.connect() as conn:
+                    if current_revision(conn) is None:
+                        raise LedgerLookupError(self._missing())
             if migrate:
                 upgrade(self.engine)
             else:
@@ -172,6 +181,12 @@ class LedgerBase:
             self.key = self._load_key(key)
         except SQLAlchemyError as exc:
             raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
+
+    def _missing(self) -> str:
+        return (
+            f"no ledger at {self.display_url}: give the --db of an existing ledger, or create one "
+            "with `croupier meters bootstrap NAME`"
+        )
 
     def _load_key(self, key: bytes | None) -> bytes | None:
         if key is not None:

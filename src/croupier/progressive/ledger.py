@@ -58,9 +58,9 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
+import croupier.progressive.schema as t
 from croupier.errors import LedgerError, LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel
-import croupier.progressive.schema as t
 from croupier.progressive.audit import AuditReport, audit
 from croupier.progressive.core import FaultHook, LedgerBase
 from croupier.progressive.meters import (

@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection
 
+import croupier.progressive.schema as t
 from croupier.errors import (
     IdempotencyConflictError,
     LedgerError,
@@ -28,7 +29,6 @@ from croupier.errors import (
     RoundHeldError,
     RoundStateError,
 )
-import croupier.progressive.schema as t
 from croupier.progressive.core import TX_STATE, LedgerBase
 from croupier.progressive.meters import AwardDraft, EventDraft, plan_settlement
 from croupier.progressive.model import (

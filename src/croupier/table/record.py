@@ -1,10 +1,11 @@
 """Round records as JSON files: a submission and the steps of a round, replayed and settled.
 
-A round file (see ``examples/rounds/``)::
+A round file (see ``examples/rounds/``; its JSON Schema is ``docs/schemas/round-file.schema.json``)
+names its Rules Submission — a path relative to the round file, or the submission inline as a
+JSON object — and the round's steps, in order::
 
     {
-      "submission": "../submissions/blackjack-6deck.toml",   // a path (relative to this file)
-                                                             // or the submission inline
+      "submission": "../submissions/blackjack-6deck.toml",
       "steps": [
         {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
         {"action": "bet", "seat": 3, "wager": "perfect-pairs", "amount": "$5"},
@@ -26,10 +27,13 @@ names each Ante player's face-down cards (``"switch_cards": {"3": "Ah Kh"}``) an
 players then ``switch``es or ``keep``s (highest seat first, § 633b.4(f)); then, seat 1 first::
 
     {"action": "hit", "seat": 3, "card": "5d"}
-    {"action": "double", "seat": 3, "card": "Th"}          // "amount": "$10" to double for less
-    {"action": "split", "seat": 3}                          // each split hand then takes a hit
+    {"action": "double", "seat": 3, "card": "Th"}
+    {"action": "split", "seat": 3}
     {"action": "stand", "seat": 3}
     {"action": "surrender", "seat": 3}
+
+A double may give its ``"amount"`` (e.g. ``"$10"``) to double for less; each split hand then takes
+its own hits.
 
 A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``). When the
 round records the players' play, the Blackjack wagers are settled (§ 633b.4(i), (o); Chapter 633a);
@@ -103,27 +107,38 @@ class RoundFile(BaseModel):
     steps: list[Step]
 
 
-def _cents(step: Step, index: int) -> int:
+def _cents(step: Step) -> int:
     if step.amount is None:
-        raise InputError(f'step {index} ({step.action}): give its amount, e.g. "$5"')
+        raise InputError('give its amount, e.g. "$5"')
     try:
         return parse_money(step.amount)
     except PaytableError as exc:
-        raise InputError(f"step {index} ({step.action}): {exc}") from exc
+        raise InputError(str(exc)) from exc
 
 
-def _seat(step: Step, index: int) -> int:
+def _seat(step: Step) -> int:
     if step.seat is None:
-        raise InputError(f"step {index} ({step.action}): give its seat")
+        raise InputError("give its seat")
     return step.seat
 
 
 def apply_step(rnd: TableRound, step: Step, index: int = 0) -> TableRound:
-    """The round after ``step`` (a no-more-bets is supplied before a deal that lacks one)."""
+    """The round after ``step`` (a no-more-bets is supplied before a deal that lacks one).
+
+    A step that breaks a rule raises its typed error with the note ``step INDEX (ACTION)``
+    (the one place that names the step: the message itself does not repeat it)."""
+    try:
+        return _apply(rnd, step)
+    except CroupierError as exc:
+        exc.add_note(f"step {index} ({step.action})")
+        raise
+
+
+def _apply(rnd: TableRound, step: Step) -> TableRound:
     if step.action == "bet":
         if step.wager is None:
-            raise InputError(f"step {index} (bet): name the wager")
-        return rnd.bet(_seat(step, index), step.wager, _cents(step, index), step.player)
+            raise InputError("name the wager")
+        return rnd.bet(_seat(step), step.wager, _cents(step), step.player)
     if step.action == "no-more-bets":
         return rnd.no_more_bets()
     if step.action == "deal":
@@ -140,12 +155,12 @@ def apply_step(rnd: TableRound, step: Step, index: int = 0) -> TableRound:
         )
         return rnd.deal(cards)
     if step.action == "play":
-        return rnd.play(_seat(step, index), _cents(step, index))
+        return rnd.play(_seat(step), _cents(step))
     if step.action == "fold":
-        return rnd.fold(_seat(step, index))
+        return rnd.fold(_seat(step))
     if step.action == "settle":
         return rnd.settle()
-    seat = _seat(step, index)
+    seat = _seat(step)
     card = parse_card(step.card) if step.card else None
     if step.action == "switch":
         return rnd.switch(seat)
@@ -156,7 +171,7 @@ def apply_step(rnd: TableRound, step: Step, index: int = 0) -> TableRound:
     if step.action == "stand":
         return rnd.stand(seat)
     if step.action == "double":
-        return rnd.double(seat, _cents(step, index) if step.amount else None, card)
+        return rnd.double(seat, _cents(step) if step.amount else None, card)
     if step.action == "split":
         return rnd.split(seat)
     return rnd.surrender(seat)
@@ -181,11 +196,7 @@ def settle_record(
     sub = _submission(record.submission, base)
     rnd = TableRound.open(sub)
     for i, step in enumerate(record.steps, start=1):
-        try:
-            rnd = apply_step(rnd, step, i)
-        except CroupierError as exc:
-            exc.add_note(f"step {i} ({step.action})")
-            raise
+        rnd = apply_step(rnd, step, i)
     if rnd.phase is Phase.BETTING:
         rnd = rnd.no_more_bets()
     if rnd.phase is Phase.DEALT:

@@ -39,6 +39,7 @@ recording that the base game settles it (:class:`~croupier.errors.UnsettledBetEr
 
 from __future__ import annotations
 
+import difflib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -184,15 +185,20 @@ class TableRound:
             return self._ante(seat, amount_cents)
         offered = sub.offered(wid)
         if offered is None:
-            raise ProcedureError(f"the table does not offer the {wid} wager", section="601a.2")
+            ids = [w.wager for w in sub.wagers]
+            near = difflib.get_close_matches(wid, ids, n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else f" (it offers {', '.join(ids)})"
+            raise ProcedureError(
+                f"the table does not offer the {wid} wager{hint}", section="601a.2"
+            )
         if wid in self.seat_bets(seat):
-            raise ProcedureError(f"seat {seat} already has a {wid} wager", section="601a.2")
+            raise ProcedureError(f"seat {seat} already has {_a(wid)} wager", section="601a.2")
         if offered.amounts_cents:
             if amount_cents not in offered.amounts_cents:
                 raise RulesError(
                     f"seat {seat}: the {wid} wager is {offered.describe_limits()} at this table, "
                     f"not {format_money(amount_cents)}",
-                    section=_amount_rule(wid),
+                    section=_amount_rule(wid, amount_cents),
                 )
         else:
             lo, hi = offered.min_cents or 0, offered.max_cents or amount_cents
@@ -280,7 +286,10 @@ class TableRound:
         """
         self._require(Action.NO_MORE_BETS)
         if not self.bets:
-            raise ProcedureError("no wager has been placed", section=self.base.procedure_rule)
+            raise ProcedureError(
+                "no wager has been placed: there is no round to deal",
+                section=self.base.wager_rule or self.base.procedure_rule,
+            )
         for seat in self.seats():
             bets = self.seat_bets(seat)
             checked: set[type[Wager]] = set()
@@ -510,7 +519,7 @@ class TableRound:
         phase, and what the move raises (:mod:`croupier.table.blackjack_play`)."""
         if self.game is not TableGame.BLACKJACK:
             raise ProcedureError(
-                f"{action.value} is a Blackjack decision, not a {self.game.value} one",
+                f"{action.value} is a Blackjack decision, not {_a(self.game.value)} one",
                 section=self.base.procedure_rule,
             )
         self._require(action)
@@ -730,9 +739,20 @@ class TableRound:
         return r
 
 
-def _amount_rule(wager_id: str) -> str:
+def _amount_rule(wager_id: str, amount_cents: int) -> str:
+    """The rule a wager amount the table does not take breaks: the section's wager sizes (e.g.
+    § 633b.2(e): $1 or $5) for a size the section does not allow, else the table's Rules
+    Submission (§ 601a.2), which chose the paytable and so the size."""
     w = get_wager(wager_id)
-    return w.wager_amount_rule or w.section
+    if w.wager_amount_rule is None:
+        return w.section
+    sizes = {c for t in w.paytables() if t.progressive for c in t.progressive.wager_cents}
+    return "601a.2" if amount_cents in sizes else w.wager_amount_rule
+
+
+def _a(word: str) -> str:
+    """``word`` with its indefinite article: ``'an axman'``, ``'a blackjack'``."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def _signed(cents: int) -> str:

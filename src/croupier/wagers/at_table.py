@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from croupier.cards import Card, format_cards, parse_card, parse_cards
+from croupier.errors import InputError
 from croupier.games.blackjack import BlackjackRules
 from croupier.paytables import Paytable
 from croupier.units import format_money
@@ -92,6 +93,33 @@ class CardSource(Enum):
     """A Baccarat coup's cards in dealing order (§ 631a.9–§ 631a.11)."""
 
 
+def _hand(what: str, cards: object) -> tuple[Card, ...]:
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if not isinstance(cards, Sequence) or not all(isinstance(c, Card) for c in cards):
+        raise InputError(
+            f"DealtCards {what}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}"
+        )
+    return tuple(cards)
+
+
+def _seat_hands(what: str, value: object) -> tuple[tuple[int, tuple[Card, ...]], ...]:
+    pairs = list(value.items()) if isinstance(value, Mapping) else value
+    if not isinstance(pairs, Sequence) or isinstance(pairs, str):
+        raise InputError(f"DealtCards {what}: give seat → cards, not {value!r}")
+    out: dict[int, tuple[Card, ...]] = {}
+    for pair in pairs:
+        if not (isinstance(pair, Sequence) and len(pair) == 2):
+            raise InputError(f"DealtCards {what}: give (seat, cards) pairs, not {pair!r}")
+        seat, cards = pair
+        if isinstance(seat, str) and seat.strip().isdigit():
+            seat = int(seat)
+        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
+            raise InputError(f"DealtCards {what}: a seat is a number from 1, not {seat!r}")
+        out[seat] = _hand(f"{what} of seat {seat}", cards)
+    return tuple(sorted(out.items()))
+
+
 @dataclass(frozen=True)
 class DealtCards:
     """The cards of a round, in dealing order within each hand.
@@ -109,6 +137,23 @@ class DealtCards:
     coup: tuple[Card, ...] = ()
     bonus: Card | None = None
     switch_cards: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+
+    def __post_init__(self) -> None:
+        """Check the shapes: ``players`` and ``switch_cards`` as ``(seat, cards)`` pairs — or a
+        mapping seat → cards (:class:`Card` objects or card text such as ``'Kd 7c'``), stored as
+        the pairs, ascending by seat — and hands of :class:`Card`.
+        :class:`~croupier.errors.InputError` (:class:`CardError` for bad card text) otherwise."""
+        for name in ("players", "switch_cards"):
+            object.__setattr__(self, name, _seat_hands(name, getattr(self, name)))
+        for name in ("dealer", "coup"):
+            value = getattr(self, name)
+            if isinstance(value, str):
+                value = parse_cards(value) if value.strip() else ()
+            object.__setattr__(self, name, _hand(name, value))
+        if isinstance(self.bonus, str):
+            object.__setattr__(self, "bonus", parse_card(self.bonus))
+        if self.bonus is not None and not isinstance(self.bonus, Card):
+            raise InputError(f"DealtCards bonus is a card, not {type(self.bonus).__name__}")
 
     @staticmethod
     def parse(
@@ -325,6 +370,9 @@ class BaseGame:
     decision_wager: str | None = None
     decision_rule: str | None = None
     adjacent_boxes_rule: str | None = None
+    wager_rule: str | None = None
+    """The paragraph requiring a base wager before the deal (§ 633a.6(d)); ``None``: the
+    procedure's."""
 
 
 BASE_GAMES: Mapping[TableGame, BaseGame] = {
@@ -336,6 +384,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         hand_size=2,
         recorded={"blackjack": "633a.6(d)"},
         recorded_why="the Blackjack wager is settled by the play of the hand",
+        wager_rule="633a.6(d)",
     ),
     TableGame.BACCARAT: BaseGame(
         ("player", "banker", "tie"),
@@ -343,6 +392,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         lockout_rule="631c.3(c)",
         deal_rule="631a.9",
         hand_size=None,
+        wager_rule="631a.8(a)",
     ),
     TableGame.FOUR_CARD_POKER: BaseGame(
         ("four-card-poker",),
@@ -362,6 +412,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         deal_rule="674b.1(c)",
         hand_size=2,
         recorded={"criss-cross": "674a.7(d)"},
+        wager_rule="674a.7(d)",
         recorded_why="the Criss-Cross Poker wagers are settled by the base game",
     ),
 }

@@ -265,7 +265,7 @@ def line_of(seat: int, s: Settlement, bet: str = "", extra_cents: int = 0) -> Se
         seat=seat,
         wager=s.wager,
         outcome=s.line.label if s.line else "no winning combination",
-        pays=str(s.line.pays) if s.line else "loses",
+        pays=(str(s.line.pays) + (f" ×{s.factor}" if s.factor != 1 else "")) if s.line else "loses",
         stake_cents=s.amount_cents,
         win_cents=s.win_cents + extra_cents,
         returned_cents=s.returned_cents + extra_cents,
@@ -369,8 +369,9 @@ class Wager(ABC):
         """The paytable named ``key`` (for ``decks`` decks), checked; see :meth:`PaytableBook.get`.
 
         Raises :class:`~croupier.errors.UnknownPaytableError` (also for a paytable of the section
-        that serves another wager), :class:`RulesError` (deck count forbidden by the section) or
-        :class:`PaytableError` (the paytable lacks a line).
+        that serves another wager), :class:`RulesError` (deck count forbidden by the section, or
+        not the paytable's: cites :attr:`decks_rule`) or :class:`PaytableError` (the paytable
+        lacks a line).
 
         The wager, its book and paytables are immutable, so a paytable found and checked once is
         remembered (a settlement looks its paytable up on every call); errors are raised afresh.
@@ -381,6 +382,15 @@ class Wager(ABC):
         """:meth:`paytable` without the memo."""
         if decks is not None:
             self.check_decks(decks)
+            printed = sorted(
+                {d for t in self.book.for_section(self.section) if t.key == key for d in t.decks}
+            )
+            if printed and decks not in printed:
+                raise RulesError(
+                    f"paytable {key} of the {self.name} wager is printed for "
+                    f"{' or '.join(map(str, printed))} decks, not {decks}",
+                    section=self.decks_rule or self.section,
+                )
         table = self.book.get(self.section, key, decks)
         if not self.serves(table):
             own = ", ".join(dict.fromkeys(t.key for t in self.paytables())) or "none"
@@ -588,8 +598,11 @@ class Wager(ABC):
             )
         self.check_decks(decks)
         if decks not in paytable.decks:
+            printed = " or ".join(map(str, paytable.decks))
             raise RulesError(
-                f"paytable {paytable.key} is not for {decks} decks", section=paytable.section
+                f"paytable {paytable.key} of the {self.name} wager is printed for {printed} "
+                f"decks, not {decks}",
+                section=self.decks_rule or _cited(paytable.citation) or paytable.section,
             )
         check_cents(amount_cents)  # a whole number of cents within croupier's limit
         self.check_wager_amount(paytable, amount_cents)
@@ -644,14 +657,29 @@ class Wager(ABC):
         )
 
     def check_wager_amount(self, paytable: Paytable, amount_cents: int) -> None:
-        """Raise :class:`RulesError` when a progressive paytable does not take this wager size."""
+        """Raise :class:`RulesError` when a progressive paytable does not take this wager size.
+
+        The error cites the rule that binds: the section's wager sizes (:attr:`wager_amount_rule`,
+        e.g. § 633b.2(e): $1 or $5) for a size no paytable of the section takes, else the
+        paytable's own Wager row (its citation, e.g. § 633b.2(i): P1 is printed for $5)."""
         prog = paytable.progressive
-        if prog is not None and amount_cents not in prog.wager_cents:
-            sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
+        if prog is None or amount_cents in prog.wager_cents:
+            return
+        sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
+        in_section = any(
+            t.progressive is not None and amount_cents in t.progressive.wager_cents
+            for t in self.book.for_section(self.section)
+        )
+        if in_section:
             raise RulesError(
-                f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
-                section=self.wager_amount_rule or self.section,
+                f"paytable {paytable.key} of the {self.name} wager is printed for a {sizes} "
+                f"wager, not ${amount_cents / 100:g}",
+                section=_cited(paytable.citation) or self.section,
             )
+        raise RulesError(
+            f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
+            section=self.wager_amount_rule or self.section,
+        )
 
     def check_meter(
         self, paytable: Paytable, level: MeterLevel, cents: int, wager_cents: int
@@ -675,3 +703,9 @@ class Wager(ABC):
             m.level: Fraction(m.seed_for(wager_cents), wager_cents)
             for m in paytable.progressive.meters
         }
+
+
+def _cited(citation: str) -> str | None:
+    """``'58 Pa. Code § 633b.2(i)'`` → ``'633b.2(i)'`` (``None`` for no citation)."""
+    _, sign, section = citation.partition("§")
+    return (section.strip() or None) if sign else None
