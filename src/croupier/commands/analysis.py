@@ -37,6 +37,7 @@ from croupier.commands.common import (
     _wager,
     app,
     err,
+    money_json,
     out,
 )
 from croupier.errors import (
@@ -559,11 +560,11 @@ def hand(
         "outcome": s.outcome.key if s.outcome else None,
         "paid_as": s.line.label if s.line else None,
         "pays": str(s.line.pays) if s.line else None,
-        "amount": format_money(s.amount_cents),
-        "win": format_money(s.win_cents),
-        "returned": format_money(s.returned_cents),
+        **money_json("amount", s.amount_cents),
+        **money_json("win", s.win_cents),
+        **money_json("returned", s.returned_cents),
         "pending_validation": s.pending_validation,
-        "rounding_dropped_cents": float(s.rounding_cents_dropped),
+        "rounding_dropped_cent_fraction": _exact(s.rounding_cents_dropped),
         "settlement": RoundSettlement((line_of(1, s),)).to_json(),
     }
     if json_out:
@@ -578,6 +579,11 @@ def hand(
             "A floorperson or above must validate this progressive payout before it is paid "
             f"(58 Pa. Code § {w.section}(h)(3))."
         )
+
+
+def _exact(x: Fraction) -> str:
+    """An exact fraction as JSON text: '3/8'."""
+    return f"{x.numerator}/{x.denominator}"
 
 
 def _groups(w: Wager, cards: tuple[Card, ...]) -> dict[str, list[str]]:

@@ -30,7 +30,7 @@ from croupier.analysis.eor import (
 )
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
-from croupier.commands.common import JsonFlag, _money, _wager, app, err, out
+from croupier.commands.common import JsonFlag, _money, _wager, app, err, money_json, out
 from croupier.errors import InputError, NoCountError
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money
@@ -200,15 +200,14 @@ def _round_dict(result: CoupSettlement, table: BaccaratTable, settled: bool) -> 
         }
         if settled:
             entry |= {
-                "amount": format_money(s.amount_cents),
-                "win": format_money(s.win_cents),
-                "returned": format_money(s.returned_cents),
+                **money_json("amount", s.amount_cents),
+                **money_json("win", s.win_cents),
+                **money_json("returned", s.returned_cents),
             }
         wagers.append(entry)
     d["wagers"] = wagers
     if settled:
-        d["net"] = format_money(result.win_cents)
-        d["returned"] = format_money(result.returned_cents)
+        d |= money_json("net", result.win_cents) | money_json("returned", result.returned_cents)
         d["settlement"] = RoundSettlement(result.lines()).to_json()
     return d
 

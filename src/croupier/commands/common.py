@@ -8,7 +8,7 @@ import sys
 from collections.abc import Callable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -100,6 +100,12 @@ def _book(files: list[Path] | None) -> PaytableBook:
 def _wager(wager_id: str, files: list[Path] | None) -> Wager:
     wager = get_wager(wager_id)
     return wager.with_book(_book(files)) if files else wager
+
+
+def money_json(name: str, cents: int) -> dict[str, Any]:
+    """A JSON money field: ``{"<name>": "$1,234.50", "<name>_cents": 123450}`` (integer cents,
+    the formatted amount beside them)."""
+    return {name: format_money(cents), f"{name}_cents": cents}
 
 
 def _money(text: str | None, what: str) -> int | None:

@@ -25,6 +25,7 @@ from croupier.commands.common import (
     _money,
     app,
     err,
+    money_json,
     out,
 )
 from croupier.errors import InputError
@@ -319,11 +320,10 @@ def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:
                 "wager": r.wager,
                 "name": r.name,
                 "section": f"58 Pa. Code § {r.section}",
-                "amount": format_money(r.amount_cents),
-                "win": format_money(r.win_cents),
-                "win_cents": r.win_cents,
+                **money_json("amount", r.amount_cents),
+                **money_json("win", r.win_cents),
                 "detail": r.detail,
-                **({"envy": format_money(r.envy_cents)} if r.envy_cents else {}),
+                **(money_json("envy", r.envy_cents) if r.envy_cents else {}),
                 **(
                     {"pending_validation": True}
                     if r.settlement is not None and r.settlement.pending_validation
@@ -332,7 +332,6 @@ def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:
             }
             for r in result.results
         ],
-        "net": format_money(result.win_cents),
-        "net_cents": result.win_cents,
+        **money_json("net", result.win_cents),
         "settlement": RoundSettlement(result.lines()).to_json(),
     }
