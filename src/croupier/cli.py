@@ -14,6 +14,7 @@ import json
 import pkgutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -65,6 +66,24 @@ def _fail(message: str, kind: str, section: str | None, json_out: bool) -> None:
     error_line(line)
 
 
+def _tidy_help(command: Any) -> None:
+    """No type column for on/off flags in ``--help`` (Typer would print ``<bool>``)."""
+    for param in getattr(command, "params", ()):
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    make_help = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = make_help(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        _tidy_help(sub)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``croupier`` console script: one line per error, exit status 2.
 
@@ -75,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     json_out = _json_requested(args)
     command = typer.main.get_command(app)
+    _tidy_help(command)
     try:
         code = command.main(args=args, prog_name="croupier", standalone_mode=False)
     except typer.Abort:

@@ -299,7 +299,7 @@ def analyze(
         paytable,
         decks=decks,
         meter_cents=_meter_arg(meter),
-        wager_cents=_money(wager_amount, "--wager-amount"),
+        wager_cents=_money(wager_amount, "--amount"),
         stake=stake,
     )
     meters = None
@@ -372,7 +372,7 @@ def simulate(
             seed=seed,
             decks=decks,
             meter_cents=_meter_arg(meter),
-            wager_cents=_money(wager_amount, "--wager-amount"),
+            wager_cents=_money(wager_amount, "--amount"),
             stake=stake,
             progress=lambda done: progress.update(task, completed=done),
         )

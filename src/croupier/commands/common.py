@@ -225,7 +225,9 @@ MeterOpt = Annotated[
 WagerAmountOpt = Annotated[
     str | None,
     typer.Option(
-        "--wager-amount", help="Progressive wager size in dollars (default: the smallest allowed)."
+        "--amount",
+        "-a",
+        help="Wager size in dollars, for a progressive's meters (default: the smallest allowed).",
     ),
 ]
 StakeOpt = Annotated[
