@@ -43,7 +43,7 @@ from croupier.wagers.four_card_poker import (
     FourCardPokerSettlement,
     settle_round,
 )
-from croupier.wagers.registry import get_wager
+from croupier.wagers.registry import did_you_mean, get_wager
 
 GAMES = ("four-card-poker",)
 
@@ -205,6 +205,38 @@ def strategy(
     )
 
 
+_BET_FIELDS = {
+    "aces-up": "aces_up_cents",
+    "bad-beat-bonus": "bad_beat_cents",
+    "four-card-progressive": "four_card_progressive_cents",
+    "five-card-progressive": "five_card_progressive_cents",
+    "five-card-hand-bonus": "five_card_bonus_cents",
+    "five-card-hand-bonus-dealer": "five_card_bonus_dealer_cents",
+    "six-card-bonus": "six_card_bonus_cents",
+}
+"""The side wagers a ``--bet`` names (their wager ids) and their :class:`FourCardPokerBets`
+fields; ``ante`` and ``play`` are the base game's."""
+
+
+def _parse_bets(bets: list[str] | None) -> dict[str, str]:
+    """``--bet WAGER=DOLLARS`` (repeatable) by wager id, the amounts still as given."""
+    known = ["ante", "play", *_BET_FIELDS]
+    given: dict[str, str] = {}
+    for text in bets or []:
+        wager, sep, amount = text.partition("=")
+        wager = wager.strip().lower()
+        if not sep or not wager:
+            raise InputError(f"--bet takes WAGER=DOLLARS, e.g. ante=10, not {text!r}")
+        if wager not in known:
+            raise InputError(
+                f"--bet: no Four Card Poker wager {wager!r}{did_you_mean(wager, known)}"
+            )
+        if wager in given:
+            raise InputError(f"--bet {wager} given twice")
+        given[wager] = amount
+    return given
+
+
 def _cents(text: str | None, what: str) -> int:
     return _money(text, what) or 0 if text is not None else 0
 
@@ -213,32 +245,16 @@ def _cents(text: str | None, what: str) -> int:
 def four_card_poker_round(
     player: Annotated[str, typer.Argument(help="The player's five cards, e.g. '9h 9c 9d Ks 2s'.")],
     dealer: Annotated[str, typer.Argument(help="The dealer's six cards, the face-up card first.")],
-    ante: Annotated[str | None, typer.Option("--ante", help="Ante wager in dollars.")] = None,
-    play: Annotated[
-        str | None,
+    bet: Annotated[
+        list[str] | None,
         typer.Option(
-            "--play",
-            help="Play wager in dollars (1 to 3 times the Ante); 'best' plays the optimal "
-            "strategy; omit to fold.",
+            "--bet",
+            "-b",
+            help="A wager and its amount in dollars, WAGER=DOLLARS; repeat. ante, play (1 to 3 "
+            "times the Ante, or play=best for the optimal strategy; no play: fold), aces-up, "
+            "bad-beat-bonus, four-card-progressive, five-card-progressive, five-card-hand-bonus, "
+            "five-card-hand-bonus-dealer, six-card-bonus.",
         ),
-    ] = None,
-    aces_up: Annotated[str | None, typer.Option("--aces-up", help="Aces Up wager.")] = None,
-    bad_beat: Annotated[str | None, typer.Option("--bad-beat", help="Bad Beat Bonus.")] = None,
-    four_card_progressive: Annotated[
-        str | None, typer.Option("--four-card-progressive", help="Four-Card Progressive.")
-    ] = None,
-    five_card_progressive: Annotated[
-        str | None, typer.Option("--five-card-progressive", help="Five-Card Progressive.")
-    ] = None,
-    five_card_bonus: Annotated[
-        str | None, typer.Option("--five-card-bonus", help="Five Card Hand Bonus, player's hand.")
-    ] = None,
-    five_card_bonus_dealer: Annotated[
-        str | None,
-        typer.Option("--five-card-bonus-dealer", help="Five Card Hand Bonus, dealer's hand."),
-    ] = None,
-    six_card_bonus: Annotated[
-        str | None, typer.Option("--six-card-bonus", help="Six Card Bonus wager.")
     ] = None,
     bonus_card: Annotated[
         str | None, typer.Option("--bonus-card", help="The Six Card Bonus card.")
@@ -252,24 +268,24 @@ def four_card_poker_round(
 ) -> None:
     """Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d))."""
     p, d = parse_cards(player), parse_cards(dealer)
-    ante_cents = _cents(ante, "--ante")
+    given = _parse_bets(bet)
+    ante_cents = _cents(given.pop("ante", None), "--bet ante")
+    play = given.pop("play", None)
     if play is not None and play.strip().lower() == "best":
         if not ante_cents:
-            raise InputError("--play best needs an --ante")
+            raise InputError("--bet play=best needs an Ante (--bet ante=DOLLARS)")
         mult = AntePlayStrategy.for_bonus({}).decide_with_upcard(p, d[0]).multiple
         play_cents = mult * ante_cents
     else:
-        play_cents = _cents(play, "--play")
+        play_cents = _cents(play, "--bet play")
     bets = FourCardPokerBets(
         ante_cents=ante_cents,
         play_cents=play_cents,
-        aces_up_cents=_cents(aces_up, "--aces-up"),
-        four_card_progressive_cents=_cents(four_card_progressive, "--four-card-progressive"),
-        five_card_progressive_cents=_cents(five_card_progressive, "--five-card-progressive"),
-        bad_beat_cents=_cents(bad_beat, "--bad-beat"),
-        five_card_bonus_cents=_cents(five_card_bonus, "--five-card-bonus"),
-        five_card_bonus_dealer_cents=_cents(five_card_bonus_dealer, "--five-card-bonus-dealer"),
-        six_card_bonus_cents=_cents(six_card_bonus, "--six-card-bonus"),
+        **{
+            field: _cents(text, f"--bet {wager}")
+            for wager, text in given.items()
+            for field in (_BET_FIELDS[wager],)
+        },
     )
     result = settle_round(
         p,
