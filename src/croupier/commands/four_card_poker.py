@@ -54,9 +54,11 @@ def _ante_play(paytable_files: list[Path] | None) -> AntePlay:
     return w.with_book(_book(paytable_files)) if paytable_files else w
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+_BJ = "Blackjack and Switch Hands rules"
+
+
+@app.command()
 def strategy(
-    ctx: typer.Context,
     game: Annotated[
         str, typer.Argument(help="The game: four-card-poker, blackjack, switch-hands.")
     ],
@@ -76,20 +78,56 @@ def strategy(
     ] = None,
     json_out: JsonFlag = False,
     paytable_files: PaytableFiles = None,
+    decks: Annotated[
+        int | None, typer.Option("--decks", "-d", help="Blackjack: decks in the shoe (6).")
+    ] = None,
+    h17: Annotated[
+        bool, typer.Option("--h17/--s17", help="Blackjack: the dealer hits soft 17 (--h17).")
+    ] = False,
+    no_das: Annotated[
+        bool, typer.Option("--no-das", help="Blackjack: no double after a split.")
+    ] = False,
+    split_hands: Annotated[
+        int | None, typer.Option("--split-hands", help="Blackjack: most hands by splitting (4).")
+    ] = None,
+    resplit_aces: Annotated[
+        bool, typer.Option("--resplit-aces", help="Blackjack: aces may be resplit.")
+    ] = False,
+    hit_split_aces: Annotated[
+        bool, typer.Option("--hit-split-aces", help="Blackjack: split aces may draw.")
+    ] = False,
+    surrender: Annotated[
+        bool, typer.Option("--surrender", help="Blackjack: late surrender is offered.")
+    ] = False,
+    tie_pays: Annotated[
+        bool, typer.Option("--tie-pays", help="Switch Hands: a blackjack tie pays 1 to 2.")
+    ] = False,
+    premium: Annotated[
+        bool, typer.Option("--premium", help="Switch Hands: the Blackjack Premium variant.")
+    ] = False,
 ) -> None:
     """The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;
-    Blackjack's basic-strategy chart and house edge (blackjack: --decks N, --s17 | --h17,
-    --no-das, --split-hands N, --resplit-aces, --hit-split-aces, --surrender); the Switch Hands
-    decision chart (switch-hands: the same, and --tie-pays, --premium)."""
+    Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."""
+    rules = [
+        *(["--decks", str(decks)] if decks is not None else []),
+        *(["--h17"] if h17 else []),
+        *(["--no-das"] if no_das else []),
+        *(["--split-hands", str(split_hands)] if split_hands is not None else []),
+        *(["--resplit-aces"] if resplit_aces else []),
+        *(["--hit-split-aces"] if hit_split_aces else []),
+        *(["--surrender"] if surrender else []),
+        *(["--tie-pays"] if tie_pays else []),
+        *(["--premium"] if premium else []),
+    ]
     other = GAME_STRATEGIES.get(game.strip().lower())
     if other is not None:
-        other(list(ctx.args), json_out)
+        other(rules, json_out)
         return
     if game.strip().lower() not in GAMES:
         games = ", ".join((*GAMES, *GAME_STRATEGIES))
         raise InputError(f"no strategy for {game!r} (games with one: {games})")
-    if ctx.args:
-        raise InputError(f"unknown option(s) for four-card-poker: {' '.join(ctx.args)}")
+    if rules:
+        raise InputError(f"{' '.join(rules)}: options of blackjack and switch-hands, not {game}")
     w = _ante_play(paytable_files)
     table = w.paytable(paytable, 1)
     if regenerate_table:
