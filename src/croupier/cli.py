@@ -18,7 +18,7 @@ from typing import Any
 
 import typer
 
-from croupier.commands.common import app, err, error_line, where
+from croupier.commands.common import app, err, error_line, where, with_suggestion
 from croupier.errors import CroupierError, one_line
 
 
@@ -107,7 +107,9 @@ def main(argv: list[str] | None = None) -> None:
         _fail(message, "UsageError", None, json_out)
         raise SystemExit(getattr(exc, "exit_code", 2)) from None
     except CroupierError as exc:
-        _fail(f"{where(exc)}{exc}", type(exc).__name__, error_section(exc), json_out)
+        _fail(
+            with_suggestion(f"{where(exc)}{exc}"), type(exc).__name__, error_section(exc), json_out
+        )
         raise SystemExit(2) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 

@@ -30,7 +30,16 @@ from croupier.analysis.eor import (
 )
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
-from croupier.commands.common import JsonFlag, _money, _wager, app, err, money_json, out
+from croupier.commands.common import (
+    JsonFlag,
+    _money,
+    _wager,
+    app,
+    did_you_mean,
+    err,
+    money_json,
+    out,
+)
 from croupier.errors import InputError, NoCountError
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money
@@ -43,7 +52,6 @@ from croupier.wagers.baccarat import (
     settle_round,
 )
 from croupier.wagers.base import Settlement
-from croupier.wagers.registry import did_you_mean
 
 DecksOption = Annotated[
     int, typer.Option("--decks", "-d", min=1, max=8, help="Decks in the shoe (1–8).")

@@ -24,6 +24,7 @@ from croupier.commands.common import (
     _book,
     _money,
     app,
+    did_you_mean,
     err,
     money_json,
     out,
@@ -43,7 +44,7 @@ from croupier.wagers.four_card_poker import (
     FourCardPokerSettlement,
     settle_round,
 )
-from croupier.wagers.registry import did_you_mean, get_wager
+from croupier.wagers.registry import get_wager
 
 GAMES = ("four-card-poker",)
 

@@ -7,11 +7,9 @@ data file) — nothing else changes.
 
 from __future__ import annotations
 
-import difflib
 import importlib
 import inspect
 import pkgutil
-from collections.abc import Iterable
 from pathlib import Path
 from typing import TypeVar
 
@@ -60,20 +58,10 @@ def all_wagers() -> tuple[Wager, ...]:
 
 
 def get_wager(wager_id: str) -> Wager:
-    """The wager registered as ``wager_id``; :class:`UnknownWagerError` names the closest id
-    ("did you mean 'perfect-pairs'?") and lists the known ids."""
+    """The wager registered as ``wager_id``; :class:`UnknownWagerError` lists the known ids."""
     _discover()
-    key = wager_id.strip().lower()
     try:
-        return _REGISTRY[key]
+        return _REGISTRY[wager_id.strip().lower()]
     except KeyError:
-        raise UnknownWagerError(f"no wager {wager_id!r}{did_you_mean(key, _REGISTRY)}") from None
-
-
-def did_you_mean(text: str, known: Iterable[str]) -> str:
-    """'; did you mean 'perfect-pairs'? (known wagers: …)' — the closest of ``known`` to ``text``
-    (:func:`difflib.get_close_matches`), if any is close, then every known id."""
-    ids = sorted(known)
-    close = difflib.get_close_matches(text, ids, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"{hint} (known wagers: {', '.join(ids)})"
+        known = ", ".join(sorted(_REGISTRY))
+        raise UnknownWagerError(f"no wager {wager_id!r} (known wagers: {known})") from None
