@@ -65,13 +65,16 @@ def test_baccarat_settles_a_dealt_coup() -> None:
     assert by_wager["banker"]["win"] == "$9.50"
     assert by_wager["fortune-7"]["win"] == "$200"
     assert data["net"] == "$209.50"
+    assert (by_wager["banker"]["win_cents"], data["net_cents"]) == (950, 20_950)
 
 
 def test_baccarat_without_bets_shows_every_wager() -> None:
-    data = run_json("baccarat", "--cards", "3h 4c 4d 3s", "--treasures", "B")
+    data = run_json("baccarat", "--cards", "3h 4c 4d 3s", "--paytable", "five-treasures=B")
     outcomes = {w["wager"]: w["pays"] for w in data["wagers"]}
     assert outcomes["blazing-7s"] == "50 to 1" and outcomes["cover-all"] == "6 to 1"
     assert outcomes["player"] == "push" and outcomes["tie"] == "8 to 1"
+    nine = run_json("baccarat", "--cards", "3h 4c 4d 3s", "-p", "tie=9-to-1", "-p", "banker=ez")
+    assert {w["wager"]: w["pays"] for w in nine["wagers"]}["tie"] == "9 to 1"
 
 
 def test_eor_json() -> None:
@@ -102,7 +105,9 @@ def test_simulate_shoes_json() -> None:
         (["baccarat", "--cards", "Th 2c Jd As"], "§ 631a.11"),
         (["baccarat", "--cards", "3h 4c 4d 3s", "--bet", "cover-all=5"], "§ 631c.3(c)"),
         (["baccarat", "--cards", "3h 4c 4d 3s", "--bet", "banker"], "WAGER=DOLLARS"),
-        (["baccarat", "--cards", "3h 4c 4d 3s", "--banker", "8-to-1"], "not for the Banker"),
+        (["baccarat", "--cards", "3h 4c 4d 3s", "-p", "banker=8-to-1"], "not for the Banker"),
+        (["baccarat", "--cards", "3h 4c 4d 3s", "-p", "banekr=ez"], "did you mean 'banker'?"),
+        (["baccarat", "--cards", "3h 4c 4d 3s", "-p", "banker"], "WAGER=ID"),
         (["analyze", "banker", "-p", "standard", "-d", "8"], "not for the Banker"),
     ],
 )

@@ -154,7 +154,7 @@ def test_cli_analyze_jackpot_party_at_a_meter() -> None:
         "1",
         "--meter",
         "Mega=60000,Major=6000",
-        "--wager-amount",
+        "--amount",
         "5",
     )
     assert several["meters"] == {"Mega": "$60,000", "Major": "$6,000", "Minor": "$500"}

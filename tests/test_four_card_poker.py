@@ -642,10 +642,7 @@ def test_cli_strategy_and_round() -> None:
             "four-card-poker",
             "9h 9c 9d Ks 2s",
             "Ah Ad 7c 7s 3d 4h",
-            "--ante",
-            "5",
-            "--play",
-            "best",
+            *("--bet", "ante=5", "--bet", "play=best"),
             "--json",
         ],
     )
@@ -654,7 +651,15 @@ def test_cli_strategy_and_round() -> None:
     assert d["optimal_decision"] == "play-3x" and d["net_cents"] == 500 + 1500 + 1000
     res = runner.invoke(
         app,
-        ["four-card-poker", "9h 9c 9d Ks 2s", "Ah Ad 7c 7s 3d 4h", "--ante", "5", "--play", "20"],
+        [
+            "four-card-poker",
+            "9h 9c 9d Ks 2s",
+            "Ah Ad 7c 7s 3d 4h",
+            "--bet",
+            "ante=5",
+            "--bet",
+            "play=20",
+        ],
     )
     assert res.exit_code != 0 and "641a.7(d)(1)" in str(res.exception)
 

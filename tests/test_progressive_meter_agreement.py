@@ -40,7 +40,7 @@ def test_every_meter_the_ledger_reaches_is_one_the_analysis_values_as_the_ledger
             for micros in (taken_from, lv.meter):
                 meter = format_micros(micros).lstrip("$").replace(",", "")
                 analyzed = runner.invoke(app, ["analyze", "match-the-dealer", "-p", "1", "-d",
-                                               "6", "--meter", meter, "--wager-amount", "5"])  # fmt: skip
+                                               "6", "--meter", meter, "--amount", "5"])  # fmt: skip
                 assert analyzed.exit_code == 0, analyzed.output
                 hand = runner.invoke(app, ["hand", "match-the-dealer", "7h 7h 7h", "-p", "1",
                                            "-d", "6", "--meter", meter, "-a", "5", "--json"])  # fmt: skip

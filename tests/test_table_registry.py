@@ -186,7 +186,7 @@ def test_actions_are_records_and_the_round_says_what_it_allows() -> None:
     [
         ["hand", "match-the-dealer", "7h 7c 7h", "--paytable", "4", "--decks", "8"],
         ["baccarat", "--cards", "Ks 4h 2d Qc 3h 3s", "--bet", "banker=10"],
-        ["four-card-poker", "Tc Td 4h 9s Kc", "Qs 8d 7c 3h 2s 5d", "--ante", "10"],
+        ["four-card-poker", "Tc Td 4h 9s Kc", "Qs 8d 7c 3h 2s 5d", "--bet", "ante=10"],
         [
             "blackjack-round",
             *("--dealer", "Ad Kd", "--player", "Qd Jd", "--player", "9s 9h"),

@@ -10,13 +10,28 @@ stderr and exit status 2; no traceback.
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
+import sys
 from pathlib import Path
+from typing import Any
 
 import typer
 
-from croupier.commands.common import app, err, error_line, where
-from croupier.errors import CroupierError
+from croupier.commands.common import app, err, error_line, where, with_suggestion
+from croupier.errors import CroupierError, one_line
+
+
+def error_section(exc: CroupierError) -> str | None:
+    """The section an error cites ('633b.3(b)'): a rule's own, else the first a Rules
+    Submission's violations name, else ``None``."""
+    section = getattr(exc, "section", None)
+    if isinstance(section, str):
+        return section
+    for _, sec in getattr(exc, "violations", ()) or ():
+        if isinstance(sec, str):
+            return sec
+    return None
 
 
 def _load_command_modules() -> None:
@@ -31,14 +46,57 @@ def _load_command_modules() -> None:
 _load_command_modules()
 
 
-def main() -> None:
+def _json_requested(args: list[str]) -> bool:
+    """Whether the command line asks for ``--json`` (before a ``--`` that ends the options)."""
+    for a in args:
+        if a == "--":
+            return False
+        if a == "--json":
+            return True
+    return False
+
+
+def _fail(message: str, kind: str, section: str | None, json_out: bool) -> None:
+    """Report one error: its ``error:`` line on stderr and, under ``--json``, one JSON object
+    ``{"error": {"type", "message", "section"}}`` on stdout (docs/schemas/error.schema.json)."""
+    line = one_line(message)
+    if json_out:
+        doc = {"error": {"type": kind, "message": line, "section": section}}
+        print(json.dumps(doc, ensure_ascii=False))
+    error_line(line)
+
+
+def _tidy_help(command: Any) -> None:
+    """No type column for on/off flags in ``--help`` (Typer would print ``<bool>``)."""
+    for param in getattr(command, "params", ()):
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    make_help = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = make_help(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        _tidy_help(sub)
+
+
+def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``croupier`` console script: one line per error, exit status 2.
 
-    Usage errors (a missing option, a value of the wrong type) are one line too.
+    Usage errors (a missing option, a value of the wrong type) are one line too. Under
+    ``--json`` an error is also one JSON object on stdout, naming the error's type, its
+    one-line message and the section of the rule it enforces (or ``null``).
     """
+    args = sys.argv[1:] if argv is None else argv
+    json_out = _json_requested(args)
     command = typer.main.get_command(app)
+    _tidy_help(command)
     try:
-        code = command.main(prog_name="croupier", standalone_mode=False)
+        code = command.main(args=args, prog_name="croupier", standalone_mode=False)
     except typer.Abort:
         err.print("aborted", style="red")
         raise SystemExit(1) from None
@@ -46,10 +104,12 @@ def main() -> None:
         if type(exc).__name__ == "NoArgsIsHelpError":  # help was printed for a bare `croupier`
             raise SystemExit(0) from None
         message = exc.format_message() if hasattr(exc, "format_message") else str(exc)
-        error_line(message)
+        _fail(message, "UsageError", None, json_out)
         raise SystemExit(getattr(exc, "exit_code", 2)) from None
     except CroupierError as exc:
-        error_line(f"{where(exc)}{exc}")
+        _fail(
+            with_suggestion(f"{where(exc)}{exc}"), type(exc).__name__, error_section(exc), json_out
+        )
         raise SystemExit(2) from None
     raise SystemExit(code if isinstance(code, int) else 0)
 

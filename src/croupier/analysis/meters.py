@@ -126,6 +126,7 @@ class MeterReturn:
         be = self.breakeven_cents()
         return {
             "wager_amount": format_money(self.wager_cents),
+            "wager_amount_cents": self.wager_cents,
             "fixed_return": float(self.fixed),
             "return_per_1000_on_meter": {
                 lvl.value: float(s * Fraction(100_000, self.wager_cents))
@@ -135,6 +136,7 @@ class MeterReturn:
             "return_at_seed": float(self.at()),
             "top_meter": self.top.value,
             "breakeven_meter": (format_money(round(be)) if be is not None and be >= 0 else None),
+            "breakeven_meter_cents": round(be) if be is not None and be >= 0 else None,
             "positive_at_seed": self.positive_at_seed(),
             "increment_rate": float(self.total_increment_rate),
             "long_run_return": float(self.long_run()),

@@ -170,7 +170,9 @@ class ParSheet:
             out["standard_error"] = self.standard_error
         if self.meters:
             out["wager_amount"] = format_money(self.wager_cents or 0)
+            out["wager_amount_cents"] = self.wager_cents or 0
             out["meters"] = {lvl.value: format_money(c) for lvl, c in self.meters.items()}
+            out["meters_cents"] = {lvl.value: c for lvl, c in self.meters.items()}
             out["progressive_stake"] = self.stake.value
             if self.increment_rate is not None:
                 out["increment_rate"] = float(self.increment_rate)

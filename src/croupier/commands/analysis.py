@@ -11,7 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from croupier.analysis.meters import MeterReturn, meter_return
+from croupier.analysis.meters import MeterReturn, meter_return, meter_returns
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import parsheets_json, write_report
 from croupier.analysis.simulate import simulate as run_simulation
@@ -37,6 +37,7 @@ from croupier.commands.common import (
     _wager,
     app,
     err,
+    money_json,
     out,
 )
 from croupier.errors import (
@@ -298,7 +299,7 @@ def analyze(
         paytable,
         decks=decks,
         meter_cents=_meter_arg(meter),
-        wager_cents=_money(wager_amount, "--wager-amount"),
+        wager_cents=_money(wager_amount, "--amount"),
         stake=stake,
     )
     meters = None
@@ -371,7 +372,7 @@ def simulate(
             seed=seed,
             decks=decks,
             meter_cents=_meter_arg(meter),
-            wager_cents=_money(wager_amount, "--wager-amount"),
+            wager_cents=_money(wager_amount, "--amount"),
             stake=stake,
             progress=lambda done: progress.update(task, completed=done),
         )
@@ -420,26 +421,49 @@ def parsheet(
     summary: Annotated[
         bool, typer.Option("--summary", help="Print only the summary table.")
     ] = False,
+    wager_ids: Annotated[
+        list[str] | None,
+        typer.Option("--wager", help="Only this wager (a wager id); repeatable."),
+    ] = None,
+    decks_only: Annotated[
+        int | None, typer.Option("--decks", "-d", help="Only paytables at this deck count.")
+    ] = None,
     paytable_files: PaytableFiles = None,
 ) -> None:
-    """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds)."""
+    """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds),
+    or of the wagers and deck count asked for; the summary compares paytables: house edge at
+    the seed, long-run return, breakeven meter, hit frequency and standard deviation."""
     if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
     book = _book(paytable_files)
+    games_asked = {x.strip().lower() for x in wager_ids or []} & set(GAME_ANALYSES)
+    wanted = {get_wager(x).id for x in wager_ids or [] if x.strip().lower() not in games_asked}
     jobs = [
         (w, table, decks)
         for w in (x.with_book(book) if paytable_files else x for x in all_wagers())
+        if not wager_ids or w.id in wanted
         for table, decks in w.offerings()
+        if decks_only is None or decks == decks_only
     ]
+    game_decks = [
+        d
+        for d in GAME_DECKS
+        if (not wager_ids or games_asked) and (decks_only is None or d == decks_only)
+    ]
+    if not jobs and not game_decks:
+        raise InputError(
+            f"no paytable of {', '.join(wager_ids or ['any wager'])} is offered with "
+            f"{decks_only} decks"
+        )
     sheets: list[ParSheet] = []
     games: list[GameSheet] = []
     with _progress(disable=json_out) as progress:
-        task = progress.add_task("exact par sheets", total=len(jobs) + len(GAME_DECKS))
+        task = progress.add_task("exact par sheets", total=len(jobs) + len(game_decks))
         for w, table, decks in jobs:
             progress.update(task, description=f"{w.id} {table.key} {decks_phrase(decks)}")
             sheets.append(exact_parsheet(w, table, decks=decks))
             progress.advance(task)
-        for decks in GAME_DECKS:  # § 633b.4 changes the game: whole-game figures, not outcomes
+        for decks in game_decks:  # § 633b.4 changes the game: whole-game figures, not outcomes
             progress.update(task, description=f"switch hands {decks_phrase(decks)}")
             games.append(game_sheet(decks))
             progress.advance(task)
@@ -455,33 +479,7 @@ def parsheet(
         if not summary:
             for s in sheets:
                 _print_sheet(s)
-        t = Table(title="Par sheet summary (exact)", title_justify="left")
-        for col in (
-            "Wager",
-            "Section",
-            "Paytable",
-            "Decks",
-            "House edge",
-            "Hit frequency",
-            "Std. dev.",
-        ):
-            t.add_column(
-                col,
-                justify="right"
-                if col in ("Decks", "House edge", "Hit frequency", "Std. dev.")
-                else "left",
-            )
-        for s in sheets:
-            t.add_row(
-                s.wager,
-                f"§ {s.section}",
-                s.paytable,
-                str(s.decks),
-                _pct(s.house_edge),
-                _pct(s.hit_frequency),
-                f"{s.standard_deviation:.4f}",
-            )
-        out.print(t)
+        _print_summary(sheets)
         g = Table(
             title="Switch Hands and Blackjack Premium (58 Pa. Code § 633b.4), whole game",
             title_justify="left",
@@ -505,10 +503,53 @@ def parsheet(
                     f"{a.house_edge:.4%}",
                     f"{a.house_edge_total:.4%}",
                 )
-        out.print(g)
+        if games:
+            out.print(g)
     if out_dir is not None:
         written = write_report(sheets, out_dir, games)
         err.print("wrote " + ", ".join(str(p) for p in written))
+
+
+def _print_summary(sheets: list[ParSheet]) -> None:
+    """The summary table: one row per sheet; a progressive's house edge at its seeds beside its
+    long-run return and breakeven meter (:mod:`croupier.analysis.meters`), and a warning under
+    the table for every paytable whose long-run return is above 100% of the wager."""
+    by_sheet = {id(s): mr for s, mr in meter_returns(sheets)}
+    t = Table(title="Par sheet summary (exact)", title_justify="left")
+    right = ("Decks", "House edge at seed", "Long-run return", "Breakeven meter")
+    for col in ("Wager", "Section", "Paytable", *right, "Hit frequency", "Std. dev."):
+        t.add_column(col, justify="left" if col in ("Wager", "Section", "Paytable") else "right")
+    above: list[str] = []
+    for s in sheets:
+        mr = by_sheet.get(id(s))
+        long_run = 1 + (mr.long_run() if mr is not None else s.expected_return)
+        breakeven = "—"
+        if mr is not None:
+            be = mr.breakeven_cents()
+            breakeven = format_money(round(be)) if be is not None and be >= 0 else "—"
+        flag = ""
+        if long_run > 1:
+            flag = " ⚠"
+            above.append(f"{s.wager} {s.paytable} ({s.decks} decks) {float(long_run):.4%}")
+        t.add_row(
+            s.wager,
+            f"§ {s.section}",
+            s.paytable if s.regulation else f"{s.paytable} (example, not in the regulation)",
+            str(s.decks),
+            _pct(s.house_edge),
+            f"{float(long_run):.4%}{flag}",
+            breakeven,
+            _pct(s.hit_frequency),
+            f"{s.standard_deviation:.4f}",
+        )
+    out.print(t)
+    if above:
+        out.print(
+            "WARNING: long-run return above 100% of the wager (the player's edge, meters reset "
+            "to their seeds after each award, increment rates paid back through the meters; "
+            "see docs/interpretations.md): " + "; ".join(above),
+            soft_wrap=True,
+        )
 
 
 @app.command()
@@ -559,11 +600,11 @@ def hand(
         "outcome": s.outcome.key if s.outcome else None,
         "paid_as": s.line.label if s.line else None,
         "pays": str(s.line.pays) if s.line else None,
-        "amount": format_money(s.amount_cents),
-        "win": format_money(s.win_cents),
-        "returned": format_money(s.returned_cents),
+        **money_json("amount", s.amount_cents),
+        **money_json("win", s.win_cents),
+        **money_json("returned", s.returned_cents),
         "pending_validation": s.pending_validation,
-        "rounding_dropped_cents": float(s.rounding_cents_dropped),
+        "rounding_dropped_cent_fraction": _exact(s.rounding_cents_dropped),
         "settlement": RoundSettlement((line_of(1, s),)).to_json(),
     }
     if json_out:
@@ -578,6 +619,11 @@ def hand(
             "A floorperson or above must validate this progressive payout before it is paid "
             f"(58 Pa. Code § {w.section}(h)(3))."
         )
+
+
+def _exact(x: Fraction) -> str:
+    """An exact fraction as JSON text: '3/8'."""
+    return f"{x.numerator}/{x.denominator}"
 
 
 def _groups(w: Wager, cards: tuple[Card, ...]) -> dict[str, list[str]]:

@@ -30,7 +30,16 @@ from croupier.analysis.eor import (
 )
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
-from croupier.commands.common import JsonFlag, _money, _wager, app, err, out
+from croupier.commands.common import (
+    JsonFlag,
+    _money,
+    _wager,
+    app,
+    did_you_mean,
+    err,
+    money_json,
+    out,
+)
 from croupier.errors import InputError, NoCountError
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money
@@ -93,6 +102,29 @@ def _parse_bets(bets: list[str] | None) -> dict[str, int]:
     return out_bets
 
 
+_PAYTABLE_FIELDS = {"player": "player", "banker": "banker", "tie": "tie"}
+
+
+def _parse_paytables(choices: list[str] | None) -> dict[str, str]:
+    """``--paytable WAGER=ID`` (repeatable) as :class:`BaccaratTable` fields; a 5 Treasures wager
+    id or ``five-treasures`` names the one paytable they share (§ 631c.3(h))."""
+    treasures = {w.id for w in baccarat_wagers()} - set(_PAYTABLE_FIELDS) | {"five-treasures"}
+    fields: dict[str, str] = {}
+    for text in choices or []:
+        wager, sep, key = text.partition("=")
+        wager = wager.strip().lower()
+        if not sep or not wager or not key.strip():
+            raise InputError(f"--paytable takes WAGER=ID, e.g. banker=ez, not {text!r}")
+        field = _PAYTABLE_FIELDS.get(wager, "five_treasures" if wager in treasures else None)
+        if field is None:
+            known = sorted(_PAYTABLE_FIELDS.keys() | treasures)
+            raise InputError(f"--paytable: no Baccarat wager {wager!r}{did_you_mean(wager, known)}")
+        if field in fields and fields[field] != key.strip():
+            raise InputError(f"--paytable {wager} given twice")
+        fields[field] = key.strip()
+    return fields
+
+
 @app.command()
 def baccarat(
     cards: Annotated[
@@ -111,19 +143,22 @@ def baccarat(
         ),
     ] = None,
     decks: DecksOption = 8,
-    banker: Annotated[
-        str, typer.Option("--banker", help="Banker paytable: commission, no-commission or ez.")
-    ] = "commission",
-    tie: Annotated[str, typer.Option("--tie", help="Tie paytable: 8-to-1 or 9-to-1.")] = "8-to-1",
-    treasures: Annotated[
-        str, typer.Option("--treasures", help="5 Treasures paytable: A or B (§ 631c.3(h)).")
-    ] = "A",
+    paytable: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--paytable",
+            "-p",
+            help="A wager's paytable as WAGER=ID; repeat. banker=commission (default), "
+            "no-commission or ez; tie=8-to-1 (default) or 9-to-1; five-treasures=A (default) or B "
+            "(§ 631c.3(h), for all five 5 Treasures wagers).",
+        ),
+    ] = None,
     json_out: JsonFlag = False,
 ) -> None:
     """Play one dealt coup (§ 631a.9–§ 631a.12) and settle its wagers (with --bet), or show what
     every Baccarat wager does on it."""
     dealt = parse_cards(cards)
-    table = BaccaratTable(decks=decks, banker=banker, tie=tie, five_treasures=treasures)
+    table = BaccaratTable(decks=decks, **_parse_paytables(paytable))
     bets = _parse_bets(bet)
     if bets:
         result = settle_round(dealt, bets, table)
@@ -200,15 +235,14 @@ def _round_dict(result: CoupSettlement, table: BaccaratTable, settled: bool) -> 
         }
         if settled:
             entry |= {
-                "amount": format_money(s.amount_cents),
-                "win": format_money(s.win_cents),
-                "returned": format_money(s.returned_cents),
+                **money_json("amount", s.amount_cents),
+                **money_json("win", s.win_cents),
+                **money_json("returned", s.returned_cents),
             }
         wagers.append(entry)
     d["wagers"] = wagers
     if settled:
-        d["net"] = format_money(result.win_cents)
-        d["returned"] = format_money(result.returned_cents)
+        d |= money_json("net", result.win_cents) | money_json("returned", result.returned_cents)
         d["settlement"] = RoundSettlement(result.lines()).to_json()
     return d
 

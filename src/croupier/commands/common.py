@@ -3,12 +3,13 @@ the common options and the helpers that parse them (money, meters, paytable file
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -100,6 +101,34 @@ def _book(files: list[Path] | None) -> PaytableBook:
 def _wager(wager_id: str, files: list[Path] | None) -> Wager:
     wager = get_wager(wager_id)
     return wager.with_book(_book(files)) if files else wager
+
+
+def did_you_mean(text: str, known: Iterable[str]) -> str:
+    """'; did you mean 'perfect-pairs'? (known wagers: …)' — the closest of ``known`` to ``text``
+    (:func:`difflib.get_close_matches`), if any is close, then every known id."""
+    ids = sorted(known)
+    close = difflib.get_close_matches(text.strip().lower(), ids, n=1, cutoff=0.6)
+    hint = f"; did you mean {close[0]!r}?" if close else ""
+    return f"{hint} (known wagers: {', '.join(ids)})"
+
+
+_UNKNOWN_WAGER = re.compile(r"no wager (?P<id>'[^']*'|\"[^\"]*\") \(known wagers: (?P<ids>[^)]*)\)")
+
+
+def with_suggestion(message: str) -> str:
+    """An unknown-wager message ('no wager 'perfect-pair' (known wagers: …)') with the closest
+    known id suggested; any other message unchanged."""
+    m = _UNKNOWN_WAGER.search(message)
+    if m is None:
+        return message
+    hint = did_you_mean(m.group("id")[1:-1], m.group("ids").split(", "))
+    return message[: m.start()] + f"no wager {m.group('id')}{hint}" + message[m.end() :]
+
+
+def money_json(name: str, cents: int) -> dict[str, Any]:
+    """A JSON money field: ``{"<name>": "$1,234.50", "<name>_cents": 123450}`` (integer cents,
+    the formatted amount beside them)."""
+    return {name: format_money(cents), f"{name}_cents": cents}
 
 
 def _money(text: str | None, what: str) -> int | None:
@@ -219,7 +248,9 @@ MeterOpt = Annotated[
 WagerAmountOpt = Annotated[
     str | None,
     typer.Option(
-        "--wager-amount", help="Progressive wager size in dollars (default: the smallest allowed)."
+        "--amount",
+        "-a",
+        help="Wager size in dollars, for a progressive's meters (default: the smallest allowed).",
     ),
 ]
 StakeOpt = Annotated[

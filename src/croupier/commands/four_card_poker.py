@@ -24,7 +24,9 @@ from croupier.commands.common import (
     _book,
     _money,
     app,
+    did_you_mean,
     err,
+    money_json,
     out,
 )
 from croupier.errors import InputError
@@ -53,9 +55,11 @@ def _ante_play(paytable_files: list[Path] | None) -> AntePlay:
     return w.with_book(_book(paytable_files)) if paytable_files else w
 
 
-@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+_BJ = "Blackjack and Switch Hands rules"
+
+
+@app.command()
 def strategy(
-    ctx: typer.Context,
     game: Annotated[
         str, typer.Argument(help="The game: four-card-poker, blackjack, switch-hands.")
     ],
@@ -75,20 +79,56 @@ def strategy(
     ] = None,
     json_out: JsonFlag = False,
     paytable_files: PaytableFiles = None,
+    decks: Annotated[
+        int | None, typer.Option("--decks", "-d", help="Blackjack: decks in the shoe (6).")
+    ] = None,
+    h17: Annotated[
+        bool, typer.Option("--h17/--s17", help="Blackjack: the dealer hits soft 17 (--h17).")
+    ] = False,
+    no_das: Annotated[
+        bool, typer.Option("--no-das", help="Blackjack: no double after a split.")
+    ] = False,
+    split_hands: Annotated[
+        int | None, typer.Option("--split-hands", help="Blackjack: most hands by splitting (4).")
+    ] = None,
+    resplit_aces: Annotated[
+        bool, typer.Option("--resplit-aces", help="Blackjack: aces may be resplit.")
+    ] = False,
+    hit_split_aces: Annotated[
+        bool, typer.Option("--hit-split-aces", help="Blackjack: split aces may draw.")
+    ] = False,
+    surrender: Annotated[
+        bool, typer.Option("--surrender", help="Blackjack: late surrender is offered.")
+    ] = False,
+    tie_pays: Annotated[
+        bool, typer.Option("--tie-pays", help="Switch Hands: a blackjack tie pays 1 to 2.")
+    ] = False,
+    premium: Annotated[
+        bool, typer.Option("--premium", help="Switch Hands: the Blackjack Premium variant.")
+    ] = False,
 ) -> None:
     """The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;
-    Blackjack's basic-strategy chart and house edge (blackjack: --decks N, --s17 | --h17,
-    --no-das, --split-hands N, --resplit-aces, --hit-split-aces, --surrender); the Switch Hands
-    decision chart (switch-hands: the same, and --tie-pays, --premium)."""
+    Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."""
+    rules = [
+        *(["--decks", str(decks)] if decks is not None else []),
+        *(["--h17"] if h17 else []),
+        *(["--no-das"] if no_das else []),
+        *(["--split-hands", str(split_hands)] if split_hands is not None else []),
+        *(["--resplit-aces"] if resplit_aces else []),
+        *(["--hit-split-aces"] if hit_split_aces else []),
+        *(["--surrender"] if surrender else []),
+        *(["--tie-pays"] if tie_pays else []),
+        *(["--premium"] if premium else []),
+    ]
     other = GAME_STRATEGIES.get(game.strip().lower())
     if other is not None:
-        other(list(ctx.args), json_out)
+        other(rules, json_out)
         return
     if game.strip().lower() not in GAMES:
         games = ", ".join((*GAMES, *GAME_STRATEGIES))
         raise InputError(f"no strategy for {game!r} (games with one: {games})")
-    if ctx.args:
-        raise InputError(f"unknown option(s) for four-card-poker: {' '.join(ctx.args)}")
+    if rules:
+        raise InputError(f"{' '.join(rules)}: options of blackjack and switch-hands, not {game}")
     w = _ante_play(paytable_files)
     table = w.paytable(paytable, 1)
     if regenerate_table:
@@ -204,6 +244,38 @@ def strategy(
     )
 
 
+_BET_FIELDS = {
+    "aces-up": "aces_up_cents",
+    "bad-beat-bonus": "bad_beat_cents",
+    "four-card-progressive": "four_card_progressive_cents",
+    "five-card-progressive": "five_card_progressive_cents",
+    "five-card-hand-bonus": "five_card_bonus_cents",
+    "five-card-hand-bonus-dealer": "five_card_bonus_dealer_cents",
+    "six-card-bonus": "six_card_bonus_cents",
+}
+"""The side wagers a ``--bet`` names (their wager ids) and their :class:`FourCardPokerBets`
+fields; ``ante`` and ``play`` are the base game's."""
+
+
+def _parse_bets(bets: list[str] | None) -> dict[str, str]:
+    """``--bet WAGER=DOLLARS`` (repeatable) by wager id, the amounts still as given."""
+    known = ["ante", "play", *_BET_FIELDS]
+    given: dict[str, str] = {}
+    for text in bets or []:
+        wager, sep, amount = text.partition("=")
+        wager = wager.strip().lower()
+        if not sep or not wager:
+            raise InputError(f"--bet takes WAGER=DOLLARS, e.g. ante=10, not {text!r}")
+        if wager not in known:
+            raise InputError(
+                f"--bet: no Four Card Poker wager {wager!r}{did_you_mean(wager, known)}"
+            )
+        if wager in given:
+            raise InputError(f"--bet {wager} given twice")
+        given[wager] = amount
+    return given
+
+
 def _cents(text: str | None, what: str) -> int:
     return _money(text, what) or 0 if text is not None else 0
 
@@ -212,32 +284,16 @@ def _cents(text: str | None, what: str) -> int:
 def four_card_poker_round(
     player: Annotated[str, typer.Argument(help="The player's five cards, e.g. '9h 9c 9d Ks 2s'.")],
     dealer: Annotated[str, typer.Argument(help="The dealer's six cards, the face-up card first.")],
-    ante: Annotated[str | None, typer.Option("--ante", help="Ante wager in dollars.")] = None,
-    play: Annotated[
-        str | None,
+    bet: Annotated[
+        list[str] | None,
         typer.Option(
-            "--play",
-            help="Play wager in dollars (1 to 3 times the Ante); 'best' plays the optimal "
-            "strategy; omit to fold.",
+            "--bet",
+            "-b",
+            help="A wager and its amount in dollars, WAGER=DOLLARS; repeat. ante, play (1 to 3 "
+            "times the Ante, or play=best for the optimal strategy; no play: fold), aces-up, "
+            "bad-beat-bonus, four-card-progressive, five-card-progressive, five-card-hand-bonus, "
+            "five-card-hand-bonus-dealer, six-card-bonus.",
         ),
-    ] = None,
-    aces_up: Annotated[str | None, typer.Option("--aces-up", help="Aces Up wager.")] = None,
-    bad_beat: Annotated[str | None, typer.Option("--bad-beat", help="Bad Beat Bonus.")] = None,
-    four_card_progressive: Annotated[
-        str | None, typer.Option("--four-card-progressive", help="Four-Card Progressive.")
-    ] = None,
-    five_card_progressive: Annotated[
-        str | None, typer.Option("--five-card-progressive", help="Five-Card Progressive.")
-    ] = None,
-    five_card_bonus: Annotated[
-        str | None, typer.Option("--five-card-bonus", help="Five Card Hand Bonus, player's hand.")
-    ] = None,
-    five_card_bonus_dealer: Annotated[
-        str | None,
-        typer.Option("--five-card-bonus-dealer", help="Five Card Hand Bonus, dealer's hand."),
-    ] = None,
-    six_card_bonus: Annotated[
-        str | None, typer.Option("--six-card-bonus", help="Six Card Bonus wager.")
     ] = None,
     bonus_card: Annotated[
         str | None, typer.Option("--bonus-card", help="The Six Card Bonus card.")
@@ -251,24 +307,24 @@ def four_card_poker_round(
 ) -> None:
     """Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d))."""
     p, d = parse_cards(player), parse_cards(dealer)
-    ante_cents = _cents(ante, "--ante")
+    given = _parse_bets(bet)
+    ante_cents = _cents(given.pop("ante", None), "--bet ante")
+    play = given.pop("play", None)
     if play is not None and play.strip().lower() == "best":
         if not ante_cents:
-            raise InputError("--play best needs an --ante")
+            raise InputError("--bet play=best needs an Ante (--bet ante=DOLLARS)")
         mult = AntePlayStrategy.for_bonus({}).decide_with_upcard(p, d[0]).multiple
         play_cents = mult * ante_cents
     else:
-        play_cents = _cents(play, "--play")
+        play_cents = _cents(play, "--bet play")
     bets = FourCardPokerBets(
         ante_cents=ante_cents,
         play_cents=play_cents,
-        aces_up_cents=_cents(aces_up, "--aces-up"),
-        four_card_progressive_cents=_cents(four_card_progressive, "--four-card-progressive"),
-        five_card_progressive_cents=_cents(five_card_progressive, "--five-card-progressive"),
-        bad_beat_cents=_cents(bad_beat, "--bad-beat"),
-        five_card_bonus_cents=_cents(five_card_bonus, "--five-card-bonus"),
-        five_card_bonus_dealer_cents=_cents(five_card_bonus_dealer, "--five-card-bonus-dealer"),
-        six_card_bonus_cents=_cents(six_card_bonus, "--six-card-bonus"),
+        **{
+            field: _cents(text, f"--bet {wager}")
+            for wager, text in given.items()
+            for field in (_BET_FIELDS[wager],)
+        },
     )
     result = settle_round(
         p,
@@ -319,11 +375,10 @@ def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:
                 "wager": r.wager,
                 "name": r.name,
                 "section": f"58 Pa. Code § {r.section}",
-                "amount": format_money(r.amount_cents),
-                "win": format_money(r.win_cents),
-                "win_cents": r.win_cents,
+                **money_json("amount", r.amount_cents),
+                **money_json("win", r.win_cents),
                 "detail": r.detail,
-                **({"envy": format_money(r.envy_cents)} if r.envy_cents else {}),
+                **(money_json("envy", r.envy_cents) if r.envy_cents else {}),
                 **(
                     {"pending_validation": True}
                     if r.settlement is not None and r.settlement.pending_validation
@@ -332,7 +387,6 @@ def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:
             }
             for r in result.results
         ],
-        "net": format_money(result.win_cents),
-        "net_cents": result.win_cents,
+        **money_json("net", result.win_cents),
         "settlement": RoundSettlement(result.lines()).to_json(),
     }
