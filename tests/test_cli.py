@@ -261,3 +261,20 @@ def test_user_paytable_with_an_unknown_outcome_names_it(tmp_path: Path) -> None:
     result = runner.invoke(app, ["analyze", "perfect-pairs", "-p", "H2", "-d", "8", "-f", str(f)])
     assert result.exit_code != 0
     assert "mixd-pair" in str(result.exception)
+
+
+def test_a_share_of_the_meter_shown_without_a_meter_says_it_is_valued_at_the_seed() -> None:
+    """Issue 12 (one truth on the screen): without a ledger or a --meter, a share-of-meter pay is
+    the seed's share — 10% of $5,000 (1,000 × the $5 wager, § 633b.3(j)) less the $5 stake is
+    +$495 — and the output says the meter decides the pay; with --meter 6000 it is 10% of $6,000."""
+    args = ["hand", "match-the-dealer", "7h 7h 7h", "-p", "1", "-d", "6", "-a", "5"]
+    seed = runner.invoke(app, args)
+    assert seed.exit_code == 0, seed.output
+    assert "+$495" in seed.stdout and "the progressive meter decides the pay" in seed.stdout
+    metered = runner.invoke(app, [*args, "--meter", "6000"])
+    assert metered.exit_code == 0, metered.output
+    assert "+$595" in metered.stdout and "decides the pay" not in metered.stdout
+    bj_args = ["blackjack-round", "--dealer", "Ad Kd", "--player", "Qd Jd", "--decks", "6"]
+    bj = runner.invoke(app, [*bj_args, "--bet", "1:jackpot-party=5", "--paytable", "jackpot-party=P10"])
+    assert bj.exit_code == 0, bj.output
+    assert "the progressive meter decides the pay" in " ".join(bj.stdout.split())

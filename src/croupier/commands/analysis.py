@@ -619,6 +619,11 @@ def hand(
             "A floorperson or above must validate this progressive payout before it is paid "
             f"(58 Pa. Code § {w.section}(h)(3))."
         )
+        if meter is None:
+            out.print(
+                "The pay is valued at the meter's seed; the progressive meter decides the pay "
+                "(--meter values it at a meter's amount)."
+            )
 
 
 def _exact(x: Fraction) -> str:

@@ -298,5 +298,6 @@ def blackjack_round(
             if s is not None and s.pending_validation:
                 out.print(
                     f"  A floorperson or above must validate the seat {r.seat} progressive payout "
-                    "before it is paid (58 Pa. Code § 633b.2(h)(3))."
+                    "before it is paid (58 Pa. Code § 633b.2(h)(3)); its pay here is valued at "
+                    "the meter's seed, and the progressive meter decides the pay."
                 )
