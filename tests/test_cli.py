@@ -280,3 +280,15 @@ def test_a_share_of_the_meter_shown_without_a_meter_says_it_is_valued_at_the_see
     )
     assert bj.exit_code == 0, bj.output
     assert "the progressive meter decides the pay" in " ".join(bj.stdout.split())
+
+
+@pytest.mark.parametrize(("paytable", "warned"), [("10", True), ("1", False)])
+def test_analyze_warns_when_the_long_run_return_is_above_the_wager(
+    paytable: str, warned: bool
+) -> None:
+    """Match the Dealer at six decks puts 21% of each wager back on the meters (15% + 6%,
+    § 633b.3(j)) while resets are house money: paytable 10's house edge at the seed (about 8.5%)
+    is far below that, so the player has the long-run edge; paytable 1's (about 28.4%) is above it."""
+    result = runner.invoke(app, ["analyze", "match-the-dealer", "-p", paytable, "-d", "6"])
+    assert result.exit_code == 0, result.output
+    assert ("WARNING: in the long run" in result.stdout) is warned

@@ -343,6 +343,11 @@ def _meter_summary(mr: MeterReturn, sheet: ParSheet) -> str:
         f"after each 100% award, the increment rates ({float(mr.total_increment_rate):.2%}) paid "
         "back through the meters (docs/interpretations.md)"
     )
+    if mr.long_run() > 0:
+        lines.append(
+            f"WARNING: in the long run this paytable returns {float(1 + mr.long_run()):.4%} of "
+            "the wager: the player has the edge (docs/interpretations.md)"
+        )
     return "\n".join(lines)
 
 
