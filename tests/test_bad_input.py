@@ -7,6 +7,7 @@ code's output.
 
 from __future__ import annotations
 
+import json
 import os
 import stat
 from collections.abc import Callable
@@ -387,3 +388,13 @@ def test_check_lists_violations_one_line_each(tmp_path: Path) -> None:
     assert lines[0] == f"{f}: {len(lines) - 1} violations"
     assert all(line.startswith("  ") for line in lines[1:])
     assert any("a\\nb" in line for line in lines)
+
+
+def test_check_under_json_explains_its_exit_status_on_stderr() -> None:
+    """Found by the fuzz suite: `croupier check '' --json` exited 2 with nothing on stderr (the
+    path '' is the directory '.', which croupier does not read); the JSON lists the violation and
+    stderr has one error line for the file."""
+    run = run_main(["check", "", "--json"])
+    assert run.code == 2
+    assert run.error_lines() == ["error: .: 1 violation"]
+    assert "a directory" in json.loads(run.out)["."][0]["message"]

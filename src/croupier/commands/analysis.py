@@ -214,12 +214,14 @@ def paytables(
         return
     if section is None and paytable is None:
         t = Table(title="Paytables as data (one file per section)", title_justify="left")
-        for col in ("Section", "Paytables", "Decks", "Source"):
+        for col in ("Section", "Wagers (the id to type)", "Paytables (--paytable ID)", "Decks"):
             t.add_column(col)
+        t.add_column("Source")
         for sec in book.sections():
             group = book.for_section(sec)
             t.add_row(
                 f"§ {sec}",
+                ", ".join(w.id for w in all_wagers() if w.section == sec) or "—",
                 ", ".join(dict.fromkeys(x.key for x in group)),
                 ", ".join(map(str, sorted({d for x in group for d in x.decks}))),
                 ", ".join(dict.fromkeys(x.source for x in group)),
@@ -243,6 +245,7 @@ def paytables(
         for line in d["lines"]:
             t.add_row(line["label"], line["pays"], *([line.get("envy", "")] if envy else []))
         out.print(t)
+        out.print(f"  paytable id {table.key} (--paytable {table.key})")
         if "progressive" in d:
             p = d["progressive"]
             meters = "; ".join(

@@ -42,6 +42,10 @@ def check(submissions: Files, json_out: JsonFlag = False) -> None:
             for path, problems in report.items()
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
+        for path, problems in report.items():  # the exit status 2 explained on stderr, as ever
+            if problems:
+                n = len(problems)
+                err.print(f"error: {one_line(path)}: {n} violation{'s' if n > 1 else ''}")
     else:
         for path, problems in report.items():
             if not problems:
