@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cached_property, lru_cache
@@ -229,6 +229,35 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
         else:
             cards.append(parse_card(token))  # raises, naming the token
     return tuple(cards)
+
+
+CardsLike = str | Sequence["Card | str"]
+"""Cards as a public function takes them: text (``"8s 8h"``), :class:`Card` values, or a mix."""
+
+
+def as_cards(cards: CardsLike) -> tuple[Card, ...]:
+    """Cards given as text (``"8s 8s"``), as :class:`Card` values, or as a mix of both, as a tuple
+    of :class:`Card` — the one conversion every public function taking cards applies at its
+    boundary, so a string is never read as a sequence of one-character cards.
+
+    >>> format_cards(as_cards("8s 8h"))
+    '8s 8h'
+
+    Raises :class:`~croupier.errors.CardError` naming the first bad card.
+    """
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if not isinstance(cards, Iterable):
+        raise CardError(f"not cards: {_shown(cards)} (expected text such as 'Ah Kd')", "")
+    out: list[Card] = []
+    for c in cards:
+        if isinstance(c, Card):
+            out.append(c)
+        elif isinstance(c, str):
+            out.extend(parse_cards(c))
+        else:
+            raise CardError(f"not a card: {_shown(c)} (a card is text such as 'Ah' or a Card)", "")
+    return tuple(out)
 
 
 def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:

@@ -17,7 +17,7 @@ MAX_AMOUNT_DIGITS = 13
 a printed amount, a stake or a meter given on the command line."""
 
 _DOLLARS = rf"\d{{1,3}}(?:,\d{{3}}){{1,{(MAX_AMOUNT_DIGITS - 1) // 3}}}|\d{{1,{MAX_AMOUNT_DIGITS}}}"
-_MONEY = re.compile(rf"^\$\s*({_DOLLARS})(?:\.(\d{{2}}))?$")
+_MONEY = re.compile(rf"^\$\s*({_DOLLARS})(?:\.(\d{{1,2}}))?$")
 _AMOUNT = re.compile(rf"^\$?\s*({_DOLLARS})?(?:\.(\d{{0,2}})0*)?$")
 _PERCENT = re.compile(r"^(\d{1,6}(?:\.\d{1,12})?)\s*%$")
 
@@ -27,8 +27,8 @@ def parse_money(text: str) -> int:
 
     >>> parse_money("$50,000")
     5000000
-    >>> parse_money("$2.50")
-    250
+    >>> parse_money("$2.50"), parse_money("$0.5")
+    (250, 50)
 
     Raises :class:`~croupier.errors.PaytableError` naming the text when it is not an amount.
     """
@@ -36,7 +36,7 @@ def parse_money(text: str) -> int:
     if not m:
         raise PaytableError(f"not a dollar amount: {text!r} (expected e.g. '$3,000' or '$2.50')")
     dollars = int(m.group(1).replace(",", ""))
-    cents = int(m.group(2)) if m.group(2) else 0
+    cents = int(m.group(2).ljust(2, "0")) if m.group(2) else 0
     return dollars * 100 + cents
 
 

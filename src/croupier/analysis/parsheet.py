@@ -147,8 +147,17 @@ class ParSheet:
                     "pays": r.pays,
                     "net_win": _num(r.net),
                     **({"combinations": r.combinations} if exact else {"hits": r.hits}),
-                    "probability": float(r.probability),
-                    "probability_exact": _frac(r.probability),
+                    **(
+                        {
+                            "probability": float(r.probability),
+                            "probability_exact": _frac(r.probability),
+                        }
+                        if exact
+                        else {  # observed: hits over rounds, not a probability
+                            "frequency": float(r.probability),
+                            "frequency_fraction": _frac(r.probability),
+                        }
+                    ),
                     "return": float(r.contribution),
                 }
                 for r in self.rows

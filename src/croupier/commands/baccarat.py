@@ -433,7 +433,8 @@ def simulate_shoes_command(
             observed = shoe_parsheet(sim, w, table)
             exact = exact_parsheet(w, table, decks=decks)
             se = observed.standard_error or 0.0
-            z = float(observed.expected_return - exact.expected_return) / se if se else 0.0
+            # z > 0: the simulated house edge is above the exact one (as in `croupier simulate`)
+            z = float(observed.house_edge - exact.house_edge) / se if se else 0.0
             rows.append(
                 {
                     "wager": w.id,

@@ -25,7 +25,7 @@ from croupier.errors import CroupierError, one_line
 from croupier.table.progressive import valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
-from croupier.table.submission import TableGame, check_file, load_submission
+from croupier.table.submission import TableGame, Violation, check_file, load_submission
 from croupier.table.training import random_rounds
 from croupier.units import format_money
 
@@ -51,6 +51,9 @@ def check(submissions: Files, json_out: JsonFlag = False) -> None:
             if not problems:
                 out.print(f"{path}: ok")
                 continue
+            if _unreadable(problems):  # not a violation of any rule: the file was not read
+                err.print(f"error: {one_line(path)}: {problems[0]}")
+                continue
             err.print(
                 f"{one_line(str(path))}: {len(problems)} violation{'s' if len(problems) > 1 else ''}"
             )
@@ -58,6 +61,15 @@ def check(submissions: Files, json_out: JsonFlag = False) -> None:
                 err.print(f"  {v}")
     if any(report.values()):
         raise typer.Exit(2)
+
+
+def _unreadable(problems: tuple[Violation, ...]) -> bool:
+    """Whether ``problems`` says only that the file could not be read (missing, a directory…)."""
+    return (
+        len(problems) == 1
+        and problems[0].section is None
+        and problems[0].message.startswith("cannot read")
+    )
 
 
 def _cents(cents: int | None) -> str:

@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from croupier.cards import Card, Shoe, format_cards
+from croupier.cards import Card, CardsLike, Shoe, as_cards, format_cards
 from croupier.errors import CardError, CroupierError, ProcedureError
 from croupier.games.blackjack import (
     BlackjackRules,
@@ -132,9 +132,10 @@ class AxMan(Wager):
         axman = axman_for(ctx.rules)
         return axman, axman.paytable(ctx.paytables[self.id].key, ctx.decks)
 
-    def check_cards(self, cards: Sequence[Card], decks: int | None = None) -> None:
+    def check_cards(self, cards: CardsLike, decks: int | None = None) -> None:
         """Two player cards and a finished dealer hand (§ 633a.7 drawing rule, this wager's soft-17
         rule); with ``decks``, cards a shoe of that many decks can hold."""
+        cards = as_cards(cards)
         if len(cards) < 4:
             raise CardError(
                 f"the {self.name} wager reads the player's two cards and the dealer's hand "

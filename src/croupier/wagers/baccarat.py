@@ -36,7 +36,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from croupier.cards import Card, Shoe
+from croupier.cards import Card, CardsLike, Shoe, as_cards
 from croupier.errors import RulesError, UnknownWagerError
 from croupier.games.baccarat import (
     COUP_SIZE,
@@ -105,10 +105,11 @@ class BaccaratWager(Wager):
         coup uses are ignored."""
         return self.outcome_for(play_coup(cards).summary)
 
-    def check_cards(self, cards: Sequence[Card], decks: int | None = None) -> None:
+    def check_cards(self, cards: CardsLike, decks: int | None = None) -> None:
         """Raise :class:`~croupier.errors.RulesError` (§ 631a.9, § 631a.11) unless ``cards`` are
         exactly the cards the coup deals, and :class:`~croupier.errors.ShoeError` when a
         ``decks``-deck shoe cannot hold them."""
+        cards = as_cards(cards)
         deal_coup(cards)
         if decks is not None:
             Shoe.standard(decks).check_deal(cards)

@@ -26,7 +26,7 @@ from typing import Any, ClassVar, Self
 import numpy as np
 import numpy.typing as npt
 
-from croupier.cards import Card, Shoe, decks_phrase, format_cards
+from croupier.cards import Card, CardsLike, Shoe, as_cards, decks_phrase, format_cards
 from croupier.errors import (
     CardError,
     InputError,
@@ -524,9 +524,11 @@ class Wager(ABC):
             out[i] = losing if o is None else o.position
         return out
 
-    def check_cards(self, cards: Sequence[Card], decks: int | None = None) -> None:
-        """Raise :class:`CardError` unless ``cards`` is the number of cards the wager reads, and
+    def check_cards(self, cards: CardsLike, decks: int | None = None) -> None:
+        """Raise :class:`CardError` unless ``cards`` (:class:`Card` values or text such as
+        ``"8s 8h"``) is the number of cards the wager reads, and
         :class:`~croupier.errors.ShoeError` when a ``decks``-deck shoe cannot hold them."""
+        cards = as_cards(cards)
         if len(cards) != self.deal.size:
             raise CardError(
                 f"the {self.name} wager reads {self.deal.size} cards ({self.deal.describe()}), "
@@ -536,8 +538,9 @@ class Wager(ABC):
         if decks is not None:
             Shoe.standard(decks).check_deal(cards)
 
-    def evaluate(self, cards: Sequence[Card], decks: int | None = None) -> OrderedOutcome | None:
-        """Validate then :meth:`classify` ``cards``."""
+    def evaluate(self, cards: CardsLike, decks: int | None = None) -> OrderedOutcome | None:
+        """Validate then :meth:`classify` ``cards`` (:class:`Card` values or text)."""
+        cards = as_cards(cards)
         self.check_cards(cards, decks)
         return self.classify(cards)
 
@@ -577,14 +580,15 @@ class Wager(ABC):
     # -- settlement ------------------------------------------------------------------------
     def settle(
         self,
-        cards: Sequence[Card],
+        cards: CardsLike,
         paytable: Paytable,
         amount_cents: int,
         decks: int,
         meter_cents: dict[MeterLevel, int] | None = None,
         stake: ProgressiveStake = ProgressiveStake.COLLECTED,
     ) -> Settlement:
-        """Settle a wager of ``amount_cents`` on ``cards`` dealt from ``decks`` decks.
+        """Settle a wager of ``amount_cents`` on ``cards`` (:class:`Card` values or text such as
+        ``"8s 8h"``) dealt from ``decks`` decks.
 
         ``meter_cents`` gives the current value of each progressive meter level (default: the
         paytable's seeds for this wager size). Pays that are not whole cents are rounded down
@@ -606,6 +610,7 @@ class Wager(ABC):
             )
         check_cents(amount_cents)  # a whole number of cents within croupier's limit
         self.check_wager_amount(paytable, amount_cents)
+        cards = as_cards(cards)
         outcome = self.evaluate(cards, decks)
         line = self.pay_line(paytable, outcome)
         if line is None:

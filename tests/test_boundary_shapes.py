@@ -1,0 +1,81 @@
+"""Shapes a new user reached for and croupier misread (a fresh trial of the README, issue 14):
+card text given where cards are expected, "$0.5" in a file, an unreadable submission, and the
+simulators' names and signs for what they measured."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cli_support import run_main
+from croupier.cards import Card, Rank, Suit, as_cards
+from croupier.errors import CardError, PaytableError
+from croupier.units import parse_money
+from croupier.wagers import get_wager
+
+
+def test_settle_reads_card_text_as_cards_not_characters() -> None:
+    """``settle("8s 8s", …)`` read the string as five one-character cards; 8♠ 8♠ is a Perfect
+    Pair, which paytable A pays 25 to 1 (§ 633b.1(e)): $5 wins $125."""
+    pp = get_wager("perfect-pairs")
+    table = next(t for t in pp.paytables() if t.key == "A")
+    s = pp.settle("8s 8s", table, 500, 6)
+    assert (s.win_cents, s.returned_cents) == (25 * 500, 26 * 500)
+    assert s.cards == (Card(Rank.EIGHT, Suit.SPADES),) * 2
+    assert pp.evaluate(["8s", "8h"]) == pp.evaluate(
+        (Card(Rank.EIGHT, Suit.SPADES), Card(Rank.EIGHT, Suit.HEARTS))
+    )
+
+
+def test_as_cards_takes_text_cards_or_both_and_rejects_the_rest() -> None:
+    ah = Card(Rank.ACE, Suit.HEARTS)
+    assert as_cards("Ah Kd")[0] == ah
+    assert as_cards([ah, "Kd"]) == as_cards("AhKd")
+    for bad in (5, None, [1.5], "1h"):
+        with pytest.raises(CardError):
+            as_cards(bad)  # type: ignore[arg-type]
+
+
+def test_a_dollar_amount_with_one_decimal_is_read_as_whole_cents() -> None:
+    """ "$0.5" is fifty cents on the command line (parse_amount); in a file it now is too."""
+    assert (parse_money("$0.5"), parse_money("$2.50"), parse_money("$0.05")) == (50, 250, 5)
+    for bad in ("$0.505", "0.5", "$.5", "$1e3"):
+        with pytest.raises(PaytableError):
+            parse_money(bad)
+
+
+def test_check_calls_a_missing_file_an_error_not_a_violation() -> None:
+    r = run_main(["check", "/nonexistent/submission.toml"])
+    assert r.code == 2
+    assert r.error_lines() == [
+        "error: /nonexistent/submission.toml: cannot read: No such file or directory"
+    ]
+
+
+def test_simulate_calls_observed_shares_frequencies() -> None:
+    r = run_main(
+        ["simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "2000", "-s", "1", "--json"]
+    )
+    assert r.code == 0, r.err
+    data = json.loads(r.out)
+    for row in data["outcomes"]:
+        assert "probability" not in row and "probability_exact" not in row
+        hits, rounds = map(int, row["frequency_fraction"].split("/"))
+        assert row["hits"] * rounds == hits * data["rounds"]
+
+
+def test_both_simulators_sign_z_as_simulated_minus_exact_house_edge() -> None:
+    r = run_main(
+        ["simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "3000", "-s", "2", "--json"]
+    )
+    d = json.loads(r.out)
+    assert (d["z_score"] > 0) == (d["house_edge"] > d["exact_house_edge"])
+    r = run_main(["simulate-shoes", "--shoes", "40", "--seed", "4", "--json"])
+    assert r.code == 0, r.err
+    rows = json.loads(r.out)["wagers"]
+    assert rows
+    for row in rows:
+        diff = row["simulated_house_edge"] - row["exact_house_edge"]
+        if abs(diff) > 1e-12:
+            assert (row["z_score"] > 0) == (diff > 0), row
