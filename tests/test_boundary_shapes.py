@@ -79,3 +79,19 @@ def test_both_simulators_sign_z_as_simulated_minus_exact_house_edge() -> None:
         diff = row["simulated_house_edge"] - row["exact_house_edge"]
         if abs(diff) > 1e-12:
             assert (row["z_score"] > 0) == (diff > 0), row
+
+
+def test_play_deals_a_fresh_session_each_time_and_says_how_to_deal_it_again() -> None:
+    """``play`` without ``--seed`` dealt seed 0 every time: a dealer in training saw the same
+    rounds each session. Now a fresh seed, printed, replays the session exactly."""
+    sub = "examples/submissions/blackjack-6deck.toml"
+    seeds, outs = [], []
+    for _ in range(2):
+        r = run_main(["play", "--submission", sub, "--json"])
+        assert r.code == 0, r.err
+        (line,) = [x for x in r.error_lines() if x.startswith("seed ")]
+        seeds.append(int(line.split()[1]))
+        outs.append(r.out)
+    assert seeds[0] != seeds[1]  # 2^-32 chance of a false failure
+    again = run_main(["play", "--submission", sub, "--json", "--seed", str(seeds[0])])
+    assert again.out == outs[0]

@@ -13,6 +13,7 @@ line naming the section, and nothing is settled.
 from __future__ import annotations
 
 import json
+import secrets
 from pathlib import Path
 from typing import Annotated
 
@@ -210,12 +211,26 @@ def play(
     submission: Annotated[
         Path, typer.Option("--submission", help="The table's Rules Submission (TOML).")
     ],
-    seed: Annotated[int, typer.Option("--seed", help="Seed of the shuffles and wagers.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            "--seed",
+            "-s",
+            min=0,
+            help="Seed of the shuffles and wagers (default: a fresh one, printed on stderr so the "
+            "session can be dealt again).",
+            show_default=False,
+        ),
+    ] = None,
     rounds: Annotated[int, typer.Option("--rounds", "-n", min=1, help="Rounds to deal.")] = 1,
     json_out: JsonFlag = False,
 ) -> None:
-    """Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds)."""
+    """Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds;
+    each session a fresh seed unless one is given)."""
     sub = load_submission(submission)
+    if seed is None:
+        seed = secrets.randbits(32)
+        err.print(f"seed {seed} (give --seed {seed} to deal these rounds again)")
     played = random_rounds(sub, seed, rounds)
     if sub.game is TableGame.BLACKJACK and not json_out:
         err.print(
