@@ -5,6 +5,7 @@ simulators' names and signs for what they measured."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -95,3 +96,28 @@ def test_play_deals_a_fresh_session_each_time_and_says_how_to_deal_it_again() ->
     assert seeds[0] != seeds[1]  # 2^-32 chance of a false failure
     again = run_main(["play", "--submission", sub, "--json", "--seed", str(seeds[0])])
     assert again.out == outs[0]
+
+
+def test_a_user_paytable_missing_an_outcome_is_told_how_to_leave_it_unpaid(tmp_path: Path) -> None:
+    """A designer who left out Mixed Pair got "no line for mixed-pair" and no hint; the line
+    that leaves an outcome unpaid is ``pays = "N/A"``, and with it the file loads."""
+    head = 'section = "633b.1"\ntitle = "mine"\ncitation = "house"\n\n[[paytables]]\nid = "X"\ndecks = [6]\nlines = [\n'
+    lines = [
+        '  { outcome = "perfect-pair", label = "Perfect Pair", pays = "30 to 1" },\n',
+        '  { outcome = "colored-pair", label = "Colored Pair", pays = "15 to 1" },\n',
+    ]
+    path = tmp_path / "mine.toml"
+    path.write_text(head + "".join(lines) + "]\n", encoding="utf-8")
+    args = ["analyze", "perfect-pairs", "-p", "X", "-d", "6", "--paytable-file", str(path)]
+    r = run_main(args)
+    assert r.code == 2
+    (line,) = r.error_lines()
+    assert "no line for mixed-pair" in line and 'pays = "N/A"' in line
+    na = '  { outcome = "mixed-pair", label = "Mixed Pair", pays = "N/A" },\n'
+    path.write_text(head + "".join(lines) + na + "]\n", encoding="utf-8")
+    r = run_main([*args, "--json"])
+    assert r.code == 0, r.err
+    # 6 decks, 312 cards: perfect pairs 52·C(6,2) = 780, coloured 26·6·6 = 936 (hand counts)
+    rows = {o["outcome"]: o for o in json.loads(r.out)["outcomes"]}
+    assert rows["perfect-pair"]["combinations"] == 52 * 15
+    assert rows["colored-pair"]["combinations"] == 26 * 36

@@ -414,7 +414,10 @@ class Wager(ABC):
             if unknown:
                 problems.append(f"lines for outcomes the wager does not have: {', '.join(unknown)}")
             if missing:
-                problems.append(f"no line for {', '.join(missing)}")
+                problems.append(
+                    f"no line for {', '.join(missing)} (an outcome the paytable does not pay "
+                    'still needs its line: pays = "N/A")'
+                )
             expected = ", ".join(o.key for o in self.outcomes)
             raise PaytableError(
                 f"paytable {table.key} of § {table.section} ({table.source}) has "
