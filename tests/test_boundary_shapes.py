@@ -101,7 +101,10 @@ def test_play_deals_a_fresh_session_each_time_and_says_how_to_deal_it_again() ->
 def test_a_user_paytable_missing_an_outcome_is_told_how_to_leave_it_unpaid(tmp_path: Path) -> None:
     """A designer who left out Mixed Pair got "no line for mixed-pair" and no hint; the line
     that leaves an outcome unpaid is ``pays = "N/A"``, and with it the file loads."""
-    head = 'section = "633b.1"\ntitle = "mine"\ncitation = "house"\n\n[[paytables]]\nid = "X"\ndecks = [6]\nlines = [\n'
+    head = (
+        'section = "633b.1"\ntitle = "mine"\ncitation = "house"\n\n'
+        '[[paytables]]\nid = "X"\ndecks = [6]\nlines = [\n'
+    )
     lines = [
         '  { outcome = "perfect-pair", label = "Perfect Pair", pays = "30 to 1" },\n',
         '  { outcome = "colored-pair", label = "Colored Pair", pays = "15 to 1" },\n',
