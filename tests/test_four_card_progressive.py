@@ -290,3 +290,21 @@ def test_progressive_wagers_are_found_through_the_registry() -> None:
         "four-card-progressive"
     )
     assert progressive_wager("633b.3", "1").id == "match-the-dealer"
+
+
+def test_cli_four_card_poker_values_the_meter_given() -> None:
+    args = ["four-card-poker", "As Ks Qs Js Ts", "2h 3h 4h 5h 7d 8c", "-b", "ante=10",
+            "-b", "five-card-progressive=1"]  # fmt: skip
+    seed = json.loads(runner.invoke(app, [*args, "--json"]).stdout)
+    given = json.loads(
+        runner.invoke(app, [*args, "--meter", "five-card-progressive=31000", "--json"]).stdout
+    )
+
+    def royal(d: dict[str, Any]) -> dict[str, Any]:
+        return next(w for w in d["wagers"] if w["wager"] == "five-card-progressive")
+
+    # 100% of the meter, the $1 stake collected: the $25,000 seed, then the $31,000 given
+    assert royal(seed)["win_cents"] == 25_000_00 - 100
+    assert royal(given)["win_cents"] == 31_000_00 - 100 and royal(given)["pending_validation"]
+    text = runner.invoke(app, [*args, "--meter", "five-card-progressive=31000"]).stdout
+    assert "valued at the meter given" in text and "§ 605a.7" in text
