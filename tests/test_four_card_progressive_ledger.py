@@ -105,3 +105,21 @@ def test_create_refuses_what_is_not_a_progressive(
                     "--name", "x", "--as", "sam"])  # fmt: skip
     assert says in assert_one_error_line(run)
     assert status(db) == {}  # nothing created
+
+
+def test_the_settlement_lines_say_what_the_ledger_paid(tmp_path: Path) -> None:
+    """`settle --json`: the round's settlement block (lines and net) carries the ledger's amounts,
+    as its events do — it used to keep the table's seed value for a meter award."""
+    db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+    floor(db)
+    args = ["settle", str(ROUND), "--db", db, "--table", "4CP-1", "--as", "dana",
+            "--progressive", "fcp5", "--json"]  # fmt: skip
+    (r,) = json.loads(cli(*args))
+    (line,) = [
+        x
+        for x in r["settlement"]["lines"]
+        if x["wager"] == "five-card-progressive" and x["seat"] == 1
+    ]
+    assert line["returned_cents"] == 25_000_30 and line["win_cents"] == 25_000_30 - 100
+    assert r["settlement"]["net_cents"] == r["net_cents"]
+    assert "pending validation" in line["pays"]

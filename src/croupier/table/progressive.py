@@ -242,13 +242,19 @@ def with_ledger_amounts(
                         f"{e.pays}: {format_money(a.amount_cents)} from the meter "
                         f"(award {a.id}, pending validation)"
                     )
+            win = returned - (e.amount_cents or 0)
+            detail = (
+                f"{e.detail}; on the ledger {settlement.progressive!r}: "
+                f"{format_money(returned)} returned"
+            )
+            line = e.line  # the round's settlement lines say what the events say
+            if line is not None:
+                line = replace(
+                    line, pays=pays or line.pays, returned_cents=returned, win_cents=win,
+                    detail=detail,
+                )  # fmt: skip
             events[i] = replace(
-                e,
-                pays=pays,
-                returned_cents=returned,
-                win_cents=returned - (e.amount_cents or 0),
-                detail=f"{e.detail}; on the ledger {settlement.progressive!r}: "
-                f"{format_money(returned)} returned",
+                e, pays=pays, returned_cents=returned, win_cents=win, detail=detail, line=line
             )
     return replace(rnd, events=tuple(events))
 
