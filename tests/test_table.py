@@ -436,7 +436,8 @@ def test_any_wager_after_the_lockout_is_refused(seed: int, late: str) -> None:
 
 def test_croupier_check_lists_every_violation() -> None:
     ok = runner.invoke(app, ["check", str(EXAMPLES / "submissions" / "blackjack-6deck.toml")])
-    assert ok.exit_code == 0 and ok.stdout.strip().endswith(": ok")
+    assert ok.exit_code == 0 and ok.stdout.splitlines()[0].endswith(": ok")
+    assert ok.stdout.splitlines()[1].startswith("  submission sha256 ")  # its digest below
     bad = runner.invoke(app, ["check", str(EXAMPLES / "broken" / "blackjack-2deck.toml")])
     assert bad.exit_code == 2
     assert "7 violations" in bad.output and "§ 633b.4(b)" in bad.output

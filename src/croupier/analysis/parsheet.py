@@ -26,9 +26,10 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.exact import exact_counts
+from croupier.analysis.hit_odds import LevelOdds, level_odds
 from croupier.cards import Shoe, decks_phrase
 from croupier.errors import InputError, RulesError
-from croupier.paytables import MeterLevel, MeterShare, NotAvailable, Paytable
+from croupier.paytables import MeterLevel, MeterShare, NotAvailable, Paytable, paytable_digest
 from croupier.units import format_money
 from croupier.wagers.base import MeterValues, ProgressiveStake, Wager, net_win
 
@@ -86,6 +87,11 @@ class ParSheet:
     paytable_source: str = ""
     regulation: bool = True
     increment_rate: Fraction | None = None
+    hit_odds: tuple[LevelOdds, ...] = ()
+    """Each progressive level's hit odds (:mod:`croupier.analysis.hit_odds`); empty without a
+    progressive."""
+    paytable_sha256: str = ""
+    """The paytable's configuration digest (:func:`croupier.paytables.paytable_digest`)."""
 
     @property
     def paytable_origin(self) -> str:
@@ -167,7 +173,10 @@ class ParSheet:
             "house_edge": float(self.house_edge),
             "hit_frequency": float(self.hit_frequency),
             "standard_deviation": self.standard_deviation,
+            "paytable_sha256": self.paytable_sha256,
         }
+        if self.hit_odds:
+            out["hit_odds"] = [lv.to_dict() for lv in self.hit_odds]
         if exact:
             out["exact"] = {
                 "expected_return": _frac(self.expected_return),
@@ -238,6 +247,10 @@ class Setup:
             paytable_source=self.paytable.source,
             regulation=self.paytable.regulation,
             increment_rate=increment_rate(self.paytable),
+            hit_odds=level_odds(
+                self.wager, self.paytable, {r.outcome: r.probability for r in rows}
+            ),
+            paytable_sha256=paytable_digest(self.paytable),
         )
 
     @property

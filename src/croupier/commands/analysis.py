@@ -50,6 +50,7 @@ from croupier.errors import (
 from croupier.paytables import (
     Paytable,
     PaytableBook,
+    paytable_digest,
 )
 from croupier.units import format_money, format_percent
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
@@ -133,6 +134,7 @@ def _paytable_dict(t: Paytable) -> dict[str, Any]:
         "decks": list(t.decks),
         "citation": t.citation,
         "source": t.source,
+        "sha256": paytable_digest(t),
         "lines": [
             {
                 "outcome": line.outcome,
@@ -198,6 +200,14 @@ def paytables(
 ) -> None:
     """Show the paytables printed in the regulation (and any you add), with seeds and rates."""
     book = _book(paytable_files)
+    have = {(t.section, t.key.upper(), d) for t in book for d in t.decks}
+    extra = (  # tables a wager reads besides the book's (§ 641a.7's EXAMPLE operator tables)
+        t
+        for w in all_wagers()
+        for t in w.with_book(book).book
+        if (t.section, t.key.upper(), t.decks[0]) not in have
+    )
+    book = book.with_paytables(dict.fromkeys(extra))
     if section is not None:
         section = _section_of(section, book)
     tables = [t for t in book if section is None or t.section == section]
@@ -246,6 +256,7 @@ def paytables(
             t.add_row(line["label"], line["pays"], *([line.get("envy", "")] if envy else []))
         out.print(t)
         out.print(f"  paytable id {table.key} (--paytable {table.key})")
+        out.print(f"  sha256 {d['sha256']} (its data's configuration digest)", soft_wrap=True)
         if "progressive" in d:
             p = d["progressive"]
             meters = "; ".join(

@@ -222,6 +222,13 @@ def _sheet_summary(sheet: ParSheet) -> str:
             f"({format_percent(sheet.increment_rate)} of each wager, paid back through the meters "
             "over the long run) is not in this house edge"
         )
+    for lv in sheet.hit_odds:  # each level's hit odds (N.J.A.C. 13:69D-1.52(e)(4))
+        awards = "; ".join(f"{a.label} {a.odds}" for a in lv.awards)
+        text += f"\nhit odds, {lv.level.value} meter: {lv.odds}" + (
+            f" ({awards})" if len(lv.awards) > 1 else ""
+        )
+    if sheet.paytable_sha256:
+        text += f"\npaytable sha256 {sheet.paytable_sha256}"
     return text
 
 

@@ -22,6 +22,7 @@ from croupier.commands.common import (
     JsonFlag,
     PaytableFiles,
     _book,
+    _meter_money,
     _money,
     app,
     did_you_mean,
@@ -302,10 +303,19 @@ def four_card_poker_round(
         list[str] | None,
         typer.Option("--other", help="Another player's five cards (for envy bonuses); repeatable."),
     ] = None,
+    meter: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--meter",
+            help="A progressive meter in dollars, WAGER=DOLLARS (four-card-progressive, "
+            "five-card-progressive); repeatable. Default: the paytable's seed.",
+        ),
+    ] = None,
     json_out: JsonFlag = False,
     paytable_files: PaytableFiles = None,
 ) -> None:
-    """Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d))."""
+    """Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d)); a progressive's meter
+    award is valued at ``--meter`` (else the seed) and waits for a floorperson's validation."""
     p, d = parse_cards(player), parse_cards(dealer)
     given = _parse_bets(bet)
     ante_cents = _cents(given.pop("ante", None), "--bet ante")
@@ -326,12 +336,14 @@ def four_card_poker_round(
             for field in (_BET_FIELDS[wager],)
         },
     )
+    meters = _parse_meters(meter)
     result = settle_round(
         p,
         d,
         bets,
         bonus_card=parse_card(bonus_card) if bonus_card else None,
         other_hands=[parse_cards(h) for h in other or []],
+        meter_cents=meters,
         book=_book(paytable_files) if paytable_files else None,
     )
     if json_out:
@@ -355,7 +367,37 @@ def four_card_poker_round(
             ("+" if r.win_cents >= 0 else "") + format_money(r.win_cents),
         )
     out.print(t)
+    for r in result.results:
+        if r.settlement is not None and r.settlement.pending_validation:
+            valued = "the meter given" if r.wager in (meters or {}) else "the meter's seed"
+            out.print(
+                f"  the {r.name} award is valued at {valued}; a floorperson or above validates "
+                "it before it is paid, the live meter deciding the amount (58 Pa. Code § 605a.7)",
+                soft_wrap=True,
+            )
     out.print(f"net {('+' if result.win_cents >= 0 else '') + format_money(result.win_cents)}")
+
+
+_METER_WAGERS = ("four-card-progressive", "five-card-progressive")
+
+
+def _parse_meters(meters: list[str] | None) -> dict[str, int] | None:
+    """``--meter WAGER=DOLLARS`` (repeatable) → wager id → cents; ``None`` when none is given."""
+    if not meters:
+        return None
+    got: dict[str, int] = {}
+    for text in meters:
+        wager, sep, amount = text.partition("=")
+        wager = wager.strip().lower()
+        if not sep or wager not in _METER_WAGERS:
+            raise InputError(
+                f"--meter takes WAGER=DOLLARS for {' or '.join(_METER_WAGERS)}, not {text!r}"
+                + (did_you_mean(wager, _METER_WAGERS) if sep and wager else "")
+            )
+        if wager in got:
+            raise InputError(f"--meter {wager} given twice")
+        got[wager] = _meter_money(amount, f"--meter {wager}")
+    return got
 
 
 def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:

@@ -42,7 +42,6 @@ from rich.table import Table
 
 from croupier.commands.common import _money, app, err, out, where
 from croupier.errors import AuthenticationError, CroupierError, InputError, LedgerError
-from croupier.paytables import builtin_paytables
 from croupier.progressive import (
     Award,
     EnvyRule,
@@ -58,9 +57,11 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.table.progressive import (
-    PROGRESSIVE_WAGERS,
     feed_progressive,
+    progressive_wager,
+    progressive_wagers,
     round_id_of,
+    wager_of,
     with_ledger_amounts,
 )
 from croupier.table.round import TableRound
@@ -431,7 +432,8 @@ def create(
     section, key = _progressive_paytable(paytable)
     wager_cents = _money(amount, "--amount")
     assert wager_cents is not None
-    t = builtin_paytables().get(section, key, decks)
+    # the wager's own paytables (§ 641a.7's progressives read the EXAMPLE operator tables)
+    t = progressive_wager(section, key).book.get(section, key, decks)
     definition = ProgressiveDefinition.from_paytable(
         t,
         decks=decks,
@@ -460,13 +462,13 @@ def _progressive_paytable(spec: str) -> tuple[str, str]:
             "--paytable is SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1 or "
             f"match-the-dealer:1, not {spec!r}"
         )
-    by_wager = {w: s for s, w in PROGRESSIVE_WAGERS.items()}
+    by_wager = {w.id: w.section for w in progressive_wagers()}
     wanted = section.lower()
     if wanted in by_wager:
         return by_wager[wanted], key
-    if section in PROGRESSIVE_WAGERS:
+    if section in by_wager.values():
         return section, key
-    known = ", ".join(f"{w} ({s})" for s, w in PROGRESSIVE_WAGERS.items())
+    known = ", ".join(f"{w} ({s})" for w, s in by_wager.items())
     near = difflib.get_close_matches(wanted, list(by_wager), n=1)
     hint = f"did you mean {near[0]!r}? " if near else ""
     raise InputError(
@@ -605,7 +607,7 @@ def feed_rounds(
                     )
                     if result is None:
                         continue
-                    results.append((PROGRESSIVE_WAGERS[result_section(ledger, name)], result))
+                    results.append((wager_of(ledger.definition(name)), result))
                     if not quiet:
                         what = (
                             "already on the ledger, nothing changed:"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -23,34 +23,70 @@ from rich.table import Table
 from croupier.commands.common import JsonFlag, app, err, out, where
 from croupier.commands.meters import feed_rounds
 from croupier.errors import CroupierError, one_line
+from croupier.paytables import paytable_digest
 from croupier.table.progressive import valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
-from croupier.table.submission import TableGame, Violation, check_file, load_submission
+from croupier.table.submission import (
+    RulesSubmission,
+    TableGame,
+    Violation,
+    check_file_and_build,
+    load_submission,
+    submission_digest,
+)
 from croupier.table.training import random_rounds
 from croupier.units import format_money
+from croupier.wagers import get_wager
 
 Files = Annotated[list[Path], typer.Argument(help="Files to read.", show_default=False)]
 
 
 @app.command()
-def check(submissions: Files, json_out: JsonFlag = False) -> None:
-    """Check Rules Submissions (TOML): every violation at once, each with its section."""
-    report = {str(p): check_file(p) for p in submissions}
+def check(
+    submissions: Files,
+    json_out: JsonFlag = False,
+    digests: Annotated[
+        bool,
+        typer.Option(
+            "--digests",
+            help="With --json: each file's violations and, when it is ok, the SHA-256 of the "
+            "submission and of each paytable it offers (docs/schemas/check-digests).",
+        ),
+    ] = False,
+) -> None:
+    """Check Rules Submissions (TOML): every violation at once, each with its section; for a
+    submission that is ok, its configuration digest (SHA-256) and its paytables'."""
+    built = {str(p): check_file_and_build(p) for p in submissions}
+    report = {path: problems for path, (problems, _) in built.items()}
     if json_out:
-        data = {
+        data: dict[str, Any] = {
             path: [{"message": v.message, "section": v.section} for v in problems]
             for path, problems in report.items()
         }
+        if digests:
+            data = {
+                path: {
+                    "violations": data[path],
+                    **_digests(sub),
+                }
+                for path, (_, sub) in built.items()
+            }
         print(json.dumps(data, indent=2, ensure_ascii=False))
         for path, problems in report.items():  # the exit status 2 explained on stderr, as ever
-            if problems:
+            if problems and _unreadable(problems):
+                err.print(f"error: {one_line(path)}: {problems[0]}")
+            elif problems:
                 n = len(problems)
                 err.print(f"error: {one_line(path)}: {n} violation{'s' if n > 1 else ''}")
     else:
         for path, problems in report.items():
             if not problems:
-                out.print(f"{path}: ok")
+                d = _digests(built[path][1])
+                out.print(f"{path}: ok", soft_wrap=True)
+                out.print(f"  submission sha256 {d['submission_sha256']}", soft_wrap=True)
+                for wager, sha in d["paytables_sha256"].items():
+                    out.print(f"  {wager} paytable sha256 {sha}", soft_wrap=True)
                 continue
             if _unreadable(problems):  # not a violation of any rule: the file was not read
                 err.print(f"error: {one_line(path)}: {problems[0]}")
@@ -71,6 +107,20 @@ def _unreadable(problems: tuple[Violation, ...]) -> bool:
         and problems[0].section is None
         and problems[0].message.startswith("cannot read")
     )
+
+
+def _digests(sub: RulesSubmission | None) -> dict[str, Any]:
+    """The submission's SHA-256 and each offered paytable's (``None`` / empty when not ok)."""
+    if sub is None:
+        return {"submission_sha256": None, "paytables_sha256": {}}
+    return {
+        "submission_sha256": submission_digest(sub),
+        "paytables_sha256": {
+            f"{w.wager}:{w.paytable.key}": paytable_digest(w.paytable)
+            for w in sub.wagers
+            if w.paytable is not None
+        },
+    }
 
 
 def _cents(cents: int | None) -> str:
@@ -198,12 +248,23 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
         out.print(t)
         for e in r.settlements():
             if e.pending_validation:
-                rule = "633b.3(h)(3)" if e.wager == "match-the-dealer" else "633b.2(h)(3)"
+                rule = _validation_rule(e.wager or "")
                 out.print(
                     f"  A floorperson or above must validate the seat {e.seat} {e.wager} payout "
                     f"before it is paid (58 Pa. Code § {rule})."
                 )
         out.print(f"players' net {_cents(settled_net(r.events)) or '$0'}")
+
+
+def _validation_rule(wager_id: str) -> str:
+    """The paragraph requiring a floorperson's validation of ``wager_id``'s meter award: the
+    procedure's (h)(3) of § 633b.2 / § 633b.3; § 605a.7 (the progressive system) elsewhere
+    (Four Card Poker's progressives, whose chapter's procedure croupier does not hold)."""
+    try:
+        section = get_wager(wager_id).section
+    except CroupierError:
+        return "605a.7"
+    return f"{section}(h)(3)" if section in ("633b.2", "633b.3") else "605a.7"
 
 
 @app.command()

@@ -6,6 +6,7 @@
 '25 to 1'
 """
 
+from croupier.paytables.digest import canonical_paytable, paytable_digest
 from croupier.paytables.loader import builtin_paytables, load_paytable_file, parse_section_text
 from croupier.paytables.model import Meter, Multiplier, PayLine, Paytable, PaytableBook, Progressive
 from croupier.paytables.pays import (
@@ -34,7 +35,9 @@ __all__ = [
     "Progressive",
     "Push",
     "builtin_paytables",
+    "canonical_paytable",
     "load_paytable_file",
     "parse_pay",
     "parse_section_text",
+    "paytable_digest",
 ]

@@ -20,6 +20,7 @@ paytable or deck count is not the progressive's definition is refused
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Sequence
@@ -27,12 +28,15 @@ from dataclasses import replace
 from pathlib import Path
 
 from croupier.errors import (
+    CroupierError,
     InputError,
     LedgerError,
     ProcedureError,
     ProgressiveMismatchError,
     RoundConflictError,
+    UnknownPaytableError,
 )
+from croupier.paytables import Paytable
 from croupier.progressive import (
     ProgressiveDefinition,
     ProgressiveSystem,
@@ -42,9 +46,60 @@ from croupier.progressive import (
 )
 from croupier.table.round import Action, Event, Phase, TableRound
 from croupier.units import format_money
+from croupier.wagers import Wager, all_wagers
 
-PROGRESSIVE_WAGERS = {"633b.2": "jackpot-party", "633b.3": "match-the-dealer"}
-"""The section of a progressive definition → the wager id the table records it under."""
+
+def progressive_wagers() -> tuple[Wager, ...]:
+    """Every registered wager with a progressive paytable (a meter to feed), in registry order:
+    Jackpot Party (§ 633b.2), Match the Dealer (§ 633b.3), the Four-Card and Five-Card
+    Progressive Payout wagers (§ 641a.7(d)(4), (5)). Found through the registry, so a new
+    progressive wager needs no change here."""
+    return tuple(w for w in all_wagers() if any(t.progressive is not None for t in _tables(w)))
+
+
+def _tables(w: Wager) -> tuple[Paytable, ...]:
+    try:
+        return w.paytables()
+    except CroupierError:  # pragma: no cover - the shipped paytables load
+        return ()
+
+
+@functools.lru_cache(maxsize=256)
+def progressive_wager(section: str, paytable: str) -> Wager:
+    """The registered wager a progressive of § ``section`` paytable ``paytable`` is played as:
+    the section's one progressive wager, or where a section has several (§ 641a.7(d)(4), (5))
+    the one whose paytables hold that key.
+
+    Raises :class:`~croupier.errors.LedgerError` for a section with no progressive wager and
+    :class:`~croupier.errors.UnknownPaytableError` for a key none of the section's several
+    progressive wagers has.
+    """
+    of_section = [w for w in progressive_wagers() if w.section == section]
+    if not of_section:
+        known = ", ".join(f"{w.id} (§ {w.section})" for w in progressive_wagers())
+        raise LedgerError(f"§ {section} has no progressive wager (the progressive wagers: {known})")
+    if len(of_section) == 1:
+        return of_section[0]
+    found = [
+        w
+        for w in of_section
+        if any(t.progressive is not None and t.key.upper() == paytable.upper() for t in _tables(w))
+    ]
+    if len(found) != 1:
+        keys = ", ".join(
+            f"{t.key} ({w.id})" for w in of_section for t in _tables(w) if t.progressive is not None
+        )
+        raise UnknownPaytableError(
+            f"§ {section} has no progressive paytable {paytable!r} (its progressive paytables: "
+            f"{keys})"
+        )
+    return found[0]
+
+
+def wager_of(defn: ProgressiveDefinition) -> str:
+    """The wager id the table records ``defn``'s progressive wagers under (registry-driven,
+    :func:`progressive_wager`)."""
+    return progressive_wager(defn.section, defn.paytable).id
 
 
 def round_id_of(path: str | Path) -> str:
@@ -80,9 +135,7 @@ def round_content(rnd: TableRound) -> str:
 def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
     """Refuse a round dealt under another section, paytable or deck count than ``defn``
     (:class:`~croupier.errors.ProgressiveMismatchError` citing the paytables' subsection)."""
-    wager = PROGRESSIVE_WAGERS.get(defn.section)
-    if wager is None:
-        raise LedgerError(f"progressive {defn.name!r} is not a Blackjack table progressive")
+    wager = wager_of(defn)
     rule = defn.rule("(i)")
     offered = next((w for w in rnd.submission.wagers if w.wager == wager), None)
     if offered is None or offered.paytable is None:
@@ -120,7 +173,7 @@ def feed_progressive(
     """
     defn = system.definition
     check_round_matches(rnd, defn)
-    wager = PROGRESSIVE_WAGERS[defn.section]
+    wager = wager_of(defn)
     if rnd.phase not in (Phase.DEALT, Phase.SETTLED):
         raise ProcedureError(
             "the progressive wagers are fed to the ledger once the round is dealt",
@@ -189,13 +242,19 @@ def with_ledger_amounts(
                         f"{e.pays}: {format_money(a.amount_cents)} from the meter "
                         f"(award {a.id}, pending validation)"
                     )
+            win = returned - (e.amount_cents or 0)
+            detail = (
+                f"{e.detail}; on the ledger {settlement.progressive!r}: "
+                f"{format_money(returned)} returned"
+            )
+            line = e.line  # the round's settlement lines say what the events say
+            if line is not None:
+                line = replace(
+                    line, pays=pays or line.pays, returned_cents=returned, win_cents=win,
+                    detail=detail,
+                )  # fmt: skip
             events[i] = replace(
-                e,
-                pays=pays,
-                returned_cents=returned,
-                win_cents=returned - (e.amount_cents or 0),
-                detail=f"{e.detail}; on the ledger {settlement.progressive!r}: "
-                f"{format_money(returned)} returned",
+                e, pays=pays, returned_cents=returned, win_cents=win, detail=detail, line=line
             )
     return replace(rnd, events=tuple(events))
 
@@ -213,13 +272,15 @@ def valued_at_seed(rnd: TableRound) -> TableRound:
 
 
 __all__ = [
-    "PROGRESSIVE_WAGERS",
     "SEED_NOTE",
     "check_round_matches",
     "feed_progressive",
     "ledger_round_id",
+    "progressive_wager",
+    "progressive_wagers",
     "round_content",
     "round_id_of",
     "valued_at_seed",
+    "wager_of",
     "with_ledger_amounts",
 ]

@@ -27,6 +27,12 @@ Poker the number of adjacent boxes a player may wager on (§ 641a.7(e)). The fil
     min = "$10"                 # (the Ante); criss-cross
     max = "$1,000"
 
+    # progressive hit odds: refuse a meter level hit less often than 1 in N (default the NJ
+    # bound, N.J.A.C. 13:69D-1.52(e)(4): 100,000,000); "level" (any award from the meter) or
+    # "award" (each line paying a share of it)
+    hit_odds_bound = 100000000
+    hit_odds_basis = "level"
+
     [[wagers]]
     wager = "jackpot-party"
     paytable = "P1"
@@ -35,11 +41,14 @@ Poker the number of adjacent boxes a player may wager on (§ 641a.7(e)). The fil
 :func:`load_submission` parses it with pydantic (shape and types), then :func:`check_submission`
 checks it against the regulation, reusing each wager's own checks (:meth:`Wager.check_decks`,
 :meth:`Wager.paytable`, :meth:`Wager.check_wager_amount`), and reports every violation at once,
-each naming its section.
+each naming its section. :func:`submission_digest` is the SHA-256 of a checked submission's
+canonical data (with each offered paytable's :func:`~croupier.paytables.paytable_digest`): the
+configuration a progressive is approved under.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +56,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from croupier.analysis.hit_odds import NJ_MAX_ONE_IN, NJ_RULE, AwardOdds, LevelOdds, longer_than
+from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import (
     CroupierError,
     InputFileError,
@@ -60,11 +71,16 @@ from croupier.errors import (
 from croupier.games.blackjack import BlackjackRules, SoftSeventeen
 from croupier.games.blackjack_rules import PlayRules
 from croupier.inputs import read_toml
-from croupier.paytables import Paytable
+from croupier.paytables import Paytable, paytable_digest
+from croupier.paytables.digest import sha256_of
 from croupier.units import format_money, parse_money
 from croupier.wagers import Wager, get_wager
 from croupier.wagers.at_table import RECORDED_BASE, TableGame
 from croupier.wagers.switch_hands import Variant
+
+HitOddsBasis = Literal["level", "award"]
+"""What ``hit_odds_bound`` applies to: each progressive meter level (any award from it, the
+default) or each award line paying a share of a meter."""
 
 SWITCH_HANDS_INCREMENT_CENTS = 500
 """§ 633b.4(b): at Switch Hands all Blackjack wagers are placed in $5 increments."""
@@ -111,6 +127,8 @@ class SubmissionFile(_Strict):
     hit_split_aces: bool | None = None
     seats: int = Field(default=7, ge=1, le=9)
     adjacent_boxes: int | None = Field(default=None, ge=1)
+    hit_odds_bound: int = Field(default=NJ_MAX_ONE_IN, ge=1)
+    hit_odds_basis: HitOddsBasis = "level"
     wagers: list[WagerSpec] = Field(min_length=1)
 
 
@@ -167,6 +185,10 @@ class RulesSubmission:
     """Whether a hand made by splitting aces may be split again (§ 633a.11)."""
     hit_split_aces: bool = False
     """Whether a hand made by splitting aces may draw more than one card (§ 633a.11)."""
+    hit_odds_bound: int = NJ_MAX_ONE_IN
+    """No progressive level is hit less often than 1 in this (N.J.A.C. 13:69D-1.52(e)(4))."""
+    hit_odds_basis: HitOddsBasis = "level"
+    """What the bound applies to: each meter level (any award from it), or each award line."""
 
     def offered(self, wager_id: str) -> OfferedWager | None:
         """The offered wager with that id, or with an id it is an alias of (``axman-h17``
@@ -469,6 +491,9 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
                 "641a.7(e)",
             )
         )
+    for w in wagers:
+        if w.paytable is not None and w.paytable.progressive is not None:
+            _check_hit_odds(w, spec, problems)
     shared: dict[tuple[str, str], set[str]] = {}
     for w in wagers:
         registered = _known(w.wager)
@@ -496,8 +521,118 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
         split_hands=spec.split_hands or 4,
         resplit_aces=bool(spec.resplit_aces),
         hit_split_aces=bool(spec.hit_split_aces),
+        hit_odds_bound=spec.hit_odds_bound,
+        hit_odds_basis=spec.hit_odds_basis,
     )
     return sub, tuple(problems)
+
+
+# -- progressive hit odds --------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=128)
+def _hit_odds(wager: Wager, table: Paytable, decks: int) -> tuple[LevelOdds, ...]:
+    return exact_parsheet(wager, table, decks=decks).hit_odds
+
+
+def _check_hit_odds(offered: OfferedWager, spec: SubmissionFile, problems: list[Violation]) -> None:
+    """Refuse a progressive level (or, with ``hit_odds_basis = "award"``, an award line) whose
+    exact hit odds are longer than 1 in ``hit_odds_bound``: N.J.A.C. 13:69D-1.52(e)(4) requires
+    "the calculated probability of winning each progressive jackpot, which probability shall not
+    exceed 100 million to one" — PA's § 605a.7 is not in the text croupier holds, so the NJ rule
+    is the default bound, cited in the message; the violation's section is § 601a.2 (the Rules
+    Submission that would offer the level)."""
+    table = offered.paytable
+    assert table is not None
+    try:
+        levels = _hit_odds(get_wager(offered.wager), table, spec.decks)
+    except CroupierError as exc:
+        problems.append(
+            Violation(f"wager {offered.wager}: its hit odds could not be computed: {exc}", None)
+        )
+        return
+    bound = spec.hit_odds_bound
+    for lv in levels:
+        checked: tuple[LevelOdds | AwardOdds, ...] = (
+            (lv,) if spec.hit_odds_basis == "level" else lv.awards
+        )
+        for odds in checked:
+            if not longer_than(odds, bound):
+                continue
+            what = (
+                f"its {lv.level.value} meter is hit"
+                if isinstance(odds, LevelOdds)
+                else f"its {odds.label} award ({odds.pays}) is won"
+            )
+            problems.append(
+                Violation(
+                    f"wager {offered.wager} paytable {table.key}: {what} {odds.odds} (exact "
+                    f"probability {odds.probability}), longer than the bound of 1 in {bound:,} "
+                    f"(hit_odds_bound; {NJ_RULE}: at most {NJ_MAX_ONE_IN:,} to one)",
+                    "601a.2",
+                )
+            )
+
+
+# -- the configuration digest ----------------------------------------------------------------------
+
+SUBMISSION_FORMAT = "croupier-submission/1"
+"""The version of :func:`canonical_submission`'s form."""
+
+
+def canonical_submission(sub: RulesSubmission) -> dict[str, Any]:
+    """What a checked submission decides, as a JSON-ready dict: the game, deck count, house
+    options, seats, adjacent boxes, the hit-odds bound and, for each offered wager (sorted by
+    id: file order does not matter), its paytable's section, id and
+    :func:`~croupier.paytables.paytable_digest`, its limits or progressive sizes in cents.
+    Not held: the submission's name and the file it was read from."""
+    return {
+        "format": SUBMISSION_FORMAT,
+        "game": sub.game.value,
+        "decks": sub.decks,
+        "soft_17": sub.soft_17.value,
+        "switch_hands": sub.switch_hands,
+        "blackjack_premium": sub.blackjack_premium,
+        "tie_blackjack_pays": sub.tie_blackjack_pays,
+        "late_surrender": sub.late_surrender,
+        "double_after_split": sub.double_after_split,
+        "split_hands": sub.split_hands,
+        "resplit_aces": sub.resplit_aces,
+        "hit_split_aces": sub.hit_split_aces,
+        "seats": sub.seats,
+        "adjacent_boxes": sub.adjacent_boxes,
+        "hit_odds_bound": sub.hit_odds_bound,
+        "hit_odds_basis": sub.hit_odds_basis,
+        "wagers": [
+            {
+                "wager": w.wager,
+                "paytable": None
+                if w.paytable is None
+                else {
+                    "section": w.paytable.section,
+                    "key": w.paytable.key,
+                    "sha256": paytable_digest(w.paytable),
+                },
+                "min_cents": w.min_cents,
+                "max_cents": w.max_cents,
+                "amounts_cents": sorted(w.amounts_cents),
+            }
+            for w in sorted(sub.wagers, key=lambda w: w.wager)
+        ],
+    }
+
+
+def submission_digest(sub: RulesSubmission) -> str:
+    """SHA-256 (hex) of :func:`canonical_submission` (the one serialisation of
+    :func:`~croupier.paytables.digest.canonical_json`): equal for submissions that decide the same
+    play and pay, whatever their file's formatting, order of wagers or name; different when any
+    rule, limit or paytable differs. Store it when a progressive is created; compare it at start-up.
+
+    >>> sub = load_submission("examples/submissions/four-card-poker.toml")  # doctest: +SKIP
+    >>> len(submission_digest(sub))  # doctest: +SKIP
+    64
+    """
+    return sha256_of(canonical_submission(sub))
 
 
 def _where(loc: tuple[int | str, ...]) -> str:
@@ -547,11 +682,18 @@ def load_submission(path: str | Path) -> RulesSubmission:
 
 def check_file(path: str | Path) -> tuple[Violation, ...]:
     """Every violation of a submission file, schema problems included (for ``croupier check``)."""
+    return check_file_and_build(path)[0]
+
+
+def check_file_and_build(path: str | Path) -> tuple[tuple[Violation, ...], RulesSubmission | None]:
+    """Every violation of a submission file (as :func:`check_file`), and the checked submission
+    when there is none (``None`` otherwise): ``croupier check`` prints its digests."""
     try:
         spec = parse_submission(read_submission_data(path), str(path))
     except SubmissionError as exc:
-        return tuple(Violation(m, s) for m, s in exc.violations)
-    return check_submission(spec)
+        return tuple(Violation(m, s) for m, s in exc.violations), None
+    sub, problems = _build(spec, str(path))
+    return problems, (None if problems else sub)
 
 
 __all__ = [
@@ -560,8 +702,11 @@ __all__ = [
     "SubmissionFile",
     "TableGame",
     "Violation",
+    "canonical_submission",
     "check_file",
+    "check_file_and_build",
     "check_submission",
     "load_submission",
+    "submission_digest",
     "submission_from_data",
 ]

@@ -192,6 +192,16 @@ class FourCardPokerBets:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise InputError(f"{name} must be a whole number of cents ≥ 0, not {value!r}")
         if not (self.ante_cents or self.aces_up_cents):
+            for cents, what, rule in (
+                (self.four_card_progressive_cents, "Four-Card", "641a.7(d)(4)"),
+                (self.five_card_progressive_cents, "Five-Card", "641a.7(d)(5)"),
+            ):
+                if cents:
+                    raise RulesError(
+                        f"the {what} Progressive Payout wager is placed after an Ante wager or "
+                        "an Aces Up wager, or both",
+                        rule,
+                    )
             raise RulesError(
                 "a round needs an Ante wager, an Aces Up wager, or both", "641a.7(d)(1)–(3)"
             )

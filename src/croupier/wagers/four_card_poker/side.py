@@ -122,6 +122,9 @@ class FourCardProgressive(FourCardPokerWager):
     """The Four-Card Progressive Payout wager (58 Pa. Code § 641a.7(d)(4))."""
 
     id = "four-card-progressive"
+    base_wagers = ("four-card-poker", "aces-up")
+    base_rule = "641a.7(d)(4)"
+    """§ 641a.7(d)(4): "After placing an Ante Wager or an Aces Up Wager, or both"."""
     name = "Four-Card Progressive Payout"
     settle_rule = "641a.7(d)(4)"
     outcomes = FourCardProgressiveOutcome
@@ -242,6 +245,9 @@ class FiveCardProgressive(_FiveCardWager):
     """The Five-Card Progressive Payout wager (58 Pa. Code § 641a.7(d)(5))."""
 
     id = "five-card-progressive"
+    base_wagers = ("four-card-poker", "aces-up")
+    base_rule = "641a.7(d)(5)"
+    """§ 641a.7(d)(5): "After placing an Ante Wager or an Aces Up Wager, or both"."""
     name = "Five-Card Progressive Payout"
     settle_rule = "641a.7(d)(5)"
     outcomes = FiveCardProgressiveOutcome
