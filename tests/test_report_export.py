@@ -316,3 +316,49 @@ def test_example_paytables_are_marked_in_every_summary_row(tmp_path: Path) -> No
         "example-six-card-bonus": True,
         "pa-casino": False,
     }
+
+
+# -- who pays the reseed (docs/interpretations.md, § 633b.3(j)) -----------------------------------
+
+
+def test_the_reserve_pays_the_reseed_and_the_house_only_what_it_lacks() -> None:
+    from dataclasses import replace
+
+    from croupier.analysis.meters import ReseedFunding, meter_return
+    from croupier.paytables import MeterLevel
+
+    mtd = meter_return(get_wager("match-the-dealer"), "10", decks=6)
+    level = MeterLevel.PROGRESSIVE
+    # § 633b.3(j): 15% to the meter, 6% to the reserve; the seed is 1,000 wagers
+    assert mtd.reserve_rates == {level: Fraction(6, 100)}
+    # an ace of spades up (6 of them) and two of the other five in the player's hand
+    p_top = Fraction(6 * comb(5, 2), 312 * comb(311, 2))
+    assert mtd.full_award_probability == {level: p_top}
+    assert mtd.long_run() == mtd.fixed + Fraction(21, 100)
+    assert mtd.long_run(reseed=ReseedFunding.HOUSE) == mtd.fixed + Fraction(21, 100) + p_top * 1000
+    # a reserve too small for the seed: the house adds exactly what it lacks
+    thin = replace(mtd, reserve_rates={level: p_top * 400})
+    assert thin.long_run() == mtd.fixed + Fraction(21, 100) + p_top * 600
+    # a level with no printed reserve (P17-A of § 633b.2(i)) is reseeded by the house either way
+    p17 = meter_return(get_wager("jackpot-party"), "P17-A", decks=1)
+    assert p17.reserve_rates == {}
+    assert (
+        p17.long_run() == p17.long_run(reseed=ReseedFunding.HOUSE) > p17.fixed + Fraction(20, 100)
+    )
+
+
+def test_reseed_option_names_the_reading_in_the_json_and_the_summary() -> None:
+    args = ["analyze", "match-the-dealer", "-p", "4", "-d", "8", "--json"]
+    default = json.loads(run_main(args).out)["meter_analysis"]
+    house = json.loads(run_main([*args, "--reseed", "house"]).out)["meter_analysis"]
+    assert (default["reseed_funding"], house["reseed_funding"]) == ("reserve", "house")
+    # eight decks: an ace of spades up (8) and two of the other seven in the player's hand, of
+    # 416 upcards × C(415, 2) pairs; the seed is 1,000 wagers
+    seed_share = Fraction(8 * comb(7, 2), 416 * comb(415, 2)) * 1000
+    diff = Fraction(house["long_run_return_exact"]) - Fraction(default["long_run_return_exact"])
+    assert diff == seed_share
+    # paytable 4 at eight decks is above 100% only under the house-funded reading
+    assert default["long_run_return"] < 0 < house["long_run_return"]
+    run = run_main(["parsheet", "--summary", "--wager", "match-the-dealer", "--reseed", "house"])
+    (warning,) = [line for line in run.out.splitlines() if line.startswith("WARNING")]
+    assert "match-the-dealer 4 (8 decks)" in warning and "new money from the house" in warning

@@ -288,7 +288,9 @@ def contribution_figure(sheets: Sequence[ParSheet]) -> Figure:
     labels = [f"Paytable {s.paytable} · {decks_phrase(s.decks or 0)}" for s in sheets]
     outcomes = chart_outcomes(sheets)
     height = max(2.5, 0.38 * len(sheets) + 1.6, 0.22 * len(outcomes) + 1.2)
-    fig, ax = plt.subplots(figsize=(9, height))
+    longest = max((len(label) for _, label in outcomes), default=0)
+    width = min(14.0, 9 + max(0, longest - 30) * 0.07)  # room beside the legend's long labels
+    fig, ax = plt.subplots(figsize=(width, height))
     colors = outcome_colors(len(outcomes))
     y = list(range(len(sheets)))
     left = [0.0] * len(sheets)
