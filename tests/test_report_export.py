@@ -362,3 +362,52 @@ def test_reseed_option_names_the_reading_in_the_json_and_the_summary() -> None:
     run = run_main(["parsheet", "--summary", "--wager", "match-the-dealer", "--reseed", "house"])
     (warning,) = [line for line in run.out.splitlines() if line.startswith("WARNING")]
     assert "match-the-dealer 4 (8 decks)" in warning and "new money from the house" in warning
+
+
+USER_MTD = """
+section = "633b.3"
+title = "An operator's Match the Dealer table"
+citation = "house table H10"
+
+[[paytables]]
+id = "H10"
+title = "Six Decks, the pays of paytable 10"
+decks = [6]
+lines = [
+  { outcome = "two-suited-match-aces-of-spades", label = "Aces of Spades", pays = "100% Progressive" },
+  { outcome = "two-suited-match", label = "2 Suited Match—All Others", pays = "10% Progressive" },
+  { outcome = "non-suited-and-suited-match", label = "1 Non-Suited and 1 Suited Match", pays = "13 to 1" },
+  { outcome = "suited-match", label = "1 Suited Match", pays = "9 to 1" },
+  { outcome = "two-non-suited-matches", label = "2 Non-Suited Matches", pays = "8 to 1" },
+  { outcome = "non-suited-match", label = "1 Non-Suited Match", pays = "4 to 1" },
+]
+[paytables.progressive]
+wagers = ["$1", "$5"]
+[[paytables.progressive.meters]]
+level = "Progressive"
+seed_wager_multiple = 1000
+increment_rate = "15%"
+secondary_increment_rate = "6%"
+"""
+
+
+def test_a_users_progressive_paytable_exported_alone_gets_its_long_run_warning(
+    tmp_path: Path,
+) -> None:
+    f = tmp_path / "h10.toml"
+    f.write_text(USER_MTD, encoding="utf-8")
+    out_dir = tmp_path / "out"
+    args = ["analyze", "match-the-dealer", "-p", "H10", "-d", "6", "--paytable-file", str(f)]
+    run = run_main([*args, "--out", str(out_dir)])
+    assert run.code == 0, run.err
+    # the pays of § 633b.3(i) paytable 10 at six decks: the same long-run return
+    rows = _csv_rows((out_dir / "match-the-dealer-H10-6-decks.csv").read_text(encoding="utf-8"))
+    regulation = _csv_rows(
+        parsheets_csv([exact_parsheet(get_wager("match-the-dealer"), "10", decks=6)])
+    )
+    assert {r["long_run_return_exact"] for r in rows} == {
+        r["long_run_return_exact"] for r in regulation
+    }
+    assert {r["paytable_status"] for r in rows} == {"not printed in the regulation"}
+    page = (out_dir / "match-the-dealer-H10-6-decks.html").read_text(encoding="utf-8")
+    assert "WARNING: in the long run paytable H10 (6 decks) returns 110.1132%" in page

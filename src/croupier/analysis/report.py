@@ -149,11 +149,13 @@ def parsheets_csv(
     sheets: Iterable[ParSheet],
     games: Sequence[GameSheet] = (),
     reseed: ReseedFunding = ReseedFunding.RESERVE,
+    meters: Sequence[tuple[ParSheet, MeterReturn]] | None = None,
 ) -> str:
     """One CSV row per outcome per par sheet, then one per § 633b.4 game figure (columns
-    :data:`CSV_COLUMNS`)."""
+    :data:`CSV_COLUMNS`). ``meters``: the progressives' :class:`MeterReturn` by sheet (default:
+    :func:`~croupier.analysis.meters.meter_returns`, the regulation's paytables)."""
     sheets = list(sheets)
-    by_sheet = {id(s): mr for s, mr in meter_returns(sheets)}
+    by_sheet = {id(s): mr for s, mr in (meter_returns(sheets) if meters is None else meters)}
     buf = io.StringIO()
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(CSV_COLUMNS)
@@ -567,14 +569,16 @@ def parsheets_html(
     games: Sequence[GameSheet] = (),
     reseed: ReseedFunding = ReseedFunding.RESERVE,
     title: str = "croupier par sheets",
+    meters: Sequence[tuple[ParSheet, MeterReturn]] | None = None,
 ) -> str:
     """A self-contained HTML report: a table of contents, then per wager its charts, a summary
     table (long-run return and its warning for a progressive) and each sheet under its anchor
-    (:func:`sheet_id`); then the § 633b.4 games. Charts: matplotlib, inline SVG."""
+    (:func:`sheet_id`); then the § 633b.4 games. Charts: matplotlib, inline SVG. ``meters`` as
+    in :func:`parsheets_csv`."""
     by_wager: dict[str, list[ParSheet]] = {}
     for s in sheets:
         by_wager.setdefault(s.wager, []).append(s)
-    mrs = {id(s): mr for s, mr in meter_returns(sheets)}
+    mrs = {id(s): mr for s, mr in (meter_returns(sheets) if meters is None else meters)}
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>{html.escape(title)}</title><style>{STYLE}</style></head><body>",
@@ -635,18 +639,21 @@ def write_sheet(
     document: dict[str, object],
     out_dir: Path,
     reseed: ReseedFunding = ReseedFunding.RESERVE,
+    meter: MeterReturn | None = None,
 ) -> list[Path]:
     """Write one sheet (``croupier analyze … --out DIR``) as ``STEM.json`` (``document``: what
     ``analyze --json`` prints), ``STEM.csv`` (:func:`parsheets_csv`) and ``STEM.html`` (the
-    report of this sheet alone), ``STEM`` being :func:`sheet_stem`.
+    report of this sheet alone), ``STEM`` being :func:`sheet_stem`; ``meter``: the progressive's
+    :class:`MeterReturn` (a user's paytable too).
 
     Raises :class:`~croupier.errors.OutputError` when ``out_dir`` is a file or cannot be written.
     """
     stem = sheet_stem(sheet)
     title = f"croupier par sheet: {sheet.wager} paytable {sheet.paytable}, {sheet.decks} decks"
+    meters = [(sheet, meter)] if meter is not None else []
     files = {
         f"{stem}.json": json.dumps(document, indent=2, ensure_ascii=False) + "\n",
-        f"{stem}.csv": parsheets_csv([sheet], reseed=reseed),
-        f"{stem}.html": parsheets_html([sheet], reseed=reseed, title=title),
+        f"{stem}.csv": parsheets_csv([sheet], reseed=reseed, meters=meters),
+        f"{stem}.html": parsheets_html([sheet], reseed=reseed, title=title, meters=meters),
     }
     return _write(files, out_dir)

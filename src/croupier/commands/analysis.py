@@ -352,7 +352,7 @@ def analyze(
     if meters is not None:
         d["meter_analysis"] = meters.to_dict(sheet.meters, reseed)
     d.update({key: value for key, _, value in extras})
-    written = write_sheet(sheet, d, out_dir, reseed) if out_dir is not None else []
+    written = write_sheet(sheet, d, out_dir, reseed, meters) if out_dir is not None else []
     if json_out:
         print(json.dumps(d, indent=2, ensure_ascii=False))
     else:
