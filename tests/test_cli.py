@@ -126,7 +126,8 @@ def test_parsheet_out_writes_json_csv_and_html(tmp_path: Path) -> None:
             )
     page = (tmp_path / "parsheets.html").read_text(encoding="utf-8")
     assert "Keep (K) or switch (W), 6 decks" in page
-    assert page.count("<h2>") == len(wagers) + 1  # a section per wager, and one for § 633b.4
+    # the contents, a section per wager, and one for § 633b.4
+    assert page.count("<h2>") == 1 + len(wagers) + 1
     assert page.count("<svg") >= len(wagers)  # with at least one chart each
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from croupier.analysis import exact_parsheet, simulate
 from croupier.analysis.exact import exact_counts
-from croupier.analysis.meters import meter_return
+from croupier.analysis.meters import ReseedFunding, meter_return
 from croupier.cards import DECK, Shoe, parse_cards
 from croupier.errors import RulesError
 from croupier.paytables import MeterLevel
@@ -201,8 +201,12 @@ def test_p1_return_against_the_meter_breakeven_and_long_run() -> None:
         < mr.at({MeterLevel.PROGRESSIVE: 58_344_951})
     )  # $583,449.50 … 51: the breakeven lies between
     # long run: one $50,000 seed per royal flush in diamonds, plus 16% + 3.75% of every wager
-    assert mr.long_run() == fixed + p[Out.ROYAL_FLUSH_DIAMONDS] * 10_000 + Fraction(1975, 10_000)
-    assert mr.long_run(seed_from_house=False) == fixed + Fraction(1975, 10_000)
+    assert mr.long_run(reseed=ReseedFunding.HOUSE) == (
+        fixed + p[Out.ROYAL_FLUSH_DIAMONDS] * 10_000 + Fraction(1975, 10_000)
+    )
+    # the reserve (3.75% of every wager) pays for the reseeds, so the house adds nothing
+    assert p[Out.ROYAL_FLUSH_DIAMONDS] * 10_000 < Fraction(375, 10_000)
+    assert mr.long_run() == fixed + Fraction(1975, 10_000)
 
 
 def test_multi_level_meters_and_envy() -> None:

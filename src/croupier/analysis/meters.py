@@ -11,17 +11,27 @@ probability-weighted share of that meter paid. The **breakeven meter** is the to
 which the return is zero, the other levels at their seeds.
 
 The **long-run return** follows the meter model of the progressive table game system (§ 605a.7;
-croupier.progressive, docs/interpretations.md): every progressive wager adds its increment rates
-(primary to the meter, secondary to the reserve) to the progressive; share awards are taken from
-the meter; after a 100% award the level is reset to its seed — new money from the house — plus the
-reserve. In the long run everything added is paid out, so per unit wagered
+docs/interpretations.md): every progressive wager adds its increment rates (primary to the meter,
+secondary to the reserve) to the progressive; share awards are taken from the meter; after a 100%
+award the level is reset to its seed/reseed amount. In the long run everything the players add is
+paid out. Who pays for each reseed is a reading (:class:`ReseedFunding`):
 
-    long-run return = fixed + Σ_level P(100% award of the level) × seed_level / wager
-                      + Σ increment rates + other players × Σ P(line) × envy / wager
+* ``RESERVE`` (default): the house puts up the *initial* seed (§ 633b.3(j): "The initial seed
+  amount … shall be 1,000 times the wager amount"); each reseed is paid from the reserve that the
+  secondary increment rate builds, the house adding only what the reserve lacks;
+* ``HOUSE``: every reseed is new money from the house, the reserve added on top (the model of the
+  progressive ledger, croupier.progressive).
 
-the last term being the envy bonuses this player receives when one of ``other_players`` players
-holding the wager makes an envy hand (§ 633b.2(i), paid by the house). With
-``seed_from_house=False`` the reseed is read as funded from the reserve and the seed term is dropped.
+Per unit wagered
+
+    long-run return = fixed + Σ increment rates + Σ_level house_level
+                      + other players × Σ P(line) × envy / wager
+
+where house_level is P(100% award of the level) × seed_level / wager under ``HOUSE`` and, under
+``RESERVE``, what of that the level's secondary increment rate does not cover (never below 0): a
+level with no printed reserve (P7–P36 of § 633b.2(i)) is reseeded by the house under both
+readings. The envy term is the bonuses this player receives when one of ``other_players`` players
+holding the wager makes an envy hand (§ 633b.2(i), paid by the house).
 
 >>> from croupier.wagers import get_wager
 >>> mr = meter_return(get_wager("jackpot-party"), "P1", decks=6)
@@ -33,7 +43,8 @@ from __future__ import annotations
 
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -50,6 +61,15 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
+class ReseedFunding(StrEnum):
+    """Who pays for a progressive level's reseed after a 100% award (docs/interpretations.md)."""
+
+    RESERVE = "reserve"
+    """The reserve (the secondary increments) pays the reseed; the house only what it lacks."""
+    HOUSE = "house"
+    """Every reseed is new money from the house; the reserve is added to the meter on top."""
+
+
 @dataclass(frozen=True)
 class MeterReturn:
     """The return of one progressive wager × paytable × shoe as a function of its meters.
@@ -58,7 +78,7 @@ class MeterReturn:
     a $5 wager is 10,000 units); ``full_award_probability`` the probability of a 100% award of each
     level per round; ``increment_rates`` what each level takes from every wager (meter and reserve);
     ``envy_per_other_player`` the expected envy bonus per unit wagered that one other player holding
-    the wager brings.
+    the wager brings; ``reserve_rates`` the secondary (reserve) rate of each level that prints one.
     """
 
     wager: str
@@ -74,6 +94,7 @@ class MeterReturn:
     total_increment_rate: Fraction
     envy_per_other_player: Fraction
     top: MeterLevel
+    reserve_rates: dict[MeterLevel, Fraction] = field(default_factory=dict)
 
     def at(self, meters_cents: Mapping[MeterLevel, int] | None = None) -> Fraction:
         """The expected return with the meters at ``meters_cents`` (levels not given at their seed)."""
@@ -97,22 +118,29 @@ class MeterReturn:
         rest = self.at({level: 0})
         return -rest / slope * self.wager_cents
 
-    def long_run(self, other_players: int = 0, seed_from_house: bool = True) -> Fraction:
-        """The long-run return per unit wagered (see the module docstring)."""
+    def house_reseed(self, reseed: ReseedFunding = ReseedFunding.RESERVE) -> Fraction:
+        """What the house adds to the meters per unit wagered, in the long run, to reseed them
+        after 100% awards (see the module docstring)."""
+        total = Fraction(0)
+        for lvl, p in self.full_award_probability.items():
+            cost = p * Fraction(self.seeds_cents[lvl], self.wager_cents)
+            if reseed is ReseedFunding.RESERVE:
+                cost = max(Fraction(0), cost - self.reserve_rates.get(lvl, Fraction(0)))
+            total += cost
+        return total
+
+    def long_run(
+        self, other_players: int = 0, reseed: ReseedFunding = ReseedFunding.RESERVE
+    ) -> Fraction:
+        """The long-run return per unit wagered (see the module docstring).
+
+        Raises :class:`~croupier.errors.InputError` for a negative ``other_players``.
+        """
         if other_players < 0:
             raise InputError(f"other players must be 0 or more, not {other_players}")
-        seeds = Fraction(0)
-        if seed_from_house:
-            seeds = sum(
-                (
-                    p * Fraction(self.seeds_cents[lvl], self.wager_cents)
-                    for lvl, p in self.full_award_probability.items()
-                ),
-                Fraction(0),
-            )
         return (
             self.fixed
-            + seeds
+            + self.house_reseed(reseed)
             + self.total_increment_rate
             + other_players * self.envy_per_other_player
         )
@@ -121,8 +149,13 @@ class MeterReturn:
         """Whether the return is already zero or better with every meter at its seed."""
         return self.at() >= 0
 
-    def to_dict(self, meters_cents: Mapping[MeterLevel, int] | None = None) -> dict[str, Any]:
-        """A JSON-ready summary (floats, exact values as ``"p/q"``)."""
+    def to_dict(
+        self,
+        meters_cents: Mapping[MeterLevel, int] | None = None,
+        reseed: ReseedFunding = ReseedFunding.RESERVE,
+    ) -> dict[str, Any]:
+        """A JSON-ready summary (floats, exact values as ``"p/q"``); the long-run return under
+        the ``reseed`` reading."""
         be = self.breakeven_cents()
         return {
             "wager_amount": format_money(self.wager_cents),
@@ -139,8 +172,9 @@ class MeterReturn:
             "breakeven_meter_cents": round(be) if be is not None and be >= 0 else None,
             "positive_at_seed": self.positive_at_seed(),
             "increment_rate": float(self.total_increment_rate),
-            "long_run_return": float(self.long_run()),
-            "long_run_return_exact": _frac(self.long_run()),
+            "long_run_return": float(self.long_run(reseed=reseed)),
+            "long_run_return_exact": _frac(self.long_run(reseed=reseed)),
+            "reseed_funding": reseed.value,
             "envy_per_other_player": float(self.envy_per_other_player),
         }
 
@@ -218,6 +252,11 @@ def meter_return(
         total_increment_rate=total_rate,
         envy_per_other_player=envy,
         top=top or table.progressive.meters[0].level,
+        reserve_rates={
+            m.level: m.secondary_increment_rate
+            for m in table.progressive.meters
+            if m.secondary_increment_rate
+        },
     )
 
 

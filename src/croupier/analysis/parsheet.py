@@ -102,6 +102,23 @@ class ParSheet:
         return f"{self.paytable_citation} ({self.paytable_source}; not printed in the regulation)"
 
     @property
+    def example(self) -> bool:
+        """Whether the paytable is one croupier made up as an example (not PA text, not any
+        casino's table): its id starts ``example-`` or its citation says EXAMPLE."""
+        return not self.regulation and (
+            self.paytable.lower().startswith("example-")
+            or self.paytable_citation.upper().startswith("EXAMPLE")
+        )
+
+    @property
+    def paytable_status(self) -> str:
+        """'' for a paytable printed in the regulation, else what it is, for a summary row:
+        'EXAMPLE, made up; not PA text' or 'not printed in the regulation'."""
+        if self.regulation:
+            return ""
+        return "EXAMPLE, made up; not PA text" if self.example else "not printed in the regulation"
+
+    @property
     def expected_return(self) -> Fraction:
         """E[net win] per unit wagered (negative: the house wins)."""
         return sum((r.contribution for r in self.rows), Fraction(0))
@@ -142,6 +159,7 @@ class ParSheet:
             "paytable_citation": self.paytable_citation,
             "paytable_source": self.paytable_source,
             "paytable_in_regulation": self.regulation,
+            "paytable_example": self.example,
             "decks": self.decks,
             "shoe": self.shoe,
             "method": self.method,

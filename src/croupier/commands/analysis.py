@@ -11,9 +11,17 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from croupier.analysis.meters import MeterReturn, meter_return, meter_returns
+from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_return, meter_returns
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
-from croupier.analysis.report import parsheets_json, write_report
+from croupier.analysis.report import (
+    long_run_phrase,
+    long_run_total,
+    long_run_warning,
+    parsheets_json,
+    paytable_name,
+    write_report,
+    write_sheet,
+)
 from croupier.analysis.simulate import simulate as run_simulation
 from croupier.analysis.switch_hands import GameSheet, game_sheet
 from croupier.cards import Card, decks_phrase, parse_cards
@@ -277,6 +285,27 @@ def paytables(
         out.print()
 
 
+ReseedOpt = Annotated[
+    ReseedFunding,
+    typer.Option(
+        "--reseed",
+        help="Who pays each reseed of a progressive in the long-run return: the reserve "
+        "(default; the house funds only the initial seed, § 633b.3(j)) or the house "
+        "(see docs/interpretations.md).",
+    ),
+]
+OutDirOpt = Annotated[
+    Path | None,
+    typer.Option("--out", "-o", help="Also write this sheet's .json, .csv and .html here."),
+]
+
+
+def _check_out_dir(out_dir: Path | None) -> None:
+    """Refuse an ``--out`` that is a file before any work is done."""
+    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
+        raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
+
+
 @app.command()
 def analyze(
     wager: WagerArg,
@@ -291,15 +320,23 @@ def analyze(
     wager_amount: WagerAmountOpt = None,
     stake: StakeOpt = ProgressiveStake.COLLECTED,
     json_out: JsonFlag = False,
+    out_dir: OutDirOpt = None,
+    reseed: ReseedOpt = ReseedFunding.RESERVE,
     paytable_files: PaytableFiles = None,
 ) -> None:
-    """Exact par sheet of one wager × paytable × deck count: every outcome's count and return."""
+    """Exact par sheet of one wager × paytable × deck count: every outcome's count and return;
+    with --out DIR also written as JSON (what --json prints), CSV (exact fractions beside the
+    decimals) and HTML."""
     game = GAME_ANALYSES.get(wager.strip().lower())
     if game is not None:
-        if paytable is not None or meter is not None or wager_amount is not None:
-            raise InputError(f"{wager} takes only --decks and --json")
+        if paytable is not None or meter is not None or wager_amount is not None or out_dir:
+            raise InputError(
+                f"{wager} takes only --decks and --json (its figures as files: "
+                f"croupier parsheet --wager {wager.strip().lower()} --out DIR)"
+            )
         game(decks, json_out)
         return
+    _check_out_dir(out_dir)
     w = _wager(wager, paytable_files)
     if paytable is None:
         keys = list(dict.fromkeys(t.key for t in w.paytables()))
@@ -322,22 +359,25 @@ def analyze(
             w, paytable, decks=sheet.decks, wager_cents=sheet.wager_cents, stake=stake
         )
     extras = w.extra_figures(w.paytable(sheet.paytable, sheet.decks))
+    d = sheet.to_dict()
+    if meters is not None:
+        d["meter_analysis"] = meters.to_dict(sheet.meters, reseed)
+    d.update({key: value for key, _, value in extras})
+    written = write_sheet(sheet, d, out_dir, reseed, meters) if out_dir is not None else []
     if json_out:
-        d = sheet.to_dict()
-        if meters is not None:
-            d["meter_analysis"] = meters.to_dict(sheet.meters)
-        d.update({key: value for key, _, value in extras})
         print(json.dumps(d, indent=2, ensure_ascii=False))
     else:
         _print_sheet(sheet)
         if meters is not None:
-            out.print(_meter_summary(meters, sheet))
+            out.print(_meter_summary(meters, sheet, reseed))
         for _, text, _ in extras:
             if text:
                 out.print(text)
+    if written:
+        err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
 
 
-def _meter_summary(mr: MeterReturn, sheet: ParSheet) -> str:
+def _meter_summary(mr: MeterReturn, sheet: ParSheet, reseed: ReseedFunding) -> str:
     """The return as a function of the meters, the breakeven meter and the long-run return."""
     wager = format_money(mr.wager_cents)
     terms = " + ".join(
@@ -353,15 +393,13 @@ def _meter_summary(mr: MeterReturn, sheet: ParSheet) -> str:
     elif mr.positive_at_seed():
         lines.append("the return is positive with every meter at its seed")
     lines.append(
-        f"long-run return {float(mr.long_run()):+.4%}: meters reset to their seeds (house money) "
-        f"after each 100% award, the increment rates ({float(mr.total_increment_rate):.2%}) paid "
-        "back through the meters (docs/interpretations.md)"
+        f"long-run return {float(mr.long_run(reseed=reseed)):+.4%}: {long_run_phrase(reseed)} "
+        f"(increment rates {float(mr.total_increment_rate):.2%}; --reseed; "
+        "docs/interpretations.md)"
     )
-    if mr.long_run() > 0:
-        lines.append(
-            f"WARNING: in the long run this paytable returns {float(1 + mr.long_run()):.4%} of "
-            "the wager: the player has the edge (docs/interpretations.md)"
-        )
+    warning = long_run_warning(sheet, mr, reseed)
+    if warning is not None:
+        lines.append(warning)
     return "\n".join(lines)
 
 
@@ -447,13 +485,13 @@ def parsheet(
     decks_only: Annotated[
         int | None, typer.Option("--decks", "-d", help="Only paytables at this deck count.")
     ] = None,
+    reseed: ReseedOpt = ReseedFunding.RESERVE,
     paytable_files: PaytableFiles = None,
 ) -> None:
     """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds),
     or of the wagers and deck count asked for; the summary compares paytables: house edge at
     the seed, long-run return, breakeven meter, hit frequency and standard deviation."""
-    if out_dir is not None and out_dir.exists() and not out_dir.is_dir():
-        raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
+    _check_out_dir(out_dir)
     book = _book(paytable_files)
     games_asked = {x.strip().lower() for x in wager_ids or []} & set(GAME_ANALYSES)
     wanted = {get_wager(x).id for x in wager_ids or [] if x.strip().lower() not in games_asked}
@@ -486,6 +524,8 @@ def parsheet(
             progress.update(task, description=f"switch hands {decks_phrase(decks)}")
             games.append(game_sheet(decks))
             progress.advance(task)
+    # the files first: a folder that cannot be written is the one error, with nothing printed
+    written = write_report(sheets, out_dir, games, reseed) if out_dir is not None else []
     if json_out and summary:
         rows = [
             {k: v for k, v in s.to_dict().items() if k not in ("outcomes", "exact")} for s in sheets
@@ -498,7 +538,7 @@ def parsheet(
         if not summary:
             for s in sheets:
                 _print_sheet(s)
-        _print_summary(sheets)
+        _print_summary(sheets, reseed)
         g = Table(
             title="Switch Hands and Blackjack Premium (58 Pa. Code § 633b.4), whole game",
             title_justify="left",
@@ -524,12 +564,11 @@ def parsheet(
                 )
         if games:
             out.print(g)
-    if out_dir is not None:
-        written = write_report(sheets, out_dir, games)
-        err.print("wrote " + ", ".join(str(p) for p in written))
+    if written:
+        err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
 
 
-def _print_summary(sheets: list[ParSheet]) -> None:
+def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
     """The summary table: one row per sheet; a progressive's house edge at its seeds beside its
     long-run return and breakeven meter (:mod:`croupier.analysis.meters`), and a warning under
     the table for every paytable whose long-run return is above 100% of the wager."""
@@ -541,22 +580,22 @@ def _print_summary(sheets: list[ParSheet]) -> None:
     above: list[str] = []
     for s in sheets:
         mr = by_sheet.get(id(s))
-        long_run = 1 + (mr.long_run() if mr is not None else s.expected_return)
+        long_run = long_run_total(s, mr, reseed)
         breakeven = "—"
         if mr is not None:
             be = mr.breakeven_cents()
             breakeven = format_money(round(be)) if be is not None and be >= 0 else "—"
         flag = ""
-        if long_run > 1:
+        if long_run is not None and long_run > 1:
             flag = " ⚠"
             above.append(f"{s.wager} {s.paytable} ({s.decks} decks) {float(long_run):.4%}")
         t.add_row(
             s.wager,
             f"§ {s.section}",
-            s.paytable if s.regulation else f"{s.paytable} (example, not in the regulation)",
+            paytable_name(s),
             str(s.decks),
             _pct(s.house_edge),
-            f"{float(long_run):.4%}{flag}",
+            f"{float(long_run):.4%}{flag}" if long_run is not None else "—",
             breakeven,
             _pct(s.hit_frequency),
             f"{s.standard_deviation:.4f}",
@@ -564,9 +603,8 @@ def _print_summary(sheets: list[ParSheet]) -> None:
     out.print(t)
     if above:
         out.print(
-            "WARNING: long-run return above 100% of the wager (the player's edge, meters reset "
-            "to their seeds after each award, increment rates paid back through the meters; "
-            "see docs/interpretations.md): " + "; ".join(above),
+            "WARNING: long-run return above 100% of the wager (the player's edge; "
+            f"{long_run_phrase(reseed)}; see docs/interpretations.md): " + "; ".join(above),
             soft_wrap=True,
         )
 
