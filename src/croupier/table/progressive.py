@@ -173,14 +173,19 @@ def with_ledger_amounts(
     """``rnd`` with every progressive line's pay replaced by the ledger's: for each
     ``(wager id, settlement)``, a seat's return is what the ledger awarded it (its own award
     and envy bonuses, stake included where the definition returns it), its net that less the
-    wager. A share of a meter names its award and that it waits for validation. The amounts
-    printed and written as JSON for those lines are then the ledger's."""
+    wager; an envy bonus line (``from_seat``) the ledger's envy award for that seat's hand. A
+    share of a meter names its award and that it waits for validation. The amounts printed and
+    written as JSON for those lines (events and settlement lines) are then the ledger's."""
     events = list(rnd.events)
     for wager, settlement in settlements:
         for i, e in enumerate(events):
             if e.action is not Action.SETTLEMENT or e.wager != wager or e.seat is None:
                 continue
-            mine = [a for a in settlement.awards if a.position == e.seat]
+            # a bet's line: its own award; an envy bonus line: the award for its from_seat's hand
+            source = e.line.from_seat if e.line is not None else None
+            mine = [
+                a for a in settlement.awards if a.position == e.seat and a.source_position == source
+            ]
             returned = sum(a.amount_cents for a in mine)
             pays = e.pays
             for a in mine:
@@ -189,13 +194,18 @@ def with_ledger_amounts(
                         f"{e.pays}: {format_money(a.amount_cents)} from the meter "
                         f"(award {a.id}, pending validation)"
                     )
+            win = returned - (e.amount_cents or 0)
+            line = e.line and replace(
+                e.line, pays=pays or e.line.pays, returned_cents=returned, win_cents=win
+            )
             events[i] = replace(
                 e,
                 pays=pays,
                 returned_cents=returned,
-                win_cents=returned - (e.amount_cents or 0),
+                win_cents=win,
                 detail=f"{e.detail}; on the ledger {settlement.progressive!r}: "
                 f"{format_money(returned)} returned",
+                line=line,
             )
     return replace(rnd, events=tuple(events))
 
