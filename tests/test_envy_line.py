@@ -127,3 +127,19 @@ def test_a_fed_round_shows_the_ledgers_envy_award_on_the_envy_line_only(tmp_path
     assert lines[(2, "envy-bonus")]["returned_cents"] == 300_000
     assert events[(2, False)]["returned_cents"] == 5500
     assert events[(2, True)]["returned_cents"] == 300_000
+
+
+def test_the_python_settle_round_record_has_the_envy_line_too() -> None:
+    from croupier.games.blackjack import BlackjackRules
+    from croupier.wagers.blackjack_round import BlackjackDeal, settle_round
+
+    deal = BlackjackDeal.parse("Ad Kd", ["Qd Jd", "9s 9h"])
+    out = settle_round(deal, BlackjackRules(6), jackpot_party_cents={1: 500, 2: 500},
+                       jackpot_party_paytable="P10")  # fmt: skip
+    two = next(s for s in out if s.seat == 2)
+    lines = two.lines()
+    assert [(x.kind, x.win_cents, x.from_seat) for x in lines] == [
+        (LineKind.WAGER, 5000, None),  # the Pair, 10 to 1 on $5
+        (LineKind.ENVY_BONUS, 300_000, 1),  # P10's $3,000 for seat 1's Royal Flush (Diamonds)
+    ]
+    assert sum(x.win_cents for x in lines) == two.net_cents

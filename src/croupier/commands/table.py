@@ -22,7 +22,7 @@ from rich.table import Table
 from croupier.commands.common import JsonFlag, app, err, out, where
 from croupier.commands.meters import feed_rounds
 from croupier.errors import CroupierError, one_line
-from croupier.table.progressive import valued_at_seed
+from croupier.table.progressive import SEED_NOTE, valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
 from croupier.table.submission import TableGame, check_file, load_submission
@@ -130,24 +130,37 @@ def settle(
         failed += errors
     else:
         settled = [(p, valued_at_seed(r)) for p, r in settled]
-    _show([(str(p), r) for p, r in settled], json_out)
+    show_rounds([(str(p), r) for p, r in settled], json_out)
     if failed:
         raise typer.Exit(2)
 
 
-def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
+def round_json(name: str, r: TableRound) -> dict[str, object]:
+    """One settled round as JSON (docs/schemas/settle.schema.json ``round``): its name, the
+    submission, the cards, every event and the settlement record (money in integer cents)."""
+    return {
+        "round": name,
+        "submission": r.submission.source,
+        "cards": r.cards.describe() if r.cards else None,
+        "events": [e.to_json() for e in r.events],
+        "settlement": r.settlement().to_json(),
+        "net_cents": settled_net(r.events),
+    }
+
+
+def show_rounds(
+    rounds: list[tuple[str, TableRound]], json_out: bool, extra: dict[str, object] | None = None
+) -> None:
+    """Print settled rounds: each round's events as a table (the players' decisions, every
+    settlement line with its outcome, pay, net and section, the payouts awaiting validation), or
+    under ``json_out`` a JSON array of :func:`round_json` — one object, with ``extra`` keys,
+    when ``extra`` is given (``croupier blackjack-round``)."""
     if json_out:
-        data = [
-            {
-                "round": name,
-                "submission": r.submission.source,
-                "cards": r.cards.describe() if r.cards else None,
-                "events": [e.to_json() for e in r.events],
-                "settlement": r.settlement().to_json(),
-                "net_cents": settled_net(r.events),
-            }
-            for name, r in rounds
-        ]
+        if extra is not None:
+            ((name, r),) = rounds
+            print(json.dumps({**extra, **round_json(name, r)}, indent=2, ensure_ascii=False))
+            return
+        data = [round_json(name, r) for name, r in rounds]
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     for name, r in rounds:
@@ -177,7 +190,7 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
                 str(e.seat or ""),
                 e.wager or "",
                 e.outcome or "(not settled here)",
-                e.pays or "",
+                (e.pays or "").replace(f" ({SEED_NOTE})", " (at the seed, see below)"),
                 format_money(e.amount_cents) if e.amount_cents else "",
                 _cents(e.win_cents),
                 f"§ {e.section}",
@@ -186,9 +199,14 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
         for e in r.settlements():
             if e.pending_validation:
                 rule = "633b.3(h)(3)" if e.wager == "match-the-dealer" else "633b.2(h)(3)"
+                seed = (
+                    f"; {SEED_NOTE.replace('valued', 'its pay here is valued', 1)}"
+                    if SEED_NOTE in (e.pays or "")
+                    else ""
+                )
                 out.print(
                     f"  A floorperson or above must validate the seat {e.seat} {e.wager} payout "
-                    f"before it is paid (58 Pa. Code § {rule})."
+                    f"before it is paid (58 Pa. Code § {rule}){seed}."
                 )
         out.print(f"players' net {_cents(settled_net(r.events)) or '$0'}")
 
@@ -210,4 +228,6 @@ def play(
             "The players follow a simple training rule, not the optimal strategy "
             "(croupier strategy blackjack, croupier strategy switch-hands)."
         )
-    _show([(f"round {i}", valued_at_seed(r)) for i, r in enumerate(played, start=1)], json_out)
+    show_rounds(
+        [(f"round {i}", valued_at_seed(r)) for i, r in enumerate(played, start=1)], json_out
+    )

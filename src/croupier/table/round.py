@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import difflib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from croupier.cards import Card, Shoe, format_cards
@@ -56,7 +56,7 @@ from croupier.errors import (
 )
 from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import check_dealer_hand, play_dealer
-from croupier.paytables import Paytable
+from croupier.paytables import MeterLevel, Paytable
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
 from croupier.table.submission import RulesSubmission, TableGame
@@ -103,12 +103,27 @@ class TableRound:
     events: tuple[Event, ...] = field(default_factory=tuple)
     blackjack: BlackjackPlay | None = None
     """Blackjack: the players' switch decisions and hands (from the deal on)."""
+    meter_cents: tuple[tuple[str, tuple[tuple[MeterLevel, int], ...]], ...] = ()
+    """The progressive meters' amounts the round's meter awards are valued at: (wager id,
+    ((level, integer cents), …)); a wager not named is valued at its paytable's seeds."""
 
     # -- the record ----------------------------------------------------------------------
     @classmethod
-    def open(cls, submission: RulesSubmission) -> TableRound:
-        """A new round with betting open."""
-        r = cls(submission)
+    def open(
+        cls,
+        submission: RulesSubmission,
+        meter_cents: Mapping[str, Mapping[MeterLevel, int]] | None = None,
+    ) -> TableRound:
+        """A new round with betting open; ``meter_cents`` (wager id → meter level → integer
+        cents) values its progressive wagers' meter awards (default: the paytables' seeds).
+
+        Raises :class:`InputError` for a meter amount that is not a whole number of cents.
+        """
+        for levels in (meter_cents or {}).values():
+            for cents in levels.values():
+                check_cents(cents, "a meter amount")
+        meters = tuple((wid, tuple(levels.items())) for wid, levels in (meter_cents or {}).items())
+        r = cls(submission, meter_cents=meters)
         what = f"betting open at {submission.name or submission.game.value}"
         return r._log(Action.OPEN, "601a.2", what)
 
@@ -624,6 +639,7 @@ class TableRound:
             sub.decks,
             dict(self.decisions),
             sub.blackjack_rules if self.game is TableGame.BLACKJACK else None,
+            {wid: dict(levels) for wid, levels in self.meter_cents},
         )
         keyed: list[tuple[tuple[int, str, int, int], SettlementLine]] = []
         for leader_id, items in groups.items():

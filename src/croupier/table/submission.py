@@ -57,7 +57,7 @@ from croupier.errors import (
     UnknownWagerError,
     one_line,
 )
-from croupier.games.blackjack import BlackjackRules, SoftSeventeen
+from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
 from croupier.games.blackjack_rules import PlayRules
 from croupier.inputs import read_toml
 from croupier.paytables import Paytable
@@ -167,6 +167,10 @@ class RulesSubmission:
     """Whether a hand made by splitting aces may be split again (§ 633a.11)."""
     hit_split_aces: bool = False
     """Whether a hand made by splitting aces may draw more than one card (§ 633a.11)."""
+    dealer_completion: DealerCompletion = DealerCompletion.ALWAYS
+    """Whether the dealer completes the hand with no live player hand (a reading, not a
+    submission key: docs/interpretations.md; ``croupier blackjack-round
+    --dealer-stops-without-live-hands``)."""
 
     def offered(self, wager_id: str) -> OfferedWager | None:
         """The offered wager with that id, or with an id it is an alias of (``axman-h17``
@@ -182,7 +186,9 @@ class RulesSubmission:
     @property
     def blackjack_rules(self) -> BlackjackRules:
         """The house rules the dealer plays by (§ 633a.7)."""
-        return BlackjackRules(decks=self.decks, soft_17=self.soft_17)
+        return BlackjackRules(
+            decks=self.decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
+        )
 
     @property
     def play_rules(self) -> PlayRules:

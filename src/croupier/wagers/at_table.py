@@ -28,7 +28,7 @@ from enum import Enum
 from croupier.cards import Card, format_cards, parse_card, parse_cards
 from croupier.errors import InputError
 from croupier.games.blackjack import BlackjackRules
-from croupier.paytables import Paytable
+from croupier.paytables import MeterLevel, Paytable
 from croupier.units import format_money
 
 
@@ -253,7 +253,9 @@ class TableContext:
     """What the table gives a wager to settle its bets: the dealt cards, the bets this call
     settles (seats from the dealer's right), every bet of the round, the Play wagers made after the
     cards (seat → cents, 0 a fold), the paytable the table offers for each wager id, the deck
-    count and, at Blackjack, the dealer's house rules (§ 633a.7)."""
+    count, at Blackjack the dealer's house rules (§ 633a.7) and, for a progressive wager, the
+    meters' current amounts (wager id → level → integer cents; a wager not named is valued at its
+    paytable's seeds)."""
 
     cards: DealtCards
     bets: tuple[SeatBet, ...]
@@ -262,6 +264,7 @@ class TableContext:
     decks: int
     decisions: Mapping[int, int] = field(default_factory=dict)
     rules: BlackjackRules | None = None
+    meter_cents: Mapping[str, Mapping[MeterLevel, int]] = field(default_factory=dict)
 
     def seat_bets(self, seat: int) -> dict[str, int]:
         """The wagers at ``seat`` (the whole round's): id → cents."""

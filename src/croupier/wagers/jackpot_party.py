@@ -173,13 +173,17 @@ class JackpotParty(Wager):
         """Each seat's wager on its two cards and the dealer's first two (§ 633b.2(g)), then, as
         lines of their own, the envy bonuses it receives: one for every hand of *another* player
         holding the wager whose paytable line pays one (§ 633b.2(i), "Pays w/ Envy"), naming
-        that seat (:meth:`SettlementLine.envy_bonus`).
+        that seat (:meth:`SettlementLine.envy_bonus`). A meter award is valued at
+        ``ctx.meter_cents`` for this wager when given, else at the paytable's seeds.
 
         Raises what :meth:`settle` raises.
         """
         table = ctx.paytables[self.id]
+        meters = dict(ctx.meter_cents[self.id]) if self.id in ctx.meter_cents else None
         settled = {
-            b.seat: self.settle(self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks)
+            b.seat: self.settle(
+                self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks, meters
+            )
             for b in ctx.bets
         }
         envy = envy_sources(settled)
