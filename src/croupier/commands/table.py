@@ -20,13 +20,11 @@ import typer
 from rich.table import Table
 
 from croupier.commands.common import JsonFlag, app, err, out, where
-from croupier.commands.meters import feed_rounds
 from croupier.errors import CroupierError, one_line
 from croupier.table.progressive import SEED_NOTE, valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
 from croupier.table.submission import TableGame, check_file, load_submission
-from croupier.table.training import random_rounds
 from croupier.units import format_money
 
 Files = Annotated[list[Path], typer.Argument(help="Files to read.", show_default=False)]
@@ -117,6 +115,8 @@ def settle(
             err.print(f"error: {where(exc)}{exc}", style="red")
             failed += 1
     if progressive:
+        from croupier.commands.meters import feed_rounds  # the ledger (SQLAlchemy) only here
+
         fed, errors = feed_rounds(
             settled,
             progressive,
@@ -221,6 +221,8 @@ def play(
     json_out: JsonFlag = False,
 ) -> None:
     """Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds)."""
+    from croupier.table.training import random_rounds
+
     sub = load_submission(submission)
     played = random_rounds(sub, seed, rounds)
     if sub.game is TableGame.BLACKJACK and not json_out:

@@ -25,6 +25,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from croupier.errors import (
     InputError,
@@ -33,15 +34,11 @@ from croupier.errors import (
     ProgressiveMismatchError,
     RoundConflictError,
 )
-from croupier.progressive import (
-    ProgressiveDefinition,
-    ProgressiveSystem,
-    QualifyingHand,
-    RoundSettlement,
-    RoundStatus,
-)
 from croupier.table.round import Action, Event, Phase, TableRound
 from croupier.units import format_money
+
+if TYPE_CHECKING:  # croupier.progressive (SQLAlchemy) is imported where a ledger is fed
+    from croupier.progressive import ProgressiveDefinition, ProgressiveSystem, RoundSettlement
 
 PROGRESSIVE_WAGERS = {"633b.2": "jackpot-party", "633b.3": "match-the-dealer"}
 """The section of a progressive definition → the wager id the table records it under."""
@@ -118,6 +115,8 @@ def feed_progressive(
     with other content, and the ledger's own errors (:class:`~croupier.errors.LinkError` for a
     table not linked, § 605a.8). Every check is made before the ledger is written.
     """
+    from croupier.progressive import QualifyingHand, RoundStatus
+
     defn = system.definition
     check_round_matches(rnd, defn)
     wager = PROGRESSIVE_WAGERS[defn.section]
