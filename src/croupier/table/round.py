@@ -498,33 +498,51 @@ class TableRound:
         return r._log(Action.FOLD, section, f"seat {seat} folds", seat=seat)
 
     def switch(self, seat: int) -> TableRound:
-        """§ 633b.4(f)(2): the player plays the two face-down Switch Hands cards."""
+        """§ 633b.4(f)(2): the player plays the two face-down Switch Hands cards.
+
+        Raises :class:`RulesError` (no Switch Hands at the table, or no Ante at the seat) and
+        :class:`ProcedureError` (out of turn, already chosen)."""
         return self._move(Action.SWITCH, seat, lambda p: p.choose(seat, True))
 
     def keep(self, seat: int) -> TableRound:
-        """§ 633b.4(f)(1): the player plays the two face-up cards."""
+        """§ 633b.4(f)(1): the player plays the two face-up cards.
+
+        Raises :class:`RulesError` (no Switch Hands at the table, or no Ante at the seat) and
+        :class:`ProcedureError` (out of turn, already chosen)."""
         return self._move(Action.KEEP, seat, lambda p: p.choose(seat, False))
 
     def hit(self, seat: int, card: Card | None = None) -> TableRound:
-        """The seat's hand takes ``card`` (or the shoe's next card)."""
+        """The seat's hand takes ``card`` (or the shoe's next card).
+
+        Raises :class:`ProcedureError` (not this hand's turn), :class:`InputError` (no card given
+        and no shoe), :class:`RulesError` (a split ace that takes one card only, § 633a.11) and
+        :class:`~croupier.errors.ShoeError` (a card the shoe cannot hold)."""
         return self._move(Action.HIT, seat, lambda p: p.hit(seat, card))
 
     def stand(self, seat: int) -> TableRound:
-        """The seat's hand stands."""
+        """The seat's hand stands. Raises :class:`ProcedureError` out of turn."""
         return self._move(Action.STAND, seat, lambda p: p.stand(seat))
 
     def double(
         self, seat: int, amount_cents: int | None = None, card: Card | None = None
     ) -> TableRound:
-        """Double down up to the hand's wager (default: all of it), one card (§ 633a.10)."""
+        """Double down up to the hand's wager (default: all of it; ``amount_cents`` integer
+        cents), one card (§ 633a.10).
+
+        Raises :class:`ProcedureError` out of turn, :class:`RulesError` (a hand that may not
+        double, an amount above its wager: § 633a.10, § 633a.11) and
+        :class:`~croupier.errors.ShoeError`."""
         return self._move(Action.DOUBLE, seat, lambda p: p.double(seat, amount_cents, card))
 
     def split(self, seat: int) -> TableRound:
-        """Split the seat's pair (§ 633a.11)."""
+        """Split the seat's pair (§ 633a.11). Raises :class:`ProcedureError` out of turn and
+        :class:`RulesError` (not a pair, more hands than the submission allows, split aces)."""
         return self._move(Action.SPLIT, seat, lambda p: p.split(seat))
 
     def surrender(self, seat: int) -> TableRound:
-        """Late surrender, half the wager back (§ 633a.9, § 633b.4(h), (n))."""
+        """Late surrender, half the wager back (§ 633a.9, § 633b.4(h), (n)). Raises
+        :class:`ProcedureError` out of turn and :class:`RulesError` (the submission does not offer
+        it; not the initial two cards)."""
         return self._move(Action.SURRENDER, seat, lambda p: p.surrender(seat))
 
     def _move(

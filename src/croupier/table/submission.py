@@ -547,7 +547,9 @@ def read_submission_data(path: str | Path) -> dict[str, Any]:
 
 
 def load_submission(path: str | Path) -> RulesSubmission:
-    """Load and check a Rules Submission file (see :func:`submission_from_data`)."""
+    """Load and check a Rules Submission file (see :func:`submission_from_data`). Raises
+    :class:`SubmissionError` listing every violation, each with its section (an unreadable file,
+    or one that is not TOML, is one violation without a section)."""
     return submission_from_data(read_submission_data(path), str(path))
 
 

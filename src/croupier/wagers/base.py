@@ -537,7 +537,11 @@ class Wager(ABC):
             Shoe.standard(decks).check_deal(cards)
 
     def evaluate(self, cards: Sequence[Card], decks: int | None = None) -> OrderedOutcome | None:
-        """Validate then :meth:`classify` ``cards``."""
+        """Validate then :meth:`classify` ``cards`` (in dealing order, :attr:`deal`).
+
+        Raises what :meth:`check_cards` raises: :class:`CardError` (not the cards the wager
+        reads) and :class:`~croupier.errors.ShoeError` (more than a ``decks``-deck shoe holds).
+        """
         self.check_cards(cards, decks)
         return self.classify(cards)
 
