@@ -9,7 +9,9 @@ import os
 import subprocess
 import sys
 
-from croupier.cli import load_all_commands
+import pytest
+
+from croupier.cli import load_all_commands, main
 from croupier.commands import COMMANDS
 
 HEAVY = ("numpy", "pydantic", "sqlalchemy", "croupier.wagers", "croupier.paytables",
@@ -80,3 +82,10 @@ def test_a_command_imports_its_own_modules_only() -> None:
     assert "sqlalchemy" not in heavy.split()  # the ledger only when settling onto it
     _, (_, commands) = probe("meters", "--help")
     assert commands.split()[1:] == ["croupier.commands.common", "croupier.commands.meters"]
+
+
+def test_a_misspelt_command_still_gets_a_did_you_mean(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["settl", "x.json"])
+    assert exc.value.code == 2
+    assert "No such command 'settl'. Did you mean 'settle'?" in capsys.readouterr().err

@@ -59,7 +59,16 @@ class LazyGroup(typer.core.TyperGroup):
         name = args[0] if args else None
         if isinstance(name, str) and name in COMMANDS and name not in self.commands:
             self.add_command(load_command(name), name)
-        return super().resolve_command(ctx, args)
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.TyperException as exc:  # click's UsageError: "No such command"
+            # Typer suggests among the loaded commands only: suggest among them all
+            close = difflib.get_close_matches(name or "", self.list_commands(ctx))
+            message = getattr(exc, "message", None)
+            if close and isinstance(message, str) and "Did you mean" not in message:
+                names = ", ".join(f"{m!r}" for m in close)
+                exc.message = f"{message.rstrip('.')}. Did you mean {names}?"
+            raise
 
 
 def load_command(name: str) -> Any:
