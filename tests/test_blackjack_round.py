@@ -109,23 +109,20 @@ def run(*args: str) -> Any:
 def test_cli_blackjack_round() -> None:
     data = run(
         "blackjack-round",
-        "--dealer",
-        "Qs 5h Kd",
-        "--player",
-        "Kd 7c",
-        "--player",
-        "As Ah",
-        "--bet",
-        "1:axman=5",
-        "--bet",
-        "2:axman=5",
+        *("--dealer", "Qs 5h Kd", "--player", "Kd 7c", "--player", "As Ah"),
+        *("--bet", "1:blackjack=10", "--bet", "2:blackjack=10"),
+        *("--bet", "1:axman=5", "--bet", "2:axman=5"),
     )
-    seats = {s["seat"]: s for s in data["seats"]}
-    assert seats[1]["axman"]["win"] == "$50" and seats[1]["axman"]["multiplier"] == 2
-    assert seats[1]["axman"]["win_cents"] == 5000
-    assert seats[2]["axman"]["win"] == "$25"
+    axman = {x["seat"]: x for x in data["settlement"]["lines"] if x["wager"] == "axman"}
+    # Q-5-K♦ busts; K♦ wild pairs a king: Jacks or better 5 to 1, ×2 for seat 1's own K♦
+    assert axman[1]["win_cents"] == 5000 and axman[1]["pays"] == "5 to 1 ×2"
+    assert axman[2]["win"] == "+$25"
     result = runner.invoke(
-        app, ["blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c", "--bet", "1:axman=5"]
+        app,
+        [
+            *("blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c"),
+            *("--bet", "1:blackjack=10", "--bet", "1:axman=5"),
+        ],
     )
     assert "×2" in result.stdout
 

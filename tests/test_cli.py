@@ -277,7 +277,12 @@ def test_a_share_of_the_meter_shown_without_a_meter_says_it_is_valued_at_the_see
     assert "+$595" in metered.stdout and "decides the pay" not in metered.stdout
     bj_args = ["blackjack-round", "--dealer", "Ad Kd", "--player", "Qd Jd", "--decks", "6"]
     bj = runner.invoke(
-        app, [*bj_args, "--bet", "1:jackpot-party=5", "--paytable", "jackpot-party=P10"]
+        app,
+        [
+            *bj_args,
+            *("--bet", "1:blackjack=10", "--bet", "1:jackpot-party=5"),
+            *("--paytable", "jackpot-party=P10"),
+        ],
     )
     assert bj.exit_code == 0, bj.output
     assert "the progressive meter decides the pay" in " ".join(bj.stdout.split())

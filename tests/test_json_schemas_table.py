@@ -92,13 +92,14 @@ def test_blackjack_commands_match_their_schemas() -> None:
         "blackjack-round",
         "blackjack-round",
         *("--dealer", "Ad Kd", "--player", "Qd Jd", "--player", "9s 9h"),
+        *("--bet", "1:blackjack=10", "--bet", "2:blackjack=10"),
         *("--bet", "1:jackpot-party=5", "--bet", "2:jackpot-party=5", "--bet", "1:axman=5"),
         *("--paytable", "jackpot-party=P10"),
     )
-    seat2 = next(s for s in rnd["seats"] if s["seat"] == 2)
+    seat2 = [x for x in rnd["settlement"]["lines"] if x["seat"] == 2]
     # seat 2's pair pays 10 to 1 on $5; its envy bonus for seat 1's royal flush is $3,000 (P10)
-    assert seat2["jackpot_party"]["win_cents"] == 5000
-    assert seat2["envy_cents"] == 300_000
+    jp = {x["kind"]: x["win_cents"] for x in seat2 if x["wager"] == "jackpot-party"}
+    assert jp == {"wager": 5000, "envy-bonus": 300_000}
 
 
 def test_ledger_commands_match_their_schemas(tmp_path: Path) -> None:

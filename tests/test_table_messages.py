@@ -109,10 +109,10 @@ def test_dealt_cards_take_a_mapping_and_refuse_other_shapes_with_a_croupier_erro
     from croupier.errors import CardError, InputError
     from croupier.table.round import DealtCards
 
-    given = DealtCards(players={3: "8s 8s", 2: parse_cards("Kd 7c")}, dealer="Kd 9c")  # type: ignore[arg-type]
+    given = DealtCards(players={3: "8s 8s", 2: parse_cards("Kd 7c")}, dealer="Kd 9c")
     assert given == DealtCards.parse(players={2: "Kd 7c", 3: "8s 8s"}, dealer="Kd 9c")
     for bad in ({0: "Kd 7c"}, {1: 5}, 3, [(1,)]):
         with pytest.raises(InputError):
             DealtCards(players=bad)  # type: ignore[arg-type]
     with pytest.raises(CardError):
-        DealtCards(players={1: "Kd 1x"})  # type: ignore[arg-type]
+        DealtCards(players={1: "Kd 1x"})

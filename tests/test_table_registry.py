@@ -190,6 +190,7 @@ def test_actions_are_records_and_the_round_says_what_it_allows() -> None:
         [
             "blackjack-round",
             *("--dealer", "Ad Kd", "--player", "Qd Jd", "--player", "9s 9h"),
+            *("--bet", "1:blackjack=10", "--bet", "2:blackjack=10"),
             *("--bet", "1:jackpot-party=5", "--bet", "2:jackpot-party=5"),
             *("--paytable", "jackpot-party=P10"),
         ],

@@ -2,23 +2,29 @@
 
 The commands live in :mod:`croupier.commands` (``wagers``, ``paytables``, ``analyze``,
 ``simulate``, ``parsheet`` and ``hand`` in :mod:`croupier.commands.analysis`), which share the
-``app`` of :mod:`croupier.commands.common`; this module loads them and runs the app. Every
-error croupier raises (:class:`~croupier.errors.CroupierError`) ends the command with one line on
-stderr and exit status 2; no traceback.
+``app`` of :mod:`croupier.commands.common`; this module runs the app. A command's module is
+imported only when the command runs (:class:`~croupier.commands.common.LazyGroup`: start-up
+time), so ``croupier --help`` imports none. Every error croupier raises
+(:class:`~croupier.errors.CroupierError`) ends the command with one line on stderr and exit
+status 2; no traceback.
 """
 
 from __future__ import annotations
 
-import importlib
-import json
-import pkgutil
 import sys
-from pathlib import Path
 from typing import Any
 
 import typer
 
-from croupier.commands.common import app, err, error_line, where, with_suggestion
+from croupier.commands.common import (
+    app,
+    err,
+    error_line,
+    load_command,
+    tidy_help,
+    where,
+    with_suggestion,
+)
 from croupier.errors import CroupierError, one_line
 
 
@@ -34,16 +40,16 @@ def error_section(exc: CroupierError) -> str | None:
     return None
 
 
-def _load_command_modules() -> None:
-    """Import every module of :mod:`croupier.commands` (the analysis commands first), which add
-    their commands to ``app``; they import :mod:`croupier.commands.common`, never this module."""
-    folder = Path(__file__).parent / "commands"
-    names = sorted(i.name for i in pkgutil.iter_modules([str(folder)]) if i.name != "common")
-    for name in sorted(names, key=lambda n: n != "analysis"):
-        importlib.import_module(f"croupier.commands.{name}")
+def load_all_commands() -> Any:
+    """The whole command tree with every command module imported (what ``--help`` of each
+    command shows; the tests compare it with the lazily loaded one)."""
+    from croupier.commands import COMMANDS
 
-
-_load_command_modules()
+    for name in COMMANDS:
+        load_command(name)
+    command = typer.main.get_command(app)
+    tidy_help(command)
+    return command
 
 
 def _json_requested(args: list[str]) -> bool:
@@ -61,27 +67,11 @@ def _fail(message: str, kind: str, section: str | None, json_out: bool) -> None:
     ``{"error": {"type", "message", "section"}}`` on stdout (docs/schemas/error.schema.json)."""
     line = one_line(message)
     if json_out:
+        import json
+
         doc = {"error": {"type": kind, "message": line, "section": section}}
         print(json.dumps(doc, ensure_ascii=False))
     error_line(line)
-
-
-def _tidy_help(command: Any) -> None:
-    """No type column for on/off flags in ``--help`` (Typer would print ``<bool>``)."""
-    for param in getattr(command, "params", ()):
-        if getattr(param, "is_flag", False) and param.metavar is None:
-            param.metavar = ""
-    make_help = command.get_help_option
-
-    def help_option(ctx: Any) -> Any:
-        option = make_help(ctx)
-        if option is not None and option.metavar is None:
-            option.metavar = ""
-        return option
-
-    command.get_help_option = help_option
-    for sub in getattr(command, "commands", {}).values():
-        _tidy_help(sub)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -94,7 +84,7 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     json_out = _json_requested(args)
     command = typer.main.get_command(app)
-    _tidy_help(command)
+    tidy_help(command)
     try:
         code = command.main(args=args, prog_name="croupier", standalone_mode=False)
     except typer.Abort:
@@ -114,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "error_section", "load_all_commands", "main"]
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -6,9 +6,39 @@
 '3.3735%'
 """
 
-from croupier.analysis.exact import OutcomeCounts, exact_counts, total_deals
-from croupier.analysis.parsheet import OutcomeRow, ParSheet, exact_parsheet, resolve
-from croupier.analysis.simulate import simulate
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from croupier.analysis.exact import OutcomeCounts, exact_counts, total_deals
+    from croupier.analysis.parsheet import OutcomeRow, ParSheet, exact_parsheet, resolve
+    from croupier.analysis.simulate import simulate
+
+_HOME = {
+    "OutcomeCounts": "exact",
+    "exact_counts": "exact",
+    "total_deals": "exact",
+    "OutcomeRow": "parsheet",
+    "ParSheet": "parsheet",
+    "exact_parsheet": "parsheet",
+    "resolve": "parsheet",
+    "simulate": "simulate",
+}
+"""Each re-exported name → its module, imported on first use (start-up time: a command that
+needs one analysis module does not import them all)."""
+
+
+def __getattr__(name: str) -> Any:
+    """The re-exported ``name``, its module imported now."""
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(f"croupier.analysis.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "OutcomeCounts",

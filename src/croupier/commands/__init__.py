@@ -1,7 +1,121 @@
 """Further ``croupier`` commands, one module per game or subsystem.
 
 Each module here imports ``app`` (and the ``out``/``err`` consoles) from
-:mod:`croupier.commands.common` (never from :mod:`croupier.cli`) and
-declares its commands with ``@app.command()``; :mod:`croupier.cli` imports every module of this
-package when it loads, so adding a command module is enough to add commands.
+:mod:`croupier.commands.common` (never from :mod:`croupier.cli`) and declares its commands with
+``@app.command()``. The modules are imported only when one of their commands runs (start-up time:
+``croupier --help`` lists the commands from :data:`COMMANDS` without importing any); a new command
+module adds its commands to :data:`COMMANDS`, which ``tests/test_cli_lazy.py`` checks against what
+the modules declare.
 """
+
+from __future__ import annotations
+
+COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
+    "wagers": (
+        ("analysis",),
+        "List the wagers croupier settles and analyses, with their paytables and deck counts.",
+    ),
+    "paytables": (
+        ("analysis",),
+        "Show the paytables printed in the regulation (and any you add), with seeds and rates.",
+    ),
+    "analyze": (
+        ("analysis", "strategy_blackjack"),
+        "Exact par sheet of one wager × paytable × deck count: every outcome's count and return.",
+    ),
+    "simulate": (
+        ("analysis",),
+        "Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact.",
+    ),
+    "parsheet": (
+        ("analysis", "strategy_blackjack"),
+        (
+            "Par sheets of every wager × paytable × allowed deck count (progressives at their seeds),\n"
+            "or of the wagers and deck count asked for; the summary compares paytables: house edge at\n"
+            "the seed, long-run return, breakeven meter, hit frequency and standard deviation."
+        ),
+    ),
+    "hand": (
+        ("analysis",),
+        "Classify and settle one dealt hand for a wager.",
+    ),
+    "baccarat": (
+        ("baccarat",),
+        (
+            "Play one dealt coup (§ 631a.9–§ 631a.12) and settle its wagers (with --bet), or show what\n"
+            "every Baccarat wager does on it."
+        ),
+    ),
+    "eor": (
+        ("baccarat",),
+        (
+            "Effect of removal of each rank, the balanced count built from it, and (Baccarat) how often\n"
+            "simulated shoes turn the wager positive."
+        ),
+    ),
+    "simulate-shoes": (
+        ("baccarat",),
+        (
+            "Deal whole Baccarat shoes (burn, cut card) and set every Baccarat wager's observed return\n"
+            "beside its exact one, in standard errors."
+        ),
+    ),
+    "dealer": (
+        ("blackjack",),
+        "Exact probability of the dealer's final result (17–21, Blackjack, bust) by upcard.",
+    ),
+    "axman": (
+        ("blackjack",),
+        (
+            "Exact AxMan figures (§ 633c.12) given the player's two cards: each hand's probability,\n"
+            "the king-of-diamonds multiplier and the expected return."
+        ),
+    ),
+    "blackjack-round": (
+        ("blackjack",),
+        (
+            "Settle a dealt Blackjack round through the regulated round procedure: the players'\n"
+            "decisions, the Blackjack wagers (Chapter 633a), AxMan (§ 633c.12) and Jackpot Party\n"
+            "(§ 633b.2, each envy bonus a line of its own) — the same record as `croupier settle`."
+        ),
+    ),
+    "strategy": (
+        ("four_card_poker", "strategy_blackjack"),
+        (
+            "The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;\n"
+            "Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."
+        ),
+    ),
+    "four-card-poker": (
+        ("four_card_poker",),
+        "Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d)).",
+    ),
+    "check": (
+        ("table",),
+        "Check Rules Submissions (TOML): every violation at once, each with its section.",
+    ),
+    "settle": (
+        ("table",),
+        (
+            "Settle round records (JSON): every wager's outcome, pay, net and section, in settlement\n"
+            "order. A round that breaks a rule is one error line naming the section; nothing is settled."
+        ),
+    ),
+    "play": (
+        ("table",),
+        "Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds).",
+    ),
+    "meters": (
+        ("meters",),
+        (
+            "The progressive table game system (58 Pa. Code § 605a.7, § 605a.8): meters, "
+            "linked tables, pending awards and floorperson validation, on a durable ledger."
+        ),
+    ),
+}
+"""Every top-level command, in the order ``--help`` lists them → (the modules of this package to
+import before it runs: the one declaring it, then those registering what it looks up in
+:data:`~croupier.commands.common.GAME_STRATEGIES` / ``GAME_ANALYSES``; its help's first
+paragraph, as ``--help`` shows it)."""
+
+__all__ = ["COMMANDS"]

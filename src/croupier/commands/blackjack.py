@@ -2,14 +2,16 @@
 
 ``croupier dealer`` prints the exact probability of each dealer result by upcard (the table every
 blackjack analyst publishes); ``croupier axman CARDS`` the exact AxMan figures given the player's two
-cards (and the upcard); ``croupier blackjack-round`` settles a dealt round's AxMan and Jackpot Party
-wagers (58 Pa. Code § 633c.12, § 633b.2).
+cards (and the upcard); ``croupier blackjack-round`` settles a whole dealt round — the players'
+decisions, the Blackjack wagers, AxMan and Jackpot Party (58 Pa. Code Chapter 633a, § 633c.12,
+§ 633b.2) — through :class:`~croupier.table.round.TableRound`, into the one settlement record.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+from dataclasses import replace
 from typing import Annotated, Any
 
 import typer
@@ -27,10 +29,8 @@ from croupier.games.blackjack import (
     dealer_results_by_upcard,
 )
 from croupier.paytables import MeterLevel
+from croupier.table.submission import RulesSubmission, submission_from_data
 from croupier.units import format_money
-from croupier.wagers.at_table import RoundSettlement
-from croupier.wagers.base import Settlement
-from croupier.wagers.blackjack_round import BlackjackDeal, describe_round, settle_round
 
 DecksOption = Annotated[int, typer.Option("--decks", "-d", min=1, help="Decks in the shoe.")]
 H17Option = Annotated[
@@ -128,8 +128,11 @@ def axman(
     )
 
 
-ROUND_WAGERS = ("axman", "jackpot-party")
+ROUND_WAGERS = ("blackjack", "axman", "jackpot-party")
 """The wagers ``croupier blackjack-round`` settles (``--bet SEAT:WAGER=DOLLARS``)."""
+
+MOVES = ("hit", "stand", "double", "split", "surrender")
+"""The players' decisions ``--move SEAT:MOVE[:CARD]`` records (Chapter 633a)."""
 
 
 def _wager_id(text: str, option: str, known: tuple[str, ...]) -> str:
@@ -146,8 +149,8 @@ def _wager_id(text: str, option: str, known: tuple[str, ...]) -> str:
 def seat_bets(specs: list[str] | None) -> dict[str, dict[int, int]]:
     """``--bet SEAT:WAGER=DOLLARS`` values → wager id → seat → cents.
 
-    >>> seat_bets(["1:axman=5", "3:jackpot-party=$1"])
-    {'axman': {1: 500}, 'jackpot-party': {3: 100}}
+    >>> seat_bets(["1:blackjack=10", "1:axman=5", "3:jackpot-party=$1"])
+    {'blackjack': {1: 1000}, 'axman': {1: 500}, 'jackpot-party': {3: 100}}
 
     :class:`~croupier.errors.InputError` for another shape, a wager this command does not
     settle (with a "did you mean") or an amount that is not dollars and cents."""
@@ -156,7 +159,7 @@ def seat_bets(specs: list[str] | None) -> dict[str, dict[int, int]]:
         where, sep, amount = spec.partition("=")
         seat, colon, wager = where.partition(":")
         if not sep or not colon or not seat.strip().isdigit():
-            raise InputError(f"--bet takes SEAT:WAGER=DOLLARS, e.g. 1:axman=5, not {spec!r}")
+            raise InputError(f"--bet takes SEAT:WAGER=DOLLARS, e.g. 1:blackjack=10, not {spec!r}")
         wager_id = _wager_id(wager, "--bet", ROUND_WAGERS)
         cents = _money(amount, f"--bet {seat.strip()}:{wager_id}")
         assert cents is not None
@@ -169,6 +172,8 @@ def wager_paytables(specs: list[str] | None) -> dict[str, str]:
 
     >>> wager_paytables(["jackpot-party=P10"])
     {'jackpot-party': 'P10'}
+
+    :class:`~croupier.errors.InputError` for another shape or a wager without a paytable here.
     """
     tables: dict[str, str] = {}
     for spec in specs or []:
@@ -177,27 +182,82 @@ def wager_paytables(specs: list[str] | None) -> dict[str, str]:
             raise InputError(
                 f"--paytable takes WAGER=PAYTABLE, e.g. jackpot-party=P10, not {spec!r}"
             )
-        tables[_wager_id(wager, "--paytable", ("jackpot-party",))] = key.strip()
+        tables[_wager_id(wager, "--paytable", ("jackpot-party", "axman"))] = key.strip()
     return tables
 
 
-def _settlement_dict(s: Settlement | None) -> dict[str, Any] | None:
-    if s is None:
-        return None
-    return {
-        "outcome": s.outcome.key if s.outcome else None,
-        "paid_as": s.line.label if s.line else None,
-        "pays": str(s.line.pays) if s.line else None,
-        "multiplier": s.factor,
-        "amount": format_money(s.amount_cents),
-        "amount_cents": s.amount_cents,
-        "win": format_money(s.win_cents),
-        "win_cents": s.win_cents,
-        "returned": format_money(s.returned_cents),
-        "returned_cents": s.returned_cents,
-        "pending_validation": s.pending_validation,
-        "section": f"58 Pa. Code § {s.section}",
+def player_moves(specs: list[str] | None) -> list[tuple[int, str, str | None]]:
+    """``--move SEAT:MOVE[:CARD]`` values, in the order given → (seat, move, card text or None).
+
+    >>> player_moves(["1:hit:5d", "1:stand", "2:double:Th"])
+    [(1, 'hit', '5d'), (1, 'stand', None), (2, 'double', 'Th')]
+
+    :class:`~croupier.errors.InputError` for another shape or a move that is not one of
+    :data:`MOVES` (with a "did you mean")."""
+    moves: list[tuple[int, str, str | None]] = []
+    for spec in specs or []:
+        seat, _, rest = spec.partition(":")
+        move, _, card = rest.partition(":")
+        if not seat.strip().isdigit() or not move.strip():
+            raise InputError(f"--move takes SEAT:MOVE[:CARD], e.g. 1:hit:5d, not {spec!r}")
+        name = move.strip().lower()
+        if name not in MOVES:
+            near = difflib.get_close_matches(name, MOVES, n=1)
+            hint = f"did you mean {near[0]!r}? " if near else ""
+            raise InputError(
+                f"--move: no move {move.strip()!r}; {hint}give one of {', '.join(MOVES)}"
+            )
+        moves.append((int(seat), name, card.strip() or None))
+    return moves
+
+
+def round_submission(
+    decks: int,
+    h17: bool,
+    seats: int,
+    bets: dict[str, dict[int, int]],
+    paytables: dict[str, str],
+    dealer_stops: bool = False,
+) -> RulesSubmission:
+    """The Rules Submission of the table ``blackjack-round`` settles at: ``decks`` decks, the
+    dealer's soft-17 rule, enough seats, the Blackjack wager, and each side wager placed (AxMan
+    under its ``standard`` paytable, Jackpot Party under the one given), limits wide enough for
+    the bets placed (the sections' own rules on deck counts and wager sizes still apply).
+
+    Raises :class:`~croupier.errors.SubmissionError` (each violation with its section: AxMan at 2
+    decks, a Jackpot Party paytable of another deck count) and :class:`InputError` for Jackpot
+    Party without a paytable."""
+    wagers: list[dict[str, Any]] = []
+    for wid in ROUND_WAGERS:
+        placed = bets.get(wid, {})
+        if wid != "blackjack" and not placed:
+            continue
+        amounts = sorted(set(placed.values())) or [100]
+        spec: dict[str, Any] = {"wager": wid}
+        if wid == "jackpot-party":
+            if "jackpot-party" not in paytables:
+                raise InputError(
+                    "Jackpot Party wagers need a paytable: --paytable jackpot-party=ID (e.g. P1 "
+                    "at six decks)"
+                )
+            spec["amounts"] = [format_money(c) for c in amounts]
+        else:
+            spec |= {"min": format_money(amounts[0]), "max": format_money(amounts[-1])}
+        if wid != "blackjack":
+            spec["paytable"] = paytables.get(wid, "standard")
+        wagers.append(spec)
+    data = {
+        "game": "blackjack",
+        "name": _rules(decks, h17).describe(),
+        "decks": decks,
+        "dealer": "H17" if h17 else "S17",
+        "seats": max(7, min(seats, 9)),
+        "wagers": wagers,
     }
+    sub = submission_from_data(data, "the table of --decks, --h17, --bet and --paytable")
+    if dealer_stops:
+        sub = replace(sub, dealer_completion=DealerCompletion.ONLY_WITH_LIVE_HANDS)
+    return sub
 
 
 @app.command(name="blackjack-round")
@@ -223,8 +283,18 @@ def blackjack_round(
         list[str] | None,
         typer.Option(
             "--bet",
-            help="A wager, SEAT:WAGER=DOLLARS (e.g. 1:axman=5, 2:jackpot-party=5; Jackpot "
-            "Party takes $1 or $5); repeatable.",
+            help="A wager, SEAT:WAGER=DOLLARS: every seat's Blackjack wager (1:blackjack=10), "
+            "then AxMan or Jackpot Party (1:axman=5, 2:jackpot-party=5; Jackpot Party takes $1 "
+            "or $5); repeatable.",
+        ),
+    ] = None,
+    moves: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--move",
+            help="A player's decision, SEAT:MOVE[:CARD] (1:hit:5d, 1:stand, 2:double:Th, "
+            "3:split, 3:surrender), in the order made, seat 1 first; repeatable. Without any, "
+            "the Blackjack wagers are recorded for the base game to settle.",
         ),
     ] = None,
     paytables: Annotated[
@@ -251,53 +321,42 @@ def blackjack_round(
     ] = False,
     json_out: JsonFlag = False,
 ) -> None:
-    """Settle a dealt Blackjack round's AxMan (§ 633c.12) and Jackpot Party (§ 633b.2) wagers."""
-    rules = _rules(decks, h17)
-    if dealer_stops:
-        rules = BlackjackRules(
-            rules.decks, rules.soft_17, dealer_completion=DealerCompletion.ONLY_WITH_LIVE_HANDS
-        )
-    rnd = BlackjackDeal.parse(dealer_cards, players)
+    """Settle a dealt Blackjack round through the regulated round procedure: the players'
+    decisions, the Blackjack wagers (Chapter 633a), AxMan (§ 633c.12) and Jackpot Party
+    (§ 633b.2, each envy bonus a line of its own) — the same record as `croupier settle`."""
+    from croupier.commands.table import show_rounds
+    from croupier.table.progressive import valued_at_seed
+    from croupier.table.round import DealtCards, TableRound
+
+    hands = {seat: text for seat, text in enumerate(players, start=1)}
+    placed = seat_bets(bets)
+    sub = round_submission(decks, h17, len(hands), placed, wager_paytables(paytables), dealer_stops)
     meters = _meter_arg(meter)
     if isinstance(meters, int):
         meters = {MeterLevel.PROGRESSIVE: meters}
-    placed = seat_bets(bets)
-    results = settle_round(
-        rnd,
-        rules,
-        axman_cents=placed.get("axman", {}),
-        jackpot_party_cents=placed.get("jackpot-party", {}),
-        jackpot_party_paytable=wager_paytables(paytables).get("jackpot-party"),
-        meter_cents=meters,
-    )
-    if json_out:
-        data = {
-            "rules": rules.describe(),
-            "dealer": [str(c) for c in rnd.dealer],
-            "seats": [
-                {
-                    "seat": r.seat,
-                    "cards": [str(c) for c in rnd.players[r.seat - 1]],
-                    "jackpot_party": _settlement_dict(r.jackpot_party),
-                    "axman": _settlement_dict(r.axman),
-                    "envy": format_money(r.envy_cents),
-                    "envy_cents": r.envy_cents,
-                    "net": format_money(r.net_cents),
-                    "net_cents": r.net_cents,
-                }
-                for r in results
-            ],
-            "settlement": RoundSettlement(tuple(x for r in results for x in r.lines())).to_json(),
-        }
-        print(json.dumps(data, indent=2, ensure_ascii=False))
-        return
-    out.print(f"{describe_round(rnd)} · {rules.describe()}")
-    for r in results:
-        out.print(r.describe())
-        for s in (r.jackpot_party, r.axman):
-            if s is not None and s.pending_validation:
-                out.print(
-                    f"  A floorperson or above must validate the seat {r.seat} progressive payout "
-                    "before it is paid (58 Pa. Code § 633b.2(h)(3)); its pay here is valued at "
-                    "the meter's seed, and the progressive meter decides the pay."
-                )
+    rnd = TableRound.open(sub, {"jackpot-party": meters} if meters else None)
+    for wid in ROUND_WAGERS:  # the Blackjack wager first at every seat (§ 633a.6(d))
+        for seat, cents in sorted(placed.get(wid, {}).items()):
+            rnd = rnd.bet(seat, wid, cents)
+    rnd = rnd.no_more_bets().deal(DealtCards(players=hands, dealer=dealer_cards))
+    for seat, move, card in player_moves(moves):
+        dealt = parse_card(card) if card else None
+        if move == "hit":
+            rnd = rnd.hit(seat, dealt)
+        elif move == "double":
+            rnd = rnd.double(seat, None, dealt)
+        elif move == "stand":
+            rnd = rnd.stand(seat)
+        elif move == "split":
+            rnd = rnd.split(seat)
+        else:
+            rnd = rnd.surrender(seat)
+    rnd = rnd.settle()
+    if meters is None:
+        rnd = valued_at_seed(rnd)
+    show_rounds([("blackjack-round", rnd)], json_out, {"rules": sub.blackjack_rules.describe()})
+    if not json_out and any(line.by_base_game for line in rnd.settlement().lines):
+        out.print(
+            "The Blackjack wagers are recorded for the base game to settle: give the players' "
+            "decisions with --move (e.g. --move 1:stand) to settle them here."
+        )

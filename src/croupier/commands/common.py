@@ -4,29 +4,100 @@ the common options and the helpers that parse them (money, meters, paytable file
 from __future__ import annotations
 
 import difflib
+import importlib
 import re
 import sys
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+import typer.core
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from croupier import __version__
-from croupier.analysis.parsheet import ParSheet
+from croupier.commands import COMMANDS
 from croupier.errors import one_line
-from croupier.paytables import (
-    MeterLevel,
-    PaytableBook,
-    builtin_paytables,
-    load_paytable_file,
-)
 from croupier.units import format_money, format_percent, parse_amount
-from croupier.wagers import ProgressiveStake, Wager, get_wager
+
+if TYPE_CHECKING:  # imported where used: start-up time (issue 14)
+    from rich.progress import Progress
+    from rich.table import Table
+
+    from croupier.analysis.parsheet import ParSheet
+    from croupier.paytables import MeterLevel, PaytableBook
+    from croupier.wagers import ProgressiveStake, Wager
+
+    StakeOpt = Annotated[
+        ProgressiveStake,
+        typer.Option(
+            "--progressive-stake",
+            help="Whether a meter award returns the stake (see docs/interpretations.md).",
+        ),
+    ]
+
+
+class LazyGroup(typer.core.TyperGroup):
+    """The root command group: its commands' modules are imported only when one of their commands
+    runs (or its own ``--help`` is asked for); ``croupier --help`` lists every command from
+    :data:`~croupier.commands.COMMANDS` without importing any (issue 14: start-up time)."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        """Every command, in :data:`~croupier.commands.COMMANDS` order."""
+        return [*COMMANDS, *(n for n in self.commands if n not in COMMANDS)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        """The command if loaded, else a stand-in carrying its help for the listing."""
+        found = self.commands.get(cmd_name)
+        if found is not None or cmd_name not in COMMANDS:
+            return found
+        return typer.core.TyperCommand(name=cmd_name, help=COMMANDS[cmd_name][1])
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        """Load the command named first in ``args`` (its modules), then resolve as usual."""
+        name = args[0] if args else None
+        if isinstance(name, str) and name in COMMANDS and name not in self.commands:
+            self.add_command(load_command(name), name)
+        try:
+            return super().resolve_command(ctx, args)
+        except typer.TyperException as exc:  # click's UsageError: "No such command"
+            # Typer suggests among the loaded commands only: suggest among them all
+            close = difflib.get_close_matches(name or "", self.list_commands(ctx))
+            message = getattr(exc, "message", None)
+            if close and isinstance(message, str) and "Did you mean" not in message:
+                names = ", ".join(f"{m!r}" for m in close)
+                exc.message = f"{message.rstrip('.')}. Did you mean {names}?"
+            raise
+
+
+def load_command(name: str) -> Any:
+    """The click command of ``name`` (one of :data:`~croupier.commands.COMMANDS`), its modules
+    imported and its help tidied (:func:`tidy_help`)."""
+    for module in COMMANDS[name][0]:
+        importlib.import_module(f"croupier.commands.{module}")
+    command = typer.main.get_command(app).commands[name]  # type: ignore[attr-defined]
+    tidy_help(command)
+    return command
+
+
+def tidy_help(command: Any) -> None:
+    """No type column for on/off flags in ``--help`` (Typer would print ``<bool>``)."""
+    for param in getattr(command, "params", ()):
+        if getattr(param, "is_flag", False) and param.metavar is None:
+            param.metavar = ""
+    make_help = command.get_help_option
+
+    def help_option(ctx: Any) -> Any:
+        option = make_help(ctx)
+        if option is not None and option.metavar is None:
+            option.metavar = ""
+        return option
+
+    command.get_help_option = help_option
+    for sub in getattr(command, "commands", {}).values():
+        tidy_help(sub)
+
 
 app = typer.Typer(
     name="croupier",
@@ -35,6 +106,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=LazyGroup,
 )
 # Piped output keeps whole table rows instead of wrapping at Rich's default 80 columns.
 # markup=False: text from users' paytable files and arguments is printed as it is, never styled.
@@ -92,6 +164,8 @@ GAME_ANALYSES: dict[str, Callable[[int | None, bool], None]] = {}
 
 
 def _book(files: list[Path] | None) -> PaytableBook:
+    from croupier.paytables import builtin_paytables, load_paytable_file
+
     book = builtin_paytables()
     for f in files or []:
         book = book.with_paytables(load_paytable_file(f))
@@ -99,6 +173,8 @@ def _book(files: list[Path] | None) -> PaytableBook:
 
 
 def _wager(wager_id: str, files: list[Path] | None) -> Wager:
+    from croupier.wagers import get_wager
+
     wager = get_wager(wager_id)
     return wager.with_book(_book(files)) if files else wager
 
@@ -147,6 +223,8 @@ def _meter_money(text: str, what: str) -> int:
 
 def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
     """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000')."""
+    from croupier.paytables import MeterLevel
+
     if text is None:
         return None
     if "=" not in text:
@@ -160,6 +238,8 @@ def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
 
 def _progress(disable: bool) -> Progress:
     """A transient progress bar on stderr, shown only to a person at a terminal."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -176,6 +256,8 @@ def _pct(x: Fraction, digits: int = 4) -> str:
 
 
 def _sheet_table(sheet: ParSheet) -> Table:
+    from rich.table import Table
+
     exact = sheet.method == "exact"
     title = (
         f"{sheet.wager_name} · 58 Pa. Code § {sheet.section} · paytable {sheet.paytable} · "
@@ -260,10 +342,19 @@ WagerAmountOpt = Annotated[
         help="Wager size in dollars, for a progressive's meters (default: the smallest allowed).",
     ),
 ]
-StakeOpt = Annotated[
-    ProgressiveStake,
-    typer.Option(
-        "--progressive-stake",
-        help="Whether a meter award returns the stake (see docs/interpretations.md).",
-    ),
-]
+
+
+def __getattr__(name: str) -> Any:
+    """``StakeOpt`` (the ``--progressive-stake`` option), built when a command module asks for it:
+    its type imports :mod:`croupier.wagers` (start-up time)."""
+    if name == "StakeOpt":
+        from croupier.wagers import ProgressiveStake
+
+        return Annotated[
+            ProgressiveStake,
+            typer.Option(
+                "--progressive-stake",
+                help="Whether a meter award returns the stake (see docs/interpretations.md).",
+            ),
+        ]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -21,10 +21,9 @@ import typer
 from rich.table import Table
 
 from croupier.commands.common import JsonFlag, app, err, out, where
-from croupier.commands.meters import feed_rounds
 from croupier.errors import CroupierError, one_line
 from croupier.paytables import paytable_digest
-from croupier.table.progressive import valued_at_seed
+from croupier.table.progressive import SEED_NOTE, valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
 from croupier.table.submission import (
@@ -35,7 +34,6 @@ from croupier.table.submission import (
     load_submission,
     submission_digest,
 )
-from croupier.table.training import random_rounds
 from croupier.units import format_money
 from croupier.wagers import get_wager
 
@@ -180,6 +178,8 @@ def settle(
             err.print(f"error: {where(exc)}{exc}", style="red")
             failed += 1
     if progressive:
+        from croupier.commands.meters import feed_rounds  # the ledger (SQLAlchemy) only here
+
         fed, errors = feed_rounds(
             settled,
             progressive,
@@ -193,24 +193,37 @@ def settle(
         failed += errors
     else:
         settled = [(p, valued_at_seed(r)) for p, r in settled]
-    _show([(str(p), r) for p, r in settled], json_out)
+    show_rounds([(str(p), r) for p, r in settled], json_out)
     if failed:
         raise typer.Exit(2)
 
 
-def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
+def round_json(name: str, r: TableRound) -> dict[str, object]:
+    """One settled round as JSON (docs/schemas/settle.schema.json ``round``): its name, the
+    submission, the cards, every event and the settlement record (money in integer cents)."""
+    return {
+        "round": name,
+        "submission": r.submission.source,
+        "cards": r.cards.describe() if r.cards else None,
+        "events": [e.to_json() for e in r.events],
+        "settlement": r.settlement().to_json(),
+        "net_cents": settled_net(r.events),
+    }
+
+
+def show_rounds(
+    rounds: list[tuple[str, TableRound]], json_out: bool, extra: dict[str, object] | None = None
+) -> None:
+    """Print settled rounds: each round's events as a table (the players' decisions, every
+    settlement line with its outcome, pay, net and section, the payouts awaiting validation), or
+    under ``json_out`` a JSON array of :func:`round_json` — one object, with ``extra`` keys,
+    when ``extra`` is given (``croupier blackjack-round``)."""
     if json_out:
-        data = [
-            {
-                "round": name,
-                "submission": r.submission.source,
-                "cards": r.cards.describe() if r.cards else None,
-                "events": [e.to_json() for e in r.events],
-                "settlement": r.settlement().to_json(),
-                "net_cents": settled_net(r.events),
-            }
-            for name, r in rounds
-        ]
+        if extra is not None:
+            ((name, r),) = rounds
+            print(json.dumps({**extra, **round_json(name, r)}, indent=2, ensure_ascii=False))
+            return
+        data = [round_json(name, r) for name, r in rounds]
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     for name, r in rounds:
@@ -240,7 +253,7 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
                 str(e.seat or ""),
                 e.wager or "",
                 e.outcome or "(not settled here)",
-                e.pays or "",
+                (e.pays or "").replace(f" ({SEED_NOTE})", " (at the seed, see below)"),
                 format_money(e.amount_cents) if e.amount_cents else "",
                 _cents(e.win_cents),
                 f"§ {e.section}",
@@ -249,9 +262,14 @@ def _show(rounds: list[tuple[str, TableRound]], json_out: bool) -> None:
         for e in r.settlements():
             if e.pending_validation:
                 rule = _validation_rule(e.wager or "")
+                seed = (
+                    f"; {SEED_NOTE.replace('valued', 'its pay here is valued', 1)}"
+                    if SEED_NOTE in (e.pays or "")
+                    else ""
+                )
                 out.print(
                     f"  A floorperson or above must validate the seat {e.seat} {e.wager} payout "
-                    f"before it is paid (58 Pa. Code § {rule})."
+                    f"before it is paid (58 Pa. Code § {rule}){seed}."
                 )
         out.print(f"players' net {_cents(settled_net(r.events)) or '$0'}")
 
@@ -288,6 +306,8 @@ def play(
 ) -> None:
     """Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds;
     each session a fresh seed unless one is given)."""
+    from croupier.table.training import random_rounds
+
     sub = load_submission(submission)
     if seed is None:
         seed = secrets.randbits(32)
@@ -298,4 +318,6 @@ def play(
             "The players follow a simple training rule, not the optimal strategy "
             "(croupier strategy blackjack, croupier strategy switch-hands)."
         )
-    _show([(f"round {i}", valued_at_seed(r)) for i, r in enumerate(played, start=1)], json_out)
+    show_rounds(
+        [(f"round {i}", valued_at_seed(r)) for i, r in enumerate(played, start=1)], json_out
+    )

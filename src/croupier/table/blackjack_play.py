@@ -394,7 +394,8 @@ class BlackjackPlay:
         )
 
     def stand(self, seat: int) -> MoveResult:
-        """The hand stands."""
+        """The hand stands. Raises :class:`ProcedureError` out of turn or for a split hand not
+        yet dealt its second card."""
         s, i, h = self._acting(seat, Move.STAND)
         if len(h.cards) < 2:
             raise ProcedureError(
@@ -472,7 +473,10 @@ class BlackjackPlay:
 
     def surrender(self, seat: int) -> MoveResult:
         """Late surrender of the initial two cards or the Switch Hand, half the wager back
-        (§ 633a.9, § 633b.4(h), (n)); only where the Rules Submission offers it."""
+        (§ 633a.9, § 633b.4(h), (n)); only where the Rules Submission offers it.
+
+        Raises :class:`ProcedureError` out of turn and :class:`RulesError` (not offered; not the
+        initial two cards)."""
         s, _, h = self._acting(seat, Move.SURRENDER)
         rule = {None: "633a.9", Variant.SWITCH_HANDS: "633b.4(h)", Variant.PREMIUM: "633b.4(n)"}[
             self.variant

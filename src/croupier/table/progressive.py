@@ -26,6 +26,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from croupier.errors import (
     CroupierError,
@@ -37,16 +38,12 @@ from croupier.errors import (
     UnknownPaytableError,
 )
 from croupier.paytables import Paytable
-from croupier.progressive import (
-    ProgressiveDefinition,
-    ProgressiveSystem,
-    QualifyingHand,
-    RoundSettlement,
-    RoundStatus,
-)
 from croupier.table.round import Action, Event, Phase, TableRound
 from croupier.units import format_money
 from croupier.wagers import Wager, all_wagers
+
+if TYPE_CHECKING:  # croupier.progressive (SQLAlchemy) is imported where a ledger is fed
+    from croupier.progressive import ProgressiveDefinition, ProgressiveSystem, RoundSettlement
 
 
 def progressive_wagers() -> tuple[Wager, ...]:
@@ -171,6 +168,8 @@ def feed_progressive(
     with other content, and the ledger's own errors (:class:`~croupier.errors.LinkError` for a
     table not linked, § 605a.8). Every check is made before the ledger is written.
     """
+    from croupier.progressive import QualifyingHand, RoundStatus
+
     defn = system.definition
     check_round_matches(rnd, defn)
     wager = wager_of(defn)
@@ -226,14 +225,19 @@ def with_ledger_amounts(
     """``rnd`` with every progressive line's pay replaced by the ledger's: for each
     ``(wager id, settlement)``, a seat's return is what the ledger awarded it (its own award
     and envy bonuses, stake included where the definition returns it), its net that less the
-    wager. A share of a meter names its award and that it waits for validation. The amounts
-    printed and written as JSON for those lines are then the ledger's."""
+    wager; an envy bonus line (``from_seat``) the ledger's envy award for that seat's hand. A
+    share of a meter names its award and that it waits for validation. The amounts printed and
+    written as JSON for those lines (events and settlement lines) are then the ledger's."""
     events = list(rnd.events)
     for wager, settlement in settlements:
         for i, e in enumerate(events):
             if e.action is not Action.SETTLEMENT or e.wager != wager or e.seat is None:
                 continue
-            mine = [a for a in settlement.awards if a.position == e.seat]
+            # a bet's line: its own award; an envy bonus line: the award for its from_seat's hand
+            source = e.line.from_seat if e.line is not None else None
+            mine = [
+                a for a in settlement.awards if a.position == e.seat and a.source_position == source
+            ]
             returned = sum(a.amount_cents for a in mine)
             pays = e.pays
             for a in mine:

@@ -216,7 +216,11 @@ def _submission(spec: str | dict[str, Any], base: Path | None) -> RulesSubmissio
 
 
 def settle_file(path: str | Path) -> TableRound:
-    """Read and settle a round file (see :func:`settle_record`)."""
+    """Read and settle a round file (see :func:`settle_record`).
+
+    Raises :class:`~croupier.errors.InputFileError` (not a regular UTF-8 file within croupier's
+    limits, not JSON), :class:`InputError` (not a round file) and what :func:`settle_record`
+    raises, each noted with the file's path."""
     p = Path(path)
     data = read_json(p)  # a regular UTF-8 file within croupier's limits (croupier.inputs)
     if not isinstance(data, dict):

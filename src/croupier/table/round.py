@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import difflib
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from croupier.cards import Card, Shoe, format_cards
@@ -56,7 +56,7 @@ from croupier.errors import (
 )
 from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import check_dealer_hand, play_dealer
-from croupier.paytables import Paytable
+from croupier.paytables import MeterLevel, Paytable
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
 from croupier.table.submission import RulesSubmission, TableGame
@@ -103,12 +103,27 @@ class TableRound:
     events: tuple[Event, ...] = field(default_factory=tuple)
     blackjack: BlackjackPlay | None = None
     """Blackjack: the players' switch decisions and hands (from the deal on)."""
+    meter_cents: tuple[tuple[str, tuple[tuple[MeterLevel, int], ...]], ...] = ()
+    """The progressive meters' amounts the round's meter awards are valued at: (wager id,
+    ((level, integer cents), …)); a wager not named is valued at its paytable's seeds."""
 
     # -- the record ----------------------------------------------------------------------
     @classmethod
-    def open(cls, submission: RulesSubmission) -> TableRound:
-        """A new round with betting open."""
-        r = cls(submission)
+    def open(
+        cls,
+        submission: RulesSubmission,
+        meter_cents: Mapping[str, Mapping[MeterLevel, int]] | None = None,
+    ) -> TableRound:
+        """A new round with betting open; ``meter_cents`` (wager id → meter level → integer
+        cents) values its progressive wagers' meter awards (default: the paytables' seeds).
+
+        Raises :class:`InputError` for a meter amount that is not a whole number of cents.
+        """
+        for levels in (meter_cents or {}).values():
+            for cents in levels.values():
+                check_cents(cents, "a meter amount")
+        meters = tuple((wid, tuple(levels.items())) for wid, levels in (meter_cents or {}).items())
+        r = cls(submission, meter_cents=meters)
         what = f"betting open at {submission.name or submission.game.value}"
         return r._log(Action.OPEN, "601a.2", what)
 
@@ -483,33 +498,51 @@ class TableRound:
         return r._log(Action.FOLD, section, f"seat {seat} folds", seat=seat)
 
     def switch(self, seat: int) -> TableRound:
-        """§ 633b.4(f)(2): the player plays the two face-down Switch Hands cards."""
+        """§ 633b.4(f)(2): the player plays the two face-down Switch Hands cards.
+
+        Raises :class:`RulesError` (no Switch Hands at the table, or no Ante at the seat) and
+        :class:`ProcedureError` (out of turn, already chosen)."""
         return self._move(Action.SWITCH, seat, lambda p: p.choose(seat, True))
 
     def keep(self, seat: int) -> TableRound:
-        """§ 633b.4(f)(1): the player plays the two face-up cards."""
+        """§ 633b.4(f)(1): the player plays the two face-up cards.
+
+        Raises :class:`RulesError` (no Switch Hands at the table, or no Ante at the seat) and
+        :class:`ProcedureError` (out of turn, already chosen)."""
         return self._move(Action.KEEP, seat, lambda p: p.choose(seat, False))
 
     def hit(self, seat: int, card: Card | None = None) -> TableRound:
-        """The seat's hand takes ``card`` (or the shoe's next card)."""
+        """The seat's hand takes ``card`` (or the shoe's next card).
+
+        Raises :class:`ProcedureError` (not this hand's turn), :class:`InputError` (no card given
+        and no shoe), :class:`RulesError` (a split ace that takes one card only, § 633a.11) and
+        :class:`~croupier.errors.ShoeError` (a card the shoe cannot hold)."""
         return self._move(Action.HIT, seat, lambda p: p.hit(seat, card))
 
     def stand(self, seat: int) -> TableRound:
-        """The seat's hand stands."""
+        """The seat's hand stands. Raises :class:`ProcedureError` out of turn."""
         return self._move(Action.STAND, seat, lambda p: p.stand(seat))
 
     def double(
         self, seat: int, amount_cents: int | None = None, card: Card | None = None
     ) -> TableRound:
-        """Double down up to the hand's wager (default: all of it), one card (§ 633a.10)."""
+        """Double down up to the hand's wager (default: all of it; ``amount_cents`` integer
+        cents), one card (§ 633a.10).
+
+        Raises :class:`ProcedureError` out of turn, :class:`RulesError` (a hand that may not
+        double, an amount above its wager: § 633a.10, § 633a.11) and
+        :class:`~croupier.errors.ShoeError`."""
         return self._move(Action.DOUBLE, seat, lambda p: p.double(seat, amount_cents, card))
 
     def split(self, seat: int) -> TableRound:
-        """Split the seat's pair (§ 633a.11)."""
+        """Split the seat's pair (§ 633a.11). Raises :class:`ProcedureError` out of turn and
+        :class:`RulesError` (not a pair, more hands than the submission allows, split aces)."""
         return self._move(Action.SPLIT, seat, lambda p: p.split(seat))
 
     def surrender(self, seat: int) -> TableRound:
-        """Late surrender, half the wager back (§ 633a.9, § 633b.4(h), (n))."""
+        """Late surrender, half the wager back (§ 633a.9, § 633b.4(h), (n)). Raises
+        :class:`ProcedureError` out of turn and :class:`RulesError` (the submission does not offer
+        it; not the initial two cards)."""
         return self._move(Action.SURRENDER, seat, lambda p: p.surrender(seat))
 
     def _move(
@@ -624,6 +657,7 @@ class TableRound:
             sub.decks,
             dict(self.decisions),
             sub.blackjack_rules if self.game is TableGame.BLACKJACK else None,
+            {wid: dict(levels) for wid, levels in self.meter_cents},
         )
         keyed: list[tuple[tuple[int, str, int, int], SettlementLine]] = []
         for leader_id, items in groups.items():

@@ -68,7 +68,7 @@ from croupier.errors import (
     UnknownWagerError,
     one_line,
 )
-from croupier.games.blackjack import BlackjackRules, SoftSeventeen
+from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
 from croupier.games.blackjack_rules import PlayRules
 from croupier.inputs import read_toml
 from croupier.paytables import Paytable, paytable_digest
@@ -189,6 +189,10 @@ class RulesSubmission:
     """No progressive level is hit less often than 1 in this (N.J.A.C. 13:69D-1.52(e)(4))."""
     hit_odds_basis: HitOddsBasis = "level"
     """What the bound applies to: each meter level (any award from it), or each award line."""
+    dealer_completion: DealerCompletion = DealerCompletion.ALWAYS
+    """Whether the dealer completes the hand with no live player hand (a reading, not a
+    submission key: docs/interpretations.md; ``croupier blackjack-round
+    --dealer-stops-without-live-hands``)."""
 
     def offered(self, wager_id: str) -> OfferedWager | None:
         """The offered wager with that id, or with an id it is an alias of (``axman-h17``
@@ -204,7 +208,9 @@ class RulesSubmission:
     @property
     def blackjack_rules(self) -> BlackjackRules:
         """The house rules the dealer plays by (§ 633a.7)."""
-        return BlackjackRules(decks=self.decks, soft_17=self.soft_17)
+        return BlackjackRules(
+            decks=self.decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
+        )
 
     @property
     def play_rules(self) -> PlayRules:
@@ -676,7 +682,9 @@ def read_submission_data(path: str | Path) -> dict[str, Any]:
 
 
 def load_submission(path: str | Path) -> RulesSubmission:
-    """Load and check a Rules Submission file (see :func:`submission_from_data`)."""
+    """Load and check a Rules Submission file (see :func:`submission_from_data`). Raises
+    :class:`SubmissionError` listing every violation, each with its section (an unreadable file,
+    or one that is not TOML, is one violation without a section)."""
     return submission_from_data(read_submission_data(path), str(path))
 
 

@@ -28,7 +28,7 @@ from enum import Enum
 from croupier.cards import Card, format_cards, parse_card, parse_cards
 from croupier.errors import InputError
 from croupier.games.blackjack import BlackjackRules
-from croupier.paytables import Paytable
+from croupier.paytables import MeterLevel, Paytable
 from croupier.units import format_money
 
 
@@ -120,7 +120,13 @@ def _seat_hands(what: str, value: object) -> tuple[tuple[int, tuple[Card, ...]],
     return tuple(sorted(out.items()))
 
 
-@dataclass(frozen=True)
+Hand = str | Sequence[Card]
+"""A hand as given: card text (``'Kd 7c'``) or :class:`Card` objects in dealing order."""
+SeatHands = Mapping[int, Hand] | Sequence[tuple[int, Hand]]
+"""Seats' hands as given: a mapping seat → hand, or ``(seat, hand)`` pairs."""
+
+
+@dataclass(frozen=True, init=False)
 class DealtCards:
     """The cards of a round, in dealing order within each hand.
 
@@ -130,30 +136,43 @@ class DealtCards:
     Baccarat: ``coup`` — the cards of the coup in dealing order (§ 631a.9–§ 631a.11).
     Four Card Poker: each seat's five cards, the dealer's six (the first face up) and the Six Card
     Bonus card. Criss-Cross Poker: each seat's two cards (Ultimate Pairs reads only them).
+
+    Hands may be given as card text or :class:`Card` objects, seats as a mapping or pairs; they are
+    stored as ``(seat, cards)`` pairs ascending by seat, and hands as tuples of :class:`Card`:
+
+    >>> DealtCards(players={3: "8s 8s", 1: "Kd 7c"}, dealer="Kd 9c").players[0]
+    (1, (Card('Kd'), Card('7c')))
     """
 
-    players: tuple[tuple[int, tuple[Card, ...]], ...] = ()
-    dealer: tuple[Card, ...] = ()
-    coup: tuple[Card, ...] = ()
-    bonus: Card | None = None
-    switch_cards: tuple[tuple[int, tuple[Card, ...]], ...] = ()
+    players: tuple[tuple[int, tuple[Card, ...]], ...]
+    dealer: tuple[Card, ...]
+    coup: tuple[Card, ...]
+    bonus: Card | None
+    switch_cards: tuple[tuple[int, tuple[Card, ...]], ...]
 
-    def __post_init__(self) -> None:
-        """Check the shapes: ``players`` and ``switch_cards`` as ``(seat, cards)`` pairs — or a
-        mapping seat → cards (:class:`Card` objects or card text such as ``'Kd 7c'``), stored as
-        the pairs, ascending by seat — and hands of :class:`Card`.
-        :class:`~croupier.errors.InputError` (:class:`CardError` for bad card text) otherwise."""
-        for name in ("players", "switch_cards"):
-            object.__setattr__(self, name, _seat_hands(name, getattr(self, name)))
-        for name in ("dealer", "coup"):
-            value = getattr(self, name)
+    def __init__(
+        self,
+        players: SeatHands = (),
+        dealer: Hand = (),
+        coup: Hand = (),
+        bonus: Card | str | None = None,
+        switch_cards: SeatHands = (),
+    ) -> None:
+        """Check the shapes: ``players`` and ``switch_cards`` as a mapping seat → hand or
+        ``(seat, hand)`` pairs, seats numbered from 1; each hand card text or :class:`Card`
+        objects. Raises :class:`~croupier.errors.InputError` for another shape
+        (:class:`~croupier.errors.CardError` for bad card text)."""
+        object.__setattr__(self, "players", _seat_hands("players", players))
+        object.__setattr__(self, "switch_cards", _seat_hands("switch_cards", switch_cards))
+        for name, value in (("dealer", dealer), ("coup", coup)):
             if isinstance(value, str):
                 value = parse_cards(value) if value.strip() else ()
             object.__setattr__(self, name, _hand(name, value))
-        if isinstance(self.bonus, str):
-            object.__setattr__(self, "bonus", parse_card(self.bonus))
-        if self.bonus is not None and not isinstance(self.bonus, Card):
-            raise InputError(f"DealtCards bonus is a card, not {type(self.bonus).__name__}")
+        if isinstance(bonus, str):
+            bonus = parse_card(bonus)
+        if bonus is not None and not isinstance(bonus, Card):
+            raise InputError(f"DealtCards bonus is a card, not {type(bonus).__name__}")
+        object.__setattr__(self, "bonus", bonus)
 
     @staticmethod
     def parse(
@@ -234,7 +253,9 @@ class TableContext:
     """What the table gives a wager to settle its bets: the dealt cards, the bets this call
     settles (seats from the dealer's right), every bet of the round, the Play wagers made after the
     cards (seat → cents, 0 a fold), the paytable the table offers for each wager id, the deck
-    count and, at Blackjack, the dealer's house rules (§ 633a.7)."""
+    count, at Blackjack the dealer's house rules (§ 633a.7) and, for a progressive wager, the
+    meters' current amounts (wager id → level → integer cents; a wager not named is valued at its
+    paytable's seeds)."""
 
     cards: DealtCards
     bets: tuple[SeatBet, ...]
@@ -243,6 +264,7 @@ class TableContext:
     decks: int
     decisions: Mapping[int, int] = field(default_factory=dict)
     rules: BlackjackRules | None = None
+    meter_cents: Mapping[str, Mapping[MeterLevel, int]] = field(default_factory=dict)
 
     def seat_bets(self, seat: int) -> dict[str, int]:
         """The wagers at ``seat`` (the whole round's): id → cents."""
@@ -251,6 +273,17 @@ class TableContext:
     def seats_with(self, wager_ids: Sequence[str]) -> tuple[int, ...]:
         """The seats holding any of ``wager_ids``, ascending."""
         return tuple(sorted({b.seat for b in self.round_bets if b.wager in wager_ids}))
+
+
+class LineKind(Enum):
+    """What a :class:`SettlementLine` settles."""
+
+    WAGER = "wager"
+    """A bet, on its own hand (or a part of it: the Ante's Play)."""
+    ENVY_BONUS = "envy-bonus"
+    """An envy bonus: a fixed amount paid to a seat holding a progressive wager for a qualifying
+    hand of *another* seat (§ 633b.2(i), "Pays w/ Envy"); the line names that seat
+    (``from_seat``) and has no stake of its own."""
 
 
 @dataclass(frozen=True)
@@ -283,6 +316,34 @@ class SettlementLine:
     part: str | None = None
     bet: str = ""
     by_base_game: bool = False
+    kind: LineKind = LineKind.WAGER
+    from_seat: int | None = None
+
+    @classmethod
+    def envy_bonus(
+        cls, seat: int, wager: str, from_seat: int, hand: str, cents: int, section: str
+    ) -> SettlementLine:
+        """The envy bonus line of ``seat``'s ``wager``: ``cents`` (integer cents, > 0) paid for
+        ``from_seat``'s winning ``hand`` (its paytable line's label), under ``section``.
+
+        >>> line = SettlementLine.envy_bonus(3, "jackpot-party", 1, "Royal Flush", 300_000,
+        ...                                  "633b.2(i)")
+        >>> line.outcome, line.pays, line.win_cents, line.stake_cents
+        ("envy bonus (from seat 1's Royal Flush)", '$3,000', 300000, 0)
+        """
+        return cls(
+            seat=seat,
+            wager=wager,
+            outcome=f"envy bonus (from seat {from_seat}'s {hand})",
+            pays=format_money(cents),
+            stake_cents=0,
+            win_cents=cents,
+            returned_cents=cents,
+            section=section,
+            detail=f"seat {seat}: envy bonus {format_money(cents)} for seat {from_seat}'s {hand}",
+            kind=LineKind.ENVY_BONUS,
+            from_seat=from_seat,
+        )
 
     @property
     def bet_wager(self) -> str:
@@ -312,6 +373,8 @@ class SettlementLine:
             "outcome_key": self.outcome_key,
             "section": self.section,
             "settled_by_base_game": self.by_base_game,
+            "kind": self.kind.value,
+            "from_seat": self.from_seat,
         }
 
 

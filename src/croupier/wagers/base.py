@@ -542,7 +542,12 @@ class Wager(ABC):
             Shoe.standard(decks).check_deal(cards)
 
     def evaluate(self, cards: CardsLike, decks: int | None = None) -> OrderedOutcome | None:
-        """Validate then :meth:`classify` ``cards`` (:class:`Card` values or text)."""
+        """Validate then :meth:`classify` ``cards`` (:class:`Card` values or text, in dealing
+        order, :attr:`deal`).
+
+        Raises what :meth:`check_cards` raises: :class:`CardError` (not the cards the wager
+        reads) and :class:`~croupier.errors.ShoeError` (more than a ``decks``-deck shoe holds).
+        """
         cards = as_cards(cards)
         self.check_cards(cards, decks)
         return self.classify(cards)

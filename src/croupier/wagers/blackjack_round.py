@@ -36,7 +36,7 @@ from croupier.units import format_money
 from croupier.wagers.at_table import SettlementLine
 from croupier.wagers.axman import axman_for
 from croupier.wagers.base import ProgressiveStake, Settlement, line_of
-from croupier.wagers.jackpot_party import JackpotParty, envy_bonuses
+from croupier.wagers.jackpot_party import ENVY_RULE, JackpotParty, envy_bonuses, envy_sources
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,9 @@ class SideWagerSettlement:
     jackpot_party: Settlement | None
     envy_cents: int = 0
     envy_from: tuple[int, ...] = ()
+    envy: tuple[tuple[int, str, int], ...] = ()
+    """Each envy bonus: (the seat whose hand paid it, that hand's paytable label, integer
+    cents) — :func:`~croupier.wagers.jackpot_party.envy_sources`."""
 
     @property
     def net_cents(self) -> int:
@@ -89,11 +92,15 @@ class SideWagerSettlement:
         )
 
     def lines(self) -> tuple[SettlementLine, ...]:
-        """The seat's settlement lines (the table's record): Jackpot Party with its envy bonuses,
-        then AxMan."""
+        """The seat's settlement lines (the table's record): Jackpot Party, each envy bonus a
+        line of its own naming the seat it comes from (§ 633b.2(i)), then AxMan."""
         out = []
         if self.jackpot_party is not None:
-            out.append(line_of(self.seat, self.jackpot_party, extra_cents=self.envy_cents))
+            out.append(line_of(self.seat, self.jackpot_party))
+            out += (
+                SettlementLine.envy_bonus(self.seat, JackpotParty.id, src, hand, cents, ENVY_RULE)
+                for src, hand, cents in self.envy
+            )
         if self.axman is not None:
             out.append(line_of(self.seat, self.axman))
         return tuple(out)
@@ -161,9 +168,14 @@ def settle_round(
         cards = rnd.players[seat - 1] + rnd.dealer
         ax_results[seat] = axman.settle(cards, ax_table, cents, rules.decks)
     envy = envy_bonuses(jp_results)
+    sources = envy_sources(jp_results)
     return tuple(
         SideWagerSettlement(
-            seat, ax_results.get(seat), jp_results.get(seat), *envy.get(seat, (0, ()))
+            seat,
+            ax_results.get(seat),
+            jp_results.get(seat),
+            *envy.get(seat, (0, ())),
+            sources.get(seat, ()),
         )
         for seat in sorted(set(jp_cents) | set(axman_cents), reverse=True)
     )

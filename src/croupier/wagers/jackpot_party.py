@@ -170,18 +170,31 @@ class JackpotParty(Wager):
     seed_rule = "633b.2(i)"
 
     def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
-        """Each seat's wager on its two cards and the dealer's first two (§ 633b.2(g)), with the
-        envy bonus for every Royal Flush made by *another* player holding the wager (§ 633b.2(i)).
+        """Each seat's wager on its two cards and the dealer's first two (§ 633b.2(g)), then, as
+        lines of their own, the envy bonuses it receives: one for every hand of *another* player
+        holding the wager whose paytable line pays one (§ 633b.2(i), "Pays w/ Envy"), naming
+        that seat (:meth:`SettlementLine.envy_bonus`). A meter award is valued at
+        ``ctx.meter_cents`` for this wager when given, else at the paytable's seeds.
 
         Raises what :meth:`settle` raises.
         """
         table = ctx.paytables[self.id]
+        meters = dict(ctx.meter_cents[self.id]) if self.id in ctx.meter_cents else None
         settled = {
-            b.seat: self.settle(self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks)
+            b.seat: self.settle(
+                self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks, meters
+            )
             for b in ctx.bets
         }
-        envy = envy_bonuses(settled)
-        return tuple(line_of(b.seat, settled[b.seat], b.wager, envy[b.seat][0]) for b in ctx.bets)
+        envy = envy_sources(settled)
+        lines: list[SettlementLine] = []
+        for b in ctx.bets:
+            lines.append(line_of(b.seat, settled[b.seat], b.wager))
+            lines += (
+                SettlementLine.envy_bonus(b.seat, b.wager, other, label, cents, ENVY_RULE)
+                for other, label, cents in envy[b.seat]
+            )
+        return tuple(lines)
 
     def classify(self, cards: Sequence[Card]) -> JackpotPartyOutcome | None:
         """§ 633b.2(a), (i): the highest combination the four cards form, or ``None``."""
@@ -277,13 +290,28 @@ class JackpotParty(Wager):
         return np.asarray(out, dtype=np.int64)
 
 
-def envy_bonuses(settled: Mapping[int, Settlement]) -> dict[int, tuple[int, tuple[int, ...]]]:
-    """For each seat of ``settled`` (seat → its Jackpot Party settlement), the envy bonus in cents
-    it receives for the hands of the *other* seats whose paid line carries one (§ 633b.2(i), "Pays
-    w/ Envy"), and those seats, from the dealer's right."""
-    out: dict[int, tuple[int, tuple[int, ...]]] = {}
+ENVY_RULE = "633b.2(i)"
+"""The paragraph whose paytables print the envy bonuses ("Pays w/ Envy", "Pays w/ Max Envy")."""
+
+
+def envy_sources(
+    settled: Mapping[int, Settlement],
+) -> dict[int, tuple[tuple[int, str, int], ...]]:
+    """For each seat of ``settled`` (seat → its Jackpot Party settlement), the envy bonuses it
+    receives (§ 633b.2(i), "Pays w/ Envy"), one per hand of *another* seat whose paid line carries
+    one, from the dealer's right: ``(that seat, its line's label, the bonus in integer cents)``.
+
+    >>> from croupier.cards import parse_cards
+    >>> jp = JackpotParty()
+    >>> p10 = jp.paytable("P10")
+    >>> royal = jp.settle(parse_cards("Kd Qd Ad Jd"), p10, 500, decks=6)
+    >>> pair = jp.settle(parse_cards("9s 9h Ad Jd"), p10, 500, decks=6)
+    >>> envy_sources({1: royal, 2: pair})
+    {1: (), 2: ((1, 'Royal Flush (A—J)—Diamonds', 300000),)}
+    """
+    out: dict[int, tuple[tuple[int, str, int], ...]] = {}
     for seat in settled:
-        envy, sources = 0, []
+        sources: list[tuple[int, str, int]] = []
         for other, s in sorted(settled.items(), reverse=True):
             line = s.line
             if (
@@ -292,7 +320,16 @@ def envy_bonuses(settled: Mapping[int, Settlement]) -> dict[int, tuple[int, tupl
                 and line.envy_cents is not None
                 and not isinstance(line.pays, NotAvailable)
             ):
-                envy += line.envy_cents
-                sources.append(other)
-        out[seat] = (envy, tuple(sources))
+                sources.append((other, line.label, line.envy_cents))
+        out[seat] = tuple(sources)
     return out
+
+
+def envy_bonuses(settled: Mapping[int, Settlement]) -> dict[int, tuple[int, tuple[int, ...]]]:
+    """For each seat of ``settled`` (seat → its Jackpot Party settlement), the envy bonus in cents
+    it receives for the hands of the *other* seats whose paid line carries one (§ 633b.2(i), "Pays
+    w/ Envy"), and those seats, from the dealer's right (the totals of :func:`envy_sources`)."""
+    return {
+        seat: (sum(c for _, _, c in src), tuple(o for o, _, _ in src))
+        for seat, src in envy_sources(settled).items()
+    }
