@@ -21,7 +21,9 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "analyze": (
         ("analysis", "strategy_blackjack"),
-        "Exact par sheet of one wager × paytable × deck count: every outcome's count and return.",
+        "Exact par sheet of one wager × paytable × deck count: every outcome's count and return;\n"
+        "with --out DIR also written as JSON (what --json prints), CSV (exact fractions beside the\n"
+        "decimals) and HTML.",
     ),
     "simulate": (
         ("analysis",),
@@ -88,11 +90,13 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "four-card-poker": (
         ("four_card_poker",),
-        "Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d)).",
+        "Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d)); a progressive's meter\n"
+        "award is valued at --meter (else the seed) and waits for a floorperson's validation.",
     ),
     "check": (
         ("table",),
-        "Check Rules Submissions (TOML): every violation at once, each with its section.",
+        "Check Rules Submissions (TOML): every violation at once, each with its section; for a\n"
+        "submission that is ok, its configuration digest (SHA-256) and its paytables'.",
     ),
     "settle": (
         ("table",),
@@ -103,7 +107,8 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "play": (
         ("table",),
-        "Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds).",
+        "Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds;\n"
+        "each session a fresh seed unless one is given).",
     ),
     "meters": (
         ("meters",),

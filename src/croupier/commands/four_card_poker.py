@@ -315,7 +315,7 @@ def four_card_poker_round(
     paytable_files: PaytableFiles = None,
 ) -> None:
     """Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d)); a progressive's meter
-    award is valued at ``--meter`` (else the seed) and waits for a floorperson's validation."""
+    award is valued at --meter (else the seed) and waits for a floorperson's validation."""
     p, d = parse_cards(player), parse_cards(dealer)
     given = _parse_bets(bet)
     ante_cents = _cents(given.pop("ante", None), "--bet ante")
