@@ -41,14 +41,14 @@ def server(
 ) -> Iterator[Server]:
     tmp = tmp_path_factory.mktemp(f"service-{request.param}")
     urls = new_db_url(request.param, tmp)
-    url = next(urls)
+    url = next(urls)  # a generator: closing it drops a PostgreSQL schema
     make_ledger(url)
     srv = Server(url, tmp / "server.log").start()
     try:
         yield srv
     finally:
         srv.stop()
-        urls.close()
+        urls.close()  # type: ignore[attr-defined]
 
 
 def cli_json(*args: str) -> Any:
@@ -69,7 +69,7 @@ def settle(
     headers = srv.auth(user)
     if key is not None:
         headers["Idempotency-Key"] = key
-    params: list[tuple[str, str]] = [("table", table), *(("progressive", p) for p in progressive)]
+    params: list[tuple[str, str | int | float | bool | None]] = [("table", table), *(("progressive", p) for p in progressive)]
     return httpx.post(
         f"{srv.base}/rounds/settle", params=params, json=body, headers=headers, timeout=60
     )
@@ -98,7 +98,7 @@ def test_reading_is_open_and_answers_the_cli_json(server: Server) -> None:
 
 
 def test_a_par_sheet_takes_meters_and_decks_as_parameters(server: Server) -> None:
-    params = {"paytable": "P1", "decks": 6, "meter": "60000"}
+    params: dict[str, str | int] = {"paytable": "P1", "decks": 6, "meter": "60000"}
     with server.client() as c:
         sheet = c.get("/parsheets/jackpot-party", params=params).json()
     cli = cli_json("analyze", "jackpot-party", "-p", "P1", "-d", "6", "--meter", "60000", "--json")
