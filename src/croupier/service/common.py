@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Header, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -83,13 +83,17 @@ class Write:
     run: Callable[[Connection], tuple[int, Any]]
 
 
+def _json(text: str, status: int, headers: dict[str, str]) -> Response:
+    return Response(text.encode(), status, headers=headers, media_type="application/json")
+
+
 def idempotent(
     request: Request,
     key: str | None,
     body: Any,
     actor: str | None,
     effect: Callable[[], Write],
-) -> JSONResponse:
+) -> Response:
     """Answer a money-changing request once per ``Idempotency-Key``.
 
     A key already answered for this request answers that response again (header
@@ -104,20 +108,21 @@ def idempotent(
     engine = engine_of(request)
     stored = idempotency.lookup(engine, k, route, digest)
     if stored is not None:
-        return JSONResponse(stored.body, stored.status, headers={REPLAYED: "true"})
+        return _json(stored.body, stored.status, {REPLAYED: "true"})
     write = effect()
     crash_point(request, "after-effect")
     for attempt in range(3):
         try:
             with engine.begin() as conn:
                 status, answer = write.run(conn)
-                idempotency.record(conn, k, route, digest, status, answer, actor)
+                text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+                idempotency.record(conn, k, route, digest, status, text, actor)
                 crash_point(request, "service-before-commit")
-            return JSONResponse(answer, status)
+            return Response(text.encode(), status, media_type="application/json")
         except IntegrityError:
             stored = idempotency.lookup(engine, k, route, digest)
             if stored is not None:
-                return JSONResponse(stored.body, stored.status, headers={REPLAYED: "true"})
+                return _json(stored.body, stored.status, {REPLAYED: "true"})
             if attempt == 2:
                 raise LedgerError(
                     "the request conflicted with concurrent ones three times; nothing changed: "

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
@@ -139,7 +139,7 @@ class Reason(BaseModel):
 @router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
 def validate(
     request: Request, member: Staff, award_id: int, key: IdempotencyKey = None
-) -> JSONResponse:
+) -> Response:
     """A floorperson or above validates a pending share of a meter; it is then paid and, after
     a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A dealer: 403
     citing the paragraph; an award paid already: 409."""
@@ -154,7 +154,7 @@ def validate(
 @router.post("/awards/{award_id}/void", summary="Void a pending award (floorperson)")
 def void(
     request: Request, member: Staff, award_id: int, body: Reason, key: IdempotencyKey = None
-) -> JSONResponse:
+) -> Response:
     """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
     the meter."""
 
@@ -195,7 +195,7 @@ class NewProgressive(BaseModel):
 @router.post("/progressives", status_code=201, summary="Create a progressive (shift manager)")
 def create(
     request: Request, member: Staff, body: NewProgressive, key: IdempotencyKey = None
-) -> JSONResponse:
+) -> Response:
     """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7)."""
 
     def effect() -> Write:
@@ -229,7 +229,7 @@ class Link(BaseModel):
 @router.post("/progressives/{name}/links", status_code=201, summary="Link a table (§ 605a.8)")
 def link(
     request: Request, member: Staff, name: str, body: Link, key: IdempotencyKey = None
-) -> JSONResponse:
+) -> Response:
     """Link a table to the progressive's meters; a shift manager does it."""
 
     def effect() -> Write:
@@ -259,7 +259,7 @@ class Adjustment(BaseModel):
 @router.post("/progressives/{name}/adjust", summary="Correct a level (pit manager)")
 def adjust(
     request: Request, member: Staff, name: str, body: Adjustment, key: IdempotencyKey = None
-) -> JSONResponse:
+) -> Response:
     """Dollars added to (or, negative, taken off) the meter and reserve, with a reason; a pit
     manager or above does it."""
 
@@ -312,7 +312,7 @@ class NewMember(BaseModel):
 @router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
 def add_staff(
     request: Request, member: Staff, body: NewMember, key: IdempotencyKey = None
-) -> JSONResponse:
+) -> Response:
     """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
     credential is kept only as its argon2 hash."""
 

@@ -12,10 +12,8 @@ the service's side once.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
@@ -32,7 +30,8 @@ class Stored:
     """A response recorded under a key."""
 
     status: int
-    body: Any
+    body: str
+    """The response body as it was sent (JSON text)."""
 
 
 def check_key(key: str | None) -> str | None:
@@ -64,7 +63,7 @@ def _found(conn: Connection, key: str, route: str, request_digest: str) -> Store
             f"{HEADER} {key!r} was used for another request ({row.route}); nothing changed: "
             "a new request needs a new key"
         )
-    return Stored(int(row.status), json.loads(row.response))
+    return Stored(int(row.status), str(row.response))
 
 
 def record(
@@ -73,7 +72,7 @@ def record(
     route: str,
     request_digest: str,
     status: int,
-    body: Any,
+    body: str,
     actor: str | None,
 ) -> None:
     """Record the response under ``key`` inside the caller's transaction (nothing without a
@@ -87,7 +86,7 @@ def record(
             route=route,
             request_digest=request_digest,
             status=status,
-            response=json.dumps(body, ensure_ascii=False, separators=(",", ":")),
+            response=body,
             actor=actor,
             created_at=datetime.now(UTC),
         )

@@ -18,7 +18,7 @@ from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from sqlalchemy import Connection
 
 from croupier.errors import InputError, LedgerLookupError
@@ -29,12 +29,13 @@ from croupier.service.common import IdempotencyKey, Write, engine_of, idempotent
 from croupier.service.examples import ROUND_EXAMPLE
 from croupier.service.settling import (
     Settled,
+    checked_submission,
     existing,
     feed_and_document,
     insert_round,
-    submission_digest,
+    replay,
 )
-from croupier.table.record import RoundFile, settle_record
+from croupier.table.record import RoundFile
 
 router = APIRouter(tags=["rounds"])
 
@@ -93,7 +94,7 @@ def settle_round(
         list[str] | None,
         Query(description="Feed the round's progressive wagers to this progressive (repeatable)."),
     ] = None,
-) -> JSONResponse:
+) -> Response:
     """Replay the round file through the round procedure, feed its progressive wagers to the
     ledger (``?progressive=``), store it, and answer its settlement (as ``croupier settle
     --json``). A dealer or above records rounds; the member is the ledger's actor."""
@@ -107,8 +108,8 @@ def settle_round(
             )
         if not record.id or "/" in record.id:
             raise InputError('give the round its "id" at the table (a string without "/")')
-        rnd = settle_record(data, None, f"round {record.id}")
-        digest = submission_digest(record.submission)
+        digest, sub = checked_submission(record.submission, "submission")
+        rnd = replay(sub, record.steps, f"round {record.id}")
         s = feed_and_document(
             ledger_of(request),
             rnd,

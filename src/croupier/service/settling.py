@@ -23,9 +23,10 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from croupier.commands.meters import _award_dict
-from croupier.errors import RoundConflictError
+from croupier.errors import InputError, RoundConflictError
 from croupier.progressive import Ledger, RoundSettlement
 from croupier.service import store
+from croupier.table.procedure import Phase
 from croupier.table.progressive import (
     PROGRESSIVE_WAGERS,
     feed_progressive,
@@ -33,13 +34,49 @@ from croupier.table.progressive import (
     valued_at_seed,
     with_ledger_amounts,
 )
+from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
+from croupier.table.submission import RulesSubmission, submission_from_data
 
 
 def submission_digest(data: Mapping[str, Any]) -> str:
     """SHA-256 (hex) of a Rules Submission's data as canonical JSON."""
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+_CHECKED: dict[str, RulesSubmission] = {}
+_CHECKED_MAX = 256
+
+
+def checked_submission(data: Mapping[str, Any], source: str) -> tuple[str, RulesSubmission]:
+    """The digest and the checked :class:`RulesSubmission` of ``data`` (every violation a
+    :class:`~croupier.errors.SubmissionError`); a submission checked before is not checked
+    again (a table posts the same one with every round)."""
+    digest = submission_digest(data)
+    sub = _CHECKED.get(digest)
+    if sub is None:
+        sub = submission_from_data(data, source)
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.pop(next(iter(_CHECKED)))
+        _CHECKED[digest] = sub
+    return digest, sub
+
+
+def replay(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRound:
+    """The round of ``steps`` at a table under ``sub``, settled, as
+    :func:`croupier.table.record.settle_record` does it: a missing ``no-more-bets`` or ``settle``
+    supplied; the first step that breaks a rule raises its typed error naming the step."""
+    rnd = TableRound.open(sub)
+    for i, step in enumerate(steps, start=1):
+        rnd = apply_step(rnd, step, i)
+    if rnd.phase is Phase.BETTING:
+        rnd = rnd.no_more_bets()
+    if rnd.phase is Phase.DEALT:
+        rnd = rnd.settle()
+    if rnd.phase is not Phase.SETTLED:
+        raise InputError(f"{source}: the round has no deal step: there is nothing to settle")
+    return rnd
 
 
 @dataclass(frozen=True)

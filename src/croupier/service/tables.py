@@ -23,7 +23,7 @@ from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Connection
 
@@ -34,16 +34,15 @@ from croupier.service.auth import require
 from croupier.service.common import IdempotencyKey, Write, engine_of, idempotent, ledger_of
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
 from croupier.service.settling import (
+    checked_submission,
     existing,
     feed_and_document,
     insert_round,
-    submission_digest,
 )
 from croupier.table.actions import allowed
 from croupier.table.procedure import Phase
 from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
-from croupier.table.submission import RulesSubmission, submission_from_data
 
 router = APIRouter(tags=["tables"])
 
@@ -66,16 +65,6 @@ class OpenTable(BaseModel):
     progressives: list[str] = Field(default_factory=list)
 
 
-_SUBMISSIONS: dict[str, RulesSubmission] = {}
-
-
-def _submission(digest: str, data: dict[str, Any]) -> RulesSubmission:
-    sub = _SUBMISSIONS.get(digest)
-    if sub is None:
-        sub = _SUBMISSIONS[digest] = submission_from_data(data, "submission")
-    return sub
-
-
 def _row(conn: Connection, table: str, *, lock: bool = False) -> Any:
     t = store.tables
     q = sa.select(t).where(t.c.table_id == table)
@@ -86,7 +75,8 @@ def _row(conn: Connection, table: str, *, lock: bool = False) -> Any:
 
 
 def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
-    rnd = TableRound.open(_submission(row.submission_digest, json.loads(row.submission)))
+    _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
+    rnd = TableRound.open(sub)
     for i, s in enumerate(steps, start=1):
         rnd = apply_step(rnd, Step.model_validate(s), i)
     return rnd
@@ -110,14 +100,12 @@ def _state(row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
 @router.post("/tables", status_code=201, summary="Open a table from a Rules Submission")
 def open_table(
     request: Request, member: PitManager, spec: OpenTable, key: IdempotencyKey = None
-) -> JSONResponse:
+) -> Response:
     """Check the Rules Submission (every violation with its section, § 601a.2) and open the
     table with betting open on its first round."""
 
     def effect() -> Write:
-        sub = submission_from_data(spec.submission, f"table {spec.table}")
-        digest = submission_digest(spec.submission)
-        _SUBMISSIONS[digest] = sub
+        digest, sub = checked_submission(spec.submission, f"table {spec.table}")
         for name in spec.progressives:
             ledger_of(request).definition(name)  # it exists
 
@@ -199,7 +187,7 @@ def post_step(
     table: str,
     step: Annotated[dict[str, Any], Body(openapi_examples=STEP_EXAMPLES)],
     key: IdempotencyKey = None,
-) -> JSONResponse:
+) -> Response:
     """Apply one step to the round (its rules checked by the round state machine) and answer
     the record so far with the actions allowed next. ``settle`` stores the round, feeds its
     progressive wagers, and opens the table's next round."""
