@@ -69,7 +69,8 @@ def settle(
     headers = srv.auth(user)
     if key is not None:
         headers["Idempotency-Key"] = key
-    params: list[tuple[str, str | int | float | bool | None]] = [("table", table), *(("progressive", p) for p in progressive)]
+    params: list[tuple[str, str | int | float | bool | None]] = [("table", table)]
+    params += [("progressive", p) for p in progressive]
     return httpx.post(
         f"{srv.base}/rounds/settle", params=params, json=body, headers=headers, timeout=60
     )
