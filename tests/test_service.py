@@ -6,6 +6,9 @@ details, several tables posting at once. One server per backend for the module; 
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from progressive_support import BACKENDS, new_db_url
+from progressive_support import BACKENDS, new_db_url, secret
 from service_support import (
     DEALER,
     FLOOR,
@@ -425,3 +428,43 @@ def test_several_tables_posting_at_once(server: Server) -> None:
             assert sum(1 for d in stored if d["round"].startswith(f"c{tag}-")) == 5
         assert c.get("/verify").json()["chain_checked"] is True
     assert after - before == len(jobs) * 500  # every $5 Jackpot Party wager counted once
+
+
+# -- the README's flows ------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def readme_section() -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split("## Serving over HTTP", 1)[1].split("\n## ", 1)[0]
+
+
+def test_the_readme_settles_a_round_with_curl(server: Server) -> None:
+    block = re.search(r"```console\n(.*?)```", readme_section(), re.S)
+    assert block is not None
+    lines = [ln[2:] for ln in block.group(1).splitlines() if ln.startswith(("$ TOKEN=", "$ curl"))]
+    assert len(lines) == 2
+    script = "\n".join(lines).replace("http://127.0.0.1:8000", server.base)
+    run = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", script],
+        cwd=ROOT,
+        env={**os.environ, "CROUPIER_PASSWORD": secret(DEALER)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    doc = json.loads(run.stdout)
+    assert (doc["table"], doc["round"]) == ("BJ-1", "r1")
+    pp = next(x for x in doc["settlement"]["lines"] if x["wager"] == "perfect-pairs")
+    assert pp["win_cents"] == 25 * 500  # 25 to 1 on $5
+
+
+def test_the_readme_python_client_settles_a_round(server: Server) -> None:
+    block = re.search(r"```python\n(.*?)```", readme_section(), re.S)
+    assert block is not None
+    code = block.group(1).replace("http://127.0.0.1:8000", server.base)
+    scope: dict[str, Any] = {"password": secret(DEALER), "round_file": pp_round(uid("py"))}
+    exec(compile(code, "README.md", "exec"), scope)
+    assert scope["lines"] == [("perfect-pairs", 25 * 500), ("blackjack", None)]
