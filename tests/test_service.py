@@ -468,3 +468,20 @@ def test_the_readme_python_client_settles_a_round(server: Server) -> None:
     scope: dict[str, Any] = {"password": secret(DEALER), "round_file": pp_round(uid("py"))}
     exec(compile(code, "README.md", "exec"), scope)
     assert scope["lines"] == [("perfect-pairs", 25 * 500), ("blackjack", None)]
+
+
+@pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+def test_cors_opens_to_the_origins_configured(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from croupier.service.app import ServiceConfig, create_app
+
+    origin = "https://pit.example"
+    cfg = ServiceConfig(db=f"sqlite:///{tmp_path / 'cors.sqlite3'}", cors_origins=(origin,))
+    with TestClient(create_app(cfg)) as c:
+        ok = c.options(
+            "/wagers", headers={"Origin": origin, "Access-Control-Request-Method": "GET"}
+        )
+        assert ok.headers["access-control-allow-origin"] == origin
+        other = c.get("/wagers", headers={"Origin": "https://evil.example"})
+        assert "access-control-allow-origin" not in other.headers
