@@ -91,6 +91,17 @@ class Settled:
     document: dict[str, Any]
 
 
+_SECTIONS: dict[tuple[str, str], str] = {}
+
+
+def _section(ledger: Ledger, name: str) -> str:
+    """The section of progressive ``name`` (a name is never given to another progressive)."""
+    key = (ledger.url, name)
+    if key not in _SECTIONS:
+        _SECTIONS[key] = ledger.definition(name).section
+    return _SECTIONS[key]
+
+
 def feed_and_document(
     ledger: Ledger,
     rnd: TableRound,
@@ -112,7 +123,7 @@ def feed_and_document(
         result = feed_progressive(rnd, ledger.system(name), table=table, round_id=round_id, by=by)
         if result is None:
             continue
-        results.append((PROGRESSIVE_WAGERS[ledger.definition(name).section], result))
+        results.append((PROGRESSIVE_WAGERS[_section(ledger, name)], result))
         fed.append(
             {
                 "progressive": name,
