@@ -316,6 +316,10 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
             headers=pit,
         )
         assert opened.status_code == 201, opened.text
+        linked = c.post(
+            "/progressives/jp-5/links", json={"table": table}, headers=server.auth(SHIFT)
+        )
+        assert linked.status_code == 201, linked.text
         assert opened.json()["allowed"] == ["bet", "no-more-bets"]
 
         def step(body: dict[str, Any], key: str | None = None) -> httpx.Response:
@@ -331,6 +335,8 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
             step({"action": "bet", "seat": 2, "wager": "perfect-pairs", "amount": "$5"}).status_code
             == 200
         )
+        jp = {"action": "bet", "seat": 2, "wager": "jackpot-party", "amount": "$5"}
+        assert step(jp).status_code == 200
         assert step({"action": "no-more-bets"}).json()["allowed"] == ["deal"]
         late = step({"action": "bet", "seat": 5, "wager": "blackjack", "amount": "$10"})
         assert late.status_code == 422 and late.json()["section"] == "633b.1(d)"
@@ -342,6 +348,8 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         assert done.status_code == 200, done.text
         settled = done.json()["settled"]
         assert settled["round"] == "round-1" and settled["recorded_by"] == DEALER
+        (fed,) = settled["progressives"]  # the Jackpot Party wager fed to the table's jp-5
+        assert (fed["progressive"], fed["ledger_round"]) == ("jp-5", f"{table}/round-1")
         # by hand: 16 stands, the dealer 9 7 T busts with 26: the $25 Blackjack wager wins 1 to 1
         bj = next(x for x in settled["settlement"]["lines"] if x["wager"] == "blackjack")
         assert bj["win_cents"] == 2500
