@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from typer.testing import CliRunner
 
@@ -493,3 +494,13 @@ def test_cors_opens_to_the_origins_configured(tmp_path: Path) -> None:
         assert ok.headers["access-control-allow-origin"] == origin
         other = c.get("/wagers", headers={"Origin": "https://evil.example"})
         assert "access-control-allow-origin" not in other.headers
+
+
+def test_a_settled_round_matches_its_json_schema(server: Server) -> None:
+    schema = json.loads((ROOT / "docs" / "schemas" / "service-round.schema.json").read_text())
+    jsonschema.Draft202012Validator.check_schema(schema)
+    plain = settle(server, pp_round(uid("schema"))).json()
+    fed = settle(server, royal_round(uid("schema")), table="BJ-4", progressive=("jp-5",)).json()
+    assert fed["progressives"][0]["awards"]
+    for doc in (plain, fed):
+        jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
