@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+import time
 import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -504,3 +505,25 @@ def test_a_settled_round_matches_its_json_schema(server: Server) -> None:
     assert fed["progressives"][0]["awards"]
     for doc in (plain, fed):
         jsonschema.validate(doc, schema, cls=jsonschema.Draft202012Validator)
+
+
+def test_a_simulation_runs_as_a_job_with_progress(server: Server) -> None:
+    spec = {"wager": "perfect-pairs", "paytable": "A", "decks": 6, "rounds": 100_000, "seed": 3}
+    with server.client() as c:
+        assert c.post("/simulations", json=spec).status_code == 401
+        started = c.post("/simulations", json=spec, headers=server.auth(DEALER))
+        assert started.status_code == 202, started.text
+        job = started.json()
+        assert (job["done"], job["total"]) == (0, 100_000)
+        deadline = time.monotonic() + 120
+        while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+            time.sleep(0.2)
+            job = c.get(f"/simulations/{job['job']}").json()
+        assert c.get("/simulations/nope").status_code == 404
+    assert job["status"] == "done", job
+    assert job["done"] == 100_000
+    # the same seed: the same figures as the command line
+    cli = cli_json(
+        "simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "100000", "-s", "3", "--json"
+    )
+    assert job["result"] == cli

@@ -7,6 +7,7 @@ controller over HTTP (FastAPI + uvicorn).
 * :mod:`~croupier.service.rounds` — ``POST /rounds/settle`` and the stored rounds.
 * :mod:`~croupier.service.tables` — open tables: each step posted to the round state machine.
 * :mod:`~croupier.service.controller` — the progressive controller (``croupier meters``).
+* :mod:`~croupier.service.jobs` — simulations as jobs with progress.
 * :mod:`~croupier.service.auth` — tokens from the ledger's staff store, roles.
 * :mod:`~croupier.service.idempotency`, :mod:`~croupier.service.store` — ``Idempotency-Key``
   records and the service's tables (own migrations, own version table).

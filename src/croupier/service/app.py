@@ -27,7 +27,7 @@ from pydantic import BaseModel
 
 import croupier
 from croupier.progressive import Ledger, default_url
-from croupier.service import controller, reading, rounds, store, tables
+from croupier.service import controller, jobs, reading, rounds, store, tables
 from croupier.service.auth import issue
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.problems import install, problem
@@ -188,7 +188,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             role=member.role.value,
         )
 
-    for module in (reading, rounds, tables, controller):
+    for module in (reading, rounds, tables, controller, jobs):
         app.include_router(module.router)
     if cfg.cors_origins:
         app.add_middleware(

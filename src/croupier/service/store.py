@@ -6,6 +6,8 @@
 * ``service_idempotency`` — every money-changing request made with an ``Idempotency-Key``: the
   key, the route, the digest of the body, and the response it got — written in the same
   transaction as the request's effect on these tables.
+* ``service_jobs`` — simulations run as jobs: request, status, progress, result
+  (:mod:`croupier.service.jobs`).
 * ``service_tables`` — the open tables: each one's Rules Submission and the steps of its current
   round (the round is replayed from them, :mod:`croupier.service.tables`).
 
@@ -72,6 +74,22 @@ tables = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("opened_by", sa.String(100), nullable=False),
     sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+jobs = sa.Table(
+    "service_jobs",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("request", sa.Text, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("done", sa.BigInteger, nullable=False),
+    sa.Column("total", sa.BigInteger, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("requested_by", sa.String(100), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
 
 
