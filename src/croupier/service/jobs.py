@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
@@ -40,7 +40,9 @@ log = logging.getLogger("croupier.service")
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "starting a simulation"))]
 MAX_ROUNDS = 50_000_000
 ABANDONED_AFTER = timedelta(minutes=2)
-_POOL = ThreadPoolExecutor(max_workers=1, thread_name_prefix="croupier-simulation")
+_ONE_AT_A_TIME = threading.Lock()
+"""A process runs one simulation at a time (the others wait, ``queued``). The threads are daemons:
+stopping the server does not wait for a simulation; it is then ``abandoned``."""
 
 
 class Simulation(BaseModel):
@@ -115,6 +117,11 @@ def _update(engine: Engine, job: str, **values: Any) -> None:
 
 
 def _work(engine: Engine, job: str, spec: Simulation) -> None:
+    with _ONE_AT_A_TIME:
+        _run_job(engine, job, spec)
+
+
+def _run_job(engine: Engine, job: str, spec: Simulation) -> None:
     last = [0.0]
 
     def progress(done: int) -> None:
@@ -193,7 +200,9 @@ def start(request: Request, member: Staff, spec: Simulation) -> dict[str, Any]:
             )
         )
         row = conn.execute(sa.select(store.jobs).where(store.jobs.c.id == job)).one()
-    _POOL.submit(_work, engine, job, spec)
+    threading.Thread(
+        target=_work, args=(engine, job, spec), name=f"simulation-{job}", daemon=True
+    ).start()
     return _view(row)
 
 
