@@ -10,6 +10,7 @@ import signal
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import Header, Request
 from fastapi.responses import Response
@@ -71,7 +72,8 @@ def body_digest(data: Any) -> str:
 
 def route_of(request: Request) -> str:
     """``METHOD /path?query``: what, besides its body, identifies a request."""
-    q = request.url.query
+    items = sorted(request.query_params.multi_items())  # the order of the parameters is no matter
+    q = urlencode(items)
     return f"{request.method} {request.url.path}" + (f"?{q}" if q else "")
 
 
