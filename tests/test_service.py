@@ -527,3 +527,15 @@ def test_a_simulation_runs_as_a_job_with_progress(server: Server) -> None:
         "simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "100000", "-s", "3", "--json"
     )
     assert job["result"] == cli
+
+
+def test_a_json_body_is_held_to_croupiers_input_limits(server: Server) -> None:
+    h = {**server.auth(DEALER), "Content-Type": "application/json"}
+    with server.client() as c:
+        deep = c.post("/rounds/settle", params={"table": "BJ-1"}, content=b"[" * 5000, headers=h)
+        huge = c.post("/tables/BJ-1/steps", content=b'{"seat": 1' + b"0" * 100 + b"}", headers=h)
+        nan = c.post("/tables/BJ-1/steps", content=b'{"seat": NaN}', headers=h)
+    for r in (deep, huge, nan):
+        assert r.status_code == 422, r.text
+        assert r.headers["content-type"] == PROBLEM
+        assert r.json()["error_type"] == "InputFileError"

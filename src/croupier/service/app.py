@@ -26,11 +26,13 @@ from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel
 
 import croupier
+from croupier.errors import CroupierError
+from croupier.inputs import parse_json
 from croupier.progressive import Ledger, default_url
 from croupier.service import controller, jobs, reading, rounds, store, tables
 from croupier.service.auth import issue
 from croupier.service.common import ENV_CRASH_AT, kill_now
-from croupier.service.problems import install, problem
+from croupier.service.problems import croupier_problem, install, problem
 
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
 ENV_MAX_BODY = "CROUPIER_MAX_BODY"
@@ -68,7 +70,9 @@ class ServiceConfig:
 
 class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes is a 413 problem, whether it
-    says so in ``Content-Length`` or not (the body is counted as it arrives)."""
+    says so in ``Content-Length`` or not (the body is counted as it arrives); a JSON body is
+    held to the limits croupier reads any JSON file within (:func:`croupier.inputs.parse_json`:
+    nesting, integer digits, no ``NaN``) — beyond them a 422 problem, before any route sees it."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -78,33 +82,40 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = dict(scope.get("headers") or []).get(b"content-length")
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        path = str(scope.get("path", ""))
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self._refuse(scope, send)
             return
+        chunks: list[bytes] = []
         seen = 0
-        started = False
-
-        async def counted() -> Message:
-            nonlocal seen
+        while True:
             message = await receive()
-            if message["type"] == "http.request":
-                seen += len(message.get("body", b""))
-                if seen > self.limit:
-                    raise _TooLarge
-            return message
-
-        async def tracking(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counted, tracking)
-        except _TooLarge:
-            if not started:
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
                 await self._refuse(scope, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body and b"json" in headers.get(b"content-type", b""):
+            try:
+                parse_json(body.decode("utf-8"), "the request body")
+            except UnicodeDecodeError as exc:
+                await problem(422, "InputError", f"the request body is not UTF-8: {exc}", path)(
+                    scope, _no_body, send
+                )
+                return
+            except CroupierError as exc:
+                await croupier_problem(exc, path)(scope, _no_body, send)
+                return
+        await self.app(scope, _replay([{"type": "http.request", "body": body}], receive), send)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         response = problem(
@@ -116,8 +127,16 @@ class BodyLimit:
         await response(scope, _no_body, send)
 
 
-class _TooLarge(Exception):
-    pass
+def _replay(messages: list[Message], then: Receive) -> Receive:
+    """A ``receive`` giving ``messages`` once, then the client's own (its disconnect)."""
+    queue = list(messages)
+
+    async def receive() -> Message:
+        if queue:
+            return queue.pop(0)
+        return await then()
+
+    return receive
 
 
 async def _no_body() -> Message:
