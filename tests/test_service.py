@@ -401,6 +401,20 @@ def test_a_request_too_large_is_refused(server: Server) -> None:
     assert r.status_code == 413
     assert r.json()["error_type"] == "RequestTooLarge"
 
+    def chunks() -> Iterator[bytes]:  # no Content-Length: counted as it arrives
+        for _ in range(40):
+            yield b" " * 65536
+
+    with server.client() as c:
+        r = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-1"},
+            content=chunks(),
+            headers={**server.auth(DEALER), "Content-Type": "application/json"},
+        )
+    assert r.status_code == 413
+    assert r.json()["error_type"] == "RequestTooLarge"
+
 
 def test_cors_is_closed_unless_configured(server: Server) -> None:
     with server.client() as c:
