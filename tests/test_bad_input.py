@@ -396,5 +396,7 @@ def test_check_under_json_explains_its_exit_status_on_stderr() -> None:
     stderr has one error line for the file."""
     run = run_main(["check", "", "--json"])
     assert run.code == 2
-    assert run.error_lines() == ["error: .: cannot read: a directory (croupier reads regular files)"]
+    assert run.error_lines() == [
+        "error: .: cannot read: a directory (croupier reads regular files)"
+    ]
     assert "a directory" in json.loads(run.out)["."][0]["message"]

@@ -117,6 +117,12 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
             "linked tables, pending awards and floorperson validation, on a durable ledger."
         ),
     ),
+    "serve": (
+        ("serve",),
+        "Serve settlement, par sheets, open tables and the progressive controller over HTTP\n"
+        "(OpenAPI at /docs and /openapi.json). The ledger is created if missing; staff log in with\n"
+        "its staff store (`croupier meters bootstrap` makes the first: there is no default password).",
+    ),
 }
 """Every top-level command, in the order ``--help`` lists them → (the modules of this package to
 import before it runs: the one declaring it, then those registering what it looks up in

@@ -1,0 +1,228 @@
+"""The FastAPI application of ``croupier serve``: :func:`create_app`.
+
+Configuration (:class:`ServiceConfig`, or the environment for :func:`app_from_env`, which each
+uvicorn worker calls): the database (``$CROUPIER_DB``; default the SQLite file the CLI's ledger
+uses, :func:`croupier.progressive.default_url`), the origins CORS allows
+(``$CROUPIER_CORS_ORIGINS``, comma-separated; none by default: CORS closed), the largest request
+body (``$CROUPIER_MAX_BODY``, bytes; 1 MiB) and how long a token lives
+(``$CROUPIER_TOKEN_TTL``, seconds; 8 hours).
+
+On start the ledger is opened — created and migrated if need be, as ``croupier meters
+bootstrap`` would (no staff is made: there is no default password) — and the service's own tables
+are migrated (:mod:`croupier.service.store`). ``/`` is left free (a web page will be served there).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Request
+from fastapi.middleware.cors import CORSMiddleware
+from fastapi.security import OAuth2PasswordRequestForm
+from pydantic import BaseModel
+
+import croupier
+from croupier.errors import CroupierError
+from croupier.inputs import parse_json
+from croupier.progressive import Ledger, default_url
+from croupier.service import controller, jobs, reading, rounds, store, tables
+from croupier.service.auth import issue
+from croupier.service.common import ENV_CRASH_AT, kill_now
+from croupier.service.problems import croupier_problem, install, problem
+
+ENV_CORS = "CROUPIER_CORS_ORIGINS"
+ENV_MAX_BODY = "CROUPIER_MAX_BODY"
+ENV_TOKEN_TTL = "CROUPIER_TOKEN_TTL"
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class ServiceConfig:
+    """What a server needs to know."""
+
+    db: str | None = None
+    cors_origins: tuple[str, ...] = ()
+    max_body: int = 1 << 20
+    token_ttl: int = 8 * 3600
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_env(cls) -> ServiceConfig:
+        """From ``$CROUPIER_DB``, ``$CROUPIER_CORS_ORIGINS``, ``$CROUPIER_MAX_BODY``,
+        ``$CROUPIER_TOKEN_TTL``."""
+        origins = tuple(o.strip() for o in os.environ.get(ENV_CORS, "").split(",") if o.strip())
+        return cls(
+            db=os.environ.get("CROUPIER_DB") or None,
+            cors_origins=origins,
+            max_body=int(os.environ.get(ENV_MAX_BODY) or cls.max_body),
+            token_ttl=int(os.environ.get(ENV_TOKEN_TTL) or cls.token_ttl),
+        )
+
+
+class BodyLimit:
+    """ASGI middleware: a request body larger than ``limit`` bytes is a 413 problem, whether it
+    says so in ``Content-Length`` or not (the body is counted as it arrives); a JSON body is
+    held to the limits croupier reads any JSON file within (:func:`croupier.inputs.parse_json`:
+    nesting, integer digits, no ``NaN``) — beyond them a 422 problem, before any route sees it."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        path = str(scope.get("path", ""))
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._refuse(scope, send)
+            return
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                await self.app(scope, _replay([message], receive), send)
+                return
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await self._refuse(scope, send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if body and b"json" in headers.get(b"content-type", b""):
+            try:
+                parse_json(body.decode("utf-8"), "the request body")
+            except UnicodeDecodeError as exc:
+                await problem(422, "InputError", f"the request body is not UTF-8: {exc}", path)(
+                    scope, _no_body, send
+                )
+                return
+            except CroupierError as exc:
+                await croupier_problem(exc, path)(scope, _no_body, send)
+                return
+        await self.app(scope, _replay([{"type": "http.request", "body": body}], receive), send)
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        response = problem(
+            413,
+            "RequestTooLarge",
+            f"the request body is larger than the service takes ({self.limit:,} bytes)",
+            str(scope.get("path", "")),
+        )
+        await response(scope, _no_body, send)
+
+
+def _replay(messages: list[Message], then: Receive) -> Receive:
+    """A ``receive`` giving ``messages`` once, then the client's own (its disconnect)."""
+    queue = list(messages)
+
+    async def receive() -> Message:
+        if queue:
+            return queue.pop(0)
+        return await then()
+
+    return receive
+
+
+async def _no_body() -> Message:
+    return {"type": "http.request", "body": b"", "more_body": False}
+
+
+class Token(BaseModel):
+    """An OAuth2 bearer token."""
+
+    access_token: str
+    token_type: str = "bearer"
+    expires_in: int
+    user: str
+    role: str
+
+
+def create_app(config: ServiceConfig | None = None) -> FastAPI:
+    """The application serving ``config``'s database (see the module docstring)."""
+    cfg = config or ServiceConfig()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        crash_at = os.environ.get(ENV_CRASH_AT) or None
+        hook = None
+        if crash_at is not None:
+
+            def hook(stage: str) -> None:
+                if stage == crash_at:
+                    kill_now()
+
+        app.state.crash_at = crash_at
+        ledger = Ledger(cfg.db or default_url(), create=True, fault_hook=hook)
+        store.upgrade(ledger.engine)
+        app.state.ledger = ledger
+        try:
+            yield
+        finally:
+            ledger.close()
+
+    app = FastAPI(
+        title="croupier",
+        version=croupier.__version__,
+        summary="Pennsylvania's regulated table-game wagers (58 Pa. Code) over HTTP: exact par "
+        "sheets, round settlement, open tables and the progressive controller.",
+        description=(
+            "Reading (wagers, paytables, par sheets) is open. Everything that changes money or "
+            "configuration needs a staff member's bearer token (`POST /token` with the "
+            "credentials of the ledger's staff store) and a role; the member is recorded as the "
+            "ledger's actor. Money-changing POSTs take an `Idempotency-Key`. Errors are RFC 9457 "
+            "problem details carrying the croupier error's type and the section it cites."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.config = cfg
+    install(app)
+
+    @app.post("/token", response_model=Token, tags=["auth"], summary="Log in: a bearer token")
+    def token(request: Request, form: Annotated[OAuth2PasswordRequestForm, Depends()]) -> Token:
+        """OAuth2 password flow: ``username`` and ``password`` (form fields) of a member of the
+        ledger's staff store (argon2; `croupier meters bootstrap` makes the first). A wrong
+        name or credential is a 401 problem."""
+        ledger: Ledger = request.app.state.ledger
+        member = ledger.authenticate(form.username, form.password)
+        return Token(
+            access_token=issue(ledger, member, cfg.token_ttl),
+            expires_in=cfg.token_ttl,
+            user=member.name,
+            role=member.role.value,
+        )
+
+    for module in (reading, rounds, tables, controller, jobs):
+        app.include_router(module.router)
+    if cfg.cors_origins:
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(cfg.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
+        )
+    app.add_middleware(BodyLimit, limit=cfg.max_body)
+    return app
+
+
+def app_from_env() -> FastAPI:
+    """The application as the environment configures it (uvicorn's factory, one per worker)."""
+    return create_app(ServiceConfig.from_env())
+
+
+__all__ = ["ServiceConfig", "app_from_env", "create_app"]

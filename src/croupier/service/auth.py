@@ -1,0 +1,103 @@
+"""Staff log in with the ledger's staff store and act under signed tokens (OAuth2 password flow).
+
+``POST /token`` (form fields ``username``, ``password``, as OAuth2's password grant) checks the
+credential with :meth:`croupier.progressive.Ledger.authenticate` — the argon2 hashes of the
+ledger's staff store; there is no default password (the first shift manager is made with
+``croupier meters bootstrap``) — and answers a bearer token (a JWT, HS256, by PyJWT) naming the
+member and the role the ledger's log gives them, valid for ``token_ttl`` seconds.
+
+The token's key is derived from the ledger key (HMAC-SHA256 of a fixed label): every process
+serving the same ledger — several workers, several hosts — accepts each other's tokens, and a
+token is worth nothing without the key that also guards the ledger's chain.
+
+Routes that change money or configuration name the role they need (:func:`require`); the member's
+name is then the ``by`` of every ledger operation, and the ledger checks the role again against
+its own log (a role changed since the token was issued counts there).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import time
+from collections.abc import Callable
+from typing import Annotated
+
+import jwt
+from fastapi import Depends, Request
+from fastapi.security import OAuth2PasswordBearer
+
+from croupier.errors import AuthenticationError, AuthorizationError, LedgerKeyError
+from croupier.progressive import Ledger, Role, StaffMember
+
+ISSUER = "croupier"
+ALGORITHM = "HS256"
+_LABEL = b"croupier service token v1"
+
+oauth2 = OAuth2PasswordBearer(tokenUrl="token", auto_error=False)
+
+
+def token_key(ledger: Ledger) -> bytes:
+    """The key tokens are signed with, derived from the ledger key."""
+    key = ledger.key
+    if key is None:
+        raise LedgerKeyError(
+            f"the ledger key {ledger.key_file} is missing: no token is issued or accepted "
+            "without it (set CROUPIER_LEDGER_KEY_FILE to where it is kept)"
+        )
+    return hmac.new(key, _LABEL, hashlib.sha256).digest()
+
+
+def issue(ledger: Ledger, member: StaffMember, ttl: int) -> str:
+    """A signed token for ``member``, valid ``ttl`` seconds."""
+    at = int(time.time())
+    claims = {
+        "iss": ISSUER,
+        "sub": member.name,
+        "role": member.role.value,
+        "iat": at,
+        "exp": at + ttl,
+    }
+    return jwt.encode(claims, token_key(ledger), algorithm=ALGORITHM)
+
+
+def read_token(ledger: Ledger, token: str) -> StaffMember:
+    """The member a token names; :class:`AuthenticationError` for a token that is not ours,
+    altered or expired."""
+    try:
+        claims = jwt.decode(
+            token,
+            token_key(ledger),
+            algorithms=[ALGORITHM],
+            issuer=ISSUER,
+            options={"require": ["exp", "iat", "sub", "iss"]},
+        )
+        return StaffMember(str(claims["sub"]), Role(claims["role"]))
+    except jwt.ExpiredSignatureError:
+        raise AuthenticationError("the token has expired: log in again (POST /token)") from None
+    except (jwt.PyJWTError, KeyError, ValueError):
+        raise AuthenticationError("not a valid token: log in with POST /token") from None
+
+
+def require(role: Role, section: str, what: str) -> Callable[..., StaffMember]:
+    """A dependency: the authenticated member, if their role is ``role`` or above
+    (:class:`AuthorizationError` citing ``section`` otherwise; :class:`AuthenticationError`
+    without a valid token)."""
+
+    def dependency(request: Request, token: Annotated[str | None, Depends(oauth2)]) -> StaffMember:
+        if not token:
+            raise AuthenticationError(
+                f"{what} needs a staff member's token: log in with POST /token"
+            )
+        member = read_token(request.app.state.ledger, token)
+        if not member.role.at_least(role):
+            raise AuthorizationError(
+                f"{member.name} is a {member.role.value}; {what} needs a {role.value} or above",
+                section=section,
+            )
+        return member
+
+    return dependency
+
+
+__all__ = ["issue", "oauth2", "read_token", "require", "token_key"]

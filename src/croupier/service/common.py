@@ -1,0 +1,136 @@
+"""What the routes share: the app's ledger and engine, the idempotent write of a money-changing
+request, JSON bodies with their digest."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Annotated, Any
+from urllib.parse import urlencode
+
+from fastapi import Header, Request
+from fastapi.responses import Response
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from croupier.errors import LedgerError
+from croupier.progressive import Ledger
+from croupier.service import idempotency
+
+IdempotencyKey = Annotated[
+    str | None,
+    Header(
+        alias=idempotency.HEADER,
+        description="A key of the client's choosing (e.g. a UUID) for this request: a retry "
+        "with the same key and body answers the first response and changes nothing; the same "
+        "key with another body is a 409 problem.",
+        max_length=idempotency.MAX_KEY,
+    ),
+]
+
+REPLAYED = "Idempotent-Replayed"
+
+
+def ledger_of(request: Request) -> Ledger:
+    """The ledger the app serves."""
+    ledger: Ledger = request.app.state.ledger
+    return ledger
+
+
+def engine_of(request: Request) -> Engine:
+    """The database engine (the ledger's: the service's tables live beside the ledger's)."""
+    return ledger_of(request).engine
+
+
+ENV_CRASH_AT = "CROUPIER_SERVICE_CRASH_AT"
+"""Crash-injection for tests: the server SIGKILLs itself at the named stage — one of the ledger's
+fault stages (``contributions``, ``awards``, ``before-commit``, …) or the service's
+``after-effect`` (the ledger written, the service's transaction not begun) and
+``service-before-commit`` (the service's rows written, not committed)."""
+
+
+def crash_point(request: Request, stage: str) -> None:
+    """SIGKILL this process if ``$CROUPIER_SERVICE_CRASH_AT`` names ``stage`` (tests only)."""
+    if request.app.state.crash_at == stage:
+        kill_now()
+
+
+def kill_now() -> None:
+    """Die at once, as a power cut would (no cleanup, no commit)."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def body_digest(data: Any) -> str:
+    """SHA-256 (hex) of a request body as canonical JSON."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def route_of(request: Request) -> str:
+    """``METHOD /path?query``: what, besides its body, identifies a request."""
+    items = sorted(request.query_params.multi_items())  # the order of the parameters is no matter
+    q = urlencode(items)
+    return f"{request.method} {request.url.path}" + (f"?{q}" if q else "")
+
+
+@dataclass(frozen=True)
+class Write:
+    """The service-side effect of a request, run inside one transaction with its idempotency
+    record: returns the (status, body) to answer."""
+
+    run: Callable[[Connection], tuple[int, Any]]
+
+
+def _json(text: str, status: int, headers: dict[str, str]) -> Response:
+    return Response(text.encode(), status, headers=headers, media_type="application/json")
+
+
+def idempotent(
+    request: Request,
+    key: str | None,
+    body: Any,
+    actor: str | None,
+    effect: Callable[[], Write],
+) -> Response:
+    """Answer a money-changing request once per ``Idempotency-Key``.
+
+    A key already answered for this request answers that response again (header
+    ``Idempotent-Replayed: true``); for another request it is a 409 problem. Otherwise
+    ``effect()`` is computed (its ledger writes, if any, in the ledger's own idempotent
+    transactions) and its :class:`Write` runs in one service transaction with the key's record.
+    A concurrent request that recorded the same key first wins: its answer is given.
+    """
+    k = idempotency.check_key(key)
+    route = route_of(request)
+    digest = body_digest(body)
+    engine = engine_of(request)
+    stored = idempotency.lookup(engine, k, route, digest)
+    if stored is not None:
+        return _json(stored.body, stored.status, {REPLAYED: "true"})
+    write = effect()
+    crash_point(request, "after-effect")
+    for attempt in range(3):
+        try:
+            with engine.begin() as conn:
+                status, answer = write.run(conn)
+                text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+                idempotency.record(conn, k, route, digest, status, text, actor)
+                crash_point(request, "service-before-commit")
+            return Response(text.encode(), status, media_type="application/json")
+        except IntegrityError:
+            stored = idempotency.lookup(engine, k, route, digest)
+            if stored is not None:
+                return _json(stored.body, stored.status, {REPLAYED: "true"})
+            if attempt == 2:
+                raise LedgerError(
+                    "the request conflicted with concurrent ones three times; nothing changed: "
+                    "retry it"
+                ) from None
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+__all__ = ["IdempotencyKey", "Write", "body_digest", "engine_of", "idempotent", "ledger_of"]

@@ -1,0 +1,326 @@
+"""The progressive controller over HTTP: what ``croupier meters`` does, for every linked table.
+
+Reading (any staff member's token): ``GET /progressives`` (every progressive's levels, linked
+tables and pending awards — the JSON of ``croupier meters --json``), ``GET
+/progressives/{name}``, ``GET /progressives/{name}/history``, ``GET /awards?status=pending``,
+``GET /verify`` (``croupier meters verify --json``: the whole ledger replayed, its chain checked).
+
+Changing (each with ``Idempotency-Key``; the authenticated member is the ledger's actor, and the
+ledger checks their role against its own log and the rule): ``POST /progressives`` (a shift
+manager creates one, § 605a.7), ``POST /progressives/{name}/links`` (§ 605a.8), ``POST
+/progressives/{name}/adjust`` (a pit manager, § 605a.7(a)(6)), ``POST /awards/{id}/validate``
+and ``POST /awards/{id}/void`` (a floorperson or above, § 633b.2(h)(3), § 633b.3(h)(3): a dealer
+is refused with a 403 problem citing the paragraph), ``POST /staff`` (a shift manager adds a
+member).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection
+
+from croupier.commands.common import _money
+from croupier.commands.meters import (
+    _award_dict,
+    _event_dict,
+    _progressive_paytable,
+    _signed_cents,
+    _status_dict,
+)
+from croupier.errors import InputError
+from croupier.paytables import builtin_paytables
+from croupier.progressive import (
+    AwardStatus,
+    EnvyRule,
+    ProgressiveDefinition,
+    ResetTiming,
+    Role,
+    StaffMember,
+    format_micros,
+)
+from croupier.service.auth import require
+from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
+from croupier.wagers import ProgressiveStake
+
+router = APIRouter(tags=["progressive controller"])
+
+Staff = Annotated[
+    StaffMember, Depends(require(Role.DEALER, "605a.7", "using the progressive controller"))
+]
+
+
+def _answer(status: int, body: Any) -> Write:
+    def run(_conn: Connection) -> tuple[int, Any]:
+        return status, body
+
+    return Write(run)
+
+
+@router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")
+def progressives(request: Request, _member: Staff) -> dict[str, Any]:
+    """As ``croupier meters --json``: meters in micro-dollars (``*_micros``) and dollars."""
+    ledger = ledger_of(request)
+    return {
+        "database": ledger.display_url,
+        "progressives": [_status_dict(ledger.status(n)) for n in ledger.names()],
+    }
+
+
+@router.get("/progressives/{name}", summary="One progressive")
+def progressive(request: Request, _member: Staff, name: str) -> dict[str, Any]:
+    """Its definition, levels, linked tables and pending awards."""
+    return _status_dict(ledger_of(request).status(name))
+
+
+@router.get("/progressives/{name}/history", summary="A progressive's ledger events")
+def history(
+    request: Request,
+    _member: Staff,
+    name: str,
+    limit: Annotated[int | None, Query(ge=1, le=10_000, description="Only the last N.")] = None,
+) -> dict[str, Any]:
+    """The events in ledger order (who did what, in which role, with every meter delta)."""
+    return {"history": [_event_dict(e) for e in ledger_of(request).history(name, limit)]}
+
+
+@router.get("/awards", summary="Awards, e.g. those pending validation")
+def awards(
+    request: Request,
+    _member: Staff,
+    status: Annotated[AwardStatus | None, Query(description="pending, paid or voided.")] = None,
+    progressive: Annotated[str | None, Query(description="Only this progressive.")] = None,
+) -> dict[str, Any]:
+    """Every award (of one progressive, or all), oldest first."""
+    ledger = ledger_of(request)
+    names = [progressive] if progressive else ledger.names()
+    return {"awards": [_award_dict(a) for n in names for a in ledger.awards(n, status)]}
+
+
+@router.get("/verify", summary="Replay the whole ledger and check its chain")
+def verify(
+    request: Request,
+    _member: Staff,
+    name: Annotated[str | None, Query(description="Only this progressive's levels.")] = None,
+) -> dict[str, Any]:
+    """As ``croupier meters verify --json``; the first difference is a 500 problem
+    (``LedgerIntegrityError``)."""
+    ledger = ledger_of(request)
+    report = ledger.audit()
+    names = [name] if name else ledger.names()
+    if name is not None:
+        ledger.definition(name)
+    return {
+        "events": report.events,
+        "chain_checked": report.chain_checked,
+        "verified": {
+            n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
+            for n in names
+        },
+        "verified_micros": {
+            n: {lv.value: s.meter for lv, s in report.levels[n].items()} for n in names
+        },
+    }
+
+
+class Reason(BaseModel):
+    """Why an award is voided."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"reason": "the hand was misread: not a suited match"}]},
+    )
+    reason: str = Field(min_length=1, max_length=500)
+
+
+@router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
+def validate(
+    request: Request, member: Staff, award_id: int, key: IdempotencyKey = None
+) -> Response:
+    """A floorperson or above validates a pending share of a meter; it is then paid and, after
+    a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A dealer: 403
+    citing the paragraph; an award paid already: 409."""
+
+    def effect() -> Write:
+        a = ledger_of(request).validate(award_id, by=member.name)
+        return _answer(200, _award_dict(a))
+
+    return idempotent(request, key, {"award": award_id}, member.name, effect)
+
+
+@router.post("/awards/{award_id}/void", summary="Void a pending award (floorperson)")
+def void(
+    request: Request, member: Staff, award_id: int, body: Reason, key: IdempotencyKey = None
+) -> Response:
+    """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
+    the meter."""
+
+    def effect() -> Write:
+        a = ledger_of(request).void_award(award_id, by=member.name, reason=body.reason)
+        return _answer(200, {**_award_dict(a), "voided_by": member.name, "reason": body.reason})
+
+    return idempotent(request, key, body.model_dump(), member.name, effect)
+
+
+class NewProgressive(BaseModel):
+    """A progressive from a paytable of the regulation (as ``croupier meters create``)."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "paytable": "match-the-dealer:1",
+                    "decks": 6,
+                    "amount": "$5",
+                    "name": "mtd-5",
+                    "tables": ["BJ-1"],
+                }
+            ]
+        },
+    )
+    paytable: str = Field(description="SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1")
+    decks: int = Field(ge=1, le=8)
+    amount: str = Field(description="The progressive wager's stake in dollars.")
+    name: str = Field(min_length=1, max_length=100)
+    tables: list[str] = Field(default_factory=list)
+    reset_timing: ResetTiming = ResetTiming.ON_VALIDATION
+    envy: EnvyRule = EnvyRule.EACH
+    stake: ProgressiveStake = ProgressiveStake.COLLECTED
+
+
+@router.post("/progressives", status_code=201, summary="Create a progressive (shift manager)")
+def create(
+    request: Request, member: Staff, body: NewProgressive, key: IdempotencyKey = None
+) -> Response:
+    """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7)."""
+
+    def effect() -> Write:
+        section, pkey = _progressive_paytable(body.paytable)
+        wager_cents = _money(body.amount, "amount")
+        assert wager_cents is not None
+        definition = ProgressiveDefinition.from_paytable(
+            builtin_paytables().get(section, pkey, body.decks),
+            decks=body.decks,
+            wager_cents=wager_cents,
+            name=body.name,
+            reset_timing=body.reset_timing,
+            envy_rule=body.envy,
+            stake=body.stake,
+        )
+        status = ledger_of(request).create_progressive(
+            definition, tables=body.tables, by=member.name
+        )
+        return _answer(201, _status_dict(status))
+
+    return idempotent(request, key, body.model_dump(mode="json"), member.name, effect)
+
+
+class Link(BaseModel):
+    """A table to link."""
+
+    model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"table": "BJ-2"}]})
+    table: str = Field(min_length=1, max_length=100)
+
+
+@router.post("/progressives/{name}/links", status_code=201, summary="Link a table (§ 605a.8)")
+def link(
+    request: Request, member: Staff, name: str, body: Link, key: IdempotencyKey = None
+) -> Response:
+    """Link a table to the progressive's meters; a shift manager does it."""
+
+    def effect() -> Write:
+        ledger_of(request).link_table(name, body.table, by=member.name)
+        return _answer(201, {"progressive": name, "table": body.table, "linked_by": member.name})
+
+    return idempotent(request, key, body.model_dump(), member.name, effect)
+
+
+class Adjustment(BaseModel):
+    """A manual correction of a level (§ 605a.7(a)(6))."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"level": "Progressive", "meter": "-10.00", "reason": "meter test at opening"}
+            ]
+        },
+    )
+    level: str
+    meter: str = "0"
+    reserve: str = "0"
+    reason: str = Field(min_length=1, max_length=500)
+
+
+@router.post("/progressives/{name}/adjust", summary="Correct a level (pit manager)")
+def adjust(
+    request: Request, member: Staff, name: str, body: Adjustment, key: IdempotencyKey = None
+) -> Response:
+    """Dollars added to (or, negative, taken off) the meter and reserve, with a reason; a pit
+    manager or above does it."""
+
+    def effect() -> Write:
+        ledger = ledger_of(request)
+        wanted = body.level.strip().lower()
+        levels = ledger.definition(name).levels
+        lv = next((x.level for x in levels if x.level.value.lower() == wanted), None)
+        if lv is None:
+            raise InputError(f"progressive {name!r} has no level {body.level!r}")
+        after = ledger.adjust(
+            name,
+            lv,
+            meter_cents=_signed_cents(body.meter, "meter"),
+            reserve_cents=_signed_cents(body.reserve, "reserve"),
+            by=member.name,
+            reason=body.reason,
+        )
+        return _answer(
+            200,
+            {
+                "progressive": name,
+                "level": lv.value,
+                "adjusted_by": member.name,
+                "reason": body.reason,
+                "meter": format_micros(after.meter),
+                "meter_micros": after.meter,
+                "reserve": format_micros(after.reserve),
+                "reserve_micros": after.reserve,
+            },
+        )
+
+    return idempotent(request, key, body.model_dump(), member.name, effect)
+
+
+class NewMember(BaseModel):
+    """A staff member to add, with a role and a credential."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"name": "flo", "role": "floorperson", "password": "a long passphrase"}]
+        },
+    )
+    name: str = Field(min_length=1, max_length=100)
+    role: Role
+    password: str = Field(min_length=1, max_length=1000)
+
+
+@router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
+def add_staff(
+    request: Request, member: Staff, body: NewMember, key: IdempotencyKey = None
+) -> Response:
+    """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
+    credential is kept only as its argon2 hash."""
+
+    def effect() -> Write:
+        m = ledger_of(request).add_user(body.name, body.role, body.password, by=member.name)
+        return _answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
+
+    # the credential is not part of the request's digest: no fast hash of it is stored
+    return idempotent(
+        request, key, {"name": body.name, "role": body.role.value}, member.name, effect
+    )

@@ -1,0 +1,44 @@
+"""The examples the OpenAPI document shows (and the README's curl flow uses)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+SUBMISSION_EXAMPLE: dict[str, Any] = {
+    "game": "blackjack",
+    "name": "BJ-1",
+    "decks": 6,
+    "dealer": "S17",
+    "wagers": [
+        {"wager": "blackjack", "min": "$10", "max": "$1,000"},
+        {"wager": "perfect-pairs", "paytable": "A", "min": "$5", "max": "$100"},
+    ],
+}
+"""A six-deck Blackjack table with Perfect Pairs (§ 633b.1)."""
+
+ROUND_EXAMPLE: dict[str, Any] = {
+    "id": "r1",
+    "submission": SUBMISSION_EXAMPLE,
+    "steps": [
+        {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
+        {"action": "bet", "seat": 3, "wager": "perfect-pairs", "amount": "$5"},
+        {"action": "no-more-bets"},
+        {"action": "deal", "players": {"3": "8s 8s"}, "dealer": "Kd 9c"},
+        {"action": "settle"},
+    ],
+}
+"""A round: a perfect pair of eights, paid 25 to 1 under paytable A (§ 633b.1(e))."""
+
+STEP_EXAMPLES: dict[str, dict[str, Any]] = {
+    "bet": {
+        "summary": "A wager at a seat",
+        "value": {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
+    },
+    "no-more-bets": {"summary": "The lock-out", "value": {"action": "no-more-bets"}},
+    "deal": {
+        "summary": "The cards dealt",
+        "value": {"action": "deal", "players": {"3": "8s 8s"}, "dealer": "Kd 9c"},
+    },
+    "stand": {"summary": "A player's decision", "value": {"action": "stand", "seat": 3}},
+    "settle": {"summary": "Settle the round", "value": {"action": "settle"}},
+}

@@ -1,0 +1,1 @@
+"""The service's revisions, ``s0001`` first."""

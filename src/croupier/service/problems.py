@@ -1,0 +1,182 @@
+"""Errors as RFC 9457 problem details (``application/problem+json``).
+
+Every rejection the service gives is one problem object::
+
+    {"type": "https://croupier.example/problems/AuthorizationError",
+     "title": "AuthorizationError", "status": 403,
+     "detail": "dana is a dealer; validating a progressive payout needs a floorperson or above
+                (58 Pa. Code § 633b.2(h)(3))",
+     "instance": "/progressives/awards/3/validate",
+     "error_type": "AuthorizationError", "section": "633b.2(h)(3)"}
+
+``error_type`` is the croupier error's class (:mod:`croupier.errors`), ``section`` the rule it
+cites (or ``null``), ``detail`` its one-line message; a Rules Submission's ``violations`` are
+listed too. The HTTP status follows the kind of error (:func:`status_of`). Nothing else reaches a
+client: an unexpected exception is a 500 problem without its traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from croupier.errors import (
+    AuthenticationError,
+    AuthorizationError,
+    CroupierError,
+    IdempotencyConflictError,
+    LedgerError,
+    LedgerIntegrityError,
+    LedgerKeyError,
+    LedgerLookupError,
+    RoundStateError,
+    UnknownPaytableError,
+    UnknownWagerError,
+    one_line,
+)
+
+PROBLEM_BASE = "https://croupier.example/problems/"
+MEDIA_TYPE = "application/problem+json"
+
+log = logging.getLogger("croupier.service")
+
+
+class ServiceProblem(Exception):
+    """A rejection made by the service itself (not a croupier rule): a status, a type name, a
+    one-line detail and, where a rule binds, its section."""
+
+    def __init__(
+        self, status: int, kind: str, detail: str, section: str | None = None, **extra: Any
+    ) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.kind = kind
+        self.detail = one_line(detail)
+        self.section = section
+        self.extra = extra
+
+
+def error_section(exc: CroupierError) -> str | None:
+    """The section an error cites: a rule's own, else the first a Rules Submission's violations
+    name, else ``None`` (as the CLI's ``--json`` error object)."""
+    section = getattr(exc, "section", None)
+    if isinstance(section, str):
+        return section
+    for _, sec in getattr(exc, "violations", ()) or ():
+        if isinstance(sec, str):
+            return sec
+    return None
+
+
+def status_of(exc: CroupierError) -> int:
+    """The HTTP status of a croupier error: 401 unauthenticated, 403 a role below the rule's,
+    404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round or award
+    already settled), 500 the ledger's integrity or key, 422 every other rejection (bad input, a
+    rule of the regulation)."""
+    if isinstance(exc, AuthenticationError):
+        return 401
+    if isinstance(exc, AuthorizationError):
+        return 403
+    if isinstance(exc, LedgerLookupError | UnknownWagerError | UnknownPaytableError):
+        return 404
+    if isinstance(exc, IdempotencyConflictError | RoundStateError):
+        return 409
+    if isinstance(exc, LedgerIntegrityError | LedgerKeyError):
+        return 500
+    if isinstance(exc, LedgerError):
+        return 409
+    return 422
+
+
+def problem(
+    status: int,
+    kind: str,
+    detail: str,
+    instance: str,
+    section: str | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    """A problem+json response."""
+    body: dict[str, Any] = {
+        "type": f"{PROBLEM_BASE}{kind}",
+        "title": kind,
+        "status": status,
+        "detail": one_line(detail),
+        "instance": instance,
+        "error_type": kind,
+        "section": section,
+        **extra,
+    }
+    headers = {"WWW-Authenticate": "Bearer"} if status == 401 else None
+    return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
+
+
+def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
+    """The problem for a croupier error (its notes — e.g. the round step — prefixed)."""
+    notes = "".join(f"{one_line(str(n))}: " for n in getattr(exc, "__notes__", ()))
+    extra: dict[str, Any] = {}
+    violations = getattr(exc, "violations", None)
+    if violations:
+        extra["violations"] = [{"message": m, "section": s} for m, s in violations]
+    return problem(
+        status_of(exc),
+        type(exc).__name__,
+        f"{notes}{exc}",
+        instance,
+        error_section(exc),
+        **extra,
+    )
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers that turn every exception into a problem."""
+
+    @app.exception_handler(CroupierError)
+    async def _croupier(request: Request, exc: CroupierError) -> JSONResponse:
+        return croupier_problem(exc, request.url.path)
+
+    @app.exception_handler(ServiceProblem)
+    async def _service(request: Request, exc: ServiceProblem) -> JSONResponse:
+        return problem(exc.status, exc.kind, exc.detail, request.url.path, exc.section, **exc.extra)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [
+            {"where": ".".join(str(p) for p in e.get("loc", ())), "message": str(e.get("msg"))}
+            for e in exc.errors()[:10]
+        ]
+        first = "; ".join(f"{e['where']}: {e['message']}" for e in errors[:3])
+        return problem(
+            422, "InputError", f"not a valid request: {first}", request.url.path, errors=errors
+        )
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        kinds = {
+            401: "AuthenticationError",
+            404: "NotFound",
+            405: "MethodNotAllowed",
+            413: "RequestTooLarge",
+        }
+        return problem(
+            exc.status_code,
+            kinds.get(exc.status_code, "HTTPError"),
+            str(exc.detail),
+            request.url.path,
+        )
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unexpected error on %s", request.url.path)
+        return problem(
+            500,
+            "InternalError",
+            "the service failed (see its log); retry with the same "
+            "Idempotency-Key: the retry answers what was recorded",
+            request.url.path,
+        )

@@ -1,0 +1,147 @@
+"""Reading, open to anyone: the wagers, the paytables with their sections, exact par sheets.
+
+Each answers the JSON of the matching command: ``GET /wagers`` is ``croupier wagers --json``,
+``GET /paytables`` is ``croupier paytables --json`` (``?section=`` a section or wager id,
+``?paytable=`` one paytable), ``GET /parsheets/{wager}`` is ``croupier analyze WAGER --json``
+(``?paytable=``, ``?decks=``, ``?meter=`` one amount or amounts by level as ``Mega=60000,
+Major=6000``, ``?amount=`` the wager's stake, ``?stake=`` collected or returned). Money in integer
+cents (meters in micro-dollars), probabilities exact beside their decimals.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request
+
+from croupier.analysis.meters import meter_return
+from croupier.analysis.parsheet import exact_parsheet
+from croupier.commands.analysis import _paytable_dict, _section_of
+from croupier.commands.common import _meter_arg, _money
+from croupier.errors import InputError, PaytableError
+from croupier.paytables import builtin_paytables
+from croupier.progressive.migrate import current_revision as ledger_revision
+from croupier.service import store
+from croupier.wagers import ProgressiveStake, all_wagers, get_wager
+
+router = APIRouter(tags=["reading"])
+
+
+@router.get("/health", summary="Whether the service and its database answer")
+def health(request: Request) -> dict[str, Any]:
+    """The database (password hidden) and the schema revisions of the ledger and the service."""
+    ledger = request.app.state.ledger
+    with ledger.engine.connect() as conn:
+        return {
+            "status": "ok",
+            "database": ledger.display_url,
+            "ledger_revision": ledger_revision(conn),
+            "service_revision": store.current_revision(conn),
+        }
+
+
+@router.get("/wagers", summary="The wagers croupier settles and analyses")
+def wagers() -> dict[str, Any]:
+    """As ``croupier wagers --json``: id, name, game, section, the cards each reads, deck counts
+    and paytables."""
+    return {
+        "wagers": [
+            {
+                "wager": w.id,
+                "name": w.name,
+                "game": w.game.value,
+                "section": w.citation,
+                "reads": w.deal.describe(),
+                "decks": list(w.allowed_decks) if w.allowed_decks else None,
+                "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
+            }
+            for w in all_wagers()
+        ]
+    }
+
+
+@router.get("/paytables", summary="The paytables printed in the regulation, with their sections")
+def paytables(
+    section: Annotated[
+        str | None, Query(description="A section (633b.2) or a wager id; omit for all.")
+    ] = None,
+    paytable: Annotated[str | None, Query(description="Only this paytable id.")] = None,
+) -> dict[str, Any]:
+    """As ``croupier paytables --json``: each paytable's section, id, decks, citation, source,
+    lines (pays as printed, envy in cents), and its progressive meters."""
+    book = builtin_paytables()
+    wanted = _section_of(section, book) if section is not None else None
+    tables = [t for t in book if wanted is None or t.section == wanted]
+    if paytable is not None:
+        tables = [t for t in tables if t.key.upper() == paytable.upper()]
+        if not tables:
+            raise PaytableError(f"no paytable {paytable!r} in § {wanted or 'any section'}")
+    return {"paytables": [_paytable_dict(t) for t in tables]}
+
+
+@router.get(
+    "/parsheets/{wager}",
+    summary="The exact par sheet of a wager × paytable × deck count",
+    responses={
+        200: {
+            "content": {
+                "application/json": {
+                    "example": {
+                        "wager": "perfect-pairs",
+                        "paytable": "A",
+                        "decks": 6,
+                        "house_edge": "0.04101...",
+                        "outcomes": ["..."],
+                    }
+                }
+            }
+        }
+    },
+)
+def parsheet(
+    wager: str,
+    paytable: Annotated[
+        str | None, Query(description="Paytable id; may be omitted when the wager has one.")
+    ] = None,
+    decks: Annotated[int | None, Query(ge=1, le=8, description="Deck count.")] = None,
+    meter: Annotated[
+        str | None,
+        Query(
+            description="A progressive's meter in dollars ('50000'), or by level "
+            "('Mega=60000,Major=6000'); default: the seeds."
+        ),
+    ] = None,
+    amount: Annotated[str | None, Query(description="The wager's stake in dollars.")] = None,
+    stake: Annotated[
+        ProgressiveStake, Query(description="Whether a meter award returns the stake.")
+    ] = ProgressiveStake.COLLECTED,
+) -> dict[str, Any]:
+    """As ``croupier analyze WAGER --json``: every outcome's exact count and probability, the
+    pays, house edge, hit frequency, variance; for a progressive, the return as a function of
+    the meters (``meter_analysis``)."""
+    w = get_wager(wager.strip().lower())
+    if paytable is None:
+        keys = list(dict.fromkeys(t.key for t in w.paytables()))
+        if len(keys) != 1:
+            raise InputError(
+                f"the {w.name} wager has paytables {', '.join(keys) or 'none'}: give ?paytable="
+            )
+        paytable = keys[0]
+    sheet = exact_parsheet(
+        w,
+        paytable,
+        decks=decks,
+        meter_cents=_meter_arg(meter),
+        wager_cents=_money(amount, "amount"),
+        stake=stake,
+    )
+    d: dict[str, Any] = sheet.to_dict()
+    if sheet.meters:
+        mr = meter_return(
+            w, paytable, decks=sheet.decks, wager_cents=sheet.wager_cents, stake=stake
+        )
+        d["meter_analysis"] = mr.to_dict(sheet.meters)
+    d.update(
+        {key: value for key, _, value in w.extra_figures(w.paytable(sheet.paytable, sheet.decks))}
+    )
+    return d

@@ -1,0 +1,36 @@
+"""Running the service with uvicorn (``croupier serve``)."""
+
+from __future__ import annotations
+
+import os
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db: str | None = None,
+    workers: int = 1,
+    cors_origins: tuple[str, ...] = (),
+    log_level: str = "info",
+) -> None:
+    """Serve until interrupted. Each worker process builds its app from the environment
+    (:func:`croupier.service.app.app_from_env`), so the options are passed through it."""
+    import uvicorn
+
+    if db:
+        os.environ["CROUPIER_DB"] = db
+    if cors_origins:
+        os.environ["CROUPIER_CORS_ORIGINS"] = ",".join(cors_origins)
+    uvicorn.run(
+        "croupier.service.app:app_from_env",
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers if workers > 1 else None,
+        log_level=log_level,
+        access_log=False,
+        proxy_headers=False,
+    )
+
+
+__all__ = ["serve"]

@@ -1,0 +1,206 @@
+"""Settling a round for the service: feed its progressive wagers to the ledger, make its
+settlement document, store it once.
+
+The document a settled round answers with (and is stored as) is the item ``croupier settle
+--json`` prints for a round — ``round``, ``submission``, ``cards``, ``events``, ``settlement``
+(:meth:`~croupier.wagers.at_table.RoundSettlement.to_json`), ``net_cents`` — with the table, the
+digests of the Rules Submission and of the round's content
+(:func:`~croupier.table.progressive.round_content`), what each progressive fed paid, who recorded
+the round and when.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from croupier.commands.meters import _award_dict
+from croupier.errors import InputError, RoundConflictError
+from croupier.progressive import Ledger, RoundSettlement
+from croupier.service import store
+from croupier.table.procedure import Phase
+from croupier.table.progressive import (
+    PROGRESSIVE_WAGERS,
+    feed_progressive,
+    round_content,
+    valued_at_seed,
+    with_ledger_amounts,
+)
+from croupier.table.record import Step, apply_step
+from croupier.table.round import TableRound, settled_net
+from croupier.table.submission import RulesSubmission, submission_from_data
+
+
+def submission_digest(data: Mapping[str, Any]) -> str:
+    """SHA-256 (hex) of a Rules Submission's data as canonical JSON."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+_CHECKED: dict[str, RulesSubmission] = {}
+_CHECKED_MAX = 256
+
+
+def checked_submission(data: Mapping[str, Any], source: str) -> tuple[str, RulesSubmission]:
+    """The digest and the checked :class:`RulesSubmission` of ``data`` (every violation a
+    :class:`~croupier.errors.SubmissionError`); a submission checked before is not checked
+    again (a table posts the same one with every round)."""
+    digest = submission_digest(data)
+    sub = _CHECKED.get(digest)
+    if sub is None:
+        sub = submission_from_data(data, source)
+        if len(_CHECKED) >= _CHECKED_MAX:
+            _CHECKED.pop(next(iter(_CHECKED)))
+        _CHECKED[digest] = sub
+    return digest, sub
+
+
+def replay(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRound:
+    """The round of ``steps`` at a table under ``sub``, settled, as
+    :func:`croupier.table.record.settle_record` does it: a missing ``no-more-bets`` or ``settle``
+    supplied; the first step that breaks a rule raises its typed error naming the step."""
+    rnd = TableRound.open(sub)
+    for i, step in enumerate(steps, start=1):
+        rnd = apply_step(rnd, step, i)
+    if rnd.phase is Phase.BETTING:
+        rnd = rnd.no_more_bets()
+    if rnd.phase is Phase.DEALT:
+        rnd = rnd.settle()
+    if rnd.phase is not Phase.SETTLED:
+        raise InputError(f"{source}: the round has no deal step: there is nothing to settle")
+    return rnd
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A round settled and fed, ready to store: its document and what identifies it."""
+
+    table: str
+    round_id: str
+    content: str
+    wagers: tuple[str, ...]
+    net_cents: int
+    document: dict[str, Any]
+
+
+_SECTIONS: dict[tuple[str, str], str] = {}
+
+
+def _section(ledger: Ledger, name: str) -> str:
+    """The section of progressive ``name`` (a name is never given to another progressive)."""
+    key = (ledger.url, name)
+    if key not in _SECTIONS:
+        _SECTIONS[key] = ledger.definition(name).section
+    return _SECTIONS[key]
+
+
+def feed_and_document(
+    ledger: Ledger,
+    rnd: TableRound,
+    *,
+    table: str,
+    round_id: str,
+    submission_digest: str,
+    progressives: Sequence[str],
+    by: str,
+) -> Settled:
+    """Feed ``rnd`` to each named progressive (each in the ledger's own transaction, under its
+    own idempotency key ``PROGRESSIVE/TABLE/ROUND``: fed again, the ledger answers its first
+    settlement) and make the round's document. Without a progressive, a share-of-meter line says
+    it is valued at the seed (:func:`~croupier.table.progressive.valued_at_seed`)."""
+    content = round_content(rnd)
+    results: list[tuple[str, RoundSettlement]] = []
+    fed: list[dict[str, Any]] = []
+    for name in progressives:
+        result = feed_progressive(rnd, ledger.system(name), table=table, round_id=round_id, by=by)
+        if result is None:
+            continue
+        results.append((PROGRESSIVE_WAGERS[_section(ledger, name)], result))
+        fed.append(
+            {
+                "progressive": name,
+                "ledger_round": result.round_id,
+                "idempotency_key": result.idempotency_key,
+                "awards": [_award_dict(a) for a in result.awards],
+            }
+        )
+    shown = with_ledger_amounts(rnd, results) if progressives else valued_at_seed(rnd)
+    wagers = tuple(sorted({b.wager for b in rnd.bets}))
+    net = settled_net(shown.events)
+    doc: dict[str, Any] = {
+        "table": table,
+        "round": round_id,
+        "submission": shown.submission.name or shown.submission.game.value,
+        "submission_digest": submission_digest,
+        "content_digest": content,
+        "cards": shown.cards.describe() if shown.cards else None,
+        "events": [e.to_json() for e in shown.events],
+        "settlement": shown.settlement().to_json(),
+        "net_cents": net,
+        "wagers": list(wagers),
+        "progressives": fed,
+        "recorded_by": by,
+    }
+    return Settled(table, round_id, content, wagers, net, doc)
+
+
+def insert_round(conn: Connection, s: Settled, *, submission_digest: str, by: str) -> None:
+    """Store the settled round inside the caller's transaction (``settled_at`` is set in the
+    document). A round already stored under the same table and id raises the database's
+    :class:`~sqlalchemy.exc.IntegrityError` (see :func:`existing`)."""
+    at = datetime.now(UTC)
+    s.document["settled_at"] = at.isoformat()
+    conn.execute(
+        sa.insert(store.rounds).values(
+            table_id=s.table,
+            round_id=s.round_id,
+            submission_digest=submission_digest,
+            content_digest=s.content,
+            wagers="," + ",".join(s.wagers) + ",",
+            net_cents=s.net_cents,
+            document=json.dumps(s.document, ensure_ascii=False, separators=(",", ":")),
+            recorded_by=by,
+            settled_at=at,
+        )
+    )
+
+
+def existing(conn: Connection, s: Settled) -> dict[str, Any] | None:
+    """The stored document of the round ``s`` names, if one is stored: the same content is a
+    replay (the first document); other content under the same table and round id is a
+    :class:`~croupier.errors.RoundConflictError` (409), nothing changed."""
+    r = store.rounds
+    row = conn.execute(
+        sa.select(r.c.content_digest, r.c.document).where(
+            r.c.table_id == s.table, r.c.round_id == s.round_id
+        )
+    ).first()
+    if row is None:
+        return None
+    if row.content_digest != s.content:
+        raise RoundConflictError(
+            f"round {s.round_id!r} of table {s.table} is stored already with other content "
+            "(seats, wagers, amounts or cards): nothing changed; give the round its own id"
+        )
+    doc: dict[str, Any] = json.loads(row.document)
+    return doc
+
+
+def is_integrity_error(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it wraps) is a database integrity error (a unique key taken)."""
+    while exc is not None:
+        if isinstance(exc, IntegrityError):
+            return True
+        exc = exc.__cause__  # type: ignore[assignment]
+    return False
+
+
+__all__ = ["Settled", "existing", "feed_and_document", "insert_round", "submission_digest"]

@@ -1,0 +1,141 @@
+"""The service's own tables, beside the ledger's in the same database, with their own migrations.
+
+* ``service_rounds`` — every round the service settled: its table, round id, the digest of its
+  Rules Submission and of its content, the wagers it holds, the settlement JSON, who recorded it
+  and when. ``(table_id, round_id)`` is unique: a round is stored once.
+* ``service_idempotency`` — every money-changing request made with an ``Idempotency-Key``: the
+  key, the route, the digest of the body, and the response it got — written in the same
+  transaction as the request's effect on these tables.
+* ``service_jobs`` — simulations run as jobs: request, status, progress, result
+  (:mod:`croupier.service.jobs`).
+* ``service_tables`` — the open tables: each one's Rules Submission and the steps of its current
+  round (the round is replayed from them, :mod:`croupier.service.tables`).
+
+The migrations (Alembic) are in ``croupier/service/migrations``; their version table is
+``croupier_service_version``, not the ledger's ``alembic_version``: the ledger's revision chain
+(:mod:`croupier.progressive.migrate`) and this one move independently.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine, text
+
+if TYPE_CHECKING:
+    from alembic.config import Config
+
+VERSION_TABLE = "croupier_service_version"
+MIGRATIONS = Path(__file__).with_name("migrations")
+_ADVISORY_LOCK = 605_0016  # serialises concurrent service migrations on PostgreSQL
+
+metadata = sa.MetaData()
+
+rounds = sa.Table(
+    "service_rounds",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(100), nullable=False),
+    sa.Column("round_id", sa.String(200), nullable=False),
+    sa.Column("submission_digest", sa.String(64), nullable=False),
+    sa.Column("content_digest", sa.String(64), nullable=False),
+    sa.Column("wagers", sa.String(1000), nullable=False),
+    sa.Column("net_cents", sa.BigInteger, nullable=False),
+    sa.Column("document", sa.Text, nullable=False),
+    sa.Column("recorded_by", sa.String(100), nullable=False),
+    sa.Column("settled_at", sa.DateTime(timezone=True), nullable=False),
+    sa.UniqueConstraint("table_id", "round_id", name="uq_service_rounds_table_round"),
+    sa.Index("ix_service_rounds_settled_at", "settled_at"),
+)
+
+idempotency = sa.Table(
+    "service_idempotency",
+    metadata,
+    sa.Column("key", sa.String(200), primary_key=True),
+    sa.Column("route", sa.String(300), nullable=False),
+    sa.Column("request_digest", sa.String(64), nullable=False),
+    sa.Column("status", sa.Integer, nullable=False),
+    sa.Column("response", sa.Text, nullable=False),
+    sa.Column("actor", sa.String(100), nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+tables = sa.Table(
+    "service_tables",
+    metadata,
+    sa.Column("table_id", sa.String(100), primary_key=True),
+    sa.Column("submission", sa.Text, nullable=False),
+    sa.Column("submission_digest", sa.String(64), nullable=False),
+    sa.Column("progressives", sa.Text, nullable=False),
+    sa.Column("round_number", sa.Integer, nullable=False),
+    sa.Column("steps", sa.Text, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("opened_by", sa.String(100), nullable=False),
+    sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+jobs = sa.Table(
+    "service_jobs",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("request", sa.Text, nullable=False),
+    sa.Column("status", sa.String(20), nullable=False),
+    sa.Column("done", sa.BigInteger, nullable=False),
+    sa.Column("total", sa.BigInteger, nullable=False),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("requested_by", sa.String(100), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+
+def alembic_config() -> Config:
+    """An Alembic configuration for the service's migrations."""
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    return cfg
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the service's tables of ``engine``'s database to ``revision`` (default: newest)."""
+    from alembic import command
+
+    cfg = alembic_config()
+    with engine.connect() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+        conn.commit()
+
+
+def current_revision(conn: Connection) -> str | None:
+    """The service revision a database is at (``None``: no service tables yet)."""
+    from alembic.runtime.migration import MigrationContext
+
+    ctx = MigrationContext.configure(conn, opts={"version_table": VERSION_TABLE})
+    return ctx.get_current_revision()
+
+
+def run_env() -> None:
+    """The body of the service migrations' ``env.py``: run on the connection :func:`upgrade`
+    hands over, with the service's own version table."""
+    from alembic import context
+
+    conn = context.config.attributes.get("connection")
+    if conn is None:
+        raise RuntimeError("run the service migrations with croupier.service.store.upgrade")
+    context.configure(
+        connection=conn,
+        target_metadata=metadata,
+        version_table=VERSION_TABLE,
+        render_as_batch=True,
+    )
+    with context.begin_transaction():
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_LOCK})
+        context.run_migrations()
