@@ -28,10 +28,10 @@ from croupier.progressive import Ledger, RoundSettlement
 from croupier.service import store
 from croupier.table.procedure import Phase
 from croupier.table.progressive import (
-    PROGRESSIVE_WAGERS,
     feed_progressive,
     round_content,
     valued_at_seed,
+    wager_of,
     with_ledger_amounts,
 )
 from croupier.table.record import Step, apply_step
@@ -91,15 +91,16 @@ class Settled:
     document: dict[str, Any]
 
 
-_SECTIONS: dict[tuple[str, str], str] = {}
+_WAGERS: dict[tuple[str, str], str] = {}
 
 
-def _section(ledger: Ledger, name: str) -> str:
-    """The section of progressive ``name`` (a name is never given to another progressive)."""
+def _wager(ledger: Ledger, name: str) -> str:
+    """The wager id progressive ``name`` is recorded under (a name is never given to another
+    progressive, so it is looked up once)."""
     key = (ledger.url, name)
-    if key not in _SECTIONS:
-        _SECTIONS[key] = ledger.definition(name).section
-    return _SECTIONS[key]
+    if key not in _WAGERS:
+        _WAGERS[key] = wager_of(ledger.definition(name))
+    return _WAGERS[key]
 
 
 def feed_and_document(
@@ -123,7 +124,7 @@ def feed_and_document(
         result = feed_progressive(rnd, ledger.system(name), table=table, round_id=round_id, by=by)
         if result is None:
             continue
-        results.append((PROGRESSIVE_WAGERS[_section(ledger, name)], result))
+        results.append((_wager(ledger, name), result))
         fed.append(
             {
                 "progressive": name,
