@@ -24,6 +24,7 @@ import json
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -162,6 +163,7 @@ class LedgerBase:
             raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
+        self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
         try:
             if not create:
                 with self.engine.connect() as conn:
@@ -293,38 +295,20 @@ class LedgerBase:
             if row is None:
                 raise LedgerIntegrityError("the ledger's chain head (ledger_chain) is missing")
             head = st["head"] = [int(row.head_seq), str(row.head_mac)]
-        seq, mac = head
-        at = now()
-        rows = st.setdefault("rows", [])
-        for d in drafts:
-            award_id = d.award
-            if award_ids and award_id is not None:
-                award_id = award_ids[award_id]
-            seq += 1
-            ev: dict[str, Any] = {
-                "seq": seq,
-                "progressive_id": pid,
-                "kind": d.kind.value,
-                "level": d.level.value if d.level is not None else None,
-                "round_id": round_id,
-                "table_id": table_id,
-                "position": d.position,
-                "award_id": award_id,
-                "meter_delta": d.delta.meter,
-                "reserve_delta": d.delta.reserve,
-                "held_delta": d.delta.held,
-                "wagered_delta": d.delta.wagered_cents,
-                "paid_delta": d.delta.paid_cents,
-                "hits_delta": d.delta.hits,
-                "amount_cents": d.amount_cents,
-                "actor": actor,
-                "actor_role": role.value if role is not None else None,
-                "detail": dumps(d.detail),
-                "created_at": at,
-            }
-            mac = event_mac(key, mac, ev)
-            ev["mac"] = mac
-            rows.append(ev)
+        new, seq, mac = chain_rows(
+            key,
+            head[0],
+            head[1],
+            pid,
+            drafts,
+            round_id=round_id,
+            table_id=table_id,
+            actor=actor,
+            role=role,
+            award_ids=award_ids,
+            at=now(),
+        )
+        st.setdefault("rows", []).extend(new)
         head[0], head[1] = seq, mac
 
     @staticmethod
@@ -420,6 +404,14 @@ class LedgerBase:
         if st is not None:
             st["staff"] = dict(out)
         return out
+
+    def _staff_at(self, conn: Connection, seq: int) -> dict[str, tuple[Role, str | None]]:
+        """The staff as the log makes them (:meth:`_staff_log`), when ``seq`` is the last event
+        outside any progressive (every staff event is one): read again only when it moved."""
+        cached = self._staff_cache
+        if cached is None or cached[0] != seq:
+            cached = self._staff_cache = (seq, self._staff_log(conn))
+        return cached[1]
 
     def _member(self, conn: Connection, name: str) -> tuple[Role, str | None]:
         st = conn.info.get(TX_STATE)
@@ -673,6 +665,58 @@ class LedgerBase:
         if row is None:
             raise LedgerLookupError(f"no award {award_id}")
         return award_from_row(row, row.name)
+
+
+def chain_rows(
+    key: bytes,
+    seq: int,
+    mac: str,
+    pid: int | None,
+    drafts: Sequence[EventDraft],
+    *,
+    round_id: str | None,
+    table_id: str | None,
+    actor: str | None,
+    role: Role | None,
+    award_ids: Sequence[int] = (),
+    at: datetime,
+) -> tuple[list[dict[str, Any]], int, str]:
+    """The ``ledger_events`` rows of ``drafts`` chained after the event ``seq`` whose mac is
+    ``mac`` (each with its :func:`~croupier.progressive.store.event_mac`), and the new head
+    (seq, mac). A draft's ``award`` indexes ``award_ids`` when it is given."""
+    rows: list[dict[str, Any]] = []
+    actor_role = role.value if role is not None else None
+    for d in drafts:
+        award_id = d.award
+        if award_ids and award_id is not None:
+            award_id = award_ids[award_id]
+        seq += 1
+        delta = d.delta
+        ev: dict[str, Any] = {
+            "seq": seq,
+            "progressive_id": pid,
+            "kind": d.kind.value,
+            "level": d.level.value if d.level is not None else None,
+            "round_id": round_id,
+            "table_id": table_id,
+            "position": d.position,
+            "award_id": award_id,
+            "meter_delta": delta.meter,
+            "reserve_delta": delta.reserve,
+            "held_delta": delta.held,
+            "wagered_delta": delta.wagered_cents,
+            "paid_delta": delta.paid_cents,
+            "hits_delta": delta.hits,
+            "amount_cents": d.amount_cents,
+            "actor": actor,
+            "actor_role": actor_role,
+            "detail": dumps(d.detail),
+            "created_at": at,
+        }
+        mac = event_mac(key, mac, ev)
+        ev["mac"] = mac
+        rows.append(ev)
+    return rows, seq, mac
 
 
 def stored_detail(text: str) -> dict[str, Any]:

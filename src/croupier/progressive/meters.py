@@ -159,9 +159,12 @@ def odds_return_cents(pays: OddsTo | OddsFor | Push, wager_cents: int) -> tuple[
     return paid, gross - paid
 
 
-def _check_hands(
+def check_hands(
     defn: ProgressiveDefinition, positions: Sequence[int], hands: Sequence[QualifyingHand]
 ) -> dict[int, LineRule]:
+    """The line of each qualifying hand, by position: :class:`RoundStateError` for a hand at a
+    position without the wager or two hands at one position, :class:`PaytableError` for an
+    outcome the paytable does not have."""
     held = set(positions)
     lines: dict[int, LineRule] = {}
     for h in hands:
@@ -208,7 +211,7 @@ def plan_settlement(
     """
     if not positions:
         raise RoundStateError("a round with no progressive wager has nothing to settle")
-    lines = _check_hands(defn, positions, hands)
+    lines = check_hands(defn, positions, hands)
     cur = {lv.level: states[lv.level] for lv in defn.levels}
     events: list[EventDraft] = []
     awards: list[AwardDraft] = []

@@ -20,6 +20,7 @@ import hmac
 import json
 import os
 import secrets
+import sqlite3
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,8 +95,8 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url`` (or a bare SQLite file path, :func:`database_url`): SQLite with
     foreign keys, a busy timeout, WAL for files and ``BEGIN IMMEDIATE`` transactions, each taken
     after an exclusive ``flock`` on ``<file>.lock`` (fair queueing of writer processes; released
-    at commit or rollback, and by the kernel when a process dies); anything else as SQLAlchemy
-    makes it."""
+    once the commit or rollback has returned, :class:`FlockConnection`, and by the kernel when a
+    process dies); anything else as SQLAlchemy makes it."""
     u = sa.make_url(database_url(url))
     if u.get_backend_name() != "sqlite":
         return sa.create_engine(u, pool_pre_ping=True)
@@ -104,7 +105,9 @@ def make_engine(url: str) -> Engine:
         engine = sa.create_engine(u, poolclass=sa.pool.StaticPool)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(u.set(database=str(path)), connect_args={"timeout": 60})
+        engine = sa.create_engine(
+            u.set(database=str(path)), connect_args={"timeout": 60, "factory": FlockConnection}
+        )
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -121,40 +124,62 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
-        if lock_path is not None:
-            # writers queue on a blocking inter-process lock (the kernel wakes them in turn)
-            # instead of SQLite's busy polling, which lets a lucky writer in again and again
-            fd = conn.info.get(_LOCK_FD)
-            if fd is None:
-                fd = conn.info[_LOCK_FD] = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            conn.info[_LOCKED] = True
+        # writers queue on a blocking inter-process lock (the kernel wakes them in turn)
+        # instead of SQLite's busy polling, which lets a lucky writer in again and again
+        raw = conn.connection.dbapi_connection
+        if lock_path is not None and isinstance(raw, FlockConnection):
+            raw.lock(lock_path)
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
-    def _release(conn: Connection) -> None:
-        if conn.info.pop(_LOCKED, False):
-            fcntl.flock(conn.info[_LOCK_FD], fcntl.LOCK_UN)
-
-    event.listen(engine, "commit", _release)
-    event.listen(engine, "rollback", _release)
-
     @event.listens_for(engine, "checkin")
-    def _checkin(_dbapi_conn: Any, record: Any) -> None:
-        if record.info.pop(_LOCKED, False):  # a connection returned mid-transaction
-            fcntl.flock(record.info[_LOCK_FD], fcntl.LOCK_UN)
-
-    @event.listens_for(engine, "close")
-    def _close(_dbapi_conn: Any, record: Any) -> None:
-        fd = record.info.pop(_LOCK_FD, None)
-        record.info.pop(_LOCKED, None)
-        if fd is not None:
-            os.close(fd)
+    def _checkin(dbapi_conn: Any, _record: Any) -> None:
+        if isinstance(dbapi_conn, FlockConnection):  # a connection returned mid-transaction
+            dbapi_conn.unlock()
 
     return engine
 
 
-_LOCK_FD = "croupier-lock-fd"
-_LOCKED = "croupier-locked"
+class FlockConnection(sqlite3.Connection):
+    """A SQLite connection holding the ledger file's writer lock (an exclusive ``flock`` on
+    ``<file>.lock``) from its ``BEGIN IMMEDIATE`` until its COMMIT or ROLLBACK has *returned*:
+    so the next writer, woken by the kernel in turn, finds SQLite's own lock free and never
+    busy-polls for it while the commit is still being synced. The kernel releases the lock of a
+    process that dies."""
+
+    _lock_fd: int | None = None
+    _locked: bool = False
+
+    def lock(self, path: Path) -> None:
+        """Wait for the writer lock of ``path`` and take it."""
+        if self._lock_fd is None:
+            self._lock_fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        self._locked = True
+
+    def unlock(self) -> None:
+        """Release the writer lock (if held)."""
+        if self._locked and self._lock_fd is not None:
+            self._locked = False
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    def commit(self) -> None:
+        try:
+            super().commit()
+        finally:
+            self.unlock()
+
+    def rollback(self) -> None:
+        try:
+            super().rollback()
+        finally:
+            self.unlock()
+
+    def close(self) -> None:
+        self.unlock()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+        super().close()
 
 
 def now() -> datetime:
