@@ -38,7 +38,12 @@ from progressive_support import (
     play,
 )
 
-OUTCOMES = ["two-suited-match-aces-of-spades", "two-suited-match", "suited-match", "non-suited-match"]
+OUTCOMES = [
+    "two-suited-match-aces-of-spades",
+    "two-suited-match",
+    "suited-match",
+    "non-suited-match",
+]
 
 
 @pytest.fixture(params=BACKENDS)
