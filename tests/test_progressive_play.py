@@ -180,3 +180,68 @@ def test_a_promoted_staff_row_is_refused_and_staff_added_later_are_seen(fast: Le
     with pytest.raises(LedgerIntegrityError, match="staff store's entry for 'dora'"):
         system.play_round("r2", "T1", [1], [], idempotency_key="k2", by="dora")
     assert system.find_round("r2") is None
+
+
+def test_a_committing_batch_whose_update_misses_commits_nothing(fast: Ledger) -> None:
+    """The guard behind the levels' write: an UPDATE that must change one row and changes none
+    fails the whole batch, commit included (on PostgreSQL the commit rides in the pipeline)."""
+    from croupier.progressive.batch import Batch
+
+    levels = t.meter_levels
+    missing = sa.update(levels).where(levels.c.level == sa.bindparam("b_level")).values(hits=1)
+    with (
+        pytest.raises(LedgerIntegrityError, match="does not serialise writers"),
+        fast.engine.begin() as conn,
+    ):
+        b = Batch(conn)
+        b.add(sa.update(levels).values(hits=levels.c.hits + 7), {})
+        b.add(missing, {"b_level": "no-such-level"}, rows=1)
+        b.run(commit=True)
+    assert {lv.hits for lv in fast.status("mtd").levels} == {0}
+
+
+@pytest.mark.parametrize("stage", ["contributions", "levels", "before-commit"])
+def test_a_crash_inside_a_played_round_leaves_the_ledger_as_before(
+    fast: Ledger, stage: str
+) -> None:
+    class Crash(Exception):
+        pass
+
+    def hook(at: str) -> None:
+        if at == stage:
+            raise Crash(at)
+
+    hands = [QualifyingHand(2, "two-suited-match")]
+    with Ledger(fast.url, fault_hook=hook) as crashing:
+        before = dump(fast)
+        with pytest.raises(Crash):
+            crashing.system("mtd").play_round(
+                "r1", "T1", [1, 2], hands, idempotency_key="k", by=DEALER
+            )
+        assert dump(fast) == before
+    s = fast.system("mtd").play_round("r1", "T1", [1, 2], hands, idempotency_key="k", by=DEALER)
+    assert not s.replayed and len(s.awards) == 1
+    fast.audit()
+
+
+def test_a_pooled_connection_dropped_while_idle_is_replaced(
+    fast: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PostgreSQL connections are pinged only after being idle (not three round trips per
+    round): one the server dropped meanwhile is found dead at checkout and replaced."""
+    if fast.dialect != "postgresql":
+        pytest.skip("a server's connections")
+    import croupier.progressive.store as store
+
+    system = fast.system("mtd")
+    system.play_round("r0", "T1", [1], [], idempotency_key="k0", by=DEALER)
+    with fast.engine.connect() as conn:
+        pid = conn.execute(sa.text("SELECT pg_backend_pid()")).scalar_one()
+    other = sa.create_engine(fast.url)
+    with other.begin() as conn:
+        conn.execute(sa.text("SELECT pg_terminate_backend(:p)"), {"p": pid})
+    other.dispose()
+    monkeypatch.setattr(store, "IDLE_PING_SECONDS", 0.0)
+    s = system.play_round("r1", "T1", [1], [], idempotency_key="k1", by=DEALER)
+    assert not s.replayed
+    fast.audit()

@@ -21,6 +21,7 @@ import json
 import os
 import secrets
 import sqlite3
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -99,7 +100,7 @@ def make_engine(url: str) -> Engine:
     process dies); anything else as SQLAlchemy makes it."""
     u = sa.make_url(database_url(url))
     if u.get_backend_name() != "sqlite":
-        return sa.create_engine(u, pool_pre_ping=True)
+        return _server_engine(u)
     path = sqlite_file(url)
     if path is None:
         engine = sa.create_engine(u, poolclass=sa.pool.StaticPool)
@@ -180,6 +181,38 @@ class FlockConnection(sqlite3.Connection):
             os.close(self._lock_fd)
             self._lock_fd = None
         super().close()
+
+
+IDLE_PING_SECONDS = 10.0
+"""A pooled server connection idle longer than this is checked (``SELECT 1``) before use."""
+
+
+def _server_engine(u: sa.URL) -> Engine:
+    """An engine for a database server whose pooled connections are checked before use only
+    when they have been idle for :data:`IDLE_PING_SECONDS`: a ping on every checkout is three
+    round trips per transaction, while a connection used a moment ago is known to be alive
+    (one dropped meanwhile fails that one operation, which changes nothing, and is replaced)."""
+    engine = sa.create_engine(u)
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_conn: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+            dbapi_conn.rollback()
+        except Exception as exc:  # any failure: the pool drops it and connects anew
+            raise sa.exc.DisconnectionError(f"pooled connection is gone: {exc}") from exc
+
+    return engine
+
+
+_IDLE_SINCE = "croupier-idle-since"
 
 
 def now() -> datetime:
