@@ -766,10 +766,18 @@ def verify(
             else f"the ledger key {ledger.key_file} is not here: the chain's macs were NOT "
             "checked (everything else was)"
         )
+        kept = (
+            f"the copy of the chain head beside the ledger key (event {report.head_kept}) is in "
+            "the log: no newest events were rolled back with the head"
+            if report.head_kept is not None
+            else "no copy of the chain head is kept beside the ledger key: a rollback of the "
+            "newest events together with the head would not show"
+        )
         if json_out:
             data = {
                 "events": report.events,
                 "chain_checked": report.chain_checked,
+                "head_kept": report.head_kept,
                 "verified": results,
                 "verified_micros": micros,
             }
@@ -782,3 +790,4 @@ def verify(
             out.print(f"{n}: replayed, every level matches the ledger ({shown})")
         out.print(f"{report.events} events in {ledger.display_url}")
         out.print(chain)
+        out.print(kept)

@@ -21,6 +21,7 @@ each event's ``mac`` covers the previous event's mac and all of its own fields, 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -63,8 +64,13 @@ from croupier.progressive.store import (
     definition_digest,
     dumps,
     event_mac,
+    head_file,
+    held_head,
+    keep_head,
     make_engine,
     now,
+    open_head,
+    read_head,
     read_key,
     sqlite_file,
 )
@@ -164,6 +170,7 @@ class LedgerBase:
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
         self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
+        self._head_fd: int | None = None
         try:
             if not create:
                 with self.engine.connect() as conn:
@@ -224,8 +231,11 @@ class LedgerBase:
             return repr(self.url)
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Release the database connections (and the copy of the head's file)."""
         self.engine.dispose()
+        if self._head_fd is not None:
+            os.close(self._head_fd)
+            self._head_fd = None
 
     @property
     def dialect(self) -> str:
@@ -236,16 +246,65 @@ class LedgerBase:
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
         self._require_key()
+        moved: list[Any] | None = None
         try:
             with self.engine.begin() as conn:
                 conn.info[TX_STATE] = {}
                 try:
                     yield conn
                     self._flush(conn)
+                    moved = conn.info[TX_STATE].get("head")
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
             raise LedgerError(f"the ledger database refused the operation: {exc}") from exc
+        if moved is not None:
+            fd = self._head_copy()
+            if fd is not None:
+                keep_head(fd, int(moved[0]), str(moved[1]))
+
+    def _head_copy(self) -> int | None:
+        """The open file of the copy of the chain head (opened again if it was removed);
+        ``None`` in memory, or when it cannot be opened (the copy then lags, and ``verify``
+        shows which event it names)."""
+        if self.head_file is None:
+            return None
+        fd = self._head_fd
+        try:
+            if fd is not None and os.fstat(fd).st_nlink == 0:
+                os.close(fd)
+                fd = self._head_fd = None
+            if fd is None:
+                fd = self._head_fd = open_head(self.head_file)
+        except OSError:
+            return None
+        return fd
+
+    def _check_kept(self, head_seq: int) -> None:
+        """Refuse to write on a log that ends before the copy of its head kept outside the
+        database: the newest events were removed together with the head (a rollback, or a
+        restore from an earlier copy). Committed events are never lost otherwise — the copy is
+        written only after the commit — so this is never a false alarm."""
+        fd = self._head_copy()
+        kept = held_head(fd) if fd is not None else None
+        if kept is not None and kept[0] > head_seq:
+            raise LedgerIntegrityError(
+                f"the copy of the chain head beside the ledger key names event {kept[0]}, but the "
+                f"database's log ends at {head_seq}: its newest events were removed together "
+                "with the head (rolled back or restored from an earlier copy); nothing is "
+                f"written. If that restore was deliberate, record why and remove {self.head_file}"
+            )
+
+    @property
+    def head_file(self) -> Path | None:
+        """Where the copy of the chain head is kept, beside the ledger key
+        (:func:`~croupier.progressive.store.head_file`); ``None`` in memory."""
+        return None if self.key_file is None else head_file(self.key_file)
+
+    def kept_head(self) -> tuple[int, str] | None:
+        """The copy of the chain head kept outside the database (seq, mac), or ``None`` when
+        there is none."""
+        return None if self.head_file is None else read_head(self.head_file)
 
     def _fault(self, stage: str) -> None:
         if self.fault_hook is not None:
@@ -294,6 +353,7 @@ class LedgerBase:
             row = conn.execute(_CHAIN_HEAD).first()
             if row is None:
                 raise LedgerIntegrityError("the ledger's chain head (ledger_chain) is missing")
+            self._check_kept(int(row.head_seq))
             head = st["head"] = [int(row.head_seq), str(row.head_mac)]
         new, seq, mac = chain_rows(
             key,

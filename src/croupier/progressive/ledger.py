@@ -322,10 +322,11 @@ class Ledger(LedgerBase):
 
     def audit(self) -> AuditReport:
         """Check the whole ledger against its log (:func:`~croupier.progressive.audit.audit`):
-        the chain (with the key, when it is here), who did what, and every derived table.
+        the chain (with the key, when it is here; and against the copy of its head kept beside
+        the key, when there is one), who did what, and every derived table.
         :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
         with self.engine.connect() as conn:
-            return audit(conn, self.key)
+            return audit(conn, self.key, self.kept_head())
 
     def verify(self, progressive: str) -> dict[MeterLevel, LevelState]:
         """:meth:`audit`, and the levels of ``progressive`` as replayed."""

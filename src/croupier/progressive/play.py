@@ -41,7 +41,7 @@ import croupier.progressive.schema as t
 from croupier.errors import CroupierError
 from croupier.paytables import MeterLevel
 from croupier.progressive.batch import Batch
-from croupier.progressive.core import LedgerBase, chain_rows
+from croupier.progressive.core import TX_STATE, LedgerBase, chain_rows
 from croupier.progressive.meters import (
     AwardDraft,
     EventDraft,
@@ -352,6 +352,7 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
         return None
     if not head or not state:
         return None
+    ledger._check_kept(int(head[0]["head_seq"]))
     s0 = state[0]
     if s0["round_status"] is not None or s0["settled"] is not None or s0["linked"] is None:
         return None
@@ -434,4 +435,5 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
     writes.add(_INSERT_EVENTS, rows)
     writes.add(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
     writes.run(commit=True)
+    conn.info[TX_STATE]["head"] = [seq, mac]  # the copy kept outside the database follows it
     return result

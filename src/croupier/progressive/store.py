@@ -280,6 +280,71 @@ def create_key(path: Path) -> bytes:
     return key
 
 
+# -- the copy of the chain head outside the database ---------------------------------------
+
+
+def head_file(key_file: Path) -> Path:
+    """Where the copy of the chain head is kept: beside the ledger key, ``<key>.head``
+    (``ledger.sqlite3.key`` → ``ledger.sqlite3.head``).
+
+    The chain shows any event changed, inserted or removed — except the newest ones removed
+    together with the head row (a database restored from an earlier backup, or truncated). After
+    every commit that moved the head, the writer records the head's (seq, mac) here; ``verify``
+    requires the log to hold that event with that mac. The copy may lag the database (a writer
+    killed between its commit and this write; writers racing, the later commit's write landing
+    first), never lead it: a lagging copy only narrows what is checked to the events before it.
+    """
+    return key_file.with_suffix(".head")
+
+
+def open_head(path: Path) -> int:
+    """A file descriptor for reading and writing the copy of the head in ``path`` (created
+    mode 0600)."""
+    return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+
+
+def _head_record(seq: int, mac: str) -> str:
+    body = f"{seq:020d} {mac}"
+    return f"{body} {hashlib.sha256(body.encode()).hexdigest()[:16]}\n"
+
+
+def _parse_head(text: str) -> tuple[int, str] | None:
+    parts = text.split()
+    if len(parts) != 3 or not parts[0].isdigit() or _head_record(int(parts[0]), parts[1]) != text:
+        return None
+    return int(parts[0]), parts[1]
+
+
+def held_head(fd: int) -> tuple[int, str] | None:
+    """The (seq, mac) the copy open on ``fd`` records (``None``: none, or unreadable)."""
+    try:
+        return _parse_head(os.pread(fd, 256, 0).decode("ascii"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def keep_head(fd: int, seq: int, mac: str) -> None:
+    """Record ``(seq, mac)`` as the head in the file open on ``fd``, unless it records a newer
+    one already: one fixed-length record written in place (a ``pwrite`` — no new file, rename
+    or fsync per round), with a checksum so that a record cut short reads as no copy, never as
+    another head. A copy that cannot be written is left as it was: the operation it follows has
+    committed, and ``verify`` shows the event the copy names."""
+    held = held_head(fd)
+    if held is not None and held[0] >= seq:
+        return
+    with contextlib.suppress(OSError):
+        os.pwrite(fd, _head_record(seq, mac).encode("ascii"), 0)
+
+
+def read_head(path: Path) -> tuple[int, str] | None:
+    """The (seq, mac) recorded in ``path``, or ``None`` when there is no copy (or an unreadable
+    one: a record whose checksum does not match)."""
+    try:
+        return _parse_head(path.read_text(encoding="ascii"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def timestamp(dt: datetime) -> str:
     """An event's time as the chain covers it: UTC, microseconds, no zone (as both backends
     return what was stored)."""
