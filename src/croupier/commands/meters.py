@@ -29,6 +29,7 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
@@ -42,13 +43,14 @@ from rich.table import Table
 
 from croupier.commands.common import _money, app, err, out, where
 from croupier.errors import AuthenticationError, CroupierError, InputError, LedgerError
-from croupier.paytables import builtin_paytables
+from croupier.paytables import MeterLevel, builtin_paytables
 from croupier.progressive import (
     Award,
     EnvyRule,
     Ledger,
     LedgerEvent,
     ProgressiveDefinition,
+    ProgressiveMeters,
     ProgressiveStatus,
     ResetTiming,
     Role,
@@ -159,8 +161,9 @@ def _award_dict(a: Award) -> dict[str, Any]:
     }
 
 
-def _status_dict(s: ProgressiveStatus) -> dict[str, Any]:
+def _status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
     d = s.definition
+    by_level = {lm.level: lm for lm in m.levels}
     return {
         "name": d.name,
         "section": f"58 Pa. Code § {d.section}",
@@ -191,9 +194,17 @@ def _status_dict(s: ProgressiveStatus) -> dict[str, Any]:
                 "paid": format_money(lv.paid_cents),
                 "paid_cents": lv.paid_cents,
                 "hits": lv.hits,
+                "limit_cents": by_level[lv.level].limit_cents,
+                "overflow_micros": by_level[lv.level].overflow_micros,
+                "paid_by_attendant_cents": by_level[lv.level].paid_by_attendant_cents,
+                "cumulative_paid_cents": by_level[lv.level].cumulative_paid_cents,
+                "qualifying_wagers": by_level[lv.level].qualifying_wagers,
+                "wins": by_level[lv.level].wins,
             }
             for lv in s.levels
         ],
+        "paid_by_table_cents": m.paid_by_table_cents,
+        "table_pays": m.table_pays,
         "pending": [_award_dict(a) for a in s.pending],
     }
 
@@ -232,18 +243,24 @@ def _signed(micros: int) -> str:
     return "" if micros == 0 else ("+" if micros > 0 else "") + format_micros(micros)
 
 
-def _print_status(s: ProgressiveStatus) -> None:
+def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
     d = s.definition
+    by_level = {lm.level: lm for lm in m.levels}
     tables = ", ".join(s.tables) or "no table linked"
     t = Table(
         title=f"{d.name} · § {d.section} paytable {d.paytable} · {d.decks} decks · "
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
-        caption=f"resets {d.reset_timing.value}; envy {d.envy_rule.value}",
+        caption=f"resets {d.reset_timing.value}; envy {d.envy_rule.value}; paid by the table "
+        f"(odds lines, envy): {format_money(m.paid_by_table_cents)} in {m.table_pays} pays "
+        "(§ 605a.7(a))",
         caption_justify="left",
     )
-    for col in ("Level", "Seed", "Rates", "Meter", "Held", "Available", "Reserve", "Paid", "Hits"):
+    for col in ("Level", "Seed", "Rates", "Meter", "Held", "Available", "Reserve", "Limit"):
         t.add_column(col, justify="left" if col in ("Level", "Rates") else "right")
+    c = Table(title="Counts and payouts (§ 605a.7(a))", title_justify="left")
+    for col in ("Level", "Wagers", "Hits", "Wins", "Paid by attendant", "Paid out", "Overflow"):
+        c.add_column(col, justify="left" if col == "Level" else "right")
     for lv in s.levels:
         ld = d.level(lv.level)
         rates = format_percent(ld.primary_rate)
@@ -257,10 +274,20 @@ def _print_status(s: ProgressiveStatus) -> None:
             format_micros(lv.held),
             format_micros(lv.available),
             format_micros(lv.reserve),
-            format_money(lv.paid_cents),
-            str(lv.hits),
+            "none" if ld.limit_cents is None else format_money(ld.limit_cents),
+        )
+        lm = by_level[lv.level]
+        c.add_row(
+            lv.level.value,
+            str(lm.qualifying_wagers),
+            str(lm.hits),
+            str(lm.wins),
+            format_money(lm.paid_by_attendant_cents),
+            format_money(lm.cumulative_paid_cents),
+            format_micros(lm.overflow_micros),
         )
     out.print(t)
+    out.print(c)
     if s.pending:
         rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
         p = Table(title=f"Pending validation (§ {rule})", title_justify="left")
@@ -356,19 +383,24 @@ def meters(
     ] = None,
     json_out: JsonOut = False,
 ) -> None:
-    """Show every progressive's levels: meter, held for pending awards, available, reserve, paid
-    to date (§ 605a.7(a)); pending awards; with --history, the ledger's events."""
+    """Show every progressive's meters (§ 605a.7(a)): per level the meter shown to players, held
+    for pending awards, available, reserve, limit and overflow, paid by an attendant, cumulative
+    payouts, qualifying wagers, hits and wins; paid by the table; pending awards; with
+    --history, the ledger's events."""
     ctx.obj = {"db": db}
     if ctx.invoked_subcommand is not None:
         return
     with _ledger(ctx, db) as ledger:
         names = [name] if name else ledger.names()
         statuses = [ledger.status(n) for n in names]
+        meter_sets = [ledger.meters(n) for n in names]
         events = ledger.history(name, limit) if history else []
         if json_out:
             data: dict[str, Any] = {
                 "database": ledger.display_url,
-                "progressives": [_status_dict(s) for s in statuses],
+                "progressives": [
+                    _status_dict(s, m) for s, m in zip(statuses, meter_sets, strict=True)
+                ],
             }
             if history:
                 data["history"] = [_event_dict(e) for e in events]
@@ -380,8 +412,8 @@ def meters(
                 "`croupier meters create --paytable match-the-dealer:1 --decks 6 "
                 "--amount 5 --name NAME --table TABLE`."
             )
-        for s in statuses:
-            _print_status(s)
+        for s, m in zip(statuses, meter_sets, strict=True):
+            _print_status(s, m)
         if history:
             _print_history(events)
 
@@ -421,6 +453,15 @@ def create(
         ProgressiveStake,
         typer.Option("--progressive-stake", help="Whether a meter award returns the stake."),
     ] = ProgressiveStake.COLLECTED,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="A level's progressive limit (ceiling), LEVEL=DOLLARS or DOLLARS for a "
+            "one-level progressive (repeatable; § 605a.7(a)): contributions above it go to the "
+            "reserve, counted on the overflow meter.",
+        ),
+    ] = None,
     by: Annotated[str, typer.Option("--as", help="The shift manager creating it (§ 605a.7).")] = "",
     password_file: PasswordFile = None,
     db: DbOpt = None,
@@ -441,13 +482,39 @@ def create(
         envy_rule=envy,
         stake=stake,
     )
+    definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:
         who = login(ledger, _required_as(by), password_file)
         status = ledger.create_progressive(definition, tables=table or [], by=who.name)
+        m = ledger.meters(definition.name)
         if json_out:
-            print(json.dumps(_status_dict(status), indent=2, ensure_ascii=False))
+            print(json.dumps(_status_dict(status, m), indent=2, ensure_ascii=False))
             return
-        _print_status(status)
+        _print_status(status, m)
+
+
+def _with_limits(definition: ProgressiveDefinition, specs: list[str]) -> ProgressiveDefinition:
+    """``definition`` with the limits of ``--limit LEVEL=DOLLARS`` (or ``DOLLARS`` for a
+    one-level progressive) set."""
+    limits: dict[MeterLevel, int] = {}
+    for spec in specs:
+        level_text, sep, dollars = spec.rpartition("=")
+        if not sep:
+            if len(definition.levels) != 1:
+                names = ", ".join(lv.level.value for lv in definition.levels)
+                raise InputError(f"--limit {spec}: name the level, LEVEL=DOLLARS (levels: {names})")
+            level = definition.levels[0].level
+        else:
+            level = MeterLevel.parse(level_text)
+            definition.level(level)
+        cents = _money(dollars, "--limit")
+        assert cents is not None
+        limits[level] = cents
+    levels = tuple(
+        dataclasses.replace(lv, limit_cents=limits.get(lv.level, lv.limit_cents))
+        for lv in definition.levels
+    )
+    return dataclasses.replace(definition, levels=levels)
 
 
 def _progressive_paytable(spec: str) -> tuple[str, str]:

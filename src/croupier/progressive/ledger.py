@@ -72,6 +72,7 @@ from croupier.progressive.meters import (
     payment_events,
     void_delta,
 )
+from croupier.progressive.meterset import ProgressiveMeters, meter_set
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     AwardKind,
@@ -319,6 +320,14 @@ class Ledger(LedgerBase):
         with self.engine.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
             return Replayer(defn).run(self._events(conn, pid))
+
+    def meters(self, progressive: str) -> ProgressiveMeters:
+        """The § 605a.7(a) meters of ``progressive``, replayed from its events
+        (:func:`~croupier.progressive.meterset.meter_set`)."""
+        with self.engine.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            events = list(self._events(conn, pid))
+        return meter_set(defn, Replayer(defn).run(events), events)
 
     def audit(self) -> AuditReport:
         """Check the whole ledger against its log (:func:`~croupier.progressive.audit.audit`):

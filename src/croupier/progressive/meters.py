@@ -29,6 +29,7 @@ from croupier.progressive.model import (
     AwardStatus,
     EnvyRule,
     EventKind,
+    LevelDefinition,
     LineRule,
     ProgressiveDefinition,
     QualifyingHand,
@@ -142,6 +143,26 @@ def increment(rate: Fraction, before_cents: int, wagered_cents: int) -> int:
     return floor((before_cents + wagered_cents) * rate * U) - floor(before_cents * rate * U)
 
 
+def contribution(lv: LevelDefinition, s: LevelState, wagered_cents: int) -> tuple[Delta, int]:
+    """What ``wagered_cents`` more wagered into level ``s`` adds to it, and the part of the
+    meter's increment that went to the reserve instead because the meter reached its limit
+    (``lv.limit_cents``; the overflow, in micro-dollars).
+
+    >>> from croupier.paytables import MeterLevel
+    >>> lv = LevelDefinition(MeterLevel.PROGRESSIVE, 1000, Fraction(1, 10), limit_cents=1001)
+    >>> d, over = contribution(lv, LevelState(MeterLevel.PROGRESSIVE, 1000 * U), 2000)
+    >>> d.meter, d.reserve, over  # 10% of $20 is 200¢; 1¢ fits under the $10.01 limit
+    (10000, 1990000, 1990000)
+    """
+    meter = increment(lv.primary_rate, s.wagered_cents, wagered_cents)
+    reserve = increment(lv.secondary_rate, s.wagered_cents, wagered_cents)
+    over = 0
+    if lv.limit_cents is not None:
+        over = min(meter, max(0, s.meter + meter - lv.limit_cents * U))
+    d = Delta(meter=meter - over, reserve=reserve + over, wagered_cents=wagered_cents)
+    return d, over
+
+
 def share_award_cents(share: Fraction, available_micros: int) -> int:
     """A share award in whole cents: ``share`` of what is available, rounded down to the cent.
 
@@ -220,20 +241,12 @@ def plan_settlement(
     wagered = n * defn.wager_cents
     for lv in defn.levels:
         s = cur[lv.level]
-        d = Delta(
-            meter=increment(lv.primary_rate, s.wagered_cents, wagered),
-            reserve=increment(lv.secondary_rate, s.wagered_cents, wagered),
-            wagered_cents=wagered,
-        )
+        d, over = contribution(lv, s, wagered)
         cur[lv.level] = s.apply(d)
-        events.append(
-            EventDraft(
-                EventKind.CONTRIBUTION,
-                lv.level,
-                d,
-                detail={"wagers": n, "wagered_cents": wagered},
-            )
-        )
+        detail: dict[str, Any] = {"wagers": n, "wagered_cents": wagered}
+        if over:
+            detail["overflow_micros"] = over
+        events.append(EventDraft(EventKind.CONTRIBUTION, lv.level, d, detail=detail))
 
     order = settlement_order(positions)
     for p in order:
@@ -483,14 +496,12 @@ class Replayer:
             s = self._state(e)
             lv = self.defn.level(s.level)
             wagered = int(e.detail.get("wagered_cents", 0))
-            self._expect(
-                e,
-                Delta(
-                    meter=increment(lv.primary_rate, s.wagered_cents, wagered),
-                    reserve=increment(lv.secondary_rate, s.wagered_cents, wagered),
-                    wagered_cents=wagered,
-                ),
-            )
+            want, over = contribution(lv, s, wagered)
+            self._expect(e, want)
+            if int(e.detail.get("overflow_micros", 0)) != over:
+                raise self._fail(
+                    e, f"records {e.detail.get('overflow_micros', 0)} µ$ over the limit, not {over}"
+                )
         elif k is EventKind.AWARD and e.detail.get("kind") == AwardKind.METER.value:
             s = self._state(e)
             share = Fraction(e.detail["share"])
