@@ -42,6 +42,7 @@ from rich import box
 from rich.table import Table
 
 from croupier.commands.common import _money, app, err, out, where
+from croupier.commands.meters_report import ReportFormat, when, write_report
 from croupier.errors import AuthenticationError, CroupierError, InputError, LedgerError
 from croupier.paytables import MeterLevel, builtin_paytables
 from croupier.progressive import (
@@ -858,3 +859,30 @@ def verify(
         out.print(f"{report.events} events in {ledger.display_url}")
         out.print(chain)
         out.print(kept)
+
+
+@meters_app.command()
+def report(
+    ctx: typer.Context,
+    name: Annotated[str | None, typer.Option("--name", help="Only this progressive.")] = None,
+    start: Annotated[
+        str | None, typer.Option("--from", help="Start of the period (ISO date/time, UTC).")
+    ] = None,
+    end: Annotated[
+        str | None, typer.Option("--to", help="End of the period, excluded (ISO, UTC).")
+    ] = None,
+    fmt: Annotated[
+        ReportFormat, typer.Option("--format", help="text, json, csv or html.")
+    ] = ReportFormat.TEXT,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Reconcile each progressive and level over a period (a shift, a day, a month; § 605a.7(a)):
+    opening meter, contributions, awards from the meter, resets, adjustments, closing meter —
+    the balance equation checked — and the same for the reserve; paid by the table and by an
+    attendant. Exit 2 (error) if a level does not balance."""
+    lo, hi = when(start, "--from"), when(end, "--to")
+    with _ledger(ctx, db) as ledger:
+        names = [name] if name else ledger.names()
+        recs = [ledger.reconcile(n, lo, hi) for n in names]
+    write_report(recs, lo, hi, ReportFormat.JSON if json_out else fmt)

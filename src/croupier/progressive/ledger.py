@@ -53,6 +53,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -88,6 +89,7 @@ from croupier.progressive.records import (
     replay_awards,
     stored_event,
 )
+from croupier.progressive.report import Reconciliation, reconcile
 from croupier.progressive.rounds import ProgressiveSystem
 from croupier.progressive.store import default_url
 
@@ -328,6 +330,14 @@ class Ledger(LedgerBase):
             pid, defn = self._definition(conn, progressive, lock=False)
             events = list(self._events(conn, pid))
         return meter_set(defn, Replayer(defn).run(events), events)
+
+    def reconcile(
+        self, progressive: str, start: datetime | None = None, end: datetime | None = None
+    ) -> Reconciliation:
+        """The reconciliation of ``progressive`` over ``[start, end)``
+        (:func:`~croupier.progressive.report.reconcile`)."""
+        events = [(e.event, e.created_at) for e in self.history(progressive)]
+        return reconcile(self.definition(progressive), events, start, end)
 
     def audit(self) -> AuditReport:
         """Check the whole ledger against its log (:func:`~croupier.progressive.audit.audit`):
