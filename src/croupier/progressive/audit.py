@@ -69,6 +69,9 @@ REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
     EventKind.RESET: (Role.DEALER, "(g)"),
     EventKind.ADJUSTMENT: (Role.PIT_MANAGER, "605a.7(a)(6)"),
     EventKind.USER: (Role.SHIFT_MANAGER, "605a.7"),
+    EventKind.SUSPEND: (Role.PIT_MANAGER, "605a.7"),
+    EventKind.RESUME: (Role.PIT_MANAGER, "605a.7"),
+    EventKind.RECONFIGURE: (Role.SHIFT_MANAGER, "605a.7"),
 }
 """The least role each kind of event needs, with its rule (a subsection of the progressive's
 own section where it starts with ``(``). Exceptions, by context: a recount of a held round and
@@ -296,14 +299,22 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
     for p in progs:
         defn = defs[p.id]
         mine = [e for e, pid in zip(events, pids, strict=True) if pid == p.id]
-        digest = definition_digest(p.definition)
+        replayer = Replayer.for_log(defn, mine)
+        digest = definition_digest(replayer.defn.to_json())
         for e in mine:
             if e.kind is EventKind.SEED and e.detail.get("definition") != digest:
                 raise _fail(
                     e, f"progressive {p.name!r}: its stored definition is not the seeded one"
                 )
-        replayer = Replayer(defn)
         levels = replayer.run(mine)
+        if replayer.defn.to_json() != p.definition:
+            raise _fail(
+                None,
+                f"progressive {p.name!r}: its stored definition is not the one the log's "
+                "reconfigurations leave in force",
+            )
+        if bool(p.suspended) != replayer.suspended:
+            raise _fail(None, f"progressive {p.name!r}: suspended in the table, not in the log")
         for r in conn.execute(
             sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
         ):

@@ -466,6 +466,18 @@ class Replayer:
         self.states: dict[MeterLevel, LevelState] = {}
         self.awards: dict[int, _ReplayAward] = {}
         self.events = 0
+        self.suspended = False
+        self.first = defn
+
+    @classmethod
+    def for_log(cls, current: ProgressiveDefinition, events: Sequence[StoredEvent]) -> Replayer:
+        """A replayer starting from the definition the log starts with: the one the first
+        ``reconfigure`` event changed (its ``before``), else ``current``."""
+        for e in events:
+            if e.kind is EventKind.RECONFIGURE:
+                r = cls(ProgressiveDefinition.from_json(str(e.detail.get("before", ""))))
+                return r
+        return cls(current)
 
     def _fail(self, e: StoredEvent, what: str) -> LedgerIntegrityError:
         return LedgerIntegrityError(
@@ -534,6 +546,21 @@ class Replayer:
             expected, _ = payment_events(self.defn, self._state(e), pending)
             self._expect(e, expected[0].delta)
             a.status = AwardStatus.PAID
+        elif k in (EventKind.SUSPEND, EventKind.RESUME):
+            if self.suspended == (k is EventKind.SUSPEND):
+                raise self._fail(e, "suspends a suspended link or resumes one in play")
+            self.suspended = k is EventKind.SUSPEND
+        elif k is EventKind.RECONFIGURE:
+            if not self.suspended:
+                raise self._fail(e, "reconfigures a progressive in play (suspend it first)")
+            if e.detail.get("before") != self.defn.to_json():
+                raise self._fail(e, "changes a definition other than the one in force")
+            after = ProgressiveDefinition.from_json(str(e.detail.get("after", "")))
+            if [lv.level for lv in after.levels] != [lv.level for lv in self.defn.levels]:
+                raise self._fail(e, "changes the progressive's levels")
+            self.defn = after
+        elif k is EventKind.ACCEPT and self.suspended:
+            raise self._fail(e, "accepts a wager while the progressive is suspended")
         elif k is EventKind.ADJUSTMENT and e.detail.get("void_award") is not None:
             a = self._award(e)
             if a.status is not AwardStatus.PENDING:

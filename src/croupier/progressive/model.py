@@ -126,6 +126,9 @@ class EventKind(Enum):
     PAYMENT = "payment"  # a share award paid out of its level
     RESET = "reset"  # a level reset to its seed plus the reserve after a 100% award
     ADJUSTMENT = "adjustment"  # a manual correction, or a pending award voided
+    SUSPEND = "suspend"  # the link taken out of play for a reconfiguration (NY 5321.18(b)(4))
+    RECONFIGURE = "reconfigure"  # seed, rates or limit changed, with the approval reference
+    RESUME = "resume"  # the link back in play
 
 
 class AwardKind(Enum):

@@ -19,8 +19,8 @@ chip count — and under the lock only:
 The events, rows and checks are those of the step-by-step procedure (accept → lock-out → chip
 count → settle): anything that is not the common case — a round or key already on the ledger,
 a table not linked, a member unknown or whose staff row differs from the log, a definition
-changed, a request the checks refuse — returns ``None`` and the caller runs that procedure in
-the same transaction, which raises its errors or replays the settlement.
+changed, a progressive suspended, a request the checks refuse — returns ``None`` and the caller
+runs that procedure in the same transaction, which raises its errors or replays the settlement.
 
 Staff are read from the log as always, but once per change: the log's staff are cached with the
 ``seq`` of the last event outside any progressive (staff events), read under the lock each round.
@@ -66,7 +66,7 @@ from croupier.progressive.records import (
 from croupier.progressive.store import dumps, now
 
 _LOCK_PROGRESSIVE = (
-    sa.select(t.progressives.c.id, t.progressives.c.definition)
+    sa.select(t.progressives.c.id, t.progressives.c.definition, t.progressives.c.suspended)
     .where(t.progressives.c.name == sa.bindparam("b_name"))
     .with_for_update()
 )
@@ -350,6 +350,8 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
     assert isinstance(prog, list) and isinstance(head, list) and isinstance(state, list)
     if not prog or prog[0]["id"] != p.pid or prog[0]["definition"] != p.definition_json:
         return None
+    if prog[0]["suspended"]:
+        return None  # the procedure refuses it, saying why
     if not head or not state:
         return None
     ledger._check_kept(int(head[0]["head_seq"]))

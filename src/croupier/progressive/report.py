@@ -95,7 +95,7 @@ def reconcile(
     the time it was recorded)."""
     lo = _naive(start) if start is not None else None
     hi = _naive(end) if end is not None else None
-    before = Replayer(defn)
+    before = Replayer.for_log(defn, [e for e, _ in events])
     keys = ("contrib", "awards", "resets", "adjust", "r_contrib", "r_resets", "r_adjust")
     flows = {lv.level: dict.fromkeys((*keys, "attendant", "wagers"), 0) for lv in defn.levels}
     table_cents = n = 0

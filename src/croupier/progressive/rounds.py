@@ -62,6 +62,9 @@ _LINKED = sa.select(t.linked_tables.c.table_id).where(
     t.linked_tables.c.progressive_id == sa.bindparam("b_pid"),
     t.linked_tables.c.table_id == sa.bindparam("b_table"),
 )
+_SUSPENDED = sa.select(t.progressives.c.suspended).where(
+    t.progressives.c.id == sa.bindparam("b_pid")
+)
 _SETTLED = sa.select(t.settlements).where(t.settlements.c.idempotency_key == sa.bindparam("b_key"))
 _INSERT_AWARD = (
     sa.insert(t.awards)
@@ -281,6 +284,12 @@ class ProgressiveSystem:
             raise RoundStateError(f"a position holds one progressive wager, got {ps!r}")
         with self._write() as (conn, pid, defn):
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(1)"), "accepting wagers")
+            if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
+                raise LinkError(
+                    f"progressive {self.name!r} is suspended for a reconfiguration: no wager is "
+                    "accepted at its tables until it is resumed (NY 9 NYCRR 5321.18(b)(4))",
+                    section="605a.8",
+                )
             linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()
             if linked is None:
                 raise LinkError(
