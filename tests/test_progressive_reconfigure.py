@@ -98,3 +98,47 @@ def test_a_definition_edited_behind_the_log_fails_verify(ledger: Ledger) -> None
         )
     with pytest.raises(LedgerIntegrityError, match="reconfigurations leave in force"):
         ledger.audit()
+
+
+def test_the_commands_suspend_reconfigure_and_resume(tmp_path: Path) -> None:
+    import json
+
+    import jsonschema
+    from typer.testing import CliRunner
+
+    from croupier.cli import app
+    from progressive_support import secret
+
+    url = f"sqlite:///{tmp_path / 'c.sqlite3'}"
+    mtd_ledger(url).close()
+    runner = CliRunner()
+
+    def run(who: str, *args: str) -> object:
+        result = runner.invoke(
+            app, ["meters", *args, "--as", who, "--db", url, "--json"],
+            env={"CROUPIER_PASSWORD": secret(who)},
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    def schema(name: str) -> dict[str, object]:
+        return json.loads(Path(f"docs/schemas/{name}.schema.json").read_text())  # type: ignore[no-any-return]
+
+    jsonschema.validate(
+        run(PIT, "suspend", "mtd-5", "--reason", "new rate"), schema("meters-suspend")
+    )
+    done = run(SHIFT, "reconfigure", "mtd-5", "--approval", "CR-7", "--rate", "20%", "--seed", "6000",
+               "--limit", "7500")  # fmt: skip
+    jsonschema.validate(done, schema("meters-reconfigure"))
+    assert done["changes"] == {  # type: ignore[index]
+        "Progressive": {
+            "seed_cents": [500_000, 600_000],
+            "primary_rate": ["3/20", "1/5"],
+            "limit_cents": [None, 750_000],
+        }
+    }
+    jsonschema.validate(run(PIT, "resume", "mtd-5"), schema("meters-suspend"))
+    with Ledger(url) as ledger:
+        assert not ledger.is_suspended("mtd-5")
+        assert ledger.definition("mtd-5").levels[0].limit_cents == 750_000
+        ledger.audit()
