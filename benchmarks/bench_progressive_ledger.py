@@ -4,8 +4,11 @@
 one per linked table, all on one meter, on a SQLite file and on the PostgreSQL server.
 
 Run: ``python benchmarks/bench_progressive_ledger.py [--rounds N] [--backend sqlite|postgresql]``.
-Prints p50 / p99 / max over every round, and each writer's rounds and p99 (no writer starved:
-each writer's p99 is of the same order). Goal of issue 12: p99 ≤ 50 ms with 4 writers on both.
+Prints p50 / p99 / max over every round, the writer processes' CPU per round (``cpu ms``: the
+client's share of the work, what a quiet machine's latency is made of besides the database's own
+CPU and fsync), and each writer's rounds and p99 (no writer starved: each writer's p99 is of the
+same order), with the machine's load average before and after (the figures are only comparable at
+a like load). Goal of issue 12: p99 ≤ 50 ms with 4 writers on both.
 PostgreSQL: ``$CROUPIER_TEST_PG_URL`` or ``postgresql+psycopg://postgres@127.0.0.1:5432/test``
 (a fresh schema per run, dropped afterwards). Prints figures; asserts nothing.
 """
@@ -53,22 +56,24 @@ def writer(
     table: str,
     rounds: int,
     start: float,
-    queue: multiprocessing.Queue[tuple[str, list[float]]],
+    queue: multiprocessing.Queue[tuple[str, list[float], float]],
 ) -> None:
-    """Settle ``rounds`` rounds at ``table``; put (table, [milliseconds per round])."""
+    """Settle ``rounds`` rounds at ``table``; put (table, [milliseconds per round], CPU ms)."""
     ledger = Ledger(url, migrate=False)
     system = ledger.system("linked")
     positions = list(range(1, SEATS + 1))
     while time.time() < start:
         time.sleep(0.001)
     times = []
+    cpu = time.process_time()
     for i in range(rounds):
         rid = f"{table}/{i}"
         t0 = time.perf_counter()
         system.play_round(rid, table, positions, hands(table, i), idempotency_key=rid, by="dana")
         times.append((time.perf_counter() - t0) * 1000)
+    cpu = (time.process_time() - cpu) * 1000
     ledger.close()
-    queue.put((table, times))
+    queue.put((table, times, cpu))
 
 
 def setup(url: str) -> None:
@@ -81,10 +86,11 @@ def setup(url: str) -> None:
         ledger.create_progressive(defn, tables=TABLES, by="sam")
 
 
-def run(url: str, writers: int, rounds: int) -> tuple[list[float], dict[str, list[float]]]:
+def run(url: str, writers: int, rounds: int) -> tuple[dict[str, list[float]], float]:
+    """Every writer's milliseconds per round, and the writers' CPU milliseconds per round."""
     setup(url)
     ctx = multiprocessing.get_context("spawn")
-    queue: multiprocessing.Queue[tuple[str, list[float]]] = ctx.Queue()
+    queue: multiprocessing.Queue[tuple[str, list[float], float]] = ctx.Queue()
     start = time.time() + 2.0  # every writer imported and connected before the first round
     procs = [
         ctx.Process(target=writer, args=(url, table, rounds, start, queue))
@@ -92,12 +98,18 @@ def run(url: str, writers: int, rounds: int) -> tuple[list[float], dict[str, lis
     ]
     for p in procs:
         p.start()
-    per = dict(queue.get(timeout=600) for _ in procs)
+    got = [queue.get(timeout=600) for _ in procs]
     for p in procs:
         p.join()
     with Ledger(url) as ledger:
         ledger.audit()  # every round applied once, the chain intact
-    return [ms for times in per.values() for ms in times], per
+    per = {table: times for table, times, _ in got}
+    return per, sum(cpu for _, _, cpu in got) / (writers * rounds)
+
+
+def load() -> str:
+    """The 1, 5 and 15 minute load averages (2 cores shared: compare figures at a like load)."""
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -129,8 +141,9 @@ def main() -> None:
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="croupier-bench-")
     os.environ["XDG_DATA_HOME"] = home  # the ledger keys of the PostgreSQL schemas
+    print(f"load average {load()} (before)")
     print(f"{'backend':<11} {'writers':>7} {'rounds':>6} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'max ms':>7}  per writer: rounds, p99 ms")  # fmt: skip
+          f"{'max ms':>7} {'cpu ms':>6}  per writer: rounds, p99 ms")  # fmt: skip
     for backend in args.backend or ["sqlite", "postgresql"]:
         for writers in (1, 4):
             schema = None
@@ -139,15 +152,17 @@ def main() -> None:
             else:
                 url, schema = pg_url()
             try:
-                times, per = run(url, writers, args.rounds)
+                per, cpu = run(url, writers, args.rounds)
             finally:
                 if schema is not None:
                     drop(schema)
+            times = [ms for v in per.values() for ms in v]
             each = ", ".join(f"{t} {len(v)}, {pct(v, 0.99):.1f}" for t, v in sorted(per.items()))
             print(
                 f"{backend:<11} {writers:>7} {len(times):>6} {statistics.median(times):>7.1f} "
-                f"{pct(times, 0.99):>7.1f} {max(times):>7.1f}  {each}"
+                f"{pct(times, 0.99):>7.1f} {max(times):>7.1f} {cpu:>6.2f}  {each}"
             )
+    print(f"load average {load()} (after)")
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from croupier.errors import AuthorizationError, LedgerIntegrityError, LedgerKeyError
-from croupier.progressive import AwardStatus, Ledger
+from croupier.progressive import AwardStatus, Ledger, schema
 from progressive_support import (
     BACKENDS,
     DEALER,
@@ -240,3 +240,70 @@ def test_the_bootstrap_is_once_and_staff_need_a_shift_manager(ledger: Ledger) ->
     assert ledger.authenticate(SHIFT, f"{SHIFT}-secret").role is Role.SHIFT_MANAGER
     assert "mallory" not in {m.name for m in ledger.users()}
     ledger.audit()
+
+
+TABLES = ["progressives", "staff", "linked_tables", "meter_levels", "rounds", "settlements",
+          "awards", "ledger_events", "ledger_chain"]  # fmt: skip
+
+
+def snapshot(ledger: Ledger) -> dict[str, list[dict[str, object]]]:
+    """Every row of the ledger's tables: a backup."""
+    with ledger.engine.connect() as conn:
+        return {
+            name: [dict(r._mapping) for r in conn.execute(sa.select(schema.metadata.tables[name]))]
+            for name in TABLES
+        }
+
+
+def restore(ledger: Ledger, backup: dict[str, list[dict[str, object]]]) -> None:
+    """Put the backup back, as someone restoring the database from an earlier copy would."""
+    without_append_only(ledger)
+    tables = schema.metadata.tables
+    with ledger.engine.begin() as conn:
+        for name in reversed(TABLES):
+            conn.execute(tables[name].delete())
+        for name in TABLES:
+            if backup[name]:
+                conn.execute(tables[name].insert(), backup[name])
+
+
+def test_a_database_rolled_back_with_its_chain_head_fails_verify(
+    ledger: Ledger, tmp_path: Path
+) -> None:
+    """The newest events removed together with the head and all they derived (a restored
+    backup) leave a consistent chain; the copy of the head kept beside the key shows it."""
+    backup = snapshot(ledger)
+    before = ledger.audit().head_kept
+    play(ledger, "mtd-5", "r3", "BJ-1", [1, 2], [(1, "suited-match")])
+    # accept, lock-out, chip count, the one level's contribution, the award, settled
+    assert ledger.audit().head_kept == (before or 0) + 6 == ledger.event_count()
+    restore(ledger, backup)
+    with pytest.raises(LedgerIntegrityError, match="newest events were removed together"):
+        ledger.audit()
+    # checked where the key (and so the copy beside it) is not, there is no copy: it says so
+    with keyless(ledger, tmp_path) as other:
+        assert other.audit().head_kept is None
+    # and nothing more is written on the rolled-back log
+    with pytest.raises(LedgerIntegrityError, match="its newest events were removed together"):
+        play(ledger, "mtd-5", "r3", "BJ-1", [1, 2], [(1, "suited-match")])
+    with pytest.raises(LedgerIntegrityError, match="its newest events were removed together"):
+        ledger.system("mtd-5").play_round("r4", "BJ-1", [1], [], idempotency_key="r4", by=DEALER)
+
+
+def test_a_copy_of_the_head_that_lags_passes(ledger: Ledger) -> None:
+    """A writer killed between its commit and writing the copy leaves the copy behind the
+    database: no false alarm (verify checks the events up to it), and writing goes on."""
+    assert ledger.head_file is not None
+    older = ledger.head_file.read_bytes()
+    kept = ledger.kept_head()
+    assert kept is not None and ledger.audit().head_kept == kept[0] == ledger.event_count()
+    play(ledger, "mtd-5", "r3", "BJ-1", [1], [])
+    ledger.head_file.write_bytes(older)  # as if r3's writer had died before its copy
+    assert ledger.audit().head_kept == kept[0] < ledger.event_count()
+    play(ledger, "mtd-5", "r4", "BJ-1", [1], [])
+    assert ledger.audit().head_kept == ledger.event_count()
+    # a copy removed is written anew by the next write; until then verify says there is none
+    ledger.head_file.unlink()
+    assert ledger.audit().head_kept is None
+    play(ledger, "mtd-5", "r5", "BJ-1", [1], [])
+    assert ledger.audit().head_kept == ledger.event_count()

@@ -29,26 +29,32 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import json
 import os
 import sys
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich import box
-from rich.table import Table
 
 from croupier.commands.common import _money, app, err, out, where
+from croupier.commands.meters_report import ReportFormat, when, write_report
+from croupier.commands.meters_view import (
+    _award_dict,
+    _event_dict,
+    _print_history,
+    _print_status,
+    _status_dict,
+)
 from croupier.errors import AuthenticationError, CroupierError, InputError, LedgerError
+from croupier.paytables import MeterLevel
 from croupier.progressive import (
-    Award,
     EnvyRule,
     Ledger,
-    LedgerEvent,
     ProgressiveDefinition,
-    ProgressiveStatus,
     ResetTiming,
     Role,
     RoundSettlement,
@@ -65,7 +71,7 @@ from croupier.table.progressive import (
     with_ledger_amounts,
 )
 from croupier.table.round import TableRound
-from croupier.units import format_money, format_percent
+from croupier.units import format_money
 from croupier.wagers import ProgressiveStake
 
 meters_app = typer.Typer(
@@ -141,207 +147,12 @@ def login(ledger: Ledger, name: str, path: Path | None) -> StaffMember:
     return ledger.authenticate(name, read_credential(name, path))
 
 
-def _award_dict(a: Award) -> dict[str, Any]:
-    return {
-        "award": a.id,
-        "progressive": a.progressive,
-        "round": a.round_id,
-        "table": a.table_id,
-        "position": a.position,
-        "outcome": a.outcome,
-        "kind": a.kind.value,
-        "status": a.status.value,
-        "level": a.level.value if a.level else None,
-        "share": format_percent(a.share) if a.share is not None else None,
-        "amount": format_money(a.amount_cents),
-        "amount_cents": a.amount_cents,
-        "validated_by": a.validated_by,
-        **({"envy_for_position": a.source_position} if a.source_position is not None else {}),
-    }
-
-
-def _status_dict(s: ProgressiveStatus) -> dict[str, Any]:
-    d = s.definition
-    return {
-        "name": d.name,
-        "section": f"58 Pa. Code § {d.section}",
-        "paytable": d.paytable,
-        "decks": d.decks,
-        "wager": format_money(d.wager_cents),
-        "wager_cents": d.wager_cents,
-        "reset_timing": d.reset_timing.value,
-        "envy_rule": d.envy_rule.value,
-        "tables": list(s.tables),
-        "levels": [
-            {
-                "level": lv.level.value,
-                "seed": format_money(d.level(lv.level).seed_cents),
-                "seed_cents": d.level(lv.level).seed_cents,
-                "primary_rate": format_percent(d.level(lv.level).primary_rate),
-                "secondary_rate": format_percent(d.level(lv.level).secondary_rate),
-                "meter": format_micros(lv.meter),
-                "held": format_micros(lv.held),
-                "available": format_micros(lv.available),
-                "reserve": format_micros(lv.reserve),
-                "meter_micros": lv.meter,
-                "held_micros": lv.held,
-                "available_micros": lv.available,
-                "reserve_micros": lv.reserve,
-                "wagered": format_money(lv.wagered_cents),
-                "wagered_cents": lv.wagered_cents,
-                "paid": format_money(lv.paid_cents),
-                "paid_cents": lv.paid_cents,
-                "hits": lv.hits,
-            }
-            for lv in s.levels
-        ],
-        "pending": [_award_dict(a) for a in s.pending],
-    }
-
-
-def _event_dict(e: LedgerEvent) -> dict[str, Any]:
-    ev = e.event
-    return {
-        "seq": ev.seq,
-        "at": e.created_at.isoformat(),
-        "progressive": e.progressive,
-        "kind": ev.kind.value,
-        "level": ev.level.value if ev.level else None,
-        "round": ev.round_id,
-        "table": ev.table_id,
-        "position": ev.position,
-        "award": ev.award_id,
-        "meter_delta_micros": ev.delta.meter,
-        "reserve_delta_micros": ev.delta.reserve,
-        "held_delta_micros": ev.delta.held,
-        "amount_cents": ev.amount_cents,
-        "by": ev.actor,
-        "role": ev.actor_role,
-        "detail": dict(ev.detail),
-    }
-
-
 def _done(json_out: bool, data: dict[str, Any], text: str) -> None:
     """What a command that changed the ledger did: ``data`` as JSON, else ``text``."""
     if json_out:
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
         out.print(text)
-
-
-def _signed(micros: int) -> str:
-    return "" if micros == 0 else ("+" if micros > 0 else "") + format_micros(micros)
-
-
-def _print_status(s: ProgressiveStatus) -> None:
-    d = s.definition
-    tables = ", ".join(s.tables) or "no table linked"
-    t = Table(
-        title=f"{d.name} · § {d.section} paytable {d.paytable} · {d.decks} decks · "
-        f"{format_money(d.wager_cents)} wager · {tables}",
-        title_justify="left",
-        caption=f"resets {d.reset_timing.value}; envy {d.envy_rule.value}",
-        caption_justify="left",
-    )
-    for col in ("Level", "Seed", "Rates", "Meter", "Held", "Available", "Reserve", "Paid", "Hits"):
-        t.add_column(col, justify="left" if col in ("Level", "Rates") else "right")
-    for lv in s.levels:
-        ld = d.level(lv.level)
-        rates = format_percent(ld.primary_rate)
-        if ld.secondary_rate:
-            rates += f" + {format_percent(ld.secondary_rate)}"
-        t.add_row(
-            lv.level.value,
-            format_money(ld.seed_cents),
-            rates,
-            format_micros(lv.meter),
-            format_micros(lv.held),
-            format_micros(lv.available),
-            format_micros(lv.reserve),
-            format_money(lv.paid_cents),
-            str(lv.hits),
-        )
-    out.print(t)
-    if s.pending:
-        rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
-        p = Table(title=f"Pending validation (§ {rule})", title_justify="left")
-        for col in ("Award", "Round", "Table", "Seat", "Outcome", "Pays", "Amount"):
-            p.add_column(col, justify="right" if col in ("Award", "Seat", "Amount") else "left")
-        for a in s.pending:
-            share = f"{format_percent(a.share)} {a.level.value}" if a.share and a.level else ""
-            p.add_row(
-                str(a.id),
-                a.round_id,
-                a.table_id,
-                str(a.position),
-                a.outcome,
-                share,
-                format_money(a.amount_cents),
-            )
-        out.print(p)
-
-
-def _print_history(events: list[LedgerEvent]) -> None:
-    several = len({e.progressive for e in events if e.progressive is not None}) > 1
-    t = Table(
-        title="Ledger",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        pad_edge=False,
-        collapse_padding=True,
-    )
-    t.add_column("Seq", justify="right", no_wrap=True)
-    t.add_column("Event", no_wrap=True)
-    if several:
-        t.add_column("Progressive", no_wrap=True)
-    for col in ("Level", "Table", "Round", "Seat", "Award"):
-        t.add_column(col, no_wrap=True)
-    for col in ("Meter Δ", "Reserve Δ", "Held Δ", "Amount"):
-        t.add_column(col, justify="right", no_wrap=True)
-    t.add_column("By", no_wrap=True)
-    t.add_column("Note")
-    for e in events:
-        ev = e.event
-        who = f"{ev.actor} ({ev.actor_role})" if ev.actor else ""
-        t.add_row(
-            str(ev.seq),
-            ev.kind.value,
-            *([e.progressive or ""] if several else []),
-            ev.level.value if ev.level else "",
-            ev.table_id or "",
-            ev.round_id or "",
-            str(ev.position) if ev.position is not None else "",
-            str(ev.award_id) if ev.award_id is not None else "",
-            _signed(ev.delta.meter),
-            _signed(ev.delta.reserve),
-            _signed(ev.delta.held),
-            format_money(ev.amount_cents) if ev.amount_cents is not None else "",
-            who,
-            _note(e),
-        )
-    out.print(t)
-
-
-def _note(e: LedgerEvent) -> str:
-    """A few words on what the event was, for people."""
-    ev, d = e.event, e.event.detail
-    k = ev.kind.value
-    if k == "user":
-        return f"{d.get('user')}: {d.get('role')}"
-    if k == "accept":
-        return "seats " + ", ".join(map(str, d.get("positions", [])))
-    if k == "chip-count":
-        return f"{d.get('chips')} chips, {d.get('wagers')} wagers"
-    if k == "contribution":
-        return f"{d.get('wagers')} wagers"
-    if k in ("award", "envy"):
-        src = d.get("source_position")
-        return str(d.get("outcome", "")) + (f" at seat {src}" if src is not None else "")
-    if k == "settled":
-        return f"key {d.get('idempotency_key')}"
-    if k in ("hold", "void-round", "adjustment"):
-        return str(d.get("reason", ""))
-    return ""
 
 
 @meters_app.callback()
@@ -357,19 +168,24 @@ def meters(
     ] = None,
     json_out: JsonOut = False,
 ) -> None:
-    """Show every progressive's levels: meter, held for pending awards, available, reserve, paid
-    to date (§ 605a.7(a)); pending awards; with --history, the ledger's events."""
+    """Show every progressive's meters (§ 605a.7(a)): per level the meter shown to players, held
+    for pending awards, available, reserve, limit and overflow, paid by an attendant, cumulative
+    payouts, qualifying wagers, hits and wins; paid by the table; pending awards; with
+    --history, the ledger's events."""
     ctx.obj = {"db": db}
     if ctx.invoked_subcommand is not None:
         return
     with _ledger(ctx, db) as ledger:
         names = [name] if name else ledger.names()
         statuses = [ledger.status(n) for n in names]
+        meter_sets = [ledger.meters(n) for n in names]
         events = ledger.history(name, limit) if history else []
         if json_out:
             data: dict[str, Any] = {
                 "database": ledger.display_url,
-                "progressives": [_status_dict(s) for s in statuses],
+                "progressives": [
+                    _status_dict(s, m) for s, m in zip(statuses, meter_sets, strict=True)
+                ],
             }
             if history:
                 data["history"] = [_event_dict(e) for e in events]
@@ -381,8 +197,8 @@ def meters(
                 "`croupier meters create --paytable match-the-dealer:1 --decks 6 "
                 "--amount 5 --name NAME --table TABLE`."
             )
-        for s in statuses:
-            _print_status(s)
+        for s, m in zip(statuses, meter_sets, strict=True):
+            _print_status(s, m)
         if history:
             _print_history(events)
 
@@ -422,6 +238,15 @@ def create(
         ProgressiveStake,
         typer.Option("--progressive-stake", help="Whether a meter award returns the stake."),
     ] = ProgressiveStake.COLLECTED,
+    limit: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--limit",
+            help="A level's progressive limit (ceiling), LEVEL=DOLLARS or DOLLARS for a "
+            "one-level progressive (repeatable; § 605a.7(a)): contributions above it go to the "
+            "reserve, counted on the overflow meter.",
+        ),
+    ] = None,
     by: Annotated[str, typer.Option("--as", help="The shift manager creating it (§ 605a.7).")] = "",
     password_file: PasswordFile = None,
     db: DbOpt = None,
@@ -443,13 +268,39 @@ def create(
         envy_rule=envy,
         stake=stake,
     )
+    definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:
         who = login(ledger, _required_as(by), password_file)
         status = ledger.create_progressive(definition, tables=table or [], by=who.name)
+        m = ledger.meters(definition.name)
         if json_out:
-            print(json.dumps(_status_dict(status), indent=2, ensure_ascii=False))
+            print(json.dumps(_status_dict(status, m), indent=2, ensure_ascii=False))
             return
-        _print_status(status)
+        _print_status(status, m)
+
+
+def _with_limits(definition: ProgressiveDefinition, specs: list[str]) -> ProgressiveDefinition:
+    """``definition`` with the limits of ``--limit LEVEL=DOLLARS`` (or ``DOLLARS`` for a
+    one-level progressive) set."""
+    limits: dict[MeterLevel, int] = {}
+    for spec in specs:
+        level_text, sep, dollars = spec.rpartition("=")
+        if not sep:
+            if len(definition.levels) != 1:
+                names = ", ".join(lv.level.value for lv in definition.levels)
+                raise InputError(f"--limit {spec}: name the level, LEVEL=DOLLARS (levels: {names})")
+            level = definition.levels[0].level
+        else:
+            level = MeterLevel.parse(level_text)
+            definition.level(level)
+        cents = _money(dollars, "--limit")
+        assert cents is not None
+        limits[level] = cents
+    levels = tuple(
+        dataclasses.replace(lv, limit_cents=limits.get(lv.level, lv.limit_cents))
+        for lv in definition.levels
+    )
+    return dataclasses.replace(definition, levels=levels)
 
 
 def _progressive_paytable(spec: str) -> tuple[str, str]:
@@ -768,10 +619,18 @@ def verify(
             else f"the ledger key {ledger.key_file} is not here: the chain's macs were NOT "
             "checked (everything else was)"
         )
+        kept = (
+            f"the copy of the chain head beside the ledger key (event {report.head_kept}) is in "
+            "the log: no newest events were rolled back with the head"
+            if report.head_kept is not None
+            else "no copy of the chain head is kept beside the ledger key: a rollback of the "
+            "newest events together with the head would not show"
+        )
         if json_out:
             data = {
                 "events": report.events,
                 "chain_checked": report.chain_checked,
+                "head_kept": report.head_kept,
                 "verified": results,
                 "verified_micros": micros,
             }
@@ -784,3 +643,167 @@ def verify(
             out.print(f"{n}: replayed, every level matches the ledger ({shown})")
         out.print(f"{report.events} events in {ledger.display_url}")
         out.print(chain)
+        out.print(kept)
+
+
+@meters_app.command()
+def suspend(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The progressive.")],
+    by: AsUser,
+    reason: Annotated[str, typer.Option("--reason", help="Why it is taken out of play.")],
+    password_file: PasswordFile = None,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Take a progressive's link out of play before a reconfiguration, as a pit manager or
+    above: no wager is accepted at its tables until `resume` (NY 9 NYCRR 5321.18(b)(4))."""
+    with _ledger(ctx, db) as ledger:
+        who = login(ledger, by, password_file)
+        ledger.suspend(name, by=who.name, reason=reason)
+        _done(
+            json_out,
+            {"progressive": name, "suspended": True, "by": who.name},
+            f"{name} suspended by {who.name}: no wager is accepted until it is resumed",
+        )
+
+
+@meters_app.command()
+def resume(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The progressive.")],
+    by: AsUser,
+    password_file: PasswordFile = None,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Put a suspended progressive back in play, as a pit manager or above."""
+    with _ledger(ctx, db) as ledger:
+        who = login(ledger, by, password_file)
+        ledger.resume(name, by=who.name)
+        _done(
+            json_out,
+            {"progressive": name, "suspended": False, "by": who.name},
+            f"{name} resumed by {who.name}",
+        )
+
+
+def _level_values(
+    defn: ProgressiveDefinition, specs: list[str], option: str
+) -> dict[MeterLevel, str]:
+    """``LEVEL=VALUE`` (or ``VALUE`` for a one-level progressive) per level."""
+    out_: dict[MeterLevel, str] = {}
+    for spec in specs:
+        text, sep, value = spec.rpartition("=")
+        if not sep:
+            if len(defn.levels) != 1:
+                raise InputError(f"{option} {spec}: name the level, LEVEL=VALUE")
+            out_[defn.levels[0].level] = value
+        else:
+            level = MeterLevel.parse(text)
+            defn.level(level)
+            out_[level] = value
+    return out_
+
+
+def _rate(text: str, option: str) -> Fraction:
+    t = text.strip().removesuffix("%")
+    try:
+        r = Fraction(t) / 100
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{option} {text!r} is not a percentage (e.g. 15%, 3.75%)") from None
+    if not 0 <= r < 1:
+        raise InputError(f"{option} {text!r} must be from 0% up to (not including) 100%")
+    return r
+
+
+@meters_app.command()
+def reconfigure(
+    ctx: typer.Context,
+    name: Annotated[str, typer.Argument(help="The progressive (suspended).")],
+    by: AsUser,
+    approval: Annotated[
+        str, typer.Option("--approval", help="The approval's reference (ticket, letter).")
+    ],
+    seed: Annotated[
+        list[str] | None, typer.Option("--seed", help="LEVEL=DOLLARS: the seed/reset amount.")
+    ] = None,
+    rate: Annotated[
+        list[str] | None,
+        typer.Option("--rate", help="LEVEL=PRIMARY%[+SECONDARY%]: the increment rates."),
+    ] = None,
+    limit: Annotated[
+        list[str] | None, typer.Option("--limit", help="LEVEL=DOLLARS: the limit (ceiling).")
+    ] = None,
+    password_file: PasswordFile = None,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Change a suspended progressive's seed, rates or limit, as a shift manager, naming the
+    approval (NY 9 NYCRR 5321.18(b)(4), N.J.A.C. 13:69E-1.39C); the meters are not moved."""
+    with _ledger(ctx, db) as ledger:
+        who = login(ledger, by, password_file)
+        defn = ledger.definition(name)
+        seeds = {
+            lv: c
+            for lv, v in _level_values(defn, seed or [], "--seed").items()
+            if (c := _money(v, "--seed")) is not None
+        }
+        rates: dict[MeterLevel, tuple[Fraction, Fraction]] = {}
+        for lv, v in _level_values(defn, rate or [], "--rate").items():
+            primary, _, secondary = v.partition("+")
+            rates[lv] = (
+                _rate(primary, "--rate"),
+                _rate(secondary, "--rate") if secondary else defn.level(lv).secondary_rate,
+            )
+        limits = {
+            lv: _money(v, "--limit")
+            for lv, v in _level_values(defn, limit or [], "--limit").items()
+        }
+        ledger.reconfigure(
+            name,
+            by=who.name,
+            approval=approval,
+            seeds_cents=seeds,
+            rates=rates,
+            limits_cents=limits,
+        )
+        (ev,) = [e.event for e in ledger.history(name, 1)]
+        changes = ev.detail.get("changes", {})
+        _done(
+            json_out,
+            {"progressive": name, "by": who.name, "approval": approval, "changes": changes},
+            f"{name} reconfigured by {who.name} (approval {approval}): "
+            + "; ".join(
+                f"{lv} {f} {old} → {new}"
+                for lv, fs in changes.items()
+                for f, (old, new) in fs.items()
+            ),
+        )
+
+
+@meters_app.command()
+def report(
+    ctx: typer.Context,
+    name: Annotated[str | None, typer.Option("--name", help="Only this progressive.")] = None,
+    start: Annotated[
+        str | None, typer.Option("--from", help="Start of the period (ISO date/time, UTC).")
+    ] = None,
+    end: Annotated[
+        str | None, typer.Option("--to", help="End of the period, excluded (ISO, UTC).")
+    ] = None,
+    fmt: Annotated[
+        ReportFormat, typer.Option("--format", help="text, json, csv or html.")
+    ] = ReportFormat.TEXT,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """Reconcile each progressive and level over a period (a shift, a day, a month; § 605a.7(a)):
+    opening meter, contributions, awards from the meter, resets, adjustments, closing meter —
+    the balance equation checked — and the same for the reserve; paid by the table and by an
+    attendant. Exit 2 (error) if a level does not balance."""
+    lo, hi = when(start, "--from"), when(end, "--to")
+    with _ledger(ctx, db) as ledger:
+        names = [name] if name else ledger.names()
+        recs = [ledger.reconcile(n, lo, hi) for n in names]
+    write_report(recs, lo, hi, ReportFormat.JSON if json_out else fmt)

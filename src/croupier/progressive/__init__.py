@@ -14,6 +14,8 @@ append-only ledger.
   :mod:`~croupier.progressive.core` (transactions, staff with argon2 credentials,
   :mod:`~croupier.progressive.staff`); :mod:`~croupier.progressive.audit` replays the whole
   ledger for ``verify``; :mod:`~croupier.progressive.records` holds what it returns.
+* :mod:`~croupier.progressive.meterset` — the § 605a.7(a) meters of each progressive and level
+  (:meth:`Ledger.meters`), replayed from the log.
 * :mod:`~croupier.progressive.rounds` — the per-progressive procedure :class:`ProgressiveSystem`
   the table engine calls: ``accept_wagers`` → ``lock_out`` → ``verify_chips`` → ``settle_round``
   (one transaction, idempotency key) → ``validate``.
@@ -26,6 +28,7 @@ Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wa
 from croupier.progressive.audit import AuditReport
 from croupier.progressive.ledger import Ledger
 from croupier.progressive.meters import LevelState, Replayer, settlement_order
+from croupier.progressive.meterset import LevelMeters, ProgressiveMeters
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     AwardKind,
@@ -65,9 +68,11 @@ __all__ = [
     "Ledger",
     "LedgerEvent",
     "LevelDefinition",
+    "LevelMeters",
     "LevelState",
     "LineRule",
     "ProgressiveDefinition",
+    "ProgressiveMeters",
     "ProgressiveStatus",
     "ProgressiveSystem",
     "QualifyingHand",

@@ -7,7 +7,9 @@ naming the first thing that does not hold:
 1. **The chain.** Events are numbered 1, 2, … without a gap, each carries a mac, and (with the
    ledger key) each mac is the HMAC-SHA256 of the previous mac and the event's fields; the chain
    head matches the last event. Without the key the macs cannot be recomputed: everything else is
-   still checked and the report says so (:attr:`AuditReport.chain_checked`).
+   still checked and the report says so (:attr:`AuditReport.chain_checked`). The copy of the head
+   kept outside the database (:func:`~croupier.progressive.store.head_file`) names an event the
+   log holds with that mac — else the newest events were removed together with the head.
 2. **Who did it.** The first ``user`` event is the bootstrap of a shift manager by themself; every
    later ``user`` event is by a shift manager. Every other event names a staff member whose role,
    as the log gives it at that point, is the role the event records and is the one its kind
@@ -67,6 +69,9 @@ REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
     EventKind.RESET: (Role.DEALER, "(g)"),
     EventKind.ADJUSTMENT: (Role.PIT_MANAGER, "605a.7(a)(6)"),
     EventKind.USER: (Role.SHIFT_MANAGER, "605a.7"),
+    EventKind.SUSPEND: (Role.PIT_MANAGER, "605a.7"),
+    EventKind.RESUME: (Role.PIT_MANAGER, "605a.7"),
+    EventKind.RECONFIGURE: (Role.SHIFT_MANAGER, "605a.7"),
 }
 """The least role each kind of event needs, with its rule (a subsection of the progressive's
 own section where it starts with ``(``). Exceptions, by context: a recount of a held round and
@@ -81,6 +86,9 @@ class AuditReport:
     events: int
     chain_checked: bool
     levels: dict[str, dict[MeterLevel, LevelState]] = field(default_factory=dict)
+    head_kept: int | None = None
+    """The event the copy of the chain head kept outside the database names (``None``: no
+    copy); the log holds it with its mac, and everything after it is newer than the copy."""
 
 
 @dataclass
@@ -222,12 +230,21 @@ def _replay_rounds(
     return rounds, settlements
 
 
-def audit(conn: Connection, key: bytes | None) -> AuditReport:
+def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = None) -> AuditReport:
     """Check the whole ledger on ``conn`` (see the module docstring); ``key`` is the ledger key,
-    or ``None`` to check everything but the macs."""
+    or ``None`` to check everything but the macs; ``kept`` the copy of the chain head kept
+    outside the database (seq, mac), which the log must hold."""
     rows = list(conn.execute(sa.select(t.ledger_events).order_by(t.ledger_events.c.seq)))
     head = conn.execute(sa.select(t.ledger_chain).where(t.ledger_chain.c.id == 1)).first()
     _check_chain(rows, key, head)
+    if kept is not None:
+        seq, mac = kept
+        if seq > len(rows) or rows[seq - 1].mac != mac:
+            raise LedgerIntegrityError(
+                f"the copy of the chain head kept beside the ledger key names event {seq}, which "
+                "the log does not hold (with that mac): the newest events were removed together "
+                "with the chain head (the database rolled back or restored from an earlier copy)"
+            )
     events = [stored_event(r) for r in rows]
     pids: list[int | None] = [r.progressive_id for r in rows]
     progs = conn.execute(sa.select(t.progressives).order_by(t.progressives.c.id)).all()
@@ -278,18 +295,26 @@ def audit(conn: Connection, key: bytes | None) -> AuditReport:
         )
         raise _fail(None, f"settlement(s) {', '.join(bad)} differ from the log's settled events")
 
-    report = AuditReport(len(events), key is not None)
+    report = AuditReport(len(events), key is not None, head_kept=kept[0] if kept else None)
     for p in progs:
         defn = defs[p.id]
         mine = [e for e, pid in zip(events, pids, strict=True) if pid == p.id]
-        digest = definition_digest(p.definition)
+        replayer = Replayer.for_log(defn, mine)
+        digest = definition_digest(replayer.defn.to_json())
         for e in mine:
             if e.kind is EventKind.SEED and e.detail.get("definition") != digest:
                 raise _fail(
                     e, f"progressive {p.name!r}: its stored definition is not the seeded one"
                 )
-        replayer = Replayer(defn)
         levels = replayer.run(mine)
+        if replayer.defn.to_json() != p.definition:
+            raise _fail(
+                None,
+                f"progressive {p.name!r}: its stored definition is not the one the log's "
+                "reconfigurations leave in force",
+            )
+        if bool(p.suspended) != replayer.suspended:
+            raise _fail(None, f"progressive {p.name!r}: suspended in the table, not in the log")
         for r in conn.execute(
             sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
         ):

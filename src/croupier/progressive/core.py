@@ -21,9 +21,11 @@ each event's ``mac`` covers the previous event's mac and all of its own fields, 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -62,8 +64,13 @@ from croupier.progressive.store import (
     definition_digest,
     dumps,
     event_mac,
+    head_file,
+    held_head,
+    keep_head,
     make_engine,
     now,
+    open_head,
+    read_head,
     read_key,
     sqlite_file,
 )
@@ -162,6 +169,8 @@ class LedgerBase:
             raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
+        self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
+        self._head_fd: int | None = None
         try:
             if not create:
                 with self.engine.connect() as conn:
@@ -222,8 +231,11 @@ class LedgerBase:
             return repr(self.url)
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Release the database connections (and the copy of the head's file)."""
         self.engine.dispose()
+        if self._head_fd is not None:
+            os.close(self._head_fd)
+            self._head_fd = None
 
     @property
     def dialect(self) -> str:
@@ -234,16 +246,65 @@ class LedgerBase:
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
         self._require_key()
+        moved: list[Any] | None = None
         try:
             with self.engine.begin() as conn:
                 conn.info[TX_STATE] = {}
                 try:
                     yield conn
                     self._flush(conn)
+                    moved = conn.info[TX_STATE].get("head")
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
             raise LedgerError(f"the ledger database refused the operation: {exc}") from exc
+        if moved is not None:
+            fd = self._head_copy()
+            if fd is not None:
+                keep_head(fd, int(moved[0]), str(moved[1]))
+
+    def _head_copy(self) -> int | None:
+        """The open file of the copy of the chain head (opened again if it was removed);
+        ``None`` in memory, or when it cannot be opened (the copy then lags, and ``verify``
+        shows which event it names)."""
+        if self.head_file is None:
+            return None
+        fd = self._head_fd
+        try:
+            if fd is not None and os.fstat(fd).st_nlink == 0:
+                os.close(fd)
+                fd = self._head_fd = None
+            if fd is None:
+                fd = self._head_fd = open_head(self.head_file)
+        except OSError:
+            return None
+        return fd
+
+    def _check_kept(self, head_seq: int) -> None:
+        """Refuse to write on a log that ends before the copy of its head kept outside the
+        database: the newest events were removed together with the head (a rollback, or a
+        restore from an earlier copy). Committed events are never lost otherwise — the copy is
+        written only after the commit — so this is never a false alarm."""
+        fd = self._head_copy()
+        kept = held_head(fd) if fd is not None else None
+        if kept is not None and kept[0] > head_seq:
+            raise LedgerIntegrityError(
+                f"the copy of the chain head beside the ledger key names event {kept[0]}, but the "
+                f"database's log ends at {head_seq}: its newest events were removed together "
+                "with the head (rolled back or restored from an earlier copy); nothing is "
+                f"written. If that restore was deliberate, record why and remove {self.head_file}"
+            )
+
+    @property
+    def head_file(self) -> Path | None:
+        """Where the copy of the chain head is kept, beside the ledger key
+        (:func:`~croupier.progressive.store.head_file`); ``None`` in memory."""
+        return None if self.key_file is None else head_file(self.key_file)
+
+    def kept_head(self) -> tuple[int, str] | None:
+        """The copy of the chain head kept outside the database (seq, mac), or ``None`` when
+        there is none."""
+        return None if self.head_file is None else read_head(self.head_file)
 
     def _fault(self, stage: str) -> None:
         if self.fault_hook is not None:
@@ -292,39 +353,22 @@ class LedgerBase:
             row = conn.execute(_CHAIN_HEAD).first()
             if row is None:
                 raise LedgerIntegrityError("the ledger's chain head (ledger_chain) is missing")
+            self._check_kept(int(row.head_seq))
             head = st["head"] = [int(row.head_seq), str(row.head_mac)]
-        seq, mac = head
-        at = now()
-        rows = st.setdefault("rows", [])
-        for d in drafts:
-            award_id = d.award
-            if award_ids and award_id is not None:
-                award_id = award_ids[award_id]
-            seq += 1
-            ev: dict[str, Any] = {
-                "seq": seq,
-                "progressive_id": pid,
-                "kind": d.kind.value,
-                "level": d.level.value if d.level is not None else None,
-                "round_id": round_id,
-                "table_id": table_id,
-                "position": d.position,
-                "award_id": award_id,
-                "meter_delta": d.delta.meter,
-                "reserve_delta": d.delta.reserve,
-                "held_delta": d.delta.held,
-                "wagered_delta": d.delta.wagered_cents,
-                "paid_delta": d.delta.paid_cents,
-                "hits_delta": d.delta.hits,
-                "amount_cents": d.amount_cents,
-                "actor": actor,
-                "actor_role": role.value if role is not None else None,
-                "detail": dumps(d.detail),
-                "created_at": at,
-            }
-            mac = event_mac(key, mac, ev)
-            ev["mac"] = mac
-            rows.append(ev)
+        new, seq, mac = chain_rows(
+            key,
+            head[0],
+            head[1],
+            pid,
+            drafts,
+            round_id=round_id,
+            table_id=table_id,
+            actor=actor,
+            role=role,
+            award_ids=award_ids,
+            at=now(),
+        )
+        st.setdefault("rows", []).extend(new)
         head[0], head[1] = seq, mac
 
     @staticmethod
@@ -420,6 +464,14 @@ class LedgerBase:
         if st is not None:
             st["staff"] = dict(out)
         return out
+
+    def _staff_at(self, conn: Connection, seq: int) -> dict[str, tuple[Role, str | None]]:
+        """The staff as the log makes them (:meth:`_staff_log`), when ``seq`` is the last event
+        outside any progressive (every staff event is one): read again only when it moved."""
+        cached = self._staff_cache
+        if cached is None or cached[0] != seq:
+            cached = self._staff_cache = (seq, self._staff_log(conn))
+        return cached[1]
 
     def _member(self, conn: Connection, name: str) -> tuple[Role, str | None]:
         st = conn.info.get(TX_STATE)
@@ -673,6 +725,58 @@ class LedgerBase:
         if row is None:
             raise LedgerLookupError(f"no award {award_id}")
         return award_from_row(row, row.name)
+
+
+def chain_rows(
+    key: bytes,
+    seq: int,
+    mac: str,
+    pid: int | None,
+    drafts: Sequence[EventDraft],
+    *,
+    round_id: str | None,
+    table_id: str | None,
+    actor: str | None,
+    role: Role | None,
+    award_ids: Sequence[int] = (),
+    at: datetime,
+) -> tuple[list[dict[str, Any]], int, str]:
+    """The ``ledger_events`` rows of ``drafts`` chained after the event ``seq`` whose mac is
+    ``mac`` (each with its :func:`~croupier.progressive.store.event_mac`), and the new head
+    (seq, mac). A draft's ``award`` indexes ``award_ids`` when it is given."""
+    rows: list[dict[str, Any]] = []
+    actor_role = role.value if role is not None else None
+    for d in drafts:
+        award_id = d.award
+        if award_ids and award_id is not None:
+            award_id = award_ids[award_id]
+        seq += 1
+        delta = d.delta
+        ev: dict[str, Any] = {
+            "seq": seq,
+            "progressive_id": pid,
+            "kind": d.kind.value,
+            "level": d.level.value if d.level is not None else None,
+            "round_id": round_id,
+            "table_id": table_id,
+            "position": d.position,
+            "award_id": award_id,
+            "meter_delta": delta.meter,
+            "reserve_delta": delta.reserve,
+            "held_delta": delta.held,
+            "wagered_delta": delta.wagered_cents,
+            "paid_delta": delta.paid_cents,
+            "hits_delta": delta.hits,
+            "amount_cents": d.amount_cents,
+            "actor": actor,
+            "actor_role": actor_role,
+            "detail": dumps(d.detail),
+            "created_at": at,
+        }
+        mac = event_mac(key, mac, ev)
+        ev["mac"] = mac
+        rows.append(ev)
+    return rows, seq, mac
 
 
 def stored_detail(text: str) -> dict[str, Any]:

@@ -52,7 +52,10 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 import sqlalchemy as sa
@@ -72,6 +75,7 @@ from croupier.progressive.meters import (
     payment_events,
     void_delta,
 )
+from croupier.progressive.meterset import ProgressiveMeters, meter_set
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     AwardKind,
@@ -87,6 +91,7 @@ from croupier.progressive.records import (
     replay_awards,
     stored_event,
 )
+from croupier.progressive.report import Reconciliation, reconcile
 from croupier.progressive.rounds import ProgressiveSystem
 from croupier.progressive.store import default_url
 
@@ -292,6 +297,131 @@ class Ledger(LedgerBase):
             self._store_levels(conn, pid, levels, {level: after})
             return after
 
+    # -- reconfiguration (NY 9 NYCRR 5321.18(b)(4), N.J.A.C. 13:69E-1.39C) ------------------
+    def _set_suspended(
+        self, progressive: str, suspended: bool, by: str, detail: dict[str, Any]
+    ) -> None:
+        with self._tx() as conn:
+            pid, _ = self._definition(conn, progressive, lock=True)
+            what = "suspending a progressive" if suspended else "resuming a progressive"
+            role = self._user(conn, by, Role.PIT_MANAGER, "605a.7", what)
+            now_suspended = bool(
+                conn.execute(
+                    sa.select(t.progressives.c.suspended).where(t.progressives.c.id == pid)
+                ).scalar_one()
+            )
+            if now_suspended == suspended:
+                state = "suspended" if suspended else "in play"
+                raise RoundStateError(f"progressive {progressive!r} is {state} already")
+            kind = EventKind.SUSPEND if suspended else EventKind.RESUME
+            self._append(conn, pid, [EventDraft(kind, detail=detail)], actor=by, role=role)
+            conn.execute(
+                sa.update(t.progressives)
+                .where(t.progressives.c.id == pid)
+                .values(suspended=suspended)
+            )
+
+    def suspend(self, progressive: str, *, by: str, reason: str) -> None:
+        """Take the progressive's link out of play before a reconfiguration: no wager is
+        accepted at any of its tables until :meth:`resume` (a pit manager or above; a
+        ``suspend`` event with the reason)."""
+        if not reason.strip():
+            raise LedgerError("suspending a progressive needs a reason")
+        self._set_suspended(progressive, True, by, {"reason": reason.strip()})
+
+    def resume(self, progressive: str, *, by: str) -> None:
+        """Put a suspended progressive back in play (a pit manager or above; a ``resume``
+        event)."""
+        self._set_suspended(progressive, False, by, {})
+
+    def is_suspended(self, progressive: str) -> bool:
+        """Whether the progressive is suspended (no play)."""
+        with self.engine.connect() as conn:
+            pid, _ = self._definition(conn, progressive, lock=False)
+            return bool(
+                conn.execute(
+                    sa.select(t.progressives.c.suspended).where(t.progressives.c.id == pid)
+                ).scalar_one()
+            )
+
+    def reconfigure(
+        self,
+        progressive: str,
+        *,
+        by: str,
+        approval: str,
+        seeds_cents: Mapping[MeterLevel, int] | None = None,
+        rates: Mapping[MeterLevel, tuple[Fraction, Fraction]] | None = None,
+        limits_cents: Mapping[MeterLevel, int | None] | None = None,
+    ) -> ProgressiveDefinition:
+        """Change a suspended progressive's parameters — levels' seed/reset amount, primary and
+        secondary increment rates, limit — by a recorded reconfiguration (NY 9 NYCRR
+        5321.18(b)(4), N.J.A.C. 13:69E-1.39C): ``by`` is a shift manager, ``approval`` the
+        reference of the approval (a change ticket, a regulator's letter); one ``reconfigure``
+        event records who, when, the old and new definitions and the approval. The meters are
+        not moved: a new seed applies from the next reset, a new rate from the next wager, a new
+        limit to the next contribution. A progressive in play is refused
+        (:class:`~croupier.errors.RoundStateError`: suspend it first)."""
+        if not approval.strip():
+            raise LedgerError("a reconfiguration needs the reference of its approval")
+        with self._tx() as conn:
+            pid, defn = self._definition(conn, progressive, lock=True)
+            role = self._user(conn, by, Role.SHIFT_MANAGER, "605a.7", "reconfiguring a progressive")
+            suspended = conn.execute(
+                sa.select(t.progressives.c.suspended).where(t.progressives.c.id == pid)
+            ).scalar_one()
+            if not suspended:
+                raise RoundStateError(
+                    f"progressive {progressive!r} is in play: suspend it first (`croupier meters "
+                    "suspend`); a parameter changes only by a reconfiguration of a suspended "
+                    "link (NY 9 NYCRR 5321.18(b)(4))"
+                )
+            for given in (seeds_cents, rates, limits_cents):
+                for named in given or {}:
+                    defn.level(named)
+            levels = []
+            changes: dict[str, dict[str, list[Any]]] = {}
+            for lv in defn.levels:
+                new = replace(
+                    lv,
+                    seed_cents=(seeds_cents or {}).get(lv.level, lv.seed_cents),
+                    primary_rate=(rates or {}).get(lv.level, (lv.primary_rate, None))[0],
+                    secondary_rate=(rates or {}).get(lv.level, (None, lv.secondary_rate))[1],
+                    limit_cents=(limits_cents or {}).get(lv.level, lv.limit_cents),
+                )
+                for f in ("seed_cents", "primary_rate", "secondary_rate", "limit_cents"):
+                    old_v, new_v = getattr(lv, f), getattr(new, f)
+                    if old_v != new_v:
+                        shown = [str(v) if isinstance(v, Fraction) else v for v in (old_v, new_v)]
+                        changes.setdefault(lv.level.value, {})[f] = shown
+                levels.append(new)
+            if not changes:
+                raise LedgerError("the reconfiguration changes nothing")
+            after = replace(defn, levels=tuple(levels))
+            self._append(
+                conn,
+                pid,
+                [
+                    EventDraft(
+                        EventKind.RECONFIGURE,
+                        detail={
+                            "before": defn.to_json(),
+                            "after": after.to_json(),
+                            "approval": approval.strip(),
+                            "changes": changes,
+                        },
+                    )
+                ],
+                actor=by,
+                role=role,
+            )
+            conn.execute(
+                sa.update(t.progressives)
+                .where(t.progressives.c.id == pid)
+                .values(definition=after.to_json())
+            )
+            return after
+
     # -- audit -----------------------------------------------------------------------------
     def history(
         self, progressive: str | None = None, limit: int | None = None
@@ -318,14 +448,32 @@ class Ledger(LedgerBase):
         against the definition (:class:`~croupier.progressive.meters.Replayer`)."""
         with self.engine.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
-            return Replayer(defn).run(self._events(conn, pid))
+            events = list(self._events(conn, pid))
+            return Replayer.for_log(defn, events).run(events)
+
+    def meters(self, progressive: str) -> ProgressiveMeters:
+        """The § 605a.7(a) meters of ``progressive``, replayed from its events
+        (:func:`~croupier.progressive.meterset.meter_set`)."""
+        with self.engine.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            events = list(self._events(conn, pid))
+        return meter_set(defn, Replayer.for_log(defn, events).run(events), events)
+
+    def reconcile(
+        self, progressive: str, start: datetime | None = None, end: datetime | None = None
+    ) -> Reconciliation:
+        """The reconciliation of ``progressive`` over ``[start, end)``
+        (:func:`~croupier.progressive.report.reconcile`)."""
+        events = [(e.event, e.created_at) for e in self.history(progressive)]
+        return reconcile(self.definition(progressive), events, start, end)
 
     def audit(self) -> AuditReport:
         """Check the whole ledger against its log (:func:`~croupier.progressive.audit.audit`):
-        the chain (with the key, when it is here), who did what, and every derived table.
+        the chain (with the key, when it is here; and against the copy of its head kept beside
+        the key, when there is one), who did what, and every derived table.
         :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
         with self.engine.connect() as conn:
-            return audit(conn, self.key)
+            return audit(conn, self.key, self.kept_head())
 
     def verify(self, progressive: str) -> dict[MeterLevel, LevelState]:
         """:meth:`audit`, and the levels of ``progressive`` as replayed."""

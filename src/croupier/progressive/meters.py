@@ -29,6 +29,7 @@ from croupier.progressive.model import (
     AwardStatus,
     EnvyRule,
     EventKind,
+    LevelDefinition,
     LineRule,
     ProgressiveDefinition,
     QualifyingHand,
@@ -142,6 +143,26 @@ def increment(rate: Fraction, before_cents: int, wagered_cents: int) -> int:
     return floor((before_cents + wagered_cents) * rate * U) - floor(before_cents * rate * U)
 
 
+def contribution(lv: LevelDefinition, s: LevelState, wagered_cents: int) -> tuple[Delta, int]:
+    """What ``wagered_cents`` more wagered into level ``s`` adds to it, and the part of the
+    meter's increment that went to the reserve instead because the meter reached its limit
+    (``lv.limit_cents``; the overflow, in micro-dollars).
+
+    >>> from croupier.paytables import MeterLevel
+    >>> lv = LevelDefinition(MeterLevel.PROGRESSIVE, 1000, Fraction(1, 10), limit_cents=1001)
+    >>> d, over = contribution(lv, LevelState(MeterLevel.PROGRESSIVE, 1000 * U), 2000)
+    >>> d.meter, d.reserve, over  # 10% of $20 is 200¢; 1¢ fits under the $10.01 limit
+    (10000, 1990000, 1990000)
+    """
+    meter = increment(lv.primary_rate, s.wagered_cents, wagered_cents)
+    reserve = increment(lv.secondary_rate, s.wagered_cents, wagered_cents)
+    over = 0
+    if lv.limit_cents is not None:
+        over = min(meter, max(0, s.meter + meter - lv.limit_cents * U))
+    d = Delta(meter=meter - over, reserve=reserve + over, wagered_cents=wagered_cents)
+    return d, over
+
+
 def share_award_cents(share: Fraction, available_micros: int) -> int:
     """A share award in whole cents: ``share`` of what is available, rounded down to the cent.
 
@@ -159,9 +180,12 @@ def odds_return_cents(pays: OddsTo | OddsFor | Push, wager_cents: int) -> tuple[
     return paid, gross - paid
 
 
-def _check_hands(
+def check_hands(
     defn: ProgressiveDefinition, positions: Sequence[int], hands: Sequence[QualifyingHand]
 ) -> dict[int, LineRule]:
+    """The line of each qualifying hand, by position: :class:`RoundStateError` for a hand at a
+    position without the wager or two hands at one position, :class:`PaytableError` for an
+    outcome the paytable does not have."""
     held = set(positions)
     lines: dict[int, LineRule] = {}
     for h in hands:
@@ -208,7 +232,7 @@ def plan_settlement(
     """
     if not positions:
         raise RoundStateError("a round with no progressive wager has nothing to settle")
-    lines = _check_hands(defn, positions, hands)
+    lines = check_hands(defn, positions, hands)
     cur = {lv.level: states[lv.level] for lv in defn.levels}
     events: list[EventDraft] = []
     awards: list[AwardDraft] = []
@@ -217,20 +241,12 @@ def plan_settlement(
     wagered = n * defn.wager_cents
     for lv in defn.levels:
         s = cur[lv.level]
-        d = Delta(
-            meter=increment(lv.primary_rate, s.wagered_cents, wagered),
-            reserve=increment(lv.secondary_rate, s.wagered_cents, wagered),
-            wagered_cents=wagered,
-        )
+        d, over = contribution(lv, s, wagered)
         cur[lv.level] = s.apply(d)
-        events.append(
-            EventDraft(
-                EventKind.CONTRIBUTION,
-                lv.level,
-                d,
-                detail={"wagers": n, "wagered_cents": wagered},
-            )
-        )
+        detail: dict[str, Any] = {"wagers": n, "wagered_cents": wagered}
+        if over:
+            detail["overflow_micros"] = over
+        events.append(EventDraft(EventKind.CONTRIBUTION, lv.level, d, detail=detail))
 
     order = settlement_order(positions)
     for p in order:
@@ -450,6 +466,18 @@ class Replayer:
         self.states: dict[MeterLevel, LevelState] = {}
         self.awards: dict[int, _ReplayAward] = {}
         self.events = 0
+        self.suspended = False
+        self.first = defn
+
+    @classmethod
+    def for_log(cls, current: ProgressiveDefinition, events: Sequence[StoredEvent]) -> Replayer:
+        """A replayer starting from the definition the log starts with: the one the first
+        ``reconfigure`` event changed (its ``before``), else ``current``."""
+        for e in events:
+            if e.kind is EventKind.RECONFIGURE:
+                r = cls(ProgressiveDefinition.from_json(str(e.detail.get("before", ""))))
+                return r
+        return cls(current)
 
     def _fail(self, e: StoredEvent, what: str) -> LedgerIntegrityError:
         return LedgerIntegrityError(
@@ -480,14 +508,12 @@ class Replayer:
             s = self._state(e)
             lv = self.defn.level(s.level)
             wagered = int(e.detail.get("wagered_cents", 0))
-            self._expect(
-                e,
-                Delta(
-                    meter=increment(lv.primary_rate, s.wagered_cents, wagered),
-                    reserve=increment(lv.secondary_rate, s.wagered_cents, wagered),
-                    wagered_cents=wagered,
-                ),
-            )
+            want, over = contribution(lv, s, wagered)
+            self._expect(e, want)
+            if int(e.detail.get("overflow_micros", 0)) != over:
+                raise self._fail(
+                    e, f"records {e.detail.get('overflow_micros', 0)} µ$ over the limit, not {over}"
+                )
         elif k is EventKind.AWARD and e.detail.get("kind") == AwardKind.METER.value:
             s = self._state(e)
             share = Fraction(e.detail["share"])
@@ -520,6 +546,21 @@ class Replayer:
             expected, _ = payment_events(self.defn, self._state(e), pending)
             self._expect(e, expected[0].delta)
             a.status = AwardStatus.PAID
+        elif k in (EventKind.SUSPEND, EventKind.RESUME):
+            if self.suspended == (k is EventKind.SUSPEND):
+                raise self._fail(e, "suspends a suspended link or resumes one in play")
+            self.suspended = k is EventKind.SUSPEND
+        elif k is EventKind.RECONFIGURE:
+            if not self.suspended:
+                raise self._fail(e, "reconfigures a progressive in play (suspend it first)")
+            if e.detail.get("before") != self.defn.to_json():
+                raise self._fail(e, "changes a definition other than the one in force")
+            after = ProgressiveDefinition.from_json(str(e.detail.get("after", "")))
+            if [lv.level for lv in after.levels] != [lv.level for lv in self.defn.levels]:
+                raise self._fail(e, "changes the progressive's levels")
+            self.defn = after
+        elif k is EventKind.ACCEPT and self.suspended:
+            raise self._fail(e, "accepts a wager while the progressive is suspended")
         elif k is EventKind.ADJUSTMENT and e.detail.get("void_award") is not None:
             a = self._award(e)
             if a.status is not AwardStatus.PENDING:

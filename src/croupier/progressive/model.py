@@ -126,6 +126,9 @@ class EventKind(Enum):
     PAYMENT = "payment"  # a share award paid out of its level
     RESET = "reset"  # a level reset to its seed plus the reserve after a 100% award
     ADJUSTMENT = "adjustment"  # a manual correction, or a pending award voided
+    SUSPEND = "suspend"  # the link taken out of play for a reconfiguration (NY 5321.18(b)(4))
+    RECONFIGURE = "reconfigure"  # seed, rates or limit changed, with the approval reference
+    RESUME = "resume"  # the link back in play
 
 
 class AwardKind(Enum):
@@ -161,12 +164,26 @@ class LevelDefinition:
 
     ``primary_rate`` of each progressive wager goes to the meter players see; ``secondary_rate``
     to the reserve that funds the next reseed (§ 633b.2(i) P1–P6, § 633b.3(j)).
+    ``limit_cents`` is the progressive limit (ceiling) of the meter players see, ``None`` for
+    none: a contribution that would take the meter above it goes, for the part above, to the
+    reserve instead, and is counted on the level's overflow meter (58 Pa. Code § 605a.7(a); the
+    reading is in docs/interpretations.md).
     """
 
     level: MeterLevel
     seed_cents: int
     primary_rate: Fraction
     secondary_rate: Fraction = Fraction(0)
+    limit_cents: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.limit_cents is not None and (
+            not isinstance(self.limit_cents, int) or self.limit_cents < self.seed_cents
+        ):
+            raise InputError(
+                f"the {self.level.value} level's limit ({self.limit_cents!r} cents) must be a "
+                f"whole number of cents at or above its seed ({self.seed_cents} cents)"
+            )
 
 
 @dataclass(frozen=True)
@@ -381,6 +398,8 @@ class ProgressiveDefinition:
                     "seed_cents": lv.seed_cents,
                     "primary_rate": str(lv.primary_rate),
                     "secondary_rate": str(lv.secondary_rate),
+                    # only when set: a definition without a limit stores what it always stored
+                    **({"limit_cents": lv.limit_cents} if lv.limit_cents is not None else {}),
                 }
                 for lv in self.levels
             ],
@@ -412,6 +431,7 @@ class ProgressiveDefinition:
                     int(lv["seed_cents"]),
                     Fraction(lv["primary_rate"]),
                     Fraction(lv["secondary_rate"]),
+                    None if lv.get("limit_cents") is None else int(lv["limit_cents"]),
                 )
                 for lv in data["levels"]
             ),

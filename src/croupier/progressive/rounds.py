@@ -8,7 +8,6 @@ row); the ``settled`` event records the key and the fingerprint of the request.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -38,8 +37,14 @@ from croupier.progressive.model import (
     Role,
     RoundStatus,
 )
+from croupier.progressive.play import (
+    award_row,
+    play,
+    prepare,
+    request_fingerprint,
+    settlement_result,
+)
 from croupier.progressive.records import (
-    Award,
     Contribution,
     ProgressiveStatus,
     RoundSettlement,
@@ -47,7 +52,7 @@ from croupier.progressive.records import (
     replay_awards,
     settlement_to_json,
 )
-from croupier.progressive.store import dumps, now
+from croupier.progressive.store import now
 
 _ROUND = sa.select(t.rounds).where(
     t.rounds.c.progressive_id == sa.bindparam("b_pid"),
@@ -57,8 +62,15 @@ _LINKED = sa.select(t.linked_tables.c.table_id).where(
     t.linked_tables.c.progressive_id == sa.bindparam("b_pid"),
     t.linked_tables.c.table_id == sa.bindparam("b_table"),
 )
+_SUSPENDED = sa.select(t.progressives.c.suspended).where(
+    t.progressives.c.id == sa.bindparam("b_pid")
+)
 _SETTLED = sa.select(t.settlements).where(t.settlements.c.idempotency_key == sa.bindparam("b_key"))
-_INSERT_AWARD = sa.insert(t.awards).returning(t.awards.c.id)
+_INSERT_AWARD = (
+    sa.insert(t.awards)
+    .values(id=sa.select(sa.func.coalesce(sa.func.max(t.awards.c.id), 0) + 1).scalar_subquery())
+    .returning(t.awards.c.id)
+)
 _INSERT_SETTLEMENT = sa.insert(t.settlements)
 
 
@@ -124,14 +136,6 @@ def _put_round(conn: Connection, pid: int, view: RoundView, *, new: bool) -> Non
     )
 
 
-def _fingerprint(round_id: str, hands: Sequence[QualifyingHand]) -> str:
-    data = {
-        "round": round_id,
-        "hands": sorted([h.position, h.outcome] for h in hands),
-    }
-    return hashlib.sha256(dumps(data).encode()).hexdigest()
-
-
 class ProgressiveSystem:
     """The progressive table game system of one progressive, as the table engine drives it
     (§ 633b.2(d)–(h), § 633b.3(d)–(h)).
@@ -181,6 +185,44 @@ class ProgressiveSystem:
         :meth:`settle_round`: the same events, the same checks). A failure anywhere leaves the
         ledger as it was. ``idempotency_key`` already settled with the same request: the first
         settlement, ``replayed``."""
+        if self._open is not None:
+            return self._play_steps(round_id, table, positions, hands, idempotency_key, by, content)
+        prepared = prepare(
+            self.ledger,
+            self.name,
+            round_id,
+            table,
+            positions,
+            hands,
+            idempotency_key=idempotency_key,
+            by=by,
+            content=content,
+        )
+        with self.ledger._tx() as conn:
+            if prepared is not None:
+                done = play(self.ledger, prepared, conn)
+                if done is not None:
+                    return done
+            pid, defn = self.ledger._definition(conn, self.name, lock=True)
+            self._open = (conn, pid, defn)
+            try:
+                return self._play_steps(
+                    round_id, table, positions, hands, idempotency_key, by, content
+                )
+            finally:
+                self._open = None
+
+    def _play_steps(
+        self,
+        round_id: str,
+        table: str,
+        positions: Sequence[int],
+        hands: Sequence[QualifyingHand],
+        idempotency_key: str,
+        by: str,
+        content: str | None,
+    ) -> RoundSettlement:
+        """:meth:`play_round` step by step (in the transaction :meth:`_write` holds open)."""
         with self._write() as (conn, pid, defn):
             if _round(conn, pid, defn, round_id) is None:
                 self.accept_wagers(round_id, table, positions, by=by, content=content)
@@ -242,6 +284,12 @@ class ProgressiveSystem:
             raise RoundStateError(f"a position holds one progressive wager, got {ps!r}")
         with self._write() as (conn, pid, defn):
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(1)"), "accepting wagers")
+            if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
+                raise LinkError(
+                    f"progressive {self.name!r} is suspended for a reconfiguration: no wager is "
+                    "accepted at its tables until it is resumed (NY 9 NYCRR 5321.18(b)(4))",
+                    section="605a.8",
+                )
             linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()
             if linked is None:
                 raise LinkError(
@@ -419,7 +467,7 @@ class ProgressiveSystem:
         key = idempotency_key.strip()
         if not key:
             raise LedgerError("a settlement needs an idempotency key")
-        fingerprint = _fingerprint(round_id, hands)
+        fingerprint = request_fingerprint(round_id, hands)
         with self._write() as (conn, pid, defn):
             done = conn.execute(_SETTLED, {"b_key": key}).first()
             if done is not None:
@@ -480,34 +528,8 @@ class ProgressiveSystem:
             self.ledger._store_levels(conn, pid, before, plan.states)
             _set_round(conn, pid, round_id, RoundStatus.SETTLED)
             self.ledger._fault("levels")
-            result = RoundSettlement(
-                self.name,
-                round_id,
-                r.table_id,
-                key,
-                tuple(
-                    Contribution(e.level, e.delta.meter, e.delta.reserve)
-                    for e in plan.events[:n_contrib]
-                    if e.level is not None
-                ),
-                tuple(
-                    Award(
-                        id=i,
-                        progressive=self.name,
-                        round_id=round_id,
-                        table_id=r.table_id,
-                        position=a.position,
-                        outcome=a.outcome,
-                        kind=a.kind,
-                        status=a.status,
-                        amount_cents=a.amount_cents,
-                        meter_cents=a.meter_cents,
-                        level=a.level,
-                        share=a.share,
-                        source_position=a.source_position,
-                    )
-                    for i, a in zip(award_ids, plan.awards, strict=True)
-                ),
+            result = settlement_result(
+                self.name, round_id, r.table_id, key, plan, award_ids, n_contrib
             )
             conn.execute(
                 _INSERT_SETTLEMENT,
@@ -568,25 +590,6 @@ class ProgressiveSystem:
     def _insert_award(
         conn: Connection, pid: int, round_id: str, table_id: str, a: AwardDraft
     ) -> int:
-        return int(
-            conn.execute(
-                _INSERT_AWARD,
-                {
-                    "progressive_id": pid,
-                    "round_id": round_id,
-                    "table_id": table_id,
-                    "position": a.position,
-                    "outcome": a.outcome,
-                    "kind": a.kind.value,
-                    "status": a.status.value,
-                    "level": a.level.value if a.level is not None else None,
-                    "share": str(a.share) if a.share is not None else None,
-                    "amount_cents": a.amount_cents,
-                    "meter_cents": a.meter_cents,
-                    "source_position": (
-                        a.source_position if a.source_position is not None else a.position
-                    ),
-                    "validated_by": None,
-                },
-            ).scalar_one()
-        )
+        """Insert an award row, its id the last one's + 1 (writers hold the chain head, so ids
+        follow commit order; the fast path of :meth:`play_round` numbers them the same way)."""
+        return int(conn.execute(_INSERT_AWARD, award_row(pid, round_id, table_id, a)).scalar_one())

@@ -30,6 +30,8 @@ progressives = sa.Table(
     sa.Column("wager_cents", Money, nullable=False),
     sa.Column("definition", sa.Text, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    # suspended for a reconfiguration: no round is played on it (the suspend/resume events)
+    sa.Column("suspended", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 meter_levels = sa.Table(

@@ -20,6 +20,8 @@ import hmac
 import json
 import os
 import secrets
+import sqlite3
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -94,17 +96,19 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url`` (or a bare SQLite file path, :func:`database_url`): SQLite with
     foreign keys, a busy timeout, WAL for files and ``BEGIN IMMEDIATE`` transactions, each taken
     after an exclusive ``flock`` on ``<file>.lock`` (fair queueing of writer processes; released
-    at commit or rollback, and by the kernel when a process dies); anything else as SQLAlchemy
-    makes it."""
+    once the commit or rollback has returned, :class:`FlockConnection`, and by the kernel when a
+    process dies); anything else as SQLAlchemy makes it."""
     u = sa.make_url(database_url(url))
     if u.get_backend_name() != "sqlite":
-        return sa.create_engine(u, pool_pre_ping=True)
+        return _server_engine(u)
     path = sqlite_file(url)
     if path is None:
         engine = sa.create_engine(u, poolclass=sa.pool.StaticPool)
     else:
         path.parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(u.set(database=str(path)), connect_args={"timeout": 60})
+        engine = sa.create_engine(
+            u.set(database=str(path)), connect_args={"timeout": 60, "factory": FlockConnection}
+        )
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
@@ -121,40 +125,94 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
-        if lock_path is not None:
-            # writers queue on a blocking inter-process lock (the kernel wakes them in turn)
-            # instead of SQLite's busy polling, which lets a lucky writer in again and again
-            fd = conn.info.get(_LOCK_FD)
-            if fd is None:
-                fd = conn.info[_LOCK_FD] = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            conn.info[_LOCKED] = True
+        # writers queue on a blocking inter-process lock (the kernel wakes them in turn)
+        # instead of SQLite's busy polling, which lets a lucky writer in again and again
+        raw = conn.connection.dbapi_connection
+        if lock_path is not None and isinstance(raw, FlockConnection):
+            raw.lock(lock_path)
         conn.exec_driver_sql("BEGIN IMMEDIATE")
 
-    def _release(conn: Connection) -> None:
-        if conn.info.pop(_LOCKED, False):
-            fcntl.flock(conn.info[_LOCK_FD], fcntl.LOCK_UN)
-
-    event.listen(engine, "commit", _release)
-    event.listen(engine, "rollback", _release)
-
     @event.listens_for(engine, "checkin")
-    def _checkin(_dbapi_conn: Any, record: Any) -> None:
-        if record.info.pop(_LOCKED, False):  # a connection returned mid-transaction
-            fcntl.flock(record.info[_LOCK_FD], fcntl.LOCK_UN)
-
-    @event.listens_for(engine, "close")
-    def _close(_dbapi_conn: Any, record: Any) -> None:
-        fd = record.info.pop(_LOCK_FD, None)
-        record.info.pop(_LOCKED, None)
-        if fd is not None:
-            os.close(fd)
+    def _checkin(dbapi_conn: Any, _record: Any) -> None:
+        if isinstance(dbapi_conn, FlockConnection):  # a connection returned mid-transaction
+            dbapi_conn.unlock()
 
     return engine
 
 
-_LOCK_FD = "croupier-lock-fd"
-_LOCKED = "croupier-locked"
+class FlockConnection(sqlite3.Connection):
+    """A SQLite connection holding the ledger file's writer lock (an exclusive ``flock`` on
+    ``<file>.lock``) from its ``BEGIN IMMEDIATE`` until its COMMIT or ROLLBACK has *returned*:
+    so the next writer, woken by the kernel in turn, finds SQLite's own lock free and never
+    busy-polls for it while the commit is still being synced. The kernel releases the lock of a
+    process that dies."""
+
+    _lock_fd: int | None = None
+    _locked: bool = False
+
+    def lock(self, path: Path) -> None:
+        """Wait for the writer lock of ``path`` and take it."""
+        if self._lock_fd is None:
+            self._lock_fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(self._lock_fd, fcntl.LOCK_EX)
+        self._locked = True
+
+    def unlock(self) -> None:
+        """Release the writer lock (if held)."""
+        if self._locked and self._lock_fd is not None:
+            self._locked = False
+            fcntl.flock(self._lock_fd, fcntl.LOCK_UN)
+
+    def commit(self) -> None:
+        try:
+            super().commit()
+        finally:
+            self.unlock()
+
+    def rollback(self) -> None:
+        try:
+            super().rollback()
+        finally:
+            self.unlock()
+
+    def close(self) -> None:
+        self.unlock()
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+        super().close()
+
+
+IDLE_PING_SECONDS = 10.0
+"""A pooled server connection idle longer than this is checked (``SELECT 1``) before use."""
+
+
+def _server_engine(u: sa.URL) -> Engine:
+    """An engine for a database server whose pooled connections are checked before use only
+    when they have been idle for :data:`IDLE_PING_SECONDS`: a ping on every checkout is three
+    round trips per transaction, while a connection used a moment ago is known to be alive
+    (one dropped meanwhile fails that one operation, which changes nothing, and is replaced)."""
+    engine = sa.create_engine(u)
+
+    @event.listens_for(engine, "checkin")
+    def _checkin(_dbapi_conn: Any, record: Any) -> None:
+        record.info[_IDLE_SINCE] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checkout(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(_IDLE_SINCE)
+        if since is None or time.monotonic() - since < IDLE_PING_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_conn)
+            dbapi_conn.rollback()
+        except Exception as exc:  # any failure: the pool drops it and connects anew
+            raise sa.exc.DisconnectionError(f"pooled connection is gone: {exc}") from exc
+
+    return engine
+
+
+_IDLE_SINCE = "croupier-idle-since"
 
 
 def now() -> datetime:
@@ -220,6 +278,71 @@ def create_key(path: Path) -> bytes:
     key = read_key(path)
     assert key is not None
     return key
+
+
+# -- the copy of the chain head outside the database ---------------------------------------
+
+
+def head_file(key_file: Path) -> Path:
+    """Where the copy of the chain head is kept: beside the ledger key, ``<key>.head``
+    (``ledger.sqlite3.key`` → ``ledger.sqlite3.head``).
+
+    The chain shows any event changed, inserted or removed — except the newest ones removed
+    together with the head row (a database restored from an earlier backup, or truncated). After
+    every commit that moved the head, the writer records the head's (seq, mac) here; ``verify``
+    requires the log to hold that event with that mac. The copy may lag the database (a writer
+    killed between its commit and this write; writers racing, the later commit's write landing
+    first), never lead it: a lagging copy only narrows what is checked to the events before it.
+    """
+    return key_file.with_suffix(".head")
+
+
+def open_head(path: Path) -> int:
+    """A file descriptor for reading and writing the copy of the head in ``path`` (created
+    mode 0600)."""
+    return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+
+
+def _head_record(seq: int, mac: str) -> str:
+    body = f"{seq:020d} {mac}"
+    return f"{body} {hashlib.sha256(body.encode()).hexdigest()[:16]}\n"
+
+
+def _parse_head(text: str) -> tuple[int, str] | None:
+    parts = text.split()
+    if len(parts) != 3 or not parts[0].isdigit() or _head_record(int(parts[0]), parts[1]) != text:
+        return None
+    return int(parts[0]), parts[1]
+
+
+def held_head(fd: int) -> tuple[int, str] | None:
+    """The (seq, mac) the copy open on ``fd`` records (``None``: none, or unreadable)."""
+    try:
+        return _parse_head(os.pread(fd, 256, 0).decode("ascii"))
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def keep_head(fd: int, seq: int, mac: str) -> None:
+    """Record ``(seq, mac)`` as the head in the file open on ``fd``, unless it records a newer
+    one already: one fixed-length record written in place (a ``pwrite`` — no new file, rename
+    or fsync per round), with a checksum so that a record cut short reads as no copy, never as
+    another head. A copy that cannot be written is left as it was: the operation it follows has
+    committed, and ``verify`` shows the event the copy names."""
+    held = held_head(fd)
+    if held is not None and held[0] >= seq:
+        return
+    with contextlib.suppress(OSError):
+        os.pwrite(fd, _head_record(seq, mac).encode("ascii"), 0)
+
+
+def read_head(path: Path) -> tuple[int, str] | None:
+    """The (seq, mac) recorded in ``path``, or ``None`` when there is no copy (or an unreadable
+    one: a record whose checksum does not match)."""
+    try:
+        return _parse_head(path.read_text(encoding="ascii"))
+    except (OSError, UnicodeDecodeError):
+        return None
 
 
 def timestamp(dt: datetime) -> str:

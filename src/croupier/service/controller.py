@@ -24,18 +24,14 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from croupier.commands.common import _money
-from croupier.commands.meters import (
-    _award_dict,
-    _event_dict,
-    _progressive_paytable,
-    _signed_cents,
-    _status_dict,
-)
+from croupier.commands.meters import _progressive_paytable, _signed_cents
+from croupier.commands.meters_view import _award_dict, _event_dict, _status_dict
 from croupier.errors import InputError
 from croupier.paytables import builtin_paytables
 from croupier.progressive import (
     AwardStatus,
     EnvyRule,
+    Ledger,
     ProgressiveDefinition,
     ResetTiming,
     Role,
@@ -60,20 +56,26 @@ def _answer(status: int, body: Any) -> Write:
     return Write(run)
 
 
+def _status(ledger: Ledger, name: str) -> dict[str, Any]:
+    """Progressive ``name`` as ``croupier meters --json`` shows it: definition, levels, the
+    § 605a.7(a) meter set, linked tables, pending awards."""
+    return _status_dict(ledger.status(name), ledger.meters(name))
+
+
 @router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")
 def progressives(request: Request, _member: Staff) -> dict[str, Any]:
     """As ``croupier meters --json``: meters in micro-dollars (``*_micros``) and dollars."""
     ledger = ledger_of(request)
     return {
         "database": ledger.display_url,
-        "progressives": [_status_dict(ledger.status(n)) for n in ledger.names()],
+        "progressives": [_status(ledger, n) for n in ledger.names()],
     }
 
 
 @router.get("/progressives/{name}", summary="One progressive")
 def progressive(request: Request, _member: Staff, name: str) -> dict[str, Any]:
     """Its definition, levels, linked tables and pending awards."""
-    return _status_dict(ledger_of(request).status(name))
+    return _status(ledger_of(request), name)
 
 
 @router.get("/progressives/{name}/history", summary="A progressive's ledger events")
@@ -214,7 +216,7 @@ def create(
         status = ledger_of(request).create_progressive(
             definition, tables=body.tables, by=member.name
         )
-        return _answer(201, _status_dict(status))
+        return _answer(201, _status_dict(status, ledger_of(request).meters(definition.name)))
 
     return idempotent(request, key, body.model_dump(mode="json"), member.name, effect)
 

@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from croupier.commands.meters import _award_dict
+from croupier.commands.meters_view import _award_dict
 from croupier.errors import InputError, RoundConflictError
 from croupier.progressive import Ledger, RoundSettlement
 from croupier.service import store

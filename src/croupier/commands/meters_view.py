@@ -1,0 +1,239 @@
+"""How ``croupier meters`` shows a progressive: its status and § 605a.7(a) meters, awards and
+events, as tables and as the JSON of docs/schemas/meters-status.schema.json."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich import box
+from rich.table import Table
+
+from croupier.commands.common import out
+from croupier.progressive import (
+    Award,
+    LedgerEvent,
+    ProgressiveMeters,
+    ProgressiveStatus,
+    format_micros,
+)
+from croupier.units import format_money, format_percent
+
+
+def _award_dict(a: Award) -> dict[str, Any]:
+    return {
+        "award": a.id,
+        "progressive": a.progressive,
+        "round": a.round_id,
+        "table": a.table_id,
+        "position": a.position,
+        "outcome": a.outcome,
+        "kind": a.kind.value,
+        "status": a.status.value,
+        "level": a.level.value if a.level else None,
+        "share": format_percent(a.share) if a.share is not None else None,
+        "amount": format_money(a.amount_cents),
+        "amount_cents": a.amount_cents,
+        "validated_by": a.validated_by,
+        **({"envy_for_position": a.source_position} if a.source_position is not None else {}),
+    }
+
+
+def _status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
+    d = s.definition
+    by_level = {lm.level: lm for lm in m.levels}
+    return {
+        "name": d.name,
+        "section": f"58 Pa. Code § {d.section}",
+        "paytable": d.paytable,
+        "decks": d.decks,
+        "wager": format_money(d.wager_cents),
+        "wager_cents": d.wager_cents,
+        "reset_timing": d.reset_timing.value,
+        "envy_rule": d.envy_rule.value,
+        "tables": list(s.tables),
+        "levels": [
+            {
+                "level": lv.level.value,
+                "seed": format_money(d.level(lv.level).seed_cents),
+                "seed_cents": d.level(lv.level).seed_cents,
+                "primary_rate": format_percent(d.level(lv.level).primary_rate),
+                "secondary_rate": format_percent(d.level(lv.level).secondary_rate),
+                "meter": format_micros(lv.meter),
+                "held": format_micros(lv.held),
+                "available": format_micros(lv.available),
+                "reserve": format_micros(lv.reserve),
+                "meter_micros": lv.meter,
+                "held_micros": lv.held,
+                "available_micros": lv.available,
+                "reserve_micros": lv.reserve,
+                "wagered": format_money(lv.wagered_cents),
+                "wagered_cents": lv.wagered_cents,
+                "paid": format_money(lv.paid_cents),
+                "paid_cents": lv.paid_cents,
+                "hits": lv.hits,
+                "limit_cents": by_level[lv.level].limit_cents,
+                "overflow_micros": by_level[lv.level].overflow_micros,
+                "paid_by_attendant_cents": by_level[lv.level].paid_by_attendant_cents,
+                "cumulative_paid_cents": by_level[lv.level].cumulative_paid_cents,
+                "qualifying_wagers": by_level[lv.level].qualifying_wagers,
+                "wins": by_level[lv.level].wins,
+            }
+            for lv in s.levels
+        ],
+        "paid_by_table_cents": m.paid_by_table_cents,
+        "table_pays": m.table_pays,
+        "pending": [_award_dict(a) for a in s.pending],
+    }
+
+
+def _event_dict(e: LedgerEvent) -> dict[str, Any]:
+    ev = e.event
+    return {
+        "seq": ev.seq,
+        "at": e.created_at.isoformat(),
+        "progressive": e.progressive,
+        "kind": ev.kind.value,
+        "level": ev.level.value if ev.level else None,
+        "round": ev.round_id,
+        "table": ev.table_id,
+        "position": ev.position,
+        "award": ev.award_id,
+        "meter_delta_micros": ev.delta.meter,
+        "reserve_delta_micros": ev.delta.reserve,
+        "held_delta_micros": ev.delta.held,
+        "amount_cents": ev.amount_cents,
+        "by": ev.actor,
+        "role": ev.actor_role,
+        "detail": dict(ev.detail),
+    }
+
+
+def _signed(micros: int) -> str:
+    return "" if micros == 0 else ("+" if micros > 0 else "") + format_micros(micros)
+
+
+def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
+    d = s.definition
+    by_level = {lm.level: lm for lm in m.levels}
+    tables = ", ".join(s.tables) or "no table linked"
+    t = Table(
+        title=f"{d.name} · § {d.section} paytable {d.paytable} · {d.decks} decks · "
+        f"{format_money(d.wager_cents)} wager · {tables}",
+        title_justify="left",
+        caption=f"resets {d.reset_timing.value}; envy {d.envy_rule.value}; paid by the table "
+        f"(odds lines, envy): {format_money(m.paid_by_table_cents)} in {m.table_pays} pays "
+        "(§ 605a.7(a))",
+        caption_justify="left",
+    )
+    for col in ("Level", "Seed", "Rates", "Meter", "Held", "Available", "Reserve", "Limit"):
+        t.add_column(col, justify="left" if col in ("Level", "Rates") else "right")
+    c = Table(title="Counts and payouts (§ 605a.7(a))", title_justify="left")
+    for col in ("Level", "Wagers", "Hits", "Wins", "Paid by attendant", "Paid out", "Overflow"):
+        c.add_column(col, justify="left" if col == "Level" else "right")
+    for lv in s.levels:
+        ld = d.level(lv.level)
+        rates = format_percent(ld.primary_rate)
+        if ld.secondary_rate:
+            rates += f" + {format_percent(ld.secondary_rate)}"
+        t.add_row(
+            lv.level.value,
+            format_money(ld.seed_cents),
+            rates,
+            format_micros(lv.meter),
+            format_micros(lv.held),
+            format_micros(lv.available),
+            format_micros(lv.reserve),
+            "none" if ld.limit_cents is None else format_money(ld.limit_cents),
+        )
+        lm = by_level[lv.level]
+        c.add_row(
+            lv.level.value,
+            str(lm.qualifying_wagers),
+            str(lm.hits),
+            str(lm.wins),
+            format_money(lm.paid_by_attendant_cents),
+            format_money(lm.cumulative_paid_cents),
+            format_micros(lm.overflow_micros),
+        )
+    out.print(t)
+    out.print(c)
+    if s.pending:
+        rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
+        p = Table(title=f"Pending validation (§ {rule})", title_justify="left")
+        for col in ("Award", "Round", "Table", "Seat", "Outcome", "Pays", "Amount"):
+            p.add_column(col, justify="right" if col in ("Award", "Seat", "Amount") else "left")
+        for a in s.pending:
+            share = f"{format_percent(a.share)} {a.level.value}" if a.share and a.level else ""
+            p.add_row(
+                str(a.id),
+                a.round_id,
+                a.table_id,
+                str(a.position),
+                a.outcome,
+                share,
+                format_money(a.amount_cents),
+            )
+        out.print(p)
+
+
+def _print_history(events: list[LedgerEvent]) -> None:
+    several = len({e.progressive for e in events if e.progressive is not None}) > 1
+    t = Table(
+        title="Ledger",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+        collapse_padding=True,
+    )
+    t.add_column("Seq", justify="right", no_wrap=True)
+    t.add_column("Event", no_wrap=True)
+    if several:
+        t.add_column("Progressive", no_wrap=True)
+    for col in ("Level", "Table", "Round", "Seat", "Award"):
+        t.add_column(col, no_wrap=True)
+    for col in ("Meter Δ", "Reserve Δ", "Held Δ", "Amount"):
+        t.add_column(col, justify="right", no_wrap=True)
+    t.add_column("By", no_wrap=True)
+    t.add_column("Note")
+    for e in events:
+        ev = e.event
+        who = f"{ev.actor} ({ev.actor_role})" if ev.actor else ""
+        t.add_row(
+            str(ev.seq),
+            ev.kind.value,
+            *([e.progressive or ""] if several else []),
+            ev.level.value if ev.level else "",
+            ev.table_id or "",
+            ev.round_id or "",
+            str(ev.position) if ev.position is not None else "",
+            str(ev.award_id) if ev.award_id is not None else "",
+            _signed(ev.delta.meter),
+            _signed(ev.delta.reserve),
+            _signed(ev.delta.held),
+            format_money(ev.amount_cents) if ev.amount_cents is not None else "",
+            who,
+            _note(e),
+        )
+    out.print(t)
+
+
+def _note(e: LedgerEvent) -> str:
+    """A few words on what the event was, for people."""
+    ev, d = e.event, e.event.detail
+    k = ev.kind.value
+    if k == "user":
+        return f"{d.get('user')}: {d.get('role')}"
+    if k == "accept":
+        return "seats " + ", ".join(map(str, d.get("positions", [])))
+    if k == "chip-count":
+        return f"{d.get('chips')} chips, {d.get('wagers')} wagers"
+    if k == "contribution":
+        return f"{d.get('wagers')} wagers"
+    if k in ("award", "envy"):
+        src = d.get("source_position")
+        return str(d.get("outcome", "")) + (f" at seat {src}" if src is not None else "")
+    if k == "settled":
+        return f"key {d.get('idempotency_key')}"
+    if k in ("hold", "void-round", "adjustment"):
+        return str(d.get("reason", ""))
+    return ""
