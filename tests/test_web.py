@@ -285,3 +285,44 @@ def test_the_dealer_screen_settles_a_round(server: Server, page: Any, tmp_path: 
     with httpx.Client(base_url=server.base, timeout=60) as c:
         stored = c.get(f"/rounds/{TABLE}/round-1", headers=server.auth(DEALER))
     assert stored.status_code == 200 and stored.json()["recorded_by"] == DEALER
+
+
+def test_the_designer_solves_a_pay_and_exports_a_paytable_croupier_loads(
+    server: Server, page: Any, tmp_path: Path
+) -> None:
+    # by hand (8 decks, § 633b.1(f) paytable A, counts as in the explorer's test): the Perfect
+    # Pair pay n with colored 12 and mixed 6 to 1 gives house edge
+    # -(1456 n + 12·1664 + 6·3328 - 79872) / 86320; for 5%: n = 35620/1456 = 24.4643 to 1; the
+    # whole pay 24 to 1 gives (79872 - 39936 - 24·1456) / 86320 = 4992/86320
+    deals, others = comb(416, 2), 12 * 1664 + 6 * 3328 - 79872
+    exact = (-Fraction(5, 100) * deals - others) / 1456
+    assert f"{float(exact):.4f}" == "24.4643"
+    whole = -Fraction(24 * 1456 + others, deals)
+    expect = sync_api.expect
+    page.goto(server.base + "/designer?wager=perfect-pairs&paytable=A&decks=8")
+    expect(page.locator("#house-edge")).to_have_text("4.0964%")
+    page.get_by_label("Pay to solve", exact=True).select_option("perfect-pair")
+    page.get_by_label("Target house edge (%)", exact=True).fill("5")
+    page.get_by_role("button", name="Solve").click()
+    expect(page.locator("#solved")).to_contain_text(f"{float(exact):.4f} to 1")
+    expect(page.locator("#solved-pay")).to_have_text("24 to 1")
+    expect(page.locator("#solved")).to_contain_text("25 for 1")
+    expect(page.locator("#solved-edge")).to_have_text(f"{float(whole):.4%}")
+    page.get_by_role("button", name="Use 24 to 1").click()  # the figures follow the edit
+    expect(page.locator("#house-edge")).to_have_text(f"{float(whole):.4%}")
+    page.get_by_label("Mixed Pair", exact=True).fill("7 to 1")  # typed: figures update
+    mixed7 = -Fraction(24 * 1456 + 12 * 1664 + 7 * 3328 - 79872, deals)
+    expect(page.locator("#house-edge")).to_have_text(f"{float(mixed7):.4%}")
+    shot(page, "designer", tmp_path)
+
+    toml = httpx.get(server.base + page.locator("#export").get_attribute("href"), timeout=60)
+    assert toml.status_code == 200
+    path = tmp_path / "designed.toml"
+    path.write_text(toml.text, encoding="utf-8")
+    from croupier.analysis.parsheet import exact_parsheet
+    from croupier.paytables.loader import load_paytable_file
+    from croupier.wagers import get_wager
+
+    (table,) = load_paytable_file(path)
+    assert not table.regulation
+    assert exact_parsheet(get_wager("perfect-pairs"), table, decks=8).house_edge == mixed7

@@ -32,6 +32,14 @@ from croupier.commands.common import _meter_arg
 from croupier.errors import CroupierError
 from croupier.service import reading
 from croupier.service.problems import error_section
+from croupier.service.web.designer import (
+    PREFIX,
+    base_paytable,
+    edited,
+    pays_from,
+    solve,
+    toml_text,
+)
 from croupier.service.web.figures import catalogue, choose, comparison
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
@@ -156,6 +164,72 @@ def compare(request: Request, wager: Text = None, decks: Text = None) -> HTMLRes
         rows=rows,
         error=error,
         above=[r for r in rows if r["long_run_return"] > 1],
+    )
+
+
+@router.get("/designer", response_class=HTMLResponse)
+def designer_page(request: Request) -> HTMLResponse:
+    """The paytable designer (``?wager=&paytable=&decks=``, ``pay:OUTCOME=24 to 1`` for each
+    edited pay, ``solve=OUTCOME&target=5`` to solve one pay for a target house edge)."""
+    q = request.query_params
+    wagers = [w for w in catalogue() if not w["progressive"]]
+    error = None
+    context: dict[str, Any] = {}
+    try:
+        w, key, n = choose(q.get("wager"), q.get("paytable"), q.get("decks"))
+        base = base_paytable(w, key, n)
+        context = _designed(w, base, n, q)
+        if q.get("solve"):
+            solved = solve(w, context["table"], context["sheet"], q["solve"], q.get("target") or "")
+            context["solved"] = solved.to_dict()
+    except CroupierError as exc:
+        error = _problem(exc)
+        w, key, n = choose(None, None, None)
+        if not context:
+            context = _designed(w, base_paytable(w, key, n), n, {})
+    pays = pays_from(q)
+    export = {"wager": w.id, "paytable": key, "decks": n}
+    export.update({PREFIX + k: v for k, v in pays.items()})
+    return _render(
+        request,
+        "designer.html",
+        422 if error else 200,
+        page="designer",
+        wagers=wagers,
+        picked={
+            "wager": w.id,
+            "paytable": key,
+            "decks": n,
+            "solve": q.get("solve") or "",
+            "target": q.get("target") or "",
+        },
+        error=error,
+        export=export,
+        **context,
+    )
+
+
+def _designed(w: Any, base: Any, decks: int, q: Any) -> dict[str, Any]:
+    table = edited(base, pays_from(q), decks)
+    sheet = exact_parsheet(w, table, decks=decks)
+    combos: dict[str, int] = {}
+    for r in sheet.rows:
+        combos[r.outcome] = combos.get(r.outcome, 0) + (r.combinations or 0)
+    return {"base": base, "table": table, "sheet": sheet, "combos": combos}
+
+
+@router.get("/designer/paytable.toml")
+def designer_toml(request: Request) -> Response:
+    """The designed paytable as a TOML section file croupier loads (``--paytable-file``)."""
+    q = request.query_params
+    w, key, n = choose(q.get("wager"), q.get("paytable"), q.get("decks"))
+    base = base_paytable(w, key, n)
+    table = edited(base, pays_from(q), n)
+    text = toml_text(table, base, w.name + " wager")
+    return Response(
+        text,
+        media_type="application/toml; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{w.id}-{table.key}.toml"'},
     )
 
 
