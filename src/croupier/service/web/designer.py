@@ -135,7 +135,8 @@ def solve(w: Wager, table: Paytable, sheet: ParSheet, outcome: str, target: str)
     h = _edge(target)
     exact = pay.net + (-h - sheet.expected_return) * sheet.total / count
     whole = max(math.floor(exact), 0)
-    check = exact_parsheet(w, edited(table, {outcome: f"{whole} to 1"}, sheet.decks))
+    decks = sheet.decks if sheet.decks is not None else table.decks[0]
+    check = exact_parsheet(w, edited(table, {outcome: f"{whole} to 1"}, decks), decks=decks)
     return Solved(outcome, line.label, h, exact, whole, check.house_edge)
 
 
