@@ -9,8 +9,10 @@ Skipped, with the reason, where Chromium or the ``playwright`` package is missin
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -19,6 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
+from croupier.units import format_money
 from progressive_support import new_db_url, secret
 from service_support import DEALER, FLOOR, PIT, Server, make_ledger, pp_round, royal_round
 
@@ -38,6 +41,8 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 768, "height": 1024}
 TABLE = "WEB-1"
+HONEST, HONEST_ROUNDS = "HOLD-OK", 5
+MIS_SETTLED, MIS_ROUNDS = "HOLD-BAD", 40
 
 
 @pytest.fixture(scope="module")
@@ -58,12 +63,63 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             )
             assert r.status_code == 201, r.text
             sub = pp_round("x")["submission"]
-            r = c.post("/tables", json={"table": TABLE, "submission": sub}, headers=srv.auth(PIT))
-            assert r.status_code == 201, r.text
+            for table in (TABLE, HONEST, MIS_SETTLED):
+                r = c.post(
+                    "/tables", json={"table": table, "submission": sub}, headers=srv.auth(PIT)
+                )
+                assert r.status_code == 201, r.text
+            honest = None
+            for i in range(HONEST_ROUNDS):  # 8s 9h: the $5 Perfect Pairs wager loses
+                r = c.post(
+                    "/rounds/settle",
+                    params={"table": HONEST},
+                    json=pp_round(f"h{i}", cards="8s 9h"),
+                    headers=srv.auth(DEALER),
+                )
+                assert r.status_code == 201, r.text
+                honest = r.json()
+        assert honest is not None
+        _store_mis_settled(url, honest)
         yield srv
     finally:
         srv.stop()
         urls.close()  # type: ignore[attr-defined]
+
+
+def _store_mis_settled(url: str, honest: dict[str, Any]) -> None:
+    """MIS_ROUNDS rounds of MIS_SETTLED written behind the service's back: each pays the losing
+    $5 Perfect Pairs wager 25 to 1, as a table paying every hand as a perfect pair would."""
+    import copy
+    import json
+
+    import sqlalchemy as sa
+
+    from croupier.service import store
+
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            for i in range(MIS_ROUNDS):
+                doc = copy.deepcopy(honest)
+                doc.update(table=MIS_SETTLED, round=f"m{i}")
+                for line in doc["settlement"]["lines"]:
+                    if line["wager"] == "perfect-pairs":
+                        line.update(pays="25 to 1", win_cents=12500, returned_cents=13000)
+                conn.execute(
+                    sa.insert(store.rounds).values(
+                        table_id=MIS_SETTLED,
+                        round_id=f"m{i}",
+                        submission_digest=doc["submission_digest"],
+                        content_digest=doc["content_digest"],
+                        wagers=json.dumps(doc["wagers"]),
+                        net_cents=0,
+                        document=json.dumps(doc),
+                        recorded_by=DEALER,
+                        settled_at=datetime.now(UTC),
+                    )
+                )
+    finally:
+        engine.dispose()
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +207,8 @@ def test_the_explorer_shows_the_perfect_pairs_8_deck_sheet(
     shot(page, "explorer", tmp_path)
 
     page.set_viewport_size(TABLET)  # tablet width: nothing sticks out sideways
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # (the charts follow the resize a frame or two later)
+    page.wait_for_function("document.documentElement.scrollWidth <= window.innerWidth")
     shot(page, "explorer-tablet", tmp_path)
 
 
@@ -326,3 +383,37 @@ def test_the_designer_solves_a_pay_and_exports_a_paytable_croupier_loads(
     (table,) = load_paytable_file(path)
     assert not table.regulation
     assert exact_parsheet(get_wager("perfect-pairs"), table, decks=8).house_edge == mixed7
+
+
+def test_the_hold_report_flags_a_table_with_mis_settled_rounds(
+    server: Server, page: Any, tmp_path: Path
+) -> None:
+    # by hand, 6 decks (312 cards): Perfect Pairs A's exact house edge and variance per unit
+    deals = comb(312, 2)
+    counts = {25: 52 * comb(6, 2), 12: 13 * 2 * 36, 6: 13 * 4 * 36}
+    counts[-1] = deals - sum(counts.values())
+    mean = Fraction(sum(n * c for n, c in counts.items()), deals)
+    var = Fraction(sum(n * n * c for n, c in counts.items()), deals) - mean**2
+    sd = math.sqrt(var)
+
+    def band(lines: int) -> str:  # ± 3 SD of the theoretical hold of `lines` $5 wagers
+        theo = -mean * 500 * lines
+        spread = sd * math.sqrt(lines * 500**2)
+        lo, hi = math.floor(float(theo) - 3 * spread), math.ceil(float(theo) + 3 * spread)
+        return f"{format_money(lo)} to {format_money(hi)}"
+
+    expect = sync_api.expect
+    page.goto(server.base + "/pit")
+    login(page, DEALER)
+    bad = page.locator(f"#hold tr[data-table={MIS_SETTLED}][data-wager=perfect-pairs]")
+    good = page.locator(f"#hold tr[data-table={HONEST}][data-wager=perfect-pairs]")
+    expect(bad).to_contain_text("outside the band")
+    expect(bad).to_have_class("flagged")
+    expect(bad).to_contain_text(format_money(-12500 * MIS_ROUNDS))  # the players won it all
+    expect(bad).to_contain_text(band(MIS_ROUNDS))
+    expect(good).to_contain_text("within the band")
+    expect(good).to_contain_text(format_money(500 * HONEST_ROUNDS))  # every wager lost
+    expect(good).to_contain_text(band(HONEST_ROUNDS))
+    assert page.locator("#chart-hold").bounding_box()["height"] > 100
+    page.locator("#hold").scroll_into_view_if_needed()
+    shot(page, "pit-hold", tmp_path)

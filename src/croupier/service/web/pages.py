@@ -8,6 +8,9 @@
   (:func:`croupier.service.web.figures.comparison`).
 * ``GET /pit``, ``GET /dealer`` — pages whose script talks to the service's JSON routes with a
   staff member's bearer token (``POST /token``): the progressive controller and open tables.
+* ``GET /hold-report`` — the pit's hold report as JSON (:mod:`croupier.service.web.hold`).
+* ``GET /designer`` and ``GET /designer/paytable.toml`` — the paytable designer
+  (:mod:`croupier.service.web.designer`).
 * ``GET /parsheet.csv`` — one par sheet as CSV (:func:`croupier.analysis.report.parsheets_csv`).
 
 Bad input is shown on the page as the croupier error's one line with its section (status 422),
@@ -41,6 +44,7 @@ from croupier.service.web.designer import (
     toml_text,
 )
 from croupier.service.web.figures import catalogue, choose, comparison
+from croupier.service.web.hold import router as hold_router
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
 HERE = Path(__file__).parent
@@ -248,6 +252,7 @@ def dealer(request: Request) -> HTMLResponse:
 def mount(app: FastAPI) -> None:
     """Serve the page on ``app``: its routes and ``/static`` (scripts, styles, Chart.js)."""
     app.include_router(router)
+    app.include_router(hold_router)
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
 

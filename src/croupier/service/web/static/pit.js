@@ -63,6 +63,35 @@
       el("td", {}, `${e.by} (${e.role})`))));
   }
 
+  let holdChart = null;
+  async function hold() {
+    const h = await api("/hold-report");
+    const body = document.querySelector("#hold tbody");
+    body.replaceChildren(...h.rows.map((r) => el("tr", {"data-table": r.table, "data-wager": r.wager, class: r.flagged ? "flagged" : ""},
+      el("th", {scope: "row"}, r.table), el("td", {}, r.wager),
+      el("td", {}, r.paytable ? `§ ${r.section} ${r.paytable} · ${r.decks}` : "—"),
+      el("td", {class: "num"}, String(r.rounds)), el("td", {class: "num"}, r.handle),
+      el("td", {class: "num"}, r.hold), el("td", {class: "num"}, r.theoretical ?? "—"),
+      el("td", {class: "num"}, r.band ?? "—"),
+      el("td", {class: "status-cell"}, r.note ? r.note : (r.flagged ? "⚠ outside the band" : "within the band")))));
+    if (!h.rows.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "9"}, "No stored rounds.")));
+    const rows = h.rows.filter((r) => r.low_cents !== undefined);
+    if (typeof Chart === "undefined") return;
+    const labels = rows.map((r) => `${r.table} ${r.wager}`);
+    const band = rows.map((r) => [r.low_cents / 100, r.high_cents / 100]);
+    const actual = rows.map((r) => r.hold_cents / 100);
+    const colours = rows.map((r) => (r.flagged ? "#922b21" : "#1e8449"));
+    if (holdChart) holdChart.destroy();
+    holdChart = new Chart(document.getElementById("chart-hold"), {
+      data: {labels, datasets: [
+        {type: "bar", label: "Band (± 3 SD of the theoretical hold, $)", data: band, backgroundColor: "#d6e4f0"},
+        {type: "line", label: "Actual hold ($)", data: actual, showLine: false, pointRadius: 7,
+          pointBackgroundColor: colours, borderColor: colours},
+      ]},
+      options: {maintainAspectRatio: false, indexAxis: "x"},
+    });
+  }
+
   async function refresh() {
     if (!croupier.session()) return;
     try {
@@ -70,6 +99,7 @@
       meters(data.progressives);
       pending(data.progressives);
       await history(data.progressives);
+      await hold();
       document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
     } catch (e) {
       status().textContent = describe(e);
