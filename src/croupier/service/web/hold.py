@@ -85,12 +85,14 @@ def hold_report(engine: Engine) -> dict[str, Any]:
     tallies: dict[tuple[str, str, str], _Tally] = {}
     submissions: dict[tuple[str, str], Any] = {}
     with engine.connect() as conn:
-        for t in conn.execute(sa.select(store.tables)).all():
+        for opened in conn.execute(sa.select(store.tables)).all():
             try:
-                _, sub = checked_submission(json.loads(t.submission), f"table {t.table_id}")
+                _, sub = checked_submission(
+                    json.loads(opened.submission), f"table {opened.table_id}"
+                )
             except (CroupierError, ValueError):
                 continue
-            submissions[(t.table_id, t.submission_digest)] = sub
+            submissions[(opened.table_id, opened.submission_digest)] = sub
         r = store.rounds
         q = sa.select(r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
         for table, round_id, digest, text in conn.execute(q.order_by(r.c.id)):
