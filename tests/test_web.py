@@ -9,6 +9,7 @@ Skipped, with the reason, where Chromium or the ``playwright`` package is missin
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Iterator
@@ -218,6 +219,15 @@ def test_the_explorer_draws_a_progressive_against_its_meter(
     page.goto(server.base + "/?wager=jackpot-party&paytable=P1&decks=6&meter=100000")
     sync_api.expect(page.locator("#breakeven")).not_to_have_text("—")
     assert page.locator("#chart-meter").bounding_box()["height"] > 100
+    sheet = httpx.get(server.base + page.locator("#dl-json").get_attribute("href"), timeout=60)
+    drawn = json.loads(page.locator("#chart-data").text_content())["meter"]
+    # the line starts at the sheet's own return (at $100,000) and crosses zero at the breakeven
+    assert drawn["dollars"][0] == 100_000
+    assert drawn["returns"][0] == pytest.approx(sheet.json()["expected_return"])
+    be = sheet.json()["meter_analysis"]["breakeven_meter_cents"] / 100
+    slope = (drawn["returns"][-1] - drawn["returns"][0]) / (drawn["dollars"][-1] - 100_000)
+    # (dollars are labels, rounded to the dollar)
+    assert drawn["returns"][0] + slope * (be - 100_000) == pytest.approx(0, abs=1e-6)
     shot(page, "explorer-progressive", tmp_path)
 
 

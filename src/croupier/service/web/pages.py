@@ -116,16 +116,18 @@ def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
     }
     ma = sheet.get("meter_analysis")
     if ma:
+        # the return is linear in the top meter (the other levels held where they are), from the
+        # meter the sheet is at to past the breakeven
         top = ma["top_meter"]
-        seed = sheet["meters_cents"][top]
+        start = sheet["meters_cents"][top]
         slope = ma["return_per_1000_on_meter"][top]  # per $1,000 on the top meter
-        end = max(ma["breakeven_meter_cents"] or 0, seed) * 1.25 or seed * 2
+        end = max(ma["breakeven_meter_cents"] or 0, start) * 1.25 or start * 2
         steps = 20
-        xs = [seed + (end - seed) * i / steps for i in range(steps + 1)]
+        xs = [start + (end - start) * i / steps for i in range(steps + 1)]
         data["meter"] = {
             "level": top,
             "dollars": [round(x / 100) for x in xs],
-            "returns": [ma["return_at_seed"] + slope * (x - seed) / 100_000 for x in xs],
+            "returns": [ma["return_at_meters"] + slope * (x - start) / 100_000 for x in xs],
             "breakeven": ma["breakeven_meter"],
         }
     return data
