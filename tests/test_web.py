@@ -24,7 +24,16 @@ import pytest
 
 from croupier.units import format_money
 from progressive_support import new_db_url, secret
-from service_support import DEALER, FLOOR, PIT, Server, make_ledger, pp_round, royal_round
+from service_support import (
+    DEALER,
+    FLOOR,
+    PIT,
+    SHIFT,
+    Server,
+    make_ledger,
+    pp_round,
+    royal_round,
+)
 
 CHROMIUM = Path(os.environ.get("CROUPIER_CHROMIUM", "/usr/bin/chromium"))
 if not CHROMIUM.exists():
@@ -42,6 +51,7 @@ pytestmark = pytest.mark.browser
 DESKTOP = {"width": 1280, "height": 800}
 TABLET = {"width": 768, "height": 1024}
 TABLE = "WEB-1"
+LINKED = "WEB-2"
 HONEST, HONEST_ROUNDS = "HOLD-OK", 5
 MIS_SETTLED, MIS_ROUNDS = "HOLD-BAD", 40
 
@@ -69,6 +79,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                     "/tables", json={"table": table, "submission": sub}, headers=srv.auth(PIT)
                 )
                 assert r.status_code == 201, r.text
+            r = c.post("/progressives/jp-5/links", json={"table": LINKED}, headers=srv.auth(SHIFT))
+            assert r.status_code == 201, r.text
+            r = c.post(
+                "/tables",
+                json={"table": LINKED, "submission": sub, "progressives": ["jp-5"]},
+                headers=srv.auth(PIT),
+            )
+            assert r.status_code == 201, r.text
             honest = None
             for i in range(HONEST_ROUNDS):  # 8s 9h: the $5 Perfect Pairs wager loses
                 r = c.post(
@@ -427,3 +445,34 @@ def test_the_hold_report_flags_a_table_with_mis_settled_rounds(
     assert page.locator("#chart-hold").bounding_box()["height"] > 100
     page.locator("#hold").scroll_into_view_if_needed()
     shot(page, "pit-hold", tmp_path)
+
+
+def test_the_dealer_screen_shows_a_progressive_award_pending_validation(
+    server: Server, page: Any, tmp_path: Path
+) -> None:
+    expect = sync_api.expect
+    page.goto(server.base + "/dealer")
+    login(page, DEALER)
+    page.get_by_label("Table", exact=True).select_option(LINKED)
+    page.get_by_role("button", name="Open the round").click()
+    for wager, amount in (("blackjack", "$10"), ("jackpot-party", "$5")):
+        page.get_by_label("Wager", exact=True).fill(wager)
+        page.get_by_label("Amount", exact=True).fill(amount)
+        page.get_by_role("button", name="Place bet").click()
+        expect(page.locator("#events")).to_contain_text(f"places {amount} on {wager}")
+    page.get_by_role("button", name="No more bets").click()
+    page.get_by_label("Players (seat: cards; …)", exact=True).fill("1: Kd Qd")
+    page.get_by_label("Dealer", exact=True).fill("Ad Jd")
+    page.get_by_role("button", name="Deal").click()
+    # K♦ Q♦ with the dealer's A♦ J♦: a Royal Flush in diamonds, 100% of the progressive
+    # (§ 633b.2(a)(1)), paid only once a floorperson validates it (§ 633b.2(h)(3))
+    expect(page.get_by_role("button", name="Hit")).to_be_disabled()  # a dealer Blackjack
+    page.get_by_role("button", name="Settle").click()
+    jp = page.locator("#lines tbody tr").filter(has_text="jackpot-party")
+    expect(jp).to_contain_text("100% of Progressive")
+    expect(jp).to_contain_text("pending a floorperson's validation")
+    expect(jp).to_contain_text("§ 633b.2(g)")
+    with httpx.Client(base_url=server.base, timeout=60) as c:
+        pending = c.get("/awards", params={"status": "pending"}, headers=server.auth(DEALER))
+    assert [a["table"] for a in pending.json()["awards"]] == [LINKED]
+    shot(page, "dealer-progressive", tmp_path)
