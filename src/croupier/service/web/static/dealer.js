@@ -7,6 +7,7 @@
   let table = null;
 
   function show(state) {
+    last = state;
     $("round").hidden = false;
     $("round-table").textContent = state.table;
     $("round-number").textContent = String(state.round);
@@ -53,7 +54,10 @@
     return s;
   }
 
+  let last = null;
   async function post(action) {
+    // one step in flight at a time: every action waits for the round's answer
+    document.querySelectorAll("button[data-action]").forEach((b) => { b.disabled = true; });
     try {
       const state = await api(`/tables/${encodeURIComponent(table)}/steps`, {method: "POST", body: step(action)});
       $("dealer-problem").hidden = true;
@@ -61,6 +65,7 @@
       $("dealer-status").textContent = `${action}: done.`;
     } catch (e) {
       problem(e);
+      if (last) show(last);
     }
   }
 
@@ -87,6 +92,13 @@
     });
     $("pick-table").addEventListener("submit", (ev) => { ev.preventDefault(); table = $("table").value; load(); });
     $("next-round").addEventListener("click", load);
+    // the card picker types into the cards field used last (the dealer's, or a seat's after
+    // "N:" in the players' field)
+    let target = $("deal-dealer");
+    for (const id of ["deal-players", "deal-dealer", "play-card"]) $(id).addEventListener("focus", () => { target = $(id); });
+    document.querySelectorAll("#card-picker button[data-card]").forEach((b) => b.addEventListener("click", () => {
+      target.value = target.id === "play-card" ? b.dataset.card : `${target.value.trimEnd()} ${b.dataset.card}`.trimStart();
+    }));
     croupier.loginForm((s) => { if (s) tables(); });
   });
 })();
