@@ -9,7 +9,7 @@ body (``$CROUPIER_MAX_BODY``, bytes; 1 MiB) and how long a token lives
 
 On start the ledger is opened — created and migrated if need be, as ``croupier meters
 bootstrap`` would (no staff is made: there is no default password) — and the service's own tables
-are migrated (:mod:`croupier.service.store`). ``/`` is left free (a web page will be served there).
+are migrated (:mod:`croupier.service.store`). ``/`` serves the web page (:mod:`croupier.service.web`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import croupier
 from croupier.errors import CroupierError
 from croupier.inputs import parse_json
 from croupier.progressive import Ledger, default_url
-from croupier.service import controller, jobs, reading, rounds, store, tables
+from croupier.service import controller, jobs, reading, rounds, store, tables, web
 from croupier.service.auth import issue
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.problems import croupier_problem, install, problem
@@ -209,6 +209,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
     for module in (reading, rounds, tables, controller, jobs):
         app.include_router(module.router)
+    web.mount(app)  # the page at / (croupier.service.web)
     if cfg.cors_origins:
         app.add_middleware(
             CORSMiddleware,

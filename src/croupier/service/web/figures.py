@@ -1,0 +1,122 @@
+"""What the page shows, computed on the server from croupier's exact figures.
+
+* :func:`catalogue` — every wager with its paytables and the deck counts each is offered with
+  (the explorer's and comparison's pickers).
+* :func:`choose` — the wager, paytable and deck count a page's query asks for, with defaults.
+* :func:`comparison` — the rows of the paytable comparison: one per paytable of a wager offered
+  at a deck count, as the summary of ``croupier parsheet --summary`` computes them (house edge
+  at the seed, long-run return, breakeven meter, hit frequency, standard deviation).
+
+Figures stay exact (``Fraction``) until shown: each row keeps the float for sorting beside the
+text it shows.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from croupier.analysis.meters import meter_returns
+from croupier.analysis.parsheet import exact_parsheet
+from croupier.errors import InputError, PaytableError
+from croupier.units import format_money
+from croupier.wagers import Wager, all_wagers, get_wager
+
+DEFAULT_WAGER = "perfect-pairs"
+
+
+def _decks_by_key(w: Wager) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for t in w.paytables():
+        out.setdefault(t.key, [])
+        out[t.key] = sorted({*out[t.key], *t.decks})
+    return out
+
+
+@cache
+def catalogue() -> list[dict[str, Any]]:
+    """``[{"wager", "name", "section", "progressive", "paytables": [{"paytable", "decks"}],
+    "decks": [...]}]``: every wager with a paytable (a game's whole-game figures, e.g.
+    § 633b.4, are not a par sheet of outcomes and are left out)."""
+    rows = []
+    for w in all_wagers():
+        by_key = _decks_by_key(w)
+        if not by_key:
+            continue
+        rows.append(
+            {
+                "wager": w.id,
+                "name": w.name,
+                "section": w.citation,
+                "progressive": any(t.progressive is not None for t in w.paytables()),
+                "paytables": [{"paytable": k, "decks": d} for k, d in by_key.items()],
+                "decks": sorted({d for ds in by_key.values() for d in ds}),
+            }
+        )
+    return rows
+
+
+def _decks(text: str | None) -> int | None:
+    if text is None or not text.strip():
+        return None
+    if not text.strip().isdigit() or not 1 <= int(text) <= 8:
+        raise InputError(f"decks {text!r}: give a whole number of decks, 1 to 8")
+    return int(text)
+
+
+def choose(wager: str | None, paytable: str | None, decks: str | None) -> tuple[Wager, str, int]:
+    """The wager, paytable id and deck count asked for (:class:`InputError`,
+    :class:`PaytableError` or :class:`UnknownWagerError` for one that is not offered); without
+    a paytable, the wager's first; without a deck count, the paytable's largest shoe."""
+    w = get_wager((wager or DEFAULT_WAGER).strip().lower())
+    by_key = _decks_by_key(w)
+    if not by_key:
+        raise PaytableError(f"the {w.name} wager has no paytable of its own to analyse")
+    n = _decks(decks)
+    if paytable is None or not paytable.strip():
+        key = next((k for k, d in by_key.items() if n is None or n in d), next(iter(by_key)))
+    else:
+        key = next((k for k in by_key if k.upper() == paytable.strip().upper()), "")
+        if not key:
+            raise PaytableError(
+                f"the {w.name} wager has no paytable {paytable!r} (it has {', '.join(by_key)})"
+            )
+    return w, key, n if n is not None else max(by_key[key])
+
+
+def comparison(w: Wager, decks: int) -> list[dict[str, Any]]:
+    """One row per paytable of ``w`` offered with ``decks`` decks: ``paytable``,
+    ``citation``, ``regulation`` (printed in the regulation), ``house_edge`` (at the seeds),
+    ``long_run_return`` (1 + the long-run expected return per unit wagered; above 1 is the
+    player's edge), ``breakeven`` / ``breakeven_cents`` (the top meter at which the house edge is
+    zero; ``None`` for a fixed-pay wager), ``hit_frequency``, ``sd``. :class:`InputError` when
+    no paytable is offered at that deck count."""
+    sheets = [
+        exact_parsheet(w, key, decks=decks) for key, d in _decks_by_key(w).items() if decks in d
+    ]
+    if not sheets:
+        raise InputError(f"no paytable of the {w.name} wager is offered with {decks} decks")
+    by_sheet = {id(s): mr for s, mr in meter_returns(sheets)}
+    rows = []
+    for s in sheets:
+        mr = by_sheet.get(id(s))
+        long_run = 1 + (mr.long_run() if mr is not None else s.expected_return)
+        be = mr.breakeven_cents() if mr is not None else None
+        be_cents = round(be) if be is not None and be >= 0 else None
+        rows.append(
+            {
+                "paytable": s.paytable,
+                "citation": s.paytable_origin,
+                "regulation": s.regulation,
+                "house_edge": float(s.house_edge),
+                "long_run_return": float(long_run),
+                "breakeven_cents": be_cents,
+                "breakeven": format_money(be_cents) if be_cents is not None else "—",
+                "hit_frequency": float(s.hit_frequency),
+                "sd": float(s.standard_deviation),
+            }
+        )
+    return rows
+
+
+__all__ = ["catalogue", "choose", "comparison"]

@@ -1,0 +1,261 @@
+"""The page's routes: server-rendered Jinja2 templates, the static assets, the CSV download.
+
+* ``GET /`` — the par-sheet explorer (``?wager=&paytable=&decks=&meter=``): the sheet is
+  computed on the server (:func:`croupier.service.reading.parsheet`, the JSON of ``GET
+  /parsheets/{wager}``) and rendered as a table; the chart is drawn by Chart.js from the same
+  figures, embedded in the page as JSON.
+* ``GET /compare`` — every paytable of a wager at a deck count side by side
+  (:func:`croupier.service.web.figures.comparison`).
+* ``GET /pit``, ``GET /dealer`` — pages whose script talks to the service's JSON routes with a
+  staff member's bearer token (``POST /token``): the progressive controller and open tables.
+* ``GET /hold-report`` — the pit's hold report as JSON (:mod:`croupier.service.web.hold`).
+* ``GET /designer`` and ``GET /designer/paytable.toml`` — the paytable designer
+  (:mod:`croupier.service.web.designer`).
+* ``GET /parsheet.csv`` — one par sheet as CSV (:func:`croupier.analysis.report.parsheets_csv`).
+
+Bad input is shown on the page as the croupier error's one line with its section (status 422),
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+import croupier
+from croupier.analysis.parsheet import exact_parsheet
+from croupier.analysis.report import parsheets_csv
+from croupier.commands.common import _meter_arg
+from croupier.errors import CroupierError
+from croupier.service import reading
+from croupier.service.problems import error_section
+from croupier.service.web.designer import (
+    PREFIX,
+    base_paytable,
+    edited,
+    pays_from,
+    solve,
+    toml_text,
+)
+from croupier.service.web.figures import catalogue, choose, comparison
+from croupier.service.web.hold import router as hold_router
+from croupier.wagers import ProgressiveStake, all_wagers, get_wager
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+templates.env.globals["version"] = croupier.__version__
+
+router = APIRouter(include_in_schema=False)
+
+Text = Annotated[str | None, Query(max_length=200)]
+
+
+def _pct(x: float) -> str:
+    return f"{x:.4%}"
+
+
+templates.env.filters["pct"] = _pct
+
+
+def _render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    return templates.TemplateResponse(request, name, context, status_code=status)
+
+
+def _problem(exc: CroupierError) -> dict[str, Any]:
+    return {"type": type(exc).__name__, "message": str(exc), "section": error_section(exc)}
+
+
+@router.get("/", response_class=HTMLResponse)
+def explorer(
+    request: Request,
+    wager: Text = None,
+    paytable: Text = None,
+    decks: Text = None,
+    meter: Text = None,
+) -> HTMLResponse:
+    """The par-sheet explorer."""
+    wagers = catalogue()
+    error = None
+    sheet: dict[str, Any] | None = None
+    try:
+        w, key, n = choose(wager, paytable, decks)
+        sheet = reading.parsheet(w.id, key, n, meter or None, None, ProgressiveStake.COLLECTED)
+    except CroupierError as exc:
+        error = _problem(exc)
+        w, key, n = choose(None, None, None)
+    query = {"wager": w.id, "paytable": key, "decks": n, **({"meter": meter} if meter else {})}
+    return _render(
+        request,
+        "explorer.html",
+        422 if error else 200,
+        page="explorer",
+        wagers=wagers,
+        picked={"wager": w.id, "paytable": key, "decks": n, "meter": meter or ""},
+        sheet=sheet,
+        error=error,
+        query=query,
+        chart=json.dumps(_chart_data(sheet)),
+    )
+
+
+def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the explorer's charts draw: each outcome's share of the return; for a
+    progressive, the return against the top meter from the seed to past the breakeven."""
+    if sheet is None:
+        return None
+    data: dict[str, Any] = {
+        "labels": [o["label"] for o in sheet["outcomes"]],
+        "returns": [o["return"] for o in sheet["outcomes"]],
+        "probabilities": [o["probability"] for o in sheet["outcomes"]],
+    }
+    ma = sheet.get("meter_analysis")
+    if ma:
+        # the return is linear in the top meter (the other levels held where they are), from the
+        # meter the sheet is at to past the breakeven
+        top = ma["top_meter"]
+        start = sheet["meters_cents"][top]
+        slope = ma["return_per_1000_on_meter"][top]  # per $1,000 on the top meter
+        end = max(ma["breakeven_meter_cents"] or 0, start) * 1.25 or start * 2
+        steps = 20
+        xs = [start + (end - start) * i / steps for i in range(steps + 1)]
+        data["meter"] = {
+            "level": top,
+            "dollars": [round(x / 100) for x in xs],
+            "returns": [ma["return_at_meters"] + slope * (x - start) / 100_000 for x in xs],
+            "breakeven": ma["breakeven_meter"],
+        }
+    return data
+
+
+@router.get("/parsheet.csv")
+def parsheet_csv(
+    wager: Text = None, paytable: Text = None, decks: Text = None, meter: Text = None
+) -> Response:
+    """One par sheet as CSV (the ``parsheets.csv`` of ``croupier parsheet --out``)."""
+    w, key, n = choose(wager, paytable, decks)
+    sheet = exact_parsheet(get_wager(w.id), key, decks=n, meter_cents=_meter_arg(meter or None))
+    name = f"parsheet-{w.id}-{key}-{n}deck.csv"
+    return Response(
+        parsheets_csv([sheet]),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+@router.get("/compare", response_class=HTMLResponse)
+def compare(request: Request, wager: Text = None, decks: Text = None) -> HTMLResponse:
+    """Every paytable of a wager at a deck count, side by side."""
+    wagers = catalogue()
+    error = None
+    rows: list[dict[str, Any]] = []
+    try:
+        w, _, n = choose(wager, None, decks)
+        rows = comparison(w, n)
+    except CroupierError as exc:
+        error = _problem(exc)
+        w, _, n = choose(None, None, None)
+    return _render(
+        request,
+        "compare.html",
+        422 if error else 200,
+        page="compare",
+        wagers=wagers,
+        picked={"wager": w.id, "decks": n},
+        rows=rows,
+        error=error,
+        above=[r for r in rows if r["long_run_return"] > 1],
+    )
+
+
+@router.get("/designer", response_class=HTMLResponse)
+def designer_page(request: Request) -> HTMLResponse:
+    """The paytable designer (``?wager=&paytable=&decks=``, ``pay:OUTCOME=24 to 1`` for each
+    edited pay, ``solve=OUTCOME&target=5`` to solve one pay for a target house edge)."""
+    q = request.query_params
+    wagers = [w for w in catalogue() if not w["progressive"]]
+    error = None
+    context: dict[str, Any] = {}
+    try:
+        w, key, n = choose(q.get("wager"), q.get("paytable"), q.get("decks"))
+        base = base_paytable(w, key, n)
+        context = _designed(w, base, n, q)
+        if q.get("solve"):
+            solved = solve(w, context["table"], context["sheet"], q["solve"], q.get("target") or "")
+            context["solved"] = solved.to_dict()
+    except CroupierError as exc:
+        error = _problem(exc)
+        w, key, n = choose(None, None, None)
+        if not context:
+            context = _designed(w, base_paytable(w, key, n), n, {})
+    pays = pays_from(q)
+    export = {"wager": w.id, "paytable": key, "decks": n}
+    export.update({PREFIX + k: v for k, v in pays.items()})
+    return _render(
+        request,
+        "designer.html",
+        422 if error else 200,
+        page="designer",
+        wagers=wagers,
+        picked={
+            "wager": w.id,
+            "paytable": key,
+            "decks": n,
+            "solve": q.get("solve") or "",
+            "target": q.get("target") or "",
+        },
+        error=error,
+        export=export,
+        **context,
+    )
+
+
+def _designed(w: Any, base: Any, decks: int, q: Any) -> dict[str, Any]:
+    table = edited(base, pays_from(q), decks)
+    sheet = exact_parsheet(w, table, decks=decks)
+    combos: dict[str, int] = {}
+    for r in sheet.rows:
+        combos[r.outcome] = combos.get(r.outcome, 0) + (r.combinations or 0)
+    return {"base": base, "table": table, "sheet": sheet, "combos": combos}
+
+
+@router.get("/designer/paytable.toml")
+def designer_toml(request: Request) -> Response:
+    """The designed paytable as a TOML section file croupier loads (``--paytable-file``)."""
+    q = request.query_params
+    w, key, n = choose(q.get("wager"), q.get("paytable"), q.get("decks"))
+    base = base_paytable(w, key, n)
+    table = edited(base, pays_from(q), n)
+    text = toml_text(table, base, w.name + " wager")
+    return Response(
+        text,
+        media_type="application/toml; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{w.id}-{table.key}.toml"'},
+    )
+
+
+@router.get("/pit", response_class=HTMLResponse)
+def pit(request: Request) -> HTMLResponse:
+    """The pit's progressive view (its script reads ``/progressives`` and ``/awards``)."""
+    return _render(request, "pit.html", page="pit")
+
+
+@router.get("/dealer", response_class=HTMLResponse)
+def dealer(request: Request) -> HTMLResponse:
+    """The dealer's screen (its script reads and posts ``/tables/{table}/steps``)."""
+    return _render(request, "dealer.html", page="dealer", wagers=[w.id for w in all_wagers()])
+
+
+def mount(app: FastAPI) -> None:
+    """Serve the page on ``app``: its routes and ``/static`` (scripts, styles, Chart.js)."""
+    app.include_router(router)
+    app.include_router(hold_router)
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+
+__all__ = ["mount", "router"]

@@ -1,0 +1,110 @@
+// croupier's page: what every view shares — the staff log-in (POST /token), JSON calls to the
+// service with the bearer token, problem details shown as one line with their section.
+"use strict";
+const croupier = (() => {
+  const KEY = "croupier.login";
+  function session() {
+    try { return JSON.parse(sessionStorage.getItem(KEY) || "null"); } catch { return null; }
+  }
+  async function token(username, password) {
+    const r = await fetch("/token", {
+      method: "POST",
+      headers: {"Content-Type": "application/x-www-form-urlencoded"},
+      body: new URLSearchParams({username, password}),
+    });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw problem(data, r.status);
+    return data;
+  }
+  function problem(data, status) {
+    const e = new Error((data && data.detail) || `HTTP ${status}`);
+    e.section = data && data.section;
+    e.kind = (data && data.error_type) || (data && data.title) || "Error";
+    e.status = status;
+    return e;
+  }
+  function describe(e) {
+    const sec = e.section && !String(e.message).includes(e.section) ? ` (§ ${e.section})` : "";
+    return `${e.kind || "Error"}: ${e.message}${sec}`;
+  }
+  function key() {
+    if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
+    return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+  }
+  async function api(path, {method = "GET", body, auth} = {}) {
+    const login = auth || session();
+    const headers = {};
+    if (login) headers.Authorization = `Bearer ${login.access_token}`;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    if (method !== "GET") headers["Idempotency-Key"] = key();
+    const r = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) throw problem(data, r.status);
+    return data;
+  }
+  function el(tag, attrs = {}, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(c ?? ""));
+    return e;
+  }
+  // the log-in form of the pit and dealer views; onChange(login or null) after each change
+  function loginForm(onChange) {
+    const form = document.getElementById("login");
+    if (!form) return;
+    const who = document.getElementById("whoami");
+    const out = document.getElementById("logout");
+    const initial = who.textContent;
+    function show() {
+      const s = session();
+      who.textContent = s ? `Logged in as ${s.user} (${s.role})` : initial;
+      out.hidden = !s;
+      onChange(s);
+    }
+    form.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const f = new FormData(form);
+      try {
+        const t = await token(f.get("username"), f.get("password"));
+        sessionStorage.setItem(KEY, JSON.stringify(t));
+        form.reset();
+        show();
+      } catch (e) {
+        who.textContent = describe(e);
+      }
+    });
+    out.addEventListener("click", () => { sessionStorage.removeItem(KEY); show(); });
+    show();
+  }
+  // the wager pickers: choosing a wager offers its paytables and deck counts
+  function pickers() {
+    const cat = document.getElementById("catalogue");
+    if (!cat) return;
+    const wagers = JSON.parse(cat.textContent);
+    const w = document.getElementById("wager"), p = document.getElementById("paytable");
+    const d = document.getElementById("decks");
+    const fill = (sel, values) => {
+      const keep = sel.value;
+      sel.replaceChildren(...values.map((v) => el("option", {value: v}, String(v))));
+      if (values.map(String).includes(keep)) sel.value = keep;
+    };
+    const decks = () => {
+      const wg = wagers.find((x) => x.wager === w.value);
+      if (!wg || !d) return;
+      const t = p ? wg.paytables.find((x) => x.paytable === p.value) : null;
+      fill(d, t ? t.decks : wg.decks);
+    };
+    w.addEventListener("change", () => {
+      const wg = wagers.find((x) => x.wager === w.value);
+      if (p && wg) fill(p, wg.paytables.map((x) => x.paytable));
+      decks();
+    });
+    if (p) p.addEventListener("change", decks);
+  }
+  const pct = (x) => `${(x * 100).toFixed(4)}%`;
+  document.addEventListener("DOMContentLoaded", pickers);
+  return {api, token, describe, el, loginForm, session, pct};
+})();

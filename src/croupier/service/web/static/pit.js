@@ -1,0 +1,156 @@
+// The pit: every progressive's meters (read again every 5 s), the awards pending validation
+// with a button that asks a floorperson to log in, the history and the last verification.
+"use strict";
+(() => {
+  const {api, token, describe, el} = croupier;
+  const status = () => document.getElementById("pit-status");
+  let chart = null, timer = null, validating = null;
+
+  function meters(progs) {
+    const body = document.querySelector("#meters tbody");
+    const rows = [];
+    for (const p of progs) for (const lv of p.levels) {
+      rows.push(el("tr", {"data-progressive": p.name},
+        el("th", {scope: "row"}, p.name), el("td", {}, `${p.section} · ${p.paytable} · ${p.wager}`),
+        el("td", {}, lv.level), el("td", {class: "num"}, lv.seed), el("td", {class: "num meter"}, lv.meter),
+        el("td", {class: "num"}, lv.reserve), el("td", {class: "num"}, String(lv.hits)),
+        el("td", {}, p.tables.join(", "))));
+    }
+    body.replaceChildren(...rows);
+    if (typeof Chart === "undefined") return;
+    const labels = progs.flatMap((p) => p.levels.map((lv) => `${p.name} ${lv.level}`));
+    const meter = progs.flatMap((p) => p.levels.map((lv) => lv.meter_micros / 1e6));
+    const seed = progs.flatMap((p) => p.levels.map((lv) => lv.seed_cents / 100));
+    if (!chart) {
+      Chart.defaults.animation = false;
+      chart = new Chart(document.getElementById("chart-meters"), {
+        type: "bar",
+        data: {labels, datasets: [{label: "Seed ($)", data: seed, backgroundColor: "#9fb6cd"},
+          {label: "Meter ($)", data: meter, backgroundColor: "#1f4e79"}]},
+        options: {maintainAspectRatio: false, indexAxis: "y"},
+      });
+    } else {
+      chart.data.labels = labels; chart.data.datasets[0].data = seed; chart.data.datasets[1].data = meter;
+      chart.update();
+    }
+  }
+
+  function pending(progs) {
+    const body = document.querySelector("#pending tbody");
+    const awards = progs.flatMap((p) => p.pending);
+    body.replaceChildren(...awards.map((a) => el("tr", {"data-award": String(a.award)},
+      el("th", {scope: "row"}, String(a.award)), el("td", {}, a.progressive),
+      el("td", {}, `${a.table} · ${a.round}`), el("td", {}, a.outcome),
+      el("td", {}, `${a.level ?? "—"} · ${a.share ?? "—"}`), el("td", {class: "num"}, a.amount),
+      el("td", {}, el("button", {type: "button", class: "validate", "data-award": String(a.award),
+        "aria-label": `Validate award ${a.award}`, onclick: () => ask(a)}, "Validate…")))));
+    if (!awards.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "7"}, "None pending.")));
+  }
+
+  async function history(progs) {
+    const body = document.querySelector("#history tbody");
+    const rows = [];
+    for (const p of progs) {
+      const h = await api(`/progressives/${encodeURIComponent(p.name)}/history?limit=8`);
+      rows.push(...h.history);
+    }
+    rows.sort((a, b) => b.seq - a.seq);
+    body.replaceChildren(...rows.slice(0, 12).map((e) => el("tr", {},
+      el("td", {}, String(e.seq)), el("td", {}, e.at.replace("T", " ").slice(0, 19)),
+      el("td", {}, e.progressive), el("td", {}, e.kind + (e.level ? ` (${e.level})` : "")),
+      el("td", {}, e.table ? `${e.table} · ${e.round ?? ""}` : "—"),
+      el("td", {class: "num"}, e.amount_cents == null ? "" : `$${(e.amount_cents / 100).toFixed(2)}`),
+      el("td", {}, `${e.by} (${e.role})`))));
+  }
+
+  let holdChart = null;
+  async function hold() {
+    const h = await api("/hold-report");
+    const body = document.querySelector("#hold tbody");
+    body.replaceChildren(...h.rows.map((r) => el("tr", {"data-table": r.table, "data-wager": r.wager, class: r.flagged ? "flagged" : ""},
+      el("th", {scope: "row"}, r.table), el("td", {}, r.wager),
+      el("td", {}, r.paytable ? `§ ${r.section} ${r.paytable} · ${r.decks}` : "—"),
+      el("td", {class: "num"}, String(r.rounds)), el("td", {class: "num"}, r.handle),
+      el("td", {class: "num"}, r.hold), el("td", {class: "num"}, r.theoretical ?? "—"),
+      el("td", {class: "num"}, r.band ?? "—"),
+      el("td", {class: "status-cell"}, r.note ? r.note : (r.flagged ? "⚠ outside the band" : "within the band")))));
+    if (!h.rows.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "9"}, "No stored rounds.")));
+    const rows = h.rows.filter((r) => r.low_cents !== undefined);
+    if (typeof Chart === "undefined") return;
+    const labels = rows.map((r) => `${r.table} ${r.wager}`);
+    const band = rows.map((r) => [r.low_cents / 100, r.high_cents / 100]);
+    const actual = rows.map((r) => r.hold_cents / 100);
+    const colours = rows.map((r) => (r.flagged ? "#922b21" : "#1e8449"));
+    if (holdChart) holdChart.destroy();
+    holdChart = new Chart(document.getElementById("chart-hold"), {
+      data: {labels, datasets: [
+        {type: "bar", label: "Band (± 3 SD of the theoretical hold, $)", data: band, backgroundColor: "#d6e4f0"},
+        {type: "line", label: "Actual hold ($)", data: actual, showLine: false, pointRadius: 7,
+          pointBackgroundColor: colours, borderColor: colours},
+      ]},
+      options: {maintainAspectRatio: false, indexAxis: "x"},
+    });
+  }
+
+  async function refresh() {
+    if (!croupier.session()) return;
+    try {
+      const data = await api("/progressives");
+      meters(data.progressives);
+      pending(data.progressives);
+      await history(data.progressives);
+      await hold();
+      document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+    } catch (e) {
+      status().textContent = describe(e);
+    }
+  }
+
+  function ask(award) {
+    validating = award;
+    const d = document.getElementById("validate-dialog");
+    document.getElementById("validate-award").textContent = `${award.award} (${award.amount}, ${award.outcome})`;
+    const prob = document.getElementById("validate-problem");
+    prob.hidden = true; prob.textContent = "";
+    document.getElementById("validate-form").reset();
+    d.showModal();
+    document.getElementById("validate-user").focus();
+  }
+
+  async function validate(ev) {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const prob = document.getElementById("validate-problem");
+    try {
+      const login = await token(f.get("username"), f.get("password"));
+      const a = await api(`/awards/${validating.award}/validate`, {method: "POST", auth: login});
+      document.getElementById("validate-dialog").close();
+      status().textContent = `Award ${a.award} validated by ${login.user} (${login.role}): ${a.amount} ${a.status}.`;
+      await refresh();
+    } catch (e) {
+      prob.textContent = `Refused — ${describe(e)}`;
+      prob.hidden = false;
+    }
+  }
+
+  async function verify() {
+    const out = document.getElementById("verified");
+    try {
+      const v = await api("/verify");
+      const meters = Object.entries(v.verified).map(([n, lv]) => `${n}: ${Object.entries(lv).map(([l, m]) => `${l} ${m}`).join(", ")}`);
+      out.textContent = `Verified at ${new Date().toLocaleTimeString()}: ${v.events} events, chain ${v.chain_checked ? "checked" : "not checked"}; ${meters.join("; ")}.`;
+    } catch (e) {
+      out.textContent = describe(e);
+    }
+  }
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.getElementById("validate-form").addEventListener("submit", validate);
+    document.getElementById("validate-cancel").addEventListener("click", () => document.getElementById("validate-dialog").close());
+    document.getElementById("verify").addEventListener("click", verify);
+    croupier.loginForm((s) => {
+      clearInterval(timer);
+      if (s) { refresh(); timer = setInterval(refresh, 5000); }
+    });
+  });
+})();
