@@ -17,7 +17,7 @@ import pytest
 import sqlalchemy as sa
 
 from croupier.errors import AuthorizationError, LedgerIntegrityError, LedgerKeyError
-from croupier.progressive import AwardStatus, Ledger, schema
+from croupier.progressive import AwardStatus, Ledger, format_micros, schema
 from progressive_support import (
     BACKENDS,
     DEALER,
@@ -216,6 +216,20 @@ def test_an_edited_meter_or_round_fails_verify(ledger: Ledger) -> None:
     sql(ledger, "UPDATE rounds SET positions = '[1, 2, 3, 4]' WHERE round_id = 'r1'")
     with pytest.raises(LedgerIntegrityError, match="round 'r1': the rounds table differs"):
         ledger.audit()
+
+
+def test_an_edited_meter_is_named_in_dollars(ledger: Ledger) -> None:
+    """A meter raised by $1.00 behind croupier's back: verify says which figure differs, by how
+    much, in dollars (it printed a Python repr of the whole level)."""
+    before = {lv.level: lv.meter for lv in ledger.status("mtd-5").levels}
+    sql(ledger, "UPDATE meter_levels SET meter_micros = meter_micros + 1000000")
+    with pytest.raises(LedgerIntegrityError) as info:
+        ledger.audit()
+    message = str(info.value)
+    assert "LevelState" not in message
+    meter = next(iter(before.values()))
+    want = f"meter {format_micros(meter + 1_000_000)} stored, the log replays to {format_micros(meter)}"
+    assert want in message, message
 
 
 def test_an_edited_definition_fails_verify(ledger: Ledger) -> None:

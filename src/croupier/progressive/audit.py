@@ -39,10 +39,12 @@ from croupier.errors import LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.meters import LevelState, Replayer, StoredEvent
 from croupier.progressive.model import (
+    MICROS_PER_CENT,
     EventKind,
     ProgressiveDefinition,
     Role,
     RoundStatus,
+    format_micros,
 )
 from croupier.progressive.records import (
     award_from_row,
@@ -322,8 +324,8 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
             if levels.get(s.level) != s:
                 raise _fail(
                     None,
-                    f"progressive {p.name!r}, {s.level.value} level: stored {s}, the ledger "
-                    f"replays to {levels.get(s.level)}",
+                    f"progressive {p.name!r}, {s.level.value} level: "
+                    f"{_level_difference(s, levels.get(s.level))}",
                 )
         awards = replay_awards(p.name, mine)
         for r in conn.execute(sa.select(t.awards).where(t.awards.c.progressive_id == p.id)):
@@ -338,3 +340,27 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
 
 def _positions(text: str) -> list[int]:
     return [int(p) for p in json.loads(text)]
+
+
+_MONEY_FIELDS = ("meter", "reserve", "held")
+
+
+def _level_difference(stored: LevelState, replayed: LevelState | None) -> str:
+    """What differs between a level's stored row and its replay, in words and dollars: "meter
+    $4,502.20 stored, the log replays to $4,503.60"."""
+    if replayed is None:
+        return "a stored level the log never seeded"
+    parts = []
+    for name in ("meter", "reserve", "held", "wagered_cents", "paid_cents", "hits"):
+        a, b = getattr(stored, name), getattr(replayed, name)
+        if a == b:
+            continue
+        if name in _MONEY_FIELDS:
+            a_text, b_text = format_micros(a), format_micros(b)
+        elif name.endswith("_cents"):
+            a_text, b_text = format_micros(a * MICROS_PER_CENT), format_micros(b * MICROS_PER_CENT)
+        else:
+            a_text, b_text = str(a), str(b)
+        label = name.removesuffix("_cents").replace("_", " ")
+        parts.append(f"{label} {a_text} stored, the log replays to {b_text}")
+    return "; ".join(parts) or "the stored row differs from the log"
