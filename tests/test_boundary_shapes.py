@@ -124,3 +124,24 @@ def test_a_user_paytable_missing_an_outcome_is_told_how_to_leave_it_unpaid(tmp_p
     rows = {o["outcome"]: o for o in json.loads(r.out)["outcomes"]}
     assert rows["perfect-pair"]["combinations"] == 52 * 15
     assert rows["colored-pair"]["combinations"] == 26 * 36
+
+
+def test_a_table_round_takes_a_hit_card_as_text() -> None:
+    """``r.hit(1, "Tc")`` ended in AttributeError: 'str' object has no attribute 'rank'."""
+    from croupier.table import DealtCards, TableRound, load_submission
+
+    r = TableRound.open(load_submission("examples/submissions/blackjack-6deck.toml"))
+    r = r.bet(1, "blackjack", 1000).no_more_bets()
+    r = r.deal(DealtCards(players={1: "9s 2h"}, dealer="Kd 7c"))
+    r = r.double(1, card="Tc").settle()  # 9 + 2 + 10 = 21 against 17: the doubled $20 wins
+    (line,) = r.settlement().lines
+    assert (line.wager, line.win_cents) == ("blackjack", 2000)
+    r = TableRound.open(load_submission("examples/submissions/blackjack-6deck.toml"))
+    r = (
+        r.bet(1, "blackjack", 1000)
+        .no_more_bets()
+        .deal(DealtCards(players={1: "9s 2h"}, dealer="Kd 7c"))
+    )
+    for bad in ("Tc Jc", "1h", 7):
+        with pytest.raises(CardError):
+            r.hit(1, bad)  # type: ignore[arg-type]

@@ -44,7 +44,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from croupier.cards import Card, Shoe, format_cards
+from croupier.cards import Card, Shoe, as_cards, format_cards
 from croupier.errors import (
     CardError,
     InputError,
@@ -511,28 +511,32 @@ class TableRound:
         :class:`ProcedureError` (out of turn, already chosen)."""
         return self._move(Action.KEEP, seat, lambda p: p.choose(seat, False))
 
-    def hit(self, seat: int, card: Card | None = None) -> TableRound:
-        """The seat's hand takes ``card`` (or the shoe's next card).
+    def hit(self, seat: int, card: Card | str | None = None) -> TableRound:
+        """The seat's hand takes ``card`` (a :class:`Card` or its text, ``"Tc"``; or the shoe's
+        next card).
 
         Raises :class:`ProcedureError` (not this hand's turn), :class:`InputError` (no card given
         and no shoe), :class:`RulesError` (a split ace that takes one card only, § 633a.11) and
         :class:`~croupier.errors.ShoeError` (a card the shoe cannot hold)."""
-        return self._move(Action.HIT, seat, lambda p: p.hit(seat, card))
+        one = _one_card(card)
+        return self._move(Action.HIT, seat, lambda p: p.hit(seat, one))
 
     def stand(self, seat: int) -> TableRound:
         """The seat's hand stands. Raises :class:`ProcedureError` out of turn."""
         return self._move(Action.STAND, seat, lambda p: p.stand(seat))
 
     def double(
-        self, seat: int, amount_cents: int | None = None, card: Card | None = None
+        self, seat: int, amount_cents: int | None = None, card: Card | str | None = None
     ) -> TableRound:
         """Double down up to the hand's wager (default: all of it; ``amount_cents`` integer
-        cents), one card (§ 633a.10).
+        cents), one card (``card``: a :class:`Card` or its text; default the shoe's next)
+        (§ 633a.10).
 
         Raises :class:`ProcedureError` out of turn, :class:`RulesError` (a hand that may not
         double, an amount above its wager: § 633a.10, § 633a.11) and
         :class:`~croupier.errors.ShoeError`."""
-        return self._move(Action.DOUBLE, seat, lambda p: p.double(seat, amount_cents, card))
+        one = _one_card(card)
+        return self._move(Action.DOUBLE, seat, lambda p: p.double(seat, amount_cents, one))
 
     def split(self, seat: int) -> TableRound:
         """Split the seat's pair (§ 633a.11). Raises :class:`ProcedureError` out of turn and
@@ -809,3 +813,14 @@ __all__ = [
     "TableRound",
     "settled_net",
 ]
+
+
+def _one_card(card: Card | str | None) -> Card | None:
+    """One card given as a :class:`Card` or as text (``"Tc"``). Raises :class:`CardError`
+    for anything else, or for text that is not exactly one card."""
+    if card is None or isinstance(card, Card):
+        return card
+    cards = as_cards(card) if isinstance(card, str) else ()
+    if len(cards) != 1:
+        raise CardError(f"expected one card, e.g. 'Tc', not {card!r}", str(card))
+    return cards[0]
