@@ -155,6 +155,12 @@ def test_the_default_database_is_a_per_user_file(
     result = runner.invoke(app, ["meters"])
     assert result.exit_code != 0 and "no ledger at" in str(result.exception)
     assert not ledger.exists()
+    # a bootstrap with no credential to read (no terminal, no file, no variable) leaves nothing
+    monkeypatch.delenv("CROUPIER_PASSWORD", raising=False)
+    monkeypatch.delenv("CROUPIER_PASSWORD_FILE", raising=False)
+    result = runner.invoke(app, ["meters", "bootstrap", SHIFT])
+    assert result.exit_code != 0 and "no credential" in str(result.exception)
+    assert not (tmp_path / "data" / "croupier").exists() or not any(ledger.parent.iterdir())
     cli("meters", "bootstrap", SHIFT, env=as_(SHIFT))  # the one command that creates it
     assert ledger.exists()
     assert "No progressive" in cli("meters")

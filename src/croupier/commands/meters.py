@@ -398,8 +398,10 @@ def bootstrap(
 ) -> None:
     """Create the first shift manager, once, on a ledger with no staff (their credential as for
     --as: --password-file, $CROUPIER_PASSWORD or the terminal, twice)."""
+    # the credential first: a bootstrap that cannot read one leaves no ledger (nor key) behind
+    credential = read_credential(name, password_file, confirm=True)
     with _ledger(ctx, db, create=True) as ledger:
-        member = ledger.bootstrap(name, read_credential(name, password_file, confirm=True))
+        member = ledger.bootstrap(name, credential)
         key = str(ledger.key_file) if ledger.key_file else None
         _done(
             json_out,
