@@ -5,6 +5,7 @@ simulators' names and signs for what they measured."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -145,3 +146,15 @@ def test_a_table_round_takes_a_hit_card_as_text() -> None:
     for bad in ("Tc Jc", "1h", 7):
         with pytest.raises(CardError):
             r.hit(1, bad)  # type: ignore[arg-type]
+
+
+def test_parsheet_compares_the_deck_counts_asked_for() -> None:
+    """``--decks 6 --decks 8`` kept only the last; a manager compares both in one table.
+    Perfect Pairs' paytables A and B are printed for 1, 2, 4, 6 and 8 decks (§ 633b.1(f))."""
+    r = run_main(["parsheet", "--json", "--wager", "perfect-pairs", "-d", "6", "-d", "8"])
+    assert r.code == 0, r.err
+    got = {(s["paytable"], s["decks"]) for s in json.loads(r.out)["parsheets"]}
+    assert got == {(p, d) for p in "AB" for d in (6, 8)}
+    r = run_main(["parsheet", "--summary", "--wager", "match-the-dealer", "-d", "8"])
+    # each breakeven meter says the wager size it is for (the summary's sheets are $1 wagers)
+    assert len(re.findall(r"\$[\d,]+\.\d\d on \$1 ", r.out)) == 10  # paytables 1-10

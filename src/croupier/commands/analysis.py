@@ -393,7 +393,9 @@ def _meter_summary(mr: MeterReturn, sheet: ParSheet, reseed: ReseedFunding) -> s
     elif mr.positive_at_seed():
         lines.append("the return is positive with every meter at its seed")
     lines.append(
-        f"long-run return {float(mr.long_run(reseed=reseed)):+.4%}: {long_run_phrase(reseed)} "
+        f"long-run expected return {float(mr.long_run(reseed=reseed)):+.4%} "
+        f"({float(1 + mr.long_run(reseed=reseed)):.4%} of the wager returned, as in the "
+        f"parsheet summary): {long_run_phrase(reseed)} "
         f"(increment rates {float(mr.total_increment_rate):.2%}; --reseed; "
         "docs/interpretations.md)"
     )
@@ -482,8 +484,9 @@ def parsheet(
         list[str] | None,
         typer.Option("--wager", help="Only this wager (a wager id); repeatable."),
     ] = None,
-    decks_only: Annotated[
-        int | None, typer.Option("--decks", "-d", help="Only paytables at this deck count.")
+    decks_asked: Annotated[
+        list[int] | None,
+        typer.Option("--decks", "-d", help="Only paytables at this deck count; repeatable."),
     ] = None,
     reseed: ReseedOpt = ReseedFunding.RESERVE,
     paytable_files: PaytableFiles = None,
@@ -492,6 +495,7 @@ def parsheet(
     or of the wagers and deck count asked for; the summary compares paytables: house edge at
     the seed, long-run return, breakeven meter, hit frequency and standard deviation."""
     _check_out_dir(out_dir)
+    decks_only = set(decks_asked or ())
     book = _book(paytable_files)
     games_asked = {x.strip().lower() for x in wager_ids or []} & set(GAME_ANALYSES)
     wanted = {get_wager(x).id for x in wager_ids or [] if x.strip().lower() not in games_asked}
@@ -500,17 +504,17 @@ def parsheet(
         for w in (x.with_book(book) if paytable_files else x for x in all_wagers())
         if not wager_ids or w.id in wanted
         for table, decks in w.offerings()
-        if decks_only is None or decks == decks_only
+        if not decks_only or decks in decks_only
     ]
     game_decks = [
         d
         for d in GAME_DECKS
-        if (not wager_ids or games_asked) and (decks_only is None or d == decks_only)
+        if (not wager_ids or games_asked) and (not decks_only or d in decks_only)
     ]
     if not jobs and not game_decks:
         raise InputError(
             f"no paytable of {', '.join(wager_ids or ['any wager'])} is offered with "
-            f"{decks_only} decks"
+            f"{' or '.join(map(str, sorted(decks_only)))} decks"
         )
     sheets: list[ParSheet] = []
     games: list[GameSheet] = []
@@ -574,7 +578,7 @@ def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
     the table for every paytable whose long-run return is above 100% of the wager."""
     by_sheet = {id(s): mr for s, mr in meter_returns(sheets)}
     t = Table(title="Par sheet summary (exact)", title_justify="left")
-    right = ("Decks", "House edge at seed", "Long-run return", "Breakeven meter")
+    right = ("Decks", "House edge at seed", "Long-run return (of wager)", "Breakeven meter")
     for col in ("Wager", "Section", "Paytable", *right, "Hit frequency", "Std. dev."):
         t.add_column(col, justify="left" if col in ("Wager", "Section", "Paytable") else "right")
     above: list[str] = []
@@ -584,7 +588,11 @@ def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
         breakeven = "—"
         if mr is not None:
             be = mr.breakeven_cents()
-            breakeven = format_money(round(be)) if be is not None and be >= 0 else "—"
+            breakeven = (  # the meter at which the wager breaks even, for that wager size
+                f"{format_money(round(be))} on {format_money(mr.wager_cents)}"
+                if be is not None and be >= 0
+                else "—"
+            )
         flag = ""
         if long_run is not None and long_run > 1:
             flag = " ⚠"
