@@ -158,3 +158,16 @@ def test_parsheet_compares_the_deck_counts_asked_for() -> None:
     r = run_main(["parsheet", "--summary", "--wager", "match-the-dealer", "-d", "8"])
     # each breakeven meter says the wager size it is for (the summary's sheets are $1 wagers)
     assert len(re.findall(r"\$[\d,]+\.\d\d on \$1 ", r.out)) == 10  # paytables 1-10
+
+
+def test_the_ante_and_play_lines_say_what_they_pay_in_the_tables_words() -> None:
+    """The pays column of the Ante and the Play said "+$10": a win is even money, "1 to 1"
+    (§ 641a.7(d)(1)); a fold loses the Ante."""
+    args = ["four-card-poker", "9h 9c 9d Ks 2s", "Ah 3c 4d 8s Jc Qd", "--json"]
+    r = run_main([*args, "-b", "ante=10", "-b", "play=30"])
+    assert r.code == 0, r.err
+    pays = {x["wager"]: x["pays"] for x in json.loads(r.out)["settlement"]["lines"]}
+    assert pays["four-card-poker:ante"] == pays["four-card-poker:play"] == "1 to 1"
+    r = run_main([*args, "-b", "ante=10"])  # no Play: the player folds
+    pays = {x["wager"]: x["pays"] for x in json.loads(r.out)["settlement"]["lines"]}
+    assert pays["four-card-poker:ante"] == "loses"

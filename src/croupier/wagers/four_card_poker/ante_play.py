@@ -382,6 +382,18 @@ DEFAULT_PAYTABLES = {
 }
 
 
+def _even_money_pays(res: WagerResult) -> str:
+    """The pays column of the Ante's and the Play's own result, in the table's words: "1 to 1"
+    (a win at even money, § 641a.7(d)(1)), "loses", "push"; any other result as money."""
+    if res.win_cents == 0:
+        return "push"
+    if res.win_cents == -res.amount_cents:
+        return "loses"
+    if res.amount_cents and res.win_cents > 0 and res.win_cents % res.amount_cents == 0:
+        return f"{res.win_cents // res.amount_cents} to 1"
+    return signed_money(res.win_cents)
+
+
 def _table_line(seat: int, res: WagerResult) -> SettlementLine:
     """A seat's settled wager as a table's settlement line (the Ante's Play and bonus are parts
     of the Ante's line: ``four-card-poker:play``)."""
@@ -392,7 +404,7 @@ def _table_line(seat: int, res: WagerResult) -> SettlementLine:
         wager=res.wager,
         part=res.name.lower().replace(" ", "-"),
         outcome=res.detail,
-        pays=signed_money(res.win_cents),
+        pays=_even_money_pays(res),
         stake_cents=res.amount_cents,
         win_cents=res.win_cents,
         returned_cents=res.returned_cents,
