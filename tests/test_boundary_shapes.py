@@ -171,3 +171,13 @@ def test_the_ante_and_play_lines_say_what_they_pay_in_the_tables_words() -> None
     r = run_main([*args, "-b", "ante=10"])  # no Play: the player folds
     pays = {x["wager"]: x["pays"] for x in json.loads(r.out)["settlement"]["lines"]}
     assert pays["four-card-poker:ante"] == "loses"
+
+
+def test_simulate_takes_the_paytable_as_analyze_does() -> None:
+    """``simulate axman --decks 6`` demanded --paytable where ``analyze`` takes the only one."""
+    r = run_main(["simulate", "axman", "-d", "6", "-n", "2000", "--json"])
+    assert r.code == 0, r.err
+    only = [t.key for t in get_wager("axman").paytables()]
+    assert json.loads(r.out)["paytable"] == only[0] and len(set(only)) == 1
+    r = run_main(["simulate", "perfect-pairs", "-d", "6", "-n", "2000"])
+    assert r.code == 2 and "give --paytable" in r.err

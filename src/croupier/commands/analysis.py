@@ -306,15 +306,18 @@ def _check_out_dir(out_dir: Path | None) -> None:
         raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
 
 
+OnePaytableOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--paytable", "-p", help="Paytable id; may be omitted when the wager has only one."
+    ),
+]
+
+
 @app.command()
 def analyze(
     wager: WagerArg,
-    paytable: Annotated[
-        str | None,
-        typer.Option(
-            "--paytable", "-p", help="Paytable id; may be omitted when the wager has only one."
-        ),
-    ] = None,
+    paytable: OnePaytableOpt = None,
     decks: DecksOpt = None,
     meter: MeterOpt = None,
     wager_amount: WagerAmountOpt = None,
@@ -338,13 +341,7 @@ def analyze(
         return
     _check_out_dir(out_dir)
     w = _wager(wager, paytable_files)
-    if paytable is None:
-        keys = list(dict.fromkeys(t.key for t in w.paytables()))
-        if len(keys) != 1:
-            raise InputError(
-                f"the {w.name} wager has paytables {', '.join(keys) or 'none'}: give --paytable"
-            )
-        paytable = keys[0]
+    paytable = _only_paytable(w, paytable)
     sheet = exact_parsheet(
         w,
         paytable,
@@ -405,10 +402,23 @@ def _meter_summary(mr: MeterReturn, sheet: ParSheet, reseed: ReseedFunding) -> s
     return "\n".join(lines)
 
 
+def _only_paytable(w: Wager, paytable: str | None) -> str:
+    """``paytable``, or the wager's one paytable when it has only one. Raises
+    :class:`InputError` naming the paytables when it has several and none is given."""
+    if paytable is not None:
+        return paytable
+    keys = list(dict.fromkeys(t.key for t in w.paytables()))
+    if len(keys) != 1:
+        raise InputError(
+            f"the {w.name} wager has paytables {', '.join(keys) or 'none'}: give --paytable"
+        )
+    return keys[0]
+
+
 @app.command()
 def simulate(
     wager: WagerArg,
-    paytable: PaytableOpt,
+    paytable: OnePaytableOpt = None,
     decks: DecksOpt = None,
     rounds: Annotated[
         int, typer.Option("--rounds", "-n", min=2, help="Rounds to deal.")
@@ -422,6 +432,7 @@ def simulate(
 ) -> None:
     """Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact."""
     w = _wager(wager, paytable_files)
+    paytable = _only_paytable(w, paytable)
     with _progress(disable=json_out) as progress:
         task = progress.add_task(f"dealing {w.id}", total=rounds)
         sheet = run_simulation(
