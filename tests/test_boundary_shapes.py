@@ -181,3 +181,19 @@ def test_simulate_takes_the_paytable_as_analyze_does() -> None:
     assert json.loads(r.out)["paytable"] == only[0] and len(set(only)) == 1
     r = run_main(["simulate", "perfect-pairs", "-d", "6", "-n", "2000"])
     assert r.code == 2 and "give --paytable" in r.err
+
+
+def test_a_dealer_adding_staff_is_refused_for_the_role_before_the_credential(
+    tmp_path: Path,
+) -> None:
+    """Through the library (the service's path) as through the CLI: who may add staff is
+    checked before what they typed for the new member's credential (§ 605a.7)."""
+    from croupier.errors import AuthorizationError
+    from croupier.progressive import Role
+    from progressive_support import DEALER, mtd_ledger
+
+    with mtd_ledger(f"sqlite:///{tmp_path / 'l.sqlite3'}") as ledger:
+        with pytest.raises(AuthorizationError) as info:
+            ledger.add_user("mallory", Role.SHIFT_MANAGER, "x", by=DEALER)
+        assert info.value.section == "605a.7"
+        assert "mallory" not in {m.name for m in ledger.users()}

@@ -190,6 +190,11 @@ def test_the_default_database_is_a_per_user_file(
             ["meters", "user", "mallory", "--role", "shift-manager", "--as", DEALER],
             "shift-manager or above (58 Pa. Code § 605a.7)",
         ),
+        # a dealer's too-short credential for the new member: refused for the role, not the length
+        (
+            ["meters", "user", "mallory", "--role", "shift-manager", "--as", DEALER, "--short"],
+            "shift-manager or above (58 Pa. Code § 605a.7)",
+        ),
         (["meters", "bootstrap", "mallory"], "the bootstrap is once, on an empty ledger"),
         (["meters", "validate", "1", "--as", "mallory"], "are not a staff member of the ledger"),
         (["meters", "validate", "1", "--as", FLOOR, "--wrong"], "are not a staff member"),
@@ -233,6 +238,9 @@ def test_errors_are_one_line_with_status_2(
         args = [a for a in args if a != "--wrong"]
         monkeypatch.setenv("CROUPIER_PASSWORD", "not the credential")
     monkeypatch.setenv("CROUPIER_NEW_PASSWORD", "mallory's pin")
+    if "--short" in args:
+        args = [a for a in args if a != "--short"]
+        monkeypatch.setenv("CROUPIER_NEW_PASSWORD", "x")
     monkeypatch.setattr("sys.argv", ["croupier", *args, "--db", db])
     with pytest.raises(SystemExit) as exc:
         main()

@@ -49,7 +49,13 @@ from croupier.commands.meters_view import (
     _print_status,
     _status_dict,
 )
-from croupier.errors import AuthenticationError, CroupierError, InputError, LedgerError
+from croupier.errors import (
+    AuthenticationError,
+    AuthorizationError,
+    CroupierError,
+    InputError,
+    LedgerError,
+)
 from croupier.paytables import MeterLevel
 from croupier.progressive import (
     EnvyRule,
@@ -379,6 +385,12 @@ def user(
     r = Role.parse(role)
     with _ledger(ctx, db) as ledger:
         who = login(ledger, _required_as(by), password_file)
+        if not who.role.at_least(Role.SHIFT_MANAGER):  # refused before asking for a credential
+            raise AuthorizationError(
+                f"{who.name} is a {who.role.value}; adding staff needs a "
+                f"{Role.SHIFT_MANAGER.value} or above",
+                section="605a.7",
+            )
         secret = read_credential(name, new_password_file, env=ENV_NEW_PASSWORD, confirm=True)
         ledger.add_user(name, r, secret, by=who.name)
         _done(

@@ -532,11 +532,14 @@ class LedgerBase:
 
     def add_user(self, name: str, role: Role, secret: str, *, by: str) -> StaffMember:
         """Add a staff member with a role and credential (a ``user`` event naming ``by``, who
-        must be a shift manager, § 605a.7). Raises :class:`LedgerError` if the name is taken,
-        :class:`~croupier.errors.AuthenticationError` for a credential too short."""
+        must be a shift manager, § 605a.7). Raises :class:`~croupier.errors.AuthorizationError`
+        when ``by`` is not (before the credential is looked at), :class:`LedgerError` if the name
+        is taken, :class:`~croupier.errors.AuthenticationError` for a credential too short."""
         name = name.strip()
         if not name:
             raise LedgerError("a staff member needs a name")
+        with self.engine.connect() as conn:  # who may, before what they typed (checked again)
+            self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff")
         credential = hash_credential(secret)
         with self._tx() as conn:
             self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff")
