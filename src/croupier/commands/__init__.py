@@ -21,9 +21,11 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "analyze": (
         ("analysis", "strategy_blackjack"),
-        "Exact par sheet of one wager × paytable × deck count: every outcome's count and return;\n"
-        "with --out DIR also written as JSON (what --json prints), CSV (exact fractions beside the\n"
-        "decimals) and HTML.",
+        (
+            "Exact par sheet of one wager × paytable × deck count: every outcome's count and return; "
+            "with --out DIR also written as JSON (what --json prints), CSV (exact fractions beside "
+            "the decimals) and HTML."
+        ),
     ),
     "simulate": (
         ("analysis",),
@@ -32,9 +34,9 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "parsheet": (
         ("analysis", "strategy_blackjack"),
         (
-            "Par sheets of every wager × paytable × allowed deck count (progressives at their seeds),\n"
-            "or of the wagers and deck count asked for; the summary compares paytables: house edge at\n"
-            "the seed, long-run return, breakeven meter, hit frequency and standard deviation."
+            "Par sheets of every wager × paytable × allowed deck count (progressives at their seeds),"
+            " or of the wagers and deck count asked for; the summary compares paytables: house edge "
+            "at the seed, long-run return, breakeven meter, hit frequency and standard deviation."
         ),
     ),
     "hand": (
@@ -44,22 +46,22 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "baccarat": (
         ("baccarat",),
         (
-            "Play one dealt coup (§ 631a.9–§ 631a.12) and settle its wagers (with --bet), or show what\n"
-            "every Baccarat wager does on it."
+            "Play one dealt coup (§ 631a.9–§ 631a.12) and settle its wagers (with --bet), or show "
+            "what every Baccarat wager does on it."
         ),
     ),
     "eor": (
         ("baccarat",),
         (
-            "Effect of removal of each rank, the balanced count built from it, and (Baccarat) how often\n"
-            "simulated shoes turn the wager positive."
+            "Effect of removal of each rank, the balanced count built from it, and (Baccarat) how "
+            "often simulated shoes turn the wager positive."
         ),
     ),
     "simulate-shoes": (
         ("baccarat",),
         (
-            "Deal whole Baccarat shoes (burn, cut card) and set every Baccarat wager's observed return\n"
-            "beside its exact one, in standard errors."
+            "Deal whole Baccarat shoes (burn, cut card) and set every Baccarat wager's observed "
+            "return beside its exact one, in standard errors."
         ),
     ),
     "dealer": (
@@ -69,46 +71,53 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "axman": (
         ("blackjack",),
         (
-            "Exact AxMan figures (§ 633c.12) given the player's two cards: each hand's probability,\n"
+            "Exact AxMan figures (§ 633c.12) given the player's two cards: each hand's probability, "
             "the king-of-diamonds multiplier and the expected return."
         ),
     ),
     "blackjack-round": (
         ("blackjack",),
         (
-            "Settle a dealt Blackjack round through the regulated round procedure: the players'\n"
-            "decisions, the Blackjack wagers (Chapter 633a), AxMan (§ 633c.12) and Jackpot Party\n"
-            "(§ 633b.2, each envy bonus a line of its own) — the same record as `croupier settle`."
+            "Settle a dealt Blackjack round through the regulated round procedure: the players' "
+            "decisions, the Blackjack wagers (Chapter 633a), AxMan (§ 633c.12) and Jackpot Party (§ "
+            "633b.2, each envy bonus a line of its own) — the same record as `croupier settle`."
         ),
     ),
     "strategy": (
         ("four_card_poker", "strategy_blackjack"),
         (
-            "The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;\n"
-            "Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."
+            "The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;"
+            " Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."
         ),
     ),
     "four-card-poker": (
         ("four_card_poker",),
-        "Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d)); a progressive's meter\n"
-        "award is valued at --meter (else the seed) and waits for a floorperson's validation.",
+        (
+            "Settle a dealt round of Four Card Poker (58 Pa. Code § 641a.7(d)); a progressive's meter"
+            " award is valued at --meter (else the seed) and waits for a floorperson's validation."
+        ),
     ),
     "check": (
         ("table",),
-        "Check Rules Submissions (TOML): every violation at once, each with its section; for a\n"
-        "submission that is ok, its configuration digest (SHA-256) and its paytables'.",
+        (
+            "Check Rules Submissions (TOML): every violation at once, each with its section; for a "
+            "submission that is ok, its configuration digest (SHA-256) and its paytables'."
+        ),
     ),
     "settle": (
         ("table",),
         (
-            "Settle round records (JSON): every wager's outcome, pay, net and section, in settlement\n"
-            "order. A round that breaks a rule is one error line naming the section; nothing is settled."
+            "Settle round records (JSON): every wager's outcome, pay, net and section, in settlement "
+            "order. A round that breaks a rule is one error line naming the section; nothing is "
+            "settled."
         ),
     ),
     "play": (
         ("table",),
-        "Deal and settle random rounds at a table, for a dealer in training (same seed, same rounds;\n"
-        "each session a fresh seed unless one is given).",
+        (
+            "Deal and settle random rounds at a table, for a dealer in training (same seed, same "
+            "rounds; each session a fresh seed unless one is given)."
+        ),
     ),
     "meters": (
         ("meters",),
@@ -119,9 +128,12 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     ),
     "serve": (
         ("serve",),
-        "Serve settlement, par sheets, open tables and the progressive controller over HTTP\n"
-        "(OpenAPI at /docs and /openapi.json). The ledger is created if missing; staff log in with\n"
-        "its staff store (`croupier meters bootstrap` makes the first: there is no default password).",
+        (
+            "Serve settlement, par sheets, open tables and the progressive controller over HTTP "
+            "(OpenAPI at /docs and /openapi.json). The ledger is created if missing; staff log in "
+            "with its staff store (`croupier meters bootstrap` makes the first: there is no default "
+            "password)."
+        ),
     ),
 }
 """Every top-level command, in the order ``--help`` lists them → (the modules of this package to

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import importlib
+import inspect
 import re
 import sys
 from collections.abc import Callable, Iterable
@@ -82,7 +83,14 @@ def load_command(name: str) -> Any:
 
 
 def tidy_help(command: Any) -> None:
-    """No type column for on/off flags in ``--help`` (Typer would print ``<bool>``)."""
+    """No type column for on/off flags in ``--help`` (Typer would print ``<bool>``), and a
+    docstring's line breaks inside a paragraph joined (Rich would break the line there)."""
+    for attr in ("help", "short_help"):
+        text = getattr(command, attr, None)
+        if isinstance(text, str):
+            paragraphs = inspect.cleandoc(text).split("\n\n")
+            joined = "\n\n".join(" ".join(p.split()) for p in paragraphs)
+            setattr(command, attr, joined.replace("``", ""))  # no RST markup on a terminal
     for param in getattr(command, "params", ()):
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""

@@ -9,9 +9,11 @@ from rich import box
 from rich.table import Table
 
 from croupier.commands.common import out
+from croupier.errors import CroupierError
 from croupier.progressive import (
     Award,
     LedgerEvent,
+    ProgressiveDefinition,
     ProgressiveMeters,
     ProgressiveStatus,
     format_micros,
@@ -112,6 +114,31 @@ def _signed(micros: int) -> str:
     return "" if micros == 0 else ("+" if micros > 0 else "") + format_micros(micros)
 
 
+_RESET_WORDS = {
+    "on-validation": "a share award leaves the meter, and a 100% award resets it, when a "
+    "floorperson validates it",
+    "on-award": "a share award leaves the meter, and a 100% award resets it, when it is made "
+    "(jackpot lock)",
+}
+_ENVY_WORDS = {
+    "each": "an envy bonus for every other player's qualifying hand",
+    "largest": "one envy bonus a round, the largest",
+}
+
+
+def _outcome_label(d: ProgressiveDefinition, outcome: str) -> str:
+    """A paytable line's label for an outcome id ("Two suited match, aces of spades"), else
+    the id."""
+    try:
+        from croupier.paytables import builtin_paytables
+
+        table = builtin_paytables().get(d.section, d.paytable, d.decks)
+        line = table.line(outcome)
+    except CroupierError:  # a label is a courtesy (a user's paytable): the id stands in for it
+        return outcome
+    return line.label if line is not None else outcome
+
+
 def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
     d = s.definition
     by_level = {lm.level: lm for lm in m.levels}
@@ -120,7 +147,8 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
         title=f"{d.name} · § {d.section} paytable {d.paytable} · {d.decks} decks · "
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
-        caption=f"resets {d.reset_timing.value}; envy {d.envy_rule.value}; paid by the table "
+        caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_ENVY_WORDS[d.envy_rule.value]}; "
+        "paid by the table "
         f"(odds lines, envy): {format_money(m.paid_by_table_cents)} in {m.table_pays} pays "
         "(§ 605a.7(a))",
         caption_justify="left",
@@ -169,7 +197,7 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
                 a.round_id,
                 a.table_id,
                 str(a.position),
-                a.outcome,
+                _outcome_label(d, a.outcome),
                 share,
                 format_money(a.amount_cents),
             )
