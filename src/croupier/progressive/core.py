@@ -125,7 +125,7 @@ _LEVELS = (
 )
 
 _LV = t.meter_levels.c
-_STORE_LEVEL = (
+STORE_LEVEL = (  # one level's row, compare-and-set on what the writer read (play.py too)
     sa.update(t.meter_levels)
     .where(
         _LV.progressive_id == sa.bindparam("b_pid"),
@@ -420,7 +420,7 @@ class LedgerBase:
             if s == old:
                 continue
             res = conn.execute(
-                _STORE_LEVEL,
+                STORE_LEVEL,
                 {
                     "b_pid": pid,
                     "b_level": level.value,

@@ -41,7 +41,7 @@ import croupier.progressive.schema as t
 from croupier.errors import CroupierError
 from croupier.paytables import MeterLevel
 from croupier.progressive.batch import Batch
-from croupier.progressive.core import TX_STATE, LedgerBase, chain_rows
+from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase, chain_rows
 from croupier.progressive.meters import (
     AwardDraft,
     EventDraft,
@@ -118,26 +118,6 @@ _INSERT_ROUND = sa.insert(t.rounds)
 _INSERT_AWARDS = sa.insert(t.awards)
 _INSERT_SETTLEMENT = sa.insert(t.settlements)
 _INSERT_EVENTS = sa.insert(t.ledger_events)
-_LV = t.meter_levels.c
-_STORE_LEVEL = (
-    sa.update(t.meter_levels)
-    .where(
-        _LV.progressive_id == sa.bindparam("b_pid"),
-        _LV.level == sa.bindparam("b_level"),
-        _LV.meter_micros == sa.bindparam("b_meter"),
-        _LV.reserve_micros == sa.bindparam("b_reserve"),
-        _LV.held_micros == sa.bindparam("b_held"),
-        _LV.wagered_cents == sa.bindparam("b_wagered"),
-    )
-    .values(
-        meter_micros=sa.bindparam("n_meter"),
-        reserve_micros=sa.bindparam("n_reserve"),
-        held_micros=sa.bindparam("n_held"),
-        wagered_cents=sa.bindparam("n_wagered"),
-        paid_cents=sa.bindparam("n_paid"),
-        hits=sa.bindparam("n_hits"),
-    )
-)
 _MOVE_HEAD = (
     sa.update(t.ledger_chain)
     .where(t.ledger_chain.c.id == 1)
@@ -422,7 +402,7 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
     )
     for lv, s in plan.states.items():
         if s != levels[lv]:
-            writes.add(_STORE_LEVEL, level_params(p.pid, levels[lv], s), rows=1)
+            writes.add(STORE_LEVEL, level_params(p.pid, levels[lv], s), rows=1)
     writes.add(
         _INSERT_SETTLEMENT,
         {
