@@ -322,7 +322,7 @@ def test_a_changed_meter_row_is_caught_by_verify(ledger: Ledger) -> None:
         )
     with pytest.raises(
         LedgerIntegrityError,
-        match="Progressive level: meter \\$[0-9,.]+ stored, the log replays to",
+        match=r"Progressive level: meter \$[0-9,.]+ stored, the log replays to",
     ):
         ledger.verify("mtd-5")
 
