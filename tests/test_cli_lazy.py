@@ -100,3 +100,22 @@ def test_a_misspelt_command_still_gets_a_did_you_mean(capsys: pytest.CaptureFixt
         main(["settl", "x.json"])
     assert exc.value.code == 2
     assert "No such command 'settl'. Did you mean 'settle'?" in capsys.readouterr().err
+
+
+def test_in_process_commands_load_what_each_needs_whatever_ran_before() -> None:
+    """Run in one process (the Python API, tests), ``wagers`` imports the module that declares
+    ``analyze`` but not the one registering the whole-game analyses; ``analyze switch-hands``
+    then answered "no wager 'switch-hands'" (it passed only when other tests ran first). In a
+    fresh interpreter, so that nothing this test process imported hides it."""
+    script = (
+        "from croupier.cli import main\n"
+        "for args in (['wagers', '--json'], ['analyze', 'switch-hands', '-d', '6', '--json']):\n"
+        "    try:\n"
+        "        main(args)\n"
+        "    except SystemExit as exc:\n"
+        "        assert exc.code in (0, None), (args, exc.code)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode == 0, run.stderr[-2000:]

@@ -22,6 +22,10 @@ CASES: list[tuple[str, list[str]]] = [
     ("analyze", ["analyze", "jackpot-party", "-p", "P10"]),
     ("analyze", ["analyze", "four-card-poker", "-p", "25-20-2"]),
     ("analyze-game", ["analyze", "switch-hands", "-d", "6"]),
+    # the Banker's 19 to 20 pays a net 0.95: a number, not an integer (the schema said integer)
+    ("analyze", ["analyze", "banker", "-p", "commission", "-d", "8"]),
+    ("parsheet", ["parsheet", "--wager", "banker", "--wager", "match-the-dealer", "-d", "8"]),
+    ("parsheet", ["parsheet", "--wager", "switch-hands", "-d", "6"]),
     ("simulate", ["simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "500", "-s", "3"]),
     ("hand", ["hand", "match-the-dealer", "7h 7c 7h", "-p", "1", "-d", "6"]),
     ("hand", ["hand", "perfect-pairs", "7h 8c", "-p", "A", "-d", "6"]),

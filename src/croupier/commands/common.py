@@ -58,8 +58,12 @@ class LazyGroup(typer.core.TyperGroup):
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
         """Load the command named first in ``args`` (its modules), then resolve as usual."""
         name = args[0] if args else None
-        if isinstance(name, str) and name in COMMANDS and name not in self.commands:
-            self.add_command(load_command(name), name)
+        if isinstance(name, str) and name in COMMANDS:
+            if name not in self.commands:
+                self.add_command(load_command(name), name)
+            else:  # declared by a module loaded before (in-process use): the rest it needs
+                for module in COMMANDS[name][0]:
+                    importlib.import_module(f"croupier.commands.{module}")
         try:
             return super().resolve_command(ctx, args)
         except typer.TyperException as exc:  # click's UsageError: "No such command"
