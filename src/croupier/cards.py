@@ -260,6 +260,18 @@ def as_cards(cards: CardsLike) -> tuple[Card, ...]:
     return tuple(out)
 
 
+def as_card(card: Card | str | None) -> Card | None:
+    """One card given as a :class:`Card` or as text (``"Tc"``); ``None`` stays ``None`` (the
+    shoe's next card). Raises :class:`~croupier.errors.CardError` for anything else, or for
+    text that is not exactly one card."""
+    if card is None or isinstance(card, Card):
+        return card
+    cards = as_cards(card) if isinstance(card, str) else ()
+    if len(cards) != 1:
+        raise CardError(f"expected one card, e.g. 'Tc', not {_shown(card)}", str(card))
+    return cards[0]
+
+
 def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
     """Format cards back as text, space-separated (``'Ah Td'``, or ``'A♥ T♦'``)."""
     return " ".join(c.symbol if symbols else str(c) for c in cards)

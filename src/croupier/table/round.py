@@ -44,7 +44,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from croupier.cards import Card, Shoe, as_cards, format_cards
+from croupier.cards import Card, Shoe, as_card, format_cards
 from croupier.errors import (
     CardError,
     InputError,
@@ -518,7 +518,7 @@ class TableRound:
         Raises :class:`ProcedureError` (not this hand's turn), :class:`InputError` (no card given
         and no shoe), :class:`RulesError` (a split ace that takes one card only, § 633a.11) and
         :class:`~croupier.errors.ShoeError` (a card the shoe cannot hold)."""
-        one = _one_card(card)
+        one = as_card(card)
         return self._move(Action.HIT, seat, lambda p: p.hit(seat, one))
 
     def stand(self, seat: int) -> TableRound:
@@ -535,7 +535,7 @@ class TableRound:
         Raises :class:`ProcedureError` out of turn, :class:`RulesError` (a hand that may not
         double, an amount above its wager: § 633a.10, § 633a.11) and
         :class:`~croupier.errors.ShoeError`."""
-        one = _one_card(card)
+        one = as_card(card)
         return self._move(Action.DOUBLE, seat, lambda p: p.double(seat, amount_cents, one))
 
     def split(self, seat: int) -> TableRound:
@@ -813,14 +813,3 @@ __all__ = [
     "TableRound",
     "settled_net",
 ]
-
-
-def _one_card(card: Card | str | None) -> Card | None:
-    """One card given as a :class:`Card` or as text (``"Tc"``). Raises :class:`CardError`
-    for anything else, or for text that is not exactly one card."""
-    if card is None or isinstance(card, Card):
-        return card
-    cards = as_cards(card) if isinstance(card, str) else ()
-    if len(cards) != 1:
-        raise CardError(f"expected one card, e.g. 'Tc', not {card!r}", str(card))
-    return cards[0]
