@@ -35,20 +35,18 @@ realistic shoe reaches that count and what a counter betting there wins.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
 
 import numpy as np
 import numpy.typing as npt
 
 from croupier.analysis.baccarat_shoe import ShoeSimulation, summary_nets
-from croupier.analysis.exact import exact_counts
+from croupier.analysis.eor_store import EOR_BUDGET_SECONDS, card_counts
 from croupier.analysis.parsheet import exact_parsheet, resolve
-from croupier.cards import DECK, Card, Rank, Shoe, Suit
-from croupier.errors import CroupierError, InputError, NoCountError
+from croupier.cards import DECK, Card, Rank, Suit
+from croupier.errors import CroupierError, NoCountError
 from croupier.games.baccarat import expected_values
 from croupier.paytables import Paytable
 from croupier.wagers.baccarat import BaccaratWager
@@ -178,82 +176,6 @@ class BalancedCount:
         return np.array([self.card_tag(c) for c in DECK], dtype=np.int64)
 
 
-EOR_BUDGET_SECONDS = 120.0
-"""The longest :func:`effect_of_removal` computes by default: it counts 52 shoes exactly (a full
-shoe less each card), and refuses a wager whose first such count shows the 52 would take longer."""
-
-ONE_DECK_CHUNK = 400_000
-"""Hands classified at a time by :func:`one_deck_effects` (memory bound)."""
-
-ONE_DECK_LIMIT = 150_000_000
-"""The most deals :func:`one_deck_effects` classifies (C(52, 6) × 6 = 122,156,080 for the Six
-Card Bonus); beyond it the 52 exact counts are made instead."""
-
-
-def _arrangements(wager: Wager) -> list[tuple[int, ...]]:
-    """The deals one set of k cards makes under the counting convention: every order of the k
-    cards, up to the order within each unordered group (as column permutations)."""
-    from itertools import permutations
-
-    spans = []
-    start = 0
-    for g in wager.deal.groups:
-        spans.append((start, start + g.size, g.ordered))
-        start += g.size
-    out = []
-    for perm in permutations(range(wager.deal.size)):
-        if all(ordered or list(perm[a:b]) == sorted(perm[a:b]) for a, b, ordered in spans):
-            out.append(perm)
-    return out
-
-
-def one_deck_effects(wager: Wager) -> tuple[tuple[int, ...], list[list[int]]] | None:
-    """Exact counts for a wager read from a single deck, and for every card the count of each
-    outcome among the deals holding it — so the counts of the deck less card c are
-    ``full[o] − holding[c][o]``. One pass over every set of the k cards the wager reads, each
-    classified in every arrangement the counting convention counts (one for a single unordered
-    group; six for the Six Card Bonus's five cards and bonus card), with the wager's vectorised
-    classifier; ``None`` beyond :data:`ONE_DECK_LIMIT` deals.
-
-    The full-deck counts are checked against the wager's own exact count
-    (:func:`~croupier.analysis.exact.exact_counts`); a difference raises
-    :class:`~croupier.errors.CroupierError`.
-    """
-    from croupier.poker.four_card import combinations_array
-
-    k = wager.deal.size
-    if not 1 <= k <= 7:
-        return None
-    arrangements = _arrangements(wager)
-    if comb(52, k) * len(arrangements) > ONE_DECK_LIMIT:
-        return None
-    outcomes = len(wager.outcomes) + 1
-    full = np.zeros(outcomes, dtype=np.int64)
-    holding = np.zeros(outcomes * 52, dtype=np.int64)
-    lower = combinations_array(51, k - 1)  # colex: the (k−1)-subsets of range(t) come first
-    for top in range(k - 1, 52):
-        rows = lower[: comb(top, k - 1)]
-        for start in range(0, max(1, rows.shape[0]), ONE_DECK_CHUNK):
-            part = rows[start : start + ONE_DECK_CHUNK]
-            hands = np.empty((part.shape[0], k), dtype=np.int64)
-            hands[:, : k - 1] = part
-            hands[:, k - 1] = top
-            for perm in arrangements:
-                got = np.asarray(wager.classify_indices(hands[:, perm]), dtype=np.int64)
-                full += np.bincount(got, minlength=outcomes)
-                for j in range(k):
-                    holding += np.bincount(got * 52 + hands[:, j], minlength=outcomes * 52)
-    counts = tuple(int(x) for x in full)
-    own = exact_counts(wager, Shoe.standard(1)).counts
-    if counts != own:
-        raise CroupierError(
-            f"the {wager.name} wager's vectorised classifier counts {counts} over one deck, its "
-            f"exact count {own}"
-        )
-    per_card = holding.reshape(outcomes, 52)
-    return counts, [[int(per_card[o, c]) for o in range(outcomes)] for c in range(52)]
-
-
 def effect_of_removal(
     wager: Wager,
     paytable: str | Paytable,
@@ -263,58 +185,26 @@ def effect_of_removal(
     """The exact effect of removal of every card and rank for ``wager`` under ``paytable`` from a
     full ``decks``-deck shoe (checked as :func:`~croupier.analysis.parsheet.resolve` checks it).
 
-    A wager read as one group of cards from one deck is counted by :func:`one_deck_effects`.
-    Any other wager whose par sheet is exact over a shoe composition is handled the same way: the
-    exact par sheet of the full shoe less each of the 52 cards. Raises
+    The exact outcome counts of the shoe less each card come from
+    :func:`croupier.analysis.eor_store.card_counts` (stored, one enumeration of a single deck, or
+    52 exact counts); each is priced at the paytable's pays. Raises
     :class:`~croupier.errors.InputError` when the wager's exact analysis does not take a partly
-    dealt shoe, or when the first of the 52 counts shows that all of them would take longer than
-    ``budget_seconds`` (``None``: no limit).
+    dealt shoe, or when the 52 counts would take longer than ``budget_seconds`` (``None``: no
+    limit).
     """
     setup = resolve(wager, paytable, decks=decks)
-    full = Shoe.standard(decks)
     sheet = exact_parsheet(wager, setup.paytable, decks=decks)
     base = sheet.expected_return
+    per_card, method = card_counts(setup.wager, decks, budget_seconds)
+    nets = [row.net for row in sheet.rows]
+    if len(nets) != len(per_card[0]):  # pragma: no cover - a par sheet of other lines
+        raise CroupierError(f"the {wager.name} par sheet has {len(nets)} lines, not one an outcome")
     returns: dict[Card, Fraction] = {}
-    method = f"the exact par sheet of the {decks}-deck shoe less each of the 52 cards"
-    fast = one_deck_effects(setup.wager) if decks == 1 else None
-    if fast is not None:
-        counts, holding = fast
-        nets = [row.net for row in sheet.rows]
-        total = sum(counts)
-        for card in DECK:
-            held = holding[card.index]
-            left = total - sum(held)
-            returns[card] = Fraction(
-                sum((n - h) * net for n, h, net in zip(counts, held, nets, strict=True)), left
-            )
-        method = (
-            f"every deal of the {wager.deal.size} cards read from one deck classified once and "
-            "tallied by the cards it holds (the deals of the deck less a card are those without it)"
+    for card in DECK:
+        counts = per_card[card.index]
+        returns[card] = Fraction(
+            sum(n * net for n, net in zip(counts, nets, strict=True)), sum(counts)
         )
-    else:
-
-        def without(card: Card) -> Fraction:
-            shoe = full.remove([card])
-            return exact_parsheet(wager, setup.paytable, decks=decks, shoe=shoe).expected_return
-
-        first = CARD_ORDER[0]
-        started = time.perf_counter()
-        try:
-            returns[first] = without(first)
-        except InputError as exc:
-            raise InputError(
-                f"croupier cannot compute the effect of removal of the {wager.name} wager: {exc}"
-            ) from exc
-        took = time.perf_counter() - started
-        if budget_seconds is not None and took * 52 > budget_seconds:
-            raise InputError(
-                f"the effect of removal of the {wager.name} wager needs 52 exact counts of a "
-                f"{decks}-deck shoe less one card, about {took:.1f} s each here (about "
-                f"{took * 52 / 60:.0f} min in all, more than the {budget_seconds:.0f} s croupier "
-                "allows): not computed"
-            )
-        for card in CARD_ORDER[1:]:
-            returns[card] = without(card)
     cards = tuple(CardEffect(c, returns[c], returns[c] - base) for c in CARD_ORDER)
     effects = []
     for rank in RANK_ORDER:
@@ -369,6 +259,23 @@ def _balanced_tags(raw: Sequence[float], level: int) -> tuple[int, ...]:
     return tuple(tags)
 
 
+def _one_apart(eor: EffectOfRemoval) -> str:
+    """'only the A♠ differs …' when one card alone has an effect unlike the other 51's."""
+    values: dict[Fraction, list[Card]] = {}
+    for c in eor.card_effects:
+        values.setdefault(c.effect, []).append(c.card)
+    if len(values) != 2:
+        return ""
+    (a, cards_a), (b, _) = sorted(values.items(), key=lambda kv: len(kv[1]))
+    if len(cards_a) != 1 or b == 0:
+        return ""
+    return (
+        f"only the {cards_a[0].symbol} differs (its effect of removal is {a / b} times each "
+        f"other card's, so only a count of the {cards_a[0].symbol} alone, unbalanced, follows "
+        "it)"
+    )
+
+
 def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> BalancedCount:
     """The balanced count built from ``eor`` (see the module docstring): tags by rank, or by
     card when some rank's suits have different effects (:attr:`EffectOfRemoval.suits_matter`).
@@ -395,11 +302,13 @@ def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> Balanced
         candidates.append((level, tags, _correlation(effects, tags)))
     candidates = [c for c in candidates if any(c[1])]
     if not candidates:
+        apart = _one_apart(eor) if by_card else ""
         raise NoCountError(
-            f"no balanced count with tags of at most ±{max_level} follows the effects of removal "
+            apart
+            + f"no balanced count with tags of at most ±{max_level} follows the effects of removal "
             f"of the {eor.wager_name} wager (paytable {eor.paytable}, {eor.decks} decks): "
             f"{what}s with equal effects share a tag, and no such tags other than all zeros sum "
-            "to zero over a deck"
+            "to zero over a deck" + (f"; {apart}" if apart else "")
         )
     best = max(c for _, _, c in candidates)
     level, tags, corr = next(c for c in candidates if c[2] >= best - 0.02)
