@@ -176,6 +176,7 @@ class Vulnerability:
             "win_per_shoe": self.win_per_shoe,
             "win_per_hour": self.win_per_hour,
             "win_per_hour_se": self.counter.win_per_hour_se if self.counter is not None else None,
+            "win_per_hour_cents": None,
             "not_simulated": self.not_simulated,
             "verdict": self.verdict,
         }

@@ -124,7 +124,14 @@ def _effects_dict(eor: EffectOfRemoval, count: BalancedCount | None) -> dict[str
     }
 
 
-def _detail_dict(row: Vulnerability) -> dict[str, Any]:
+def _row_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
+    hour = row.win_per_hour
+    return row.to_dict() | {
+        "win_per_hour_cents": None if hour is None else round(hour * unit_cents)
+    }
+
+
+def _detail_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
     assert row.eor is not None
     c = row.count
     d: dict[str, Any] = {
@@ -149,7 +156,7 @@ def _detail_dict(row: Vulnerability) -> dict[str, Any]:
         },
         "no_count": row.no_count or "",
         "counter": row.counter.to_dict() if row.counter is not None else None,
-        "vulnerability": row.to_dict(),
+        "vulnerability": _row_dict(row, unit_cents),
     }
     if row.coups is not None and row.baccarat_rules is not None:
         r = row.baccarat_rules
@@ -327,7 +334,7 @@ def eor(
         with _progress(f"dealing {d}-deck shoes", shoes, json_out) as advance:
             row = vulnerability(w, key, d, cond, progress=advance)
         if json_out:
-            print(json.dumps(_detail_dict(row), indent=2, ensure_ascii=False))
+            print(json.dumps(_detail_dict(row, unit_cents), indent=2, ensure_ascii=False))
             return
         _show_detail(row, unit_cents)
         return
@@ -335,7 +342,7 @@ def eor(
         raise InputError("--paytable names the paytable of one wager: give exactly one wager")
     rows = table_rows(chosen or list(all_wagers()), decks, cond)
     if json_out:
-        doc = {"unit_cents": unit_cents, "wagers": [r.to_dict() for r in rows]}
+        doc = {"unit_cents": unit_cents, "wagers": [_row_dict(r, unit_cents) for r in rows]}
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     _show_table(rows, unit_cents)
