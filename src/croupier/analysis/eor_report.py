@@ -21,8 +21,13 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 REPORT_SHOES = 4_000
-"""Whole shoes the HTML report simulates for the count figures (seed :data:`REPORT_SEED`)."""
+"""Whole Baccarat shoes the HTML report simulates for the count figures (seed
+:data:`REPORT_SEED`)."""
+REPORT_BLACKJACK_SHOES = 2_000
+"""Whole Blackjack shoes the HTML report deals for a side wager's counter."""
 REPORT_SEED = 1
+REPORT_SAMPLE = 1_000
+"""Baccarat coups bet whose exact edge the report evaluates (a seeded sample)."""
 REPORT_PAYTABLES = 3
 """Paytables of one wager the report counts (the first ones at the largest deck count)."""
 
@@ -102,7 +107,12 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
         return None
     decks = max(s.decks or 0 for s in sheets)
     keys = list(dict.fromkeys(s.paytable for s in sheets if s.decks == decks))
-    cond = CounterConditions(shoes=REPORT_SHOES, seed=REPORT_SEED)
+    baccarat = isinstance(wager, BaccaratWager)
+    cond = CounterConditions(
+        shoes=REPORT_SHOES if baccarat else REPORT_BLACKJACK_SHOES,
+        seed=REPORT_SEED,
+        baccarat_sample=REPORT_SAMPLE,
+    )
     rows = []
     for key in keys[:REPORT_PAYTABLES]:
         try:
@@ -143,15 +153,15 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
         if len(keys) > REPORT_PAYTABLES
         else ""
     )
-    if isinstance(wager, BaccaratWager):
+    if baccarat:
         how = (
             f"{REPORT_SHOES:,} simulated shoes (cut card 14 cards from the end, first-card burn, "
             f"seed {REPORT_SEED}); the return when betting is the exact expected return of the "
-            "cards left, averaged over the coups bet (up to 10,000 of them)"
+            f"cards left, averaged over the coups bet (up to {REPORT_SAMPLE:,} of them)"
         )
     else:
         how = (
-            f"{REPORT_SHOES:,} simulated shoes dealt to three seats to 75% penetration (seed "
+            f"{REPORT_BLACKJACK_SHOES:,} simulated shoes dealt to three seats to 75% penetration (seed "
             f"{REPORT_SEED}), the bets settled by the wager's own classifier; ± one standard "
             "error; 60 rounds an hour"
         )

@@ -60,6 +60,8 @@ class CounterConditions:
     rounds_per_hour: int = ROUNDS_PER_HOUR
     trigger: int | None = None
     baccarat: BaccaratRules | None = None
+    baccarat_sample: int = BACCARAT_EXACT_SAMPLE
+    """Baccarat: coups bet whose exact edge is evaluated (a seeded sample beyond)."""
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,7 @@ def vulnerability(
             rules = BaccaratRules(decks=decks, cut_card=rules.cut_card, burn=rules.burn)
         sim = _baccarat_shoes(cond.shoes, cond.seed, rules)
         coups = count_in_shoes(
-            wager, eor.paytable, count, sim, trigger=level, sample=BACCARAT_EXACT_SAMPLE
+            wager, eor.paytable, count, sim, trigger=level, sample=cond.baccarat_sample
         )
         return _with(
             row,
