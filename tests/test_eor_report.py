@@ -22,11 +22,11 @@ def test_axman_section_tags_cards_and_shows_the_counter() -> None:
 
 def test_jackpot_party_counts_the_first_paytables_only() -> None:
     w = get_wager("jackpot-party")
-    sheets = [exact_parsheet(w, key, decks=6) for key in ("P1", "P2", "P3", "P4")]
+    sheets = [exact_parsheet(w, key, decks=6) for key in ("P1", "P2", "P3", "P10")]
     section = eor_report_html(sheets)
     assert section is not None
     assert f"the first {REPORT_PAYTABLES} of 4 paytables" in section
-    assert "<td>P4</td>" not in section and "<td>P1</td>" in section
+    assert "<td>P10</td>" not in section and "<td>P1</td>" in section
 
 
 def test_one_deck_and_uncountable_wagers() -> None:
