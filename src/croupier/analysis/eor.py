@@ -304,8 +304,7 @@ def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> Balanced
     if not candidates:
         apart = _one_apart(eor) if by_card else ""
         raise NoCountError(
-            apart
-            + f"no balanced count with tags of at most ±{max_level} follows the effects of removal "
+            f"no balanced count with tags of at most ±{max_level} follows the effects of removal "
             f"of the {eor.wager_name} wager (paytable {eor.paytable}, {eor.decks} decks): "
             f"{what}s with equal effects share a tag, and no such tags other than all zeros sum "
             "to zero over a deck" + (f"; {apart}" if apart else "")

@@ -44,6 +44,9 @@ from croupier.wagers.base import Game, Wager
 RESHUFFLED_GAMES = (Game.FOUR_CARD_POKER, Game.CRISS_CROSS_POKER)
 """Games dealt from one 52-card deck shuffled before every round (docs/interpretations.md)."""
 
+NEGLIGIBLE_PER_HOUR = 0.01
+"""Below this many units an hour (either way) a counter's result is called negligible."""
+
 BACCARAT_EXACT_SAMPLE = 10_000
 """Coups bet whose exact edge the Baccarat counter figures evaluate (a seeded sample)."""
 
@@ -139,14 +142,14 @@ class Vulnerability:
         win = self.win_per_hour
         if win is None:
             return "not simulated"
-        if self.counter is not None:
-            se = self.counter.win_per_hour_se
-            if win > 2 * se:
-                return "beatable by counting"
-            if win < -2 * se:
-                return "a counter still loses"
-            return "no gain shown"
-        return "beatable by counting" if win > 0 else "a counter still loses"
+        se = self.counter.win_per_hour_se if self.counter is not None else 0.0
+        if abs(win) < NEGLIGIBLE_PER_HOUR and 2 * se < NEGLIGIBLE_PER_HOUR:
+            return "negligible either way"
+        if win > 2 * se:
+            return "beatable by counting"
+        if win < -2 * se:
+            return "a counter still loses"
+        return "no gain shown"
 
     @property
     def _reshuffled(self) -> bool:

@@ -238,7 +238,11 @@ def _show_table(rows: list[Vulnerability], unit_cents: int) -> None:
         "Per hour",
         "Verdict",
     ):
-        t.add_column(col, justify="left" if col in ("Wager", "Paytable", "Verdict") else "right")
+        t.add_column(
+            col,
+            justify="left" if col in ("Wager", "Paytable", "Verdict") else "right",
+            no_wrap=col == "Wager",
+        )
     for r in rows:
         c = r.count
         kind = "" if c is None else f"L{c.level}{' by card' if c.suit_aware else ''}"
