@@ -48,8 +48,11 @@ ROUNDS_PER_HOUR = 60
 figure)."""
 SHOES = 20_000
 """Shoes :func:`play_shoes` deals by default."""
-CHUNK = 2_000
+CHUNK = 8_000
 """Shoes dealt at once."""
+TAIL = 128
+"""Filler cards behind a shoe's last card: a round that would run past it finishes on them and
+is dropped (counted in ``rounds_not_counted``)."""
 
 _VALUES = np.array([card_value(c) for c in DECK], dtype=np.int64)
 _BASIC = np.zeros((32, 2, 11), dtype=bool)
@@ -215,14 +218,13 @@ def _deal_chunk(
     shoe_offset: int,
 ) -> None:
     """Deal ``n_shoes`` whole shoes and append every round's true count and the wager's cards."""
-    base = np.repeat(np.arange(52, dtype=np.int64), rules.decks)
+    base = np.repeat(np.arange(52, dtype=np.int8), rules.decks)
     n = base.size
-    # a second shuffled shoe behind the first: a round running past the last card is dropped
-    shoes = np.concatenate(
-        [rng.permuted(np.tile(base, (n_shoes, 1)), axis=1) for _ in range(2)], axis=1
-    )
-    running = np.zeros((n_shoes, shoes.shape[1] + 1), dtype=np.int64)
-    np.cumsum(tags[shoes], axis=1, out=running[:, 1:])
+    # cards behind the last one so that a round running past it can finish; it is dropped
+    tail = np.zeros((n_shoes, TAIL), dtype=np.int8)
+    shoes = np.concatenate([rng.permuted(np.tile(base, (n_shoes, 1)), axis=1), tail], axis=1)
+    running = np.zeros((n_shoes, cut + 1), dtype=np.int32)  # counts before a round starts
+    np.cumsum(tags[shoes[:, :cut]], axis=1, out=running[:, 1:])
     pos = np.ones(n_shoes, dtype=np.int64)  # card 0 burned
     burned = running[:, 1]
     wants_dealer = CardSource.DEALER in layout
@@ -236,7 +238,7 @@ def _deal_chunk(
 
         def draw(sub: IntArray, rows: IntArray = rows) -> IntArray:
             r = rows[sub]
-            c = shoes[r, pos[r]]
+            c = shoes[r, pos[r]].astype(np.int64)
             pos[r] += 1
             return c
 
