@@ -15,7 +15,15 @@ import numpy as np
 import pytest
 
 from croupier.analysis.eor import BalancedCount, balanced_count, effect_of_removal
-from croupier.analysis.eor_shoes import _deal_chunk, _Rounds, play_shoes, table_rules
+from croupier.analysis.eor_shoes import (
+    _deal_chunk,
+    _Rounds,
+    pair_payoff,
+    pair_return,
+    perfect_play,
+    play_shoes,
+    table_rules,
+)
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import InputError
 from croupier.wagers import get_wager
@@ -87,3 +95,38 @@ def test_what_it_cannot_deal_is_refused() -> None:
         )
     with pytest.raises(InputError, match="does not turn"):
         play_shoes(get_wager("perfect-pairs"), "A", 6, HI_LO, Fraction(0))
+
+
+def test_pair_return_is_the_closed_form_of_any_composition() -> None:
+    from test_eor_cards import _pp_return
+
+    pp = get_wager("perfect-pairs")
+    nets = np.array([float(r.net) for r in exact_parsheet(pp, "A", decks=6).rows])
+    payoff = pair_payoff(pp, nets)
+    assert payoff is not None
+    rng = np.random.default_rng(7)
+    comps = rng.integers(0, 7, size=(5, 52))
+    got = pair_return(comps, payoff)
+    for comp, value in zip(comps, got, strict=True):
+        assert value == pytest.approx(float(_pp_return(tuple(int(c) for c in comp), (25, 12, 6))))
+
+
+def test_perfect_information_starts_from_the_full_shoe() -> None:
+    pp = get_wager("perfect-pairs")
+    nets = np.array([float(r.net) for r in exact_parsheet(pp, "A", decks=2).rows])
+    payoff = pair_payoff(pp, nets)
+    assert payoff is not None
+    out = _Rounds([], [], [], [])
+    rules = table_rules(pp, 2)
+    zero = np.zeros(52, dtype=np.int64)
+    _deal_chunk(
+        np.random.default_rng(2), 30, rules, 3, 78, zero, [CardSource.PLAYER], out, 0, payoff
+    )
+    shoe, exact = np.concatenate(out.shoe), np.concatenate(out.exact)
+    full = float(exact_parsheet(pp, "A", decks=2).expected_return)
+    for s in range(30):
+        assert exact[shoe == s][0] == pytest.approx(full)
+    assert len(set(np.round(exact, 12))) > 30  # the return moves as cards are seen
+    bound = perfect_play(pp, "A", 6, shoes=500)
+    assert bound is not None and bound.bets <= bound.rounds
+    assert bound.edge_when_betting is None or bound.edge_when_betting > 0

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -204,6 +204,7 @@ class _Rounds:
     cards: list[IntArray]  # (n, k) fixed-size cards the wager reads, or player + padded dealer
     dealer_len: list[IntArray]
     overflow: int = 0
+    exact: list[npt.NDArray[np.float64]] = field(default_factory=list)
 
 
 def _deal_chunk(
@@ -216,8 +217,11 @@ def _deal_chunk(
     layout: list[CardSource],
     out: _Rounds,
     shoe_offset: int,
+    payoff: npt.NDArray[np.float64] | None = None,
 ) -> None:
-    """Deal ``n_shoes`` whole shoes and append every round's true count and the wager's cards."""
+    """Deal ``n_shoes`` whole shoes and append every round's true count and the wager's cards
+    (with ``payoff``, a two-card wager's net by card pair: also the exact expected return of the
+    cards unseen before each round, :func:`pair_return`)."""
     base = np.repeat(np.arange(52, dtype=np.int8), rules.decks)
     n = base.size
     # cards behind the last one so that a round running past it can finish; it is dropped
@@ -226,6 +230,7 @@ def _deal_chunk(
     running = np.zeros((n_shoes, cut + 1), dtype=np.int32)  # counts before a round starts
     np.cumsum(tags[shoes[:, :cut]], axis=1, out=running[:, 1:])
     pos = np.ones(n_shoes, dtype=np.int64)  # card 0 burned
+    left = np.full((n_shoes, 52), rules.decks, dtype=np.int64)  # unseen (the burn card too)
     burned = running[:, 1]
     wants_dealer = CardSource.DEALER in layout
     while True:
@@ -235,6 +240,7 @@ def _deal_chunk(
         start = pos[rows].copy()
         seen = start - 1
         tc = (running[rows, start] - burned[rows]) / ((n - seen) / 52)
+        exact = pair_return(left[rows], payoff) if payoff is not None else None
 
         def draw(sub: IntArray, rows: IntArray = rows) -> IntArray:
             r = rows[sub]
@@ -289,6 +295,13 @@ def _deal_chunk(
             length[more] += 1
         ok = pos[rows] <= n
         out.overflow += int((~ok).sum())
+        if payoff is not None:
+            assert exact is not None
+            out.exact.append(exact[ok])
+            dealt = pos[rows] - start
+            for j in range(int(dealt.max())):
+                m = np.flatnonzero(dealt > j)
+                np.subtract.at(left, (rows[m], shoes[rows[m], start[m] + j]), 1)
         parts: list[IntArray] = []
         for source in layout:
             if source is CardSource.PLAYER:
@@ -303,6 +316,28 @@ def _deal_chunk(
         out.true_count.append(tc[ok])
         out.cards.append(np.concatenate(parts, axis=1)[ok])
         out.dealer_len.append(length[ok] if wants_dealer else np.zeros(int(ok.sum()), np.int64))
+
+
+def pair_payoff(wager: Wager, nets: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
+    """The net win of every ordered pair of card indices for a wager reading two cards as one
+    unordered group (Perfect Pairs, Ultimate Pairs); ``None`` for any other wager."""
+    groups = wager.deal.groups
+    if len(groups) != 1 or groups[0].size != 2 or groups[0].ordered:
+        return None
+    a, b = np.meshgrid(np.arange(52), np.arange(52), indexing="ij")
+    got = np.asarray(wager.classify_indices(np.stack([a.ravel(), b.ravel()], axis=1)))
+    out: npt.NDArray[np.float64] = nets[got].reshape(52, 52)
+    return out
+
+
+def pair_return(left: IntArray, payoff: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """The exact expected return of a two-card wager dealt from each composition (rows of 52
+    counts by card index): ½ (lᵀ M l − Σ l_c M_cc) over C(L, 2) pairs."""
+    lf = left.astype(np.float64)
+    quad = np.einsum("ij,jk,ik->i", lf, payoff, lf) - lf @ np.diag(payoff)
+    total = lf.sum(axis=1)
+    out: npt.NDArray[np.float64] = quad / (total * (total - 1))
+    return out
 
 
 def _pad(arrays: list[IntArray]) -> IntArray:
@@ -414,3 +449,85 @@ def _classify_scalar(wager: Wager, cards: IntArray, dealer_len: IntArray) -> Int
             got = memo[key] = lose if o is None else o.position
         out[i] = got
     return out
+
+
+@dataclass(frozen=True)
+class PerfectPlay:
+    """A counter who knows every card left (a computer, not a count): over simulated shoes, bets
+    one unit whenever the exact expected return of the cards unseen is positive — the most any
+    count of the cards seen can win on a two-card wager (Perfect Pairs, for which no tag count
+    exists). ``won``: the exact expected units of those bets (no settlement noise)."""
+
+    shoes: int
+    rounds: int
+    bets: int
+    won: float
+    rounds_per_hour: int
+
+    @property
+    def bet_frequency(self) -> float:
+        """Share of rounds with a positive exact return."""
+        return self.bets / self.rounds if self.rounds else 0.0
+
+    @property
+    def edge_when_betting(self) -> float | None:
+        """Mean exact return of the rounds bet."""
+        return self.won / self.bets if self.bets else None
+
+    @property
+    def win_per_shoe(self) -> float:
+        """Expected units a shoe."""
+        return self.won / self.shoes
+
+    @property
+    def win_per_hour(self) -> float:
+        """Expected units an hour."""
+        return self.won / self.rounds * self.rounds_per_hour if self.rounds else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready figures."""
+        return {
+            "shoes": self.shoes,
+            "rounds": self.rounds,
+            "bets": self.bets,
+            "bet_frequency": self.bet_frequency,
+            "edge_when_betting": self.edge_when_betting,
+            "win_per_shoe": self.win_per_shoe,
+            "win_per_hour": self.win_per_hour,
+        }
+
+
+def perfect_play(
+    wager: Wager,
+    paytable: str | Paytable,
+    decks: int,
+    shoes: int = SHOES,
+    seed: int = 1,
+    penetration: Fraction = PENETRATION,
+    seats: int = SEATS,
+    rounds_per_hour: int = ROUNDS_PER_HOUR,
+) -> PerfectPlay | None:
+    """:class:`PerfectPlay` over ``shoes`` shoes dealt as :func:`play_shoes` deals them, for a
+    wager reading the seat's two cards (``None`` for any other)."""
+    if not counts_at_the_table(wager):
+        return None
+    setup = resolve(wager, paytable, decks=decks)
+    nets = np.array([float(r.net) for r in exact_parsheet(wager, setup.paytable, decks=decks).rows])
+    payoff = pair_payoff(setup.wager, nets)
+    if payoff is None:
+        return None
+    rules = table_rules(setup.wager, decks)
+    cut = max(2, math.floor(52 * decks * penetration))
+    rng = np.random.Generator(np.random.PCG64(seed))
+    dealt = _Rounds([], [], [], [])
+    zero = np.zeros(52, dtype=np.int64)
+    done = 0
+    while done < shoes:
+        k = min(CHUNK, shoes - done)
+        _deal_chunk(rng, k, rules, seats, cut, zero, [CardSource.PLAYER], dealt, done, payoff)
+        done += k
+    exact = np.concatenate(dealt.exact)
+    bet = exact > 0
+    return PerfectPlay(
+        shoes, int(exact.size), int(bet.sum()), float(exact[bet].sum()), rounds_per_hour
+    )

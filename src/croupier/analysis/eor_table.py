@@ -32,7 +32,9 @@ from croupier.analysis.eor_shoes import (
     ROUNDS_PER_HOUR,
     SEATS,
     CounterAtTable,
+    PerfectPlay,
     counts_at_the_table,
+    perfect_play,
     play_shoes,
 )
 from croupier.errors import CroupierError, NoCountError
@@ -89,6 +91,8 @@ class Vulnerability:
     not_simulated: str | None = None
     baccarat_rules: BaccaratRules | None = None
     coups_seed: int | None = None
+    perfect: PerfectPlay | None = None
+    """Without a count: what a counter knowing every unseen card would win (two-card wagers)."""
 
     @property
     def house_edge(self) -> float | None:
@@ -183,6 +187,7 @@ class Vulnerability:
             "win_per_hour_se": self.counter.win_per_hour_se if self.counter is not None else None,
             "win_per_hour_cents": None,
             "not_simulated": self.not_simulated,
+            "perfect_play": self.perfect.to_dict() if self.perfect is not None else None,
             "verdict": self.verdict,
         }
 
@@ -225,7 +230,19 @@ def vulnerability(
     try:
         count = balanced_count(eor)
     except NoCountError as exc:
-        return Vulnerability(*head, None, str(exc))
+        perfect = None
+        if cond.shoes and wager.game not in RESHUFFLED_GAMES:
+            perfect = perfect_play(
+                wager,
+                eor.paytable,
+                decks,
+                shoes=cond.shoes,
+                seed=cond.seed,
+                penetration=cond.penetration,
+                seats=cond.seats,
+                rounds_per_hour=cond.rounds_per_hour,
+            )
+        return Vulnerability(*head, None, str(exc), perfect=perfect)
     row = Vulnerability(*head, count, None)
     level = cond.trigger if cond.trigger is not None else count.trigger
     if level is None:

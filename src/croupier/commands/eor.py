@@ -88,7 +88,24 @@ def describe_counter(row: Vulnerability, unit_cents: int) -> str:
             f"{row.win_per_hour or 0:+.3f} units an hour at {row.coups_per_hour} coups an hour "
             f"({_money_per_hour(row.win_per_hour or 0, unit_cents)} an hour at {unit} a bet)"
         )
+    if row.perfect is not None:
+        return describe_perfect(row, unit_cents)
     return f"no simulated counter: {row.not_simulated}" if row.not_simulated else ""
+
+
+def describe_perfect(row: Vulnerability, unit_cents: int) -> str:
+    """The perfect-information bound in words."""
+    p = row.perfect
+    assert p is not None
+    edge = p.edge_when_betting
+    return (
+        f"no count, but a computer knowing every unseen card ({p.shoes:,} simulated shoes, the "
+        f"same table) would bet {p.bet_frequency:.2%} of {p.rounds:,} rounds"
+        + (f" at an exact {edge:+.3%}" if edge is not None else "")
+        + f": {p.win_per_shoe:+.4f} units a shoe, {p.win_per_hour:+.4f} units an hour "
+        f"({_money_per_hour(p.win_per_hour, unit_cents)} an hour at {format_money(unit_cents)} "
+        "a bet) — the most any count could win"
+    )
 
 
 def _money_per_hour(units: float, unit_cents: int) -> str:
@@ -266,6 +283,8 @@ def _show_table(rows: list[Vulnerability], unit_cents: int) -> None:
     for r in rows:
         if r.eor is None or (r.count is None and r.no_count):
             out.print(f"{r.wager}: {r.no_count}")
+        if r.perfect is not None:
+            out.print(f"{r.wager}: {describe_perfect(r, unit_cents)}")
 
 
 @app.command()
