@@ -39,9 +39,11 @@ def test_axman_detail_is_suit_aware_and_plays_shoes() -> None:
 
 
 def test_match_the_dealer_answers_without_a_traceback() -> None:
-    doc = _json("eor", "match-the-dealer", "-p", "1", "-d", "6")
+    doc = _json("eor", "match-the-dealer", "-p", "1", "-d", "6", "--shoes", "200")
     assert doc["count"] is None and "only the A♠ differs" in doc["no_count"]
     assert doc["vulnerability"]["verdict"] == "no card count tracks it"
+    perfect = doc["vulnerability"]["perfect_play"]
+    assert perfect["shoes"] == 200 and perfect["rounds"] > 200 * 15
 
 
 @pytest.mark.parametrize("wager", ["aces-up", "five-card-hand-bonus", "ultimate-pairs"])

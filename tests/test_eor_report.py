@@ -34,6 +34,7 @@ def test_one_deck_and_uncountable_wagers() -> None:
     assert aces is not None and "shuffled before every round" in aces
     mtd = eor_report_html([exact_parsheet(get_wager("match-the-dealer"), "1", decks=6)])
     assert mtd is not None and "only the A♠ differs" in mtd
+    assert "a computer knowing every unseen card (500 shoes)" in mtd
     # no exact analysis of a part-dealt deck: no section
     bad = exact_parsheet(get_wager("bad-beat-bonus"), "example-bad-beat", decks=1)
     assert eor_report_html([bad]) is None

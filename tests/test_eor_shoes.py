@@ -130,3 +130,17 @@ def test_perfect_information_starts_from_the_full_shoe() -> None:
     bound = perfect_play(pp, "A", 6, shoes=500)
     assert bound is not None and bound.bets <= bound.rounds
     assert bound.edge_when_betting is None or bound.edge_when_betting > 0
+
+
+def test_three_card_return_is_the_exact_count_of_any_composition() -> None:
+    from croupier.cards import Shoe
+
+    mtd = get_wager("match-the-dealer")
+    nets = np.array([float(r.net) for r in exact_parsheet(mtd, "1", decks=6).rows])
+    payoff = pair_payoff(mtd, nets)
+    assert payoff is not None and payoff.shape == (52, 52, 52)
+    rng = np.random.default_rng(3)
+    comp = rng.integers(0, 3, size=52)
+    comp[rng.integers(0, 52, 5)] += 4  # lumpy, as the end of a shoe can be
+    exact = exact_parsheet(mtd, "1", decks=6, shoe=Shoe(tuple(int(c) for c in comp)))
+    assert pair_return(comp[None, :], payoff)[0] == pytest.approx(float(exact.expected_return))

@@ -25,6 +25,9 @@ REPORT_SHOES = 4_000
 :data:`REPORT_SEED`)."""
 REPORT_BLACKJACK_SHOES = 2_000
 """Whole Blackjack shoes the HTML report deals for a side wager's counter."""
+REPORT_PERFECT_SHOES = 500
+"""Shoes for the perfect-information bound of a wager no count tracks (Match the Dealer's
+three-card return costs 52³ products a round)."""
 REPORT_SEED = 1
 REPORT_SAMPLE = 1_000
 """Baccarat coups bet whose exact edge the report evaluates (a seeded sample)."""
@@ -112,6 +115,7 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
         shoes=REPORT_SHOES if baccarat else REPORT_BLACKJACK_SHOES,
         seed=REPORT_SEED,
         baccarat_sample=REPORT_SAMPLE,
+        perfect_shoes=REPORT_PERFECT_SHOES,
     )
     rows = []
     for key in keys[:REPORT_PAYTABLES]:

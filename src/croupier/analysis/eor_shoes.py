@@ -50,6 +50,9 @@ SHOES = 20_000
 """Shoes :func:`play_shoes` deals by default."""
 CHUNK = 8_000
 """Shoes dealt at once."""
+PERFECT_THREE_CARD_SHOES = 5_000
+"""At most this many shoes for the perfect-information bound of a three-card wager (Match the
+Dealer: 52³ products a round)."""
 TAIL = 128
 """Filler cards behind a shoe's last card: a round that would run past it finishes on them and
 is dropped (counted in ``rounds_not_counted``)."""
@@ -319,25 +322,45 @@ def _deal_chunk(
 
 
 def pair_payoff(wager: Wager, nets: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:
-    """The net win of every ordered pair of card indices for a wager reading two cards as one
-    unordered group (Perfect Pairs, Ultimate Pairs); ``None`` for any other wager."""
+    """The net win of every deal by card index, for a wager reading two cards as one unordered
+    group (Perfect Pairs: shape 52 × 52) or those two and one more card (Match the Dealer's
+    upcard: shape 52 × 52 × 52, the single card first); ``None`` for any other wager."""
     groups = wager.deal.groups
-    if len(groups) != 1 or groups[0].size != 2 or groups[0].ordered:
+    if not groups or groups[0].size != 2 or groups[0].ordered:
         return None
-    a, b = np.meshgrid(np.arange(52), np.arange(52), indexing="ij")
-    got = np.asarray(wager.classify_indices(np.stack([a.ravel(), b.ravel()], axis=1)))
-    out: npt.NDArray[np.float64] = nets[got].reshape(52, 52)
-    return out
+    if len(groups) == 1:
+        a, b = np.meshgrid(np.arange(52), np.arange(52), indexing="ij")
+        got = np.asarray(wager.classify_indices(np.stack([a.ravel(), b.ravel()], axis=1)))
+        pair: npt.NDArray[np.float64] = nets[got].reshape(52, 52)
+        return pair
+    if len(groups) == 2 and groups[1].size == 1:
+        u3, a3, b3 = np.meshgrid(np.arange(52), np.arange(52), np.arange(52), indexing="ij")
+        deals = np.stack([a3.ravel(), b3.ravel(), u3.ravel()], axis=1)
+        got = np.asarray(wager.classify_indices(deals))
+        triple: npt.NDArray[np.float64] = nets[got].reshape(52, 52, 52)
+        return triple
+    return None
 
 
 def pair_return(left: IntArray, payoff: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-    """The exact expected return of a two-card wager dealt from each composition (rows of 52
-    counts by card index): ½ (lᵀ M l − Σ l_c M_cc) over C(L, 2) pairs."""
+    """The exact expected return of the wager of :func:`pair_payoff` dealt from each
+    composition (rows of 52 counts by card index). Two cards: ½ (lᵀ M l − Σ l_c M_cc) over
+    C(L, 2) pairs. With a single card u first: Σ_u l_u Q_u over L (L − 1)(L − 2), where Q_u is
+    twice the pairs' sum from l less one u, lᵀM_u l − 2 (M_u l)_u − Σ l_c M_u[c, c] + 2 M_u[u, u]."""
     lf = left.astype(np.float64)
-    quad = np.einsum("ij,jk,ik->i", lf, payoff, lf) - lf @ np.diag(payoff)
     total = lf.sum(axis=1)
-    out: npt.NDArray[np.float64] = quad / (total * (total - 1))
-    return out
+    if payoff.ndim == 2:
+        quad = np.einsum("ij,jk,ik->i", lf, payoff, lf) - lf @ np.diag(payoff)
+        out: npt.NDArray[np.float64] = quad / (total * (total - 1))
+        return out
+    flat = payoff.reshape(52, 52 * 52).T  # (a·52 + b, u)
+    own = np.einsum("uub->bu", payoff)  # M_u[u, b]
+    diag = np.einsum("ucc->cu", payoff)  # M_u[c, c]
+    twice = np.einsum("uuu->u", payoff)
+    outer = (lf[:, :, None] * lf[:, None, :]).reshape(lf.shape[0], 52 * 52)
+    q = outer @ flat - 2 * (lf @ own) - lf @ diag + 2 * twice
+    triple: npt.NDArray[np.float64] = (lf * q).sum(axis=1) / (total * (total - 1) * (total - 2))
+    return triple
 
 
 def _pad(arrays: list[IntArray]) -> IntArray:
@@ -455,14 +478,16 @@ def _classify_scalar(wager: Wager, cards: IntArray, dealer_len: IntArray) -> Int
 class PerfectPlay:
     """A counter who knows every card left (a computer, not a count): over simulated shoes, bets
     one unit whenever the exact expected return of the cards unseen is positive — the most any
-    count of the cards seen can win on a two-card wager (Perfect Pairs, for which no tag count
-    exists). ``won``: the exact expected units of those bets (no settlement noise)."""
+    count of the cards seen can win on the wagers no tag count tracks (Perfect Pairs, Match the
+    Dealer). ``won``: the exact expected units of those bets (no settlement noise)."""
 
     shoes: int
     rounds: int
     bets: int
     won: float
     rounds_per_hour: int
+    best: float
+    """The highest exact return of the cards unseen before any round."""
 
     @property
     def bet_frequency(self) -> float:
@@ -494,6 +519,7 @@ class PerfectPlay:
             "edge_when_betting": self.edge_when_betting,
             "win_per_shoe": self.win_per_shoe,
             "win_per_hour": self.win_per_hour,
+            "best_return": self.best,
         }
 
 
@@ -508,7 +534,7 @@ def perfect_play(
     rounds_per_hour: int = ROUNDS_PER_HOUR,
 ) -> PerfectPlay | None:
     """:class:`PerfectPlay` over ``shoes`` shoes dealt as :func:`play_shoes` deals them, for a
-    wager reading the seat's two cards (``None`` for any other)."""
+    wager of :func:`pair_payoff` (``None`` for any other)."""
     if not counts_at_the_table(wager):
         return None
     setup = resolve(wager, paytable, decks=decks)
@@ -522,12 +548,20 @@ def perfect_play(
     dealt = _Rounds([], [], [], [])
     zero = np.zeros(52, dtype=np.int64)
     done = 0
+    chunk = CHUNK if payoff.ndim == 2 else CHUNK // 8  # the 52² products of three-card deals
+    if payoff.ndim == 3:
+        shoes = min(shoes, PERFECT_THREE_CARD_SHOES)
     while done < shoes:
-        k = min(CHUNK, shoes - done)
+        k = min(chunk, shoes - done)
         _deal_chunk(rng, k, rules, seats, cut, zero, [CardSource.PLAYER], dealt, done, payoff)
         done += k
     exact = np.concatenate(dealt.exact)
     bet = exact > 0
     return PerfectPlay(
-        shoes, int(exact.size), int(bet.sum()), float(exact[bet].sum()), rounds_per_hour
+        shoes,
+        int(exact.size),
+        int(bet.sum()),
+        float(exact[bet].sum()),
+        rounds_per_hour,
+        float(exact.max()),
     )

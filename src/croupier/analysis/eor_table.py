@@ -66,6 +66,8 @@ class CounterConditions:
     trigger: int | None = None
     baccarat: BaccaratRules | None = None
     baccarat_sample: int = BACCARAT_EXACT_SAMPLE
+    perfect_shoes: int | None = None
+    """Shoes for the perfect-information bound (``None``: ``shoes``)."""
     """Baccarat: coups bet whose exact edge is evaluated (a seeded sample beyond)."""
 
 
@@ -236,7 +238,7 @@ def vulnerability(
                 wager,
                 eor.paytable,
                 decks,
-                shoes=cond.shoes,
+                shoes=cond.perfect_shoes or cond.shoes,
                 seed=cond.seed,
                 penetration=cond.penetration,
                 seats=cond.seats,

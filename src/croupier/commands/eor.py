@@ -104,7 +104,8 @@ def describe_perfect(row: Vulnerability, unit_cents: int) -> str:
         + (f" at an exact {edge:+.3%}" if edge is not None else "")
         + f": {p.win_per_shoe:+.4f} units a shoe, {p.win_per_hour:+.4f} units an hour "
         f"({_money_per_hour(p.win_per_hour, unit_cents)} an hour at {format_money(unit_cents)} "
-        "a bet) — the most any count could win"
+        "a bet) — the most any count could win; the best exact return before a round was "
+        f"{p.best:+.3%} ({p.bets:,} rounds above 0)"
     )
 
 
