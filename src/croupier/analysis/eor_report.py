@@ -152,6 +152,14 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
             parts.append(
                 f"<p>Paytable {html.escape(row.paytable)}: {html.escape(row.no_count)}</p>"
             )
+        p = row.perfect
+        if p is not None:
+            parts.append(
+                f"<p>Paytable {html.escape(row.paytable)}, a computer knowing every unseen card "
+                f"({p.shoes:,} shoes): bets {p.bet_frequency:.2%} of rounds, "
+                f"{p.win_per_hour:+.4f} units an hour; best exact return before a round "
+                f"{p.best:+.3%} — the most any count could win.</p>"
+            )
     more = (
         f" (the first {REPORT_PAYTABLES} of {len(keys)} paytables)"
         if len(keys) > REPORT_PAYTABLES
