@@ -6,7 +6,7 @@ cards (suits kept apart: Perfect Pairs' and Match the Dealer's suited pays, Jack
 suited hands and AxMan's wild king of diamonds make suits matter) and reports the EoR of a rank
 as the average over its four suits. Exact fractions, from the exact par sheets of the shoe less
 one card — or, for a wager read from one single deck, from one enumeration of every hand tallied
-by the cards it holds (:func:`one_deck_effects`; the same exact counts, 52 times faster).
+by the cards it holds (:mod:`croupier.analysis.eor_store`, which also ships the counts).
 
 *Balanced count*: integer tags, at most ``level`` in size, proportional to the EoRs and summing
 to zero over a deck (so a full shoe counts zero) — one tag per rank when every rank's suits have
