@@ -2,9 +2,9 @@
 
 *Effect of removal* (EoR) of a card: the change in a wager's exact expected return (per unit
 wagered) when that one card is taken out of a full shoe. croupier computes it for each of the 52
-cards (suits kept apart: Perfect Pairs' and Match the Dealer's suited pays, Jackpot Party's
-suited hands and AxMan's wild king of diamonds make suits matter) and reports the EoR of a rank
-as the average over its four suits. Exact fractions, from the exact par sheets of the shoe less
+cards (suits kept apart: Match the Dealer's suited matches and aces of spades, Jackpot Party's
+Royal Flush of diamonds and AxMan's wild king of diamonds make suits matter) and reports the EoR
+of a rank as the average over its four suits. Exact fractions, from the exact par sheets of the shoe less
 one card — or, for a wager read from one single deck, from one enumeration of every hand tallied
 by the cards it holds (:mod:`croupier.analysis.eor_store`, which also ships the counts).
 
