@@ -350,7 +350,7 @@ def pair_return(left: IntArray, payoff: npt.NDArray[np.float64]) -> npt.NDArray[
     lf = left.astype(np.float64)
     total = lf.sum(axis=1)
     if payoff.ndim == 2:
-        quad = np.einsum("ij,jk,ik->i", lf, payoff, lf) - lf @ np.diag(payoff)
+        quad = ((lf @ payoff) * lf).sum(axis=1) - lf @ np.diag(payoff)
         out: npt.NDArray[np.float64] = quad / (total * (total - 1))
         return out
     flat = payoff.reshape(52, 52 * 52).T  # (a·52 + b, u)
