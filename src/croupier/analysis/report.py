@@ -25,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from croupier.analysis.eor import eor_report_html
+from croupier.analysis.eor_report import eor_report_html
 from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_chart_svg, meter_returns
 from croupier.analysis.parsheet import LOSE, ParSheet
 from croupier.analysis.switch_hands import UPCARDS, GameSheet, SwitchAnalysis, switch_chart
