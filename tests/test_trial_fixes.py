@@ -43,3 +43,25 @@ def test_a_closed_pipe_is_no_traceback(args: list[str]) -> None:
 def test_a_misspelt_wager_id_gets_did_you_mean() -> None:
     with pytest.raises(UnknownWagerError, match="did you mean 'perfect-pairs'"):
         get_wager("perfect-pair")
+
+
+@pytest.mark.parametrize(
+    ("cards", "why"),
+    [
+        # Player 2+2=4 draws Q (0): 4; Banker 4+3=7 stands: 5 cards used
+        ("2s 4h 2d 3c Qc 5d", "the Banker stands"),
+        # Player 2+2=4 draws 3 (7); Banker 4+Q=4 draws on a Player's 3rd card of 3: 6 used
+        ("2s 4h 2d Qc 3h 5d 7c", "each hand has drawn its one third card"),
+        # Player 3+4=7 stands; Banker 2+Q=2 draws: 5 used
+        ("3s 2h 4d Qc 5d 9c", "the Player stands and the Banker's draw ends the coup"),
+    ],
+)
+def test_extra_coup_cards_say_why_the_coup_ended(cards: str, why: str) -> None:
+    """§ 631a.11: the message names which hands drew (the trial's 7-card coup said the Banker
+    stood though it drew the 5d)."""
+    from croupier.cards import parse_cards
+    from croupier.errors import RulesError
+    from croupier.games.baccarat import deal_coup
+
+    with pytest.raises(RulesError, match=f"\\({why}\\)"):
+        deal_coup(parse_cards(cards))
