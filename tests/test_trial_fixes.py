@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 import subprocess
 import sys
 
@@ -65,3 +66,59 @@ def test_extra_coup_cards_say_why_the_coup_ended(cards: str, why: str) -> None:
 
     with pytest.raises(RulesError, match=f"\\({why}\\)"):
         deal_coup(parse_cards(cards))
+
+
+_H1 = """
+section = "{section}"
+title = "a designer's Perfect Pairs"
+citation = "house paytable"
+
+[[paytables]]
+id = "H1"
+decks = [6]
+lines = [
+  {{ outcome = "perfect-pair", label = "Perfect Pair", pays = "25 to 1" }},
+  {{ outcome = "colored-pair", label = "Colored Pair", pays = "12 to 1" }},
+  {{ outcome = "mixed-pair", label = "Mixed Pair", pays = "6 to 1" }},
+]
+"""
+
+
+def test_a_paytable_file_of_no_wagers_section_is_refused(tmp_path: Path) -> None:
+    from cli_support import run_main
+
+    f = tmp_path / "bad.toml"
+    f.write_text(_H1.format(section="633b.9"), encoding="utf-8")
+    r = run_main(["analyze", "perfect-pairs", "-p", "H1", "-f", str(f), "--decks", "6"])
+    assert r.code == 2 and len(r.error_lines()) == 1
+    assert "bad.toml" in r.err and "'633b.9'" in r.err and "not the section of a wager" in r.err
+
+
+def test_a_paytable_file_of_another_section_names_its_section(tmp_path: Path) -> None:
+    from cli_support import run_main
+
+    f = tmp_path / "other.toml"
+    f.write_text(_H1.format(section="633b.2"), encoding="utf-8")  # Jackpot Party's section
+    r = run_main(["analyze", "perfect-pairs", "-p", "H1", "-f", str(f), "--decks", "6"])
+    assert r.code == 2 and len(r.error_lines()) == 1
+    assert "other.toml holds § 633b.2" in r.err and "perfect-pairs's § 633b.1" in r.err
+
+
+def test_the_right_section_still_analyses(tmp_path: Path) -> None:
+    from cli_support import run_main
+
+    f = tmp_path / "mine.toml"
+    f.write_text(_H1.format(section="633b.1"), encoding="utf-8")
+    r = run_main(["analyze", "perfect-pairs", "-p", "H1", "-f", str(f), "--decks", "6", "--json"])
+    assert r.code == 0, r.err
+    # the same pays as paytable A: 6 decks, 312 cards; a perfect pair is 6·C(6,2)·52 / C(312,2)
+    import json
+    from fractions import Fraction
+    from math import comb
+
+    doc = json.loads(r.out)
+    lines = {ln["outcome"]: ln for ln in doc["outcomes"]}
+    assert doc["paytable"] == "H1" and doc["paytable_source"].endswith("mine.toml")
+    total = comb(312, 2)
+    perfect = 52 * comb(6, 2)
+    assert Fraction(lines["perfect-pair"]["probability_exact"]) == Fraction(perfect, total)
