@@ -122,3 +122,15 @@ def test_the_right_section_still_analyses(tmp_path: Path) -> None:
     total = comb(312, 2)
     perfect = 52 * comb(6, 2)
     assert Fraction(lines["perfect-pair"]["probability_exact"]) == Fraction(perfect, total)
+
+
+def test_a_paytable_file_error_names_the_paytable_id() -> None:
+    """The trial's 'paytable 1: line …' meant the first entry, whose id was H4 — and at Match
+    the Dealer 1 is a real paytable id."""
+    from croupier.errors import PaytableError
+    from croupier.paytables import parse_section_text
+
+    text = _H1.format(section="633b.1").replace('id = "H1"', 'id = "H4"')
+    text = text.replace('pays = "12 to 1"', 'pays = "twelve"')
+    with pytest.raises(PaytableError, match=r"paytable 1 \(id 'H4'\), line 2"):
+        parse_section_text(text, "mine.toml")

@@ -68,6 +68,4 @@ def get_wager(wager_id: str) -> Wager:
         known = ", ".join(sorted(_REGISTRY))
         near = difflib.get_close_matches(wager_id.strip().lower(), list(_REGISTRY), n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise UnknownWagerError(
-            f"no wager {wager_id!r}{hint} (known wagers: {known})"
-        ) from None
+        raise UnknownWagerError(f"no wager {wager_id!r}{hint} (known wagers: {known})") from None
