@@ -134,3 +134,25 @@ def test_a_paytable_file_error_names_the_paytable_id() -> None:
     text = text.replace('pays = "12 to 1"', 'pays = "twelve"')
     with pytest.raises(PaytableError, match=r"paytable 1 \(id 'H4'\), line 2"):
         parse_section_text(text, "mine.toml")
+
+
+def test_exported_csv_and_html_carry_the_paytable_digest(tmp_path: Path) -> None:
+    """A test lab ties an exported CSV or HTML sheet to its data: the paytable's SHA-256 that the
+    JSON sheet and `croupier paytables` print is in every CSV row and in the sheet's HTML."""
+    import csv
+    import json
+
+    from cli_support import run_main
+
+    r = run_main(["analyze", "perfect-pairs", "-p", "A", "--decks", "6", "--out", str(tmp_path)])
+    assert r.code == 0, r.err
+    (js,) = tmp_path.glob("*.json")
+    (cs,) = tmp_path.glob("*.csv")
+    (ht,) = tmp_path.glob("*.html")
+    digest = json.loads(js.read_text(encoding="utf-8"))["paytable_sha256"]
+    assert len(digest) == 64
+    rows = list(csv.DictReader(cs.read_text(encoding="utf-8").splitlines()))
+    assert rows and {row["paytable_sha256"] for row in rows} == {digest}
+    assert digest in ht.read_text(encoding="utf-8")
+    listed = run_main(["paytables", "633b.1", "--paytable", "A", "--json"])
+    assert digest in listed.out
