@@ -156,3 +156,37 @@ def test_exported_csv_and_html_carry_the_paytable_digest(tmp_path: Path) -> None
     assert digest in ht.read_text(encoding="utf-8")
     listed = run_main(["paytables", "633b.1", "--paytable", "A", "--json"])
     assert digest in listed.out
+
+
+def test_credentials_that_are_not_utf8_text_are_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A credential file or variable holding bytes that are not UTF-8, or a file too large, is
+    one `error:` line (they were UnicodeDecodeError / UnicodeEncodeError tracebacks)."""
+    from cli_support import run_main
+
+    db = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    good, bad, big = tmp_path / "good", tmp_path / "bad", tmp_path / "big"
+    good.write_text("goodpass1\n", encoding="utf-8")
+    bad.write_bytes(b"\xff\xfe\n")
+    big.write_bytes(b"a" * 5000)
+    r = run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(good)])
+    assert r.code == 0, r.err
+    for args, needle in [
+        (["login", "--as", "sam", "--password-file", str(bad)], "not UTF-8"),
+        (["login", "--as", "sam", "--password-file", str(big)], "limit is 4,096 bytes"),
+    ]:
+        r = run_main(["meters", "--db", db, *args])
+        assert r.code == 2 and len(r.error_lines()) == 1 and needle in r.err, r.err
+    monkeypatch.setenv("CROUPIER_PASSWORD", "\udcff\udcfe")  # os.environ's undecodable bytes
+    r = run_main(["meters", "--db", db, "login", "--as", "sam"])
+    assert r.code == 2 and "must be UTF-8 text" in r.err
+    monkeypatch.delenv("CROUPIER_PASSWORD")
+    monkeypatch.setenv("CROUPIER_NEW_PASSWORD_FILE", str(bad))
+    r = run_main(
+        ["meters", "--db", db, "user", "dana", "--role", "dealer", "--as", "sam",
+         "--password-file", str(good)]
+    )  # fmt: skip
+    assert r.code == 2 and len(r.error_lines()) == 1 and "not UTF-8" in r.err
+    r = run_main(["meters", "--db", db, "login", "--as", "sam", "--password-file", str(good)])
+    assert r.code == 0, r.err  # and nothing was lost
