@@ -190,3 +190,18 @@ def test_credentials_that_are_not_utf8_text_are_one_error_line(
     assert r.code == 2 and len(r.error_lines()) == 1 and "not UTF-8" in r.err
     r = run_main(["meters", "--db", db, "login", "--as", "sam", "--password-file", str(good)])
     assert r.code == 0, r.err  # and nothing was lost
+
+
+@pytest.mark.parametrize(
+    ("paytable", "needle"),
+    [
+        ("tie=ez", "is not for the Tie wager"),  # ez is a Banker paytable
+        ("five-treasures=C", "has no paytable 'C'"),  # § 631c.3(h) prints A and B only
+        ("five-treasures=B", "which no --bet wagers on"),  # valid, but no 5 Treasures bet
+    ],
+)
+def test_baccarat_refuses_a_paytable_it_cannot_use(paytable: str, needle: str) -> None:
+    from cli_support import run_main
+
+    r = run_main(["baccarat", "--cards", "Ks 4h 2d Qc 3h 3s", "--bet", "banker=5", "-p", paytable])
+    assert r.code == 2 and len(r.error_lines()) == 1 and needle in r.err, r.err
