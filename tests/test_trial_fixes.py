@@ -205,3 +205,36 @@ def test_baccarat_refuses_a_paytable_it_cannot_use(paytable: str, needle: str) -
 
     r = run_main(["baccarat", "--cards", "Ks 4h 2d Qc 3h 3s", "--bet", "banker=5", "-p", paytable])
     assert r.code == 2 and len(r.error_lines()) == 1 and needle in r.err, r.err
+
+
+def test_blackjack_round_settles_every_blackjack_side_wager() -> None:
+    """`blackjack-round` settled only AxMan and Jackpot Party; Perfect Pairs and Match the
+    Dealer needed a round file. The pays are the regulation's: § 633b.1(f) paytable A, Perfect
+    Pair 25 to 1; § 633b.3 paytable 1, "1 Non-Suited and 1 Suited Match 12 to 1" (7h 7c against
+    the 7h upcard)."""
+    import json
+
+    from cli_support import run_main
+
+    r = run_main(
+        ["blackjack-round", "--dealer", "7h Kd", "--player", "8s 8s", "--player", "7h 7c",
+         "--bet", "1:blackjack=10", "--bet", "2:blackjack=10", "--bet", "1:perfect-pairs=5",
+         "--bet", "2:match-the-dealer=5", "-p", "perfect-pairs=A", "-p", "match-the-dealer=1",
+         "--move", "1:stand", "--move", "2:stand", "--json"]
+    )  # fmt: skip
+    assert r.code == 0, r.err
+    lines = json.loads(r.out)["settlement"]["lines"]
+    by = {(ln["seat"], ln["wager"]): ln for ln in lines}
+    assert by[(1, "perfect-pairs")]["win_cents"] == 25 * 500
+    assert by[(2, "match-the-dealer")]["win_cents"] == 12 * 500
+    assert by[(1, "blackjack")]["win_cents"] == by[(2, "blackjack")]["win_cents"] == -1000
+
+
+def test_blackjack_round_asks_for_a_paytable_only_where_there_are_several() -> None:
+    from cli_support import run_main
+
+    base = ["blackjack-round", "--dealer", "7h Kd", "--player", "8s 8s", "--bet", "1:blackjack=10"]
+    r = run_main([*base, "--bet", "1:perfect-pairs=5"])
+    assert r.code == 2 and "--paytable perfect-pairs=ID (at 6 decks: A, B)" in r.err
+    r = run_main([*base, "--bet", "1:axman=5", "--move", "1:stand"])  # one AxMan paytable
+    assert r.code == 0, r.err
