@@ -238,3 +238,13 @@ def test_blackjack_round_asks_for_a_paytable_only_where_there_are_several() -> N
     assert r.code == 2 and "--paytable perfect-pairs=ID (at 6 decks: A, B)" in r.err
     r = run_main([*base, "--bet", "1:axman=5", "--move", "1:stand"])  # one AxMan paytable
     assert r.code == 0, r.err
+
+
+def test_hand_takes_the_only_paytable_without_being_told() -> None:
+    """`hand axman` demanded --paytable though AxMan has one; `analyze` and `simulate` did not."""
+    from cli_support import run_main
+
+    r = run_main(["hand", "axman", "As Ks 7h Td", "--decks", "6"])
+    assert r.code == 0, r.err
+    r = run_main(["hand", "perfect-pairs", "8s 8s"])
+    assert r.code == 2 and "paytables A, B: give --paytable" in r.err
