@@ -143,8 +143,17 @@ def baccarat(
     """Play one dealt coup (§ 631a.9–§ 631a.12) and settle its wagers (with --bet), or show what
     every Baccarat wager does on it."""
     dealt = parse_cards(cards)
-    table = BaccaratTable(decks=decks, **_parse_paytables(paytable))
+    chosen = _parse_paytables(paytable)
+    table = BaccaratTable(decks=decks, **chosen)
+    for w in baccarat_wagers():  # every paytable named exists at this deck count
+        table.paytable_for(w)
     bets = _parse_bets(bet)
+    if bets:  # a paytable chosen for a wager not bet is a mistake, not a silent no-op
+        bet_fields = {_PAYTABLE_FIELDS.get(k, "five_treasures") for k in bets}
+        unused = sorted(set(chosen) - bet_fields)
+        if unused:
+            names = ", ".join(f.replace("_", "-") for f in unused)
+            raise InputError(f"--paytable given for {names}, which no --bet wagers on")
     if bets:
         result = settle_round(dealt, bets, table)
     else:

@@ -63,5 +63,9 @@ def get_wager(wager_id: str) -> Wager:
     try:
         return _REGISTRY[wager_id.strip().lower()]
     except KeyError:
+        import difflib
+
         known = ", ".join(sorted(_REGISTRY))
-        raise UnknownWagerError(f"no wager {wager_id!r} (known wagers: {known})") from None
+        near = difflib.get_close_matches(wager_id.strip().lower(), list(_REGISTRY), n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise UnknownWagerError(f"no wager {wager_id!r}{hint} (known wagers: {known})") from None
