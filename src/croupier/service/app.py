@@ -29,7 +29,16 @@ import croupier
 from croupier.errors import CroupierError
 from croupier.inputs import parse_json
 from croupier.progressive import Ledger, default_url
-from croupier.service import controller, jobs, reading, rounds, store, tables, web
+from croupier.service import (
+    controller,
+    controller_config,
+    jobs,
+    reading,
+    rounds,
+    store,
+    tables,
+    web,
+)
 from croupier.service.auth import issue
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
@@ -216,7 +225,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             role=member.role.value,
         )
 
-    for module in (reading, rounds, tables, controller, jobs):
+    for module in (reading, rounds, tables, controller, controller_config, jobs):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)
     if cfg.cors_origins:
