@@ -122,6 +122,31 @@ def test_openapi_lists_every_route_with_examples(server: Server) -> None:
     assert "/tables/{table}/steps" in spec["paths"]
     assert "/" not in spec["paths"]  # left free for the web page (issue 17)
     assert spec["components"]["securitySchemes"]["OAuth2PasswordBearer"]["type"] == "oauth2"
+    problem_ref = {"$ref": "#/components/schemas/Problem"}
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            where = f"{method.upper()} {path}"
+            assert op.get("description"), where
+            body = op.get("requestBody")
+            if body is not None:  # every request body has an example
+                (media,) = body["content"].values()
+                ref = media["schema"].get("$ref", "")
+                named = spec["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {})
+                assert media.get("example") or media.get("examples") or named.get("examples"), where
+                assert "413" in op["responses"], where
+            for status, answer in op["responses"].items():
+                if status.startswith("4"):  # errors are problem details, with an example
+                    content = answer["content"][PROBLEM]
+                    assert content["schema"] == problem_ref, (where, status)
+                    assert content["example"]["status"] == int(status), (where, status)
+            if op.get("security"):
+                assert {"401", "403"} <= set(op["responses"]), where
+    assert (
+        spec["paths"]["/awards/{award_id}/validate"]["post"]["responses"]["403"]["content"][
+            PROBLEM
+        ]["example"]["section"]
+        == "633b.2(h)(3)"
+    )
 
 
 # -- settling ----------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from croupier.service import (
     controller,
     controller_config,
     jobs,
+    openapi,
     reading,
     rounds,
     store,
@@ -228,6 +229,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     for module in (reading, rounds, tables, controller, controller_config, jobs):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)
+    openapi.install(app)  # every problem a route answers, with examples
     if cfg.cors_origins:
         app.add_middleware(
             CORSMiddleware,
