@@ -22,6 +22,7 @@ from croupier.errors import LedgerError
 from croupier.progressive import Ledger
 from croupier.service import idempotency, store
 from croupier.service.committer import Committer, Rows
+from croupier.service.jsontext import dumps
 
 IdempotencyKey = Annotated[
     str | None,
@@ -108,11 +109,6 @@ def committer_of(request: Request) -> Committer:
     """The app's group committer (:mod:`croupier.service.committer`)."""
     c: Committer = request.app.state.committer
     return c
-
-
-def dumps(data: Any) -> str:
-    """``data`` as compact JSON text (UTF-8, not ASCII-escaped)."""
-    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
 def _json(text: str, status: int, headers: dict[str, str]) -> Response:

@@ -34,6 +34,7 @@ from croupier.service.common import (
     reader_of,
 )
 from croupier.service.examples import ROUND_EXAMPLE
+from croupier.service.jsontext import Encoded
 from croupier.service.settling import (
     INSERT_ROUND,
     Settled,
@@ -68,7 +69,7 @@ def store_write(s: Settled, digest: str, by: str) -> Write:
 
     def fast() -> tuple[int, Any, Rows]:
         row = round_row(s, submission_digest=digest, by=by)
-        return 201, s.document, [(INSERT_ROUND, row)]
+        return 201, Encoded(row["document"]), [(INSERT_ROUND, row)]  # the stored text
 
     return Write(run, fast)
 

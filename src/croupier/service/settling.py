@@ -26,6 +26,7 @@ from croupier.commands.meters_view import _award_dict
 from croupier.errors import InputError, RoundConflictError
 from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement
 from croupier.service import store
+from croupier.service.jsontext import dumps
 from croupier.table.procedure import Phase
 from croupier.table.progressive import (
     feed_progressive,
@@ -170,7 +171,7 @@ def round_row(s: Settled, *, submission_digest: str, by: str) -> dict[str, Any]:
         "content_digest": s.content,
         "wagers": "," + ",".join(s.wagers) + ",",
         "net_cents": s.net_cents,
-        "document": json.dumps(s.document, ensure_ascii=False, separators=(",", ":")),
+        "document": dumps(s.document),
         "recorded_by": by,
         "settled_at": at,
     }
