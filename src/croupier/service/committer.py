@@ -69,6 +69,11 @@ class Committer:
         self._queue_lock = threading.Lock()
         self._writer = threading.Lock()  # one batch in flight per process
 
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for the batch in flight."""
+        return len(self._queue)
+
     def write(self, rows: Rows) -> bool:
         """Write ``rows`` durably (``True``), or ``False`` when a unique key they take is taken
         (nothing of them written); other failures are raised."""
