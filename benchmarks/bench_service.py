@@ -310,6 +310,11 @@ def run(
     offered = sent / seconds
     achieved = sent / took if took > 0 else float("nan")
     fed = wagered // (2 * 500) - (len(warm) if progressive else 0)
+    # the service time of the first and the last tenth of the rounds answered: a ledger that
+    # slows as it grows shows here
+    by_end = [ms for _, ms in sorted(zip(out["finished"], out["service"], strict=True))]
+    tenth = max(1, len(by_end) // 10)
+    first, last = sorted(by_end[:tenth]), sorted(by_end[-tenth:])
     once = stored - len(warm) == len(ids) - len(warm) == sent
     print(
         f"{backend:10s} progressive={'yes' if progressive else 'no ':3s} workers={workers} "
@@ -318,7 +323,9 @@ def run(
         f"p99 {percentile(svc, 0.99):7.1f}  max {svc[-1] if svc else float('nan'):7.1f} ms\n"
         f"    response time (due → answer):    p50 {percentile(resp, 0.5):7.1f}  "
         f"p99 {percentile(resp, 0.99):7.1f}  max {resp[-1] if resp else float('nan'):7.1f} ms\n"
-        f"    server CPU {cpu / sent * 1000 if sent else float('nan'):.2f} ms a round\n"
+        f"    server CPU {cpu / sent * 1000 if sent else float('nan'):.2f} ms a round; "
+        f"service time p50 of the first tenth {percentile(first, 0.5):.1f} ms, of the last "
+        f"{percentile(last, 0.5):.1f} ms\n"
         f"    errors {len(out['errors'])}  stored {stored - len(warm)} "
         f"(distinct {len(ids) - len(warm)}, sent {sent}: {'each once' if once else 'MISMATCH'})  "
         f"fed {fed if progressive else '-'}  load {load_before:.1f} → {os.getloadavg()[0]:.1f}"
