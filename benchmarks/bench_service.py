@@ -30,6 +30,7 @@ import http.client
 import json
 import os
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
@@ -304,6 +305,7 @@ def run(
         proc.wait(30)
         log.close()
         drop_schema(schema)
+        shutil.rmtree(tmp, ignore_errors=True)
     sent = len(out["service"])
     svc = sorted(out["service"])
     resp = sorted(out["response"])
