@@ -33,6 +33,7 @@ from service_support import (
     Server,
     make_ledger,
     pp_round,
+    round_file,
     royal_round,
 )
 
@@ -121,6 +122,31 @@ def test_openapi_lists_every_route_with_examples(server: Server) -> None:
     assert "/tables/{table}/steps" in spec["paths"]
     assert "/" not in spec["paths"]  # left free for the web page (issue 17)
     assert spec["components"]["securitySchemes"]["OAuth2PasswordBearer"]["type"] == "oauth2"
+    problem_ref = {"$ref": "#/components/schemas/Problem"}
+    for path, ops in spec["paths"].items():
+        for method, op in ops.items():
+            where = f"{method.upper()} {path}"
+            assert op.get("description"), where
+            body = op.get("requestBody")
+            if body is not None:  # every request body has an example
+                (media,) = body["content"].values()
+                ref = media["schema"].get("$ref", "")
+                named = spec["components"]["schemas"].get(ref.rsplit("/", 1)[-1], {})
+                assert media.get("example") or media.get("examples") or named.get("examples"), where
+                assert "413" in op["responses"], where
+            for status, answer in op["responses"].items():
+                if status.startswith("4"):  # errors are problem details, with an example
+                    content = answer["content"][PROBLEM]
+                    assert content["schema"] == problem_ref, (where, status)
+                    assert content["example"]["status"] == int(status), (where, status)
+            if op.get("security"):
+                assert {"401", "403"} <= set(op["responses"]), where
+    assert (
+        spec["paths"]["/awards/{award_id}/validate"]["post"]["responses"]["403"]["content"][
+            PROBLEM
+        ]["example"]["section"]
+        == "633b.2(h)(3)"
+    )
 
 
 # -- settling ----------------------------------------------------------------------------------
@@ -223,6 +249,10 @@ def test_no_route_changes_money_without_a_token(server: Server) -> None:
             ("POST", "/awards/1/void", {"reason": "r"}),
             ("POST", "/progressives/jp-5/links", {"table": "T"}),
             ("POST", "/progressives/jp-5/adjust", {"level": "Progressive", "reason": "r"}),
+            ("POST", "/progressives/jp-5/suspend", {"reason": "r"}),
+            ("POST", "/progressives/jp-5/resume", None),
+            ("POST", "/progressives/jp-5/reconfigure", {"approval": "A"}),
+            ("GET", "/reconciliation", None),
             ("POST", "/staff", {"name": "x", "role": "dealer", "password": "p"}),
             ("GET", "/rounds", None),
             ("GET", "/progressives", None),
@@ -298,6 +328,110 @@ def test_configuration_needs_its_role(server: Server) -> None:
         assert pit.status_code == 200
         seed = yes.json()["levels"][0]["meter_micros"]
         assert pit.json()["meter_micros"] == seed + 1_000_000  # $1 in micro-dollars
+
+
+def mtd_round(round_id: str) -> dict[str, Any]:
+    """Seat 4: $25 Blackjack and a $5 Match the Dealer wager on 8♠ 7♥ against the dealer's K♦:
+    neither card matches the up card, so the wager loses (§ 633b.3) and only contributes."""
+    return round_file(
+        round_id,
+        [
+            {"action": "bet", "seat": 4, "wager": "blackjack", "amount": "$25"},
+            {"action": "bet", "seat": 4, "wager": "match-the-dealer", "amount": "$5"},
+            {"action": "no-more-bets"},
+            {"action": "deal", "players": {"4": "8s 7h"}, "dealer": "Kd 9c"},
+            {"action": "settle"},
+        ],
+    )
+
+
+def test_suspend_reconfigure_resume_with_their_roles(server: Server) -> None:
+    name, table = uid("mtd"), uid("R")
+    spec = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": name}
+    with server.client() as c:
+        shift, pit, dealer = server.auth(SHIFT), server.auth(PIT), server.auth(DEALER)
+        made = c.post("/progressives", json={**spec, "tables": [table]}, headers=shift)
+        assert made.status_code == 201, made.text
+        level = made.json()["levels"][0]["level"]
+        old_seed = made.json()["levels"][0]["seed_cents"]
+        change = {"approval": "CHG-118", "seeds": {level: "$2,000"}, "rates": {level: "10%"}}
+        in_play = c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift)
+        assert in_play.status_code == 409  # suspend it first
+        assert in_play.json()["error_type"] == "RoundStateError"
+        why = {"reason": "new seed approved: CHG-118"}
+        no = c.post(f"/progressives/{name}/suspend", json=why, headers=dealer)
+        assert no.status_code == 403 and no.json()["section"] == "605a.7"
+        key = {"Idempotency-Key": uid("suspend")}
+        yes = c.post(f"/progressives/{name}/suspend", json=why, headers={**pit, **key})
+        assert yes.status_code == 200, yes.text
+        assert yes.json() == {"progressive": name, "suspended": True, "by": PIT}
+        again = c.post(f"/progressives/{name}/suspend", json=why, headers={**pit, **key})
+        assert again.json() == yes.json() and again.headers["Idempotent-Replayed"] == "true"
+        twice = c.post(f"/progressives/{name}/suspend", json=why, headers=pit)
+        assert twice.status_code == 409  # suspended already
+        # no wager is accepted while it is suspended; nothing is stored
+        refused = settle(server, mtd_round(uid("s")), table=table, progressive=(name,))
+        assert refused.status_code == 422, refused.text
+        assert (
+            refused.json()["error_type"] == "LinkError" and "suspended" in refused.json()["detail"]
+        )
+        assert c.get(f"/rounds?table={table}", headers=dealer).json()["count"] == 0
+        by_pit = c.post(f"/progressives/{name}/reconfigure", json=change, headers=pit)
+        assert by_pit.status_code == 403 and by_pit.json()["section"] == "605a.7"
+        done = c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift)
+        assert done.status_code == 200, done.text
+        changes = done.json()["changes"][level]
+        assert changes["seed_cents"] == [old_seed, 200_000]  # $2,000
+        assert changes["primary_rate"][1] == "1/10"
+        assert done.json()["approval"] == "CHG-118" and done.json()["by"] == SHIFT
+        nothing = c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift)
+        assert nothing.status_code == 409  # the same values again change nothing
+        assert "changes nothing" in nothing.json()["detail"]
+        resumed = c.post(f"/progressives/{name}/resume", headers=pit)
+        assert resumed.status_code == 200 and resumed.json()["suspended"] is False
+        assert c.post(f"/progressives/{name}/resume", headers=pit).status_code == 409
+        status = c.get(f"/progressives/{name}", headers=dealer).json()
+        assert status["levels"][0]["seed_cents"] == 200_000
+        kinds = [
+            e["kind"]
+            for e in c.get(f"/progressives/{name}/history", headers=dealer).json()["history"]
+        ]
+        assert kinds[-3:] == ["suspend", "reconfigure", "resume"]
+
+
+def test_the_reconciliation_report_balances_a_period(server: Server) -> None:
+    name, table = uid("mtd"), uid("R")
+    spec = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": name}
+    with server.client() as c:
+        shift, pit, dealer = server.auth(SHIFT), server.auth(PIT), server.auth(DEALER)
+        made = c.post("/progressives", json={**spec, "tables": [table]}, headers=shift).json()
+        levels = [lv["level"] for lv in made["levels"]]
+        # every level's rate made 10% (+ 2% to the reserve) so the period's flows are known
+        assert c.post(f"/progressives/{name}/suspend", json={"reason": "r"}, headers=pit).is_success
+        change = {"approval": "A-1", "rates": {lv: "10%+2%" for lv in levels}}
+        assert c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift).is_success
+        assert c.post(f"/progressives/{name}/resume", headers=pit).is_success
+        start = c.get(f"/progressives/{name}/history", headers=dealer).json()["history"][-1]["at"]
+        for _ in range(3):
+            r = settle(server, mtd_round(uid("m")), table=table, progressive=(name,))
+            assert r.status_code == 201, r.text
+        report = c.get("/reconciliation", params={"name": name, "from": start}, headers=dealer)
+        assert report.status_code == 200, report.text
+        (rec,) = report.json()["progressives"]
+        csv_text = c.get("/reconciliation", params={"name": name, "format": "csv"}, headers=dealer)
+        assert c.get("/reconciliation").status_code == 401
+    assert report.json()["balanced"] is True and rec["balanced"] is True
+    for row in rec["levels"]:
+        # by hand: three losing $5 wagers, 10% of each to the meter, 2% to the reserve
+        assert row["wagers"] == 3
+        assert row["contributions_micros"] == 3 * 5_000_000 // 10
+        assert row["reserve_contributions_micros"] == 3 * 5_000_000 * 2 // 100
+        assert row["awards_micros"] == 0
+        assert row["closing_micros"] == row["opening_micros"] + row["contributions_micros"]
+    assert csv_text.headers["content-type"].startswith("text/csv")
+    header, *rows = csv_text.text.splitlines()
+    assert header.split(",")[:3] == ["progressive", "level", "opening_micros"]
+    assert len(rows) == len(levels)
 
 
 # -- open tables -------------------------------------------------------------------------------

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
 from progressive_support import BACKENDS, new_db_url
-from service_support import DEALER, TABLES, Server, make_ledger, pp_round
+from service_support import DEALER, PIT, TABLES, Server, make_ledger, pp_round
 
 pytestmark = pytest.mark.slow
 
@@ -58,3 +59,49 @@ def test_two_servers_share_one_meter(backend: str, tmp_path: Path) -> None:
     assert codes == [201] * len(jobs)
     assert count == len(jobs)
     assert wagered == len(jobs) * 500  # forty $5 Jackpot Party wagers on one meter, once each
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_table_stepped_on_two_servers_keeps_every_step(backend: str, tmp_path: Path) -> None:
+    """Each server keeps the open round it last saw in memory; a step taken on the other server
+    moves the table's version on, so the first one replays the stored steps instead of using
+    its stale round."""
+    urls = new_db_url(backend, tmp_path)
+    url = next(urls)
+    try:
+        make_ledger(url)
+        a = Server(url, tmp_path / "a.log").start()
+        b = Server(url, tmp_path / "b.log").start()
+        try:
+            table = "BJ-9"
+            sub = pp_round("x")["submission"]
+            opened = httpx.post(
+                f"{a.base}/tables",
+                json={"table": table, "submission": sub},
+                headers=a.auth(PIT),
+                timeout=60,
+            )
+            assert opened.status_code == 201, opened.text
+
+            def step(srv: Server, body: dict[str, Any]) -> Any:
+                r = httpx.post(
+                    f"{srv.base}/tables/{table}/steps", json=body, headers=srv.auth(DEALER),
+                    timeout=60,
+                )  # fmt: skip
+                assert r.status_code == 200, r.text
+                return r.json()
+
+            bet = {"action": "bet", "wager": "blackjack", "amount": "$25"}
+            step(a, {**bet, "seat": 1})  # a holds the round with seat 1's bet
+            step(b, {**bet, "seat": 2})  # b replays it and adds seat 2's
+            state = step(a, {**bet, "seat": 3})  # a's copy is stale: replayed, seat 2 kept
+            seats = sorted(e["seat"] for e in state["events"] if e["action"] == "bet")
+            with b.client(headers=b.auth(DEALER)) as c:
+                seen = c.get(f"/tables/{table}").json()
+        finally:
+            a.stop()
+            b.stop()
+    finally:
+        urls.close()  # type: ignore[attr-defined]
+    assert seats == [1, 2, 3]
+    assert seen["events"] == state["events"]

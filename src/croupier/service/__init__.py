@@ -6,11 +6,14 @@ controller over HTTP (FastAPI + uvicorn).
 * :mod:`~croupier.service.reading` — wagers, paytables, exact par sheets (open).
 * :mod:`~croupier.service.rounds` — ``POST /rounds/settle`` and the stored rounds.
 * :mod:`~croupier.service.tables` — open tables: each step posted to the round state machine.
-* :mod:`~croupier.service.controller` — the progressive controller (``croupier meters``).
+* :mod:`~croupier.service.controller` — the progressive controller (``croupier meters``);
+  :mod:`~croupier.service.controller_config` its suspend / resume / reconfigure and the
+  reconciliation report.
 * :mod:`~croupier.service.jobs` — simulations as jobs with progress.
 * :mod:`~croupier.service.auth` — tokens from the ledger's staff store, roles.
 * :mod:`~croupier.service.idempotency`, :mod:`~croupier.service.store` — ``Idempotency-Key``
-  records and the service's tables (own migrations, own version table).
+  records and the service's tables (own migrations, own version table);
+  :mod:`~croupier.service.committer` writes them, group-committed.
 * :mod:`~croupier.service.problems` — RFC 9457 problem details.
 * :mod:`~croupier.service.server` — running uvicorn.
 

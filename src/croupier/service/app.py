@@ -29,8 +29,19 @@ import croupier
 from croupier.errors import CroupierError
 from croupier.inputs import parse_json
 from croupier.progressive import Ledger, default_url
-from croupier.service import controller, jobs, reading, rounds, store, tables, web
+from croupier.service import (
+    controller,
+    controller_config,
+    jobs,
+    openapi,
+    reading,
+    rounds,
+    store,
+    tables,
+    web,
+)
 from croupier.service.auth import issue
+from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.problems import croupier_problem, install, problem
 
@@ -171,9 +182,17 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         ledger = Ledger(cfg.db or default_url(), create=True, fault_hook=hook)
         store.upgrade(ledger.engine)
         app.state.ledger = ledger
+        app.state.reader = store.reader(ledger.engine)
+
+        def before_commit() -> None:
+            if crash_at == "service-before-commit":
+                kill_now()
+
+        app.state.committer = Committer(ledger.engine, before_commit)
         try:
             yield
         finally:
+            store.close_reader(app.state.reader, ledger.engine)
             ledger.close()
 
     app = FastAPI(
@@ -207,9 +226,10 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             role=member.role.value,
         )
 
-    for module in (reading, rounds, tables, controller, jobs):
+    for module in (reading, rounds, tables, controller, controller_config, jobs):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)
+    openapi.install(app)  # every problem a route answers, with examples
     if cfg.cors_origins:
         app.add_middleware(
             CORSMiddleware,

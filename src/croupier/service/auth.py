@@ -20,7 +20,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated
 
 import jwt
@@ -79,12 +79,15 @@ def read_token(ledger: Ledger, token: str) -> StaffMember:
         raise AuthenticationError("not a valid token: log in with POST /token") from None
 
 
-def require(role: Role, section: str, what: str) -> Callable[..., StaffMember]:
+def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[StaffMember]]:
     """A dependency: the authenticated member, if their role is ``role`` or above
     (:class:`AuthorizationError` citing ``section`` otherwise; :class:`AuthenticationError`
     without a valid token)."""
 
-    def dependency(request: Request, token: Annotated[str | None, Depends(oauth2)]) -> StaffMember:
+    # async: a signature check, no I/O — run on the event loop, not a trip to the thread pool
+    async def dependency(
+        request: Request, token: Annotated[str | None, Depends(oauth2)]
+    ) -> StaffMember:
         if not token:
             raise AuthenticationError(
                 f"{what} needs a staff member's token: log in with POST /token"

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import urlencode
 
+import sqlalchemy as sa
 from fastapi import Header, Request
 from fastapi.responses import Response
 from sqlalchemy import Connection, Engine
@@ -19,7 +20,9 @@ from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import LedgerError
 from croupier.progressive import Ledger
-from croupier.service import idempotency
+from croupier.service import idempotency, store
+from croupier.service.committer import Committer, Rows
+from croupier.service.jsontext import dumps
 
 IdempotencyKey = Annotated[
     str | None,
@@ -44,6 +47,12 @@ def ledger_of(request: Request) -> Ledger:
 def engine_of(request: Request) -> Engine:
     """The database engine (the ledger's: the service's tables live beside the ledger's)."""
     return ledger_of(request).engine
+
+
+def reader_of(request: Request) -> Engine:
+    """The engine for reads that take no lock (:func:`croupier.service.store.reader`)."""
+    ro: Engine = request.app.state.reader
+    return ro
 
 
 ENV_CRASH_AT = "CROUPIER_SERVICE_CRASH_AT"
@@ -80,9 +89,26 @@ def route_of(request: Request) -> str:
 @dataclass(frozen=True)
 class Write:
     """The service-side effect of a request, run inside one transaction with its idempotency
-    record: returns the (status, body) to answer."""
+    record: returns the (status, body) to answer.
+
+    ``fast``, if given, is the common case decided without a look at the database: the
+    (status, body) and the rows to insert. They are written with the idempotency record by the
+    app's :class:`~croupier.service.committer.Committer` (with the rows of requests arriving
+    together: one commit); a unique key taken meanwhile (the round stored already, the key
+    recorded by a concurrent request) writes nothing of them, and ``run`` decides in a
+    transaction of its own."""
 
     run: Callable[[Connection], tuple[int, Any]]
+    fast: Callable[[], tuple[int, Any, Rows]] | None = None
+
+
+_INSERT_KEY = sa.insert(store.idempotency)
+
+
+def committer_of(request: Request) -> Committer:
+    """The app's group committer (:mod:`croupier.service.committer`)."""
+    c: Committer = request.app.state.committer
+    return c
 
 
 def _json(text: str, status: int, headers: dict[str, str]) -> Response:
@@ -108,16 +134,23 @@ def idempotent(
     route = route_of(request)
     digest = body_digest(body)
     engine = engine_of(request)
-    stored = idempotency.lookup(engine, k, route, digest)
+    stored = idempotency.lookup(reader_of(request), k, route, digest)
     if stored is not None:
         return _json(stored.body, stored.status, {REPLAYED: "true"})
     write = effect()
     crash_point(request, "after-effect")
+    if write.fast is not None:
+        status, answer, rows = write.fast()
+        text = dumps(answer)
+        if k is not None:
+            rows = [*rows, (_INSERT_KEY, idempotency.row(k, route, digest, status, text, actor))]
+        if committer_of(request).write(rows):
+            return Response(text.encode(), status, media_type="application/json")
     for attempt in range(3):
         try:
             with engine.begin() as conn:
                 status, answer = write.run(conn)
-                text = json.dumps(answer, ensure_ascii=False, separators=(",", ":"))
+                text = dumps(answer)
                 idempotency.record(conn, k, route, digest, status, text, actor)
                 crash_point(request, "service-before-commit")
             return Response(text.encode(), status, media_type="application/json")
@@ -133,4 +166,15 @@ def idempotent(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-__all__ = ["IdempotencyKey", "Write", "body_digest", "engine_of", "idempotent", "ledger_of"]
+__all__ = [
+    "IdempotencyKey",
+    "Rows",
+    "Write",
+    "body_digest",
+    "committer_of",
+    "dumps",
+    "engine_of",
+    "idempotent",
+    "ledger_of",
+    "reader_of",
+]

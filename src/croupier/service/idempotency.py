@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
@@ -81,16 +82,23 @@ def record(
     if key is None:
         return
     conn.execute(
-        sa.insert(store.idempotency).values(
-            key=key,
-            route=route,
-            request_digest=request_digest,
-            status=status,
-            response=body,
-            actor=actor,
-            created_at=datetime.now(UTC),
-        )
+        sa.insert(store.idempotency).values(**row(key, route, request_digest, status, body, actor))
     )
 
 
-__all__ = ["HEADER", "Stored", "check_key", "lookup", "record"]
+def row(
+    key: str, route: str, request_digest: str, status: int, body: str, actor: str | None
+) -> dict[str, Any]:
+    """The record of ``key`` as the values of its row."""
+    return {
+        "key": key,
+        "route": route,
+        "request_digest": request_digest,
+        "status": status,
+        "response": body,
+        "actor": actor,
+        "created_at": datetime.now(UTC),
+    }
+
+
+__all__ = ["HEADER", "Stored", "check_key", "lookup", "record", "row"]

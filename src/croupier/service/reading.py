@@ -31,7 +31,7 @@ router = APIRouter(tags=["reading"])
 def health(request: Request) -> dict[str, Any]:
     """The database (password hidden) and the schema revisions of the ledger and the service."""
     ledger = request.app.state.ledger
-    with ledger.engine.connect() as conn:
+    with request.app.state.reader.connect() as conn:  # no writer lock for a health check
         return {
             "status": "ok",
             "database": ledger.display_url,

@@ -24,8 +24,9 @@ from sqlalchemy.exc import IntegrityError
 
 from croupier.commands.meters_view import _award_dict
 from croupier.errors import InputError, RoundConflictError
-from croupier.progressive import Ledger, RoundSettlement
+from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement
 from croupier.service import store
+from croupier.service.jsontext import dumps
 from croupier.table.procedure import Phase
 from croupier.table.progressive import (
     feed_progressive,
@@ -121,7 +122,10 @@ def feed_and_document(
     results: list[tuple[str, RoundSettlement]] = []
     fed: list[dict[str, Any]] = []
     for name in progressives:
-        result = feed_progressive(rnd, ledger.system(name), table=table, round_id=round_id, by=by)
+        # ProgressiveSystem directly: Ledger.system would read the definition once more (a
+        # progressive that does not exist is refused by feed_progressive's own read of it)
+        system = ProgressiveSystem(ledger, name)
+        result = feed_progressive(rnd, system, table=table, round_id=round_id, by=by)
         if result is None:
             continue
         results.append((_wager(ledger, name), result))
@@ -153,25 +157,31 @@ def feed_and_document(
     return Settled(table, round_id, content, wagers, net, doc)
 
 
+INSERT_ROUND = sa.insert(store.rounds)
+
+
+def round_row(s: Settled, *, submission_digest: str, by: str) -> dict[str, Any]:
+    """The row storing the settled round (``settled_at`` is set in the document too)."""
+    at = datetime.now(UTC)
+    s.document["settled_at"] = at.isoformat()
+    return {
+        "table_id": s.table,
+        "round_id": s.round_id,
+        "submission_digest": submission_digest,
+        "content_digest": s.content,
+        "wagers": "," + ",".join(s.wagers) + ",",
+        "net_cents": s.net_cents,
+        "document": dumps(s.document),
+        "recorded_by": by,
+        "settled_at": at,
+    }
+
+
 def insert_round(conn: Connection, s: Settled, *, submission_digest: str, by: str) -> None:
     """Store the settled round inside the caller's transaction (``settled_at`` is set in the
     document). A round already stored under the same table and id raises the database's
     :class:`~sqlalchemy.exc.IntegrityError` (see :func:`existing`)."""
-    at = datetime.now(UTC)
-    s.document["settled_at"] = at.isoformat()
-    conn.execute(
-        sa.insert(store.rounds).values(
-            table_id=s.table,
-            round_id=s.round_id,
-            submission_digest=submission_digest,
-            content_digest=s.content,
-            wagers="," + ",".join(s.wagers) + ",",
-            net_cents=s.net_cents,
-            document=json.dumps(s.document, ensure_ascii=False, separators=(",", ":")),
-            recorded_by=by,
-            settled_at=at,
-        )
-    )
+    conn.execute(INSERT_ROUND, round_row(s, submission_digest=submission_digest, by=by))
 
 
 def existing(conn: Connection, s: Settled) -> dict[str, Any] | None:
@@ -204,4 +214,12 @@ def is_integrity_error(exc: BaseException) -> bool:
     return False
 
 
-__all__ = ["Settled", "existing", "feed_and_document", "insert_round", "submission_digest"]
+__all__ = [
+    "INSERT_ROUND",
+    "Settled",
+    "existing",
+    "feed_and_document",
+    "insert_round",
+    "round_row",
+    "submission_digest",
+]

@@ -11,6 +11,12 @@
 * ``service_tables`` — the open tables: each one's Rules Submission and the steps of its current
   round (the round is replayed from them, :mod:`croupier.service.tables`).
 
+Reads that need no lock (an ``Idempotency-Key`` looked up, the stored rounds listed) go through
+:func:`reader`: on SQLite an engine of its own on the same file, whose reads take no writer lock
+(WAL gives each a consistent snapshot; the ledger's engine begins every transaction with the
+writer's lock, ``BEGIN IMMEDIATE``), on PostgreSQL the ledger's pool in autocommit (a read is one
+round trip: no ``BEGIN``, no ``ROLLBACK``).
+
 The migrations (Alembic) are in ``croupier/service/migrations``; their version table is
 ``croupier_service_version``, not the ledger's ``alembic_version``: the ledger's revision chain
 (:mod:`croupier.progressive.migrate`) and this one move independently.
@@ -19,10 +25,10 @@ The migrations (Alembic) are in ``croupier/service/migrations``; their version t
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection, Engine, text
+from sqlalchemy import Connection, Engine, event, text
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -91,6 +97,30 @@ jobs = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+
+def reader(engine: Engine) -> Engine:
+    """An engine for lock-free reads of ``engine``'s database (see the module docstring); the
+    caller disposes of it (:func:`close_reader`)."""
+    if engine.dialect.name != "sqlite" or engine.url.database in (None, "", ":memory:"):
+        return engine.execution_options(isolation_level="AUTOCOMMIT")
+    ro = sa.create_engine(engine.url, connect_args={"timeout": 60})
+
+    @event.listens_for(ro, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # each SELECT its own snapshot (WAL)
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA busy_timeout=60000")
+        cur.execute("PRAGMA query_only=ON")
+        cur.close()
+
+    return ro
+
+
+def close_reader(ro: Engine, engine: Engine) -> None:
+    """Dispose of a :func:`reader` that has a pool of its own."""
+    if ro.pool is not engine.pool:
+        ro.dispose()
 
 
 def alembic_config() -> Config:

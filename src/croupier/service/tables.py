@@ -10,14 +10,18 @@ the round allows next (:func:`croupier.table.actions.allowed`). A step that brea
 ``POST /rounds/settle`` does, its progressive wagers fed to the table's progressives) and opens
 the table's next round.
 
-The round is stored as its steps and replayed from them on each request (rounds are immutable
-values; a replay is exact), so any worker or host serving the database can take the next step.
-Two steps posted to one table at once: one wins, the other is a 409 problem (nothing changed).
+The round is stored as its steps (rounds are immutable values; a replay is exact), so any worker
+or host serving the database can take the next step. Each process keeps the rounds it last saw in
+memory (:class:`OpenRounds`), keyed by table and checked against the table's ``version`` column:
+a step posted to the same process as the one before it is applied to the round in memory; after
+another process moved the table on, the round is replayed from its stored steps. Two steps
+posted to one table at once: one wins, the other is a 409 problem (nothing changed).
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -31,7 +35,14 @@ from croupier.errors import IdempotencyConflictError, InputError, LedgerLookupEr
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.auth import require
-from croupier.service.common import IdempotencyKey, Write, engine_of, idempotent, ledger_of
+from croupier.service.common import (
+    REPLAYED,
+    IdempotencyKey,
+    Write,
+    idempotent,
+    ledger_of,
+    reader_of,
+)
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
 from croupier.service.settling import (
     checked_submission,
@@ -72,6 +83,44 @@ def _row(conn: Connection, table: str, *, lock: bool = False) -> Any:
     if row is None:
         raise LedgerLookupError(f"no open table {table!r}: open it with POST /tables")
     return row
+
+
+class OpenRounds:
+    """The open round of each table this process last stepped or read: ``(version, round)``
+    per table, used only when the table's stored ``version`` is still that one."""
+
+    def __init__(self) -> None:
+        self._rounds: dict[str, tuple[int, TableRound]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, table: str, version: int) -> TableRound | None:
+        """The round of ``table`` at ``version``, if this process holds it."""
+        found = self._rounds.get(table)
+        return found[1] if found is not None and found[0] == version else None
+
+    def put(self, table: str, version: int, rnd: TableRound) -> None:
+        """Hold ``rnd`` as ``table``'s round at ``version`` (an older version is not kept)."""
+        with self._lock:
+            found = self._rounds.get(table)
+            if found is None or found[0] <= version:
+                self._rounds[table] = (version, rnd)
+
+
+def _open_rounds(request: Request) -> OpenRounds:
+    cache: OpenRounds | None = getattr(request.app.state, "open_rounds", None)
+    if cache is None:
+        cache = request.app.state.open_rounds = OpenRounds()
+    return cache
+
+
+def _current(request: Request, row: Any) -> TableRound:
+    """The round of ``row`` (a table's stored row): from memory at its version, else replayed."""
+    cache = _open_rounds(request)
+    rnd = cache.get(row.table_id, row.version)
+    if rnd is None:
+        rnd = _replay(row, json.loads(row.steps))
+        cache.put(row.table_id, row.version, rnd)
+    return rnd
 
 
 def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
@@ -139,7 +188,7 @@ def open_table(
 def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
     """Every open table: id, submission digest, progressives, current round number."""
     t = store.tables
-    with engine_of(request).connect() as conn:
+    with reader_of(request).connect() as conn:
         rows = conn.execute(sa.select(t).order_by(t.c.table_id)).all()
     return {
         "tables": [
@@ -158,9 +207,9 @@ def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
 @router.get("/tables/{table}", summary="A table's round so far and the actions allowed next")
 def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
     """The current round's record so far, its phase and the actions it allows next."""
-    with engine_of(request).connect() as conn:
+    with reader_of(request).connect() as conn:
         row = _row(conn, table)
-    return _state(row, _replay(row, json.loads(row.steps)), row.round_number)
+    return _state(row, _current(request, row), row.round_number)
 
 
 @router.post(
@@ -199,13 +248,13 @@ def post_step(
         )
         raise InputError(f"not a round step: {where}") from exc
 
+    committed: list[tuple[int, TableRound]] = []  # what the committed transaction stored
+
     def effect() -> Write:
-        engine = engine_of(request)
-        with engine.connect() as conn:
+        with reader_of(request).connect() as conn:
             row = _row(conn, table)
         steps: list[dict[str, Any]] = json.loads(row.steps)
-        rnd = _replay(row, steps)
-        rnd = apply_step(rnd, parsed, len(steps) + 1)
+        rnd = apply_step(_current(request, row), parsed, len(steps) + 1)
         new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
         number = row.round_number
         settled = None
@@ -225,6 +274,7 @@ def post_step(
             t = store.tables
             values: dict[str, Any] = {"steps": json.dumps(new_steps), "version": row.version + 1}
             state = _state(row, rnd, number)
+            after = rnd
             if settled is not None:
                 prior = existing(conn, settled)
                 if prior is None:
@@ -233,6 +283,7 @@ def post_step(
                     )
                 state["settled"] = prior or settled.document
                 values.update(steps="[]", round_number=number + 1)
+                after = TableRound.open(rnd.submission)
             done = conn.execute(
                 sa.update(t)
                 .where(t.c.table_id == table, t.c.version == row.version)
@@ -243,8 +294,12 @@ def post_step(
                     f"another step was posted to table {table} meanwhile: nothing changed; read "
                     f"the table (GET /tables/{table}) and post the step again"
                 )
+            committed[:] = [(row.version + 1, after)]
             return 200, state
 
         return Write(run)
 
-    return idempotent(request, key, step, member.name, effect)
+    response = idempotent(request, key, step, member.name, effect)
+    if committed and REPLAYED not in response.headers:
+        _open_rounds(request).put(table, *committed[0])
+    return response

@@ -1,0 +1,131 @@
+"""Group commit: the service's rows of requests arriving together written in one transaction.
+
+A durable commit costs a sync of the database's log to disk (SQLite in WAL with
+``synchronous=FULL``, PostgreSQL's ``fsync``) and, on SQLite, the one writer lock; on a busy disk
+that sync is milliseconds. Requests whose rows are ready while another batch is being written
+wait for it and are then written together — one transaction, one sync, one round trip on
+PostgreSQL (:class:`croupier.progressive.batch.Batch`) — and each is answered only once the
+commit holding its rows has returned: nothing is answered before it is durable.
+
+A batch that takes a unique key already taken (a round stored already, an ``Idempotency-Key``
+recorded by a concurrent request) is rolled back whole and each of its requests is then written
+in a transaction of its own; the one whose key was taken is told so (:meth:`Committer.write`
+answers ``False``) and decides in its own transaction, as it would have alone. Any other failure
+is raised to every request of the batch; nothing of it was committed.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Engine, Insert
+from sqlalchemy.exc import IntegrityError
+
+from croupier.errors import LedgerError
+from croupier.progressive.batch import Batch
+
+Rows = list[tuple[Insert, dict[str, Any]]]
+"""Rows to insert: each an INSERT statement (a module-level one: compiled once) and its values."""
+
+
+def unique_violation(exc: BaseException) -> bool:
+    """Whether ``exc`` (or what it wraps) is a unique key taken: SQLAlchemy's integrity error,
+    or psycopg's from a pipelined :class:`~croupier.progressive.batch.Batch`."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, IntegrityError):
+            return True
+        kind = type(seen)
+        if kind.__module__.startswith("psycopg") and kind.__name__ in (
+            "UniqueViolation",
+            "IntegrityError",
+        ):
+            return True
+        seen = seen.__cause__
+    return False
+
+
+@dataclass
+class _Item:
+    rows: Rows
+    done: bool = False
+    ok: bool = False
+    error: BaseException | None = None
+
+
+class Committer:
+    """Writes :data:`Rows` of concurrent requests in shared transactions (module docstring).
+
+    ``before_commit`` is called (by the thread writing a batch) just before each commit — the
+    tests' crash point."""
+
+    def __init__(self, engine: Engine, before_commit: Callable[[], None] | None = None) -> None:
+        self.engine = engine
+        self.before_commit = before_commit or (lambda: None)
+        self._queue: list[_Item] = []
+        self._queue_lock = threading.Lock()
+        self._writer = threading.Lock()  # one batch in flight per process
+
+    @property
+    def waiting(self) -> int:
+        """How many requests wait for the batch in flight."""
+        return len(self._queue)
+
+    def write(self, rows: Rows) -> bool:
+        """Write ``rows`` durably (``True``), or ``False`` when a unique key they take is taken
+        (nothing of them written); other failures are raised."""
+        item = _Item(rows)
+        with self._queue_lock:
+            self._queue.append(item)
+        with self._writer:
+            if not item.done:
+                with self._queue_lock:
+                    batch, self._queue = self._queue, []
+                self._write(batch)
+        if item.error is not None:
+            raise item.error
+        return item.ok
+
+    def _write(self, batch: list[_Item]) -> None:
+        try:
+            if len(batch) > 1:
+                try:
+                    self._commit([r for it in batch for r in it.rows])
+                except (IntegrityError, LedgerError) as exc:
+                    if not unique_violation(exc):
+                        raise
+                else:
+                    for it in batch:
+                        it.ok = True
+                    return
+            for it in batch:  # alone, or one by one after a key taken
+                try:
+                    self._commit(it.rows)
+                    it.ok = True
+                except (IntegrityError, LedgerError) as exc:
+                    if not unique_violation(exc):
+                        it.error = exc
+        except BaseException as exc:  # the database failed: every request of the batch hears it
+            for it in batch:
+                if not it.ok:
+                    it.error = exc
+        finally:
+            for it in batch:
+                it.done = True
+
+    def _commit(self, rows: Rows) -> None:
+        grouped: dict[int, tuple[Insert, list[dict[str, Any]]]] = {}
+        for stmt, values in rows:
+            grouped.setdefault(id(stmt), (stmt, []))[1].append(values)
+        with self.engine.begin() as conn:
+            batch = Batch(conn)
+            for stmt, many in grouped.values():
+                batch.add(stmt, many[0] if len(many) == 1 else many)
+            self.before_commit()
+            batch.run(commit=True)
+
+
+__all__ = ["Committer", "Rows", "unique_violation"]

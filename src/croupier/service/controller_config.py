@@ -1,0 +1,264 @@
+"""The progressive controller's configuration and reconciliation over HTTP: what ``croupier
+meters suspend | resume | reconfigure | report`` do (:mod:`croupier.commands.meters_config`,
+:mod:`croupier.commands.meters_report`), calling the ledger directly.
+
+* ``POST /progressives/{name}/suspend`` (``{"reason": ...}``) and ``POST
+  /progressives/{name}/resume`` — a pit manager or above takes a link out of play before a
+  reconfiguration and puts it back (NY 9 NYCRR 5321.18(b)(4); docs/interpretations.md).
+* ``POST /progressives/{name}/reconfigure`` — a shift manager changes a *suspended*
+  progressive's seeds, rates or limits, naming the approval (N.J.A.C. 13:69E-1.39C); the meters
+  are not moved.
+* ``GET /reconciliation`` — each progressive and level over a period (``?from=``, ``?to=``,
+  ``?name=``): opening meter, contributions, awards from the meter, resets, adjustments, closing
+  meter, the balance equation checked (58 Pa. Code § 605a.7(a)); the JSON of ``croupier meters
+  report --json``, or its CSV with ``?format=csv``.
+
+Each POST takes an ``Idempotency-Key``; the authenticated member is the ledger's actor and the
+ledger checks their role against its own log (a dealer suspending is a 403 problem citing
+§ 605a.7). Money in: dollars as text (``"$2,500"``); rates as percentages (``"15%"``, a
+secondary after ``+``: ``"12%+3%"``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import UTC, datetime
+from enum import StrEnum
+from fractions import Fraction
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from croupier.commands.meters_report import REPORT_COLUMNS
+from croupier.errors import InputError
+from croupier.paytables import MeterLevel
+from croupier.progressive import ProgressiveDefinition, Role, StaffMember
+from croupier.progressive.report import Reconciliation
+from croupier.service.auth import require
+from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
+from croupier.units import parse_amount
+
+router = APIRouter(tags=["progressive controller"])
+
+Staff = Annotated[
+    StaffMember, Depends(require(Role.DEALER, "605a.7", "using the progressive controller"))
+]
+
+
+def _answer(status: int, body: Any) -> Write:
+    def run(_conn: Any) -> tuple[int, Any]:
+        return status, body
+
+    return Write(run)
+
+
+class Suspension(BaseModel):
+    """Why a progressive is taken out of play."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"reason": "new seed approved: ticket CHG-118"}]},
+    )
+    reason: str = Field(min_length=1, max_length=500)
+
+
+@router.post("/progressives/{name}/suspend", summary="Take a progressive out of play (pit manager)")
+def suspend(
+    request: Request, member: Staff, name: str, body: Suspension, key: IdempotencyKey = None
+) -> Response:
+    """No wager is accepted at its tables until it is resumed; a pit manager or above does it
+    (a ``suspend`` event with the reason). Suspended already: 409."""
+
+    def effect() -> Write:
+        ledger_of(request).suspend(name, by=member.name, reason=body.reason)
+        return _answer(200, {"progressive": name, "suspended": True, "by": member.name})
+
+    return idempotent(request, key, {"progressive": name, **body.model_dump()}, member.name, effect)
+
+
+@router.post("/progressives/{name}/resume", summary="Put a suspended progressive back in play")
+def resume(request: Request, member: Staff, name: str, key: IdempotencyKey = None) -> Response:
+    """A pit manager or above (a ``resume`` event). In play already: 409."""
+
+    def effect() -> Write:
+        ledger_of(request).resume(name, by=member.name)
+        return _answer(200, {"progressive": name, "suspended": False, "by": member.name})
+
+    return idempotent(request, key, {"progressive": name}, member.name, effect)
+
+
+class Reconfiguration(BaseModel):
+    """New parameters of a suspended progressive's levels, by level name, and the approval."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "approval": "CHG-118",
+                    "seeds": {"Progressive": "$12,000"},
+                    "rates": {"Progressive": "12%+3%"},
+                    "limits": {"Progressive": "$250,000"},
+                }
+            ]
+        },
+    )
+    approval: str = Field(min_length=1, max_length=500, description="The approval's reference.")
+    seeds: dict[str, str] = Field(default_factory=dict, description="LEVEL: dollars.")
+    rates: dict[str, str] = Field(
+        default_factory=dict, description="LEVEL: primary % (and + secondary %)."
+    )
+    limits: dict[str, str | None] = Field(
+        default_factory=dict, description="LEVEL: dollars, or null for no limit."
+    )
+
+
+def _level(defn: ProgressiveDefinition, text: str) -> MeterLevel:
+    level = MeterLevel.parse(text)
+    defn.level(level)  # the progressive has it
+    return level
+
+
+def _rate(text: str, what: str) -> Fraction:
+    t = text.strip().removesuffix("%")
+    try:
+        r = Fraction(t) / 100
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{what} {text!r} is not a percentage (e.g. 15%, 3.75%)") from None
+    if not 0 <= r < 1:
+        raise InputError(f"{what} {text!r} must be from 0% up to (not including) 100%")
+    return r
+
+
+@router.post("/progressives/{name}/reconfigure", summary="Reconfigure a suspended progressive")
+def reconfigure(
+    request: Request, member: Staff, name: str, body: Reconfiguration, key: IdempotencyKey = None
+) -> Response:
+    """Change seeds, rates or limits of a suspended progressive, as a shift manager, naming the
+    approval; one ``reconfigure`` event records the old and new definitions. In play: 409
+    (suspend it first); a change of nothing: 422."""
+
+    def effect() -> Write:
+        ledger = ledger_of(request)
+        defn = ledger.definition(name)
+        seeds = {_level(defn, lv): parse_amount(v, f"seed of {lv}") for lv, v in body.seeds.items()}
+        rates: dict[MeterLevel, tuple[Fraction, Fraction]] = {}
+        for lv, v in body.rates.items():
+            level = _level(defn, lv)
+            primary, _, secondary = v.partition("+")
+            rates[level] = (
+                _rate(primary, f"rate of {lv}"),
+                _rate(secondary, f"rate of {lv}")
+                if secondary
+                else defn.level(level).secondary_rate,
+            )
+        limits = {
+            _level(defn, lv): None if v is None else parse_amount(v, f"limit of {lv}")
+            for lv, v in body.limits.items()
+        }
+        ledger.reconfigure(
+            name,
+            by=member.name,
+            approval=body.approval,
+            seeds_cents=seeds,
+            rates=rates,
+            limits_cents=limits,
+        )
+        (ev,) = [e.event for e in ledger.history(name, 1)]
+        return _answer(
+            200,
+            {
+                "progressive": name,
+                "by": member.name,
+                "approval": body.approval.strip(),
+                "changes": ev.detail.get("changes", {}),
+            },
+        )
+
+    return idempotent(request, key, {"progressive": name, **body.model_dump()}, member.name, effect)
+
+
+class ReportFormat(StrEnum):
+    """How ``GET /reconciliation`` answers."""
+
+    JSON = "json"
+    CSV = "csv"
+
+
+def _when(text: str | None, what: str) -> datetime | None:
+    if text is None:
+        return None
+    try:
+        at = datetime.fromisoformat(text)
+    except ValueError:
+        raise InputError(
+            f"{what} {text!r} is not a date or time (2026-12-01, 2026-12-01T06:00)"
+        ) from None
+    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
+
+
+def _rows(r: Reconciliation) -> list[dict[str, Any]]:
+    return [
+        {
+            "progressive": r.progressive,
+            "level": lv.level.value,
+            **{c: getattr(lv, c) for c in REPORT_COLUMNS[2:-1]},
+            "balanced": lv.balanced,
+        }
+        for lv in r.levels
+    ]
+
+
+@router.get(
+    "/reconciliation",
+    summary="Reconcile each progressive and level over a period (§ 605a.7(a))",
+    responses={200: {"content": {"text/csv": {}}}},
+)
+def reconciliation(
+    request: Request,
+    _member: Staff,
+    name: Annotated[str | None, Query(description="Only this progressive.")] = None,
+    start: Annotated[
+        str | None, Query(alias="from", description="Start of the period (ISO, UTC).")
+    ] = None,
+    end: Annotated[
+        str | None, Query(alias="to", description="End of the period, excluded (ISO, UTC).")
+    ] = None,
+    fmt: Annotated[ReportFormat, Query(alias="format", description="json or csv.")] = (
+        ReportFormat.JSON
+    ),
+) -> Response:
+    """As ``croupier meters report --json`` (or its CSV): per level the opening and closing
+    meters (micro-dollars), the period's contributions, awards from the meter, resets and
+    adjustments, the reserve's, what an attendant paid (cents), and whether ``closing = opening
+    + contributions + resets + adjustments − awards`` holds (``balanced``). A level that does not
+    balance is reported as such (``"balanced": false``): run ``GET /verify``."""
+    lo, hi = _when(start, "from"), _when(end, "to")
+    ledger = ledger_of(request)
+    names = [name] if name else ledger.names()
+    recs = [ledger.reconcile(n, lo, hi) for n in names]
+    if fmt is ReportFormat.CSV:
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, fieldnames=REPORT_COLUMNS, lineterminator="\n")
+        w.writeheader()
+        w.writerows(row for r in recs for row in _rows(r))
+        return Response(buf.getvalue(), media_type="text/csv; charset=utf-8")
+    data = {
+        "from": lo.isoformat() if lo else None,
+        "to": hi.isoformat() if hi else None,
+        "balanced": all(r.balanced for r in recs),
+        "progressives": [
+            {
+                "progressive": r.progressive,
+                "events": r.events,
+                "paid_by_table_cents": r.paid_by_table_cents,
+                "balanced": r.balanced,
+                "levels": _rows(r),
+            }
+            for r in recs
+        ],
+    }
+    return Response(dumps(data), media_type="application/json")
