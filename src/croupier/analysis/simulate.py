@@ -49,13 +49,15 @@ def simulate(
     workers: int = 1,
     scheduler: str | None = None,
     client: Any = None,
+    chunk_rounds: int | None = None,
 ) -> ParSheet:
     """A simulated par sheet: observed frequencies, mean return, its standard error.
 
     Arguments as in :func:`croupier.analysis.parsheet.exact_parsheet`, plus ``rounds`` and
     ``seed`` (the entropy of the run's :class:`numpy.random.SeedSequence`, any int ≥ 0), and where
     the chunks run (:func:`croupier.analysis.kernels.chunks.run_chunks`: ``workers``, a Dask
-    ``scheduler`` address or ``client``). The standard deviation reported is the sample's;
+    ``scheduler`` address or ``client``; ``chunk_rounds``, default
+    :data:`~croupier.analysis.kernels.chunks.CHUNK_ROUNDS`). The standard deviation reported is the sample's;
     ``standard_error`` = sd / √rounds.
     """
     from croupier.analysis.kernels import plan_for
@@ -72,9 +74,11 @@ def simulate(
             f"a {setup.shoe} cannot deal the {k} cards the {setup.wager.name} wager reads"
         )
     plan = plan_for(setup.wager, setup.shoe)
+    chunk = chunk_rounds or CHUNK_ROUNDS
     counts = run_chunks(
-        setup.wager, setup.shoe, rounds, seed, workers, scheduler, progress, client=client
-    )
+        setup.wager, setup.shoe, rounds, seed, workers, scheduler, progress, client=client,
+        chunk_rounds=chunk,
+    )  # fmt: skip
     if plan is not None:
         dealt = f"{rounds:,} {plan.engine.describe(setup.shoe)} (compiled kernel)"
     else:
@@ -83,7 +87,7 @@ def simulate(
         )
         dealt = dealt.removesuffix(f"; seed {seed}")
     convention = (
-        f"{dealt}; in chunks of {CHUNK_ROUNDS:,} rounds, each its own stream of "
+        f"{dealt}; in chunks of {chunk:,} rounds, each its own stream of "
         f"SeedSequence({seed}).spawn; seed entropy {seed}"
     )
     return observed_sheet(setup, counts, "simulation", convention)

@@ -28,7 +28,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ),
     ),
     "simulate": (
-        ("analysis",),
+        ("simulate",),
         "Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact.",
     ),
     "parsheet": (

@@ -11,6 +11,7 @@ Dask (``dask[distributed]``) is imported only when a run uses it.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import import_module
@@ -85,7 +86,7 @@ def dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
     Client, LocalCluster = dist.Client, dist.LocalCluster
     if scheduler is not None:
         try:
-            client = Client(scheduler, timeout=10)
+            client = Client(scheduler)  # waits distributed.comm.timeouts.connect
         except (OSError, TimeoutError, ValueError) as e:
             raise InputError(f"no Dask scheduler at {scheduler!r}: {e}") from None
         try:
@@ -99,6 +100,7 @@ def dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
             threads_per_worker=1,
             processes=False,
             dashboard_address=None,
+            silence_logs=logging.ERROR,
         ) as cluster,
         Client(cluster) as client,
     ):
@@ -115,14 +117,18 @@ def run_chunks(
     progress: Callable[[int], None] | None = None,
     start: int = 0,
     client: Any = None,
+    chunk_rounds: int = CHUNK_ROUNDS,
 ) -> Tallies:
     """The tallies of ``rounds`` rounds in chunks numbered from ``start``: on ``client`` (a Dask
     client) when given; else here, one chunk after the other, with ``workers=1`` and no
     ``scheduler``; else on a Dask cluster (:func:`dask_client`) for this run. ``progress`` is
-    called with the rounds done after each chunk."""
+    called with the rounds done after each chunk. The tallies depend on ``entropy``, ``rounds``,
+    ``start`` and ``chunk_rounds`` only."""
     if workers < 1:
         raise InputError(f"--workers is at least 1, not {workers}")
-    plan = chunks(rounds, start)
+    if chunk_rounds < 1:
+        raise InputError(f"a chunk holds at least one round, not {chunk_rounds}")
+    plan = chunks(rounds, start, chunk_rounds)
     if client is None and workers == 1 and scheduler is None:
         total: Tallies | None = None
         done = 0
