@@ -89,11 +89,48 @@ def read_five(hand, m, any_suit, counts):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
+def read_small(hand, m):  # type: ignore[no-untyped-def]
+    """The AxMan hand code of ``m`` ≤ 4 cards (no five-card hands, § 633c.12(g)): only rank
+    multiplicities and the wild cards matter, found by comparing the cards pairwise."""
+    wilds = 0
+    for k in range(m):
+        if hand[k] == KD:
+            wilds += 1
+    top = 0
+    pairs = 0  # natural ranks held twice or more, counted once per card pair
+    high = False  # a natural jack or better paired, or beside a wild card
+    for a in range(m):
+        x = hand[a]
+        if x == KD:
+            continue
+        same = 0
+        for b in range(m):
+            if hand[b] != KD and hand[b] // 4 == x // 4:
+                same += 1
+        top = max(top, same)
+        if same == 2:
+            pairs += 1  # each card of a pair counts it: 2 per pair
+        if x // 4 >= 9 and (same >= 2 or wilds):
+            high = True
+    if top + wilds >= 4:
+        return 4
+    if top + wilds >= 3:
+        return 6
+    if pairs == 4:  # two natural pairs (four cards, no wild card)
+        return 7
+    if wilds >= 2 or high:
+        return 8
+    return NONE
+
+
+@njit(cache=True, nogil=True)
 def read_dealer(cards, m, always_kept, any_suit, work, pick, counts):  # type: ignore[no-untyped-def]
     """The AxMan hand code of the dealer's ``m`` cards ``cards[:m]`` (§ 633c.12(f)): the hand
     itself up to five cards, else the best of every way to take its five highest. ``work`` and
     ``pick`` are scratch arrays of at least ``m`` and 5; ``counts`` 13 zeros."""
-    if m <= 5:
+    if m <= 4:
+        return read_small(cards, m)
+    if m == 5:
         return read_five(cards, m, any_suit, counts)
     for k in range(m):  # sort by the five-highest order, highest first (insertion sort)
         c = cards[k]
