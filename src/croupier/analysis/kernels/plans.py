@@ -1,5 +1,6 @@
-"""Kernel plans of the Blackjack side wagers (named by their :attr:`Wager.kernel`), and the
-engine of whole Blackjack rounds they share."""
+"""Kernel plans (named by the wagers' :attr:`~croupier.wagers.base.Wager.kernel`): the Blackjack
+side wagers on the engine of whole Blackjack rounds they share, and the Baccarat wagers on the
+engine of Baccarat coups."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from croupier.analysis.kernels import KernelPlan
+from croupier.analysis.kernels import baccarat as kbac
 from croupier.analysis.kernels import blackjack as kb
 from croupier.analysis.kernels.axman import axman_positions
 from croupier.cards import Shoe
@@ -131,3 +133,45 @@ def axman(wager: Wager, shoe: Shoe) -> KernelPlan:
         reading.five_highest is WildInFiveHighest.ALWAYS_KEPT,
         reading.wild_suit is WildSuit.ANY_SUIT,
     )
+
+
+@dataclass(frozen=True)
+class BaccaratCoups:
+    """Engine: Baccarat coups (:func:`croupier.analysis.kernels.baccarat.deal_coups`), the third
+    cards by § 631a.11."""
+
+    def buffers(self, rounds: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Records, lengths and the Banker's drawing table."""
+        from croupier.games.baccarat import BANKER_DRAW_TABLE
+
+        return (
+            np.empty((rounds, kbac.WIDTH), dtype=np.int8),
+            np.empty(rounds, dtype=np.int8),
+            np.ascontiguousarray(BANKER_DRAW_TABLE),
+        )
+
+    def deal(
+        self, shoe_cards: IntArray, state: np.ndarray, rounds: int, buffers: Any
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """``rounds`` coup records (the cards in dealing order) and their card counts."""
+        records, lengths, table = buffers
+        if kbac.deal_coups(shoe_cards, state, table, records[:rounds], lengths[:rounds]) != 0:
+            raise ShoeError(f"a coup needs six cards in the shoe, not {shoe_cards.size}")
+        return records[:rounds], lengths[:rounds]
+
+    def describe(self, shoe: Shoe) -> str:
+        """One simulated coup in words."""
+        return (
+            f"coups from a freshly shuffled {shoe} each, the third cards by the drawing rules "
+            "(§ 631a.11)"
+        )
+
+
+def baccarat_coup(wager: Wager, shoe: Shoe) -> KernelPlan:
+    """Any Baccarat wager (the 5 Treasures included): the coup's summary looked up in the wager's
+    :meth:`~croupier.wagers.baccarat.BaccaratWager.summary_positions`."""
+    positions = getattr(wager, "summary_positions", None)
+    if not callable(positions):
+        raise CroupierError(f"the Baccarat coup kernel reads Baccarat wagers, not {wager.name}")
+    table = np.ascontiguousarray(positions(), dtype=np.int64)
+    return KernelPlan(BaccaratCoups(), kbac.summary_positions, (table,), len(wager.outcomes) + 1)
