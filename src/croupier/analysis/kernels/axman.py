@@ -88,7 +88,7 @@ def read_five(hand, m, any_suit, counts):  # type: ignore[no-untyped-def]
     return NONE
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def read_small(hand, m):  # type: ignore[no-untyped-def]
     """The AxMan hand code of ``m`` ≤ 4 cards (no five-card hands, § 633c.12(g)): only rank
     multiplicities and the wild cards matter, found by comparing the cards pairwise."""
@@ -193,7 +193,10 @@ def axman_positions(records, lengths, out, always_kept, any_suit):  # type: igno
         m = lengths[r]
         for k in range(m):
             hand[k] = records[r, 2 + k]
-        code = read_dealer(hand, m, always_kept, any_suit, work, pick, counts)
+        if m <= 4:  # most hands: read here, without a call
+            code = read_small(hand, m)
+        else:
+            code = read_dealer(hand, m, always_kept, any_suit, work, pick, counts)
         if code == NONE:
             out[r] = 27
         else:

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.analysis.kernels.blackjack import _take
+from croupier.analysis.kernels.blackjack import _take, _take_two
 
 WIDTH = 6
 """Columns of a coup record: at most six cards."""
@@ -29,8 +29,10 @@ PLAYER_STOOD = 10
 @njit(cache=True, nogil=True, inline="always")
 def _coup(shoe, state, shuffle, values, banker_table, records, row):  # type: ignore[no-untyped-def]
     """Deal one coup from ``shoe`` into ``records[row]``; the number of cards it used."""
-    for k in range(4):
-        records[row, k] = _take(shoe, k, state, shuffle)
+    for k in range(0, 4, 2):
+        a, b = _take_two(shoe, k, state, shuffle)
+        records[row, k] = a
+        records[row, k + 1] = b
     p2 = (values[records[row, 0]] + values[records[row, 2]]) % 10
     b2 = (values[records[row, 1]] + values[records[row, 3]]) % 10
     if p2 >= 8 or b2 >= 8:  # a natural: both stand

@@ -24,7 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from croupier.analysis.kernels.rng import below
+from numba import uint64
+
+from croupier.analysis.kernels.rng import below, below_half, next_u64
 
 WIDTH = 24
 """Columns of a round record: two player cards and up to 22 dealer cards (a dealer hand cannot
@@ -40,6 +42,24 @@ def card_values() -> np.ndarray:
     """Blackjack value of each card index 0–51 (ace 1, ten to king 10)."""
     rank = np.arange(52) // 4  # 0 = deuce … 12 = ace
     return np.where(rank == 12, 1, np.minimum(rank + 2, 10)).astype(np.int64)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _take_two(shoe, i, state, shuffle):  # type: ignore[no-untyped-def]
+    """Cards ``i`` and ``i + 1`` of the round (as two :func:`_take` calls), both positions drawn
+    from the two halves of one 64-bit output when shuffling."""
+    if not shuffle:
+        return int(shoe[i]), int(shoe[i + 1])
+    x = next_u64(state)
+    j = i + below_half(state, int(x >> uint64(32)), shoe.size - i)
+    c = shoe[j]
+    shoe[j] = shoe[i]
+    shoe[i] = c
+    j = i + 1 + below_half(state, int(x & uint64(0xFFFFFFFF)), shoe.size - i - 1)
+    c = shoe[j]
+    shoe[j] = shoe[i + 1]
+    shoe[i + 1] = c
+    return int(shoe[i]), int(shoe[i + 1])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -76,17 +96,17 @@ def _play(  # type: ignore[no-untyped-def]
     need = 2 * seats + 2
     if need > n:
         return OUT_OF_CARDS
-    i = 0
+    # the first 2·seats + 2 cards in dealing order: a card to each seat, the upcard, a second
+    # card to each seat, the hole card (positions drawn two at a time)
+    for k in range(0, need, 2):
+        a, b = _take_two(shoe, k, state, shuffle)
+        first[k] = a  # scratch: the initial cards in order
+        first[k + 1] = b
+    up = first[seats]
+    hole = first[2 * seats + 1]
     for s in range(seats):
-        first[s] = _take(shoe, i, state, shuffle)
-        i += 1
-    up = _take(shoe, i, state, shuffle)
-    i += 1
-    for s in range(seats):
-        second[s] = _take(shoe, i, state, shuffle)
-        i += 1
-    hole = _take(shoe, i, state, shuffle)
-    i += 1
+        second[s] = first[seats + 1 + s]
+    i = need
     vu = values[up]
     vh = values[hole]
     dealer_bj = vu + vh == 11 and (vu == 1 or vh == 1)
@@ -153,7 +173,7 @@ def deal_rounds(  # type: ignore[no-untyped-def]
     for c in range(52):
         r = c // 4
         values[c] = 1 if r == 12 else min(r + 2, 10)
-    first = np.empty(seats, dtype=np.int64)
+    first = np.empty(2 * seats + 2, dtype=np.int64)
     second = np.empty(seats, dtype=np.int64)
     for r in range(records.shape[0]):
         length = _play(
@@ -177,7 +197,7 @@ def play_given(  # type: ignore[no-untyped-def]
     for c in range(52):
         r = c // 4
         values[c] = 1 if r == 12 else min(r + 2, 10)
-    first = np.empty(seats, dtype=np.int64)
+    first = np.empty(2 * seats + 2, dtype=np.int64)
     second = np.empty(seats, dtype=np.int64)
     state = np.zeros(4, dtype=np.uint64)
     for r in range(sequences.shape[0]):

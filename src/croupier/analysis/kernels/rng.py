@@ -66,3 +66,18 @@ def below(state: np.ndarray, n: int) -> int:
             m = (next_u64(state) >> uint64(32)) * bound
             low = m & _MASK32
     return int(m >> uint64(32))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def below_half(state: np.ndarray, half: int, n: int) -> int:
+    """A uniform integer in ``[0, n)`` from the 32-bit value ``half`` (one half of a 64-bit
+    output), by Lemire's method; when ``half`` falls in the rejected zone, :func:`below` draws
+    afresh — still exactly uniform, as each half of a xoshiro256** output is uniform."""
+    bound = uint64(n)
+    m = uint64(half) * bound
+    low = m & _MASK32
+    if low < bound:
+        threshold = (uint64(4294967296) - bound) % bound
+        if low < threshold:
+            return below(state, n)
+    return int(m >> uint64(32))
