@@ -22,9 +22,7 @@ kernel per wager turns records into outcome positions — the same positions
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
-
-from numba import uint64
+from numba import njit, uint64
 
 from croupier.analysis.kernels.rng import below, below_half, next_u64
 
