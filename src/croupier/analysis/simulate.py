@@ -32,7 +32,14 @@ from croupier.errors import InputError, ShoeError
 from croupier.paytables import MeterLevel, Paytable
 from croupier.wagers.base import ProgressiveStake, Wager
 
-__all__ = ["BLOCK", "deal_positions", "observed_sheet", "simulate", "simulate_counts"]
+__all__ = [
+    "BLOCK",
+    "deal_positions",
+    "observed_sheet",
+    "run_fields",
+    "simulate",
+    "simulate_counts",
+]
 
 
 def simulate(
@@ -91,6 +98,28 @@ def simulate(
         f"SeedSequence({seed}).spawn; seed entropy {seed}"
     )
     return observed_sheet(setup, counts, "simulation", convention)
+
+
+def run_fields(
+    wager: Wager, seed: int, workers: int = 1, scheduler: str | None = None
+) -> dict[str, Any]:
+    """The fields ``croupier simulate --json`` adds about the run (docs/schemas/simulate.schema.json):
+    the seed entropy (a string: it may exceed 2^53), where the chunks ran, their size, and
+    whether a compiled kernel dealt the rounds.
+
+    >>> from croupier.wagers import get_wager
+    >>> run_fields(get_wager("perfect-pairs"), 7)["seed_entropy"]
+    '7'
+    """
+    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS
+
+    return {
+        "seed_entropy": str(seed),
+        "workers": workers,
+        "scheduler": scheduler,
+        "chunk_rounds": CHUNK_ROUNDS,
+        "kernel": wager.kernel is not None,
+    }
 
 
 def observed_sheet(setup: Setup, counts: tuple[int, ...], method: str, convention: str) -> ParSheet:

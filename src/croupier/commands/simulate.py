@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from croupier.analysis.parsheet import exact_parsheet
+from croupier.analysis.simulate import run_fields
 from croupier.analysis.simulate import simulate as run_simulation
 from croupier.commands.analysis import OnePaytableOpt, _only_paytable
 from croupier.commands.common import (
@@ -99,8 +100,6 @@ def simulate(
     kernels for the wagers that have one), here or on Dask (--workers, --scheduler); the same
     seed gives the same tallies with any number of workers.
     """
-    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS
-
     w = _wager(wager, paytable_files)
     paytable = _only_paytable(w, paytable)
     entropy = fresh_entropy(seed)
@@ -137,11 +136,7 @@ def simulate(
         d = sheet.to_dict()
         d["exact_house_edge"] = float(exact.house_edge)
         d["z_score"] = z
-        d["seed_entropy"] = str(entropy)
-        d["workers"] = workers
-        d["scheduler"] = scheduler
-        d["chunk_rounds"] = CHUNK_ROUNDS
-        d["kernel"] = w.kernel is not None
+        d |= run_fields(w, entropy, workers, scheduler)
         print(json.dumps(d, indent=2, ensure_ascii=False))
         return
     _print_sheet(sheet)
