@@ -246,3 +246,15 @@ def test_big_kernel_runs_within_4_standard_errors_line_by_line(wager_id: str, de
         p = float(e.probability)
         sd = (rounds * p * (1 - p)) ** 0.5
         assert abs((s.hits or 0) - rounds * p) <= 4 * sd + 1, e.outcome
+
+
+def test_a_shoe_smaller_than_a_deck_is_dealt_by_the_top_cards() -> None:
+    # a partly dealt shoe of 20 cards: whole rounds could run out, the top two cards cannot
+    pp = get_wager("perfect-pairs")
+    shoe = Shoe.from_counts({"As": 4, "Ah": 4, "Kd": 4, "2c": 4, "7s": 4})
+    assert plan_for(pp, shoe) is None and plan_for(pp, Shoe.standard(1)) is not None
+    exact = exact_parsheet(pp, "A", decks=1, shoe=shoe)
+    sim = simulate(pp, "A", 200_000, 5, decks=1, shoe=shoe)
+    assert "compiled kernel" not in sim.convention
+    assert sim.standard_error is not None
+    assert abs(float(sim.expected_return - exact.expected_return)) <= 4 * sim.standard_error

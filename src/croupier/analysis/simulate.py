@@ -101,24 +101,32 @@ def simulate(
 
 
 def run_fields(
-    wager: Wager, seed: int, workers: int = 1, scheduler: str | None = None
+    wager: Wager,
+    seed: int,
+    workers: int = 1,
+    scheduler: str | None = None,
+    decks: int | None = None,
 ) -> dict[str, Any]:
     """The fields ``croupier simulate --json`` adds about the run (docs/schemas/simulate.schema.json):
     the seed entropy (a string: it may exceed 2^53), where the chunks ran, their size, and
-    whether a compiled kernel dealt the rounds.
+    whether a compiled kernel dealt the rounds (of a full shoe of ``decks`` decks).
 
     >>> from croupier.wagers import get_wager
     >>> run_fields(get_wager("perfect-pairs"), 7)["seed_entropy"]
     '7'
     """
+    from croupier.analysis.kernels import plan_for
     from croupier.analysis.kernels.chunks import CHUNK_ROUNDS
 
+    kernel = wager.kernel is not None
+    if kernel and decks is not None:
+        kernel = plan_for(wager, Shoe.standard(decks)) is not None
     return {
         "seed_entropy": str(seed),
         "workers": workers,
         "scheduler": scheduler,
         "chunk_rounds": CHUNK_ROUNDS,
-        "kernel": wager.kernel is not None,
+        "kernel": kernel,
     }
 
 

@@ -136,7 +136,7 @@ def simulate(
         d = sheet.to_dict()
         d["exact_house_edge"] = float(exact.house_edge)
         d["z_score"] = z
-        d |= run_fields(w, entropy, workers, scheduler)
+        d |= run_fields(w, entropy, workers, scheduler, sheet.decks)
         print(json.dumps(d, indent=2, ensure_ascii=False))
         return
     _print_sheet(sheet)

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
+from croupier.analysis.kernels import plan_for
 from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, chunks, dask_client, run_chunks
 from croupier.analysis.parsheet import ParSheet, exact_parsheet, resolve
 from croupier.analysis.simulate import observed_sheet
@@ -128,7 +129,7 @@ def verify(
         f"SeedSequence({entropy}).spawn"
     )
     sheet = observed_sheet(setup, counts, "simulation", convention)
-    return Verified(exact, sheet, target_se, setup.wager.kernel is not None)
+    return Verified(exact, sheet, target_se, plan_for(setup.wager, setup.shoe) is not None)
 
 
 def _sheets(wager_ids: list[str] | None) -> list[tuple[Wager, str, int]]:

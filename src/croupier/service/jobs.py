@@ -104,7 +104,9 @@ def _result(spec: Simulation, progress: Any) -> dict[str, Any]:
     d: dict[str, Any] = sheet.to_dict()
     d["exact_house_edge"] = float(exact.house_edge)
     d["z_score"] = z
-    d |= run_fields(w, spec.seed)  # as croupier simulate --json: the seed's entropy, where it ran
+    d |= run_fields(
+        w, spec.seed, decks=sheet.decks
+    )  # as croupier simulate --json: the seed's entropy, where it ran
     return d
 
 

@@ -65,14 +65,17 @@ class KernelPlan:
 
 
 def plan_for(wager: Wager, shoe: Shoe) -> KernelPlan | None:
-    """The kernel plan :attr:`Wager.kernel` names for ``wager`` on ``shoe``, or ``None``."""
+    """The kernel plan :attr:`Wager.kernel` names for ``wager`` on ``shoe``, or ``None`` (no
+    kernel, or none for this shoe: the numpy simulator deals it)."""
     spec = wager.kernel
     if spec is None:
         return None
     module, sep, name = spec.partition(":")
     if not sep:
         raise CroupierError(f"the {wager.name} wager's kernel {spec!r} is not 'module:function'")
-    plan: KernelPlan = getattr(import_module(module), name)(wager, shoe)
+    plan: KernelPlan | None = getattr(import_module(module), name)(wager, shoe)
+    if plan is None:
+        return None
     if plan.positions != len(wager.outcomes) + 1:
         raise CroupierError(
             f"the {wager.name} wager's kernel classifies {plan.positions} positions, not "

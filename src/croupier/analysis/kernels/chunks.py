@@ -12,6 +12,7 @@ Dask (``dask[distributed]``) is imported only when a run uses it.
 from __future__ import annotations
 
 import logging
+import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from importlib import import_module
@@ -94,16 +95,17 @@ def dask_client(workers: int, scheduler: str | None) -> Iterator[Any]:
         finally:
             client.close()
         return
-    with (
-        LocalCluster(
+    with warnings.catch_warnings():
+        # the scheduler's HTTP routes move off a busy port 8787 on their own: no need to say so
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
+        cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
             processes=False,
             dashboard_address=None,
             silence_logs=logging.ERROR,
-        ) as cluster,
-        Client(cluster) as client,
-    ):
+        )
+    with cluster, Client(cluster) as client:
         yield client
 
 

@@ -99,23 +99,28 @@ def _rules(wager: Wager, shoe: Shoe) -> BlackjackRules:
     return own(decks) if callable(own) else BlackjackRules(decks=decks)
 
 
+WHOLE_ROUND_SHOE = 52
+"""The fewest cards a shoe needs for the initial-card wagers to be read from whole rounds; a
+smaller (partly dealt) shoe is dealt by the numpy simulator's top cards, which never runs out."""
+
+
 def _plan(wager: Wager, shoe: Shoe, classify: Any, *args: Any) -> KernelPlan:
     return KernelPlan(BlackjackRounds(_rules(wager, shoe)), classify, args, len(wager.outcomes) + 1)
 
 
-def perfect_pairs(wager: Wager, shoe: Shoe) -> KernelPlan:
+def perfect_pairs(wager: Wager, shoe: Shoe) -> KernelPlan | None:
     """Perfect Pairs (§ 633b.1) on the first seat's two cards of whole rounds."""
-    return _plan(wager, shoe, kb.perfect_pairs)
+    return _plan(wager, shoe, kb.perfect_pairs) if shoe.total >= WHOLE_ROUND_SHOE else None
 
 
-def match_the_dealer(wager: Wager, shoe: Shoe) -> KernelPlan:
+def match_the_dealer(wager: Wager, shoe: Shoe) -> KernelPlan | None:
     """Match the Dealer (§ 633b.3) on the first seat's two cards and the upcard."""
-    return _plan(wager, shoe, kb.match_the_dealer)
+    return _plan(wager, shoe, kb.match_the_dealer) if shoe.total >= WHOLE_ROUND_SHOE else None
 
 
-def jackpot_party(wager: Wager, shoe: Shoe) -> KernelPlan:
+def jackpot_party(wager: Wager, shoe: Shoe) -> KernelPlan | None:
     """Jackpot Party (§ 633b.2) on the first seat's two cards, the upcard and the hole card."""
-    return _plan(wager, shoe, kb.jackpot_party)
+    return _plan(wager, shoe, kb.jackpot_party) if shoe.total >= WHOLE_ROUND_SHOE else None
 
 
 def axman(wager: Wager, shoe: Shoe) -> KernelPlan:
