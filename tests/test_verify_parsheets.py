@@ -91,6 +91,7 @@ def test_rounds_for_the_target() -> None:
     assert rounds_for(2.0, 0.01, 10**9) == 40_000  # (2 / 0.01)²
     assert rounds_for(0.1, 0.01, 10**9) == 10_000  # at least MIN_ROUNDS
     assert rounds_for(40.0, 0.001, 10**8) == 10**8  # at most --max-rounds
+    assert rounds_for(0.1, 0.01, 500) == 500  # --max-rounds wins over MIN_ROUNDS
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,7 @@ def rounds_for(sd: float, target_se: float, max_rounds: int) -> int:
     >>> rounds_for(5.0, 0.01, 10**9)
     250000
     """
-    return max(MIN_ROUNDS, min(max_rounds, math.ceil((sd / target_se) ** 2)))
+    return min(max_rounds, max(MIN_ROUNDS, math.ceil((sd / target_se) ** 2)))
 
 
 def verify(
