@@ -13,11 +13,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from croupier.analysis import exact_parsheet, simulate
 from croupier.analysis.kernels import blackjack as kb
 from croupier.analysis.kernels import count_with, plan_for, rng, shoe_cards
 from croupier.analysis.kernels.axman import axman_positions
 from croupier.analysis.kernels.plans import hit_table
+from croupier.analysis.parsheet import exact_parsheet
+from croupier.analysis.simulate import simulate
 from croupier.cards import DECK, Card, Shoe
 from croupier.games.blackjack import (
     BlackjackRules,

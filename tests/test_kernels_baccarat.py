@@ -8,9 +8,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from croupier.analysis import exact_parsheet, simulate
 from croupier.analysis.kernels import baccarat as kbac
 from croupier.analysis.kernels import plan_for, shoe_cards
+from croupier.analysis.parsheet import exact_parsheet
+from croupier.analysis.simulate import simulate
 from croupier.cards import DECK, Shoe
 from croupier.games.baccarat import BANKER_DRAW_TABLE, play_coup
 from croupier.wagers import Game, all_wagers, get_wager

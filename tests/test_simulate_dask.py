@@ -12,9 +12,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from cli_support import assert_one_error_line, run_main
-from croupier.analysis import simulate
 from croupier.analysis.kernels import plan_for
 from croupier.analysis.kernels.chunks import chunk_seed, count_chunk, dask_client, run_chunks
+from croupier.analysis.simulate import simulate
 from croupier.cards import Shoe
 from croupier.wagers import get_wager
 
