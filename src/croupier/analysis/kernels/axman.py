@@ -191,11 +191,24 @@ def axman_positions(records, lengths, out, always_kept, any_suit):  # type: igno
     hand = np.empty(records.shape[1], dtype=np.int64)
     for r in range(records.shape[0]):
         m = lengths[r]
-        for k in range(m):
-            hand[k] = records[r, 2 + k]
-        if m <= 4:  # most hands: read here, without a call
+        if m == 2:  # a two-card hand: only a pair of jacks or better (two wild cards: aces)
+            a = records[r, 2]
+            b = records[r, 3]
+            wa = a == KD
+            wb = b == KD
+            if wa and wb:
+                code = 8
+            elif wa or wb:
+                code = 8 if (b if wa else a) // 4 >= 9 else NONE
+            else:
+                code = 8 if a // 4 == b // 4 and a // 4 >= 9 else NONE
+        elif m <= 4:  # most other hands: read here, without a call
+            for k in range(m):
+                hand[k] = records[r, 2 + k]
             code = read_small(hand, m)
         else:
+            for k in range(m):
+                hand[k] = records[r, 2 + k]
             code = read_dealer(hand, m, always_kept, any_suit, work, pick, counts)
         if code == NONE:
             out[r] = 27

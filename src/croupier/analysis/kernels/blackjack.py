@@ -260,15 +260,17 @@ def jackpot_party(records, lengths, out):  # type: ignore[no-untyped-def]
     rank = np.empty(4, dtype=np.int64)
     suit = np.empty(4, dtype=np.int64)
     for r in range(records.shape[0]):
+        ru = records[r, 2] // 4 + 2
+        rh = records[r, 3] // 4 + 2
+        vu = 1 if ru == 14 else min(ru, 10)
+        vh = 1 if rh == 14 else min(rh, 10)
+        if not (vu + vh == 11 and (vu == 1 or vh == 1)):  # no dealer Blackjack: most rounds
+            out[r] = 9 if ru == 14 else 10
+            continue
         for k in range(4):
             c = records[r, k]
             rank[k] = c // 4 + 2
             suit[k] = c % 4
-        vu = 1 if rank[2] == 14 else min(rank[2], 10)
-        vh = 1 if rank[3] == 14 else min(rank[3], 10)
-        if not (vu + vh == 11 and (vu == 1 or vh == 1)):
-            out[r] = 9 if rank[2] == 14 else 10
-            continue
         one_suit = suit[0] == suit[1] and suit[1] == suit[2] and suit[2] == suit[3]
         most = 1
         lo = 99
