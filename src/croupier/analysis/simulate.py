@@ -1,6 +1,7 @@
 """Monte Carlo simulation that cross-checks the exact par sheets.
 
-Each round shuffles the full shoe and deals the cards the wager reads from its top. Dealing the
+The numpy simulator (:mod:`croupier.analysis.kernels.numpy_sim`, re-exported here): each round
+shuffles the full shoe and deals the cards the wager reads from its top. Dealing the
 first k cards of a uniformly shuffled shoe is the same as drawing k cards uniformly without
 replacement, so the simulator draws exactly that, vectorised with numpy over blocks of rounds:
 the j-th card is a uniform choice among the N − j positions not yet dealt. Classification uses the
@@ -9,6 +10,12 @@ independent of the scalar classifier the exact counts use.
 
 The generator is numpy's PCG64 seeded with ``seed``; the same seed, shoe and block size give the
 same rounds.
+
+:func:`simulate` (the par sheet) runs in chunks (:mod:`croupier.analysis.kernels.chunks`), each with
+its own stream spawned from the seed, here or on a Dask cluster: a wager that declares a compiled
+kernel (:attr:`~croupier.wagers.base.Wager.kernel`, e.g. whole Blackjack rounds) is dealt by it,
+any other by :func:`simulate_counts` on the chunk's stream. The same seed gives the same tallies
+whatever the number of workers.
 """
 
 from __future__ import annotations
@@ -16,70 +23,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from fractions import Fraction
+from typing import Any
 
-import numpy as np
-
+from croupier.analysis.kernels.numpy_sim import BLOCK, deal_positions, simulate_counts
 from croupier.analysis.parsheet import ParSheet, Setup, resolve, rows_for
 from croupier.cards import Shoe
 from croupier.errors import InputError, ShoeError
 from croupier.paytables import MeterLevel, Paytable
-from croupier.wagers.base import IntArray, ProgressiveStake, Wager
+from croupier.wagers.base import ProgressiveStake, Wager
 
-BLOCK = 200_000
-"""Rounds dealt per vectorised block."""
-
-
-def deal_positions(rng: np.random.Generator, n_cards: int, rounds: int, k: int) -> IntArray:
-    """``(rounds, k)`` distinct positions in ``range(n_cards)`` per row, uniformly at random and in
-    dealing order (the top k cards of a uniformly shuffled shoe).
-
-    >>> rng = np.random.default_rng(1)
-    >>> pos = deal_positions(rng, 5, 1000, 5)
-    >>> bool((np.sort(pos, axis=1) == np.arange(5)).all())
-    True
-    """
-    pos = np.empty((rounds, k), dtype=np.int64)
-    for j in range(k):
-        r = rng.integers(0, n_cards - j, size=rounds, dtype=np.int64)
-        if j:
-            taken = np.sort(pos[:, :j], axis=1)
-            for t in range(j):  # map r to the r-th position not yet dealt
-                r += r >= taken[:, t]
-        pos[:, j] = r
-    return pos
-
-
-def simulate_counts(
-    wager: Wager,
-    shoe: Shoe,
-    rounds: int,
-    seed: int,
-    progress: Callable[[int], None] | None = None,
-) -> tuple[int, ...]:
-    """Observed count of each outcome over ``rounds`` rounds (last entry: no winning combination).
-
-    ``progress`` is called with the number of rounds finished after each block.
-    """
-    if rounds < 2:
-        raise InputError(f"simulate at least two rounds (a standard error needs two), not {rounds}")
-    k = wager.deal.size
-    if shoe.total < k:
-        raise ShoeError(f"a {shoe} cannot deal the {k} cards the {wager.name} wager reads")
-    own = wager.simulate_own(shoe, rounds, seed, progress)
-    if own is not None:  # the wager plays whole rounds itself (AxMan reads the dealer's final hand)
-        return own
-    cards = np.repeat(np.arange(52, dtype=np.int64), shoe.counts)
-    rng = np.random.Generator(np.random.PCG64(seed))
-    tallies = np.zeros(len(wager.outcomes) + 1, dtype=np.int64)
-    done = 0
-    while done < rounds:
-        n = min(BLOCK, rounds - done)
-        dealt = cards[deal_positions(rng, cards.size, n, k)]
-        tallies += np.bincount(wager.classify_indices(dealt), minlength=tallies.size)
-        done += n
-        if progress is not None:
-            progress(done)
-    return tuple(int(t) for t in tallies)
+__all__ = [
+    "BLOCK",
+    "deal_positions",
+    "observed_sheet",
+    "run_fields",
+    "simulate",
+    "simulate_counts",
+]
 
 
 def simulate(
@@ -93,18 +53,81 @@ def simulate(
     wager_cents: int | None = None,
     stake: ProgressiveStake = ProgressiveStake.COLLECTED,
     progress: Callable[[int], None] | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    client: Any = None,
+    chunk_rounds: int | None = None,
 ) -> ParSheet:
     """A simulated par sheet: observed frequencies, mean return, its standard error.
 
-    Arguments as in :func:`croupier.analysis.parsheet.exact_parsheet`, plus ``rounds`` and ``seed``.
-    The standard deviation reported is the sample's; ``standard_error`` = sd / √rounds.
+    Arguments as in :func:`croupier.analysis.parsheet.exact_parsheet`, plus ``rounds`` and
+    ``seed`` (the entropy of the run's :class:`numpy.random.SeedSequence`, any int ≥ 0), and where
+    the chunks run (:func:`croupier.analysis.kernels.chunks.run_chunks`: ``workers``, a Dask
+    ``scheduler`` address or ``client``; ``chunk_rounds``, default
+    :data:`~croupier.analysis.kernels.chunks.CHUNK_ROUNDS`). The standard deviation reported is the sample's;
+    ``standard_error`` = sd / √rounds.
     """
+    from croupier.analysis.kernels import plan_for
+    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, run_chunks
+
+    if rounds < 2:
+        raise InputError(f"simulate at least two rounds (a standard error needs two), not {rounds}")
+    if seed < 0:
+        raise InputError(f"a seed is an integer ≥ 0, not {seed}")
     setup = resolve(wager, paytable, decks, shoe, meter_cents, wager_cents, stake)
-    counts = simulate_counts(setup.wager, setup.shoe, rounds, seed, progress)
-    convention = setup.wager.simulation_convention(setup.shoe, rounds, seed) or (
-        f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}; seed {seed}"
+    k = setup.wager.deal.size
+    if setup.shoe.total < k:
+        raise ShoeError(
+            f"a {setup.shoe} cannot deal the {k} cards the {setup.wager.name} wager reads"
+        )
+    plan = plan_for(setup.wager, setup.shoe)
+    chunk = chunk_rounds or CHUNK_ROUNDS
+    counts = run_chunks(
+        setup.wager, setup.shoe, rounds, seed, workers, scheduler, progress, client=client,
+        chunk_rounds=chunk,
+    )  # fmt: skip
+    if plan is not None:
+        dealt = f"{rounds:,} {plan.engine.describe(setup.shoe)} (compiled kernel)"
+    else:
+        dealt = setup.wager.simulation_convention(setup.shoe, rounds, seed) or (
+            f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}"
+        )
+        dealt = dealt.removesuffix(f"; seed {seed}")
+    convention = (
+        f"{dealt}; in chunks of {chunk:,} rounds, each its own stream of "
+        f"SeedSequence({seed}).spawn; seed entropy {seed}"
     )
     return observed_sheet(setup, counts, "simulation", convention)
+
+
+def run_fields(
+    wager: Wager,
+    seed: int,
+    workers: int = 1,
+    scheduler: str | None = None,
+    decks: int | None = None,
+) -> dict[str, Any]:
+    """The fields ``croupier simulate --json`` adds about the run (docs/schemas/simulate.schema.json):
+    the seed entropy (a string: it may exceed 2^53), where the chunks ran, their size, and
+    whether a compiled kernel dealt the rounds (of a full shoe of ``decks`` decks).
+
+    >>> from croupier.wagers import get_wager
+    >>> run_fields(get_wager("perfect-pairs"), 7)["seed_entropy"]
+    '7'
+    """
+    from croupier.analysis.kernels import plan_for
+    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS
+
+    kernel = wager.kernel is not None
+    if kernel and decks is not None:
+        kernel = plan_for(wager, Shoe.standard(decks)) is not None
+    return {
+        "seed_entropy": str(seed),
+        "workers": workers,
+        "scheduler": scheduler,
+        "chunk_rounds": CHUNK_ROUNDS,
+        "kernel": kernel,
+    }
 
 
 def observed_sheet(setup: Setup, counts: tuple[int, ...], method: str, convention: str) -> ParSheet:

@@ -28,8 +28,16 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ),
     ),
     "simulate": (
-        ("analysis",),
+        ("simulate",),
         "Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact.",
+    ),
+    "verify-parsheets": (
+        ("verify_parsheets",),
+        (
+            "Simulate every par sheet (or those of the wagers named) until the standard error "
+            "reaches the target, and print exact against simulated with the z-score of each; "
+            "|z| > 4 is flagged and makes the exit status 1."
+        ),
     ),
     "parsheet": (
         ("analysis", "strategy_blackjack"),

@@ -22,7 +22,6 @@ from croupier.analysis.report import (
     write_report,
     write_sheet,
 )
-from croupier.analysis.simulate import simulate as run_simulation
 from croupier.analysis.switch_hands import GameSheet, game_sheet
 from croupier.cards import Card, decks_phrase, parse_cards
 from croupier.commands.common import (
@@ -412,68 +411,6 @@ def _only_paytable(w: Wager, paytable: str | None) -> str:
             f"the {w.name} wager has paytables {', '.join(keys) or 'none'}: give --paytable"
         )
     return keys[0]
-
-
-@app.command()
-def simulate(
-    wager: WagerArg,
-    paytable: OnePaytableOpt = None,
-    decks: DecksOpt = None,
-    rounds: Annotated[
-        int, typer.Option("--rounds", "-n", min=2, help="Rounds to deal.")
-    ] = 1_000_000,
-    seed: Annotated[int, typer.Option("--seed", "-s", min=0, help="Random seed (PCG64).")] = 1,
-    meter: MeterOpt = None,
-    wager_amount: WagerAmountOpt = None,
-    stake: StakeOpt = ProgressiveStake.COLLECTED,
-    json_out: JsonFlag = False,
-    paytable_files: PaytableFiles = None,
-) -> None:
-    """Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact."""
-    w = _wager(wager, paytable_files)
-    paytable = _only_paytable(w, paytable)
-    with _progress(disable=json_out) as progress:
-        task = progress.add_task(f"dealing {w.id}", total=rounds)
-        sheet = run_simulation(
-            w,
-            paytable,
-            rounds=rounds,
-            seed=seed,
-            decks=decks,
-            meter_cents=_meter_arg(meter),
-            wager_cents=_money(wager_amount, "--amount"),
-            stake=stake,
-            progress=lambda done: progress.update(task, completed=done),
-        )
-    exact = exact_parsheet(
-        w,
-        paytable,
-        decks=sheet.decks,
-        meter_cents=sheet.meters or None,
-        wager_cents=sheet.wager_cents,
-        stake=stake,
-    )
-    # z > 0: the simulated house edge is above the exact one
-    z = (
-        float(sheet.house_edge - exact.house_edge) / sheet.standard_error
-        if sheet.standard_error
-        else None
-    )
-    if json_out:
-        d = sheet.to_dict()
-        d["exact_house_edge"] = float(exact.house_edge)
-        d["z_score"] = z
-        print(json.dumps(d, indent=2, ensure_ascii=False))
-        return
-    _print_sheet(sheet)
-    if z is None:
-        out.print(f"exact house edge {_pct(exact.house_edge)}")
-    else:
-        side = "above" if z > 0 else "below"
-        out.print(
-            f"exact house edge {_pct(exact.house_edge)}; the simulated house edge is "
-            f"{abs(z):.2f} standard errors {side} it"
-        )
 
 
 GAME_DECKS = (6, 8)

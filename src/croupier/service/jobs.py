@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Engine
 
 from croupier.analysis.parsheet import exact_parsheet
-from croupier.analysis.simulate import simulate
+from croupier.analysis.simulate import run_fields, simulate
 from croupier.commands.common import _meter_arg, _money
 from croupier.errors import CroupierError, LedgerLookupError
 from croupier.progressive import Role, StaffMember
@@ -104,6 +104,9 @@ def _result(spec: Simulation, progress: Any) -> dict[str, Any]:
     d: dict[str, Any] = sheet.to_dict()
     d["exact_house_edge"] = float(exact.house_edge)
     d["z_score"] = z
+    d |= run_fields(
+        w, spec.seed, decks=sheet.decks
+    )  # as croupier simulate --json: the seed's entropy, where it ran
     return d
 
 

@@ -79,6 +79,7 @@ class AxMan(Wager):
     name = "AxMan"
     game = Game.BLACKJACK
     section = "633c.12"
+    kernel = "croupier.analysis.kernels.plans:axman"
     settle_rule = "633c.12(e)"
     outcomes = AxManOutcome
     deal = DealSpec(

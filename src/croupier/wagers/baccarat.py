@@ -94,6 +94,7 @@ class BaccaratWager(Wager):
 
     game: ClassVar[Game] = Game.BACCARAT
     deal: ClassVar[DealSpec] = COUP_DEAL
+    kernel: ClassVar[str | None] = "croupier.analysis.kernels.plans:baccarat_coup"
 
     @abstractmethod
     def outcome_for(self, coup: CoupSummary) -> OrderedOutcome | None:

@@ -325,6 +325,11 @@ class Wager(ABC):
     aliases: ClassVar[tuple[str, ...]] = ()
     """Ids of the same wager under another house rule, which a table offering this one offers
     (``axman`` and ``axman-h17``)."""
+    kernel: ClassVar[str | None] = None
+    """The compiled simulation of this wager: ``"module:function"`` of a plan function under
+    :mod:`croupier.analysis.kernels` (given the wager and the shoe, it returns the engine dealing
+    the rounds and the classifier reading them); ``None``: the numpy simulator
+    (:func:`croupier.analysis.simulate.simulate_counts`)."""
     book_override: PaytableBook | None = None
     """Paytables to read instead of the built-in ones (see :meth:`with_book`)."""
 

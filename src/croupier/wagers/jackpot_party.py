@@ -151,6 +151,7 @@ class JackpotParty(Wager):
     name = "Jackpot Party Progressive"
     game = Game.BLACKJACK
     section = "633b.2"
+    kernel = "croupier.analysis.kernels.plans:jackpot_party"
     settle_rule = "633b.2(g)"
     outcomes = JackpotPartyOutcome
     deal = DealSpec(

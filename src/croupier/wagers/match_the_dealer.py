@@ -52,6 +52,7 @@ class MatchTheDealer(Wager):
     name = "Match the Dealer Progressive"
     game = Game.BLACKJACK
     section = "633b.3"
+    kernel = "croupier.analysis.kernels.plans:match_the_dealer"
     settle_rule = "633b.3(g)"
     outcomes = MatchTheDealerOutcome
     deal = DealSpec(

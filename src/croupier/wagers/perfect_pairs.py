@@ -47,6 +47,7 @@ class PerfectPairs(Wager):
     name = "Perfect Pairs"
     game = Game.BLACKJACK
     section = "633b.1"
+    kernel = "croupier.analysis.kernels.plans:perfect_pairs"
     settle_rule = "633b.1(e)"
     outcomes = PerfectPairsOutcome
     deal = DealSpec((CardGroup("player's initial two cards", 2, source=CardSource.PLAYER),))
