@@ -11,6 +11,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,7 @@ from croupier.progressive import (
     EventKind,
     Ledger,
     QualifyingHand,
+    ReseedFunding,
     RoundStatus,
 )
 from progressive_support import (
@@ -173,34 +175,59 @@ def check_linked_meter(url: str, tables: list[str], rounds: int, seats: int) -> 
 
         (lv,) = ledger.status("linked").levels
         wagered = len(tables) * rounds * seats * defn.wager_cents
-        contributions = wagered * (lvd.primary_rate + lvd.secondary_rate) * U
+        primary = wagered * lvd.primary_rate * U
+        secondary = wagered * lvd.secondary_rate * U
         paid = sum(a.meter_cents for a in awards if a.kind is AwardKind.METER)
-        assert contributions.denominator == 1
-        assert lv.meter + lv.reserve == (
-            lvd.seed_cents * U * (1 + resets) + int(contributions) - paid * U
+        assert primary.denominator == secondary.denominator == 1
+        seeds = lvd.seed_cents * U * (1 + resets)
+        house = sum(
+            int(e.detail["house_micros"]) if "house_micros" in e.detail else lvd.seed_cents * U
+            for e in history
+            if e.kind is EventKind.RESET
         )
+        if defn.reseed is ReseedFunding.HOUSE:
+            # every reset a new seed from the house, the reserve on top: nothing else changes
+            # meter + reserve but the increments and the awards
+            assert house == lvd.seed_cents * U * resets
+            assert lv.meter + lv.reserve == seeds + int(primary + secondary) - paid * U
+        else:
+            # the reserve (6% of at most $120 wagered: $7.20) is short of the $1,000 seed at
+            # every reset, so it is all consumed and the house tops it up: the meter holds the
+            # seeds and the primary increments less the awards, and the reserve consumed plus
+            # the house's top-ups make up the reseeds
+            assert secondary < lvd.seed_cents * U
+            assert lv.meter == seeds + int(primary) - paid * U
+            assert house + int(secondary) - lv.reserve == lvd.seed_cents * U * resets
         assert lv.held == 0 and lv.paid_cents == paid and lv.wagered_cents == wagered
         assert ledger.verify("linked")[MeterLevel.PROGRESSIVE] == lv
 
 
-def killed_writers(url: str, rounds: int, kill_p: float, timeout: float) -> int:
+def killed_writers(
+    url: str,
+    rounds: int,
+    kill_p: float,
+    timeout: float,
+    reseed: ReseedFunding = ReseedFunding.RESERVE,
+) -> int:
     tables = ["T1", "T2", "T3", "T4"]
     seats = 3
     with Ledger(url) as ledger:
         add_staff(ledger)
-        ledger.create_progressive(
-            paytable_definition("633b.3", "1", 6, 100, "linked"), tables=tables, by=SHIFT
-        )
+        d = replace(paytable_definition("633b.3", "1", 6, 100, "linked"), reseed=reseed)
+        ledger.create_progressive(d, tables=tables, by=SHIFT)
     kills = run_killed_workers(url, tables, rounds, seats, kill_p, timeout)
     assert kills >= len(tables)
     check_linked_meter(url, tables, rounds, seats)
     return kills
 
 
-def test_four_writers_killed_mid_settlement_leave_every_round_applied_once(db_url: str) -> None:
+@pytest.mark.parametrize("reseed", list(ReseedFunding))
+def test_four_writers_killed_mid_settlement_leave_every_round_applied_once(
+    db_url: str, reseed: ReseedFunding
+) -> None:
     # each worker is killed once at a random point of its run, then at random (1% of the
     # points inside a transaction); the slow test below runs much longer
-    assert killed_writers(db_url, rounds=10, kill_p=0.01, timeout=120) >= 4
+    assert killed_writers(db_url, rounds=10, kill_p=0.01, timeout=120, reseed=reseed) >= 4
 
 
 @pytest.mark.slow

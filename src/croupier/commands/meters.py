@@ -60,6 +60,7 @@ from croupier.progressive import (
     EnvyRule,
     Ledger,
     ProgressiveDefinition,
+    ReseedFunding,
     ResetTiming,
     Role,
     RoundSettlement,
@@ -243,6 +244,14 @@ def create(
         ProgressiveStake,
         typer.Option("--progressive-stake", help="Whether a meter award returns the stake."),
     ] = ProgressiveStake.COLLECTED,
+    reseed: Annotated[
+        ReseedFunding,
+        typer.Option(
+            "--reseed",
+            help="Who funds a level's reset after a 100% award: the reserve (the house tops it "
+            "up to the seed) or a new seed from the house, the reserve on top.",
+        ),
+    ] = ReseedFunding.RESERVE,
     limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -272,6 +281,7 @@ def create(
         reset_timing=reset_timing,
         envy_rule=envy,
         stake=stake,
+        reseed=reseed,
     )
     definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:

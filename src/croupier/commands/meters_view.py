@@ -52,6 +52,7 @@ def _status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
         "wager_cents": d.wager_cents,
         "reset_timing": d.reset_timing.value,
         "envy_rule": d.envy_rule.value,
+        "reseed_funding": d.reseed.value,
         "tables": list(s.tables),
         "levels": [
             {
@@ -120,6 +121,10 @@ _RESET_WORDS = {
     "on-award": "a share award leaves the meter, and a 100% award resets it, when it is made "
     "(jackpot lock)",
 }
+_RESEED_WORDS = {
+    "reserve": "a reset is funded from the reserve, the house adding what it lacks of the seed",
+    "house": "a reset is a new seed from the house, the reserve added on top",
+}
 _ENVY_WORDS = {
     "each": "an envy bonus for every other player's qualifying hand",
     "largest": "one envy bonus a round, the largest",
@@ -148,7 +153,7 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
         caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_ENVY_WORDS[d.envy_rule.value]}; "
-        "paid by the table "
+        f"{_RESEED_WORDS[d.reseed.value]}; paid by the table "
         f"(odds lines, envy): {format_money(m.paid_by_table_cents)} in {m.table_pays} pays "
         "(§ 605a.7(a))",
         caption_justify="left",

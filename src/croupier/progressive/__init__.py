@@ -25,6 +25,7 @@ Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wa
 :mod:`croupier.analysis`; :mod:`croupier.cli` (``croupier meters``) imports it.
 """
 
+from croupier.analysis.meters import ReseedFunding
 from croupier.progressive.audit import AuditReport
 from croupier.progressive.ledger import Ledger
 from croupier.progressive.meters import LevelState, Replayer, settlement_order
@@ -77,6 +78,7 @@ __all__ = [
     "ProgressiveSystem",
     "QualifyingHand",
     "Replayer",
+    "ReseedFunding",
     "ResetTiming",
     "Role",
     "RoundSettlement",

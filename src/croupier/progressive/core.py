@@ -602,6 +602,7 @@ class LedgerBase:
                 wager_cents=definition.wager_cents,
                 definition=stored,
                 created_at=now(),
+                reseed_funding=definition.reseed.value,
             )
             .returning(t.progressives.c.id)
         ).scalar_one()

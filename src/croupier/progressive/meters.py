@@ -21,6 +21,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
+from croupier.analysis.meters import ReseedFunding
 from croupier.errors import LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel, MeterShare, NotAvailable, OddsFor, OddsTo, Push
 from croupier.progressive.model import (
@@ -285,9 +286,9 @@ def plan_settlement(
                     )
                 )
                 if defn.reset_timing is ResetTiming.ON_AWARD and pays.share == 1:
-                    d = reset_delta(defn, cur[pays.level])
-                    cur[pays.level] = cur[pays.level].apply(d)
-                    events.append(EventDraft(EventKind.RESET, pays.level, d, award=len(awards) - 1))
+                    ev = reset_event(defn, cur[pays.level], len(awards) - 1)
+                    cur[pays.level] = cur[pays.level].apply(ev.delta)
+                    events.append(ev)
             else:
                 amount, dropped = odds_return_cents(pays, defn.wager_cents)
                 draft = AwardDraft(p, line.outcome, AwardKind.ODDS, AwardStatus.PAID, amount)
@@ -357,10 +358,52 @@ def _award_detail(a: AwardDraft, available: int | None) -> dict[str, Any]:
 
 
 def reset_delta(defn: ProgressiveDefinition, s: LevelState) -> Delta:
-    """Reset a level after a 100% award: its seed and the whole reserve are added to what is left
-    on the meter (fractions and later contributions stay); the reserve is emptied."""
+    """Reset a level after a 100% award, by the definition's reseed funding; what is left on the
+    meter (fractions of a cent, contributions made while the award was pending) stays, and the
+    reserve is emptied into the meter.
+
+    ``HOUSE``: the house adds a new seed, the whole reserve on top (meter += seed + reserve).
+    ``RESERVE``: the reserve pays the reseed and the house only what it lacks
+    (meter += max(seed, reserve), the house's part :func:`house_topup`).
+
+    >>> from croupier.paytables import MeterLevel
+    >>> from croupier.analysis.meters import ReseedFunding
+    >>> lv = LevelDefinition(MeterLevel.PROGRESSIVE, 1000, Fraction(1, 10), Fraction(1, 20))
+    >>> d = ProgressiveDefinition("p", "633b.3", "1", 6, 100, (lv,), ())
+    >>> s = LevelState(MeterLevel.PROGRESSIVE, meter=7, reserve=300 * U)
+    >>> reset_delta(d, s).meter, house_topup(d, s)      # $10 seed, $3 of reserve: $7 from the house
+    (100000, 70000)
+    >>> h = replace(d, reseed=ReseedFunding.HOUSE)
+    >>> reset_delta(h, s).meter, house_topup(h, s)      # $10 new seed and the $3 on top
+    (130000, 100000)
+    """
     seed = defn.level(s.level).seed_cents * U
+    if defn.reseed is ReseedFunding.RESERVE:
+        return Delta(meter=max(seed, s.reserve), reserve=-s.reserve)
     return Delta(meter=seed + s.reserve, reserve=-s.reserve)
+
+
+def house_topup(defn: ProgressiveDefinition, s: LevelState) -> int:
+    """What the house puts into level ``s`` when it is reset (micro-dollars): the whole seed
+    (``HOUSE``), or what the reserve lacks of it, ``max(0, seed − reserve)`` (``RESERVE``)."""
+    seed = defn.level(s.level).seed_cents * U
+    if defn.reseed is ReseedFunding.RESERVE:
+        return max(0, seed - s.reserve)
+    return seed
+
+
+def reset_event(defn: ProgressiveDefinition, s: LevelState, award: int) -> EventDraft:
+    """The RESET event of level ``s`` after 100% award ``award``. Under ``RESERVE`` its detail
+    records the funding and the house's top-up; under ``HOUSE`` it records nothing (as every
+    reset did before reseed funding was a field of the definition)."""
+    detail: dict[str, Any] = {}
+    if defn.reseed is ReseedFunding.RESERVE:
+        detail = {
+            "funding": defn.reseed.value,
+            "reserve_micros": s.reserve,
+            "house_micros": house_topup(defn, s),
+        }
+    return EventDraft(EventKind.RESET, s.level, reset_delta(defn, s), award=award, detail=detail)
 
 
 @dataclass(frozen=True)
@@ -395,9 +438,9 @@ def payment_events(
     ]
     s = s.apply(d)
     if defn.reset_timing is ResetTiming.ON_VALIDATION and award.share == 1:
-        r = reset_delta(defn, s)
-        s = s.apply(r)
-        events.append(EventDraft(EventKind.RESET, award.level, r, award=award.award_id))
+        ev = reset_event(defn, s, award.award_id)
+        s = s.apply(ev.delta)
+        events.append(ev)
     return events, s
 
 
@@ -456,7 +499,7 @@ class Replayer:
 
     Each event's recorded change is checked against what the definition makes of the state before
     it: contributions against the increment rates, share awards against the share of what was
-    available, resets against seed plus reserve, payments and voids against the award. Manual
+    available, resets against the definition's reseed funding, payments and voids against the award. Manual
     adjustments are applied as recorded. A disagreement raises
     :class:`~croupier.errors.LedgerIntegrityError` naming the event.
     """
@@ -532,6 +575,11 @@ class Replayer:
         elif k is EventKind.RESET:
             s = self._state(e)
             self._expect(e, reset_delta(self.defn, s))
+            funded = reset_event(self.defn, s, e.award_id or 0).detail
+            if {k2: e.detail.get(k2) for k2 in funded} != funded:
+                raise self._fail(
+                    e, f"records the reseed's funding as {dict(e.detail)}, not {funded}"
+                )
         elif k is EventKind.VALIDATION:
             a = self._award(e)
             a.validated_by = e.actor

@@ -21,6 +21,7 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from croupier.analysis.meters import ReseedFunding
 from croupier.errors import InputError, PaytableError, RulesError
 from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay
 from croupier.units import format_money
@@ -124,7 +125,7 @@ class EventKind(Enum):
     SETTLED = "settled"  # the round's settlement is complete (idempotency key)
     VALIDATION = "validation"  # a floorperson or above validated a pending award
     PAYMENT = "payment"  # a share award paid out of its level
-    RESET = "reset"  # a level reset to its seed plus the reserve after a 100% award
+    RESET = "reset"  # a level reseeded after a 100% award (by the definition's ReseedFunding)
     ADJUSTMENT = "adjustment"  # a manual correction, or a pending award voided
     SUSPEND = "suspend"  # the link taken out of play for a reconfiguration (NY 5321.18(b)(4))
     RECONFIGURE = "reconfigure"  # seed, rates or limit changed, with the approval reference
@@ -234,7 +235,11 @@ class ProgressiveDefinition:
     """A progressive as configured: one paytable, one wager size, its levels and pay rules.
 
     Build it with :meth:`from_paytable`. ``name`` identifies the progressive (and its meters) in
-    the ledger; tables linked to it share its meters (§ 605a.8).
+    the ledger; tables linked to it share its meters (§ 605a.8). ``reseed`` says who funds a
+    level's reset after a 100% award (:class:`~croupier.analysis.meters.ReseedFunding`, the
+    analysis's reading): ``RESERVE`` (new definitions) — the reserve, the house topping it up to
+    the seed; ``HOUSE`` — a new seed from the house, the reserve added on top (every definition
+    stored before the field existed reads so).
     """
 
     name: str
@@ -247,6 +252,7 @@ class ProgressiveDefinition:
     reset_timing: ResetTiming = ResetTiming.ON_VALIDATION
     envy_rule: EnvyRule = EnvyRule.EACH
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
+    reseed: ReseedFunding = ReseedFunding.RESERVE
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -280,6 +286,7 @@ class ProgressiveDefinition:
         reset_timing: ResetTiming = ResetTiming.ON_VALIDATION,
         envy_rule: EnvyRule = EnvyRule.EACH,
         stake: ProgressiveStake = ProgressiveStake.COLLECTED,
+        reseed: ReseedFunding = ReseedFunding.RESERVE,
     ) -> ProgressiveDefinition:
         """The progressive of ``paytable`` for ``wager_cents`` wagers at a ``decks``-deck table.
 
@@ -350,6 +357,7 @@ class ProgressiveDefinition:
             reset_timing=reset_timing,
             envy_rule=envy_rule,
             stake=stake,
+            reseed=reseed,
         )
 
     # -- look-ups --------------------------------------------------------------------------
@@ -392,6 +400,9 @@ class ProgressiveDefinition:
             "reset_timing": self.reset_timing.value,
             "envy_rule": self.envy_rule.value,
             "stake": self.stake.value,
+            # only when not HOUSE: a definition stored before the field (read as HOUSE, the
+            # ledger's old reset) is written back byte for byte, so its old events still verify
+            **({"reseed": self.reseed.value} if self.reseed is not ReseedFunding.HOUSE else {}),
             "levels": [
                 {
                     "level": lv.level.value,
@@ -447,4 +458,5 @@ class ProgressiveDefinition:
             reset_timing=ResetTiming(data["reset_timing"]),
             envy_rule=EnvyRule(data["envy_rule"]),
             stake=ProgressiveStake(data["stake"]),
+            reseed=ReseedFunding(data.get("reseed", ReseedFunding.HOUSE.value)),
         )

@@ -32,6 +32,8 @@ progressives = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # suspended for a reconfiguration: no round is played on it (the suspend/resume events)
     sa.Column("suspended", sa.Boolean, nullable=False, server_default=sa.false()),
+    # who funds a reseed (the definition's ReseedFunding); "house" for progressives made before it
+    sa.Column("reseed_funding", sa.String(10), nullable=False, server_default="house"),
 )
 
 meter_levels = sa.Table(
