@@ -372,10 +372,10 @@ def reset_delta(defn: ProgressiveDefinition, s: LevelState) -> Delta:
     >>> d = ProgressiveDefinition("p", "633b.3", "1", 6, 100, (lv,), ())
     >>> s = LevelState(MeterLevel.PROGRESSIVE, meter=7, reserve=300 * U)
     >>> reset_delta(d, s).meter, house_topup(d, s)      # $10 seed, $3 of reserve: $7 from the house
-    (100000, 70000)
+    (10000000, 7000000)
     >>> h = replace(d, reseed=ReseedFunding.HOUSE)
     >>> reset_delta(h, s).meter, house_topup(h, s)      # $10 new seed and the $3 on top
-    (130000, 100000)
+    (13000000, 10000000)
     """
     seed = defn.level(s.level).seed_cents * U
     if defn.reseed is ReseedFunding.RESERVE:
