@@ -111,6 +111,7 @@ def paytable_definition(
     reset_timing: ResetTiming = ResetTiming.ON_VALIDATION,
     envy_rule: EnvyRule = EnvyRule.EACH,
     reseed: ReseedFunding = ReseedFunding.RESERVE,
+    submission_sha256: str | None = None,
 ) -> ProgressiveDefinition:
     """A definition from a built-in paytable."""
     return ProgressiveDefinition.from_paytable(
@@ -121,6 +122,7 @@ def paytable_definition(
         reset_timing=reset_timing,
         envy_rule=envy_rule,
         reseed=reseed,
+        submission_sha256=submission_sha256,
     )
 
 

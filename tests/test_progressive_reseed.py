@@ -49,7 +49,8 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def test_a_house_funded_definition_is_stored_as_before_the_field_and_reads_back_so() -> None:
-    house = paytable_definition("633b.3", "1", 6, 500, "mtd", reseed=ReseedFunding.HOUSE)
+    made = paytable_definition("633b.3", "1", 6, 500, "mtd", reseed=ReseedFunding.HOUSE)
+    house = replace(made, paytable_sha256=None)  # as a definition made before the digests
     text = house.to_json()
     assert set(json.loads(text)) == LEGACY_KEYS  # byte for byte what was stored before
     assert ProgressiveDefinition.from_json(text).reseed is ReseedFunding.HOUSE

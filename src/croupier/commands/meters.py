@@ -77,6 +77,7 @@ from croupier.table.progressive import (
     with_ledger_amounts,
 )
 from croupier.table.round import TableRound
+from croupier.table.submission import load_submission, submission_digest
 from croupier.units import format_money
 from croupier.wagers import ProgressiveStake
 
@@ -252,6 +253,14 @@ def create(
             "up to the seed) or a new seed from the house, the reserve on top.",
         ),
     ] = ReseedFunding.RESERVE,
+    submission: Annotated[
+        Path | None,
+        typer.Option(
+            "--submission",
+            help="The Rules Submission (TOML) the progressive is offered under: its digest is "
+            "stored with the paytable's, and play is refused while the running one differs.",
+        ),
+    ] = None,
     limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -282,6 +291,7 @@ def create(
         envy_rule=envy,
         stake=stake,
         reseed=reseed,
+        submission_sha256=None if submission is None else _submission_digest(submission),
     )
     definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:
@@ -292,6 +302,11 @@ def create(
             print(json.dumps(_status_dict(status, m), indent=2, ensure_ascii=False))
             return
         _print_status(status, m)
+
+
+def _submission_digest(path: Path) -> str:
+    """The digest of the Rules Submission at ``path`` (checked as ``croupier check`` does)."""
+    return submission_digest(load_submission(path))
 
 
 def _with_limits(definition: ProgressiveDefinition, specs: list[str]) -> ProgressiveDefinition:
@@ -473,6 +488,8 @@ def feed_rounds(
         who = login(ledger, _required_as(by), password_file)
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []
+            # the round's Rules Submission is the running one its progressives are checked against
+            ledger.running_submission = submission_digest(rnd.submission)
             try:
                 rid = round_id_of(path)
                 for name in progressives:
@@ -620,17 +637,30 @@ def _signed_cents(text: str, option: str) -> int:
 def verify(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Option("--name", help="Only this progressive.")] = None,
+    submission: Annotated[
+        Path | None,
+        typer.Option(
+            "--submission",
+            help="The Rules Submission (TOML) running at the tables: compared with the approved "
+            "one's digest.",
+        ),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
     """Replay the whole ledger from its first event: the events' HMAC chain (with the ledger
     key), who did each thing and in which role, and every table derived from the log (staff,
-    links, rounds, settlements, awards, meters); the first difference is an error."""
+    links, rounds, settlements, awards, meters); the first difference is an error. Each
+    progressive's running configuration is compared with its approved digests; a failure is
+    recorded as a significant event."""
     with _ledger(ctx, db) as ledger:
-        report = ledger.audit()
-        names = [name] if name else ledger.names()
+        if submission is not None:
+            ledger.running_submission = _submission_digest(submission)
         if name is not None:
             ledger.definition(name)
+        names = [name] if name else ledger.names()
+        report = ledger.verify_all(names)
+        checks = {n: ledger.check_configuration(n) for n in names}
         results = {
             n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
             for n in names
@@ -656,6 +686,15 @@ def verify(
                 "head_kept": report.head_kept,
                 "verified": results,
                 "verified_micros": micros,
+                "configuration": {
+                    n: {
+                        "paytable_sha256": c.approved_paytable,
+                        "running_paytable_sha256": c.running_paytable,
+                        "submission_sha256": c.approved_submission,
+                        "running_submission_sha256": c.running_submission,
+                    }
+                    for n, c in checks.items()
+                },
             }
             print(json.dumps(data, indent=2))
             return
@@ -664,6 +703,18 @@ def verify(
         for n, levels_shown in results.items():
             shown = ", ".join(f"{k} {v}" for k, v in levels_shown.items())
             out.print(f"{n}: replayed, every level matches the ledger ({shown})")
+            c = checks[n]
+            if c.approved_paytable is None:
+                out.print(f"{n}: made before configuration digests: none to compare")
+            else:
+                sub = (
+                    "the submission's matches too"
+                    if c.approved_submission and c.running_submission
+                    else "no submission compared"
+                )
+                out.print(
+                    f"{n}: running paytable digest {c.running_paytable} is the approved one; {sub}"
+                )
         out.print(f"{report.events} events in {ledger.display_url}")
         out.print(chain)
         out.print(kept)

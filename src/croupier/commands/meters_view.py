@@ -53,6 +53,8 @@ def _status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
         "reset_timing": d.reset_timing.value,
         "envy_rule": d.envy_rule.value,
         "reseed_funding": d.reseed.value,
+        "paytable_sha256": d.paytable_sha256,
+        "submission_sha256": d.submission_sha256,
         "tables": list(s.tables),
         "levels": [
             {
@@ -190,6 +192,12 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
         )
     out.print(t)
     out.print(c)
+    # the approved configuration's digests (§ 605a.7), whole: no wrapping inside a digest
+    out.print(f"Approved paytable SHA-256 {d.paytable_sha256 or 'not stored'}", soft_wrap=True)
+    out.print(
+        f"Approved Rules Submission SHA-256 {d.submission_sha256 or 'not stored'}",
+        soft_wrap=True,
+    )
     if s.pending:
         rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
         p = Table(title=f"Pending validation (§ {rule})", title_justify="left")

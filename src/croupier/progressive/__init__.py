@@ -27,6 +27,7 @@ Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wa
 
 from croupier.analysis.meters import ReseedFunding
 from croupier.progressive.audit import AuditReport
+from croupier.progressive.configuration import ConfigurationCheck
 from croupier.progressive.ledger import Ledger
 from croupier.progressive.meters import LevelState, Replayer, settlement_order
 from croupier.progressive.meterset import LevelMeters, ProgressiveMeters
@@ -43,6 +44,7 @@ from croupier.progressive.model import (
     ResetTiming,
     Role,
     RoundStatus,
+    SignificantCode,
     format_micros,
 )
 from croupier.progressive.records import (
@@ -63,6 +65,7 @@ __all__ = [
     "Award",
     "AwardKind",
     "AwardStatus",
+    "ConfigurationCheck",
     "Contribution",
     "EnvyRule",
     "EventKind",
@@ -84,6 +87,7 @@ __all__ = [
     "RoundSettlement",
     "RoundStatus",
     "RoundView",
+    "SignificantCode",
     "StaffMember",
     "default_key_file",
     "default_url",

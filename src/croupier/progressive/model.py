@@ -23,7 +23,7 @@ from typing import Any
 
 from croupier.analysis.meters import ReseedFunding
 from croupier.errors import InputError, PaytableError, RulesError
-from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay
+from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay, paytable_digest
 from croupier.units import format_money
 from croupier.wagers.base import ProgressiveStake, Settlement
 
@@ -130,6 +130,19 @@ class EventKind(Enum):
     SUSPEND = "suspend"  # the link taken out of play for a reconfiguration (NY 5321.18(b)(4))
     RECONFIGURE = "reconfigure"  # seed, rates or limit changed, with the approval reference
     RESUME = "resume"  # the link back in play
+    SIGNIFICANT = "significant"  # a significant event (GLI-13; NJ 13:69D-1.52, NY 5320.8)
+
+
+class SignificantCode(Enum):
+    """The code of a significant event (a ``significant`` ledger event's ``detail["code"]``):
+    what GLI-13-derived controller rules (N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8) have a
+    progressive controller log, with its table, time and actor."""
+
+    STARTUP_SELF_CHECK = "startup-self-check"  # the ledger checked itself when opened
+    VERIFICATION_FAILURE = "verification-failure"  # the log or a table derived from it differs
+    CONFIGURATION_MISMATCH = "configuration-mismatch"  # running paytable/submission not approved
+    CRASH_RECOVERY = "crash-recovery"  # a session ended without closing: replayed and checked
+    SHUTDOWN = "shutdown"  # a session that opened with a self-check closed in order
 
 
 class AwardKind(Enum):
@@ -239,7 +252,11 @@ class ProgressiveDefinition:
     level's reset after a 100% award (:class:`~croupier.analysis.meters.ReseedFunding`, the
     analysis's reading): ``RESERVE`` (new definitions) — the reserve, the house topping it up to
     the seed; ``HOUSE`` — a new seed from the house, the reserve added on top (every definition
-    stored before the field existed reads so).
+    stored before the field existed reads so). ``paytable_sha256`` and ``submission_sha256`` are
+    the digests of the approved configuration (:func:`~croupier.paytables.paytable_digest` of the
+    paytable it was made from, :func:`~croupier.table.submission.submission_digest` of the Rules
+    Submission it is offered under), stored with it; play is refused while the running
+    configuration differs (:mod:`croupier.progressive.configuration`).
     """
 
     name: str
@@ -253,6 +270,8 @@ class ProgressiveDefinition:
     envy_rule: EnvyRule = EnvyRule.EACH
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
     reseed: ReseedFunding = ReseedFunding.RESERVE
+    paytable_sha256: str | None = None
+    submission_sha256: str | None = None
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -287,6 +306,7 @@ class ProgressiveDefinition:
         envy_rule: EnvyRule = EnvyRule.EACH,
         stake: ProgressiveStake = ProgressiveStake.COLLECTED,
         reseed: ReseedFunding = ReseedFunding.RESERVE,
+        submission_sha256: str | None = None,
     ) -> ProgressiveDefinition:
         """The progressive of ``paytable`` for ``wager_cents`` wagers at a ``decks``-deck table.
 
@@ -358,6 +378,8 @@ class ProgressiveDefinition:
             envy_rule=envy_rule,
             stake=stake,
             reseed=reseed,
+            paytable_sha256=paytable_digest(paytable),
+            submission_sha256=submission_sha256,
         )
 
     # -- look-ups --------------------------------------------------------------------------
@@ -403,6 +425,9 @@ class ProgressiveDefinition:
             # only when not HOUSE: a definition stored before the field (read as HOUSE, the
             # ledger's old reset) is written back byte for byte, so its old events still verify
             **({"reseed": self.reseed.value} if self.reseed is not ReseedFunding.HOUSE else {}),
+            # the approved configuration's digests, when known (an older definition has none)
+            **({"paytable_sha256": self.paytable_sha256} if self.paytable_sha256 else {}),
+            **({"submission_sha256": self.submission_sha256} if self.submission_sha256 else {}),
             "levels": [
                 {
                     "level": lv.level.value,
@@ -459,4 +484,6 @@ class ProgressiveDefinition:
             envy_rule=EnvyRule(data["envy_rule"]),
             stake=ProgressiveStake(data["stake"]),
             reseed=ReseedFunding(data.get("reseed", ReseedFunding.HOUSE.value)),
+            paytable_sha256=data.get("paytable_sha256"),
+            submission_sha256=data.get("submission_sha256"),
         )

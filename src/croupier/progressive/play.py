@@ -41,6 +41,7 @@ import croupier.progressive.schema as t
 from croupier.errors import CroupierError
 from croupier.paytables import MeterLevel
 from croupier.progressive.batch import Batch
+from croupier.progressive.configuration import ledger_check
 from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase, chain_rows
 from croupier.progressive.meters import (
     AwardDraft,
@@ -330,7 +331,7 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
     assert isinstance(prog, list) and isinstance(head, list) and isinstance(state, list)
     if not prog or prog[0]["id"] != p.pid or prog[0]["definition"] != p.definition_json:
         return None
-    if prog[0]["suspended"]:
+    if prog[0]["suspended"] or not ledger_check(ledger, p.definition).ok:
         return None  # the procedure refuses it, saying why
     if not head or not state:
         return None

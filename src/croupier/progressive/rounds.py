@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
 from croupier.errors import (
+    ConfigurationMismatchError,
     IdempotencyConflictError,
     LedgerError,
     LedgerIntegrityError,
@@ -28,6 +29,7 @@ from croupier.errors import (
     RoundHeldError,
     RoundStateError,
 )
+from croupier.progressive.configuration import ledger_check, require_configuration
 from croupier.progressive.core import TX_STATE, LedgerBase
 from croupier.progressive.meters import AwardDraft, EventDraft, plan_settlement
 from croupier.progressive.model import (
@@ -52,6 +54,7 @@ from croupier.progressive.records import (
     replay_awards,
     settlement_to_json,
 )
+from croupier.progressive.significant import log_mismatch
 from croupier.progressive.store import now
 
 _ROUND = sa.select(t.rounds).where(
@@ -154,6 +157,20 @@ class ProgressiveSystem:
         self._open: tuple[Connection, int, ProgressiveDefinition] | None = None
 
     @contextmanager
+    def _logging_refusal(self, table: str, by: str) -> Iterator[None]:
+        """Record a ``configuration-mismatch`` significant event (once per ledger object) when
+        play is refused for it — after the refused transaction has rolled back."""
+        outer = self._open is None
+        try:
+            yield
+        except ConfigurationMismatchError:
+            cached = self.ledger._defs.get(self.name)
+            if outer and cached is not None:
+                check = ledger_check(self.ledger, cached[2])
+                log_mismatch(self.ledger, check, table=table, actor=by)
+            raise
+
+    @contextmanager
     def _write(self) -> Iterator[tuple[Connection, int, ProgressiveDefinition]]:
         """A write transaction with the progressive's row locked — or, inside :meth:`play_round`,
         the one already open (so a whole round is one transaction)."""
@@ -187,6 +204,19 @@ class ProgressiveSystem:
         settlement, ``replayed``."""
         if self._open is not None:
             return self._play_steps(round_id, table, positions, hands, idempotency_key, by, content)
+        with self._logging_refusal(table, by):
+            return self._play_new(round_id, table, positions, hands, idempotency_key, by, content)
+
+    def _play_new(
+        self,
+        round_id: str,
+        table: str,
+        positions: Sequence[int],
+        hands: Sequence[QualifyingHand],
+        idempotency_key: str,
+        by: str,
+        content: str | None,
+    ) -> RoundSettlement:
         prepared = prepare(
             self.ledger,
             self.name,
@@ -282,7 +312,7 @@ class ProgressiveSystem:
             raise RoundStateError(f"positions must be seat numbers 1, 2, …, not {ps!r}")
         if len(set(ps)) != len(ps):
             raise RoundStateError(f"a position holds one progressive wager, got {ps!r}")
-        with self._write() as (conn, pid, defn):
+        with self._logging_refusal(table, by), self._write() as (conn, pid, defn):
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(1)"), "accepting wagers")
             if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
                 raise LinkError(
@@ -290,6 +320,7 @@ class ProgressiveSystem:
                     "accepted at its tables until it is resumed (NY 9 NYCRR 5321.18(b)(4))",
                     section="605a.8",
                 )
+            require_configuration(self.ledger, defn)
             linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()
             if linked is None:
                 raise LinkError(
