@@ -30,7 +30,6 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import os
 import sys
@@ -41,13 +40,7 @@ import typer
 
 from croupier.commands.common import _money, app, err, out, where
 from croupier.commands.meters_report import ReportFormat, when, write_report
-from croupier.commands.meters_view import (
-    _award_dict,
-    _event_dict,
-    _print_history,
-    _print_status,
-    _status_dict,
-)
+from croupier.commands.meters_view import _print_history, _print_status
 from croupier.errors import (
     AuthenticationError,
     AuthorizationError,
@@ -68,10 +61,16 @@ from croupier.progressive import (
     default_url,
     format_micros,
 )
+from croupier.progressive.views import (
+    award_dict,
+    event_dict,
+    progressive_paytable,
+    signed_cents,
+    status_dict,
+)
 from croupier.table.progressive import (
     feed_progressive,
     progressive_wager,
-    progressive_wagers,
     round_id_of,
     wager_of,
     with_ledger_amounts,
@@ -191,11 +190,11 @@ def meters(
             data: dict[str, Any] = {
                 "database": ledger.display_url,
                 "progressives": [
-                    _status_dict(s, m) for s, m in zip(statuses, meter_sets, strict=True)
+                    status_dict(s, m) for s, m in zip(statuses, meter_sets, strict=True)
                 ],
             }
             if history:
-                data["history"] = [_event_dict(e) for e in events]
+                data["history"] = [event_dict(e) for e in events]
             print(json.dumps(data, indent=2, ensure_ascii=False))
             return
         if not statuses:
@@ -277,7 +276,7 @@ def create(
 ) -> None:
     """Create a progressive from a paytable of the regulation, its levels at their seeds; a shift
     manager does it."""
-    section, key = _progressive_paytable(paytable)
+    section, key = progressive_paytable(paytable)
     wager_cents = _money(amount, "--amount")
     assert wager_cents is not None
     # the wager's own paytables (§ 641a.7's progressives read the EXAMPLE operator tables)
@@ -299,7 +298,7 @@ def create(
         status = ledger.create_progressive(definition, tables=table or [], by=who.name)
         m = ledger.meters(definition.name)
         if json_out:
-            print(json.dumps(_status_dict(status, m), indent=2, ensure_ascii=False))
+            print(json.dumps(status_dict(status, m), indent=2, ensure_ascii=False))
             return
         _print_status(status, m)
 
@@ -331,31 +330,6 @@ def _with_limits(definition: ProgressiveDefinition, specs: list[str]) -> Progres
         for lv in definition.levels
     )
     return dataclasses.replace(definition, levels=levels)
-
-
-def _progressive_paytable(spec: str) -> tuple[str, str]:
-    """``'633b.3:1'`` or ``'match-the-dealer:1'`` → ``('633b.3', '1')``: the section of the
-    regulation (a progressive wager's id names its section) and the paytable's id.
-    :class:`~croupier.errors.InputError` for any other shape or wager."""
-    section, sep, key = (x.strip() for x in spec.partition(":"))
-    if not sep or not section or not key:
-        raise InputError(
-            "--paytable is SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1 or "
-            f"match-the-dealer:1, not {spec!r}"
-        )
-    by_wager = {w.id: w.section for w in progressive_wagers()}
-    wanted = section.lower()
-    if wanted in by_wager:
-        return by_wager[wanted], key
-    if section in by_wager.values():
-        return section, key
-    known = ", ".join(f"{w} ({s})" for w, s in by_wager.items())
-    near = difflib.get_close_matches(wanted, list(by_wager), n=1)
-    hint = f"did you mean {near[0]!r}? " if near else ""
-    raise InputError(
-        f"--paytable {spec!r}: {section!r} is not a progressive wager; {hint}"
-        f"the progressive wagers are {known}"
-    )
 
 
 @meters_app.command()
@@ -542,7 +516,7 @@ def validate(
         who = login(ledger, by, password_file)
         a = ledger.validate(award, by=who.name)
         if json_out:
-            print(json.dumps(_award_dict(a), indent=2, ensure_ascii=False))
+            print(json.dumps(award_dict(a), indent=2, ensure_ascii=False))
             return
         level = ledger.status(a.progressive).levels
         now = next(s for s in level if s.level is a.level)
@@ -570,7 +544,7 @@ def void(
         a = ledger.void_award(award, by=who.name, reason=reason)
         _done(
             json_out,
-            {**_award_dict(a), "voided_by": who.name, "reason": reason},
+            {**award_dict(a), "voided_by": who.name, "reason": reason},
             f"award {a.id} voided by {by}: {reason}",
         )
 
@@ -601,8 +575,8 @@ def adjust(
         after = ledger.adjust(
             name,
             lv,
-            meter_cents=_signed_cents(meter, "--meter"),
-            reserve_cents=_signed_cents(reserve, "--reserve"),
+            meter_cents=signed_cents(meter, "--meter"),
+            reserve_cents=signed_cents(reserve, "--reserve"),
             by=who.name,
             reason=reason,
         )
@@ -621,16 +595,6 @@ def adjust(
             f"{name} {lv.value} adjusted by {who.name}: meter {format_micros(after.meter)}, "
             f"reserve {format_micros(after.reserve)} ({reason})",
         )
-
-
-def _signed_cents(text: str, option: str) -> int:
-    t = text.strip()
-    if t.lstrip("+-$") in ("0", "0.00", ""):
-        return 0
-    sign = -1 if t.startswith("-") else 1
-    cents = _money(t.lstrip("+-"), option)
-    assert cents is not None
-    return sign * cents
 
 
 @meters_app.command()
