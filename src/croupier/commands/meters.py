@@ -51,6 +51,7 @@ from croupier.errors import (
 from croupier.paytables import MeterLevel
 from croupier.progressive import (
     EnvyRule,
+    HitPolicy,
     Ledger,
     ProgressiveDefinition,
     ReseedFunding,
@@ -260,6 +261,15 @@ def create(
             "stored with the paytable's, and play is refused while the running one differs.",
         ),
     ] = None,
+    hit_policy: Annotated[
+        HitPolicy | None,
+        typer.Option(
+            "--hit-policy",
+            help="Near-simultaneous 100% hits at linked tables: the first takes the meter and "
+            "the next the reseeded value, or they share the first's value (needs --reset-timing "
+            "on-award: the link is reseeded at the hit).",
+        ),
+    ] = None,
     limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -291,6 +301,7 @@ def create(
         stake=stake,
         reseed=reseed,
         submission_sha256=None if submission is None else _submission_digest(submission),
+        hit_policy=hit_policy,
     )
     definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:

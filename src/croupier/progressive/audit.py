@@ -75,6 +75,7 @@ REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
     EventKind.RESUME: (Role.PIT_MANAGER, "605a.7"),
     EventKind.RECONFIGURE: (Role.SHIFT_MANAGER, "605a.7"),
     EventKind.SIGNIFICANT: (Role.DEALER, "605a.7"),
+    EventKind.SHARE: (Role.DEALER, "(g)"),
 }
 """The least role each kind of event needs, with its rule (a subsection of the progressive's
 own section where it starts with ``(``). Exceptions, by context: a recount of a held round and

@@ -758,6 +758,8 @@ def chain_rows(
         award_id = d.award
         if award_ids and award_id is not None:
             award_id = award_ids[award_id]
+        if d.fixed_award is not None:
+            award_id = d.fixed_award
         seq += 1
         delta = d.delta
         ev: dict[str, Any] = {

@@ -97,6 +97,22 @@ class ResetTiming(Enum):
     ON_AWARD = "on-award"
 
 
+class HitPolicy(Enum):
+    """How near-simultaneous 100% hits of one level at linked tables are resolved (issue 15;
+    docs/interpretations.md). A hit is *near-simultaneous* with an earlier one while that one is
+    still pending validation. Either policy reseeds the link at the hit
+    (:attr:`ResetTiming.ON_AWARD`), so the other tables play on.
+
+    ``FIRST_TAKES_METER``: the first hit takes the meter; a later one the reseeded value.
+    ``SHARE``: a later hit joins the first's group and the group shares the first hit's locked
+    value equally (the first hit keeps the cents that do not divide); the reseeded meter is left
+    to later play.
+    """
+
+    FIRST_TAKES_METER = "first-takes-meter"
+    SHARE = "share"
+
+
 class EnvyRule(Enum):
     """How many envy bonuses a player holding the progressive wager receives in one round.
 
@@ -130,6 +146,7 @@ class EventKind(Enum):
     SUSPEND = "suspend"  # the link taken out of play for a reconfiguration (NY 5321.18(b)(4))
     RECONFIGURE = "reconfigure"  # seed, rates or limit changed, with the approval reference
     RESUME = "resume"  # the link back in play
+    SHARE = "share"  # a pending 100% award's value re-split with a near-simultaneous hit
     SIGNIFICANT = "significant"  # a significant event (GLI-13; NJ 13:69D-1.52, NY 5320.8)
 
 
@@ -272,6 +289,7 @@ class ProgressiveDefinition:
     reseed: ReseedFunding = ReseedFunding.RESERVE
     paytable_sha256: str | None = None
     submission_sha256: str | None = None
+    hit_policy: HitPolicy | None = None
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -280,6 +298,11 @@ class ProgressiveDefinition:
             raise PaytableError(f"a progressive wager must be positive, not {self.wager_cents}")
         if not self.levels:
             raise PaytableError(f"progressive {self.name!r} has no meter level")
+        if self.hit_policy is not None and self.reset_timing is not ResetTiming.ON_AWARD:
+            raise InputError(
+                f"progressive {self.name!r}: the {self.hit_policy.value} hit policy reseeds the "
+                "link at the hit, so other tables play on: its reset timing is on-award"
+            )
         seen = [lv.level for lv in self.levels]
         if len(set(seen)) != len(seen):
             raise PaytableError(f"progressive {self.name!r} defines a level twice")
@@ -307,6 +330,7 @@ class ProgressiveDefinition:
         stake: ProgressiveStake = ProgressiveStake.COLLECTED,
         reseed: ReseedFunding = ReseedFunding.RESERVE,
         submission_sha256: str | None = None,
+        hit_policy: HitPolicy | None = None,
     ) -> ProgressiveDefinition:
         """The progressive of ``paytable`` for ``wager_cents`` wagers at a ``decks``-deck table.
 
@@ -380,6 +404,7 @@ class ProgressiveDefinition:
             reseed=reseed,
             paytable_sha256=paytable_digest(paytable),
             submission_sha256=submission_sha256,
+            hit_policy=hit_policy,
         )
 
     # -- look-ups --------------------------------------------------------------------------
@@ -428,6 +453,7 @@ class ProgressiveDefinition:
             # the approved configuration's digests, when known (an older definition has none)
             **({"paytable_sha256": self.paytable_sha256} if self.paytable_sha256 else {}),
             **({"submission_sha256": self.submission_sha256} if self.submission_sha256 else {}),
+            **({"hit_policy": self.hit_policy.value} if self.hit_policy is not None else {}),
             "levels": [
                 {
                     "level": lv.level.value,
@@ -486,4 +512,5 @@ class ProgressiveDefinition:
             reseed=ReseedFunding(data.get("reseed", ReseedFunding.HOUSE.value)),
             paytable_sha256=data.get("paytable_sha256"),
             submission_sha256=data.get("submission_sha256"),
+            hit_policy=HitPolicy(data["hit_policy"]) if data.get("hit_policy") else None,
         )

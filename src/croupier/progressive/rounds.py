@@ -29,11 +29,20 @@ from croupier.errors import (
     RoundHeldError,
     RoundStateError,
 )
+from croupier.paytables import MeterLevel
 from croupier.progressive.configuration import ledger_check, require_configuration
 from croupier.progressive.core import TX_STATE, LedgerBase
-from croupier.progressive.meters import AwardDraft, EventDraft, plan_settlement
+from croupier.progressive.meters import (
+    AwardDraft,
+    EventDraft,
+    GroupMember,
+    SettlementPlan,
+    plan_settlement,
+)
 from croupier.progressive.model import (
+    AwardStatus,
     EventKind,
+    HitPolicy,
     ProgressiveDefinition,
     QualifyingHand,
     Role,
@@ -75,6 +84,50 @@ _INSERT_AWARD = (
     .returning(t.awards.c.id)
 )
 _INSERT_SETTLEMENT = sa.insert(t.settlements)
+
+
+def _open_groups(conn: Connection, pid: int) -> dict[MeterLevel, list[GroupMember]]:
+    """Each level's open share group (:attr:`HitPolicy.SHARE`): the members of its newest group,
+    founder first, if every one of them is still pending; read under the progressive's lock."""
+    a = t.awards.c
+    newest = (
+        sa.select(a.level, sa.func.max(a.share_group).label("g"))
+        .where(a.progressive_id == pid, a.share_group.is_not(None))
+        .group_by(a.level)
+    ).subquery()
+    rows = conn.execute(
+        sa.select(a.id, a.level, a.share_group, a.status, a.meter_cents)
+        .join(newest, sa.and_(newest.c.level == a.level, newest.c.g == a.share_group))
+        .where(a.progressive_id == pid)
+        .order_by(a.id)
+    ).all()
+    out: dict[MeterLevel, list[GroupMember]] = {}
+    closed: set[MeterLevel] = set()
+    for r in rows:
+        level = MeterLevel(r.level)
+        if r.status != AwardStatus.PENDING.value:
+            closed.add(level)
+        out.setdefault(level, []).append(GroupMember(r.id, r.share_group, r.meter_cents))
+    return {lv: ms for lv, ms in out.items() if lv not in closed}
+
+
+def _store_share_groups(conn: Connection, plan: SettlementPlan, award_ids: Sequence[int]) -> None:
+    """Record each new 100% award's share group, and the new values of earlier rounds' awards
+    a joining hit re-split (the ``share`` events say the same)."""
+    for i, d in enumerate(plan.awards):
+        if d.share_group is not None:
+            where, ref = d.share_group
+            group = award_ids[ref] if where == "plan" else ref
+            conn.execute(
+                sa.update(t.awards).where(t.awards.c.id == award_ids[i]).values(share_group=group)
+            )
+    for e in plan.events:
+        if e.kind is EventKind.SHARE and e.fixed_award is not None:
+            conn.execute(
+                sa.update(t.awards)
+                .where(t.awards.c.id == e.fixed_award)
+                .values(amount_cents=e.amount_cents, meter_cents=int(e.detail["meter_cents"]))
+            )
 
 
 def _round_cache(conn: Connection) -> dict[tuple[int, str], RoundView] | None:
@@ -531,7 +584,8 @@ class ProgressiveSystem:
                     f"round {round_id!r} is {r.status.value} and cannot be settled: {hint}"
                 )
             before = self.ledger._levels(conn, pid)
-            plan = plan_settlement(defn, before, r.positions, hands)
+            groups = _open_groups(conn, pid) if defn.hit_policy is HitPolicy.SHARE else None
+            plan = plan_settlement(defn, before, r.positions, hands, groups)
 
             table_id = r.table_id
 
@@ -554,6 +608,7 @@ class ProgressiveSystem:
                 self._insert_award(conn, pid, round_id, r.table_id, a) for a in plan.awards
             ]
             self.ledger._fault("award-rows")
+            _store_share_groups(conn, plan, award_ids)
             append(plan.events[n_contrib:], award_ids)
             self.ledger._fault("awards")
             self.ledger._store_levels(conn, pid, before, plan.states)

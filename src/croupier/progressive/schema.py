@@ -112,6 +112,8 @@ awards = sa.Table(
     # the other player's qualifying hand; so no hand is paid twice to one position
     sa.Column("source_position", sa.Integer, nullable=False),
     sa.Column("validated_by", sa.String(100), nullable=True),
+    # HitPolicy.SHARE: the founding award of a 100% award's share group (its own id if it is one)
+    sa.Column("share_group", sa.Integer, nullable=True),
     sa.UniqueConstraint(
         "progressive_id", "round_id", "position", "source_position", name="uq_awards_once"
     ),

@@ -54,6 +54,7 @@ def status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
         "reseed_funding": d.reseed.value,
         "paytable_sha256": d.paytable_sha256,
         "submission_sha256": d.submission_sha256,
+        "hit_policy": d.hit_policy.value if d.hit_policy is not None else None,
         "tables": list(s.tables),
         "levels": [
             {
