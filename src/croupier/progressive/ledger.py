@@ -372,11 +372,13 @@ class Ledger(LedgerBase):
                 raise RoundStateError(f"progressive {progressive!r} is {state} already")
             kind = EventKind.SUSPEND if suspended else EventKind.RESUME
             self._append(conn, pid, [EventDraft(kind, detail=detail)], actor=by, role=role)
+            self._fault(kind.value)
             conn.execute(
                 sa.update(t.progressives)
                 .where(t.progressives.c.id == pid)
                 .values(suspended=suspended)
             )
+            self._fault(f"{kind.value}-commit")
 
     def suspend(self, progressive: str, *, by: str, reason: str) -> None:
         """Take the progressive's link out of play before a reconfiguration: no wager is
@@ -472,11 +474,13 @@ class Ledger(LedgerBase):
                 actor=by,
                 role=role,
             )
+            self._fault("reconfigure")
             conn.execute(
                 sa.update(t.progressives)
                 .where(t.progressives.c.id == pid)
                 .values(definition=after.to_json())
             )
+            self._fault("reconfigure-commit")
             return after
 
     # -- audit -----------------------------------------------------------------------------
@@ -530,6 +534,11 @@ class Ledger(LedgerBase):
         the key, when there is one), who did what, and every derived table.
         :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
         with self.engine.connect() as conn:
+            if self.dialect == "postgresql":
+                # one snapshot for every table read: linked tables writing meanwhile (a
+                # controller's start-up audits while the others play) cannot show the log at one
+                # moment and a derived table at the next
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
             return audit(conn, self.key, self.kept_head())
 
     def verify(

@@ -70,6 +70,7 @@ def record(
         role = ledger._member(conn, actor)[0] if actor is not None else None
         draft = EventDraft(EventKind.SIGNIFICANT, detail={"code": code.value, **(detail or {})})
         ledger._append(conn, pid, [draft], table_id=table, actor=actor, role=role)
+        ledger._fault("significant")
 
 
 def try_record(ledger: LedgerBase, code: SignificantCode, **kw: Any) -> bool:
