@@ -215,8 +215,8 @@ class Ledger(LedgerBase):
 
         ``by`` must be a floorperson or above (:class:`~croupier.errors.AuthorizationError`
         otherwise). One transaction records the validation, the payment out of the level and —
-        after a 100% award, when the progressive resets on validation — the reset to seed plus
-        reserve. Odds and envy pays need no validation; validating one, or an award already paid
+        after a 100% award, when the progressive resets on validation — the reset, funded as the
+        definition's reseed funding says. Odds and envy pays need no validation; validating one, or an award already paid
         or voided, is a :class:`~croupier.errors.RoundStateError`.
         """
         with self._tx() as conn:
