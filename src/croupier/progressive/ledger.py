@@ -189,8 +189,9 @@ class Ledger(LedgerBase):
         return self.status(definition.name)
 
     def system(self, progressive: str) -> ProgressiveSystem:
-        """The procedure for one progressive (checks that it exists)."""
-        self.definition(progressive)
+        """The procedure for one progressive (checks that it exists). Its configuration check is
+        made here, once per process (the running paytable's digest), not in its first round."""
+        ledger_check(self, self.definition(progressive))
         return ProgressiveSystem(self, progressive)
 
     # -- awards ----------------------------------------------------------------------------
