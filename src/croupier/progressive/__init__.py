@@ -20,9 +20,17 @@ append-only ledger.
   the table engine calls: ``accept_wagers`` → ``lock_out`` → ``verify_chips`` → ``settle_round``
   (one transaction, idempotency key) → ``validate``.
 * :mod:`~croupier.progressive.longrun` — the long-run return of a progressive paytable.
+* :mod:`~croupier.progressive.configuration` — the approved configuration's digests (paytable,
+  Rules Submission) compared with the running one; play refused while they differ.
+* :mod:`~croupier.progressive.significant` — significant events (start-up self-check,
+  verification failure, configuration mismatch, crash recovery) and :meth:`Ledger.open`'s
+  sessions.
+* :mod:`~croupier.progressive.views` — the JSON of a status, award and event, and the parsing of
+  a paytable spec and a signed amount, for ``croupier meters`` and the HTTP service.
 
-Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wagers` and
-:mod:`croupier.analysis`; :mod:`croupier.cli` (``croupier meters``) imports it.
+Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wagers`,
+:mod:`croupier.analysis` and (the views, for the progressive wagers) :mod:`croupier.table`;
+:mod:`croupier.cli` (``croupier meters``) imports it.
 """
 
 from croupier.analysis.meters import ReseedFunding
