@@ -9,6 +9,7 @@ from rich.table import Table
 from croupier.commands.common import out
 from croupier.errors import CroupierError
 from croupier.progressive import (
+    HitPolicy,
     LedgerEvent,
     ProgressiveDefinition,
     ProgressiveMeters,
@@ -31,6 +32,12 @@ _RESET_WORDS = {
 _RESEED_WORDS = {
     "reserve": "a reset is funded from the reserve, the house adding what it lacks of the seed",
     "house": "a reset is a new seed from the house, the reserve added on top",
+}
+_HIT_WORDS = {
+    None: "",
+    HitPolicy.FIRST_TAKES_METER: "near-simultaneous hits: the first takes the meter, the next "
+    "the reseeded value; ",
+    HitPolicy.SHARE: "near-simultaneous hits share the first's value; ",
 }
 _ENVY_WORDS = {
     "each": "an envy bonus for every other player's qualifying hand",
@@ -60,7 +67,7 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
         caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_ENVY_WORDS[d.envy_rule.value]}; "
-        f"{_RESEED_WORDS[d.reseed.value]}; paid by the table "
+        f"{_RESEED_WORDS[d.reseed.value]}; {_HIT_WORDS[d.hit_policy]}paid by the table "
         f"(odds lines, envy): {format_money(m.paid_by_table_cents)} in {m.table_pays} pays "
         "(§ 605a.7(a))",
         caption_justify="left",
