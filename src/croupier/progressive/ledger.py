@@ -217,8 +217,8 @@ class Ledger(LedgerBase):
         ``by`` must be a floorperson or above (:class:`~croupier.errors.AuthorizationError`
         otherwise). One transaction records the validation, the payment out of the level and —
         after a 100% award, when the progressive resets on validation — the reset, funded as the
-        definition's reseed funding says. Odds and envy pays need no validation; validating one, or an award already paid
-        or voided, is a :class:`~croupier.errors.RoundStateError`.
+        definition's reseed funding says. Odds and envy pays need no validation; validating one,
+        or an award already paid or voided, is a :class:`~croupier.errors.RoundStateError`.
         """
         with self._tx() as conn:
             a = self._award_by_id(conn, award_id)
