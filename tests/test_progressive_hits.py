@@ -29,7 +29,7 @@ from croupier.progressive import (
     Replayer,
     ResetTiming,
 )
-from croupier.progressive.meters import plan_settlement, seed_states, shared_split
+from croupier.progressive.meters import StoredEvent, plan_settlement, seed_states, shared_split
 from progressive_support import (
     BACKENDS,
     DEALER,
@@ -91,9 +91,19 @@ def test_two_hits_in_one_round_under_each_policy(
     else:
         assert kinds.count(EventKind.RESET) == 2
     # the replay re-derives the shares, and refuses a share other than the equal one
-    from test_progressive_meters import stored
-
-    log = stored([*seeds, *plan.events])
+    log = [
+        StoredEvent(
+            i + 1,
+            e.kind,
+            e.level,
+            e.delta,
+            position=e.position,
+            award_id=None if e.award is None else e.award + 1,
+            amount_cents=e.amount_cents,
+            detail=e.detail,
+        )
+        for i, e in enumerate([*seeds, *plan.events])
+    ]
     assert Replayer(d).run(log) == plan.states
     if policy is HitPolicy.SHARE:
         i = next(k for k, e in enumerate(log) if e.kind is EventKind.SHARE)
