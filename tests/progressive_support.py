@@ -26,6 +26,7 @@ from croupier.progressive import (
     Ledger,
     ProgressiveDefinition,
     QualifyingHand,
+    ReseedFunding,
     ResetTiming,
     Role,
     RoundSettlement,
@@ -109,6 +110,8 @@ def paytable_definition(
     *,
     reset_timing: ResetTiming = ResetTiming.ON_VALIDATION,
     envy_rule: EnvyRule = EnvyRule.EACH,
+    reseed: ReseedFunding = ReseedFunding.RESERVE,
+    submission_sha256: str | None = None,
 ) -> ProgressiveDefinition:
     """A definition from a built-in paytable."""
     return ProgressiveDefinition.from_paytable(
@@ -118,6 +121,8 @@ def paytable_definition(
         name=name,
         reset_timing=reset_timing,
         envy_rule=envy_rule,
+        reseed=reseed,
+        submission_sha256=submission_sha256,
     )
 
 

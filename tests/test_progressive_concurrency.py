@@ -11,6 +11,7 @@ import signal
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,11 @@ from croupier.progressive import (
     EventKind,
     Ledger,
     QualifyingHand,
+    ReseedFunding,
     RoundStatus,
+    SignificantCode,
 )
+from croupier.progressive.meters import StoredEvent
 from progressive_support import (
     BACKENDS,
     DEALER,
@@ -32,7 +36,7 @@ from progressive_support import (
     new_db_url,
     paytable_definition,
 )
-from progressive_worker import hands_for
+from progressive_worker import NEW_LIMIT_CENTS, hands_for
 from progressive_worker import main as worker_main
 
 U = 10_000
@@ -104,7 +108,13 @@ def test_a_second_settlement_waits_for_the_first_and_both_increments_land(db_url
 
 
 def run_killed_workers(
-    url: str, tables: list[str], rounds: int, seats: int, kill_p: float, timeout: float
+    url: str,
+    tables: list[str],
+    rounds: int,
+    seats: int,
+    kill_p: float,
+    timeout: float,
+    controls: bool = False,
 ) -> int:
     """Run one writer process per table until each finishes, restarting every one SIGKILLed;
     each worker's first run kills itself at a random point. Returns the number of kills.
@@ -116,6 +126,7 @@ def run_killed_workers(
     def start(table: str, first: bool) -> multiprocessing.process.BaseProcess:
         kill_at = rng.randint(2, 4 * rounds) if first else 0
         args = [url, "linked", table, str(rounds), str(seats), str(kill_at), str(kill_p)]
+        args.append("1" if controls else "0")
         p = ctx.Process(target=worker_main, args=(args,))
         p.start()
         return p
@@ -141,6 +152,26 @@ def run_killed_workers(
                 pytest.fail(f"worker {table} failed with exit code {p.exitcode}")
         time.sleep(0.02)
     return kills
+
+
+def check_controls(history: list[StoredEvent]) -> None:
+    """With the workers' controls: one suspension, one reconfiguration, one resumption, whatever
+    was killed on the way; every session the log shows started was shut down or, killed,
+    recovered exactly once by a later start-up."""
+    kinds = [e.kind for e in history]
+    assert kinds.count(EventKind.SUSPEND) == kinds.count(EventKind.RESUME) == 1
+    assert kinds.count(EventKind.RECONFIGURE) == 1
+    assert kinds.index(EventKind.SUSPEND) < kinds.index(EventKind.RECONFIGURE)
+    assert kinds.index(EventKind.RECONFIGURE) < kinds.index(EventKind.RESUME)
+    sig = [e.detail for e in history if e.kind is EventKind.SIGNIFICANT]
+    started = [d["session"] for d in sig if d["code"] == SignificantCode.STARTUP_SELF_CHECK.value]
+    closed = [d["session"] for d in sig if d["code"] == SignificantCode.SHUTDOWN.value]
+    recovered = [
+        d["crashed_session"] for d in sig if d["code"] == SignificantCode.CRASH_RECOVERY.value
+    ]
+    assert len(started) >= 4 and recovered, "no session was killed after its start-up"
+    assert sorted(closed + recovered) == sorted(started)
+    assert all(d["result"] == "replayed exactly" for d in sig if "crashed_session" in d)
 
 
 def check_linked_meter(url: str, tables: list[str], rounds: int, seats: int) -> None:
@@ -173,34 +204,82 @@ def check_linked_meter(url: str, tables: list[str], rounds: int, seats: int) -> 
 
         (lv,) = ledger.status("linked").levels
         wagered = len(tables) * rounds * seats * defn.wager_cents
-        contributions = wagered * (lvd.primary_rate + lvd.secondary_rate) * U
+        primary = wagered * lvd.primary_rate * U
+        secondary = wagered * lvd.secondary_rate * U
         paid = sum(a.meter_cents for a in awards if a.kind is AwardKind.METER)
-        assert contributions.denominator == 1
-        assert lv.meter + lv.reserve == (
-            lvd.seed_cents * U * (1 + resets) + int(contributions) - paid * U
+        assert primary.denominator == secondary.denominator == 1
+        seeds = lvd.seed_cents * U * (1 + resets)
+        house = sum(
+            int(e.detail["house_micros"]) if "house_micros" in e.detail else lvd.seed_cents * U
+            for e in history
+            if e.kind is EventKind.RESET
         )
+        if defn.reseed is ReseedFunding.HOUSE:
+            # every reset a new seed from the house, the reserve on top: nothing else changes
+            # meter + reserve but the increments and the awards
+            assert house == lvd.seed_cents * U * resets
+            assert lv.meter + lv.reserve == seeds + int(primary + secondary) - paid * U
+        else:
+            # the reserve (6% of at most $120 wagered: $7.20) is short of the $1,000 seed at
+            # every reset, so it is all consumed and the house tops it up: the meter holds the
+            # seeds and the primary increments less the awards, and the reserve consumed plus
+            # the house's top-ups make up the reseeds
+            assert secondary < lvd.seed_cents * U
+            assert lv.meter == seeds + int(primary) - paid * U
+            assert house + int(secondary) - lv.reserve == lvd.seed_cents * U * resets
         assert lv.held == 0 and lv.paid_cents == paid and lv.wagered_cents == wagered
         assert ledger.verify("linked")[MeterLevel.PROGRESSIVE] == lv
 
 
-def killed_writers(url: str, rounds: int, kill_p: float, timeout: float) -> int:
+def killed_writers(
+    url: str,
+    rounds: int,
+    kill_p: float,
+    timeout: float,
+    reseed: ReseedFunding = ReseedFunding.RESERVE,
+    controls: bool = False,
+) -> int:
     tables = ["T1", "T2", "T3", "T4"]
     seats = 3
     with Ledger(url) as ledger:
         add_staff(ledger)
-        ledger.create_progressive(
-            paytable_definition("633b.3", "1", 6, 100, "linked"), tables=tables, by=SHIFT
-        )
-    kills = run_killed_workers(url, tables, rounds, seats, kill_p, timeout)
+        d = replace(paytable_definition("633b.3", "1", 6, 100, "linked"), reseed=reseed)
+        ledger.create_progressive(d, tables=tables, by=SHIFT)
+    kills = run_killed_workers(url, tables, rounds, seats, kill_p, timeout, controls)
     assert kills >= len(tables)
     check_linked_meter(url, tables, rounds, seats)
+    if controls:
+        with Ledger(url) as ledger:
+            check_controls([e.event for e in ledger.history()])
+            # the limit the reconfiguration set is the one in force
+            assert ledger.definition("linked").levels[0].limit_cents == NEW_LIMIT_CENTS
     return kills
 
 
-def test_four_writers_killed_mid_settlement_leave_every_round_applied_once(db_url: str) -> None:
+@pytest.mark.parametrize("reseed", list(ReseedFunding))
+def test_four_writers_killed_mid_settlement_leave_every_round_applied_once(
+    db_url: str, reseed: ReseedFunding
+) -> None:
     # each worker is killed once at a random point of its run, then at random (1% of the
     # points inside a transaction); the slow test below runs much longer
-    assert killed_writers(db_url, rounds=10, kill_p=0.01, timeout=120) >= 4
+    assert killed_writers(db_url, rounds=10, kill_p=0.01, timeout=120, reseed=reseed) >= 4
+
+
+@pytest.mark.slow  # four processes, each auditing the ledger at every start: ~5 s each
+def test_writers_killed_mid_suspension_reconfiguration_and_significant_events(
+    db_url: str,
+) -> None:
+    # the controllers open the ledger with their self-check and T1 suspends, reconfigures and
+    # resumes the link; each worker is killed once at a random point of its run (its start-up,
+    # a significant event, the suspension, the reconfiguration, a settlement, a reset …)
+    assert killed_writers(db_url, rounds=6, kill_p=0.01, timeout=120, controls=True) >= 4
+
+
+@pytest.mark.slow
+def test_writers_with_controls_killed_again_and_again_over_a_long_run(db_url: str) -> None:
+    kills = killed_writers(db_url, rounds=60, kill_p=0.03, timeout=1200, controls=True)
+    print(f"{kills} controller processes killed with SIGKILL mid-transaction")
+    assert kills >= 8
 
 
 @pytest.mark.slow

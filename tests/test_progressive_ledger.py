@@ -37,6 +37,7 @@ from croupier.progressive import (
     Ledger,
     ProgressiveDefinition,
     QualifyingHand,
+    ReseedFunding,
     ResetTiming,
     RoundStatus,
 )
@@ -87,7 +88,19 @@ def level(ledger: Ledger, name: str = "mtd-5", lv: MeterLevel = P) -> Any:
 # -- the procedure ---------------------------------------------------------------------------
 
 
-def test_a_share_award_waits_for_a_floorperson_then_pays_and_resets(ledger: Ledger) -> None:
+@pytest.mark.parametrize("reseed", list(ReseedFunding))
+def test_a_share_award_waits_for_a_floorperson_then_pays_and_resets(
+    db_url: str, reseed: ReseedFunding
+) -> None:
+    ledger = Ledger(db_url)
+    add_staff(ledger)
+    ledger.create_progressive(
+        paytable_definition("633b.3", "1", 6, 500, "mtd-5", reseed=reseed),
+        tables=["BJ-1"],
+        by=SHIFT,
+    )
+    # the reset puts the 90¢ reserve on top of a new seed (HOUSE), or takes it as 90¢ of the seed
+    on_top = 90 if reseed is ReseedFunding.HOUSE else 0
     s = play(
         ledger,
         "mtd-5",
@@ -114,13 +127,13 @@ def test_a_share_award_waits_for_a_floorperson_then_pays_and_resets(ledger: Ledg
 
     paid = ledger.validate(hundred.id, by=FLOOR)
     assert (paid.status, paid.validated_by) == (AwardStatus.PAID, FLOOR)
-    # paid out of the meter; reset: seed $5,000 + reserve 90¢ added to what is left
+    # paid out of the meter; reset to the $5,000 seed (+ the reserve, HOUSE) added to what is left
     lv = level(ledger)
-    assert (lv.meter, lv.held, lv.reserve) == ((50_022 + SEED_5 + 90) * U, 50_022 * U, 0)
+    assert (lv.meter, lv.held, lv.reserve) == ((50_022 + SEED_5 + on_top) * U, 50_022 * U, 0)
     assert lv.paid_cents == 450_203
     ledger.validate(ten.id, by=PIT)  # a pit manager is above a floorperson
     lv = level(ledger)
-    assert (lv.meter, lv.held, lv.paid_cents) == ((SEED_5 + 90) * U, 0, 500_225)
+    assert (lv.meter, lv.held, lv.paid_cents) == ((SEED_5 + on_top) * U, 0, 500_225)
     with pytest.raises(RoundStateError, match="paid already"):
         ledger.validate(ten.id, by=FLOOR)
 
@@ -129,6 +142,7 @@ def test_a_share_award_waits_for_a_floorperson_then_pays_and_resets(ledger: Ledg
     assert (EventKind.VALIDATION, PIT, "pit-manager") in roles
     assert (EventKind.ACCEPT, DEALER, "dealer") in roles
     assert ledger.verify("mtd-5")[P] == lv
+    ledger.close()
 
 
 def test_odds_and_envy_need_no_validation(ledger: Ledger) -> None:
@@ -293,8 +307,8 @@ def test_a_crash_mid_validation_leaves_the_award_pending(db_url: str, stage: str
         armed["stage"] = ""
         assert ledger.validate(a.id, by=FLOOR).status is AwardStatus.PAID
         lv = level(ledger, "mtd-1")
-        # $1,000 + 15¢ paid; reset to $1,000 + the 6¢ reserve
-        assert (lv.meter, lv.paid_cents) == ((100_000 + 6) * U, 100_015)
+        # $1,000 + 15¢ paid; reset to $1,000: the 6¢ reserve and $999.94 from the house
+        assert (lv.meter, lv.reserve, lv.paid_cents) == (100_000 * U, 0, 100_015)
 
 
 # -- the log ---------------------------------------------------------------------------------
@@ -448,22 +462,27 @@ class RefProgressive:
         r.held -= amount
         r.paid += amount
         if share == 1:
-            r.meter += r.seed + r.reserve
+            if self.defn.reseed is ReseedFunding.HOUSE:  # a new seed, the reserve on top
+                r.meter += r.seed + r.reserve
+            else:  # the reserve is the reseed, the house adding what it lacks of the seed
+                r.meter += max(Fraction(r.seed), r.reserve)
             r.reserve = Fraction(0)
 
     def void(self, lv: MeterLevel, amount: int) -> None:
         self.levels[lv].held -= amount
 
 
-def random_session(url: str, rounds: int, seed: int) -> None:
+def random_session(
+    url: str, rounds: int, seed: int, reseed: ReseedFunding = ReseedFunding.RESERVE
+) -> None:
     """Random rounds on two progressives over three tables: holds, voids, retries, validations
     at random times; every award and every level checked against the independent model."""
     rng = random.Random(seed)
     with Ledger(url) as ledger:
         add_staff(ledger)
         defs = [
-            paytable_definition("633b.3", "4", 8, 500, "mtd"),
-            paytable_definition("633b.2", "P22-B", 1, 500, "jp"),
+            paytable_definition("633b.3", "4", 8, 500, "mtd", reseed=reseed),
+            paytable_definition("633b.2", "P22-B", 1, 500, "jp", reseed=reseed),
         ]
         ledger.create_progressive(defs[0], tables=["T1", "T2"], by=SHIFT)
         ledger.create_progressive(defs[1], tables=["T1", "T3"], by=SHIFT)
@@ -525,8 +544,9 @@ def random_session(url: str, rounds: int, seed: int) -> None:
                 assert replayed[st.level] == st
 
 
-def test_a_random_session_replays_to_the_cent(db_url: str) -> None:
-    random_session(db_url, rounds=60, seed=7)
+@pytest.mark.parametrize("reseed", list(ReseedFunding))
+def test_a_random_session_replays_to_the_cent(db_url: str, reseed: ReseedFunding) -> None:
+    random_session(db_url, rounds=60, seed=7, reseed=reseed)
 
 
 @pytest.mark.slow
@@ -534,10 +554,15 @@ def test_a_long_random_session_replays_to_the_cent(db_url: str) -> None:
     random_session(db_url, rounds=1_000, seed=2026)
 
 
-def test_reset_at_award_option_is_kept_with_the_progressive(db_url: str) -> None:
+@pytest.mark.parametrize("reseed", list(ReseedFunding))
+def test_reset_at_award_option_is_kept_with_the_progressive(
+    db_url: str, reseed: ReseedFunding
+) -> None:
     with Ledger(db_url) as ledger:
         add_staff(ledger)
-        d = paytable_definition("633b.3", "1", 6, 100, "lock", reset_timing=ResetTiming.ON_AWARD)
+        d = paytable_definition(
+            "633b.3", "1", 6, 100, "lock", reset_timing=ResetTiming.ON_AWARD, reseed=reseed
+        )
         ledger.create_progressive(d, tables=["T"], by=SHIFT)
         s = play(
             ledger,
@@ -547,11 +572,14 @@ def test_reset_at_award_option_is_kept_with_the_progressive(db_url: str) -> None
             [1, 2],
             [(2, "two-suited-match-aces-of-spades"), (1, "two-suited-match-aces-of-spades")],
         )
-        # $1,000 + 2 × 15¢ to seat 2; reset to $1,000 + 12¢ reserve, all of it to seat 1
-        assert [a.amount_cents for a in s.awards] == [100_030, 100_012]
+        # $1,000 + 2 × 15¢ to seat 2; reset to $1,000 (+ the 12¢ reserve on top, HOUSE; as 12¢
+        # of the seed, RESERVE), all of it to seat 1
+        on_top = 12 if reseed is ReseedFunding.HOUSE else 0
+        assert [a.amount_cents for a in s.awards] == [100_030, 100_000 + on_top]
         lv = level(ledger, "lock")
         assert (lv.meter, lv.held) == (100_000 * U, 0)
         ledger.validate(s.awards[0].id, by=FLOOR)
         assert level(ledger, "lock").paid_cents == 100_030
         assert ledger.definition("lock").reset_timing is ResetTiming.ON_AWARD
+        assert ledger.definition("lock").reseed is reseed
         ledger.verify("lock")

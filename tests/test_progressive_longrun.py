@@ -11,8 +11,8 @@ import pytest
 
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import PaytableError
-from croupier.progressive import Ledger
-from croupier.progressive.longrun import long_run_return, run_session
+from croupier.progressive import Ledger, ReseedFunding
+from croupier.progressive.longrun import long_run_bounds, long_run_return, run_session
 from croupier.wagers import get_wager
 from progressive_support import (
     BACKENDS,
@@ -36,9 +36,16 @@ def test_long_run_return_from_the_par_sheet_at_the_seed() -> None:
     long run = 1 + E[net at seed] − P(10% line) × 10% × seed/wager + 21%."""
     sheet = exact_parsheet(get_wager("match-the-dealer"), "4", decks=6, wager_cents=500)
     p10 = next(r.probability for r in sheet.rows if r.outcome == "two-suited-match")
+    p100 = next(r.probability for r in sheet.rows if r.outcome == "two-suited-match-aces-of-spades")
     expected = 1 + sheet.expected_return - p10 * Fraction(1, 10) * 1000 + Fraction(21, 100)
-    d = paytable_definition("633b.3", "4", 6, 500)
+    d = paytable_definition("633b.3", "4", 6, 500, reseed=ReseedFunding.HOUSE)
     assert long_run_return(d) == expected
+    # funded from the reserve: of the seed (1,000 wagers) per reset, the house puts in only
+    # what the 6% reserve rate does not cover, in the analysis's reading
+    d = paytable_definition("633b.3", "4", 6, 500)
+    reserve_funded = expected - p100 * 1000 + max(Fraction(0), p100 * 1000 - Fraction(6, 100))
+    assert long_run_return(d) == reserve_funded
+    assert long_run_bounds(d) == (reserve_funded, expected)
 
 
 def test_long_run_return_agrees_with_the_analysis_of_meters() -> None:
@@ -46,9 +53,10 @@ def test_long_run_return_agrees_with_the_analysis_of_meters() -> None:
 
     for key in ("1", "4", "8"):
         mr = meters.meter_return(get_wager("match-the-dealer"), key, decks=8, wager_cents=100)
-        d = paytable_definition("633b.3", key, 8, 100)
-        # the ledger reseeds with new house money (its reset model): the HOUSE reading
-        assert long_run_return(d) == 1 + mr.long_run(reseed=meters.ReseedFunding.HOUSE)
+        for reseed in meters.ReseedFunding:
+            # the ledger reseeds as the definition says: the analysis's reading of the same name
+            d = paytable_definition("633b.3", key, 8, 100, reseed=reseed)
+            assert long_run_return(d) == 1 + mr.long_run(reseed=reseed)
 
 
 def test_a_progressive_without_a_100_percent_line_has_no_long_run_return() -> None:
@@ -60,10 +68,12 @@ def test_a_progressive_without_a_100_percent_line_has_no_long_run_return() -> No
         long_run_return(replace(d, lines=lines))
 
 
-def session(url: str, rounds: int, seed: int) -> tuple[float, float, float]:
+def session(
+    url: str, rounds: int, seed: int, reseed: ReseedFunding = ReseedFunding.HOUSE
+) -> tuple[float, float, float]:
     with Ledger(url) as ledger:
         add_staff(ledger)
-        d = paytable_definition("633b.3", "4", 6, 500, "mtd")
+        d = paytable_definition("633b.3", "4", 6, 500, "mtd", reseed=reseed)
         ledger.create_progressive(d, tables=["T1"], by=SHIFT)
         r = run_session(
             ledger,
@@ -76,11 +86,15 @@ def session(url: str, rounds: int, seed: int) -> tuple[float, float, float]:
             floorperson=FLOOR,
         )
         ledger.verify("mtd")
-        # what the meter gained is exactly the increments plus the seeds put in, less what it paid
+        # what the meter gained is exactly the increments plus what the house put in at the
+        # resets, less what it paid
         meter_paid = sum(a.meter_cents for a in ledger.awards("mtd") if a.level is not None)
         assert r.growth_micros == (
-            r.wagered_cents * 2_100 + (r.seeds_added_cents - meter_paid) * 10_000
+            r.wagered_cents * 2_100 + r.house_added_micros - meter_paid * 10_000
         )
+        resets = sum(a.share == 1 for a in ledger.awards("mtd"))
+        if reseed is ReseedFunding.HOUSE:
+            assert r.house_added_micros == resets * 500_000 * 10_000
         assert r.wagered_cents == rounds * 7 * 500
         return float(r.return_per_unit), r.standard_error, float(long_run_return(d))
 
@@ -90,11 +104,33 @@ def test_a_short_session_through_the_ledger_returns_what_the_paytable_says() -> 
     assert abs(measured - exact) < 4 * se
 
 
+def test_a_session_funded_from_the_reserve_counts_only_the_house_top_ups() -> None:
+    """Two 100% awards a few rounds apart: the first reset finds the reserve short of the $5,000
+    seed and the house tops it up; the ledger counts that top-up, not a seed, as house money."""
+    from progressive_support import play
+
+    with Ledger("sqlite://") as ledger:
+        add_staff(ledger)
+        d = paytable_definition("633b.3", "4", 6, 500, "mtd")
+        ledger.create_progressive(d, tables=["T1"], by=SHIFT)
+        (a,) = play(
+            ledger, "mtd", "r1", "T1", [1, 2], [(1, "two-suited-match-aces-of-spades")]
+        ).awards
+        ledger.validate(a.id, by=FLOOR)
+        (reset,) = [e.event for e in ledger.history("mtd") if e.event.kind.value == "reset"]
+        # two $5 wagers put 6% = 60¢ in the reserve: the house adds $4,999.40
+        assert reset.detail["house_micros"] == (500_000 - 60) * 10_000
+        assert reset.detail["reserve_micros"] == 60 * 10_000
+        (lv,) = ledger.status("mtd").levels
+        assert (lv.meter, lv.reserve) == (500_000 * 10_000, 0)
+        ledger.verify("mtd")
+
+
 @pytest.mark.slow
 def test_a_long_session_through_the_ledger_returns_the_long_run_return(db_url: str) -> None:
     measured, se, exact = session(db_url, rounds=4_000, seed=605)
     print(
-        f"\nlong-run return {exact:.6f}; 70,000 wagers through the ledger returned "
+        f"\nlong-run return {exact:.6f}; 28,000 wagers (4,000 rounds × 7 seats) through the ledger returned "
         f"{measured:.6f} (standard error {se:.6f}, {(measured - exact) / se:+.2f} SE)"
     )
     assert abs(measured - exact) < 4 * se

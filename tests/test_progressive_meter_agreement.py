@@ -65,3 +65,25 @@ def test_a_meter_shown_to_the_micro_dollar_is_accepted_and_valued_at_its_cents()
     bad = runner.invoke(app, ["analyze", "jackpot-party", "-p", "P1", "-d", "6", "--meter",
                               "50000.0000001"])  # fmt: skip
     assert bad.exit_code != 0  # finer than a micro-dollar: no ledger meter looks like that
+
+
+def test_after_a_reset_the_meter_restarts_where_the_analysis_restarts_it(tmp_path: Path) -> None:
+    """The analysis's default reading (reseed funded by the reserve, the house adding what it
+    lacks) restarts the meter at the seed; so does the ledger, whose reserve (6% of $10 = 60¢)
+    is far short of the $5,000 seed — and the meter it restarts at is one the analysis values."""
+    with Ledger(f"sqlite:///{tmp_path / 'l.sqlite3'}") as ledger:
+        add_staff(ledger)
+        ledger.create_progressive(
+            paytable_definition("633b.3", "1", 6, 500, "mtd"), tables=["T"], by=SHIFT
+        )
+        (a,) = play(
+            ledger, "mtd", "r1", "T", [1, 2], [(1, "two-suited-match-aces-of-spades")]
+        ).awards
+        ledger.validate(a.id, by=FLOOR)
+        (lv,) = ledger.status("mtd").levels
+        assert (lv.meter, lv.reserve) == (SEED * 10_000, 0)
+        meter = format_micros(lv.meter).lstrip("$").replace(",", "")
+        hand = runner.invoke(app, ["hand", "match-the-dealer", "7h 7h 7h", "-p", "1", "-d", "6",
+                                   "--meter", meter, "-a", "5", "--json"])  # fmt: skip
+        assert hand.exit_code == 0, hand.output
+        assert json.loads(hand.stdout)["win"] == "$495"  # 10% of $5,000 less the $5 stake

@@ -19,18 +19,22 @@ from croupier.progressive import (
     EventKind,
     ProgressiveDefinition,
     QualifyingHand,
+    ReseedFunding,
     ResetTiming,
     format_micros,
 )
 from croupier.progressive.meters import (
+    Delta,
     EventDraft,
     LevelState,
     PendingAward,
     Replayer,
     StoredEvent,
+    house_topup,
     increment,
     payment_events,
     plan_settlement,
+    reset_delta,
     seed_states,
 )
 from progressive_support import paytable_definition
@@ -39,8 +43,13 @@ U = 10_000  # micro-dollars per cent
 P = MeterLevel.PROGRESSIVE
 
 
-def mtd(reset_timing: ResetTiming = ResetTiming.ON_VALIDATION) -> ProgressiveDefinition:
-    return paytable_definition("633b.3", "1", 6, 500, "mtd-5", reset_timing=reset_timing)
+def mtd(
+    reset_timing: ResetTiming = ResetTiming.ON_VALIDATION,
+    reseed: ReseedFunding = ReseedFunding.RESERVE,
+) -> ProgressiveDefinition:
+    return paytable_definition(
+        "633b.3", "1", 6, 500, "mtd-5", reset_timing=reset_timing, reseed=reseed
+    )
 
 
 def hands(*pairs: tuple[int, str]) -> list[QualifyingHand]:
@@ -153,8 +162,19 @@ def test_three_winners_settled_right_to_left_later_shares_from_what_is_left() ->
     assert (s.meter, s.held, s.reserve, s.available) == (500_225 * U, 500_225 * U, 90 * U, 0)
 
 
-def test_validation_pays_out_and_a_100_percent_award_resets_to_seed_plus_reserve() -> None:
-    d = mtd()
+@pytest.mark.parametrize(
+    ("reseed", "meter_cents", "house_cents"),
+    [
+        # the 60¢ reserve pays 60¢ of the $5,000 reseed, the house $4,999.40
+        (ReseedFunding.RESERVE, 500_000, 499_940),
+        # a new $5,000 seed from the house, the 60¢ reserve on top
+        (ReseedFunding.HOUSE, 500_060, 500_000),
+    ],
+)
+def test_validation_pays_out_and_a_100_percent_award_resets_by_its_funding(
+    reseed: ReseedFunding, meter_cents: int, house_cents: int
+) -> None:
+    d = mtd(reseed=reseed)
     _, states = seed_states(d)
     plan = plan_settlement(d, states, [1, 2], hands((1, "two-suited-match-aces-of-spades")))
     s = plan.states[P]  # $5,001.50 on the meter, all of it held; reserve 60¢
@@ -162,13 +182,29 @@ def test_validation_pays_out_and_a_100_percent_award_resets_to_seed_plus_reserve
     assert a.amount_cents == 500_150
     events, after = payment_events(d, s, PendingAward(1, P, Fraction(1), 500_150, 500_150))
     assert [e.kind for e in events] == [EventKind.PAYMENT, EventKind.RESET]
-    # paid out, then reset: seed $5,000 plus the 60¢ reserve; the reserve is emptied
+    # paid out, then reset; the reserve is emptied either way
     assert (after.meter, after.held, after.reserve, after.paid_cents) == (
-        500_060 * U,
+        meter_cents * U,
         0,
         0,
         500_150,
     )
+    assert house_topup(d, s.apply(events[0].delta)) == house_cents * U
+    if reseed is ReseedFunding.RESERVE:
+        assert dict(events[1].detail) == {
+            "funding": "reserve",
+            "reserve_micros": 60 * U,
+            "house_micros": house_cents * U,
+        }
+    else:
+        assert not events[1].detail  # as every reset recorded before the funding was a field
+
+
+def test_a_reserve_above_the_seed_is_all_put_on_the_meter_and_the_house_adds_nothing() -> None:
+    d = mtd()
+    s = LevelState(P, meter=3, reserve=600_000 * U + 7)  # $6,000 and 7 µ$ in the reserve
+    assert reset_delta(d, s) == Delta(meter=600_000 * U + 7, reserve=-(600_000 * U + 7))
+    assert house_topup(d, s) == 0
 
 
 def test_on_award_reset_lets_a_second_jackpot_winner_share_the_reset_meter() -> None:
@@ -179,11 +215,18 @@ def test_on_award_reset_lets_a_second_jackpot_winner_share_the_reset_meter() -> 
     plan = plan_settlement(d, states, [1, 2], two_aces)
     assert [a.amount_cents for a in plan.awards] == [500_150, 0]
     # resetting at the award ("jackpot lock"): seat 2 takes $5,001.50, the level resets to
-    # $5,000 + 60¢ reserve, seat 1 takes all of that and it resets again to $5,000
+    # $5,000 (the 60¢ reserve and $4,999.40 from the house), seat 1 takes all of that and it
+    # resets again to $5,000
     d = mtd(reset_timing=ResetTiming.ON_AWARD)
     _, states = seed_states(d)
     plan = plan_settlement(d, states, [1, 2], two_aces)
-    assert [a.amount_cents for a in plan.awards] == [500_150, 500_060]
+    assert [a.amount_cents for a in plan.awards] == [500_150, 500_000]
+    # with a new house seed each time, the 60¢ reserve goes on top of the first reset
+    h = mtd(reset_timing=ResetTiming.ON_AWARD, reseed=ReseedFunding.HOUSE)
+    assert [a.amount_cents for a in plan_settlement(h, states, [1, 2], two_aces).awards] == [
+        500_150,
+        500_060,
+    ]
     assert [e.kind for e in plan.events] == [
         EventKind.CONTRIBUTION,
         EventKind.AWARD,

@@ -75,7 +75,10 @@ def test_a_reconfiguration_needs_a_suspended_link_and_records_what_changed(
     ).awards  # fmt: skip
     ledger.validate(a.id, by=FLOOR)
     (lv,) = ledger.status("mtd-5").levels
-    assert lv.meter == (600_000 + 60 + 30 + 30) * U  # new seed + the reserve (3 × 30¢)
+    # the new $6,000 seed: the reserve (60¢ + 30¢ + 30¢) pays $1.20 of it, the house the rest
+    assert (lv.meter, lv.reserve) == (600_000 * U, 0)
+    (reset,) = [e.event for e in ledger.history("mtd-5") if e.event.kind is EventKind.RESET]
+    assert reset.detail["house_micros"] == (600_000 - 120) * U
     report = ledger.audit()
     assert report.levels["mtd-5"][P] == lv
 

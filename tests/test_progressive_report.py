@@ -18,8 +18,18 @@ from typer.testing import CliRunner
 
 from croupier.cli import app
 from croupier.paytables import MeterLevel
-from croupier.progressive import Ledger
-from progressive_support import BACKENDS, FLOOR, PIT, mtd_ledger, new_db_url, play
+from croupier.progressive import Ledger, ReseedFunding
+from progressive_support import (
+    BACKENDS,
+    FLOOR,
+    PIT,
+    SHIFT,
+    add_staff,
+    mtd_ledger,
+    new_db_url,
+    paytable_definition,
+    play,
+)
 
 U = 10_000
 
@@ -95,3 +105,32 @@ def test_the_report_as_json_csv_html_and_text(tmp_path: Path) -> None:
     assert "yes" in run("--to", mid.isoformat())
     bad = runner.invoke(app, ["meters", "report", "--db", url, "--from", "yesterday"])
     assert "is not a date or time" in str(bad.exception)
+
+
+@pytest.mark.parametrize(
+    ("reseed", "meter_reset", "house"),
+    [
+        # $5,001.50 paid; the 60¢ reserve pays 60¢ of the $5,000 reseed, the house $4,999.40
+        (ReseedFunding.RESERVE, 500_000, 499_940),
+        # a new $5,000 seed from the house, the 60¢ reserve on top of it
+        (ReseedFunding.HOUSE, 500_060, 500_000),
+    ],
+)
+def test_a_reset_is_reconciled_with_the_house_s_part(
+    db_url: str, reseed: ReseedFunding, meter_reset: int, house: int
+) -> None:
+    with Ledger(db_url) as ledger:
+        add_staff(ledger)
+        d = paytable_definition("633b.3", "1", 6, 500, "mtd", reseed=reseed)
+        ledger.create_progressive(d, tables=["T"], by=SHIFT)
+        (a,) = play(
+            ledger, "mtd", "r1", "T", [1, 2], [(1, "two-suited-match-aces-of-spades")]
+        ).awards
+        ledger.validate(a.id, by=FLOOR)
+        (lv,) = ledger.reconcile("mtd").levels
+        # the seed at creation and the reset; two $5 wagers: 150¢ meter, 60¢ reserve
+        assert lv.resets_micros == (500_000 + meter_reset) * U
+        assert (lv.reserve_contributions_micros, lv.reserve_resets_micros) == (60 * U, -60 * U)
+        assert lv.awards_micros == 500_150 * U and lv.contributions_micros == 150 * U
+        assert lv.house_micros == (500_000 + house) * U
+        assert lv.closing_micros == meter_reset * U and lv.balanced

@@ -172,6 +172,12 @@ class ProgressiveMismatchError(RulesError):
     was fed to is defined with."""
 
 
+class ConfigurationMismatchError(RulesError):
+    """The running configuration of a progressive (its paytable's data, the Rules Submission in
+    force) differs from the approved one whose digests were stored when it was created: play is
+    refused until it is restored (§ 605a.7; NY 9 NYCRR 5321.18, N.J.A.C. 13:69E-1.39C)."""
+
+
 # -- the table: Rules Submissions and the round procedure (croupier.table) -----------------------
 
 

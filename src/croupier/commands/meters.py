@@ -30,7 +30,6 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import json
 import os
 import sys
@@ -41,13 +40,7 @@ import typer
 
 from croupier.commands.common import _money, app, err, out, where
 from croupier.commands.meters_report import ReportFormat, when, write_report
-from croupier.commands.meters_view import (
-    _award_dict,
-    _event_dict,
-    _print_history,
-    _print_status,
-    _status_dict,
-)
+from croupier.commands.meters_view import _print_history, _print_status
 from croupier.errors import (
     AuthenticationError,
     AuthorizationError,
@@ -58,8 +51,10 @@ from croupier.errors import (
 from croupier.paytables import MeterLevel
 from croupier.progressive import (
     EnvyRule,
+    HitPolicy,
     Ledger,
     ProgressiveDefinition,
+    ReseedFunding,
     ResetTiming,
     Role,
     RoundSettlement,
@@ -67,15 +62,22 @@ from croupier.progressive import (
     default_url,
     format_micros,
 )
+from croupier.progressive.views import (
+    award_dict,
+    event_dict,
+    progressive_paytable,
+    signed_cents,
+    status_dict,
+)
 from croupier.table.progressive import (
     feed_progressive,
     progressive_wager,
-    progressive_wagers,
     round_id_of,
     wager_of,
     with_ledger_amounts,
 )
 from croupier.table.round import TableRound
+from croupier.table.submission import load_submission, submission_digest
 from croupier.units import format_money
 from croupier.wagers import ProgressiveStake
 
@@ -193,11 +195,11 @@ def meters(
             data: dict[str, Any] = {
                 "database": ledger.display_url,
                 "progressives": [
-                    _status_dict(s, m) for s, m in zip(statuses, meter_sets, strict=True)
+                    status_dict(s, m) for s, m in zip(statuses, meter_sets, strict=True)
                 ],
             }
             if history:
-                data["history"] = [_event_dict(e) for e in events]
+                data["history"] = [event_dict(e) for e in events]
             print(json.dumps(data, indent=2, ensure_ascii=False))
             return
         if not statuses:
@@ -247,6 +249,31 @@ def create(
         ProgressiveStake,
         typer.Option("--progressive-stake", help="Whether a meter award returns the stake."),
     ] = ProgressiveStake.COLLECTED,
+    reseed: Annotated[
+        ReseedFunding,
+        typer.Option(
+            "--reseed",
+            help="Who funds a level's reset after a 100% award: the reserve (the house tops it "
+            "up to the seed) or a new seed from the house, the reserve on top.",
+        ),
+    ] = ReseedFunding.RESERVE,
+    submission: Annotated[
+        Path | None,
+        typer.Option(
+            "--submission",
+            help="The Rules Submission (TOML) the progressive is offered under: its digest is "
+            "stored with the paytable's, and play is refused while the running one differs.",
+        ),
+    ] = None,
+    hit_policy: Annotated[
+        HitPolicy | None,
+        typer.Option(
+            "--hit-policy",
+            help="Near-simultaneous 100% hits at linked tables: the first takes the meter and "
+            "the next the reseeded value, or they share the first's value (needs --reset-timing "
+            "on-award: the link is reseeded at the hit).",
+        ),
+    ] = None,
     limit: Annotated[
         list[str] | None,
         typer.Option(
@@ -263,7 +290,7 @@ def create(
 ) -> None:
     """Create a progressive from a paytable of the regulation, its levels at their seeds; a shift
     manager does it."""
-    section, key = _progressive_paytable(paytable)
+    section, key = progressive_paytable(paytable)
     wager_cents = _money(amount, "--amount")
     assert wager_cents is not None
     # the wager's own paytables (§ 641a.7's progressives read the EXAMPLE operator tables)
@@ -276,6 +303,9 @@ def create(
         reset_timing=reset_timing,
         envy_rule=envy,
         stake=stake,
+        reseed=reseed,
+        submission_sha256=None if submission is None else _submission_digest(submission),
+        hit_policy=hit_policy,
     )
     definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:
@@ -283,9 +313,14 @@ def create(
         status = ledger.create_progressive(definition, tables=table or [], by=who.name)
         m = ledger.meters(definition.name)
         if json_out:
-            print(json.dumps(_status_dict(status, m), indent=2, ensure_ascii=False))
+            print(json.dumps(status_dict(status, m), indent=2, ensure_ascii=False))
             return
         _print_status(status, m)
+
+
+def _submission_digest(path: Path) -> str:
+    """The digest of the Rules Submission at ``path`` (checked as ``croupier check`` does)."""
+    return submission_digest(load_submission(path))
 
 
 def _with_limits(definition: ProgressiveDefinition, specs: list[str]) -> ProgressiveDefinition:
@@ -310,31 +345,6 @@ def _with_limits(definition: ProgressiveDefinition, specs: list[str]) -> Progres
         for lv in definition.levels
     )
     return dataclasses.replace(definition, levels=levels)
-
-
-def _progressive_paytable(spec: str) -> tuple[str, str]:
-    """``'633b.3:1'`` or ``'match-the-dealer:1'`` → ``('633b.3', '1')``: the section of the
-    regulation (a progressive wager's id names its section) and the paytable's id.
-    :class:`~croupier.errors.InputError` for any other shape or wager."""
-    section, sep, key = (x.strip() for x in spec.partition(":"))
-    if not sep or not section or not key:
-        raise InputError(
-            "--paytable is SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1 or "
-            f"match-the-dealer:1, not {spec!r}"
-        )
-    by_wager = {w.id: w.section for w in progressive_wagers()}
-    wanted = section.lower()
-    if wanted in by_wager:
-        return by_wager[wanted], key
-    if section in by_wager.values():
-        return section, key
-    known = ", ".join(f"{w} ({s})" for w, s in by_wager.items())
-    near = difflib.get_close_matches(wanted, list(by_wager), n=1)
-    hint = f"did you mean {near[0]!r}? " if near else ""
-    raise InputError(
-        f"--paytable {spec!r}: {section!r} is not a progressive wager; {hint}"
-        f"the progressive wagers are {known}"
-    )
 
 
 @meters_app.command()
@@ -467,6 +477,8 @@ def feed_rounds(
         who = login(ledger, _required_as(by), password_file)
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []
+            # the round's Rules Submission is the running one its progressives are checked against
+            ledger.running_submission = submission_digest(rnd.submission)
             try:
                 rid = round_id_of(path)
                 for name in progressives:
@@ -519,7 +531,7 @@ def validate(
         who = login(ledger, by, password_file)
         a = ledger.validate(award, by=who.name)
         if json_out:
-            print(json.dumps(_award_dict(a), indent=2, ensure_ascii=False))
+            print(json.dumps(award_dict(a), indent=2, ensure_ascii=False))
             return
         level = ledger.status(a.progressive).levels
         now = next(s for s in level if s.level is a.level)
@@ -547,7 +559,7 @@ def void(
         a = ledger.void_award(award, by=who.name, reason=reason)
         _done(
             json_out,
-            {**_award_dict(a), "voided_by": who.name, "reason": reason},
+            {**award_dict(a), "voided_by": who.name, "reason": reason},
             f"award {a.id} voided by {by}: {reason}",
         )
 
@@ -578,8 +590,8 @@ def adjust(
         after = ledger.adjust(
             name,
             lv,
-            meter_cents=_signed_cents(meter, "--meter"),
-            reserve_cents=_signed_cents(reserve, "--reserve"),
+            meter_cents=signed_cents(meter, "--meter"),
+            reserve_cents=signed_cents(reserve, "--reserve"),
             by=who.name,
             reason=reason,
         )
@@ -600,31 +612,34 @@ def adjust(
         )
 
 
-def _signed_cents(text: str, option: str) -> int:
-    t = text.strip()
-    if t.lstrip("+-$") in ("0", "0.00", ""):
-        return 0
-    sign = -1 if t.startswith("-") else 1
-    cents = _money(t.lstrip("+-"), option)
-    assert cents is not None
-    return sign * cents
-
-
 @meters_app.command()
 def verify(
     ctx: typer.Context,
     name: Annotated[str | None, typer.Option("--name", help="Only this progressive.")] = None,
+    submission: Annotated[
+        Path | None,
+        typer.Option(
+            "--submission",
+            help="The Rules Submission (TOML) running at the tables: compared with the approved "
+            "one's digest.",
+        ),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
     """Replay the whole ledger from its first event: the events' HMAC chain (with the ledger
     key), who did each thing and in which role, and every table derived from the log (staff,
-    links, rounds, settlements, awards, meters); the first difference is an error."""
+    links, rounds, settlements, awards, meters); the first difference is an error. Each
+    progressive's running configuration is compared with its approved digests; a failure is
+    recorded as a significant event."""
     with _ledger(ctx, db) as ledger:
-        report = ledger.audit()
-        names = [name] if name else ledger.names()
+        if submission is not None:
+            ledger.running_submission = _submission_digest(submission)
         if name is not None:
             ledger.definition(name)
+        names = [name] if name else ledger.names()
+        report = ledger.verify_all(names)
+        checks = {n: ledger.check_configuration(n) for n in names}
         results = {
             n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
             for n in names
@@ -650,6 +665,15 @@ def verify(
                 "head_kept": report.head_kept,
                 "verified": results,
                 "verified_micros": micros,
+                "configuration": {
+                    n: {
+                        "paytable_sha256": c.approved_paytable,
+                        "running_paytable_sha256": c.running_paytable,
+                        "submission_sha256": c.approved_submission,
+                        "running_submission_sha256": c.running_submission,
+                    }
+                    for n, c in checks.items()
+                },
             }
             print(json.dumps(data, indent=2))
             return
@@ -658,6 +682,18 @@ def verify(
         for n, levels_shown in results.items():
             shown = ", ".join(f"{k} {v}" for k, v in levels_shown.items())
             out.print(f"{n}: replayed, every level matches the ledger ({shown})")
+            c = checks[n]
+            if c.approved_paytable is None:
+                out.print(f"{n}: made before configuration digests: none to compare")
+            else:
+                sub = (
+                    "the submission's matches too"
+                    if c.approved_submission and c.running_submission
+                    else "no submission compared"
+                )
+                out.print(
+                    f"{n}: running paytable digest {c.running_paytable} is the approved one; {sub}"
+                )
         out.print(f"{report.events} events in {ledger.display_url}")
         out.print(chain)
         out.print(kept)

@@ -45,6 +45,7 @@ REPORT_COLUMNS = (
     "closing_reserve_micros",
     "paid_by_attendant_cents",
     "wagers",
+    "house_micros",
     "balanced",
 )
 
@@ -130,7 +131,7 @@ def write_report(
                 caption_justify="left",
             )
             for col in ("Level", "Opening", "Contrib.", "Awards", "Resets", "Adjust.", "Closing",
-                        "Reserve", "Attendant", "Balanced"):  # fmt: skip
+                        "Reserve", "Attendant", "House", "Balanced"):  # fmt: skip
                 t.add_column(col, justify="left" if col == "Level" else "right")
             for lv in r.levels:
                 t.add_row(
@@ -144,6 +145,7 @@ def write_report(
                     f"{format_micros(lv.opening_reserve_micros)} → "
                     f"{format_micros(lv.closing_reserve_micros)}",
                     format_money(lv.paid_by_attendant_cents),
+                    format_micros(lv.house_micros),
                     "yes" if lv.balanced else "NO",
                 )
             out.print(t)

@@ -3,15 +3,13 @@ events, as tables and as the JSON of docs/schemas/meters-status.schema.json."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich import box
 from rich.table import Table
 
 from croupier.commands.common import out
 from croupier.errors import CroupierError
 from croupier.progressive import (
-    Award,
+    HitPolicy,
     LedgerEvent,
     ProgressiveDefinition,
     ProgressiveMeters,
@@ -19,95 +17,6 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.units import format_money, format_percent
-
-
-def _award_dict(a: Award) -> dict[str, Any]:
-    return {
-        "award": a.id,
-        "progressive": a.progressive,
-        "round": a.round_id,
-        "table": a.table_id,
-        "position": a.position,
-        "outcome": a.outcome,
-        "kind": a.kind.value,
-        "status": a.status.value,
-        "level": a.level.value if a.level else None,
-        "share": format_percent(a.share) if a.share is not None else None,
-        "amount": format_money(a.amount_cents),
-        "amount_cents": a.amount_cents,
-        "validated_by": a.validated_by,
-        **({"envy_for_position": a.source_position} if a.source_position is not None else {}),
-    }
-
-
-def _status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
-    d = s.definition
-    by_level = {lm.level: lm for lm in m.levels}
-    return {
-        "name": d.name,
-        "section": f"58 Pa. Code § {d.section}",
-        "paytable": d.paytable,
-        "decks": d.decks,
-        "wager": format_money(d.wager_cents),
-        "wager_cents": d.wager_cents,
-        "reset_timing": d.reset_timing.value,
-        "envy_rule": d.envy_rule.value,
-        "tables": list(s.tables),
-        "levels": [
-            {
-                "level": lv.level.value,
-                "seed": format_money(d.level(lv.level).seed_cents),
-                "seed_cents": d.level(lv.level).seed_cents,
-                "primary_rate": format_percent(d.level(lv.level).primary_rate),
-                "secondary_rate": format_percent(d.level(lv.level).secondary_rate),
-                "meter": format_micros(lv.meter),
-                "held": format_micros(lv.held),
-                "available": format_micros(lv.available),
-                "reserve": format_micros(lv.reserve),
-                "meter_micros": lv.meter,
-                "held_micros": lv.held,
-                "available_micros": lv.available,
-                "reserve_micros": lv.reserve,
-                "wagered": format_money(lv.wagered_cents),
-                "wagered_cents": lv.wagered_cents,
-                "paid": format_money(lv.paid_cents),
-                "paid_cents": lv.paid_cents,
-                "hits": lv.hits,
-                "limit_cents": by_level[lv.level].limit_cents,
-                "overflow_micros": by_level[lv.level].overflow_micros,
-                "paid_by_attendant_cents": by_level[lv.level].paid_by_attendant_cents,
-                "cumulative_paid_cents": by_level[lv.level].cumulative_paid_cents,
-                "qualifying_wagers": by_level[lv.level].qualifying_wagers,
-                "wins": by_level[lv.level].wins,
-            }
-            for lv in s.levels
-        ],
-        "paid_by_table_cents": m.paid_by_table_cents,
-        "table_pays": m.table_pays,
-        "pending": [_award_dict(a) for a in s.pending],
-    }
-
-
-def _event_dict(e: LedgerEvent) -> dict[str, Any]:
-    ev = e.event
-    return {
-        "seq": ev.seq,
-        "at": e.created_at.isoformat(),
-        "progressive": e.progressive,
-        "kind": ev.kind.value,
-        "level": ev.level.value if ev.level else None,
-        "round": ev.round_id,
-        "table": ev.table_id,
-        "position": ev.position,
-        "award": ev.award_id,
-        "meter_delta_micros": ev.delta.meter,
-        "reserve_delta_micros": ev.delta.reserve,
-        "held_delta_micros": ev.delta.held,
-        "amount_cents": ev.amount_cents,
-        "by": ev.actor,
-        "role": ev.actor_role,
-        "detail": dict(ev.detail),
-    }
 
 
 def _signed(micros: int) -> str:
@@ -119,6 +28,16 @@ _RESET_WORDS = {
     "floorperson validates it",
     "on-award": "a share award leaves the meter, and a 100% award resets it, when it is made "
     "(jackpot lock)",
+}
+_RESEED_WORDS = {
+    "reserve": "a reset is funded from the reserve, the house adding what it lacks of the seed",
+    "house": "a reset is a new seed from the house, the reserve added on top",
+}
+_HIT_WORDS = {
+    None: "",
+    HitPolicy.FIRST_TAKES_METER: "near-simultaneous hits: the first takes the meter, the next "
+    "the reseeded value; ",
+    HitPolicy.SHARE: "near-simultaneous hits share the first's value; ",
 }
 _ENVY_WORDS = {
     "each": "an envy bonus for every other player's qualifying hand",
@@ -148,7 +67,7 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
         caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_ENVY_WORDS[d.envy_rule.value]}; "
-        "paid by the table "
+        f"{_RESEED_WORDS[d.reseed.value]}; {_HIT_WORDS[d.hit_policy]}paid by the table "
         f"(odds lines, envy): {format_money(m.paid_by_table_cents)} in {m.table_pays} pays "
         "(§ 605a.7(a))",
         caption_justify="left",
@@ -185,6 +104,12 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
         )
     out.print(t)
     out.print(c)
+    # the approved configuration's digests (§ 605a.7), whole: no wrapping inside a digest
+    out.print(f"Approved paytable SHA-256 {d.paytable_sha256 or 'not stored'}", soft_wrap=True)
+    out.print(
+        f"Approved Rules Submission SHA-256 {d.submission_sha256 or 'not stored'}",
+        soft_wrap=True,
+    )
     if s.pending:
         rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
         p = Table(title=f"Pending validation (§ {rule})", title_justify="left")

@@ -20,12 +20,22 @@ append-only ledger.
   the table engine calls: ``accept_wagers`` → ``lock_out`` → ``verify_chips`` → ``settle_round``
   (one transaction, idempotency key) → ``validate``.
 * :mod:`~croupier.progressive.longrun` — the long-run return of a progressive paytable.
+* :mod:`~croupier.progressive.configuration` — the approved configuration's digests (paytable,
+  Rules Submission) compared with the running one; play refused while they differ.
+* :mod:`~croupier.progressive.significant` — significant events (start-up self-check,
+  verification failure, configuration mismatch, crash recovery) and :meth:`Ledger.open`'s
+  sessions.
+* :mod:`~croupier.progressive.views` — the JSON of a status, award and event, and the parsing of
+  a paytable spec and a signed amount, for ``croupier meters`` and the HTTP service.
 
-Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wagers` and
-:mod:`croupier.analysis`; :mod:`croupier.cli` (``croupier meters``) imports it.
+Layering: this package imports from :mod:`croupier.paytables`, :mod:`croupier.wagers`,
+:mod:`croupier.analysis` and (the views, for the progressive wagers) :mod:`croupier.table`;
+:mod:`croupier.cli` (``croupier meters``) imports it.
 """
 
+from croupier.analysis.meters import ReseedFunding
 from croupier.progressive.audit import AuditReport
+from croupier.progressive.configuration import ConfigurationCheck
 from croupier.progressive.ledger import Ledger
 from croupier.progressive.meters import LevelState, Replayer, settlement_order
 from croupier.progressive.meterset import LevelMeters, ProgressiveMeters
@@ -35,6 +45,7 @@ from croupier.progressive.model import (
     AwardStatus,
     EnvyRule,
     EventKind,
+    HitPolicy,
     LevelDefinition,
     LineRule,
     ProgressiveDefinition,
@@ -42,6 +53,7 @@ from croupier.progressive.model import (
     ResetTiming,
     Role,
     RoundStatus,
+    SignificantCode,
     format_micros,
 )
 from croupier.progressive.records import (
@@ -62,9 +74,11 @@ __all__ = [
     "Award",
     "AwardKind",
     "AwardStatus",
+    "ConfigurationCheck",
     "Contribution",
     "EnvyRule",
     "EventKind",
+    "HitPolicy",
     "Ledger",
     "LedgerEvent",
     "LevelDefinition",
@@ -77,11 +91,13 @@ __all__ = [
     "ProgressiveSystem",
     "QualifyingHand",
     "Replayer",
+    "ReseedFunding",
     "ResetTiming",
     "Role",
     "RoundSettlement",
     "RoundStatus",
     "RoundView",
+    "SignificantCode",
     "StaffMember",
     "default_key_file",
     "default_url",

@@ -74,10 +74,13 @@ REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
     EventKind.SUSPEND: (Role.PIT_MANAGER, "605a.7"),
     EventKind.RESUME: (Role.PIT_MANAGER, "605a.7"),
     EventKind.RECONFIGURE: (Role.SHIFT_MANAGER, "605a.7"),
+    EventKind.SIGNIFICANT: (Role.DEALER, "605a.7"),
+    EventKind.SHARE: (Role.DEALER, "(g)"),
 }
 """The least role each kind of event needs, with its rule (a subsection of the progressive's
 own section where it starts with ``(``). Exceptions, by context: a recount of a held round and
-a void of a pending award need a floorperson; a reset made at a validation needs a floorperson."""
+a void of a pending award need a floorperson; a reset made at a validation needs a floorperson;
+a significant event the controller records itself names no one."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,8 @@ def _check_actors(
                 raise _fail(e, f"adds {user!r} a second time")
             staff[user] = (role, d.get("credential"))
             continue
+        if e.kind is EventKind.SIGNIFICANT and e.actor is None and e.actor_role is None:
+            continue  # recorded by the controller itself (a start-up, a failed check)
         defn = defs.get(pid) if pid is not None else None
         least, rule = REQUIRED[e.kind]
         rk = (pid, e.round_id)

@@ -158,6 +158,7 @@ class LedgerBase:
         key_file: str | Path | None = None,
         key: bytes | None = None,
         create: bool = True,
+        submission_sha256: str | None = None,
     ) -> None:
         self.url = database_url(url or default_url())
         path = sqlite_file(self.url)
@@ -171,6 +172,9 @@ class LedgerBase:
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
         self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
         self._head_fd: int | None = None
+        # the Rules Submission this process runs under, and its configuration checks (cached)
+        self.running_submission = submission_sha256
+        self._configuration: dict[tuple[Any, ...], Any] = {}
         try:
             if not create:
                 with self.engine.connect() as conn:
@@ -602,6 +606,7 @@ class LedgerBase:
                 wager_cents=definition.wager_cents,
                 definition=stored,
                 created_at=now(),
+                reseed_funding=definition.reseed.value,
             )
             .returning(t.progressives.c.id)
         ).scalar_one()
@@ -753,6 +758,8 @@ def chain_rows(
         award_id = d.award
         if award_ids and award_id is not None:
             award_id = award_ids[award_id]
+        if d.fixed_award is not None:
+            award_id = d.fixed_award
         seq += 1
         delta = d.delta
         ev: dict[str, Any] = {

@@ -65,6 +65,7 @@ import croupier.progressive.schema as t
 from croupier.errors import LedgerError, LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
+from croupier.progressive.configuration import ConfigurationCheck, ledger_check
 from croupier.progressive.core import FaultHook, LedgerBase
 from croupier.progressive.meters import (
     Delta,
@@ -83,6 +84,7 @@ from croupier.progressive.model import (
     EventKind,
     ProgressiveDefinition,
     Role,
+    SignificantCode,
 )
 from croupier.progressive.records import (
     Award,
@@ -93,6 +95,14 @@ from croupier.progressive.records import (
 )
 from croupier.progressive.report import Reconciliation, reconcile
 from croupier.progressive.rounds import ProgressiveSystem
+from croupier.progressive.significant import (
+    Session,
+    end_session,
+    log_mismatch,
+    self_check,
+    start_session,
+    try_record,
+)
 from croupier.progressive.store import default_url
 
 __all__ = ["FaultHook", "Ledger", "default_url"]
@@ -111,11 +121,58 @@ class Ledger(LedgerBase):
     crash-injection tests).
     """
 
+    _session: Session | None = None
+    startup: tuple[AuditReport, list[ConfigurationCheck]] | None = None
+    """What :meth:`open`'s self-check found (``None`` for a ledger opened without it)."""
+
     def __enter__(self) -> Ledger:
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @classmethod
+    def open(
+        cls,
+        url: str | None = None,
+        *,
+        submission_sha256: str | None = None,
+        table: str | None = None,
+        actor: str | None = None,
+        **kwargs: Any,
+    ) -> Ledger:
+        """Open the ledger for play, as a controller starts up: a session of its own, the
+        start-up self-check — the whole ledger verified (:meth:`audit`), every progressive's
+        running configuration compared with its approved digests (``submission_sha256``: the
+        digest of the Rules Submission this process runs under), a crashed earlier session
+        recovered — each recorded as a significant event
+        (:mod:`~croupier.progressive.significant`). A ledger that fails verification is not
+        opened (:class:`~croupier.errors.LedgerIntegrityError`, after it is recorded); a
+        progressive whose configuration differs is opened but refuses play
+        (:class:`~croupier.errors.ConfigurationMismatchError`). :meth:`close` records the
+        session's shutdown. ``kwargs`` are those of :class:`Ledger`."""
+        ledger = cls(url, submission_sha256=submission_sha256, **kwargs)
+        session = start_session(ledger)
+        try:
+            ledger.startup = self_check(ledger, ledger.audit, session, table=table, actor=actor)
+        except BaseException:
+            end_session(ledger, session)
+            ledger.close()
+            raise
+        ledger._session = session
+        return ledger
+
+    def close(self) -> None:
+        """Record the shutdown of a session :meth:`open` started, then release the database."""
+        session, self._session = self._session, None
+        if session is not None:
+            end_session(self, session)
+        super().close()
+
+    def check_configuration(self, progressive: str) -> ConfigurationCheck:
+        """The approved and running configuration digests of ``progressive``
+        (:mod:`~croupier.progressive.configuration`)."""
+        return ledger_check(self, self.definition(progressive))
 
     def create_progressive(
         self,
@@ -132,8 +189,9 @@ class Ledger(LedgerBase):
         return self.status(definition.name)
 
     def system(self, progressive: str) -> ProgressiveSystem:
-        """The procedure for one progressive (checks that it exists)."""
-        self.definition(progressive)
+        """The procedure for one progressive (checks that it exists). Its configuration check is
+        made here, once per process (the running paytable's digest), not in its first round."""
+        ledger_check(self, self.definition(progressive))
         return ProgressiveSystem(self, progressive)
 
     # -- awards ----------------------------------------------------------------------------
@@ -158,9 +216,9 @@ class Ledger(LedgerBase):
 
         ``by`` must be a floorperson or above (:class:`~croupier.errors.AuthorizationError`
         otherwise). One transaction records the validation, the payment out of the level and —
-        after a 100% award, when the progressive resets on validation — the reset to seed plus
-        reserve. Odds and envy pays need no validation; validating one, or an award already paid
-        or voided, is a :class:`~croupier.errors.RoundStateError`.
+        after a 100% award, when the progressive resets on validation — the reset, funded as the
+        definition's reseed funding says. Odds and envy pays need no validation; validating one,
+        or an award already paid or voided, is a :class:`~croupier.errors.RoundStateError`.
         """
         with self._tx() as conn:
             a = self._award_by_id(conn, award_id)
@@ -315,11 +373,13 @@ class Ledger(LedgerBase):
                 raise RoundStateError(f"progressive {progressive!r} is {state} already")
             kind = EventKind.SUSPEND if suspended else EventKind.RESUME
             self._append(conn, pid, [EventDraft(kind, detail=detail)], actor=by, role=role)
+            self._fault(kind.value)
             conn.execute(
                 sa.update(t.progressives)
                 .where(t.progressives.c.id == pid)
                 .values(suspended=suspended)
             )
+            self._fault(f"{kind.value}-commit")
 
     def suspend(self, progressive: str, *, by: str, reason: str) -> None:
         """Take the progressive's link out of play before a reconfiguration: no wager is
@@ -415,11 +475,13 @@ class Ledger(LedgerBase):
                 actor=by,
                 role=role,
             )
+            self._fault("reconfigure")
             conn.execute(
                 sa.update(t.progressives)
                 .where(t.progressives.c.id == pid)
                 .values(definition=after.to_json())
             )
+            self._fault("reconfigure-commit")
             return after
 
     # -- audit -----------------------------------------------------------------------------
@@ -473,9 +535,48 @@ class Ledger(LedgerBase):
         the key, when there is one), who did what, and every derived table.
         :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
         with self.engine.connect() as conn:
+            if self.dialect == "postgresql":
+                # one snapshot for every table read: linked tables writing meanwhile (a
+                # controller's start-up audits while the others play) cannot show the log at one
+                # moment and a derived table at the next
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
             return audit(conn, self.key, self.kept_head())
 
-    def verify(self, progressive: str) -> dict[MeterLevel, LevelState]:
-        """:meth:`audit`, and the levels of ``progressive`` as replayed."""
+    def verify(
+        self, progressive: str, *, actor: str | None = None, table: str | None = None
+    ) -> dict[MeterLevel, LevelState]:
+        """:meth:`verify_all` for ``progressive``'s configuration; its levels as replayed."""
         self.definition(progressive)
-        return self.audit().levels[progressive]
+        report = self.verify_all([progressive], actor=actor, table=table)
+        return report.levels[progressive]
+
+    def verify_all(
+        self,
+        progressives: Sequence[str] | None = None,
+        *,
+        actor: str | None = None,
+        table: str | None = None,
+    ) -> AuditReport:
+        """:meth:`audit`, and the running configuration of each of ``progressives`` (default:
+        every one) compared with its approved digests. A failure is recorded as a significant
+        event (``verification-failure``; a ``configuration-mismatch`` for each progressive that
+        differs) before it is raised: :class:`~croupier.errors.LedgerIntegrityError`,
+        :class:`~croupier.errors.ConfigurationMismatchError` (the first that differs)."""
+        try:
+            report = self.audit()
+        except LedgerIntegrityError as exc:
+            try_record(
+                self,
+                SignificantCode.VERIFICATION_FAILURE,
+                table=table,
+                actor=actor,
+                detail={"during": "verify", "error": str(exc)},
+            )
+            raise
+        names = self.names() if progressives is None else list(progressives)
+        bad = [c for c in (ledger_check(self, self.definition(n)) for n in names) if not c.ok]
+        for c in bad:
+            log_mismatch(self, c, table=table, actor=actor, once=False)
+        if bad:
+            raise bad[0].error()
+        return report

@@ -1,20 +1,29 @@
 """The long-run return of a progressive paytable, and simulated sessions through the ledger.
 
 Over a long run a progressive's meters pay out everything put on them: the increments of every
-wager (primary and secondary rates) and the seed the house adds at every reset. So the return per
-unit wagered is, exactly (a sum of exact probabilities from :mod:`croupier.analysis.exact`)::
+wager (primary and secondary rates) and what the house adds at every reset. So the return per
+unit wagered is (a sum of exact probabilities from :mod:`croupier.analysis.exact`)::
 
     Σ over odds lines  P(line) · (1 + net odds)           stake returned with the win
   + Σ over levels      primary rate + secondary rate      every increment is paid out in the end
-  + Σ over 100% lines  P(line) · seed / wager             one seed put in per reset
+  + Σ over 100% lines  house's part of a reseed / wager   (see below)
   + Σ over envy lines  others · P(line) · envy / wager    envy from each other player
   + Σ over share lines P(line)                            only if the stake is returned
+
+The house's part of a reseed follows the definition's
+:class:`~croupier.analysis.meters.ReseedFunding`, as the analysis does: ``HOUSE``, the whole seed
+at every reset, ``P(line) · seed / wager`` exactly; ``RESERVE``, what the secondary rate does not
+cover of it, ``max(0, P(line) · seed / wager − secondary rate)``. Under ``RESERVE`` that figure
+is the analysis's, and a lower bound of the ledger's return: the ledger reseeds each reset from
+the reserve built since the last one, a shortfall from the house and a surplus to the meter
+(players), so a shortfall at one reset is never made good by a surplus at another; its return
+lies between this figure and the ``HOUSE`` one (:func:`long_run_bounds`).
 
 :func:`run_session` deals random rounds (a fresh shuffled shoe each round, as the simulator does),
 settles every round through a :class:`~croupier.progressive.ledger.Ledger` and measures the same
 return from the ledger alone: what was paid to players plus what the meters and reserves gained,
-over what was wagered. (The seeds the house adds at resets are part of what the meters now owe the
-players, as they are of the long-run return.)
+over what was wagered. (What the house adds at resets is part of what the meters now owe the
+players, as it is of the long-run return.)
 """
 
 from __future__ import annotations
@@ -26,10 +35,12 @@ from math import sqrt
 import numpy as np
 
 from croupier.analysis.exact import exact_counts
+from croupier.analysis.meters import ReseedFunding
 from croupier.cards import Shoe
 from croupier.errors import PaytableError
 from croupier.paytables import MeterShare, NotAvailable, OddsFor, OddsTo, Push
 from croupier.progressive.ledger import Ledger
+from croupier.progressive.meters import StoredEvent
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     AwardKind,
@@ -58,10 +69,22 @@ def outcome_probabilities(defn: ProgressiveDefinition) -> dict[str, Fraction]:
 
 def long_run_return(defn: ProgressiveDefinition, other_players: int = 0) -> Fraction:
     """The long-run return per unit wagered (see the module docstring), with ``other_players``
-    others at the table holding the wager (for envy bonuses).
+    others at the table holding the wager (for envy bonuses), by the definition's reseed funding.
 
     Every level must have a 100% line, or its meter would grow without bound.
     """
+    return _long_run(defn, other_players, defn.reseed)
+
+
+def long_run_bounds(
+    defn: ProgressiveDefinition, other_players: int = 0
+) -> tuple[Fraction, Fraction]:
+    """The range the ledger's long-run return lies in: under ``RESERVE`` from the analysis's
+    figure (:func:`long_run_return`) to the ``HOUSE`` one; under ``HOUSE`` exactly that figure."""
+    return long_run_return(defn, other_players), _long_run(defn, other_players, ReseedFunding.HOUSE)
+
+
+def _long_run(defn: ProgressiveDefinition, other_players: int, reseed: ReseedFunding) -> Fraction:
     probs = outcome_probabilities(defn)
     w = defn.wager_cents
     total = defn.total_rate
@@ -74,7 +97,11 @@ def long_run_return(defn: ProgressiveDefinition, other_players: int = 0) -> Frac
         elif isinstance(pays, MeterShare):
             if pays.share == 1:
                 resets[pays.level] = True
-                total += p * Fraction(defn.level(pays.level).seed_cents, w)
+                lv = defn.level(pays.level)
+                house = p * Fraction(lv.seed_cents, w)
+                if reseed is ReseedFunding.RESERVE:
+                    house = max(Fraction(0), house - lv.secondary_rate)
+                total += house
             if defn.stake is ProgressiveStake.RETURNED:
                 total += p
         elif isinstance(pays, NotAvailable):
@@ -95,6 +122,8 @@ class SessionReturn:
     """A simulated session measured from the ledger. Money in cents (micro-dollars where named).
 
     ``return_per_unit`` = (paid + growth of meters and reserves) / wagered;
+    ``house_added_micros`` what the house put into the meters at resets (whole seeds under
+    ``HOUSE``, top-ups under ``RESERVE``, as the reset events record them);
     ``standard_error`` is the sample standard deviation of the per-round returns over √rounds.
     """
 
@@ -103,7 +132,7 @@ class SessionReturn:
     wagered_cents: int
     paid_cents: int
     growth_micros: int
-    seeds_added_cents: int
+    house_added_micros: int
     return_per_unit: Fraction
     standard_error: float
 
@@ -161,8 +190,6 @@ def run_session(
         for a in result.awards:
             if a.kind is AwardKind.METER:
                 ledger.validate(a.id, by=floorperson)
-                if a.share == 1 and a.level is not None:
-                    value += seed_cents[a.level]
                 if defn.stake is ProgressiveStake.RETURNED:
                     value += defn.wager_cents
             else:
@@ -170,14 +197,21 @@ def run_session(
         round_values.append(value / (seats * defn.wager_cents))
 
     events = [e.event for e in ledger.history(progressive) if e.event.seq > start_seq]
+    house_added = 0
+    index = {f"{prefix}-{r}": r for r in range(rounds)}
+    for e in events:
+        if e.kind is EventKind.RESET and e.level is not None:
+            micros = reset_house_micros(e, seed_cents[e.level])
+            house_added += micros
+            if e.round_id in index:
+                round_values[index[e.round_id]] += micros / (
+                    MICROS_PER_CENT * seats * defn.wager_cents
+                )
     paid = sum(
         e.amount_cents or 0
         for e in events
         if e.kind is EventKind.PAYMENT
         or (e.kind in (EventKind.AWARD, EventKind.ENVY) and e.detail.get("kind") != "meter")
-    )
-    seeds_added = sum(
-        seed_cents[e.level] for e in events if e.kind is EventKind.RESET and e.level is not None
     )
     first = defn.levels[0].level
     wagered = sum(
@@ -196,7 +230,14 @@ def run_session(
         wagered_cents=wagered,
         paid_cents=paid,
         growth_micros=growth,
-        seeds_added_cents=seeds_added,
+        house_added_micros=house_added,
         return_per_unit=ret,
         standard_error=sqrt(var / rounds),
     )
+
+
+def reset_house_micros(event: StoredEvent, seed_cents: int) -> int:
+    """What the house put into a level at a ``reset`` event (micro-dollars): the top-up it
+    records (``RESERVE``), or the whole seed of a reset that records none (``HOUSE``)."""
+    recorded = event.detail.get("house_micros")
+    return int(recorded) if recorded is not None else seed_cents * MICROS_PER_CENT

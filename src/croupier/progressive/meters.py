@@ -21,6 +21,7 @@ from fractions import Fraction
 from math import floor
 from typing import Any
 
+from croupier.analysis.meters import ReseedFunding
 from croupier.errors import LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel, MeterShare, NotAvailable, OddsFor, OddsTo, Push
 from croupier.progressive.model import (
@@ -29,6 +30,7 @@ from croupier.progressive.model import (
     AwardStatus,
     EnvyRule,
     EventKind,
+    HitPolicy,
     LevelDefinition,
     LineRule,
     ProgressiveDefinition,
@@ -101,6 +103,30 @@ class EventDraft:
     award: int | None = None
     amount_cents: int | None = None
     detail: Mapping[str, Any] = field(default_factory=dict)
+    fixed_award: int | None = None
+    """An award already on the ledger this event is about (a ``share`` re-split of an earlier
+    round's pending award), when ``award`` cannot index the plan's awards."""
+
+
+def shared_split(total_cents: int, members: int) -> list[int]:
+    """A 100% award's locked value shared equally by ``members`` near-simultaneous hits, in hit
+    order: each ``total // members``, the first hit keeping the cents that do not divide.
+
+    >>> shared_split(500_151, 2)
+    [250076, 250075]
+    """
+    each = total_cents // members
+    return [total_cents - each * (members - 1)] + [each] * (members - 1)
+
+
+@dataclass(frozen=True)
+class GroupMember:
+    """A pending 100% award of an open share group already on the ledger (:class:`HitPolicy`
+    ``SHARE``): its id, founder's id, and its locked value from the meter."""
+
+    award_id: int
+    group: int
+    meter_cents: int
 
 
 @dataclass(frozen=True)
@@ -120,6 +146,9 @@ class AwardDraft:
     share: Fraction | None = None
     meter_cents: int = 0
     source_position: int | None = None
+    share_group: tuple[str, int] | None = None
+    """Under :attr:`HitPolicy.SHARE`, a 100% award's group: its founder, ``("plan", index)``
+    or ``("ledger", award id)`` (a founder names itself)."""
 
 
 @dataclass(frozen=True)
@@ -215,6 +244,7 @@ def plan_settlement(
     states: Mapping[MeterLevel, LevelState],
     positions: Sequence[int],
     hands: Sequence[QualifyingHand],
+    groups: Mapping[MeterLevel, Sequence[GroupMember]] | None = None,
 ) -> SettlementPlan:
     """The events of one round's settlement.
 
@@ -227,6 +257,11 @@ def plan_settlement(
        plus win at once. Then the position's envy bonuses: a fixed amount for each qualifying hand
        with an envy amount held by *another* position (:class:`EnvyRule`).
 
+    Under :attr:`HitPolicy.SHARE` a 100% hit of a level whose open share group (``groups``:
+    pending 100% awards on the ledger; or an earlier hit of this round) exists joins it instead
+    of taking the (reseeded) meter: the meter is not touched, the group's locked value is split
+    again (:func:`shared_split`) and each earlier member's new amount is a ``share`` event.
+
     Raises :class:`RoundStateError` for a hand at a position without the wager, and
     :class:`PaytableError` for an outcome the paytable does not have.
     """
@@ -236,6 +271,13 @@ def plan_settlement(
     cur = {lv.level: states[lv.level] for lv in defn.levels}
     events: list[EventDraft] = []
     awards: list[AwardDraft] = []
+    open_groups: dict[MeterLevel, _Group] = {}
+    if defn.hit_policy is HitPolicy.SHARE:
+        for level, members in (groups or {}).items():
+            if members:
+                ref = ("ledger", members[0].group)
+                open_groups[level] = _Group(ref, [("ledger", m.award_id) for m in members],
+                                            {m.award_id: m.meter_cents for m in members})  # fmt: skip
 
     n = len(positions)
     wagered = n * defn.wager_cents
@@ -253,10 +295,14 @@ def plan_settlement(
         line = lines.get(p)
         if line is not None and not isinstance(line.pays, NotAvailable):
             pays = line.pays
-            if isinstance(pays, MeterShare):
+            stake_back = defn.wager_cents if defn.stake is ProgressiveStake.RETURNED else 0
+            group = open_groups.get(pays.level) if isinstance(pays, MeterShare) else None
+            if isinstance(pays, MeterShare) and pays.share == 1 and group is not None:
+                _join_group(p, line.outcome, pays.level, group, stake_back, awards, events)
+                cur[pays.level] = cur[pays.level].apply(Delta(hits=1))
+            elif isinstance(pays, MeterShare):
                 s = cur[pays.level]
                 cents = share_award_cents(pays.share, s.available)
-                stake_back = defn.wager_cents if defn.stake is ProgressiveStake.RETURNED else 0
                 draft = AwardDraft(
                     p,
                     line.outcome,
@@ -285,9 +331,13 @@ def plan_settlement(
                     )
                 )
                 if defn.reset_timing is ResetTiming.ON_AWARD and pays.share == 1:
-                    d = reset_delta(defn, cur[pays.level])
-                    cur[pays.level] = cur[pays.level].apply(d)
-                    events.append(EventDraft(EventKind.RESET, pays.level, d, award=len(awards) - 1))
+                    ev = reset_event(defn, cur[pays.level], len(awards) - 1)
+                    cur[pays.level] = cur[pays.level].apply(ev.delta)
+                    events.append(ev)
+                    if defn.hit_policy is HitPolicy.SHARE:  # this hit founds a share group
+                        me = ("plan", len(awards) - 1)
+                        awards[-1] = replace(awards[-1], share_group=me)
+                        open_groups[pays.level] = _Group(me, [])
             else:
                 amount, dropped = odds_return_cents(pays, defn.wager_cents)
                 draft = AwardDraft(p, line.outcome, AwardKind.ODDS, AwardStatus.PAID, amount)
@@ -327,6 +377,58 @@ def plan_settlement(
     return SettlementPlan(cur, tuple(events), tuple(awards))
 
 
+@dataclass
+class _Group:
+    """An open share group while a round is planned: its founder and members (``("ledger",
+    award id)`` or ``("plan", index in the plan's awards)``), and the ledger members' values."""
+
+    founder: tuple[str, int]
+    members: list[tuple[str, int]]
+    ledger_cents: dict[int, int] = field(default_factory=dict)
+
+
+def _join_group(
+    p: int,
+    outcome: str,
+    level: MeterLevel,
+    g: _Group,
+    stake_back: int,
+    awards: list[AwardDraft],
+    events: list[EventDraft],
+) -> None:
+    """A 100% hit joining share group ``g`` (see :func:`plan_settlement`)."""
+    members = g.members if g.members else [g.founder]
+    if not g.members:
+        g.members = members
+
+    def value(m: tuple[str, int]) -> int:
+        return g.ledger_cents[m[1]] if m[0] == "ledger" else awards[m[1]].meter_cents
+
+    total = sum(value(m) for m in members)
+    split = shared_split(total, len(members) + 1)
+    draft = AwardDraft(p, outcome, AwardKind.METER, AwardStatus.PENDING, split[-1] + stake_back,
+                       level, Fraction(1), split[-1], share_group=g.founder)  # fmt: skip
+    awards.append(draft)
+    detail = _award_detail(draft, None)
+    detail.update({"joins": True, "group_cents": total, "members": len(members) + 1})
+    events.append(EventDraft(EventKind.AWARD, level, Delta(hits=1), position=p,
+                             award=len(awards) - 1, amount_cents=draft.amount_cents,
+                             detail=detail))  # fmt: skip
+    for m, cents in zip(members, split, strict=False):
+        if value(m) == cents:
+            continue
+        share_detail = {"meter_cents": cents, "was_cents": value(m), "group_cents": total}
+        if m[0] == "ledger":
+            g.ledger_cents[m[1]] = cents
+            events.append(EventDraft(EventKind.SHARE, level, fixed_award=m[1],
+                                     amount_cents=cents + stake_back, detail=share_detail))  # fmt: skip
+        else:
+            awards[m[1]] = replace(awards[m[1]], meter_cents=cents, amount_cents=cents + stake_back)
+            events.append(EventDraft(EventKind.SHARE, level, award=m[1],
+                                     amount_cents=cents + stake_back, detail=share_detail))  # fmt: skip
+    members.append(("plan", len(awards) - 1))
+
+
 def _envy_for(
     defn: ProgressiveDefinition, p: int, order: Sequence[int], lines: Mapping[int, LineRule]
 ) -> list[tuple[int, LineRule]]:
@@ -357,10 +459,52 @@ def _award_detail(a: AwardDraft, available: int | None) -> dict[str, Any]:
 
 
 def reset_delta(defn: ProgressiveDefinition, s: LevelState) -> Delta:
-    """Reset a level after a 100% award: its seed and the whole reserve are added to what is left
-    on the meter (fractions and later contributions stay); the reserve is emptied."""
+    """Reset a level after a 100% award, by the definition's reseed funding; what is left on the
+    meter (fractions of a cent, contributions made while the award was pending) stays, and the
+    reserve is emptied into the meter.
+
+    ``HOUSE``: the house adds a new seed, the whole reserve on top (meter += seed + reserve).
+    ``RESERVE``: the reserve pays the reseed and the house only what it lacks
+    (meter += max(seed, reserve), the house's part :func:`house_topup`).
+
+    >>> from croupier.paytables import MeterLevel
+    >>> from croupier.analysis.meters import ReseedFunding
+    >>> lv = LevelDefinition(MeterLevel.PROGRESSIVE, 1000, Fraction(1, 10), Fraction(1, 20))
+    >>> d = ProgressiveDefinition("p", "633b.3", "1", 6, 100, (lv,), ())
+    >>> s = LevelState(MeterLevel.PROGRESSIVE, meter=7, reserve=300 * U)
+    >>> reset_delta(d, s).meter, house_topup(d, s)      # $10 seed, $3 of reserve: $7 from the house
+    (10000000, 7000000)
+    >>> h = replace(d, reseed=ReseedFunding.HOUSE)
+    >>> reset_delta(h, s).meter, house_topup(h, s)      # $10 new seed and the $3 on top
+    (13000000, 10000000)
+    """
     seed = defn.level(s.level).seed_cents * U
+    if defn.reseed is ReseedFunding.RESERVE:
+        return Delta(meter=max(seed, s.reserve), reserve=-s.reserve)
     return Delta(meter=seed + s.reserve, reserve=-s.reserve)
+
+
+def house_topup(defn: ProgressiveDefinition, s: LevelState) -> int:
+    """What the house puts into level ``s`` when it is reset (micro-dollars): the whole seed
+    (``HOUSE``), or what the reserve lacks of it, ``max(0, seed − reserve)`` (``RESERVE``)."""
+    seed = defn.level(s.level).seed_cents * U
+    if defn.reseed is ReseedFunding.RESERVE:
+        return max(0, seed - s.reserve)
+    return seed
+
+
+def reset_event(defn: ProgressiveDefinition, s: LevelState, award: int) -> EventDraft:
+    """The RESET event of level ``s`` after 100% award ``award``. Under ``RESERVE`` its detail
+    records the funding and the house's top-up; under ``HOUSE`` it records nothing (as every
+    reset did before reseed funding was a field of the definition)."""
+    detail: dict[str, Any] = {}
+    if defn.reseed is ReseedFunding.RESERVE:
+        detail = {
+            "funding": defn.reseed.value,
+            "reserve_micros": s.reserve,
+            "house_micros": house_topup(defn, s),
+        }
+    return EventDraft(EventKind.RESET, s.level, reset_delta(defn, s), award=award, detail=detail)
 
 
 @dataclass(frozen=True)
@@ -395,9 +539,9 @@ def payment_events(
     ]
     s = s.apply(d)
     if defn.reset_timing is ResetTiming.ON_VALIDATION and award.share == 1:
-        r = reset_delta(defn, s)
-        s = s.apply(r)
-        events.append(EventDraft(EventKind.RESET, award.level, r, award=award.award_id))
+        ev = reset_event(defn, s, award.award_id)
+        s = s.apply(ev.delta)
+        events.append(ev)
     return events, s
 
 
@@ -456,7 +600,7 @@ class Replayer:
 
     Each event's recorded change is checked against what the definition makes of the state before
     it: contributions against the increment rates, share awards against the share of what was
-    available, resets against seed plus reserve, payments and voids against the award. Manual
+    available, resets against the definition's reseed funding, payments and voids against the award. Manual
     adjustments are applied as recorded. A disagreement raises
     :class:`~croupier.errors.LedgerIntegrityError` naming the event.
     """
@@ -468,6 +612,10 @@ class Replayer:
         self.events = 0
         self.suspended = False
         self.first = defn
+        # HitPolicy.SHARE: each level's open share group (award ids, founder first), and the
+        # re-split values the ``share`` events after a joining hit must record
+        self.groups: dict[MeterLevel, list[int]] = {}
+        self.share_due: dict[int, int] = {}
 
     @classmethod
     def for_log(cls, current: ProgressiveDefinition, events: Sequence[StoredEvent]) -> Replayer:
@@ -514,6 +662,18 @@ class Replayer:
                 raise self._fail(
                     e, f"records {e.detail.get('overflow_micros', 0)} µ$ over the limit, not {over}"
                 )
+        elif k is EventKind.AWARD and e.detail.get("joins"):
+            self._join(e, self._state(e))
+        elif k is EventKind.SHARE:
+            a = self._award(e)
+            due = self.share_due.pop(e.award_id or 0, None)
+            if due is None or int(e.detail.get("meter_cents", -1)) != due:
+                raise self._fail(e, f"re-splits award {e.award_id} to {e.detail.get('meter_cents')} "
+                                 f"cents; its share group gives {due}")  # fmt: skip
+            if e.amount_cents != due + (a.amount_cents - a.meter_cents) or not e.delta.is_zero():
+                raise self._fail(e, "records another amount or a meter change")
+            a.amount_cents, a.meter_cents = e.amount_cents, due
+            return
         elif k is EventKind.AWARD and e.detail.get("kind") == AwardKind.METER.value:
             s = self._state(e)
             share = Fraction(e.detail["share"])
@@ -529,9 +689,18 @@ class Replayer:
             if e.award_id is None or e.amount_cents is None:
                 raise self._fail(e, "records no award id or amount")
             self.awards[e.award_id] = _ReplayAward(s.level, share, cents, e.amount_cents)
+            if self.defn.hit_policy is HitPolicy.SHARE and share == 1:
+                if self.groups.get(s.level):
+                    raise self._fail(e, "takes the meter while a share group is open (it joins)")
+                self.groups[s.level] = [e.award_id]
         elif k is EventKind.RESET:
             s = self._state(e)
             self._expect(e, reset_delta(self.defn, s))
+            funded = reset_event(self.defn, s, e.award_id or 0).detail
+            if {k2: e.detail.get(k2) for k2 in funded} != funded:
+                raise self._fail(
+                    e, f"records the reseed's funding as {dict(e.detail)}, not {funded}"
+                )
         elif k is EventKind.VALIDATION:
             a = self._award(e)
             a.validated_by = e.actor
@@ -546,6 +715,7 @@ class Replayer:
             expected, _ = payment_events(self.defn, self._state(e), pending)
             self._expect(e, expected[0].delta)
             a.status = AwardStatus.PAID
+            self._close_group(e.award_id or 0)
         elif k in (EventKind.SUSPEND, EventKind.RESUME):
             if self.suspended == (k is EventKind.SUSPEND):
                 raise self._fail(e, "suspends a suspended link or resumes one in play")
@@ -568,6 +738,7 @@ class Replayer:
             pending = PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
             self._expect(e, void_delta(self.defn, pending))
             a.status = AwardStatus.VOIDED
+            self._close_group(e.award_id or 0)
         elif not e.delta.is_zero() and k is not EventKind.ADJUSTMENT:
             raise self._fail(e, "changes a meter, which this kind of event never does")
         if e.level is not None and not e.delta.is_zero():
@@ -575,6 +746,34 @@ class Replayer:
             if s.available < 0 or s.reserve < 0 or s.held < 0:
                 raise self._fail(e, "leaves a negative meter, reserve or held amount")
             self.states[s.level] = s
+
+    def _join(self, e: StoredEvent, s: LevelState) -> None:
+        """A 100% hit joining its level's open share group (:attr:`HitPolicy.SHARE`)."""
+        group = self.groups.get(s.level)
+        if self.defn.hit_policy is not HitPolicy.SHARE or not group:
+            raise self._fail(e, "joins a share group, but none is open at its level")
+        total = sum(self.awards[m].meter_cents for m in group)
+        split = shared_split(total, len(group) + 1)
+        if (
+            int(e.detail.get("meter_cents", -1)) != split[-1]
+            or e.detail.get("group_cents") != total
+        ):
+            raise self._fail(e, f"takes {e.detail.get('meter_cents')} cents of a share group of "
+                             f"{total}; its equal part is {split[-1]}")  # fmt: skip
+        self._expect(e, Delta(hits=1))
+        if e.award_id is None or e.amount_cents is None:
+            raise self._fail(e, "records no award id or amount")
+        self.awards[e.award_id] = _ReplayAward(s.level, Fraction(1), split[-1], e.amount_cents)
+        for m, cents in zip(group, split, strict=False):
+            if self.awards[m].meter_cents != cents:
+                self.share_due[m] = cents
+        group.append(e.award_id)
+
+    def _close_group(self, award_id: int) -> None:
+        """A member paid or voided: its share group takes no more hits."""
+        for level, group in list(self.groups.items()):
+            if award_id in group:
+                del self.groups[level]
 
     def _award(self, e: StoredEvent) -> _ReplayAward:
         if e.award_id is None or e.award_id not in self.awards:

@@ -21,8 +21,9 @@ from enum import Enum
 from fractions import Fraction
 from typing import Any
 
+from croupier.analysis.meters import ReseedFunding
 from croupier.errors import InputError, PaytableError, RulesError
-from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay
+from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay, paytable_digest
 from croupier.units import format_money
 from croupier.wagers.base import ProgressiveStake, Settlement
 
@@ -96,6 +97,22 @@ class ResetTiming(Enum):
     ON_AWARD = "on-award"
 
 
+class HitPolicy(Enum):
+    """How near-simultaneous 100% hits of one level at linked tables are resolved (issue 15;
+    docs/interpretations.md). A hit is *near-simultaneous* with an earlier one while that one is
+    still pending validation. Either policy reseeds the link at the hit
+    (:attr:`ResetTiming.ON_AWARD`), so the other tables play on.
+
+    ``FIRST_TAKES_METER``: the first hit takes the meter; a later one the reseeded value.
+    ``SHARE``: a later hit joins the first's group and the group shares the first hit's locked
+    value equally (the first hit keeps the cents that do not divide); the reseeded meter is left
+    to later play.
+    """
+
+    FIRST_TAKES_METER = "first-takes-meter"
+    SHARE = "share"
+
+
 class EnvyRule(Enum):
     """How many envy bonuses a player holding the progressive wager receives in one round.
 
@@ -124,11 +141,25 @@ class EventKind(Enum):
     SETTLED = "settled"  # the round's settlement is complete (idempotency key)
     VALIDATION = "validation"  # a floorperson or above validated a pending award
     PAYMENT = "payment"  # a share award paid out of its level
-    RESET = "reset"  # a level reset to its seed plus the reserve after a 100% award
+    RESET = "reset"  # a level reseeded after a 100% award (by the definition's ReseedFunding)
     ADJUSTMENT = "adjustment"  # a manual correction, or a pending award voided
     SUSPEND = "suspend"  # the link taken out of play for a reconfiguration (NY 5321.18(b)(4))
     RECONFIGURE = "reconfigure"  # seed, rates or limit changed, with the approval reference
     RESUME = "resume"  # the link back in play
+    SHARE = "share"  # a pending 100% award's value re-split with a near-simultaneous hit
+    SIGNIFICANT = "significant"  # a significant event (GLI-13; NJ 13:69D-1.52, NY 5320.8)
+
+
+class SignificantCode(Enum):
+    """The code of a significant event (a ``significant`` ledger event's ``detail["code"]``):
+    what GLI-13-derived controller rules (N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8) have a
+    progressive controller log, with its table, time and actor."""
+
+    STARTUP_SELF_CHECK = "startup-self-check"  # the ledger checked itself when opened
+    VERIFICATION_FAILURE = "verification-failure"  # the log or a table derived from it differs
+    CONFIGURATION_MISMATCH = "configuration-mismatch"  # running paytable/submission not approved
+    CRASH_RECOVERY = "crash-recovery"  # a session ended without closing: replayed and checked
+    SHUTDOWN = "shutdown"  # a session that opened with a self-check closed in order
 
 
 class AwardKind(Enum):
@@ -234,7 +265,15 @@ class ProgressiveDefinition:
     """A progressive as configured: one paytable, one wager size, its levels and pay rules.
 
     Build it with :meth:`from_paytable`. ``name`` identifies the progressive (and its meters) in
-    the ledger; tables linked to it share its meters (§ 605a.8).
+    the ledger; tables linked to it share its meters (§ 605a.8). ``reseed`` says who funds a
+    level's reset after a 100% award (:class:`~croupier.analysis.meters.ReseedFunding`, the
+    analysis's reading): ``RESERVE`` (new definitions) — the reserve, the house topping it up to
+    the seed; ``HOUSE`` — a new seed from the house, the reserve added on top (every definition
+    stored before the field existed reads so). ``paytable_sha256`` and ``submission_sha256`` are
+    the digests of the approved configuration (:func:`~croupier.paytables.paytable_digest` of the
+    paytable it was made from, :func:`~croupier.table.submission.submission_digest` of the Rules
+    Submission it is offered under), stored with it; play is refused while the running
+    configuration differs (:mod:`croupier.progressive.configuration`).
     """
 
     name: str
@@ -247,6 +286,10 @@ class ProgressiveDefinition:
     reset_timing: ResetTiming = ResetTiming.ON_VALIDATION
     envy_rule: EnvyRule = EnvyRule.EACH
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
+    reseed: ReseedFunding = ReseedFunding.RESERVE
+    paytable_sha256: str | None = None
+    submission_sha256: str | None = None
+    hit_policy: HitPolicy | None = None
 
     def __post_init__(self) -> None:
         if not self.name.strip():
@@ -255,6 +298,11 @@ class ProgressiveDefinition:
             raise PaytableError(f"a progressive wager must be positive, not {self.wager_cents}")
         if not self.levels:
             raise PaytableError(f"progressive {self.name!r} has no meter level")
+        if self.hit_policy is not None and self.reset_timing is not ResetTiming.ON_AWARD:
+            raise InputError(
+                f"progressive {self.name!r}: the {self.hit_policy.value} hit policy reseeds the "
+                "link at the hit, so other tables play on: its reset timing is on-award"
+            )
         seen = [lv.level for lv in self.levels]
         if len(set(seen)) != len(seen):
             raise PaytableError(f"progressive {self.name!r} defines a level twice")
@@ -280,6 +328,9 @@ class ProgressiveDefinition:
         reset_timing: ResetTiming = ResetTiming.ON_VALIDATION,
         envy_rule: EnvyRule = EnvyRule.EACH,
         stake: ProgressiveStake = ProgressiveStake.COLLECTED,
+        reseed: ReseedFunding = ReseedFunding.RESERVE,
+        submission_sha256: str | None = None,
+        hit_policy: HitPolicy | None = None,
     ) -> ProgressiveDefinition:
         """The progressive of ``paytable`` for ``wager_cents`` wagers at a ``decks``-deck table.
 
@@ -350,6 +401,10 @@ class ProgressiveDefinition:
             reset_timing=reset_timing,
             envy_rule=envy_rule,
             stake=stake,
+            reseed=reseed,
+            paytable_sha256=paytable_digest(paytable),
+            submission_sha256=submission_sha256,
+            hit_policy=hit_policy,
         )
 
     # -- look-ups --------------------------------------------------------------------------
@@ -392,6 +447,13 @@ class ProgressiveDefinition:
             "reset_timing": self.reset_timing.value,
             "envy_rule": self.envy_rule.value,
             "stake": self.stake.value,
+            # only when not HOUSE: a definition stored before the field (read as HOUSE, the
+            # ledger's old reset) is written back byte for byte, so its old events still verify
+            **({"reseed": self.reseed.value} if self.reseed is not ReseedFunding.HOUSE else {}),
+            # the approved configuration's digests, when known (an older definition has none)
+            **({"paytable_sha256": self.paytable_sha256} if self.paytable_sha256 else {}),
+            **({"submission_sha256": self.submission_sha256} if self.submission_sha256 else {}),
+            **({"hit_policy": self.hit_policy.value} if self.hit_policy is not None else {}),
             "levels": [
                 {
                     "level": lv.level.value,
@@ -447,4 +509,8 @@ class ProgressiveDefinition:
             reset_timing=ResetTiming(data["reset_timing"]),
             envy_rule=EnvyRule(data["envy_rule"]),
             stake=ProgressiveStake(data["stake"]),
+            reseed=ReseedFunding(data.get("reseed", ReseedFunding.HOUSE.value)),
+            paytable_sha256=data.get("paytable_sha256"),
+            submission_sha256=data.get("submission_sha256"),
+            hit_policy=HitPolicy(data["hit_policy"]) if data.get("hit_policy") else None,
         )

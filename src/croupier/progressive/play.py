@@ -39,8 +39,9 @@ from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
 from croupier.errors import CroupierError
-from croupier.paytables import MeterLevel
+from croupier.paytables import MeterLevel, MeterShare
 from croupier.progressive.batch import Batch
+from croupier.progressive.configuration import ledger_check
 from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase, chain_rows
 from croupier.progressive.meters import (
     AwardDraft,
@@ -52,6 +53,7 @@ from croupier.progressive.meters import (
 )
 from croupier.progressive.model import (
     EventKind,
+    HitPolicy,
     ProgressiveDefinition,
     QualifyingHand,
     Role,
@@ -309,6 +311,18 @@ def _level(m: Mapping[str, Any]) -> LevelState:
     )
 
 
+def _full_hit(defn: ProgressiveDefinition, hands: Sequence[QualifyingHand]) -> bool:
+    """Whether a hand is paid 100% of a level."""
+    for h in hands:
+        try:
+            pays = defn.line(h.outcome).pays
+        except CroupierError:
+            return True  # the procedure says what is wrong with it
+        if isinstance(pays, MeterShare) and pays.share == 1:
+            return True
+    return False
+
+
 def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement | None:
     """Settle the prepared round on ``conn`` (a write transaction of ``ledger``), or ``None``
     when it is not the common case (see the module docstring); then only reads were made."""
@@ -330,8 +344,10 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
     assert isinstance(prog, list) and isinstance(head, list) and isinstance(state, list)
     if not prog or prog[0]["id"] != p.pid or prog[0]["definition"] != p.definition_json:
         return None
-    if prog[0]["suspended"]:
+    if prog[0]["suspended"] or not ledger_check(ledger, p.definition).ok:
         return None  # the procedure refuses it, saying why
+    if p.definition.hit_policy is HitPolicy.SHARE and _full_hit(p.definition, p.hands):
+        return None  # a 100% hit may join a share group: the procedure reads the groups
     if not head or not state:
         return None
     ledger._check_kept(int(head[0]["head_seq"]))

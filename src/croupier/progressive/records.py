@@ -206,6 +206,10 @@ def replay_awards(progressive: str, events: Iterable[StoredEvent]) -> dict[int, 
                 out[aid] = replace(a, status=AwardStatus.PAID)
             elif k is EventKind.ADJUSTMENT and d.get("void_award") is not None:
                 out[aid] = replace(a, status=AwardStatus.VOIDED, validated_by=e.actor)
+            elif k is EventKind.SHARE:  # re-split with a near-simultaneous hit (HitPolicy.SHARE)
+                out[aid] = replace(
+                    a, amount_cents=e.amount_cents or 0, meter_cents=int(d["meter_cents"])
+                )
     return out
 
 

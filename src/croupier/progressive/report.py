@@ -42,6 +42,10 @@ class LevelReconciliation:
     closing_reserve_micros: int
     paid_by_attendant_cents: int
     wagers: int
+    house_micros: int = 0
+    """What the house put into the level in the period: the initial seed, and at each reset what
+    the reset added to meter and reserve together — the whole seed (``HOUSE``), or the top-up
+    the reserve lacked of it (``RESERVE``; the reserve's own part only moves to the meter)."""
 
     @property
     def balanced(self) -> bool:
@@ -96,7 +100,7 @@ def reconcile(
     lo = _naive(start) if start is not None else None
     hi = _naive(end) if end is not None else None
     before = Replayer.for_log(defn, [e for e, _ in events])
-    keys = ("contrib", "awards", "resets", "adjust", "r_contrib", "r_resets", "r_adjust")
+    keys = ("contrib", "awards", "resets", "adjust", "r_contrib", "r_resets", "r_adjust", "house")
     flows = {lv.level: dict.fromkeys((*keys, "attendant", "wagers"), 0) for lv in defn.levels}
     table_cents = n = 0
     opening: dict[MeterLevel, tuple[int, int]] | None = None
@@ -119,6 +123,7 @@ def reconcile(
         f, d = flows[e.level], e.delta
         if k is EventKind.SEED:  # the progressive created in the period: its first (re)seed
             f["resets"] += d.meter
+            f["house"] += d.meter
         elif k is EventKind.CONTRIBUTION:
             f["contrib"] += d.meter
             f["r_contrib"] += d.reserve
@@ -130,6 +135,7 @@ def reconcile(
         elif k is EventKind.RESET:
             f["resets"] += d.meter
             f["r_resets"] += d.reserve
+            f["house"] += d.meter + d.reserve
         elif k is EventKind.ADJUSTMENT:
             f["adjust"] += d.meter
             f["r_adjust"] += d.reserve
@@ -157,6 +163,7 @@ def reconcile(
                 closing_reserve_micros=c.reserve if c is not None else 0,
                 paid_by_attendant_cents=f["attendant"],
                 wagers=f["wagers"],
+                house_micros=f["house"],
             )
         )
     return Reconciliation(defn.name, start, end, tuple(levels), table_cents, n)

@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
 from croupier.errors import (
+    ConfigurationMismatchError,
     IdempotencyConflictError,
     LedgerError,
     LedgerIntegrityError,
@@ -28,10 +29,20 @@ from croupier.errors import (
     RoundHeldError,
     RoundStateError,
 )
+from croupier.paytables import MeterLevel
+from croupier.progressive.configuration import ledger_check, require_configuration
 from croupier.progressive.core import TX_STATE, LedgerBase
-from croupier.progressive.meters import AwardDraft, EventDraft, plan_settlement
+from croupier.progressive.meters import (
+    AwardDraft,
+    EventDraft,
+    GroupMember,
+    SettlementPlan,
+    plan_settlement,
+)
 from croupier.progressive.model import (
+    AwardStatus,
     EventKind,
+    HitPolicy,
     ProgressiveDefinition,
     QualifyingHand,
     Role,
@@ -52,6 +63,7 @@ from croupier.progressive.records import (
     replay_awards,
     settlement_to_json,
 )
+from croupier.progressive.significant import log_mismatch
 from croupier.progressive.store import now
 
 _ROUND = sa.select(t.rounds).where(
@@ -72,6 +84,50 @@ _INSERT_AWARD = (
     .returning(t.awards.c.id)
 )
 _INSERT_SETTLEMENT = sa.insert(t.settlements)
+
+
+def _open_groups(conn: Connection, pid: int) -> dict[MeterLevel, list[GroupMember]]:
+    """Each level's open share group (:attr:`HitPolicy.SHARE`): the members of its newest group,
+    founder first, if every one of them is still pending; read under the progressive's lock."""
+    a = t.awards.c
+    newest = (
+        sa.select(a.level, sa.func.max(a.share_group).label("g"))
+        .where(a.progressive_id == pid, a.share_group.is_not(None))
+        .group_by(a.level)
+    ).subquery()
+    rows = conn.execute(
+        sa.select(a.id, a.level, a.share_group, a.status, a.meter_cents)
+        .join(newest, sa.and_(newest.c.level == a.level, newest.c.g == a.share_group))
+        .where(a.progressive_id == pid)
+        .order_by(a.id)
+    ).all()
+    out: dict[MeterLevel, list[GroupMember]] = {}
+    closed: set[MeterLevel] = set()
+    for r in rows:
+        level = MeterLevel(r.level)
+        if r.status != AwardStatus.PENDING.value:
+            closed.add(level)
+        out.setdefault(level, []).append(GroupMember(r.id, r.share_group, r.meter_cents))
+    return {lv: ms for lv, ms in out.items() if lv not in closed}
+
+
+def _store_share_groups(conn: Connection, plan: SettlementPlan, award_ids: Sequence[int]) -> None:
+    """Record each new 100% award's share group, and the new values of earlier rounds' awards
+    a joining hit re-split (the ``share`` events say the same)."""
+    for i, d in enumerate(plan.awards):
+        if d.share_group is not None:
+            where, ref = d.share_group
+            group = award_ids[ref] if where == "plan" else ref
+            conn.execute(
+                sa.update(t.awards).where(t.awards.c.id == award_ids[i]).values(share_group=group)
+            )
+    for e in plan.events:
+        if e.kind is EventKind.SHARE and e.fixed_award is not None:
+            conn.execute(
+                sa.update(t.awards)
+                .where(t.awards.c.id == e.fixed_award)
+                .values(amount_cents=e.amount_cents, meter_cents=int(e.detail["meter_cents"]))
+            )
 
 
 def _round_cache(conn: Connection) -> dict[tuple[int, str], RoundView] | None:
@@ -154,6 +210,20 @@ class ProgressiveSystem:
         self._open: tuple[Connection, int, ProgressiveDefinition] | None = None
 
     @contextmanager
+    def _logging_refusal(self, table: str, by: str) -> Iterator[None]:
+        """Record a ``configuration-mismatch`` significant event (once per ledger object) when
+        play is refused for it — after the refused transaction has rolled back."""
+        outer = self._open is None
+        try:
+            yield
+        except ConfigurationMismatchError:
+            cached = self.ledger._defs.get(self.name)
+            if outer and cached is not None:
+                check = ledger_check(self.ledger, cached[2])
+                log_mismatch(self.ledger, check, table=table, actor=by)
+            raise
+
+    @contextmanager
     def _write(self) -> Iterator[tuple[Connection, int, ProgressiveDefinition]]:
         """A write transaction with the progressive's row locked — or, inside :meth:`play_round`,
         the one already open (so a whole round is one transaction)."""
@@ -187,6 +257,19 @@ class ProgressiveSystem:
         settlement, ``replayed``."""
         if self._open is not None:
             return self._play_steps(round_id, table, positions, hands, idempotency_key, by, content)
+        with self._logging_refusal(table, by):
+            return self._play_new(round_id, table, positions, hands, idempotency_key, by, content)
+
+    def _play_new(
+        self,
+        round_id: str,
+        table: str,
+        positions: Sequence[int],
+        hands: Sequence[QualifyingHand],
+        idempotency_key: str,
+        by: str,
+        content: str | None,
+    ) -> RoundSettlement:
         prepared = prepare(
             self.ledger,
             self.name,
@@ -282,7 +365,7 @@ class ProgressiveSystem:
             raise RoundStateError(f"positions must be seat numbers 1, 2, …, not {ps!r}")
         if len(set(ps)) != len(ps):
             raise RoundStateError(f"a position holds one progressive wager, got {ps!r}")
-        with self._write() as (conn, pid, defn):
+        with self._logging_refusal(table, by), self._write() as (conn, pid, defn):
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(1)"), "accepting wagers")
             if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
                 raise LinkError(
@@ -290,6 +373,7 @@ class ProgressiveSystem:
                     "accepted at its tables until it is resumed (NY 9 NYCRR 5321.18(b)(4))",
                     section="605a.8",
                 )
+            require_configuration(self.ledger, defn)
             linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()
             if linked is None:
                 raise LinkError(
@@ -500,7 +584,8 @@ class ProgressiveSystem:
                     f"round {round_id!r} is {r.status.value} and cannot be settled: {hint}"
                 )
             before = self.ledger._levels(conn, pid)
-            plan = plan_settlement(defn, before, r.positions, hands)
+            groups = _open_groups(conn, pid) if defn.hit_policy is HitPolicy.SHARE else None
+            plan = plan_settlement(defn, before, r.positions, hands, groups)
 
             table_id = r.table_id
 
@@ -523,6 +608,7 @@ class ProgressiveSystem:
                 self._insert_award(conn, pid, round_id, r.table_id, a) for a in plan.awards
             ]
             self.ledger._fault("award-rows")
+            _store_share_groups(conn, plan, award_ids)
             append(plan.events[n_contrib:], award_ids)
             self.ledger._fault("awards")
             self.ledger._store_levels(conn, pid, before, plan.states)

@@ -32,6 +32,8 @@ progressives = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     # suspended for a reconfiguration: no round is played on it (the suspend/resume events)
     sa.Column("suspended", sa.Boolean, nullable=False, server_default=sa.false()),
+    # who funds a reseed (the definition's ReseedFunding); "house" for progressives made before it
+    sa.Column("reseed_funding", sa.String(10), nullable=False, server_default="house"),
 )
 
 meter_levels = sa.Table(
@@ -110,6 +112,8 @@ awards = sa.Table(
     # the other player's qualifying hand; so no hand is paid twice to one position
     sa.Column("source_position", sa.Integer, nullable=False),
     sa.Column("validated_by", sa.String(100), nullable=True),
+    # HitPolicy.SHARE: the founding award of a 100% award's share group (its own id if it is one)
+    sa.Column("share_group", sa.Integer, nullable=True),
     sa.UniqueConstraint(
         "progressive_id", "round_id", "position", "source_position", name="uq_awards_once"
     ),

@@ -24,8 +24,6 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from croupier.commands.common import _money
-from croupier.commands.meters import _progressive_paytable, _signed_cents
-from croupier.commands.meters_view import _award_dict, _event_dict, _status_dict
 from croupier.errors import InputError
 from croupier.paytables import builtin_paytables
 from croupier.progressive import (
@@ -38,6 +36,11 @@ from croupier.progressive import (
     StaffMember,
     format_micros,
 )
+from croupier.progressive.views import award_dict as _award_dict
+from croupier.progressive.views import event_dict as _event_dict
+from croupier.progressive.views import progressive_paytable as _progressive_paytable
+from croupier.progressive.views import signed_cents as _signed_cents
+from croupier.progressive.views import status_dict as _status_dict
 from croupier.service.auth import require
 from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
 from croupier.wagers import ProgressiveStake

@@ -22,9 +22,9 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from croupier.commands.meters_view import _award_dict
 from croupier.errors import InputError, RoundConflictError
 from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement
+from croupier.progressive.views import award_dict as _award_dict
 from croupier.service import store
 from croupier.service.jsontext import dumps
 from croupier.table.procedure import Phase

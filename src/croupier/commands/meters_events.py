@@ -1,0 +1,110 @@
+"""``croupier meters events``: the significant events of the progressive controller (GLI-13;
+N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8; docs/interpretations.md): start-up self-checks,
+verification failures, configuration mismatches, recoveries after a crash, shutdowns — each with
+its table, code, time and actor. Registered on :data:`croupier.commands.meters.meters_app` when
+imported: the ``meters`` entry of :data:`croupier.commands.COMMANDS` lists this module."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from croupier.commands.common import out
+from croupier.commands.meters import DbOpt, JsonOut, _ledger, meters_app
+from croupier.errors import InputError
+from croupier.progressive import EventKind, LedgerEvent, SignificantCode
+
+
+def significant_dict(e: LedgerEvent) -> dict[str, Any]:
+    """One significant event as ``croupier meters events --json`` prints it."""
+    ev = e.event
+    detail = dict(ev.detail)
+    code = str(detail.pop("code", ""))
+    return {
+        "seq": ev.seq,
+        "at": e.created_at.isoformat(),
+        "code": code,
+        "progressive": e.progressive,
+        "table": ev.table_id,
+        "by": ev.actor,
+        "role": ev.actor_role,
+        "detail": detail,
+    }
+
+
+def _summary(code: str, d: dict[str, Any]) -> str:
+    if code == SignificantCode.STARTUP_SELF_CHECK.value:
+        extra = f", mismatched: {', '.join(d['mismatched'])}" if d.get("mismatched") else ""
+        return f"{d.get('result')}: {d.get('events', '?')} events checked{extra}"
+    if code == SignificantCode.CONFIGURATION_MISMATCH.value:
+        return "; ".join(d.get("differences", []))
+    if code == SignificantCode.CRASH_RECOVERY.value:
+        return (
+            f"session {str(d.get('crashed_session'))[:8]} (pid {d.get('crashed_pid')}) "
+            f"recovered: {d.get('replayed_events')} events replayed"
+        )
+    if code == SignificantCode.VERIFICATION_FAILURE.value:
+        return f"during {d.get('during')}: {d.get('error')}"
+    return f"session {str(d.get('session', ''))[:8]}"
+
+
+@meters_app.command()
+def events(
+    ctx: typer.Context,
+    name: Annotated[str | None, typer.Option("--name", help="Only this progressive's.")] = None,
+    code: Annotated[
+        str | None,
+        typer.Option(
+            "--code",
+            help="Only this code: startup-self-check, verification-failure, "
+            "configuration-mismatch, crash-recovery or shutdown.",
+        ),
+    ] = None,
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the last N.")] = None,
+    db: DbOpt = None,
+    json_out: JsonOut = False,
+) -> None:
+    """The significant events of the progressive controller (GLI-13; N.J.A.C. 13:69D-1.52, NY 9
+    NYCRR 5320.8): start-up self-checks, verification failures, configuration mismatches and
+    recoveries after a crash, each with its table, code, time and actor."""
+    codes = {c.value for c in SignificantCode}
+    if code is not None and code not in codes:
+        raise InputError(f"unknown code {code!r} (expected one of {', '.join(sorted(codes))})")
+    if limit is not None and limit < 1:
+        raise InputError(f"--limit must be 1 or more, not {limit}")
+    with _ledger(ctx, db) as ledger:
+        if name is not None:
+            ledger.definition(name)
+        found = [
+            e
+            for e in ledger.history()
+            if e.event.kind is EventKind.SIGNIFICANT
+            and (name is None or e.progressive == name)
+            and (code is None or e.event.detail.get("code") == code)
+        ]
+    if limit is not None:
+        found = found[-limit:]
+    rows = [significant_dict(e) for e in found]
+    if json_out:
+        print(json.dumps({"events": rows}, indent=2, ensure_ascii=False))
+        return
+    if not rows:
+        out.print("no significant events")
+        return
+    t = Table(title="Significant events (GLI-13; N.J.A.C. 13:69D-1.52)", title_justify="left")
+    for col in ("Seq", "At (UTC)", "Code", "Progressive", "Table", "By", "What"):
+        t.add_column(col, justify="right" if col == "Seq" else "left")
+    for r in rows:
+        t.add_row(
+            str(r["seq"]),
+            r["at"][:19],
+            r["code"],
+            r["progressive"] or "",
+            r["table"] or "",
+            r["by"] or "(controller)",
+            _summary(r["code"], r["detail"]),
+        )
+    out.print(t)

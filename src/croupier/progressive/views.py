@@ -1,0 +1,149 @@
+"""How a progressive is shown as JSON — its status and § 605a.7(a) meters, awards, events — and
+the parsing of what commands and the service are given (a paytable spec, a signed amount): one
+public module that ``croupier meters`` and the HTTP service both use (docs/schemas/meters-*.json).
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from croupier.errors import InputError
+from croupier.progressive.meterset import ProgressiveMeters
+from croupier.progressive.model import format_micros
+from croupier.progressive.records import Award, LedgerEvent, ProgressiveStatus
+from croupier.table.progressive import progressive_wagers
+from croupier.units import format_money, format_percent, parse_amount
+
+__all__ = ["award_dict", "event_dict", "progressive_paytable", "signed_cents", "status_dict"]
+
+
+def award_dict(a: Award) -> dict[str, Any]:
+    """An award as JSON (``croupier meters``, the service): docs/schemas/meters-status."""
+    return {
+        "award": a.id,
+        "progressive": a.progressive,
+        "round": a.round_id,
+        "table": a.table_id,
+        "position": a.position,
+        "outcome": a.outcome,
+        "kind": a.kind.value,
+        "status": a.status.value,
+        "level": a.level.value if a.level else None,
+        "share": format_percent(a.share) if a.share is not None else None,
+        "amount": format_money(a.amount_cents),
+        "amount_cents": a.amount_cents,
+        "validated_by": a.validated_by,
+        **({"envy_for_position": a.source_position} if a.source_position is not None else {}),
+    }
+
+
+def status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
+    """A progressive's status and § 605a.7(a) meters as JSON (docs/schemas/meters-status)."""
+    d = s.definition
+    by_level = {lm.level: lm for lm in m.levels}
+    return {
+        "name": d.name,
+        "section": f"58 Pa. Code § {d.section}",
+        "paytable": d.paytable,
+        "decks": d.decks,
+        "wager": format_money(d.wager_cents),
+        "wager_cents": d.wager_cents,
+        "reset_timing": d.reset_timing.value,
+        "envy_rule": d.envy_rule.value,
+        "reseed_funding": d.reseed.value,
+        "paytable_sha256": d.paytable_sha256,
+        "submission_sha256": d.submission_sha256,
+        "hit_policy": d.hit_policy.value if d.hit_policy is not None else None,
+        "tables": list(s.tables),
+        "levels": [
+            {
+                "level": lv.level.value,
+                "seed": format_money(d.level(lv.level).seed_cents),
+                "seed_cents": d.level(lv.level).seed_cents,
+                "primary_rate": format_percent(d.level(lv.level).primary_rate),
+                "secondary_rate": format_percent(d.level(lv.level).secondary_rate),
+                "meter": format_micros(lv.meter),
+                "held": format_micros(lv.held),
+                "available": format_micros(lv.available),
+                "reserve": format_micros(lv.reserve),
+                "meter_micros": lv.meter,
+                "held_micros": lv.held,
+                "available_micros": lv.available,
+                "reserve_micros": lv.reserve,
+                "wagered": format_money(lv.wagered_cents),
+                "wagered_cents": lv.wagered_cents,
+                "paid": format_money(lv.paid_cents),
+                "paid_cents": lv.paid_cents,
+                "hits": lv.hits,
+                "limit_cents": by_level[lv.level].limit_cents,
+                "overflow_micros": by_level[lv.level].overflow_micros,
+                "paid_by_attendant_cents": by_level[lv.level].paid_by_attendant_cents,
+                "cumulative_paid_cents": by_level[lv.level].cumulative_paid_cents,
+                "qualifying_wagers": by_level[lv.level].qualifying_wagers,
+                "wins": by_level[lv.level].wins,
+            }
+            for lv in s.levels
+        ],
+        "paid_by_table_cents": m.paid_by_table_cents,
+        "table_pays": m.table_pays,
+        "pending": [award_dict(a) for a in s.pending],
+    }
+
+
+def event_dict(e: LedgerEvent) -> dict[str, Any]:
+    """A ledger event as JSON (``croupier meters --history``, the service)."""
+    ev = e.event
+    return {
+        "seq": ev.seq,
+        "at": e.created_at.isoformat(),
+        "progressive": e.progressive,
+        "kind": ev.kind.value,
+        "level": ev.level.value if ev.level else None,
+        "round": ev.round_id,
+        "table": ev.table_id,
+        "position": ev.position,
+        "award": ev.award_id,
+        "meter_delta_micros": ev.delta.meter,
+        "reserve_delta_micros": ev.delta.reserve,
+        "held_delta_micros": ev.delta.held,
+        "amount_cents": ev.amount_cents,
+        "by": ev.actor,
+        "role": ev.actor_role,
+        "detail": dict(ev.detail),
+    }
+
+
+def progressive_paytable(spec: str) -> tuple[str, str]:
+    """``'633b.3:1'`` or ``'match-the-dealer:1'`` → ``('633b.3', '1')``: the section of the
+    regulation (a progressive wager's id names its section) and the paytable's id.
+    :class:`~croupier.errors.InputError` for any other shape or wager."""
+    section, sep, key = (x.strip() for x in spec.partition(":"))
+    if not sep or not section or not key:
+        raise InputError(
+            "--paytable is SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1 or "
+            f"match-the-dealer:1, not {spec!r}"
+        )
+    by_wager = {w.id: w.section for w in progressive_wagers()}
+    wanted = section.lower()
+    if wanted in by_wager:
+        return by_wager[wanted], key
+    if section in by_wager.values():
+        return section, key
+    known = ", ".join(f"{w} ({s})" for w, s in by_wager.items())
+    near = difflib.get_close_matches(wanted, list(by_wager), n=1)
+    hint = f"did you mean {near[0]!r}? " if near else ""
+    raise InputError(
+        f"--paytable {spec!r}: {section!r} is not a progressive wager; {hint}"
+        f"the progressive wagers are {known}"
+    )
+
+
+def signed_cents(text: str, option: str) -> int:
+    """A signed amount in dollars ('-5', '+$1.50') as cents; ``option`` names it in an error."""
+    t = text.strip()
+    if t.lstrip("+-$") in ("0", "0.00", ""):
+        return 0
+    sign = -1 if t.startswith("-") else 1
+    cents = parse_amount(t.lstrip("+-"), option)
+    return sign * cents
