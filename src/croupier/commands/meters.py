@@ -68,6 +68,7 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.table.progressive import (
+    check_one_meter_per_wager,
     feed_progressive,
     progressive_wager,
     progressive_wagers,
@@ -465,6 +466,7 @@ def feed_rounds(
     failed: set[Path] = set()
     with Ledger(default_url() if db is None else db, create=False) as ledger:
         who = login(ledger, _required_as(by), password_file)
+        check_one_meter_per_wager([ledger.definition(name) for name in progressives])
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []
             try:

@@ -74,6 +74,7 @@ from croupier.progressive.store import (
     read_key,
     sqlite_file,
 )
+from croupier.units import format_money
 
 FaultHook = Callable[[str], None]
 """Called with a stage name at points inside a write transaction (tests inject crashes here)."""
@@ -651,6 +652,25 @@ class LedgerBase:
         ).first()
         if exists is not None:
             raise LinkError(f"table {table} is linked to {defn.name!r} already", section="605a.8")
+        p = t.progressives
+        twin = conn.execute(
+            sa.select(p.c.name)
+            .join(t.linked_tables, t.linked_tables.c.progressive_id == p.c.id)
+            .where(
+                t.linked_tables.c.table_id == table,
+                p.c.section == defn.section,
+                p.c.paytable == defn.paytable,
+                p.c.decks == defn.decks,
+                p.c.wager_cents == defn.wager_cents,
+            )
+        ).first()
+        if twin is not None:  # one wager would feed two meters and win twice
+            raise LinkError(
+                f"table {table} is linked to {twin.name!r} already, a progressive of the same "
+                f"wager (§ {defn.section} paytable {defn.paytable}, {defn.decks} decks, "
+                f"{format_money(defn.wager_cents)}): a wager feeds one progressive's meters",
+                section="605a.8",
+            )
         conn.execute(
             sa.insert(t.linked_tables).values(progressive_id=pid, table_id=table, linked_at=now())
         )

@@ -32,6 +32,7 @@ from croupier.errors import (
     CroupierError,
     InputError,
     LedgerError,
+    LinkError,
     ProcedureError,
     ProgressiveMismatchError,
     RoundConflictError,
@@ -136,9 +137,14 @@ def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
     rule = defn.rule("(i)")
     offered = next((w for w in rnd.submission.wagers if w.wager == wager), None)
     if offered is None or offered.paytable is None:
-        if any(b.wager == wager for b in rnd.bets):  # pragma: no cover - the table refuses it
-            raise ProgressiveMismatchError(f"the table does not offer {wager}", section=rule)
-        return
+        # a progressive of a wager the table does not offer (another game's, a mistyped name)
+        # would be skipped in silence and its winning hands never awarded
+        raise ProgressiveMismatchError(
+            f"progressive {defn.name!r} takes the {wager} wager (§ {defn.section} paytable "
+            f"{defn.paytable}), which the round's table "
+            f"({rnd.submission.name or rnd.submission.game.value}) does not offer",
+            section=rule,
+        )
     t, sub = offered.paytable, rnd.submission
     if t.section != defn.section or t.key != defn.paytable or sub.decks != defn.decks:
         raise ProgressiveMismatchError(
@@ -147,6 +153,24 @@ def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
             f"{defn.decks} decks",
             section=rule,
         )
+
+
+def check_one_meter_per_wager(definitions: Sequence[ProgressiveDefinition]) -> None:
+    """Refuse feeding one round to two progressives of the same wager — same section,
+    paytable, deck count and wager size — for each bet would then feed two meters and a winning
+    hand win on both (:class:`~croupier.errors.LinkError`, § 605a.8). A $1 and a $5 Jackpot
+    Party progressive are two wagers (§ 633b.2(e)) and may be fed together."""
+    seen: dict[tuple[str, str, int, int], str] = {}
+    for d in definitions:
+        key = (d.section, d.paytable, d.decks, d.wager_cents)
+        if key in seen and seen[key] != d.name:
+            raise LinkError(
+                f"progressives {seen[key]!r} and {d.name!r} take the same wager (§ {d.section} "
+                f"paytable {d.paytable}, {d.decks} decks, {format_money(d.wager_cents)}): a "
+                "wager feeds one progressive's meters",
+                section="605a.8",
+            )
+        seen[key] = d.name
 
 
 def ledger_round_id(table: str, round_id: str) -> str:
