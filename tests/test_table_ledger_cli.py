@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from croupier.cli import app, main
 from croupier.errors import ProgressiveMismatchError, RoundConflictError
+from croupier.units import format_money
 from progressive_support import BACKENDS, new_db_url
 
 runner = CliRunner()
@@ -276,3 +277,36 @@ def test_a_progressive_of_a_wager_the_table_does_not_offer_is_refused(tmp_path: 
     assert r.exit_code != 0
     assert isinstance(r.exception, ProgressiveMismatchError)
     assert "does not offer" in str(r.exception) and "jackpot-party" in str(r.exception)
+
+
+def test_the_words_of_a_fed_round_name_the_ledgers_amounts(tmp_path: Path) -> None:
+    """The trial's --json record said '+$495 on $5' and "players' net +$475" (the seed's
+    values) beside the ledger's +$495.15: every amount shown is the amount recorded."""
+    db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+    floor(db)
+    cli(
+        "settle",
+        str(mtd_round(tmp_path / "warm.json")),
+        "--db",
+        db,
+        "--table",
+        "BJ-1",
+        "--as",
+        "dana",
+        "--progressive",
+        "mtd-5",
+    )  # fmt: skip  (the meter moves off its seed)
+    award = ROUND.parent / "match-the-dealer-award.json"
+    (doc,) = json.loads(
+        cli("settle", str(award), "--db", db, "--table", "BJ-1", "--as", "dana",
+            "--progressive", "mtd-5", "--json")
+    )  # fmt: skip
+    events = doc["events"]
+    won = next(e for e in events if e["wager"] == "match-the-dealer" and (e["win_cents"] or 0) > 0)
+    assert won["win_cents"] != 49500  # paid from the live meter, not the seed
+    shown = f"+{format_money(won['win_cents'])} on $5"
+    assert shown in won["detail"] and "+$495 on $5" not in won["detail"]
+    net = sum(e["win_cents"] or 0 for e in events if e["action"] == "settlement")
+    assert net == doc["net_cents"]
+    (closing,) = [e for e in events if e["action"] == "settle"]
+    assert closing["detail"].endswith(f"players' net +{format_money(net)}")

@@ -42,6 +42,7 @@ from croupier.paytables import Paytable
 from croupier.table.round import Action, Event, Phase, TableRound
 from croupier.units import format_money
 from croupier.wagers import Wager, all_wagers
+from croupier.wagers.at_table import signed_money
 
 if TYPE_CHECKING:  # croupier.progressive (SQLAlchemy) is imported where a ledger is fed
     from croupier.progressive import ProgressiveDefinition, ProgressiveSystem, RoundSettlement
@@ -271,8 +272,16 @@ def with_ledger_amounts(
                         f"(award {a.id}, pending validation)"
                     )
             win = returned - (e.amount_cents or 0)
+            said = e.detail  # the table's words value a share of a meter at the seed
+            if e.win_cents is not None and e.amount_cents:
+                seed_tail = f"{signed_money(e.win_cents)} on {format_money(e.amount_cents)}"
+                if said.endswith(seed_tail):
+                    said = (
+                        said[: -len(seed_tail)]
+                        + f"{signed_money(win)} on {format_money(e.amount_cents)}"
+                    )
             detail = (
-                f"{e.detail}; on the ledger {settlement.progressive!r}: "
+                f"{said}; on the ledger {settlement.progressive!r}: "
                 f"{format_money(returned)} returned"
             )
             line = e.line  # the round's settlement lines say what the events say
@@ -284,7 +293,16 @@ def with_ledger_amounts(
             events[i] = replace(
                 e, pays=pays, returned_cents=returned, win_cents=win, detail=detail, line=line
             )
+    if settlements:  # the round's closing line names the players' net the ledger paid
+        net = sum(e.win_cents or 0 for e in events if e.action is Action.SETTLEMENT)
+        for i, e in enumerate(events):
+            if e.action is Action.SETTLE and e.detail.startswith(_NET_PREFIX):
+                events[i] = replace(e, detail=f"{_NET_PREFIX}{signed_money(net)}")
     return replace(rnd, events=tuple(events))
+
+
+_NET_PREFIX = "round settled; players' net "
+"""How the round's settle event states the players' net (:mod:`croupier.table.round`)."""
 
 
 def valued_at_seed(rnd: TableRound) -> TableRound:
