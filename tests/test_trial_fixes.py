@@ -248,3 +248,19 @@ def test_hand_takes_the_only_paytable_without_being_told() -> None:
     assert r.code == 0, r.err
     r = run_main(["hand", "perfect-pairs", "8s 8s"])
     assert r.code == 2 and "paytables A, B: give --paytable" in r.err
+
+
+def test_a_reversed_reconciliation_period_is_refused(tmp_path: Path) -> None:
+    """`meters report --from 2026-12-02 --to 2026-12-01` ran without complaint."""
+    from cli_support import run_main
+
+    good = tmp_path / "pw"
+    good.write_text("goodpass1\n", encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    assert (
+        run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(good)]).code == 0
+    )
+    for lo, hi in [("2026-12-02", "2026-12-01"), ("2026-12-01", "2026-12-01")]:
+        r = run_main(["meters", "--db", db, "report", "--from", lo, "--to", hi])
+        assert r.code == 2 and len(r.error_lines()) == 1 and "give --from before --to" in r.err
+    assert run_main(["meters", "--db", db, "report", "--from", "2026-12-01"]).code == 0

@@ -686,6 +686,9 @@ def report(
     the balance equation checked — and the same for the reserve; paid by the table and by an
     attendant. Exit 2 (error) if a level does not balance."""
     lo, hi = when(start, "--from"), when(end, "--to")
+    from croupier.progressive.report import check_period
+
+    check_period(lo, hi)
     with _ledger(ctx, db) as ledger:
         names = [name] if name else ledger.names()
         recs = [ledger.reconcile(n, lo, hi) for n in names]
