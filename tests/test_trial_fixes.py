@@ -264,3 +264,14 @@ def test_a_reversed_reconciliation_period_is_refused(tmp_path: Path) -> None:
         r = run_main(["meters", "--db", db, "report", "--from", lo, "--to", hi])
         assert r.code == 2 and len(r.error_lines()) == 1 and "give --from before --to" in r.err
     assert run_main(["meters", "--db", db, "report", "--from", "2026-12-01"]).code == 0
+
+
+def test_a_database_error_is_one_line_without_sqlalchemys_links(tmp_path: Path) -> None:
+    from cli_support import run_main
+
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"this is not an SQLite database file, only text" * 100)
+    r = run_main(["meters", "--db", f"sqlite:///{bad}"])
+    assert r.code == 2 and len(r.error_lines()) == 1, r.err
+    assert "sqlalche.me" not in r.err and "Background on this error" not in r.err
+    assert "[SQL:" not in r.err

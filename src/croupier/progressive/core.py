@@ -76,6 +76,17 @@ from croupier.progressive.store import (
 )
 from croupier.units import format_money
 
+
+def db_error(exc: BaseException) -> str:
+    """What a database error says, for a one-line message: the driver's own first line (an
+    SQLAlchemy error's text adds the statement, its parameters and a 'Background on this error
+    at: https://sqlalche.me/…' link, none of which a user can act on)."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    text = text.split("(Background on this error")[0].strip()
+    return (text.splitlines() or [type(exc).__name__])[0]
+
+
 FaultHook = Callable[[str], None]
 """Called with a stage name at points inside a write transaction (tests inject crashes here)."""
 
@@ -167,7 +178,7 @@ class LedgerBase:
         try:
             self.engine = make_engine(self.url)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
-            raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
+            raise LedgerError(f"cannot use database {self.display_url}: {db_error(exc)}") from exc
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
         self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
@@ -190,7 +201,7 @@ class LedgerBase:
             self.key_file = Path(key_file) if key_file is not None else default_key_file(self.url)
             self.key = self._load_key(key)
         except SQLAlchemyError as exc:
-            raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
+            raise LedgerError(f"cannot use database {self.display_url}: {db_error(exc)}") from exc
 
     def _missing(self) -> str:
         return (
@@ -258,7 +269,9 @@ class LedgerBase:
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
-            raise LedgerError(f"the ledger database refused the operation: {exc}") from exc
+            raise LedgerError(
+                f"the ledger database refused the operation: {db_error(exc)}"
+            ) from exc
         if moved is not None:
             fd = self._head_copy()
             if fd is not None:
