@@ -497,6 +497,11 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         )
         stored = c.get(f"/rounds/{table}/round-1", headers=dealer).json()
         assert stored == settled
+        # one settlement in the answer: the top level is the stored one, the ledger's amounts
+        # on the Jackpot Party line (the trial's dealer screen read a seed-valued copy)
+        answer = done.json()
+        for k in ("events", "settlement", "net_cents"):
+            assert answer[k] == settled[k], k
 
 
 # -- problems, limits, CORS --------------------------------------------------------------------

@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from croupier.cli import app, main
 from croupier.errors import ProgressiveMismatchError, RoundConflictError
+from croupier.units import format_money
 from progressive_support import BACKENDS, new_db_url
 
 runner = CliRunner()
@@ -228,3 +229,84 @@ def test_a_fed_round_shows_the_ledgers_pay_and_an_unfed_one_says_it_is_valued_at
     assert "$500.15 from the meter (award 1, pending validation)" in fed["pays"]
     shown = cli(*args)  # a replay shows the same ledger amounts
     assert "+$495.15" in shown and "+$495 " not in shown
+
+
+def test_one_wager_feeds_one_meter(tmp_path: Path) -> None:
+    """The trial linked a second Match the Dealer progressive (same paytable, decks and size)
+    to BJ-1 and settled with both: one $5 wager fed two meters and a winning hand made two
+    pending awards, both paid. Now the link is refused, and so is feeding both (§ 605a.8)."""
+    db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+    cli("meters", "bootstrap", "sam", "--db", db)
+    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-a", "5", "--name", "mtd-5",
+        "--table", "BJ-1", "--as", "sam")  # fmt: skip
+    twin = ["meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-a", "5", "--name",
+            "x1", "--as", "sam"]  # fmt: skip
+    r = runner.invoke(app, [*twin, "--table", "BJ-1"], env=ENV)
+    assert r.exit_code != 0 and "a wager feeds one progressive's meters" in str(r.exception)
+    cli(*twin)  # unlinked, it is made
+    r = runner.invoke(app, ["meters", "link", "x1", "BJ-1", "--db", db, "--as", "sam"], env=ENV)
+    assert r.exit_code != 0 and "linked to 'mtd-5' already" in str(r.exception)
+    cli("meters", "link", "x1", "BJ-2", "--db", db, "--as", "sam")  # another table: fine
+    cli("meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam")
+    before = levels(db)
+    r = runner.invoke(
+        app,
+        ["settle", str(mtd_round(tmp_path / "r.json")), "--db", db, "--table", "BJ-1", "--as",
+         "dana", "--progressive", "mtd-5", "--progressive", "x1"],
+        env=ENV,
+    )  # fmt: skip
+    assert r.exit_code != 0 and "take the same wager" in str(r.exception)
+    assert levels(db) == before  # nothing fed
+
+
+def test_a_progressive_of_a_wager_the_table_does_not_offer_is_refused(tmp_path: Path) -> None:
+    """The trial fed a Blackjack round to a Four Card Poker progressive: exit 0, the winning
+    Match the Dealer hand 'waiting for validation' with no award on any ledger."""
+    db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+    cli("meters", "bootstrap", "sam", "--db", db)
+    cli("meters", "create", "--db", db, "-p", "633b.2:P1", "-d", "6", "-a", "5", "--name", "jp-5",
+        "--table", "BJ-1", "--as", "sam")  # fmt: skip
+    cli("meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam")
+    sub = dict(EIGHT_DECK_P4)  # offers Match the Dealer only
+    r = runner.invoke(
+        app,
+        ["settle", str(mtd_round(tmp_path / "r.json", submission=sub)), "--db", db, "--table",
+         "BJ-1", "--as", "dana", "--progressive", "jp-5"],
+        env=ENV,
+    )  # fmt: skip
+    assert r.exit_code != 0
+    assert isinstance(r.exception, ProgressiveMismatchError)
+    assert "does not offer" in str(r.exception) and "jackpot-party" in str(r.exception)
+
+
+def test_the_words_of_a_fed_round_name_the_ledgers_amounts(tmp_path: Path) -> None:
+    """The trial's --json record said '+$495 on $5' and "players' net +$475" (the seed's
+    values) beside the ledger's +$495.15: every amount shown is the amount recorded."""
+    db = f"sqlite:///{tmp_path / 'floor.sqlite3'}"
+    floor(db)
+    cli(
+        "settle",
+        str(mtd_round(tmp_path / "warm.json")),
+        "--db",
+        db,
+        "--table",
+        "BJ-1",
+        "--as",
+        "dana",
+        "--progressive",
+        "mtd-5",
+    )  # fmt: skip  (the meter moves off its seed)
+    award = ROUND.parent / "match-the-dealer-award.json"
+    (doc,) = json.loads(
+        cli("settle", str(award), "--db", db, "--table", "BJ-1", "--as", "dana",
+            "--progressive", "mtd-5", "--json")
+    )  # fmt: skip
+    events = doc["events"]
+    won = next(e for e in events if e["wager"] == "match-the-dealer" and (e["win_cents"] or 0) > 0)
+    assert won["win_cents"] != 49500  # paid from the live meter, not the seed
+    shown = f"+{format_money(won['win_cents'])} on $5"
+    assert shown in won["detail"] and "+$495 on $5" not in won["detail"]
+    net = sum(e["win_cents"] or 0 for e in events if e["action"] == "settlement")
+    assert net == doc["net_cents"]
+    (closing,) = [e for e in events if e["action"] == "settle"]
+    assert closing["detail"].endswith(f"players' net +{format_money(net)}")

@@ -248,3 +248,30 @@ def test_hand_takes_the_only_paytable_without_being_told() -> None:
     assert r.code == 0, r.err
     r = run_main(["hand", "perfect-pairs", "8s 8s"])
     assert r.code == 2 and "paytables A, B: give --paytable" in r.err
+
+
+def test_a_reversed_reconciliation_period_is_refused(tmp_path: Path) -> None:
+    """`meters report --from 2026-12-02 --to 2026-12-01` ran without complaint."""
+    from cli_support import run_main
+
+    good = tmp_path / "pw"
+    good.write_text("goodpass1\n", encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    assert (
+        run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(good)]).code == 0
+    )
+    for lo, hi in [("2026-12-02", "2026-12-01"), ("2026-12-01", "2026-12-01")]:
+        r = run_main(["meters", "--db", db, "report", "--from", lo, "--to", hi])
+        assert r.code == 2 and len(r.error_lines()) == 1 and "give --from before --to" in r.err
+    assert run_main(["meters", "--db", db, "report", "--from", "2026-12-01"]).code == 0
+
+
+def test_a_database_error_is_one_line_without_sqlalchemys_links(tmp_path: Path) -> None:
+    from cli_support import run_main
+
+    bad = tmp_path / "not-a-db.sqlite3"
+    bad.write_bytes(b"this is not an SQLite database file, only text" * 100)
+    r = run_main(["meters", "--db", f"sqlite:///{bad}"])
+    assert r.code == 2 and len(r.error_lines()) == 1, r.err
+    assert "sqlalche.me" not in r.err and "Background on this error" not in r.err
+    assert "[SQL:" not in r.err

@@ -70,6 +70,7 @@ from croupier.progressive.views import (
     status_dict,
 )
 from croupier.table.progressive import (
+    check_one_meter_per_wager,
     feed_progressive,
     progressive_wager,
     round_id_of,
@@ -475,6 +476,7 @@ def feed_rounds(
     failed: set[Path] = set()
     with Ledger(default_url() if db is None else db, create=False) as ledger:
         who = login(ledger, _required_as(by), password_file)
+        check_one_meter_per_wager([ledger.definition(name) for name in progressives])
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []
             # the round's Rules Submission is the running one its progressives are checked against
@@ -720,6 +722,9 @@ def report(
     the balance equation checked — and the same for the reserve; paid by the table and by an
     attendant. Exit 2 (error) if a level does not balance."""
     lo, hi = when(start, "--from"), when(end, "--to")
+    from croupier.progressive.report import check_period
+
+    check_period(lo, hi)
     with _ledger(ctx, db) as ledger:
         names = [name] if name else ledger.names()
         recs = [ledger.reconcile(n, lo, hi) for n in names]

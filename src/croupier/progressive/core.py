@@ -74,6 +74,18 @@ from croupier.progressive.store import (
     read_key,
     sqlite_file,
 )
+from croupier.units import format_money
+
+
+def db_error(exc: BaseException) -> str:
+    """What a database error says, for a one-line message: the driver's own first line (an
+    SQLAlchemy error's text adds the statement, its parameters and a 'Background on this error
+    at: https://sqlalche.me/…' link, none of which a user can act on)."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    text = text.split("(Background on this error")[0].strip()
+    return (text.splitlines() or [type(exc).__name__])[0]
+
 
 FaultHook = Callable[[str], None]
 """Called with a stage name at points inside a write transaction (tests inject crashes here)."""
@@ -167,7 +179,7 @@ class LedgerBase:
         try:
             self.engine = make_engine(self.url)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
-            raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
+            raise LedgerError(f"cannot use database {self.display_url}: {db_error(exc)}") from exc
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
         self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
@@ -193,7 +205,7 @@ class LedgerBase:
             self.key_file = Path(key_file) if key_file is not None else default_key_file(self.url)
             self.key = self._load_key(key)
         except SQLAlchemyError as exc:
-            raise LedgerError(f"cannot use database {self.display_url}: {exc}") from exc
+            raise LedgerError(f"cannot use database {self.display_url}: {db_error(exc)}") from exc
 
     def _missing(self) -> str:
         return (
@@ -261,7 +273,9 @@ class LedgerBase:
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
-            raise LedgerError(f"the ledger database refused the operation: {exc}") from exc
+            raise LedgerError(
+                f"the ledger database refused the operation: {db_error(exc)}"
+            ) from exc
         if moved is not None:
             fd = self._head_copy()
             if fd is not None:
@@ -656,6 +670,25 @@ class LedgerBase:
         ).first()
         if exists is not None:
             raise LinkError(f"table {table} is linked to {defn.name!r} already", section="605a.8")
+        p = t.progressives
+        twin = conn.execute(
+            sa.select(p.c.name)
+            .join(t.linked_tables, t.linked_tables.c.progressive_id == p.c.id)
+            .where(
+                t.linked_tables.c.table_id == table,
+                p.c.section == defn.section,
+                p.c.paytable == defn.paytable,
+                p.c.decks == defn.decks,
+                p.c.wager_cents == defn.wager_cents,
+            )
+        ).first()
+        if twin is not None:  # one wager would feed two meters and win twice
+            raise LinkError(
+                f"table {table} is linked to {twin.name!r} already, a progressive of the same "
+                f"wager (§ {defn.section} paytable {defn.paytable}, {defn.decks} decks, "
+                f"{format_money(defn.wager_cents)}): a wager feeds one progressive's meters",
+                section="605a.8",
+            )
         conn.execute(
             sa.insert(t.linked_tables).values(progressive_id=pid, table_id=table, linked_at=now())
         )

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from croupier.errors import InputError
 from croupier.paytables import MeterLevel
 from croupier.progressive.meters import Replayer, StoredEvent
 from croupier.progressive.model import AwardKind, EventKind, ProgressiveDefinition
@@ -89,6 +90,16 @@ def _naive(dt: datetime) -> datetime:
     return datetime.fromisoformat(timestamp(dt))
 
 
+def check_period(start: datetime | None, end: datetime | None) -> None:
+    """:class:`~croupier.errors.InputError` for a period ``[start, end)`` that ends before or
+    when it starts (an open end is no error)."""
+    if start is not None and end is not None and _naive(end) <= _naive(start):
+        raise InputError(
+            f"the period to reconcile ends ({end.isoformat()}) before or when it starts "
+            f"({start.isoformat()}): give --from before --to"
+        )
+
+
 def reconcile(
     defn: ProgressiveDefinition,
     events: Sequence[tuple[StoredEvent, datetime]],
@@ -96,7 +107,9 @@ def reconcile(
     end: datetime | None = None,
 ) -> Reconciliation:
     """Reconcile ``defn`` over ``[start, end)`` from its ``events`` (in ledger order, each with
-    the time it was recorded)."""
+    the time it was recorded). :class:`~croupier.errors.InputError` for a period that ends before
+    or when it starts."""
+    check_period(start, end)
     lo = _naive(start) if start is not None else None
     hi = _naive(end) if end is not None else None
     before = Replayer.for_log(defn, [e for e, _ in events])

@@ -29,6 +29,7 @@ from croupier.service import store
 from croupier.service.jsontext import dumps
 from croupier.table.procedure import Phase
 from croupier.table.progressive import (
+    check_one_meter_per_wager,
     feed_progressive,
     round_content,
     valued_at_seed,
@@ -121,6 +122,8 @@ def feed_and_document(
     content = round_content(rnd)
     results: list[tuple[str, RoundSettlement]] = []
     fed: list[dict[str, Any]] = []
+    if len(progressives) > 1:  # one wager, one meter (§ 605a.8)
+        check_one_meter_per_wager([ledger.definition(name) for name in progressives])
     for name in progressives:
         # ProgressiveSystem directly: Ledger.system would read the definition once more (a
         # progressive that does not exist is refused by feed_progressive's own read of it)

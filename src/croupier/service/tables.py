@@ -281,7 +281,12 @@ def post_step(
                     insert_round(
                         conn, settled, submission_digest=row.submission_digest, by=member.name
                     )
-                state["settled"] = prior or settled.document
+                stored = prior or settled.document
+                state["settled"] = stored
+                # one settlement in the answer: the stored round's, with the ledger's amounts
+                # (the round as dealt values a share of a meter at the seed)
+                for k in ("events", "settlement", "net_cents"):
+                    state[k] = stored[k]
                 values.update(steps="[]", round_number=number + 1)
                 after = TableRound.open(rnd.submission)
             done = conn.execute(

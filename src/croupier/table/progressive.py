@@ -32,6 +32,7 @@ from croupier.errors import (
     CroupierError,
     InputError,
     LedgerError,
+    LinkError,
     ProcedureError,
     ProgressiveMismatchError,
     RoundConflictError,
@@ -41,6 +42,7 @@ from croupier.paytables import Paytable
 from croupier.table.round import Action, Event, Phase, TableRound
 from croupier.units import format_money
 from croupier.wagers import Wager, all_wagers
+from croupier.wagers.at_table import signed_money
 
 if TYPE_CHECKING:  # croupier.progressive (SQLAlchemy) is imported where a ledger is fed
     from croupier.progressive import ProgressiveDefinition, ProgressiveSystem, RoundSettlement
@@ -136,9 +138,14 @@ def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
     rule = defn.rule("(i)")
     offered = next((w for w in rnd.submission.wagers if w.wager == wager), None)
     if offered is None or offered.paytable is None:
-        if any(b.wager == wager for b in rnd.bets):  # pragma: no cover - the table refuses it
-            raise ProgressiveMismatchError(f"the table does not offer {wager}", section=rule)
-        return
+        # a progressive of a wager the table does not offer (another game's, a mistyped name)
+        # would be skipped in silence and its winning hands never awarded
+        raise ProgressiveMismatchError(
+            f"progressive {defn.name!r} takes the {wager} wager (§ {defn.section} paytable "
+            f"{defn.paytable}), which the round's table "
+            f"({rnd.submission.name or rnd.submission.game.value}) does not offer",
+            section=rule,
+        )
     t, sub = offered.paytable, rnd.submission
     if t.section != defn.section or t.key != defn.paytable or sub.decks != defn.decks:
         raise ProgressiveMismatchError(
@@ -147,6 +154,24 @@ def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
             f"{defn.decks} decks",
             section=rule,
         )
+
+
+def check_one_meter_per_wager(definitions: Sequence[ProgressiveDefinition]) -> None:
+    """Refuse feeding one round to two progressives of the same wager — same section,
+    paytable, deck count and wager size — for each bet would then feed two meters and a winning
+    hand win on both (:class:`~croupier.errors.LinkError`, § 605a.8). A $1 and a $5 Jackpot
+    Party progressive are two wagers (§ 633b.2(e)) and may be fed together."""
+    seen: dict[tuple[str, str, int, int], str] = {}
+    for d in definitions:
+        key = (d.section, d.paytable, d.decks, d.wager_cents)
+        if key in seen and seen[key] != d.name:
+            raise LinkError(
+                f"progressives {seen[key]!r} and {d.name!r} take the same wager (§ {d.section} "
+                f"paytable {d.paytable}, {d.decks} decks, {format_money(d.wager_cents)}): a "
+                "wager feeds one progressive's meters",
+                section="605a.8",
+            )
+        seen[key] = d.name
 
 
 def ledger_round_id(table: str, round_id: str) -> str:
@@ -247,8 +272,16 @@ def with_ledger_amounts(
                         f"(award {a.id}, pending validation)"
                     )
             win = returned - (e.amount_cents or 0)
+            said = e.detail  # the table's words value a share of a meter at the seed
+            if e.win_cents is not None and e.amount_cents:
+                seed_tail = f"{signed_money(e.win_cents)} on {format_money(e.amount_cents)}"
+                if said.endswith(seed_tail):
+                    said = (
+                        said[: -len(seed_tail)]
+                        + f"{signed_money(win)} on {format_money(e.amount_cents)}"
+                    )
             detail = (
-                f"{e.detail}; on the ledger {settlement.progressive!r}: "
+                f"{said}; on the ledger {settlement.progressive!r}: "
                 f"{format_money(returned)} returned"
             )
             line = e.line  # the round's settlement lines say what the events say
@@ -260,7 +293,16 @@ def with_ledger_amounts(
             events[i] = replace(
                 e, pays=pays, returned_cents=returned, win_cents=win, detail=detail, line=line
             )
+    if settlements:  # the round's closing line names the players' net the ledger paid
+        net = sum(e.win_cents or 0 for e in events if e.action is Action.SETTLEMENT)
+        for i, e in enumerate(events):
+            if e.action is Action.SETTLE and e.detail.startswith(_NET_PREFIX):
+                events[i] = replace(e, detail=f"{_NET_PREFIX}{signed_money(net)}")
     return replace(rnd, events=tuple(events))
+
+
+_NET_PREFIX = "round settled; players' net "
+"""How the round's settle event states the players' net (:mod:`croupier.table.round`)."""
 
 
 def valued_at_seed(rnd: TableRound) -> TableRound:
