@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -346,13 +347,83 @@ def load_paytable_file(path: str | Path) -> tuple[Paytable, ...]:
     return parse_section_text(text, one_line(str(path)))
 
 
+_SECTION_KEY = re.compile(r'^section\s*=\s*"([^"]*)"', re.MULTILINE)
+
+
 @cache
-def builtin_paytables() -> PaytableBook:
-    """Every paytable printed in the regulation, from the data files shipped with croupier."""
-    tables: list[Paytable] = []
+def _builtin_files() -> dict[str, str]:
+    """Each built-in file's section → the file's name (``631a.8`` → ``631a.toml``), read from the
+    file's top-level ``section = "…"`` line without parsing the whole file (a file that has none
+    is read whole to find it)."""
     data = resources.files("croupier.paytables") / "data"
+    files: dict[str, str] = {}
     for entry in sorted(data.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             text = entry.read_text(encoding="utf-8")
-            tables.extend(parse_section_text(text, entry.name, regulation=True))
-    return PaytableBook(tables)
+            found = _SECTION_KEY.search(text)
+            section = found.group(1) if found else tomllib.loads(text).get("section", entry.name)
+            files[str(section)] = entry.name
+    return files
+
+
+_PARSED: set[str] = set()
+
+
+@cache
+def builtin_section(section: str) -> tuple[Paytable, ...]:
+    """The built-in paytables of one ``section`` (``()`` when croupier has none), parsed from that
+    section's file alone (start-up time: a settle reads the files of the wagers it settles)."""
+    name = _builtin_files().get(section)
+    if name is None:
+        return ()
+    text = (resources.files("croupier.paytables") / "data" / name).read_text(encoding="utf-8")
+    tables = parse_section_text(text, name, regulation=True)
+    _PARSED.add(section)
+    return PaytableBook._checked(tables)  # a key printed twice for a deck count is an error
+
+
+def _parsed_sections() -> tuple[str, ...]:
+    """The sections whose built-in file has been parsed in this process (what start-up read)."""
+    return tuple(sorted(_PARSED))
+
+
+class _BuiltinBook(PaytableBook):
+    """The book of the built-in paytables, each section's file parsed when the section is first
+    looked up (:meth:`get`, :meth:`for_section`); anything that walks the whole book
+    (iteration, :meth:`sections`, :meth:`with_paytables`) reads every file first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._complete = False
+
+    def _all(self) -> tuple[Paytable, ...]:
+        if not self._complete:
+            tables = tuple(t for s in _builtin_files() for t in builtin_section(s))
+            self._tables = self._checked(tables)
+            self._complete = True
+        return self._tables
+
+    def __iter__(self) -> Iterator[Paytable]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def with_paytables(self, extra: Iterable[Paytable]) -> PaytableBook:
+        return PaytableBook(self._all() + tuple(extra))
+
+    def sections(self) -> tuple[str, ...]:
+        self._all()
+        return super().sections()
+
+    def for_section(self, section: str) -> tuple[Paytable, ...]:
+        if self._complete:
+            return super().for_section(section)
+        return builtin_section(section)
+
+
+@cache
+def builtin_paytables() -> PaytableBook:
+    """Every paytable printed in the regulation, from the data files shipped with croupier (each
+    file read when its section is first looked up)."""
+    return _BuiltinBook()
