@@ -54,6 +54,7 @@ from croupier.errors import (
     PaytableError,
     UnknownPaytableError,
     UnknownWagerError,
+    citation,
 )
 from croupier.paytables import (
     Paytable,
@@ -77,7 +78,8 @@ def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> 
                 "wager": w.id,
                 "name": w.name,
                 "game": w.game.value,
-                "section": w.citation,
+                "section": w.section,
+                "citation": w.citation,
                 "reads": w.deal.describe(),
                 "decks": list(w.allowed_decks) if w.allowed_decks else None,
                 "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
@@ -91,7 +93,7 @@ def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> 
         t.add_column(col)
     for r in rows:
         tables = _compact_paytables(r["paytables"])
-        t.add_row(r["wager"], r["name"], r["game"], r["section"], tables)
+        t.add_row(r["wager"], r["name"], r["game"], r["citation"], tables)
     out.print(t)
 
 
@@ -136,7 +138,7 @@ def _compact_paytables(tables: list[dict[str, Any]]) -> str:
 
 def _paytable_dict(t: Paytable) -> dict[str, Any]:
     d: dict[str, Any] = {
-        "section": f"58 Pa. Code § {t.section}",
+        "section": t.section,
         "paytable": t.key,
         "title": t.title,
         "decks": list(t.decks),
@@ -668,7 +670,8 @@ def hand(
     groups = _groups(w, s.cards)
     result: dict[str, Any] = {
         "wager": w.id,
-        "section": f"58 Pa. Code § {s.section}",
+        "section": s.section,
+        "citation": citation(s.section),
         "paytable": s.paytable,
         "decks": d,
         "cards": [str(c) for c in s.cards],

@@ -213,10 +213,17 @@ def with_suggestion(message: str) -> str:
     return message[: m.start()] + f"no wager {m.group('id')}{hint}" + message[m.end() :]
 
 
+SIGNED_MONEY = frozenset({"win", "net"})
+"""The money fields that are a player's result, formatted with their sign (``"+$10"``,
+``"-$5"``) as in every settlement line; stakes and amounts handed back are unsigned."""
+
+
 def money_json(name: str, cents: int) -> dict[str, Any]:
     """A JSON money field: ``{"<name>": "$1,234.50", "<name>_cents": 123450}`` (integer cents,
-    the formatted amount beside them)."""
-    return {name: format_money(cents), f"{name}_cents": cents}
+    the formatted amount beside them; a result, :data:`SIGNED_MONEY`, with its sign)."""
+    sign = "+" if name in SIGNED_MONEY and cents >= 0 else ""  # as signed_money (at_table)
+    shown = sign + format_money(cents)
+    return {name: shown, f"{name}_cents": cents}
 
 
 def _money(text: str | None, what: str) -> int | None:

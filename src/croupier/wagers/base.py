@@ -285,6 +285,7 @@ def line_of(seat: int, s: Settlement, bet: str = "", extra_cents: int = 0) -> Se
         outcome_key=s.line.outcome if s.line else None,
         detail=detail,
         bet="" if bet == s.wager else bet,
+        rounding_cents_dropped=s.rounding_cents_dropped,
     )
 
 
