@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -106,9 +107,12 @@ def _section_of(text: str, book: PaytableBook) -> str:
         return get_wager(name).section
     except UnknownWagerError:
         sections = ", ".join(book.sections())
-        ids = ", ".join(w.id for w in all_wagers())
+        ids = [w.id for w in all_wagers()]
+        close = difflib.get_close_matches(name, [*book.sections(), *ids], n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UnknownPaytableError(
-            f"no section or wager {text!r} (sections with paytables: {sections}; wagers: {ids})"
+            f"no section or wager {text!r}{hint} (sections with paytables: {sections}; "
+            f"wagers: {', '.join(ids)})"
         ) from None
 
 
