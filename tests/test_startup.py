@@ -115,8 +115,9 @@ except UnknownWagerError as exc:
 
 
 def test_the_lazily_read_paytables_are_the_whole_files() -> None:
-    """Each section read alone (the file found by its ``section`` line) holds exactly the
-    paytables the whole book holds for it, and every file is found under its own section."""
+    """Each section read alone (the file found by its ``section`` line, read without building
+    the pydantic schema) holds exactly the paytables the whole file holds when validated, and
+    every file is found under its own section."""
     from importlib import resources
 
     from croupier.paytables import Paytable, PaytableBook, parse_section_text
