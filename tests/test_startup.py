@@ -134,3 +134,19 @@ def test_the_lazily_read_paytables_are_the_whole_files() -> None:
     for section in book.sections():
         assert builtin_section(section) == book.for_section(section)
     assert builtin_section("999z.9") == ()
+
+
+def test_settling_a_blackjack_round_imports_no_numpy() -> None:
+    """The Blackjack example round (Perfect Pairs, Jackpot Party, Match the Dealer, AxMan) is
+    settled without numpy: the wagers import it in their vectorised kernels only."""
+    from pathlib import Path
+
+    round_file = Path(__file__).parent.parent / "examples" / "rounds" / "blackjack.json"
+    run = subprocess.run(
+        [sys.executable, "-c", SETTLE_PROBE.format(round=str(round_file))],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    assert "numpy: False" in run.stdout.splitlines()
