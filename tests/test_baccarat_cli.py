@@ -142,4 +142,5 @@ def test_report_has_an_effect_of_removal_section_for_baccarat_wagers() -> None:
     assert "Effect of removal and counting, 8-deck shoe" in page
     assert page.count("<svg") == 2  # the contribution chart and the effect-of-removal chart
     pairs = [exact_parsheet(get_wager("perfect-pairs"), "A", decks=8)]
-    assert "Effect of removal" not in parsheets_html(pairs)
+    # every wager has the section now (issue 18); Perfect Pairs' says why no count tracks it
+    assert "effect of removal is exactly 0" in parsheets_html(pairs)

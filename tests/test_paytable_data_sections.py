@@ -466,7 +466,9 @@ def test_loader_rejects_bad_seed_money() -> None:
 
 def test_loader_rejects_missing_field() -> None:
     text = _VALID.replace("PAY", "3 to 2").replace("decks = [1]\n", "")
-    with pytest.raises(PaytableError, match=r"x\.toml: paytable 1, decks: Field required"):
+    with pytest.raises(
+        PaytableError, match=r"x\.toml: paytable 1 \(id [^)]*\), decks: Field required"
+    ):
         _parse(text)
 
 

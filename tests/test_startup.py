@@ -110,7 +110,9 @@ except UnknownWagerError as exc:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     message = run.stdout.strip()
-    assert message.startswith("no wager 'perfect-pair' (known wagers: aces-up, axman,")
+    assert message.startswith(
+        "no wager 'perfect-pair'; did you mean 'perfect-pairs'? (known wagers: aces-up, axman,"
+    )
     assert "perfect-pairs" in message and "ultimate-pairs" in message
 
 

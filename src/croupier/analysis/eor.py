@@ -1,25 +1,30 @@
 """Effect of removal and a balanced card count built from it: can a wager be beaten by counting?
 
-*Effect of removal* (EoR) of a rank: the change in a wager's exact expected return (per unit
-wagered) when one card of that rank is taken out of a full shoe, averaged over the four suits
-(for a wager blind to suits, as every Baccarat wager is, the suits agree). Exact fractions, from
-the exact par sheets of the shoe less one card.
+*Effect of removal* (EoR) of a card: the change in a wager's exact expected return (per unit
+wagered) when that one card is taken out of a full shoe. croupier computes it for each of the 52
+cards (suits kept apart: Match the Dealer's suited matches and aces of spades, Jackpot Party's
+Royal Flush of diamonds and AxMan's wild king of diamonds make suits matter) and reports the EoR
+of a rank as the average over its four suits. Exact fractions, from the exact par sheets of the shoe less
+one card — or, for a wager read from one single deck, from one enumeration of every hand tallied
+by the cards it holds (:mod:`croupier.analysis.eor_store`, which also ships the counts).
 
-*Balanced count*: integer tags per rank, at most ``level`` in size, proportional to the EoRs and
-summing to zero over a deck (so a full shoe counts zero). Among levels 1–4 croupier takes the
-smallest whose betting correlation is within 0.02 of the best level's; within a level the tags
-minimise Σ (tag − scaled EoR)² subject to balance (ranks with equal EoR get equal tags), found by
-dynamic programming. A counter adds the tag of every card seen; the *true count* is the running
-count divided by the decks still unseen.
+*Balanced count*: integer tags, at most ``level`` in size, proportional to the EoRs and summing
+to zero over a deck (so a full shoe counts zero) — one tag per rank when every rank's suits have
+the same effect, else one per card (a *suit-aware* count: Match the Dealer's ace of spades is not
+its other aces). Among levels 1–4 croupier takes the smallest whose betting correlation is within
+0.02 of the best level's; within a level the tags minimise Σ (tag − scaled EoR)² subject to
+balance (cards with equal EoR get equal tags), found by dynamic programming. A counter adds the
+tag of every card seen; the *true count* is the running count divided by the decks still unseen.
 
-*When the wager turns positive* (linear estimate, the standard one): with EoRs e_r and tags t_r
-over the 13 ranks of an N-card shoe, the expected return moves by
+*When the wager turns positive* (linear estimate, the standard one): with EoRs e_c and tags t_c
+over the 52 cards of a deck and an N-card shoe, the expected return moves by
 
-    gain per true-count point = (N − 1)/52 · Σ e_r t_r / Σ t_r²
+    gain per true-count point = (N − 1)/52 · Σ e_c t_c / Σ t_c²
 
 so the wager turns positive at true count −E₀ / gain (E₀ the full-shoe expected return). The
-whole-shoe simulation (:func:`count_in_shoes`) then measures, for Baccarat wagers, how often
-a realistic shoe reaches that count and the exact edge on the coups where it does.
+whole-shoe simulations (:func:`count_in_shoes` for Baccarat,
+:mod:`croupier.analysis.eor_shoes` for the Blackjack side wagers) then measure how often a
+realistic shoe reaches that count and what a counter betting there wins.
 
 >>> from croupier.wagers import get_wager
 >>> eor = effect_of_removal(get_wager("fortune-7"), "A", decks=8)
@@ -29,33 +34,29 @@ a realistic shoe reaches that count and the exact edge on the coups where it doe
 
 from __future__ import annotations
 
-import html
-import io
 import math
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.baccarat_shoe import ShoeSimulation, simulate_shoes, summary_nets
-from croupier.analysis.parsheet import ParSheet, exact_parsheet, resolve
-from croupier.cards import Card, Rank, Shoe, Suit
-from croupier.errors import CroupierError, InputError, NoCountError
-from croupier.games.baccarat import BaccaratRules, expected_values
+from croupier.analysis.baccarat_shoe import ShoeSimulation, summary_nets
+from croupier.analysis.eor_store import EOR_BUDGET_SECONDS, card_counts
+from croupier.analysis.parsheet import exact_parsheet, resolve
+from croupier.cards import DECK, Card, Rank, Suit
+from croupier.errors import CroupierError, NoCountError
+from croupier.games.baccarat import expected_values
 from croupier.paytables import Paytable
 from croupier.wagers.baccarat import BaccaratWager
 from croupier.wagers.base import Wager
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
 RANK_ORDER: tuple[Rank, ...] = (Rank.ACE, *(r for r in Rank if r is not Rank.ACE))
 """Ranks as analysts list them: A, 2, …, 10, J, Q, K."""
+
+CARD_ORDER: tuple[Card, ...] = tuple(Card(r, s) for r in RANK_ORDER for s in Suit)
+"""The 52 cards as a suit-aware count lists them: A♣ A♦ A♥ A♠, 2♣ …, K♠."""
 
 MAX_LEVEL = 4
 """The largest tag a derived count may use."""
@@ -64,7 +65,7 @@ MAX_LEVEL = 4
 @dataclass(frozen=True)
 class RankEffect:
     """One rank's effect of removal: the exact expected return with one card of the rank removed,
-    and its difference from the full shoe's (per unit wagered)."""
+    and its difference from the full shoe's (per unit wagered), averaged over the four suits."""
 
     rank: Rank
     expected_return: Fraction
@@ -72,8 +73,22 @@ class RankEffect:
 
 
 @dataclass(frozen=True)
+class CardEffect:
+    """One card's effect of removal: the exact expected return of the full shoe less that card,
+    and its difference from the full shoe's (per unit wagered)."""
+
+    card: Card
+    expected_return: Fraction
+    effect: Fraction
+
+
+@dataclass(frozen=True)
 class EffectOfRemoval:
-    """A wager's effects of removal for one paytable and a full ``decks``-deck shoe."""
+    """A wager's effects of removal for one paytable and a full ``decks``-deck shoe.
+
+    ``effects``: by rank (:data:`RANK_ORDER`), averaged over suits; ``cards``: the 52 cards' own
+    (:data:`CARD_ORDER`; empty when only the rank averages are known); ``method``: how the exact
+    counts were made."""
 
     wager: str
     wager_name: str
@@ -82,6 +97,8 @@ class EffectOfRemoval:
     decks: int
     expected_return: Fraction
     effects: tuple[RankEffect, ...]
+    card_effects: tuple[CardEffect, ...] = ()
+    method: str = ""
 
     @property
     def cards(self) -> int:
@@ -89,21 +106,37 @@ class EffectOfRemoval:
         return 52 * self.decks
 
     def effect(self, rank: Rank) -> Fraction:
-        """The effect of removing one card of ``rank``."""
+        """The effect of removing one card of ``rank`` (averaged over its suits)."""
         for r in self.effects:
             if r.rank is rank:
                 return r.effect
         raise KeyError(rank)  # pragma: no cover - every rank is present
+
+    def card_effect(self, card: Card) -> Fraction:
+        """The effect of removing ``card`` itself."""
+        for c in self.card_effects:
+            if c.card == card:
+                return c.effect
+        raise KeyError(card)
+
+    @property
+    def suits_matter(self) -> bool:
+        """Whether some rank's four suits have different effects of removal."""
+        by_rank: dict[Rank, set[Fraction]] = {}
+        for c in self.card_effects:
+            by_rank.setdefault(c.card.rank, set()).add(c.effect)
+        return any(len(v) > 1 for v in by_rank.values())
 
 
 @dataclass(frozen=True)
 class BalancedCount:
     """A balanced count for a wager (see the module docstring for how it is built).
 
-    ``tags`` follow :data:`RANK_ORDER`. ``gain_per_true_count`` is the linear change in expected
-    return per true-count point; ``threshold`` the true count at which the wager turns positive
-    (``None`` when the count's correlation with the wager's EoRs is not positive); ``trigger`` the
-    whole true count a counter would bet at, ⌈threshold⌉.
+    ``tags`` follow :data:`RANK_ORDER` (13, a count of ranks) or :data:`CARD_ORDER` (52, a
+    suit-aware count). ``gain_per_true_count`` is the linear change in expected return per
+    true-count point; ``threshold`` the true count at which the wager turns positive (``None``
+    when the count's correlation with the wager's EoRs is not positive); ``trigger`` the whole
+    true count a counter would bet at, ⌈threshold⌉.
     """
 
     tags: tuple[int, ...]
@@ -117,14 +150,30 @@ class BalancedCount:
         """The smallest whole true count at or above the threshold."""
         return None if self.threshold is None else math.ceil(self.threshold - 1e-12)
 
+    @property
+    def suit_aware(self) -> bool:
+        """Whether the count tags cards (52 tags), not ranks."""
+        return len(self.tags) == 52
+
+    def card_tag(self, card: Card) -> int:
+        """The tag of ``card``."""
+        if self.suit_aware:
+            return self.tags[CARD_ORDER.index(card)]
+        return self.tags[RANK_ORDER.index(card.rank)]
+
     def tag(self, rank: Rank) -> int:
-        """The tag of ``rank``."""
-        return self.tags[RANK_ORDER.index(rank)]
+        """The tag of ``rank``; raises :class:`~croupier.errors.CroupierError` for a rank whose
+        suits a suit-aware count tags differently."""
+        if not self.suit_aware:
+            return self.tags[RANK_ORDER.index(rank)]
+        tags = {self.card_tag(Card(rank, s)) for s in Suit}
+        if len(tags) != 1:
+            raise CroupierError(f"the count tags the suits of rank {rank.letter} differently")
+        return tags.pop()
 
-
-EOR_BUDGET_SECONDS = 120.0
-"""The longest :func:`effect_of_removal` computes by default: it counts 52 shoes exactly (a full
-shoe less each card), and refuses a wager whose first such count shows the 52 would take longer."""
+    def tags_by_index(self) -> npt.NDArray[np.int64]:
+        """The tag of every card by :attr:`Card.index` (for integer card arrays)."""
+        return np.array([self.card_tag(c) for c in DECK], dtype=np.int64)
 
 
 def effect_of_removal(
@@ -133,47 +182,45 @@ def effect_of_removal(
     decks: int,
     budget_seconds: float | None = EOR_BUDGET_SECONDS,
 ) -> EffectOfRemoval:
-    """The exact effect of removal of every rank for ``wager`` under ``paytable`` from a full
-    ``decks``-deck shoe (checked as :func:`~croupier.analysis.parsheet.resolve` checks it).
+    """The exact effect of removal of every card and rank for ``wager`` under ``paytable`` from a
+    full ``decks``-deck shoe (checked as :func:`~croupier.analysis.parsheet.resolve` checks it).
 
-    Any wager whose par sheet is exact over a shoe composition is handled the same way: the exact
-    par sheet of the full shoe less one card (each of the 52), averaged over the four suits of a
-    rank. Raises :class:`~croupier.errors.InputError` when the wager's exact analysis does not
-    take a partly dealt shoe, or when the first of the 52 counts shows that all of them would take
-    longer than ``budget_seconds`` (``None``: no limit).
+    The exact outcome counts of the shoe less each card come from
+    :func:`croupier.analysis.eor_store.card_counts` (stored, one enumeration of a single deck, or
+    52 exact counts); each is priced at the paytable's pays. Raises
+    :class:`~croupier.errors.InputError` when the wager's exact analysis does not take a partly
+    dealt shoe, or when the 52 counts would take longer than ``budget_seconds`` (``None``: no
+    limit).
     """
     setup = resolve(wager, paytable, decks=decks)
-    full = Shoe.standard(decks)
-    base = exact_parsheet(wager, setup.paytable, decks=decks).expected_return
-
-    def without(card: Card) -> Fraction:
-        shoe = full.remove([card])
-        return exact_parsheet(wager, setup.paytable, decks=decks, shoe=shoe).expected_return
-
-    first = Card(RANK_ORDER[0], Suit.CLUBS)
-    started = time.perf_counter()
-    try:
-        known = {first: without(first)}
-    except InputError as exc:
-        raise InputError(
-            f"croupier cannot compute the effect of removal of the {wager.name} wager: {exc}"
-        ) from exc
-    took = time.perf_counter() - started
-    if budget_seconds is not None and took * 52 > budget_seconds:
-        raise InputError(
-            f"the effect of removal of the {wager.name} wager needs 52 exact counts of a "
-            f"{decks}-deck shoe less one card, about {took:.1f} s each here (about "
-            f"{took * 52 / 60:.0f} min in all, more than the {budget_seconds:.0f} s croupier "
-            "allows): not computed"
+    sheet = exact_parsheet(wager, setup.paytable, decks=decks)
+    base = sheet.expected_return
+    per_card, method = card_counts(setup.wager, decks, budget_seconds)
+    nets = [row.net for row in sheet.rows]
+    if len(nets) != len(per_card[0]):  # pragma: no cover - a par sheet of other lines
+        raise CroupierError(f"the {wager.name} par sheet has {len(nets)} lines, not one an outcome")
+    returns: dict[Card, Fraction] = {}
+    for card in DECK:
+        counts = per_card[card.index]
+        returns[card] = Fraction(
+            sum(n * net for n, net in zip(counts, nets, strict=True)), sum(counts)
         )
+    cards = tuple(CardEffect(c, returns[c], returns[c] - base) for c in CARD_ORDER)
     effects = []
     for rank in RANK_ORDER:
-        cards = [Card(rank, suit) for suit in Suit]
-        removed = [known[c] if c in known else without(c) for c in cards]
+        removed = [returns[Card(rank, suit)] for suit in Suit]
         mean = sum(removed, Fraction(0)) / len(removed)
         effects.append(RankEffect(rank, mean, mean - base))
     return EffectOfRemoval(
-        wager.id, wager.name, wager.section, setup.paytable.key, decks, base, tuple(effects)
+        wager.id,
+        wager.name,
+        wager.section,
+        setup.paytable.key,
+        decks,
+        base,
+        tuple(effects),
+        cards,
+        method,
     )
 
 
@@ -212,22 +259,42 @@ def _balanced_tags(raw: Sequence[float], level: int) -> tuple[int, ...]:
     return tuple(tags)
 
 
+def _one_apart(eor: EffectOfRemoval) -> str:
+    """'only the A♠ differs …' when one card alone has an effect unlike the other 51's."""
+    values: dict[Fraction, list[Card]] = {}
+    for c in eor.card_effects:
+        values.setdefault(c.effect, []).append(c.card)
+    if len(values) != 2:
+        return ""
+    (a, cards_a), (b, _) = sorted(values.items(), key=lambda kv: len(kv[1]))
+    if len(cards_a) != 1 or b == 0:
+        return ""
+    return (
+        f"only the {cards_a[0].symbol} differs (its effect of removal is {a / b} times each "
+        f"other card's, so only a count of the {cards_a[0].symbol} alone, unbalanced, follows "
+        "it)"
+    )
+
+
 def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> BalancedCount:
-    """The balanced count built from ``eor`` (see the module docstring).
+    """The balanced count built from ``eor`` (see the module docstring): tags by rank, or by
+    card when some rank's suits have different effects (:attr:`EffectOfRemoval.suits_matter`).
 
     Raises :class:`~croupier.errors.NoCountError` when there is none: every effect is zero (a
-    wager whose ranks play alike, e.g. Perfect Pairs), or no tags up to ``max_level`` other than
-    all zeros balance (Match the Dealer, whose aces alone differ).
+    wager whose cards all play alike, e.g. Perfect Pairs), or no tags up to ``max_level`` other
+    than all zeros balance.
     """
-    effects = [float(r.effect) for r in eor.effects]
-    biggest = max(abs(x) for x in effects)
-    if all(r.effect == 0 for r in eor.effects):
+    by_card = eor.suits_matter
+    exact = [c.effect for c in eor.card_effects] if by_card else [r.effect for r in eor.effects]
+    what = "card" if eor.card_effects else "rank"
+    if all(e == 0 for e in exact):
         raise NoCountError(
-            f"every rank's effect of removal is exactly 0 for the {eor.wager_name} wager "
-            f"(paytable {eor.paytable}, {eor.decks} decks): taking one card of any rank from the "
-            "full shoe, averaged over its suits, leaves the expected return as it was, so no "
-            "count of ranks can track it"
+            f"every {what}'s effect of removal is exactly 0 for the {eor.wager_name} wager "
+            f"(paytable {eor.paytable}, {eor.decks} decks): taking any one card from the full "
+            "shoe leaves the expected return as it was, so no count of cards seen can track it"
         )
+    effects = [float(e) for e in exact]
+    biggest = max(abs(x) for x in effects)
     candidates = []
     for level in range(1, max_level + 1):
         raw = [x / biggest * level for x in effects]
@@ -235,14 +302,19 @@ def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> Balanced
         candidates.append((level, tags, _correlation(effects, tags)))
     candidates = [c for c in candidates if any(c[1])]
     if not candidates:
+        apart = _one_apart(eor) if by_card else ""
         raise NoCountError(
             f"no balanced count with tags of at most ±{max_level} follows the effects of removal "
-            f"of the {eor.wager_name} wager (paytable {eor.paytable}, {eor.decks} decks): ranks "
-            "with equal effects share a tag, and no such tags other than all zeros sum to zero "
-            "over a deck"
+            f"of the {eor.wager_name} wager (paytable {eor.paytable}, {eor.decks} decks): "
+            f"{what}s with equal effects share a tag, and no such tags other than all zeros sum "
+            "to zero over a deck" + (f"; {apart}" if apart else "")
         )
     best = max(c for _, _, c in candidates)
     level, tags, corr = next(c for c in candidates if c[2] >= best - 0.02)
+    if by_card and all(len(set(tags[i : i + 4])) == 1 for i in range(0, 52, 4)):
+        # the suits differ, but not enough to tag them apart: a count of ranks
+        effects = [float(r.effect) for r in eor.effects]
+        tags = tags[::4]
     gain = (eor.cards - 1) / 52 * sum(e * t for e, t in zip(effects, tags, strict=True))
     gain /= sum(t * t for t in tags)
     threshold = -float(eor.expected_return) / gain if gain > 0 else None
@@ -362,111 +434,3 @@ def count_in_shoes(
         average_edge=float(edges.mean()) if edges.size else None,
         positive_share=float((edges > 0).mean()) if edges.size else None,
     )
-
-
-# ------------------------------------------------------------------------------ HTML report
-
-REPORT_SHOES = 4_000
-"""Whole shoes the HTML report simulates for the count figures (seed :data:`REPORT_SEED`)."""
-REPORT_SEED = 1
-REPORT_SAMPLE = 1_000
-"""Coups bet whose exact edge the report evaluates (a seeded sample)."""
-
-
-@lru_cache(maxsize=8)
-def _report_simulation(decks: int) -> ShoeSimulation:
-    return simulate_shoes(REPORT_SHOES, REPORT_SEED, BaccaratRules(decks=decks), record=True)
-
-
-def eor_figure(effects: Sequence[EffectOfRemoval]) -> Figure:
-    """A matplotlib bar chart of the effects of removal by rank, one bar per paytable."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(9, 3.2))
-    width = 0.8 / max(1, len(effects))
-    x = np.arange(len(RANK_ORDER))
-    for i, eor in enumerate(effects):
-        ax.bar(
-            x + (i - (len(effects) - 1) / 2) * width,
-            [float(r.effect) * 100 for r in eor.effects],
-            width=width,
-            label=f"paytable {eor.paytable}",
-        )
-    ax.axhline(0, color="black", linewidth=0.8)
-    ax.set_xticks(x, [r.letter for r in RANK_ORDER])
-    ax.set_xlabel("rank removed")
-    ax.set_ylabel("change in return (% per card)")
-    ax.legend(fontsize=8, frameon=False)
-    fig.tight_layout()
-    return fig
-
-
-def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
-    """The effect-of-removal section of the HTML report for one wager's par sheets: for Baccarat
-    wagers, a chart of the EoR by rank per paytable (largest deck count in the report), the tags of
-    the balanced count, where the wager turns positive, and how the count plays in
-    :data:`REPORT_SHOES` simulated shoes. ``None`` for other wagers."""
-    import matplotlib.pyplot as plt
-
-    from croupier.wagers.registry import get_wager
-
-    if not sheets:
-        return None
-    wager = get_wager(sheets[0].wager)
-    if not isinstance(wager, BaccaratWager):
-        return None
-    decks = max(s.decks or 0 for s in sheets)
-    keys = list(dict.fromkeys(s.paytable for s in sheets if s.decks == decks))
-    effects = [effect_of_removal(wager, key, decks) for key in keys]
-    counts = [balanced_count(e) for e in effects]
-    sim = _report_simulation(decks)
-    fig = eor_figure(effects)
-    buf = io.StringIO()
-    fig.savefig(buf, format="svg")
-    plt.close(fig)
-    svg = buf.getvalue()
-    parts = [
-        f"<h3>Effect of removal and counting, {decks}-deck shoe</h3>",
-        f"<figure>{svg[svg.index('<svg') :]}<figcaption>Change in the exact expected return when "
-        f"one card of each rank is removed from a full {decks}-deck shoe, "
-        f"{html.escape(wager.id)}</figcaption></figure>",
-        "<table><tr><th>Paytable</th>"
-        + "".join(f"<th>{r.letter}</th>" for r in RANK_ORDER)
-        + "<th>Turns positive at true count</th><th>Coups bet</th><th>Edge when betting</th>"
-        "<th>Units per shoe</th></tr>",
-    ]
-    played_by_effects: dict[tuple[Fraction, ...], CountInShoes] = {}
-    for eor, count in zip(effects, counts, strict=True):
-        cells = "".join(
-            f"<td>{count.tag(r):+d}</td>" if count.tag(r) else "<td>0</td>" for r in RANK_ORDER
-        )
-        if count.trigger is None:
-            tail = "<td>never</td><td></td><td></td><td></td>"
-        else:
-            same = (eor.expected_return, *(r.effect for r in eor.effects))  # same pays, same play
-            if same not in played_by_effects:
-                played_by_effects[same] = count_in_shoes(
-                    wager, eor.paytable, count, sim, sample=REPORT_SAMPLE
-                )
-            played = played_by_effects[same]
-            edge = f"{played.average_edge:+.2%}" if played.average_edge is not None else ""
-            tail = (
-                f"<td>{count.threshold:+.2f} (bet at {count.trigger:+d})</td>"
-                f"<td>{played.bet_frequency:.2%}</td><td>{edge}</td>"
-                f"<td>{played.win_per_shoe:+.3f}</td>"
-            )
-        parts.append(f"<tr><td>{html.escape(eor.paytable)}</td>{cells}{tail}</tr>")
-    parts.append("</table>")
-    parts.append(
-        f"<p>Tags of the balanced count derived from the effects of removal (level "
-        f"{', '.join(str(c.level) for c in counts)}); the true count is the running count "
-        f"divided by the decks unseen. Coups bet, edge and units per shoe come from "
-        f"{REPORT_SHOES:,} simulated shoes (cut card 14 cards from the end, first-card burn, "
-        f"seed {REPORT_SEED}); the edge is the exact expected return of the cards left, averaged "
-        f"over up to {REPORT_SAMPLE:,} of the coups bet. <code>croupier eor</code> gives the "
-        "full figures.</p>"
-    )
-    return "\n".join(parts)

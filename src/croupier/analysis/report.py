@@ -25,7 +25,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from croupier.analysis.eor import eor_report_html
+from croupier.analysis.eor_report import eor_report_html
 from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_chart_svg, meter_returns
 from croupier.analysis.parsheet import LOSE, ParSheet
 from croupier.analysis.switch_hands import UPCARDS, GameSheet, SwitchAnalysis, switch_chart
@@ -112,6 +112,7 @@ CSV_COLUMNS = (
     "paytable",
     "paytable_status",
     "paytable_citation",
+    "paytable_sha256",
     "decks",
     "method",
     "outcome",
@@ -170,6 +171,7 @@ def parsheets_csv(
                 "paytable": s.paytable,
                 "paytable_status": s.paytable_status or "printed in the regulation",
                 "paytable_citation": s.paytable_origin,
+                "paytable_sha256": s.paytable_sha256,
                 "decks": s.decks,
                 "method": s.method,
                 "outcome": r.outcome,
@@ -525,7 +527,12 @@ def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) 
         f"<section class='sheet' id='{sheet_id(s)}'>",
         f"<h3>{html.escape(s.wager_name)}, paytable {html.escape(s.paytable)}, "
         f"{decks_phrase(s.decks or 0)}{status}</h3>",
-        f"<p>Paytable: {html.escape(s.paytable_origin)}.</p>",
+        f"<p>Paytable: {html.escape(s.paytable_origin)}."
+        + (
+            f" SHA-256 of its data: <code class='digest'>{s.paytable_sha256}</code>.</p>"
+            if s.paytable_sha256
+            else "</p>"
+        ),
     ]
     warning = long_run_warning(s, mr, reseed)
     if warning is not None:

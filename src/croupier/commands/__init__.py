@@ -51,10 +51,11 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ),
     ),
     "eor": (
-        ("baccarat",),
+        ("eor",),
         (
-            "Effect of removal of each rank, the balanced count built from it, and (Baccarat) how "
-            "often simulated shoes turn the wager positive."
+            "Effect of removal of each card and rank, the balanced count built from it, the true "
+            "count where the wager turns positive and a simulated counter's gain per shoe and per "
+            "hour — for one wager, or as the count-vulnerability table of every wager."
         ),
     ),
     "simulate-shoes": (

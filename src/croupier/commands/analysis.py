@@ -32,7 +32,6 @@ from croupier.commands.common import (
     JsonFlag,
     MeterOpt,
     PaytableFiles,
-    PaytableOpt,
     StakeOpt,
     WagerAmountOpt,
     WagerArg,
@@ -644,7 +643,7 @@ def hand(
             "'reads' (e.g. the player's two cards, then the dealer's upcard: '7h 7c 7h')."
         ),
     ],
-    paytable: PaytableOpt,
+    paytable: OnePaytableOpt = None,
     decks: DecksOpt = None,
     amount: Annotated[str, typer.Option("--amount", "-a", help="Wager in dollars.")] = "5",
     meter: MeterOpt = None,
@@ -654,7 +653,7 @@ def hand(
 ) -> None:
     """Classify and settle one dealt hand for a wager."""
     w = _wager(wager, paytable_files)
-    table = w.paytable(paytable, decks)
+    table = w.paytable(_only_paytable(w, paytable), decks)
     d = decks if decks is not None else table.decks[0]
     if decks is None and len(table.decks) > 1:
         raise InputError(

@@ -19,35 +19,24 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from croupier.analysis.baccarat_shoe import ShoeSimulation, shoe_parsheet, simulate_shoes
-from croupier.analysis.eor import (
-    RANK_ORDER,
-    BalancedCount,
-    CountInShoes,
-    EffectOfRemoval,
-    balanced_count,
-    count_in_shoes,
-    effect_of_removal,
-)
+from croupier.analysis.baccarat_shoe import shoe_parsheet, simulate_shoes
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
 from croupier.commands.common import (
     JsonFlag,
     _money,
-    _wager,
     app,
     did_you_mean,
     err,
     money_json,
     out,
 )
-from croupier.errors import InputError, NoCountError, citation
+from croupier.errors import InputError, citation
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money
 from croupier.wagers.at_table import RoundSettlement, cents_note
 from croupier.wagers.baccarat import (
     BaccaratTable,
-    BaccaratWager,
     CoupSettlement,
     baccarat_wagers,
     settle_round,
@@ -67,10 +56,6 @@ CutCardOption = Annotated[
 BurnOption = Annotated[
     BurnRule, typer.Option("--burn", help="How cards are burned at the start of the shoe.")
 ]
-
-
-EXACT_SAMPLE = 10_000
-"""Coups bet whose exact edge ``croupier eor`` evaluates (a seeded sample beyond that)."""
 
 
 @contextmanager
@@ -159,8 +144,17 @@ def baccarat(
     """Play one dealt coup (§ 631a.9–§ 631a.12) and settle its wagers (with --bet), or show what
     every Baccarat wager does on it."""
     dealt = parse_cards(cards)
-    table = BaccaratTable(decks=decks, **_parse_paytables(paytable))
+    chosen = _parse_paytables(paytable)
+    table = BaccaratTable(decks=decks, **chosen)
+    for w in baccarat_wagers():  # every paytable named exists at this deck count
+        table.paytable_for(w)
     bets = _parse_bets(bet)
+    if bets:  # a paytable chosen for a wager not bet is a mistake, not a silent no-op
+        bet_fields = {_PAYTABLE_FIELDS.get(k, "five_treasures") for k in bets}
+        unused = sorted(set(chosen) - bet_fields)
+        if unused:
+            names = ", ".join(f.replace("_", "-") for f in unused)
+            raise InputError(f"--paytable given for {names}, which no --bet wagers on")
     if bets:
         result = settle_round(dealt, bets, table)
     else:
@@ -260,167 +254,6 @@ def _round_dict(result: CoupSettlement, table: BaccaratTable, settled: bool) -> 
         d |= money_json("net", result.win_cents) | money_json("returned", result.returned_cents)
         d["settlement"] = RoundSettlement(result.lines()).to_json()
     return d
-
-
-# ------------------------------------------------------------------------------------ eor
-
-
-def _eor_dict(
-    eor: EffectOfRemoval,
-    count: BalancedCount | NoCountError,
-    shoes: CountInShoes | None,
-    sim: ShoeSimulation | None,
-) -> dict[str, Any]:
-    d: dict[str, Any] = {
-        "wager": eor.wager,
-        "wager_name": eor.wager_name,
-        "section": f"58 Pa. Code § {eor.section}",
-        "paytable": eor.paytable,
-        "decks": eor.decks,
-        "expected_return": float(eor.expected_return),
-        "expected_return_exact": f"{eor.expected_return.numerator}/{eor.expected_return.denominator}",
-        "effects": [
-            {
-                "rank": r.rank.letter,
-                "effect": float(r.effect),
-                "effect_exact": f"{r.effect.numerator}/{r.effect.denominator}",
-                "expected_return_without": float(r.expected_return),
-                "tag": count.tag(r.rank) if isinstance(count, BalancedCount) else None,
-            }
-            for r in eor.effects
-        ],
-        "count": {
-            "tags": {r.letter: count.tag(r) for r in RANK_ORDER},
-            "level": count.level,
-            "betting_correlation": count.betting_correlation,
-            "gain_per_true_count": count.gain_per_true_count,
-            "threshold_true_count": count.threshold,
-            "trigger_true_count": count.trigger,
-        }
-        if isinstance(count, BalancedCount)
-        else None,
-    }
-    if isinstance(count, NoCountError):
-        d["no_count"] = str(count)
-    if shoes is not None and sim is not None:
-        r = sim.rules
-        d["shoes"] = {
-            "decks": r.decks,
-            "cut_card": r.cut_card,
-            "burn": r.burn.value,
-            "coups_after_cut_card": r.coups_after_cut_card,
-            "seed": sim.seed,
-            **shoes.to_dict(),
-        }
-    return d
-
-
-def _tag(tag: int) -> str:
-    return f"{tag:+d}" if tag else "0"
-
-
-def describe_count(count: BalancedCount) -> str:
-    """The count in words: tags, level, correlation, gain and threshold."""
-    tags = "  ".join(f"{r.letter} {_tag(count.tag(r))}" for r in RANK_ORDER)
-    text = (
-        f"balanced count (level {count.level}): {tags}\n"
-        f"betting correlation {count.betting_correlation:.3f}; each true-count point moves the "
-        f"expected return by {count.gain_per_true_count:+.4%}"
-    )
-    if count.threshold is None:
-        return text + "; the count never turns the wager positive"
-    return (
-        text + f"; the wager turns positive at true count {count.threshold:+.2f} "
-        f"(a counter bets at {count.trigger:+d} or more)"
-    )
-
-
-def describe_shoes(result: CountInShoes, sim: ShoeSimulation) -> str:
-    """How the count played in the simulated shoes, in words."""
-    r = sim.rules
-    head = (
-        f"{sim.shoes:,} simulated {r.decks}-deck shoes (cut card {r.cut_card} cards from the end, "
-        f"burn {r.burn.value}, seed {sim.seed}): "
-    )
-    if not result.bets:
-        return head + f"no coup reached true count {result.trigger:+d}"
-    sample = (
-        "all evaluated" if result.evaluated == result.bets else f"{result.evaluated:,} evaluated"
-    )
-    return head + (
-        f"{result.bet_frequency:.2%} of {result.coups:,} coups at true count "
-        f"{result.trigger:+d} or more, in {result.shoes_with_a_bet:.1%} of shoes; exact edge on "
-        f"those coups {result.average_edge or 0:+.3%} ({result.positive_share or 0:.1%} of them "
-        f"positive; {sample}); {result.win_per_shoe:+.3f} units per shoe betting one unit"
-    )
-
-
-@app.command()
-def eor(
-    wager: Annotated[str, typer.Argument(help="Wager id (see `croupier wagers`).")],
-    paytable: Annotated[str, typer.Option("--paytable", "-p", help="Paytable id.")],
-    decks: DecksOption = 8,
-    shoes: ShoesOption = 20_000,
-    seed: SeedOption = 1,
-    cut_card: CutCardOption = 14,
-    burn: BurnOption = BurnRule.FIRST_CARD,
-    trigger: Annotated[
-        int | None,
-        typer.Option("--trigger", help="True count to bet at (default: the count's own)."),
-    ] = None,
-    json_out: JsonFlag = False,
-) -> None:
-    """Effect of removal of each rank, the balanced count built from it, and (Baccarat) how often
-    simulated shoes turn the wager positive."""
-    w = _wager(wager, None)
-    effects = effect_of_removal(w, paytable, decks)
-    count: BalancedCount | NoCountError
-    try:
-        count = balanced_count(effects)
-    except NoCountError as exc:  # the effects are still shown, with the reason there is no count
-        count = exc
-    result: CountInShoes | None = None
-    sim: ShoeSimulation | None = None
-    level = trigger if trigger is not None else getattr(count, "trigger", None)
-    counted = isinstance(count, BalancedCount)
-    if shoes and isinstance(w, BaccaratWager) and counted and level is not None:
-        rules = BaccaratRules(decks=decks, cut_card=cut_card, burn=burn)
-        with _progress(f"dealing {decks}-deck shoes", shoes, json_out) as advance:
-            sim = simulate_shoes(shoes, seed, rules, record=True, progress=advance)
-        assert isinstance(count, BalancedCount)
-        result = count_in_shoes(w, paytable, count, sim, trigger=level, sample=EXACT_SAMPLE)
-    if json_out:
-        print(json.dumps(_eor_dict(effects, count, result, sim), indent=2, ensure_ascii=False))
-        return
-    t = Table(
-        title=f"Effect of removal · {effects.wager_name} · 58 Pa. Code § {effects.section} · "
-        f"paytable {effects.paytable} · {decks}-deck shoe",
-        title_justify="left",
-        caption="change in exact expected return (per unit wagered) when one card of the rank "
-        "is removed from the full shoe",
-        caption_justify="left",
-    )
-    t.add_column("Rank")
-    t.add_column("Effect of removal", justify="right")
-    t.add_column("Return without it", justify="right")
-    t.add_column("Tag", justify="right")
-    for r in effects.effects:
-        t.add_row(
-            r.rank.letter,
-            f"{float(r.effect):+.5%}",
-            f"{float(r.expected_return):+.5%}",
-            _tag(count.tag(r.rank)) if isinstance(count, BalancedCount) else "",
-        )
-    out.print(t)
-    out.print(
-        f"full-shoe expected return {float(effects.expected_return):+.4%} "
-        f"(house edge {float(-effects.expected_return):.4%})"
-    )
-    out.print(describe_count(count) if isinstance(count, BalancedCount) else str(count))
-    if result is not None and sim is not None:
-        out.print(describe_shoes(result, sim))
-    elif not isinstance(w, BaccaratWager):
-        out.print(f"(whole-shoe simulation is available for Baccarat wagers; {w.id} is not one)")
 
 
 # ------------------------------------------------------------------------- simulate-shoes

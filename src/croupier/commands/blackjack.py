@@ -128,8 +128,25 @@ def axman(
     )
 
 
-ROUND_WAGERS = ("blackjack", "axman", "jackpot-party")
-"""The wagers ``croupier blackjack-round`` settles (``--bet SEAT:WAGER=DOLLARS``)."""
+def round_wagers() -> tuple[str, ...]:
+    """The wagers ``croupier blackjack-round`` settles (``--bet SEAT:WAGER=DOLLARS``): the
+    Blackjack wager, then every registered Blackjack side wager (an alias such as ``axman-h17``
+    is the table's soft-17 rule, not a wager of its own), in the registry's section order.
+
+    >>> round_wagers()
+    ('blackjack', 'perfect-pairs', 'jackpot-party', 'match-the-dealer', 'axman')
+    """
+    from croupier.wagers import all_wagers
+    from croupier.wagers.base import Game
+
+    ids: list[str] = []
+    aliased: set[str] = set()
+    for w in all_wagers():
+        if w.game is Game.BLACKJACK and w.id not in aliased:
+            ids.append(w.id)
+            aliased.update(w.aliases)
+    return ("blackjack", *ids)
+
 
 MOVES = ("hit", "stand", "double", "split", "surrender")
 """The players' decisions ``--move SEAT:MOVE[:CARD]`` records (Chapter 633a)."""
@@ -160,7 +177,7 @@ def seat_bets(specs: list[str] | None) -> dict[str, dict[int, int]]:
         seat, colon, wager = where.partition(":")
         if not sep or not colon or not seat.strip().isdigit():
             raise InputError(f"--bet takes SEAT:WAGER=DOLLARS, e.g. 1:blackjack=10, not {spec!r}")
-        wager_id = _wager_id(wager, "--bet", ROUND_WAGERS)
+        wager_id = _wager_id(wager, "--bet", round_wagers())
         cents = _money(amount, f"--bet {seat.strip()}:{wager_id}")
         assert cents is not None
         bets.setdefault(wager_id, {})[int(seat)] = cents
@@ -182,7 +199,7 @@ def wager_paytables(specs: list[str] | None) -> dict[str, str]:
             raise InputError(
                 f"--paytable takes WAGER=PAYTABLE, e.g. jackpot-party=P10, not {spec!r}"
             )
-        tables[_wager_id(wager, "--paytable", ("jackpot-party", "axman"))] = key.strip()
+        tables[_wager_id(wager, "--paytable", round_wagers()[1:])] = key.strip()
     return tables
 
 
@@ -227,24 +244,33 @@ def round_submission(
     Raises :class:`~croupier.errors.SubmissionError` (each violation with its section: AxMan at 2
     decks, a Jackpot Party paytable of another deck count) and :class:`InputError` for Jackpot
     Party without a paytable."""
+    from croupier.wagers import get_wager
+
     wagers: list[dict[str, Any]] = []
-    for wid in ROUND_WAGERS:
+    for wid in round_wagers():
         placed = bets.get(wid, {})
         if wid != "blackjack" and not placed:
             continue
         amounts = sorted(set(placed.values())) or [100]
         spec: dict[str, Any] = {"wager": wid}
-        if wid == "jackpot-party":
-            if "jackpot-party" not in paytables:
-                raise InputError(
-                    "Jackpot Party wagers need a paytable: --paytable jackpot-party=ID (e.g. P1 "
-                    "at six decks)"
-                )
+        if wid == "blackjack":
+            spec |= {"min": format_money(amounts[0]), "max": format_money(amounts[-1])}
+            wagers.append(spec)
+            continue
+        w = get_wager(wid)
+        keys = sorted({t.key for t in w.paytables() if decks in t.decks}) or sorted(
+            {t.key for t in w.paytables()}
+        )
+        if wid not in paytables and len(keys) != 1:
+            raise InputError(
+                f"{w.name} wagers need a paytable: --paytable {wid}=ID "
+                f"(at {decks} decks: {', '.join(keys)})"
+            )
+        if any(t.progressive is not None for t in w.paytables()):  # sizes printed per paytable
             spec["amounts"] = [format_money(c) for c in amounts]
         else:
             spec |= {"min": format_money(amounts[0]), "max": format_money(amounts[-1])}
-        if wid != "blackjack":
-            spec["paytable"] = paytables.get(wid, "standard")
+        spec["paytable"] = paytables.get(wid, keys[0] if keys else "standard")
         wagers.append(spec)
     data = {
         "game": "blackjack",
@@ -284,8 +310,9 @@ def blackjack_round(
         typer.Option(
             "--bet",
             help="A wager, SEAT:WAGER=DOLLARS: every seat's Blackjack wager (1:blackjack=10), "
-            "then AxMan or Jackpot Party (1:axman=5, 2:jackpot-party=5; Jackpot Party takes $1 "
-            "or $5); repeatable.",
+            "then any Blackjack side wager (1:perfect-pairs=5, 1:axman=5, 2:jackpot-party=5, "
+            "3:match-the-dealer=5; the progressives take the sizes their paytable prints); "
+            "repeatable.",
         ),
     ] = None,
     moves: Annotated[
@@ -302,7 +329,8 @@ def blackjack_round(
         typer.Option(
             "--paytable",
             "-p",
-            help="A wager's paytable, WAGER=ID (e.g. jackpot-party=P1 at six decks).",
+            help="A side wager's paytable, WAGER=ID (e.g. jackpot-party=P1 at six decks, "
+            "perfect-pairs=A, match-the-dealer=1); needed where the wager has several.",
         ),
     ] = None,
     meter: Annotated[
@@ -337,7 +365,7 @@ def blackjack_round(
     if isinstance(meters, int):
         meters = {MeterLevel.PROGRESSIVE: meters}
     rnd = TableRound.open(sub, {"jackpot-party": meters} if meters else None)
-    for wid in ROUND_WAGERS:  # the Blackjack wager first at every seat (§ 633a.6(d))
+    for wid in round_wagers():  # the Blackjack wager first at every seat (§ 633a.6(d))
         for seat, cents in sorted(placed.get(wid, {}).items()):
             rnd = rnd.bet(seat, wid, cents)
     rnd = rnd.no_more_bets().deal(DealtCards(players=hands, dealer=dealer_cards))

@@ -218,12 +218,37 @@ GAME_ANALYSES: dict[str, Callable[[int | None, bool], None]] = {}
 ``--decks`` and ``--json``."""
 
 
-def _book(files: list[Path] | None) -> PaytableBook:
+def _book(files: list[Path] | None, wager: Wager | None = None) -> PaytableBook:
+    """The built-in paytables with the paytables of the user's ``files``.
+
+    :class:`~croupier.errors.PaytableError` for a file whose ``section`` is not the section of
+    any wager croupier settles, or — with ``wager`` — for files none of which holds a paytable of
+    that wager's section (a paytable id would otherwise be looked for in vain, the error naming
+    neither the file nor its section)."""
+    from croupier.errors import PaytableError
     from croupier.paytables import builtin_paytables, load_paytable_file
+    from croupier.wagers import all_wagers
 
     book = builtin_paytables()
+    known = sorted({w.section for w in all_wagers()})
+    held: list[str] = []
+    mine = False
     for f in files or []:
-        book = book.with_paytables(load_paytable_file(f))
+        tables = load_paytable_file(f)
+        sections = sorted({t.section for t in tables})
+        for sec in sections:
+            if sec not in known:
+                raise PaytableError(
+                    f"{one_line(str(f))}: section {sec!r} is not the section of a wager croupier "
+                    f"settles (sections: {', '.join(known)})"
+                )
+        held.append(f"{one_line(str(f))} holds § {', § '.join(sections)}")
+        mine = mine or (wager is not None and wager.section in sections)
+        book = book.with_paytables(tables)
+    if wager is not None and files and not mine:
+        raise PaytableError(
+            f"no paytable of {wager.id}'s § {wager.section} in the files given ({'; '.join(held)})"
+        )
     return book
 
 
@@ -231,7 +256,7 @@ def _wager(wager_id: str, files: list[Path] | None) -> Wager:
     from croupier.wagers import get_wager
 
     wager = get_wager(wager_id)
-    return wager.with_book(_book(files)) if files else wager
+    return wager.with_book(_book(files, wager)) if files else wager
 
 
 def did_you_mean(text: str, known: Iterable[str]) -> str:

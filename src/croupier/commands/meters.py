@@ -129,10 +129,14 @@ def read_credential(
     the terminal (twice with ``confirm``). :class:`~croupier.errors.AuthenticationError` when
     none is given and there is no terminal to ask at."""
     if path is not None:
-        try:
-            return path.read_text(encoding="utf-8").splitlines()[0] if path.stat().st_size else ""
-        except OSError as exc:
-            raise AuthenticationError(f"cannot read the credential file {path}: {exc}") from exc
+        from croupier.errors import InputFileError
+        from croupier.inputs import read_text
+
+        try:  # a regular UTF-8 file of at most 4 KiB: one line of credential
+            text = read_text(path, max_bytes=4096)
+        except InputFileError as exc:
+            raise AuthenticationError(f"the credential file: {exc}") from exc
+        return text.splitlines()[0] if text else ""
     value = os.environ.get(env)
     if value:
         return value

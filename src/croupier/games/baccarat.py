@@ -381,6 +381,8 @@ def deal_coup(cards: Sequence[Card]) -> Coup:
             why = "a natural stops all drawing"
         elif coup.cards_used == 4:
             why = "both hands stand"
+        elif coup.cards_used == 6:
+            why = "each hand has drawn its one third card"
         elif coup.player.third_card is not None:
             why = "the Banker stands"
         else:

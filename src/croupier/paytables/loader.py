@@ -323,8 +323,9 @@ def _to_domain(spec: SectionFile, source: str, regulation: bool) -> tuple[Paytab
     return tuple(tables)
 
 
-def _where(loc: tuple[int | str, ...]) -> str:
-    """('paytables', 0, 'lines', 2, 'pays') -> 'paytable 1, line 3, pays'."""
+def _where(loc: tuple[int | str, ...], data: object = None) -> str:
+    """('paytables', 0, 'lines', 2, 'pays') -> 'paytable 1, line 3, pays' — with the paytable's
+    id when ``data`` (the parsed file) gives it: 'paytable 1 (id 'H4'), line 3, pays'."""
     words = []
     names = {
         "paytables": "paytable",
@@ -341,7 +342,15 @@ def _where(loc: tuple[int | str, ...]) -> str:
             and i + 1 < len(loc)
             and isinstance(loc[i + 1], int)
         ):
-            words.append(f"{names[part]} {int(loc[i + 1]) + 1}")
+            n = int(loc[i + 1])
+            word = f"{names[part]} {n + 1}"
+            if part == "paytables" and i == 0 and isinstance(data, dict):
+                entries = data.get("paytables")
+                entry = entries[n] if isinstance(entries, list) and 0 <= n < len(entries) else None
+                pid = entry.get("id") if isinstance(entry, dict) else None
+                if isinstance(pid, (str, int)) and not isinstance(pid, bool):
+                    word += f" (id {one_line(str(pid))[:40]!r})"
+            words.append(word)
             i += 2
         else:
             words.append(str(part))
@@ -349,11 +358,11 @@ def _where(loc: tuple[int | str, ...]) -> str:
     return ", ".join(words) or "file"
 
 
-def _first_error(exc: ValidationError) -> str:
+def _first_error(exc: ValidationError, data: object = None) -> str:
     parts = []
     for err in exc.errors()[:3]:
         msg = str(err["msg"]).removeprefix("Value error, ")
-        parts.append(f"{_where(tuple(err['loc']))}: {msg}")
+        parts.append(f"{_where(tuple(err['loc']), data)}: {msg}")
     more = len(exc.errors()) - 3
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
@@ -379,7 +388,7 @@ def parse_section_text(
     try:
         spec = SectionFile.model_validate(data)
     except ValidationError as exc:
-        raise PaytableError(f"{source}: {_first_error(exc)}") from exc
+        raise PaytableError(f"{source}: {_first_error(exc, data)}") from exc
     except PaytableError as exc:  # raised inside a validator
         raise PaytableError(f"{source}: {exc}") from exc
     return _to_domain(spec, source, regulation and spec.printed_in_regulation)

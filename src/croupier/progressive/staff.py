@@ -16,6 +16,30 @@ from croupier.errors import AuthenticationError
 MIN_LENGTH = 4
 """The shortest credential accepted: a four-digit PIN."""
 
+MAX_LENGTH = 1024
+"""The longest credential accepted, in characters (argon2 takes any length; a bound keeps a
+hostile request from making the hash's input arbitrarily large)."""
+
+
+def _checked(secret: object) -> str:
+    """``secret`` as credential text: a ``str`` of UTF-8-encodable characters (no lone
+    surrogates, such as undecodable bytes in an environment variable become), at most
+    :data:`MAX_LENGTH` long; else :class:`~croupier.errors.AuthenticationError`."""
+    if not isinstance(secret, str):
+        raise AuthenticationError("a staff credential (password or PIN) is text")
+    if len(secret) > MAX_LENGTH:
+        raise AuthenticationError(
+            f"a staff credential (password or PIN) has at most {MAX_LENGTH} characters"
+        )
+    try:
+        secret.encode("utf-8")
+    except UnicodeEncodeError:
+        raise AuthenticationError(
+            "a staff credential (password or PIN) must be UTF-8 text (it holds bytes that are not)"
+        ) from None
+    return secret
+
+
 _hasher = PasswordHasher()
 
 
@@ -32,11 +56,14 @@ def hash_credential(secret: str) -> str:
         raise AuthenticationError(
             f"a staff credential (password or PIN) needs at least {MIN_LENGTH} characters"
         )
-    return _hasher.hash(secret)
+    return _hasher.hash(_checked(secret))
 
 
 def check_credential(stored: str | None, secret: str) -> bool:
-    """Whether ``secret`` matches the stored hash (``False`` for no hash or a malformed one)."""
+    """Whether ``secret`` matches the stored hash (``False`` for no hash or a malformed one).
+    :class:`~croupier.errors.AuthenticationError` for a secret that is not credential text
+    (:func:`_checked`)."""
+    secret = _checked(secret)
     if not stored:
         return False
     try:

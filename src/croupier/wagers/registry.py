@@ -112,5 +112,11 @@ def get_wager(wager_id: str) -> Wager:
     try:
         return _REGISTRY[key]
     except KeyError:
-        known = ", ".join(sorted(set(_REGISTRY) | set(_HOME)))
-        raise UnknownWagerError(f"no wager {wager_id!r} (known wagers: {known})") from None
+        import difflib
+
+        ids = sorted(set(_REGISTRY) | set(_HOME))
+        near = difflib.get_close_matches(key, ids, n=1)
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise UnknownWagerError(
+            f"no wager {wager_id!r}{hint} (known wagers: {', '.join(ids)})"
+        ) from None

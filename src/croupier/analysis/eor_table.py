@@ -1,0 +1,315 @@
+"""The count-vulnerability table a table-games manager reads: for each wager, whether a card
+counter can beat it, by how much, and how often.
+
+One :class:`Vulnerability` per wager × paytable × deck count: the exact effects of removal
+(:func:`croupier.analysis.eor.effect_of_removal`), the balanced count built from them, the true
+count where the wager turns positive, and what a counter betting one unit there wins in simulated
+whole shoes — Blackjack side wagers by :func:`croupier.analysis.eor_shoes.play_shoes`, Baccarat
+wagers by :func:`croupier.analysis.eor.count_in_shoes`. A wager dealt from one deck shuffled
+before every round (Four Card Poker, Criss-Cross Poker) starts every round at a count of zero: a
+counter has nothing to count, and wins nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from croupier.analysis.baccarat_shoe import ShoeSimulation, simulate_shoes
+from croupier.analysis.eor import (
+    BalancedCount,
+    CountInShoes,
+    EffectOfRemoval,
+    balanced_count,
+    count_in_shoes,
+    effect_of_removal,
+)
+from croupier.analysis.eor_shoes import (
+    PENETRATION,
+    ROUNDS_PER_HOUR,
+    SEATS,
+    CounterAtTable,
+    PerfectPlay,
+    counts_at_the_table,
+    perfect_play,
+    play_shoes,
+)
+from croupier.errors import CroupierError, NoCountError
+from croupier.games.baccarat import BaccaratRules
+from croupier.paytables import Paytable
+from croupier.wagers.baccarat import BaccaratWager
+from croupier.wagers.base import Game, Wager
+
+RESHUFFLED_GAMES = (Game.FOUR_CARD_POKER, Game.CRISS_CROSS_POKER)
+"""Games dealt from one 52-card deck shuffled before every round (docs/interpretations.md)."""
+
+NEGLIGIBLE_PER_HOUR = 0.01
+"""Below this many units an hour (either way) a counter's result is called negligible."""
+
+BACCARAT_EXACT_SAMPLE = 10_000
+"""Coups bet whose exact edge the Baccarat counter figures evaluate (a seeded sample)."""
+
+
+@dataclass(frozen=True)
+class CounterConditions:
+    """How the simulated counter plays: shoes dealt, seed, penetration (Blackjack; Baccarat uses
+    its cut card), seats, rounds an hour, and the trigger (``None``: the count's own)."""
+
+    shoes: int = 20_000
+    seed: int = 1
+    penetration: Fraction = PENETRATION
+    seats: int = SEATS
+    rounds_per_hour: int = ROUNDS_PER_HOUR
+    trigger: int | None = None
+    baccarat: BaccaratRules | None = None
+    baccarat_sample: int = BACCARAT_EXACT_SAMPLE
+    perfect_shoes: int | None = None
+    """Shoes for the perfect-information bound (``None``: ``shoes``)."""
+    """Baccarat: coups bet whose exact edge is evaluated (a seeded sample beyond)."""
+
+
+@dataclass(frozen=True)
+class Vulnerability:
+    """One row of the count-vulnerability table (see the module docstring).
+
+    Exactly one of ``count`` and ``no_count`` is set once the effects are known; ``counter``
+    (Blackjack) or ``coups`` (Baccarat) holds the simulated counter when one was played;
+    ``not_simulated`` says why none was."""
+
+    wager: str
+    wager_name: str
+    section: str
+    paytable: str
+    decks: int
+    eor: EffectOfRemoval | None
+    count: BalancedCount | None
+    no_count: str | None
+    counter: CounterAtTable | None = None
+    coups: CountInShoes | None = None
+    coups_per_hour: int = ROUNDS_PER_HOUR
+    not_simulated: str | None = None
+    baccarat_rules: BaccaratRules | None = None
+    coups_seed: int | None = None
+    perfect: PerfectPlay | None = None
+    """Without a count: what a counter knowing every unseen card would win (two-card wagers)."""
+
+    @property
+    def house_edge(self) -> float | None:
+        """The full shoe's exact house edge."""
+        return None if self.eor is None else float(-self.eor.expected_return)
+
+    @property
+    def bet_frequency(self) -> float | None:
+        """Share of rounds the counter bets."""
+        if self.counter is not None:
+            return self.counter.bet_frequency
+        return self.coups.bet_frequency if self.coups is not None else None
+
+    @property
+    def edge_when_betting(self) -> float | None:
+        """The counter's mean return per unit bet (observed; Baccarat: exact edge of the shoes
+        as they stood)."""
+        if self.counter is not None:
+            return self.counter.edge_when_betting
+        return self.coups.average_edge if self.coups is not None else None
+
+    @property
+    def win_per_shoe(self) -> float | None:
+        """Units the counter wins a shoe."""
+        if self.counter is not None:
+            return self.counter.win_per_shoe
+        return self.coups.win_per_shoe if self.coups is not None else None
+
+    @property
+    def win_per_hour(self) -> float | None:
+        """Units the counter wins an hour."""
+        if self.counter is not None:
+            return self.counter.win_per_hour
+        if self.coups is not None and self.coups.coups:
+            return (
+                self.coups.win_per_shoe * self.coups.shoes / self.coups.coups * self.coups_per_hour
+            )
+        return None
+
+    @property
+    def verdict(self) -> str:
+        """The row in a few words."""
+        if self.eor is None:
+            return "not computed"
+        if self.count is None:
+            return "no card count tracks it"
+        if self.count.threshold is None:
+            return "the count never turns it positive"
+        if self.not_simulated is not None and self.counter is None and self.coups is None:
+            return "no count carries between rounds" if self._reshuffled else "not simulated"
+        win = self.win_per_hour
+        if win is None:
+            return "not simulated"
+        se = self.counter.win_per_hour_se if self.counter is not None else 0.0
+        if abs(win) < NEGLIGIBLE_PER_HOUR and 2 * se < NEGLIGIBLE_PER_HOUR:
+            return "negligible either way"
+        if win > 2 * se:
+            return "beatable by counting"
+        if win < -2 * se:
+            return "a counter still loses"
+        return "no gain shown"
+
+    @property
+    def _reshuffled(self) -> bool:
+        return bool(self.not_simulated and self.not_simulated.startswith("dealt from one deck"))
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready row."""
+        c = self.count
+        return {
+            "wager": self.wager,
+            "wager_name": self.wager_name,
+            "section": f"58 Pa. Code § {self.section}",
+            "paytable": self.paytable,
+            "decks": self.decks,
+            "house_edge": self.house_edge,
+            "count": None
+            if c is None
+            else {
+                "suit_aware": c.suit_aware,
+                "level": c.level,
+                "betting_correlation": c.betting_correlation,
+                "gain_per_true_count": c.gain_per_true_count,
+                "threshold_true_count": c.threshold,
+                "trigger_true_count": c.trigger,
+            },
+            "no_count": self.no_count,
+            "bet_frequency": self.bet_frequency,
+            "edge_when_betting": self.edge_when_betting,
+            "win_per_shoe": self.win_per_shoe,
+            "win_per_hour": self.win_per_hour,
+            "win_per_hour_se": self.counter.win_per_hour_se if self.counter is not None else None,
+            "win_per_hour_cents": None,
+            "not_simulated": self.not_simulated,
+            "perfect_play": self.perfect.to_dict() if self.perfect is not None else None,
+            "verdict": self.verdict,
+        }
+
+
+@lru_cache(maxsize=4)
+def _baccarat_shoes(shoes: int, seed: int, rules: BaccaratRules) -> ShoeSimulation:
+    return simulate_shoes(shoes, seed, rules, record=True)
+
+
+def default_decks(wager: Wager, paytable: str | Paytable | None = None) -> int:
+    """The most decks the wager (and paytable) is offered with."""
+    tables = [wager.paytable(paytable)] if isinstance(paytable, str) else None
+    if isinstance(paytable, Paytable):
+        tables = [paytable]
+    decks = [d for t in (tables or wager.paytables()) for d in t.decks]
+    return max(decks) if decks else 8
+
+
+def default_paytable(wager: Wager, decks: int) -> str:
+    """The wager's first paytable offered with ``decks`` decks."""
+    for t in wager.paytables():
+        if decks in t.decks:
+            return t.key
+    return wager.paytables()[0].key
+
+
+def vulnerability(
+    wager: Wager,
+    paytable: str | Paytable,
+    decks: int,
+    conditions: CounterConditions | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> Vulnerability:
+    """The count-vulnerability row of one wager × paytable × deck count (``conditions``: how
+    the counter is simulated; ``shoes=0`` simulates none). Raises what
+    :func:`~croupier.analysis.eor.effect_of_removal` raises."""
+    cond = conditions or CounterConditions()
+    eor = effect_of_removal(wager, paytable, decks)
+    head = (wager.id, wager.name, wager.section, eor.paytable, decks, eor)
+    try:
+        count = balanced_count(eor)
+    except NoCountError as exc:
+        perfect = None
+        if cond.shoes and wager.game not in RESHUFFLED_GAMES:
+            perfect = perfect_play(
+                wager,
+                eor.paytable,
+                decks,
+                shoes=cond.perfect_shoes or cond.shoes,
+                seed=cond.seed,
+                penetration=cond.penetration,
+                seats=cond.seats,
+                rounds_per_hour=cond.rounds_per_hour,
+            )
+        return Vulnerability(*head, None, str(exc), perfect=perfect)
+    row = Vulnerability(*head, count, None)
+    level = cond.trigger if cond.trigger is not None else count.trigger
+    if level is None:
+        return row
+    if wager.game in RESHUFFLED_GAMES:
+        return _with(
+            row,
+            not_simulated="dealt from one deck shuffled before every round: every round starts "
+            "at a count of 0, below the trigger",
+        )
+    if not cond.shoes:
+        return _with(row, not_simulated="no shoes simulated (--shoes 0)")
+    if isinstance(wager, BaccaratWager):
+        rules = cond.baccarat or BaccaratRules(decks=decks)
+        if rules.decks != decks:
+            rules = BaccaratRules(decks=decks, cut_card=rules.cut_card, burn=rules.burn)
+        sim = _baccarat_shoes(cond.shoes, cond.seed, rules)
+        coups = count_in_shoes(
+            wager, eor.paytable, count, sim, trigger=level, sample=cond.baccarat_sample
+        )
+        return _with(
+            row,
+            coups=coups,
+            coups_per_hour=cond.rounds_per_hour,
+            baccarat_rules=rules,
+            coups_seed=cond.seed,
+        )
+    if not counts_at_the_table(wager):
+        return _with(row, not_simulated=f"croupier does not deal whole shoes for {wager.id}")
+    counter = play_shoes(
+        wager,
+        eor.paytable,
+        decks,
+        count,
+        eor.expected_return,
+        trigger=level,
+        shoes=cond.shoes,
+        seed=cond.seed,
+        penetration=cond.penetration,
+        seats=cond.seats,
+        rounds_per_hour=cond.rounds_per_hour,
+        progress=progress,
+    )
+    return _with(row, counter=counter)
+
+
+def _with(row: Vulnerability, **changes: Any) -> Vulnerability:
+    from dataclasses import replace
+
+    return replace(row, **changes)
+
+
+def table_rows(
+    wagers: list[Wager],
+    decks: int | None,
+    conditions: CounterConditions | None = None,
+) -> list[Vulnerability]:
+    """One row per wager (its first paytable for the deck count; ``decks`` ``None``: the most
+    decks it is offered with); a wager croupier cannot analyse this way gets a row saying why."""
+    rows = []
+    for w in wagers:
+        d = decks if decks is not None else default_decks(w)
+        key = default_paytable(w, d)
+        try:
+            rows.append(vulnerability(w, key, d, conditions))
+        except CroupierError as exc:
+            rows.append(Vulnerability(w.id, w.name, w.section, key, d, None, None, str(exc)))
+    return rows
