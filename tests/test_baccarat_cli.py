@@ -62,9 +62,9 @@ def test_baccarat_settles_a_dealt_coup() -> None:
     assert data["banker"]["total"] == 7 and data["banker"]["drew"] == "3s"
     assert data["result"] == "banker"
     by_wager = {w["wager"]: w for w in data["wagers"]}
-    assert by_wager["banker"]["win"] == "$9.50"
-    assert by_wager["fortune-7"]["win"] == "$200"
-    assert data["net"] == "$209.50"
+    assert by_wager["banker"]["win"] == "+$9.50"
+    assert by_wager["fortune-7"]["win"] == "+$200"
+    assert data["net"] == "+$209.50"
     assert (by_wager["banker"]["win_cents"], data["net_cents"]) == (950, 20_950)
 
 

@@ -5,7 +5,10 @@ simulators' names and signs for what they measured."""
 from __future__ import annotations
 
 import json
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -197,3 +200,37 @@ def test_a_dealer_adding_staff_is_refused_for_the_role_before_the_credential(
             ledger.add_user("mallory", Role.SHIFT_MANAGER, "x", by=DEALER)
         assert info.value.section == "605a.7"
         assert "mallory" not in {m.name for m in ledger.users()}
+
+
+def test_a_misspelt_wager_for_paytables_gets_a_did_you_mean() -> None:
+    """`croupier paytables perfect-pair` (the singular a user types) suggests the wager."""
+    run = run_main(["paytables", "perfect-pair"])
+    assert run.code == 2
+    assert "no section or wager 'perfect-pair'; did you mean 'perfect-pairs'?" in run.err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["blackjack-round"], ["hand"], ["meters", "create"], ["serve"], ["four-card-poker"]],
+    ids=" ".join,
+)
+def test_help_at_eighty_columns_cuts_nothing_and_names_no_python_types(command: list[str]) -> None:
+    """Issue 14: --help complete and untruncated on an 80-column terminal — a long option name
+    (--dealer-stops-without-live-hands) or word ('Mega=60000,Major=6000', a database URL) is
+    wrapped, never cut with '…'; a repeatable option shows its element, not '<list[str]>'."""
+    run = subprocess.run(
+        [sys.executable, "-m", "croupier", *command, "--help"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "80", "TERM": "dumb"},
+    )
+    assert run.returncode == 0, run.stderr
+    assert "…" not in run.stdout
+    assert "<list[" not in run.stdout and "<bool>" not in run.stdout
+    if command == ["blackjack-round"]:  # the option's name whole, over two lines if need be
+        assert "--dealer-stops-without-live-hands" in run.stdout or (
+            "--dealer-stops-withou" in run.stdout and "t-live-hands" in run.stdout
+        )
+    if command == ["hand"]:
+        assert "'Mega=60000,Major=6000" in run.stdout

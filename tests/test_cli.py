@@ -31,7 +31,8 @@ def run_json(*args: str) -> Any:
 def test_wagers_json_lists_the_three_wagers_with_sections() -> None:
     data = run_json("wagers")
     rows = {w["wager"]: w for w in data["wagers"]}
-    assert rows["perfect-pairs"]["section"] == "58 Pa. Code § 633b.1"
+    assert rows["perfect-pairs"]["section"] == "633b.1"
+    assert rows["perfect-pairs"]["citation"] == "58 Pa. Code § 633b.1"
     assert rows["match-the-dealer"]["decks"] == [6, 8]
     assert [p["paytable"] for p in rows["ultimate-pairs"]["paytables"]] == list("ABCDE")
 
@@ -134,7 +135,7 @@ def test_parsheet_out_writes_json_csv_and_html(tmp_path: Path) -> None:
 def test_hand_settles_in_dollars() -> None:
     data = run_json("hand", "perfect-pairs", "8s 8s", "-p", "A", "-d", "6", "--amount", "10")
     assert data["outcome"] == "perfect-pair"
-    assert data["win"] == "$250" and data["returned"] == "$260"
+    assert data["win"] == "+$250" and data["returned"] == "$260"
 
 
 def test_paytables_show_a_section_not_yet_implemented_as_a_wager() -> None:
@@ -217,7 +218,7 @@ def test_hand_names_the_groups_it_read() -> None:
     data = run_json("hand", "match-the-dealer", "7h 7c 7h", "-p", "4", "-d", "8", "-a", "5")
     assert data["reads"] == {"player's two cards": ["7h", "7c"], "dealer's upcard": ["7h"]}
     # § 633b.3(a)(3): one suited and one non-suited match, paytable 4 (eight decks) 75 to 1
-    assert data["outcome"] == "non-suited-and-suited-match" and data["win"] == "$375"
+    assert data["outcome"] == "non-suited-and-suited-match" and data["win"] == "+$375"
 
 
 def _house_file(tmp_path: Path, perfect: str) -> Path:

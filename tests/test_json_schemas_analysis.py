@@ -83,7 +83,7 @@ def test_hand_json_gives_the_win_in_cents() -> None:
     # § 633b.1(f), Paytable A: a Perfect Pair pays 25 to 1, so $5 wins $125 and returns $130
     run = run_main(["hand", "perfect-pairs", "7h 7h", "-p", "A", "-d", "6", "-a", "5", "--json"])
     doc = json.loads(run.out)
-    assert (doc["win_cents"], doc["win"], doc["amount_cents"]) == (12_500, "$125", 500)
+    assert (doc["win_cents"], doc["win"], doc["amount_cents"]) == (12_500, "+$125", 500)
     assert doc["returned_cents"] == 13_000
 
 

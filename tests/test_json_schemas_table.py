@@ -7,6 +7,8 @@ The schemas are the documented contract (draft 2020-12): money is an integer ``*
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -135,3 +137,116 @@ def test_ledger_commands_match_their_schemas(tmp_path: Path) -> None:
           "1", "--reason", "test", "--as", "pat", *db)  # fmt: skip
     verified = valid("meters-verify", "meters", "verify", *db)
     assert verified["chain_checked"] is True
+
+
+# --------------------------------------------------------------------------- one output contract
+
+SECTION = re.compile(r"^[0-9]{3}[a-z]\.[0-9]+(\([0-9a-z]+\))*$")
+SIGNED = re.compile(r"^[+-]\$[0-9]{1,3}(,[0-9]{3})*(\.[0-9]{2})?$")
+
+
+def _objects(node: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(node, dict):
+        yield node
+        for v in node.values():
+            yield from _objects(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _objects(v)
+
+
+CONTRACT_COMMANDS = [
+    ("settle", *map(str, ROUNDS)),
+    ("hand", "perfect-pairs", "8s 8s", "-p", "A", "-d", "6"),
+    ("hand", "banker", "Ks 4h 2d Qc 3h 3s", "-p", "commission", "-d", "8", "-a", "25.10"),
+    ("baccarat", "-c", "Ks 4h 2d Qc 3h 3s", "--bet", "banker=25", "--bet", "fortune-7=5"),
+    (
+        "four-card-poker",
+        "9h 9c 9d Ks 2s",
+        "Ah Ad 7c 7s 3d 4h",
+        "--bet",
+        "ante=5",
+        "--bet",
+        "play=15",
+        "--bet",
+        "aces-up=5",
+    ),
+    ("wagers",),
+    ("axman", "8s 8d"),
+    ("check", *map(str, SUBMISSIONS)),
+]
+
+
+@pytest.mark.parametrize("args", CONTRACT_COMMANDS, ids=lambda a: a[0])
+def test_every_section_is_bare_with_its_citation_beside_and_every_result_signed(
+    args: tuple[str, ...],
+) -> None:
+    """Issue 14: a rule is cited one way in every JSON output — ``"section": "633b.1(e)"`` and
+    ``"citation": "58 Pa. Code § 633b.1(e)"`` — and a player's result (``win``, ``net``) carries
+    its sign as in the settlement lines ("+$10"), beside its integer cents."""
+    data = run_json(*args)
+    seen = 0
+    for obj in _objects(data):
+        section = obj.get("section")
+        if isinstance(section, str):
+            seen += 1
+            assert SECTION.match(section), (args[0], section)
+            assert obj.get("citation") == f"58 Pa. Code § {section}", (args[0], obj)
+        for key in ("win", "net"):
+            if isinstance(obj.get(key), str):
+                assert SIGNED.match(obj[key]), (args[0], key, obj[key])
+                cents = obj[f"{key}_cents"]
+                assert obj[key].startswith("-" if cents < 0 else "+")
+    assert seen or args[0] == "check"
+
+
+def test_the_banker_commission_drops_half_a_cent_and_says_so(tmp_path: Path) -> None:
+    """§ 631a.12: Banker pays 19 to 20. $25.10 × 19/20 = 2,510 × 19 / 20 = 2,384.5 cents: the
+    pay is rounded down to $23.84 and the half cent not paid is in the settlement, in the JSON
+    line and under the table."""
+    sub = ROOT / "examples" / "submissions" / "baccarat-8deck.toml"
+    round_file = tmp_path / "banker.json"
+    round_file.write_text(
+        json.dumps(
+            {
+                "submission": str(sub),
+                "steps": [
+                    {"action": "bet", "seat": 2, "wager": "banker", "amount": "$25.10"},
+                    {"action": "no-more-bets"},
+                    # Player K+2 = 2 draws the 3h: 5; Banker 4+Q = 4 draws the 3s: 7 wins
+                    {"action": "deal", "coup": "Ks 4h 2d Qc 3h 3s"},
+                    {"action": "settle"},
+                ],
+            }
+        ),
+        "utf-8",
+    )
+    (doc,) = valid("settle", "settle", str(round_file))
+    (line,) = doc["settlement"]["lines"]
+    assert (line["win_cents"], line["win"]) == (2384, "+$23.84")
+    assert line["rounding_dropped_cent_fraction"] == "1/2"
+    assert (line["section"], line["citation"]) == ("631a.12", "58 Pa. Code § 631a.12")
+    text = runner.invoke(app, ["settle", str(round_file)])
+    assert text.exit_code == 0, text.output
+    assert "+$23.84*" in text.stdout
+    assert "seat 2 banker: the pay is rounded down to the cent; ½¢ is not paid." in text.stdout
+    # a Banker win of $25 (a multiple of 20 cents) drops nothing: 2,500 × 19 / 20 = 2,375
+    shown = run_json("baccarat", "-c", "Ks 4h 2d Qc 3h 3s", "--bet", "banker=25")
+    assert shown["wagers"][0]["win_cents"] == 2375
+    assert shown["wagers"][0]["rounding_dropped_cent_fraction"] == "0/1"
+
+
+def test_an_error_under_json_cites_its_section_both_ways(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """§ 633b.3(b): Match the Dealer is dealt from six or eight decks; two decks is refused, and
+    the error object names the paragraph bare and as a citation."""
+    from croupier.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["hand", "match-the-dealer", "7h 7c 7h", "-p", "1", "-d", "2", "--json"])
+    assert exit_.value.code == 2
+    doc = json.loads(capsys.readouterr().out)
+    jsonschema.validate(doc, schema("error"))
+    assert doc["error"]["section"] == "633b.3(b)"
+    assert doc["error"]["citation"] == "58 Pa. Code § 633b.3(b)"

@@ -48,7 +48,7 @@ def test_every_meter_the_ledger_reaches_is_one_the_analysis_values_as_the_ledger
                 if micros == taken_from:
                     # collected stake: the hand nets the award less the $5 wager
                     win = json.loads(hand.stdout)["win"]
-                    assert win == f"${(award.amount_cents - 500) / 100:,.2f}"
+                    assert win == f"+${(award.amount_cents - 500) / 100:,.2f}"  # a result, signed
             below += lv.meter < SEED * 10_000
         assert below == 6  # each 10% award left the meter below the $5,000 seed
 
@@ -61,7 +61,7 @@ def test_a_meter_shown_to_the_micro_dollar_is_accepted_and_valued_at_its_cents()
     cents = runner.invoke(app, [*args, "--meter", "5001.50"])
     assert shown.exit_code == 0 and cents.exit_code == 0, shown.output
     # 10% of $5,001.5075 is $500.15075: paid $500.15, as 10% of $5,001.50 — less the $5 stake
-    assert json.loads(shown.stdout)["win"] == json.loads(cents.stdout)["win"] == "$495.15"
+    assert json.loads(shown.stdout)["win"] == json.loads(cents.stdout)["win"] == "+$495.15"
     bad = runner.invoke(app, ["analyze", "jackpot-party", "-p", "P1", "-d", "6", "--meter",
                               "50000.0000001"])  # fmt: skip
     assert bad.exit_code != 0  # finer than a micro-dollar: no ledger meter looks like that

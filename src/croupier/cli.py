@@ -25,7 +25,7 @@ from croupier.commands.common import (
     where,
     with_suggestion,
 )
-from croupier.errors import CroupierError, one_line
+from croupier.errors import CroupierError, citation, one_line
 
 
 def error_section(exc: CroupierError) -> str | None:
@@ -64,12 +64,14 @@ def _json_requested(args: list[str]) -> bool:
 
 def _fail(message: str, kind: str, section: str | None, json_out: bool) -> None:
     """Report one error: its ``error:`` line on stderr and, under ``--json``, one JSON object
-    ``{"error": {"type", "message", "section"}}`` on stdout (docs/schemas/error.schema.json)."""
+    ``{"error": {"type", "message", "section", "citation"}}`` on stdout
+    (docs/schemas/error.schema.json)."""
     line = one_line(message)
     if json_out:
         import json
 
-        doc = {"error": {"type": kind, "message": line, "section": section}}
+        cited = citation(section) if section else None
+        doc = {"error": {"type": kind, "message": line, "section": section, "citation": cited}}
         print(json.dumps(doc, ensure_ascii=False))
     error_line(line)
 

@@ -83,6 +83,16 @@ class UnknownPaytableError(CroupierError, KeyError):
         return one_line(str(self.args[0])) if self.args else ""
 
 
+def citation(section: str) -> str:
+    """The full citation of a section of 58 Pa. Code, as every JSON output gives it beside the
+    bare ``section`` (docs/schemas: ``"section": "633b.1(e)"``, ``"citation"``).
+
+    >>> citation("633b.1(e)")
+    '58 Pa. Code § 633b.1(e)'
+    """
+    return f"58 Pa. Code § {section}"
+
+
 class RulesError(CroupierError, ValueError):
     """A rule of the regulation forbids what was asked; ``section`` cites the rule.
 
@@ -92,7 +102,7 @@ class RulesError(CroupierError, ValueError):
     """
 
     def __init__(self, message: str, section: str) -> None:
-        super().__init__(f"{message} (58 Pa. Code § {section})")
+        super().__init__(f"{message} ({citation(section)})")
         self.section = section
 
 

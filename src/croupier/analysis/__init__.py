@@ -8,7 +8,9 @@
 
 from __future__ import annotations
 
+import sys
 from importlib import import_module
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -39,6 +41,23 @@ def __getattr__(name: str) -> Any:
     globals()[name] = value
     return value
 
+
+class _Package(ModuleType):
+    """This package, whose re-exported ``simulate`` (the function) outlives the import of its
+    module ``croupier.analysis.simulate``: importing a submodule sets the package's attribute of
+    that name to the module, which would shadow the function of the same name."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if (
+            isinstance(value, ModuleType)
+            and value.__name__ == f"{__name__}.{name}"
+            and _HOME.get(name) == name
+        ):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
 
 __all__ = [
     "OutcomeCounts",

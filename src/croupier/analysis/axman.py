@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.cards import Card, Shoe, format_cards
-from croupier.errors import CardError
+from croupier.errors import CardError, citation
 from croupier.games.blackjack import BlackjackRules
 from croupier.wagers._axman_exact import hand_distribution
 from croupier.wagers.axman import (
@@ -59,7 +59,8 @@ class AxManGiven:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready figures."""
         return {
-            "section": "58 Pa. Code § 633c.12",
+            "section": "633c.12",
+            "citation": citation("633c.12"),
             "rules": self.rules.describe(),
             "player": format_cards(self.player),
             "upcard": str(self.upcard) if self.upcard else None,

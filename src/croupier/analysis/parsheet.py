@@ -28,7 +28,7 @@ from typing import Any
 from croupier.analysis.exact import exact_counts
 from croupier.analysis.hit_odds import LevelOdds, level_odds
 from croupier.cards import Shoe, decks_phrase
-from croupier.errors import InputError, RulesError
+from croupier.errors import InputError, RulesError, citation
 from croupier.paytables import MeterLevel, MeterShare, NotAvailable, Paytable, paytable_digest
 from croupier.units import format_money
 from croupier.wagers.base import MeterValues, ProgressiveStake, Wager, net_win
@@ -154,7 +154,8 @@ class ParSheet:
         out: dict[str, Any] = {
             "wager": self.wager,
             "wager_name": self.wager_name,
-            "section": f"58 Pa. Code § {self.section}",
+            "section": self.section,
+            "citation": citation(self.section),
             "paytable": self.paytable,
             "paytable_citation": self.paytable_citation,
             "paytable_source": self.paytable_source,

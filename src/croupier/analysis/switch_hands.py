@@ -45,7 +45,7 @@ from croupier.analysis.blackjack_strategy import (
     game_value,
     hand_values,
 )
-from croupier.errors import RulesError
+from croupier.errors import RulesError, citation
 from croupier.wagers.switch_hands import (
     BlackjackPays,
     PremiumColoredPays,
@@ -374,7 +374,8 @@ class GameSheet:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready figures."""
         return {
-            "section": "58 Pa. Code § 633b.4",
+            "section": "633b.4",
+            "citation": citation("633b.4"),
             "decks": self.decks,
             "rules": self.rules,
             "figures": [figures(a) for a in self.analyses],

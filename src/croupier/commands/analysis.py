@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import difflib
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -52,6 +53,7 @@ from croupier.errors import (
     PaytableError,
     UnknownPaytableError,
     UnknownWagerError,
+    citation,
 )
 from croupier.paytables import (
     Paytable,
@@ -75,7 +77,8 @@ def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> 
                 "wager": w.id,
                 "name": w.name,
                 "game": w.game.value,
-                "section": w.citation,
+                "section": w.section,
+                "citation": w.citation,
                 "reads": w.deal.describe(),
                 "decks": list(w.allowed_decks) if w.allowed_decks else None,
                 "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
@@ -89,7 +92,7 @@ def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> 
         t.add_column(col)
     for r in rows:
         tables = _compact_paytables(r["paytables"])
-        t.add_row(r["wager"], r["name"], r["game"], r["section"], tables)
+        t.add_row(r["wager"], r["name"], r["game"], r["citation"], tables)
     out.print(t)
 
 
@@ -102,9 +105,12 @@ def _section_of(text: str, book: PaytableBook) -> str:
         return get_wager(name).section
     except UnknownWagerError:
         sections = ", ".join(book.sections())
-        ids = ", ".join(w.id for w in all_wagers())
+        ids = [w.id for w in all_wagers()]
+        close = difflib.get_close_matches(name, [*book.sections(), *ids], n=1, cutoff=0.6)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UnknownPaytableError(
-            f"no section or wager {text!r} (sections with paytables: {sections}; wagers: {ids})"
+            f"no section or wager {text!r}{hint} (sections with paytables: {sections}; "
+            f"wagers: {', '.join(ids)})"
         ) from None
 
 
@@ -134,7 +140,7 @@ def _compact_paytables(tables: list[dict[str, Any]]) -> str:
 
 def _paytable_dict(t: Paytable) -> dict[str, Any]:
     d: dict[str, Any] = {
-        "section": f"58 Pa. Code § {t.section}",
+        "section": t.section,
         "paytable": t.key,
         "title": t.title,
         "decks": list(t.decks),
@@ -604,7 +610,8 @@ def hand(
     groups = _groups(w, s.cards)
     result: dict[str, Any] = {
         "wager": w.id,
-        "section": f"58 Pa. Code § {s.section}",
+        "section": s.section,
+        "citation": citation(s.section),
         "paytable": s.paytable,
         "decks": d,
         "cards": [str(c) for c in s.cards],

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Annotated, Any
 
 import typer
@@ -30,10 +31,10 @@ from croupier.commands.common import (
     money_json,
     out,
 )
-from croupier.errors import InputError
+from croupier.errors import InputError, citation
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.units import format_money
-from croupier.wagers.at_table import RoundSettlement
+from croupier.wagers.at_table import RoundSettlement, cents_note
 from croupier.wagers.baccarat import (
     BaccaratTable,
     CoupSettlement,
@@ -175,15 +176,27 @@ def baccarat(
         row = [s.wager, f"§ {s.section}", s.paytable, _outcome_label(s), _pays(s)]
         if bets:
             sign = "+" if s.win_cents >= 0 else ""
-            row += [format_money(s.amount_cents), f"{sign}{format_money(s.win_cents)}"]
+            mark = "*" if s.rounding_cents_dropped else ""
+            row += [format_money(s.amount_cents), f"{sign}{format_money(s.win_cents)}{mark}"]
         t.add_row(*row)
     out.print(t)
+    for s in result.settlements if bets else ():
+        if s.rounding_cents_dropped:
+            out.print(
+                f"  * {s.wager}: the pay is rounded down to the cent; "
+                f"{cents_note(s.rounding_cents_dropped)} is not paid."
+            )
     if bets:
         sign = "+" if result.win_cents >= 0 else ""
         out.print(
             f"net {sign}{format_money(result.win_cents)}; the dealer returns "
             f"{format_money(result.returned_cents)}"
         )
+
+
+def _fraction(value: Fraction) -> str:
+    """An exact fraction as JSON gives it: ``"1/2"``, ``"0/1"``."""
+    return f"{value.numerator}/{value.denominator}"
 
 
 def _outcome_label(s: Settlement) -> str:
@@ -221,7 +234,8 @@ def _round_dict(result: CoupSettlement, table: BaccaratTable, settled: bool) -> 
     for s in result.settlements:
         entry: dict[str, Any] = {
             "wager": s.wager,
-            "section": f"58 Pa. Code § {s.section}",
+            "section": s.section,
+            "citation": citation(s.section),
             "paytable": s.paytable,
             "outcome": s.outcome.key if s.outcome else None,
             "paid_as": s.line.label if s.line else None,
@@ -232,6 +246,7 @@ def _round_dict(result: CoupSettlement, table: BaccaratTable, settled: bool) -> 
                 **money_json("amount", s.amount_cents),
                 **money_json("win", s.win_cents),
                 **money_json("returned", s.returned_cents),
+                "rounding_dropped_cent_fraction": _fraction(s.rounding_cents_dropped),
             }
         wagers.append(entry)
     d["wagers"] = wagers
@@ -271,7 +286,8 @@ def simulate_shoes_command(
             rows.append(
                 {
                     "wager": w.id,
-                    "section": f"58 Pa. Code § {w.section}",
+                    "section": w.section,
+                    "citation": citation(w.section),
                     "paytable": table.key,
                     "coups": observed.total,
                     "exact_house_edge": float(exact.house_edge),

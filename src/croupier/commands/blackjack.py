@@ -336,7 +336,9 @@ def blackjack_round(
     meter: Annotated[
         str | None,
         typer.Option(
-            "--meter", help="Jackpot Party meter in dollars, or 'Mega=60000,…' (default: seeds)."
+            "--meter",
+            help="Jackpot Party meter in dollars, or by level, 'Mega=60000,Major=6000' "
+            "(default: the seeds).",
         ),
     ] = None,
     dealer_stops: Annotated[

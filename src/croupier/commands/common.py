@@ -86,6 +86,38 @@ def load_command(name: str) -> Any:
     return command
 
 
+def _fold_help_tables() -> None:
+    """Let ``--help`` wrap a long option name or word onto the next line instead of cutting it
+    with '…' (Rich cuts a table cell, and a word too long for its column, by default): the
+    tables and the help-text columns of Typer's help (``typer.rich_utils``) are replaced, once,
+    when help is first printed."""
+    from rich.columns import Columns
+    from rich.table import Table
+    from rich.text import Text
+    from typer import rich_utils
+
+    if getattr(rich_utils, "croupier_folds", False):
+        return
+
+    class FoldingTable(Table):
+        def add_row(self, *renderables: Any, **kw: Any) -> None:
+            super().add_row(*renderables, **kw)
+            for column in self.columns:
+                column.overflow = "fold"
+
+    def joined(items: list[Any], *args: Any, **kw: Any) -> Any:
+        """An option's help as one folding text (Rich's Columns would cut a long word)."""
+        if all(isinstance(i, Text) for i in items):
+            text = Text(" ").join(items)
+            text.overflow = "fold"
+            return text
+        return Columns(items, *args, **kw)
+
+    setattr(rich_utils, "Table", FoldingTable)  # noqa: B010 - not exported by typer
+    setattr(rich_utils, "Columns", joined)  # noqa: B010
+    setattr(rich_utils, "croupier_folds", True)  # noqa: B010
+
+
 def tidy_help(command: Any) -> None:
     """No type column for on/off flags in ``--help`` (Typer would print ``<bool>``), and a
     docstring's line breaks inside a paragraph joined (Rich would break the line there)."""
@@ -98,7 +130,18 @@ def tidy_help(command: Any) -> None:
     for param in getattr(command, "params", ()):
         if getattr(param, "is_flag", False) and param.metavar is None:
             param.metavar = ""
+        elif param.metavar is None and getattr(param, "multiple", False):
+            bare = param.bare_type() if hasattr(param, "bare_type") else ""
+            if bare.startswith("list[") and bare.endswith("]"):  # '<list[str]>' → '<str>'
+                param.metavar = f"<{bare[5:-1]}>"
     make_help = command.get_help_option
+    format_help = command.format_help
+
+    def folded_help(ctx: Any, formatter: Any) -> Any:
+        _fold_help_tables()
+        return format_help(ctx, formatter)
+
+    command.format_help = folded_help
 
     def help_option(ctx: Any) -> Any:
         option = make_help(ctx)
@@ -238,10 +281,17 @@ def with_suggestion(message: str) -> str:
     return message[: m.start()] + f"no wager {m.group('id')}{hint}" + message[m.end() :]
 
 
+SIGNED_MONEY = frozenset({"win", "net"})
+"""The money fields that are a player's result, formatted with their sign (``"+$10"``,
+``"-$5"``) as in every settlement line; stakes and amounts handed back are unsigned."""
+
+
 def money_json(name: str, cents: int) -> dict[str, Any]:
     """A JSON money field: ``{"<name>": "$1,234.50", "<name>_cents": 123450}`` (integer cents,
-    the formatted amount beside them)."""
-    return {name: format_money(cents), f"{name}_cents": cents}
+    the formatted amount beside them; a result, :data:`SIGNED_MONEY`, with its sign)."""
+    sign = "+" if name in SIGNED_MONEY and cents >= 0 else ""  # as signed_money (at_table)
+    shown = sign + format_money(cents)
+    return {name: shown, f"{name}_cents": cents}
 
 
 def _money(text: str | None, what: str) -> int | None:

@@ -30,7 +30,7 @@ from croupier.commands.common import (
     money_json,
     out,
 )
-from croupier.errors import InputError
+from croupier.errors import InputError, citation
 from croupier.games.four_card_poker import AntePlayStrategy, strategy_rule, upcard_rule
 from croupier.games.four_card_poker_exact import (
     regenerate,
@@ -153,7 +153,8 @@ def strategy(
     if json_out:
         doc: dict[str, Any] = {
             "game": "four-card-poker",
-            "section": "58 Pa. Code § 641a.7(d)(1)",
+            "section": "641a.7(d)(1)",
+            "citation": citation("641a.7(d)(1)"),
             "paytable": table.key,
             "ante_bonus": {c.value: str(v) for c, v in strat.bonus},
             "rule": [
@@ -404,7 +405,8 @@ def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:
     show = result.round.showdown()
     return {
         "game": "four-card-poker",
-        "section": "58 Pa. Code § 641a.7",
+        "section": "641a.7",
+        "citation": citation("641a.7"),
         "player": [str(c) for c in result.round.player],
         "dealer": [str(c) for c in result.round.dealer],
         "player_hand": show.player.describe(),
@@ -416,7 +418,8 @@ def _round_dict(result: FourCardPokerSettlement) -> dict[str, Any]:
             {
                 "wager": r.wager,
                 "name": r.name,
-                "section": f"58 Pa. Code § {r.section}",
+                "section": r.section,
+                "citation": citation(r.section),
                 **money_json("amount", r.amount_cents),
                 **money_json("win", r.win_cents),
                 "detail": r.detail,

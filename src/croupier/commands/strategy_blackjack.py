@@ -30,7 +30,7 @@ from croupier.analysis.switch_hands import (
     switch_chart,
 )
 from croupier.commands.common import GAME_ANALYSES, GAME_STRATEGIES, out
-from croupier.errors import InputError
+from croupier.errors import InputError, citation
 
 
 class _Parser(argparse.ArgumentParser):
@@ -147,7 +147,8 @@ def switch_strategy(args: list[str], json_out: bool) -> None:
             json.dumps(
                 {
                     "game": variant.value,
-                    "section": "58 Pa. Code § 633b.4(f)",
+                    "section": "633b.4(f)",
+                    "citation": citation("633b.4(f)"),
                     "rules": rules.describe(),
                     "tie_blackjack_pays_1_to_2": a.tie_pays,
                     "switch_rate": a.switch_rate,
@@ -198,7 +199,8 @@ def _report(variant: Variant, decks: int | None, json_out: bool) -> None:
     if json_out:
         doc = {
             "game": variant.value,
-            "section": "58 Pa. Code § 633b.4",
+            "section": "633b.4",
+            "citation": citation("633b.4"),
             "rules": rules.describe(),
             "strategy": strategy,
             "premium_colored_pays": PremiumColoredPays.ANTE.value,

@@ -21,11 +21,11 @@ import typer
 from rich.table import Table
 
 from croupier.commands.common import JsonFlag, app, err, out, where
-from croupier.errors import CroupierError, one_line
+from croupier.errors import CroupierError, citation, one_line
 from croupier.paytables import paytable_digest
 from croupier.table.progressive import SEED_NOTE, valued_at_seed
 from croupier.table.record import settle_file
-from croupier.table.round import BLACKJACK_MOVES, Action, TableRound, settled_net
+from croupier.table.round import BLACKJACK_MOVES, Action, Event, TableRound, settled_net
 from croupier.table.submission import (
     RulesSubmission,
     TableGame,
@@ -36,6 +36,7 @@ from croupier.table.submission import (
 )
 from croupier.units import format_money
 from croupier.wagers import get_wager
+from croupier.wagers.at_table import cents_note
 
 Files = Annotated[list[Path], typer.Argument(help="Files to read.", show_default=False)]
 
@@ -59,7 +60,14 @@ def check(
     report = {path: problems for path, (problems, _) in built.items()}
     if json_out:
         data: dict[str, Any] = {
-            path: [{"message": v.message, "section": v.section} for v in problems]
+            path: [
+                {
+                    "message": v.message,
+                    "section": v.section,
+                    "citation": citation(v.section) if v.section else None,
+                }
+                for v in problems
+            ]
             for path, problems in report.items()
         }
         if digests:
@@ -255,10 +263,17 @@ def show_rounds(
                 e.outcome or "(not settled here)",
                 (e.pays or "").replace(f" ({SEED_NOTE})", " (at the seed, see below)"),
                 format_money(e.amount_cents) if e.amount_cents else "",
-                _cents(e.win_cents),
+                _cents(e.win_cents) + ("*" if _dropped(e) else ""),
                 f"§ {e.section}",
             )
         out.print(t)
+        for e in r.settlements():
+            if _dropped(e):
+                assert e.line is not None
+                out.print(
+                    f"  * seat {e.seat} {e.wager}: the pay is rounded down to the cent; "
+                    f"{cents_note(e.line.rounding_cents_dropped)} is not paid."
+                )
         for e in r.settlements():
             if e.pending_validation:
                 rule = _validation_rule(e.wager or "")
@@ -272,6 +287,12 @@ def show_rounds(
                     f"before it is paid (58 Pa. Code § {rule}){seed}."
                 )
         out.print(f"players' net {_cents(settled_net(r.events)) or '$0'}")
+
+
+def _dropped(e: Event) -> bool:
+    """Whether rounding the settlement's pay down to the cent left a fraction of a cent unpaid
+    (the Banker's 5% commission on an amount not a multiple of 20 cents)."""
+    return e.line is not None and e.line.rounding_cents_dropped > 0
 
 
 def _validation_rule(wager_id: str) -> str:

@@ -41,14 +41,20 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import cache, cached_property, lru_cache
 from math import prod
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from croupier.cards import DECK, Card, Rank, Shoe, format_cards
 from croupier.errors import CroupierError, RulesError, ShoeError
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:  # numpy is imported by the vectorised kernels (start-up: a coup needs none)
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    VALUE_OF_INDEX: IntArray
+    """Point value of each card index 0–51 (``Card.index``), for the vectorised kernels."""
+    BANKER_DRAW_TABLE: npt.NDArray[np.bool_]
+    """``[banker two-card total, player's third card value or 10 (stood)]`` → the Banker draws."""
 
 COUP_SIZE = 6
 """The most cards a coup uses, and the cards each coup consumes under the six-card convention."""
@@ -79,8 +85,36 @@ def point_count(cards: Iterable[Card]) -> int:
     return sum(point_value(c) for c in cards) % 10
 
 
-VALUE_OF_INDEX: IntArray = np.array([rank_value(c.rank) for c in DECK], dtype=np.int64)
-"""Point value of each card index 0–51 (``Card.index``), for the vectorised kernels."""
+@cache
+def _value_of_index() -> IntArray:
+    import numpy as np
+
+    return np.array([rank_value(c.rank) for c in DECK], dtype=np.int64)
+
+
+@cache
+def _banker_draw_table() -> npt.NDArray[np.bool_]:
+    import numpy as np
+
+    return np.array(
+        [
+            [banker_draws(b, p3 if p3 < _PLAYER_STOOD else None) for p3 in range(11)]
+            for b in range(10)
+        ],
+        dtype=np.bool_,
+    )
+
+
+_LAZY = {"VALUE_OF_INDEX": _value_of_index, "BANKER_DRAW_TABLE": _banker_draw_table}
+
+
+def __getattr__(name: str) -> object:
+    """``VALUE_OF_INDEX`` and ``BANKER_DRAW_TABLE``, numpy arrays built (and numpy imported) on
+    first use (PEP 562)."""
+    make = _LAZY.get(name)
+    if make is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return make()
 
 
 def is_natural(two_card_total: int) -> bool:
@@ -364,11 +398,6 @@ def deal_coup(cards: Sequence[Card]) -> Coup:
 # ----------------------------------------------------------------------------- vectorised coups
 
 _PLAYER_STOOD = 10
-BANKER_DRAW_TABLE: npt.NDArray[np.bool_] = np.array(
-    [[banker_draws(b, p3 if p3 < _PLAYER_STOOD else None) for p3 in range(11)] for b in range(10)],
-    dtype=np.bool_,
-)
-"""``[banker two-card total, player's third card value or 10 (stood)]`` → the Banker draws."""
 
 
 def coup_arrays(values: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArray]:
@@ -378,13 +407,15 @@ def coup_arrays(values: IntArray) -> tuple[IntArray, IntArray, IntArray, IntArra
     :func:`play_coup` reads six cards. Returns ``(player_total, banker_total, player_cards,
     banker_cards)``, each of shape ``(n,)``; the cards used are ``player_cards + banker_cards``.
     """
+    import numpy as np
+
     v = values
     p2 = (v[:, 0] + v[:, 2]) % 10
     b2 = (v[:, 1] + v[:, 3]) % 10
     natural = (p2 >= 8) | (b2 >= 8)
     pdraw = ~natural & (p2 <= 5)
     p3 = np.where(pdraw, v[:, 4], _PLAYER_STOOD)
-    bdraw = ~natural & BANKER_DRAW_TABLE[b2, p3]
+    bdraw = ~natural & _banker_draw_table()[b2, p3]
     b3 = np.where(pdraw, v[:, 5], v[:, 4])
     pt = np.where(pdraw, (p2 + v[:, 4]) % 10, p2)
     bt = np.where(bdraw, (b2 + b3) % 10, b2)
@@ -413,7 +444,7 @@ def value_counts(shoe: Shoe) -> tuple[int, ...]:
     """
     out = [0] * 10
     for i, n in enumerate(shoe.counts):
-        out[int(VALUE_OF_INDEX[i])] += n
+        out[rank_value(DECK[i].rank)] += n
     return tuple(out)
 
 
@@ -444,6 +475,8 @@ class _MultisetTable:
 
 @cache
 def _multiset_table() -> _MultisetTable:
+    import numpy as np
+
     grid = np.indices((10,) * COUP_SIZE, dtype=np.int64).reshape(COUP_SIZE, -1).T
     summary = summary_indices(grid)
     # a multiset as base-7 digits: digit v counts the cards of value v (at most 6 < 7)
@@ -480,6 +513,8 @@ def coup_counts(values: tuple[int, ...]) -> tuple[int, ...]:
     >>> sum(counts) == 52 * 51 * 50 * 49 * 48 * 47
     True
     """
+    import numpy as np
+
     if len(values) != 10 or any(n < 0 for n in values):
         raise ShoeError(f"a value composition has ten counts ≥ 0, not {values!r}")
     total = six_card_total(sum(values))
@@ -524,6 +559,8 @@ def multiset_probabilities(compositions: npt.ArrayLike) -> npt.NDArray[np.float6
     shoes at once: ``multiset_probabilities(shoes) @ summary_weights(net)``. Computed in log space
     as one matrix product, for speed; floats, not exact (use :func:`coup_counts` for exact counts).
     """
+    import numpy as np
+
     comp = np.asarray(compositions, dtype=np.float64)
     if comp.ndim != 2 or comp.shape[1] != 10:
         raise ShoeError("value compositions come as rows of ten counts")
@@ -545,6 +582,8 @@ def multiset_probabilities(compositions: npt.ArrayLike) -> npt.NDArray[np.float6
 @cache
 def _multiset_onehot() -> npt.NDArray[np.float64]:
     """``(70, 5005)``: 1 where multiset m holds k cards of value v (row v·7 + k)."""
+    import numpy as np
+
     multisets = _multiset_table().multisets
     out = np.zeros((10 * (COUP_SIZE + 1), multisets.shape[0]), dtype=np.float64)
     for v in range(10):
@@ -557,6 +596,8 @@ def summary_weights(per_summary: npt.NDArray[np.float64]) -> npt.NDArray[np.floa
     per six-card multiset: Σ over the multiset's orderings of the value of the summary each ordering
     plays to. ``probabilities @ summary_weights(net)`` (with the probabilities of
     :func:`multiset_probabilities`) is then the expected net win of each shoe."""
+    import numpy as np
+
     table = _multiset_table()
     out = np.zeros(table.multisets.shape[0], dtype=np.float64)
     np.add.at(out, table.pair_multiset, table.pair_orderings * per_summary[table.pair_summary])
@@ -570,6 +611,8 @@ def expected_values(
     wager's net win) over the next coup of each shoe in ``compositions`` (rows of value counts),
     under the six-card convention; floats, computed ``chunk`` shoes at a time (about 12,000 shoes
     a second)."""
+    import numpy as np
+
     comp = np.asarray(compositions, dtype=np.float64)
     weights = summary_weights(np.asarray(per_summary, dtype=np.float64))
     parts = [

@@ -38,20 +38,22 @@ and partly dealt shoes alike; the state space depends on how finely cards are to
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache, lru_cache
 from math import perm
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from croupier.cards import DECK, Card, Rank, Shoe, format_cards
 from croupier.errors import CardError, CroupierError, PaytableError, RulesError, ShoeError
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:  # numpy is imported by the simulation only (start-up: a round needs none)
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
 
 DEALING_RULE = "633a.7"
 """The section of the dealing procedure and the completion of each round (cited by § 633c.12(d))."""
@@ -578,7 +580,12 @@ def basic_hits(total: int, soft: bool, up_value: int) -> bool:
     return False
 
 
-_VALUES = np.array([card_value(c) for c in DECK], dtype=np.int64)
+@cache
+def _card_values() -> IntArray:
+    """Each card index's value (an ace 1), numpy imported on first use."""
+    import numpy as np
+
+    return np.array([card_value(c) for c in DECK], dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -600,6 +607,8 @@ class _Deal:
     the j-th card of a round is a uniform choice among the positions not yet dealt in that round."""
 
     def __init__(self, rng: np.random.Generator, shoe_cards: IntArray, rounds: int) -> None:
+        import numpy as np
+
         self.rng = rng
         self.cards = shoe_cards
         self.n = shoe_cards.size
@@ -607,6 +616,8 @@ class _Deal:
         self.count = np.zeros(rounds, dtype=np.int64)
 
     def draw(self, rows: IntArray) -> IntArray:
+        import numpy as np
+
         if rows.size == 0:
             return np.empty(0, dtype=np.int64)
         j = self.count[rows]
@@ -644,6 +655,9 @@ def simulate_rounds(
     """
     if rounds < 1 or seats < 1:
         raise CroupierError(f"simulate at least one round and one seat, not {rounds} × {seats}")
+    import numpy as np
+
+    values = _card_values()
     cards = np.repeat(np.arange(52, dtype=np.int64), shoe.counts)
     deal = _Deal(rng, cards, rounds)
     every = np.arange(rounds, dtype=np.int64)
@@ -654,13 +668,13 @@ def simulate_rounds(
     for s in range(seats):
         players[:, s, 1] = deal.draw(every)
     hole = deal.draw(every)
-    dealer_bj = (_VALUES[up] + _VALUES[hole] == 11) & ((_VALUES[up] == 1) | (_VALUES[hole] == 1))
+    dealer_bj = (values[up] + values[hole] == 11) & ((values[up] == 1) | (values[hole] == 1))
     in_play = ~dealer_bj if rules.peek else np.ones(rounds, dtype=bool)
     any_live = np.zeros(rounds, dtype=bool)
-    up_value = _VALUES[up]
+    up_value = values[up]
     for s in range(seats):
-        hard = _VALUES[players[:, s, 0]] + _VALUES[players[:, s, 1]]
-        ace = (_VALUES[players[:, s, 0]] == 1) | (_VALUES[players[:, s, 1]] == 1)
+        hard = values[players[:, s, 0]] + values[players[:, s, 1]]
+        ace = (values[players[:, s, 0]] == 1) | (values[players[:, s, 1]] == 1)
         natural = ace & (hard == 11)
         active = in_play & ~natural
         while True:
@@ -671,12 +685,12 @@ def simulate_rounds(
             if rows.size == 0:
                 break
             drawn = deal.draw(rows)
-            hard[rows] += _VALUES[drawn]
-            ace[rows] |= _VALUES[drawn] == 1
+            hard[rows] += values[drawn]
+            ace[rows] |= values[drawn] == 1
         any_live |= ~natural & (hard <= 21)
     dealer = [up, hole]
-    hard = _VALUES[up] + _VALUES[hole]
-    ace = (_VALUES[up] == 1) | (_VALUES[hole] == 1)
+    hard = values[up] + values[hole]
+    ace = (values[up] == 1) | (values[hole] == 1)
     n_cards = np.full(rounds, 2, dtype=np.int64)
     drawing = ~dealer_bj
     if rules.dealer_completion is DealerCompletion.ONLY_WITH_LIVE_HANDS:
@@ -692,8 +706,8 @@ def simulate_rounds(
         drawn = deal.draw(rows)
         column[rows] = drawn
         dealer.append(column)
-        hard[rows] += _VALUES[drawn]
-        ace[rows] |= _VALUES[drawn] == 1
+        hard[rows] += values[drawn]
+        ace[rows] |= values[drawn] == 1
         n_cards[rows] += 1
     return DealtRounds(players, np.stack(dealer, axis=1), n_cards)
 
@@ -701,20 +715,23 @@ def simulate_rounds(
 def _hits(
     strategy: PlayerStrategy, total: IntArray, soft: npt.NDArray[np.bool_], up_value: IntArray
 ) -> npt.NDArray[np.bool_]:
+    import numpy as np
+
     if strategy is PlayerStrategy.STAND:
         return np.zeros(total.shape, dtype=bool)
     if strategy is PlayerStrategy.MIMIC_DEALER:
         return np.asarray(total < 17)
-    return np.asarray(_BASIC_TABLE[np.minimum(total, 31), soft.astype(np.int64), up_value])
+    return np.asarray(_basic_table()[np.minimum(total, 31), soft.astype(np.int64), up_value])
 
 
-def _basic_table(hit: Callable[[int, bool, int], bool]) -> npt.NDArray[np.bool_]:
+@cache
+def _basic_table() -> npt.NDArray[np.bool_]:
+    """:func:`basic_hits` as a ``[total, soft, upcard value]`` array."""
+    import numpy as np
+
     table = np.zeros((32, 2, 11), dtype=bool)
     for t in range(32):
         for s in (0, 1):
             for u in range(1, 11):
-                table[t, s, u] = hit(t, bool(s), u)
+                table[t, s, u] = basic_hits(t, bool(s), u)
     return table
-
-
-_BASIC_TABLE = _basic_table(basic_hits)

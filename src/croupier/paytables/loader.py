@@ -45,10 +45,12 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Iterable, Iterator
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from types import SimpleNamespace
+from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -70,7 +72,11 @@ _SECTION = re.compile(r"^\d{3}[a-z]\.\d+$")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+    # defer_build: the schema is built at a user file's first validation, not at import (start-up:
+    # croupier's own files are read without it, :func:`_shipped`)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, str_strip_whitespace=True, defer_build=True
+    )
 
 
 class LineSpec(_Strict):
@@ -217,6 +223,45 @@ class SectionFile(_Strict):
         return v
 
 
+def _shipped(data: dict[str, Any]) -> SectionFile:
+    """croupier's own section file as the :class:`SectionFile` it validates to, read without
+    validating (start-up time: building the pydantic schema costs more than reading a settle's
+    paytables). The shipped files are validated by ``tests/test_startup.py``, which checks that
+    this reading and :meth:`SectionFile.model_validate` give the same paytables for every one."""
+
+    def ns(mapping: dict[str, Any], defaults: dict[str, Any]) -> Any:
+        values = {**defaults, **mapping}
+        return SimpleNamespace(
+            **{k: v.strip() if isinstance(v, str) else v for k, v in values.items()}
+        )
+
+    line_defaults = {"envy": None, "wager": None, "optional": False}
+    meter_defaults = {
+        "seed": None,
+        "seed_wager_multiple": None,
+        "increment_rate": None,
+        "secondary_increment_rate": None,
+    }
+    tables = []
+    for p in data["paytables"]:
+        prog = p.get("progressive")
+        progressive = None
+        if prog is not None:
+            progressive = ns(
+                {**prog, "meters": [ns(m, meter_defaults) for m in prog["meters"]]},
+                {"total_increment_rate": None, "envy_heading": None},
+            )
+        table = {
+            **p,
+            "lines": [ns(line, line_defaults) for line in p["lines"]],
+            "progressive": progressive,
+            "multipliers": [ns(m, {}) for m in p.get("multipliers", [])],
+        }
+        tables.append(ns(table, {"option": None, "title": None, "citation": None, "notes": ""}))
+    spec = ns({**data, "paytables": tables}, {"printed_in_regulation": True})
+    return cast(SectionFile, spec)
+
+
 def _to_domain(spec: SectionFile, source: str, regulation: bool) -> tuple[Paytable, ...]:
     tables = []
     for p in spec.paytables:
@@ -322,10 +367,14 @@ def _first_error(exc: ValidationError, data: object = None) -> str:
     return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
 
 
-def parse_section_text(text: str, source: str, regulation: bool = False) -> tuple[Paytable, ...]:
+def parse_section_text(
+    text: str, source: str, regulation: bool = False, validated: bool = True
+) -> tuple[Paytable, ...]:
     """Parse the TOML ``text`` of one section file; ``source`` names it in errors.
 
-    ``regulation`` marks the paytables as typed from the regulation (only croupier's own files).
+    ``regulation`` marks the paytables as typed from the regulation (only croupier's own files);
+    ``validated=False`` reads one of croupier's own files without the schema check (their tests
+    run it).
     """
     try:
         # croupier's own files are read as they are; any other text within the input limits
@@ -334,6 +383,8 @@ def parse_section_text(text: str, source: str, regulation: bool = False) -> tupl
         raise PaytableError(f"{source}: not valid TOML: {exc}") from exc
     except InputFileError as exc:  # malformed TOML, too deep, a number too long
         raise PaytableError(str(exc)) from exc
+    if regulation and not validated:
+        return _to_domain(_shipped(data), source, data.get("printed_in_regulation", True))
     try:
         spec = SectionFile.model_validate(data)
     except ValidationError as exc:
@@ -355,13 +406,83 @@ def load_paytable_file(path: str | Path) -> tuple[Paytable, ...]:
     return parse_section_text(text, one_line(str(path)))
 
 
+_SECTION_KEY = re.compile(r'^section\s*=\s*"([^"]*)"', re.MULTILINE)
+
+
 @cache
-def builtin_paytables() -> PaytableBook:
-    """Every paytable printed in the regulation, from the data files shipped with croupier."""
-    tables: list[Paytable] = []
+def _builtin_files() -> dict[str, str]:
+    """Each built-in file's section → the file's name (``631a.8`` → ``631a.toml``), read from the
+    file's top-level ``section = "…"`` line without parsing the whole file (a file that has none
+    is read whole to find it)."""
     data = resources.files("croupier.paytables") / "data"
+    files: dict[str, str] = {}
     for entry in sorted(data.iterdir(), key=lambda e: e.name):
         if entry.name.endswith(".toml"):
             text = entry.read_text(encoding="utf-8")
-            tables.extend(parse_section_text(text, entry.name, regulation=True))
-    return PaytableBook(tables)
+            found = _SECTION_KEY.search(text)
+            section = found.group(1) if found else tomllib.loads(text).get("section", entry.name)
+            files[str(section)] = entry.name
+    return files
+
+
+_PARSED: set[str] = set()
+
+
+@cache
+def builtin_section(section: str) -> tuple[Paytable, ...]:
+    """The built-in paytables of one ``section`` (``()`` when croupier has none), parsed from that
+    section's file alone (start-up time: a settle reads the files of the wagers it settles)."""
+    name = _builtin_files().get(section)
+    if name is None:
+        return ()
+    text = (resources.files("croupier.paytables") / "data" / name).read_text(encoding="utf-8")
+    tables = parse_section_text(text, name, regulation=True, validated=False)
+    _PARSED.add(section)
+    return PaytableBook._checked(tables)  # a key printed twice for a deck count is an error
+
+
+def _parsed_sections() -> tuple[str, ...]:
+    """The sections whose built-in file has been parsed in this process (what start-up read)."""
+    return tuple(sorted(_PARSED))
+
+
+class _BuiltinBook(PaytableBook):
+    """The book of the built-in paytables, each section's file parsed when the section is first
+    looked up (:meth:`get`, :meth:`for_section`); anything that walks the whole book
+    (iteration, :meth:`sections`, :meth:`with_paytables`) reads every file first."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._complete = False
+
+    def _all(self) -> tuple[Paytable, ...]:
+        if not self._complete:
+            tables = tuple(t for s in _builtin_files() for t in builtin_section(s))
+            self._tables = self._checked(tables)
+            self._complete = True
+        return self._tables
+
+    def __iter__(self) -> Iterator[Paytable]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+    def with_paytables(self, extra: Iterable[Paytable]) -> PaytableBook:
+        return PaytableBook(self._all() + tuple(extra))
+
+    def sections(self) -> tuple[str, ...]:
+        self._all()
+        return super().sections()
+
+    def for_section(self, section: str) -> tuple[Paytable, ...]:
+        if self._complete:
+            return super().for_section(section)
+        return builtin_section(section)
+
+
+@cache
+def builtin_paytables() -> PaytableBook:
+    """Every paytable printed in the regulation, from the data files shipped with croupier (each
+    file read when its section is first looked up)."""
+    return _BuiltinBook()

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from croupier.errors import citation
 from croupier.wagers.at_table import SettlementLine, TableGame
 
 
@@ -119,6 +120,7 @@ class Event:
             "pending_validation": self.pending_validation,
             "outcome_key": self.outcome_key,
             "section": self.section,
+            "citation": citation(self.section),
             "detail": self.detail,
         }
 

@@ -27,6 +27,10 @@ first base), so the order is descending seat number; within a seat, by section, 
 the wagers were placed. A round closes only when every bet has a settlement line, or a line
 recording that the base game settles it (:class:`~croupier.errors.UnsettledBetError` otherwise).
 
+The Blackjack players' decisions (keep or switch, hit, stand, double, split, surrender) and the
+settlement of the Blackjack wagers live in :mod:`croupier.table.round_blackjack`, a base class of
+:class:`TableRound`: the round's methods all the same.
+
 >>> from croupier.table.submission import submission_from_data
 >>> sub = submission_from_data({"game": "blackjack", "decks": 6, "dealer": "S17", "wagers": [
 ...     {"wager": "blackjack", "min": "$10", "max": "$500"},
@@ -41,10 +45,11 @@ from __future__ import annotations
 
 import difflib
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Self
 
-from croupier.cards import Card, Shoe, as_card, format_cards
+from croupier.cards import Card, Shoe, format_cards
 from croupier.errors import (
     CardError,
     InputError,
@@ -57,8 +62,9 @@ from croupier.errors import (
 from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import check_dealer_hand, play_dealer
 from croupier.paytables import MeterLevel, Paytable
-from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
+from croupier.table.blackjack_play import BlackjackPlay
 from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
+from croupier.table.round_blackjack import BlackjackDecisions, a_or_an
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import check_cents, format_money
 from croupier.wagers import Wager, get_wager
@@ -90,7 +96,7 @@ def _registered(wager_id: str) -> Wager | None:
 
 
 @dataclass(frozen=True)
-class TableRound:
+class TableRound(BlackjackDecisions):
     """One round at a table under a :class:`RulesSubmission`. Immutable: every action returns a
     new round; :attr:`events` is the round record."""
 
@@ -127,7 +133,7 @@ class TableRound:
         what = f"betting open at {submission.name or submission.game.value}"
         return r._log(Action.OPEN, "601a.2", what)
 
-    def _log(self, action: Action, section: str, detail: str, **kw: object) -> TableRound:
+    def _log(self, action: Action, section: str, detail: str, **kw: object) -> Self:
         ev = Event(len(self.events), action, self.phase, section, detail, **kw)  # type: ignore[arg-type]
         return replace(self, events=(*self.events, ev))
 
@@ -207,7 +213,7 @@ class TableRound:
                 f"the table does not offer the {wid} wager{hint}", section="601a.2"
             )
         if wid in self.seat_bets(seat):
-            raise ProcedureError(f"seat {seat} already has {_a(wid)} wager", section="601a.2")
+            raise ProcedureError(f"seat {seat} already has {a_or_an(wid)} wager", section="601a.2")
         if offered.amounts_cents:
             if amount_cents not in offered.amounts_cents:
                 raise RulesError(
@@ -382,36 +388,6 @@ class TableRound:
         r = r._log(Action.DEAL, base.deal_rule, detail)
         return r._settle_moment(SettleWhen.SECOND_CARD)
 
-    def _start_play(self, cards: DealtCards, undealt: Sequence[Card]) -> BlackjackPlay:
-        """The players' play at the deal (:class:`BlackjackPlay`)."""
-        sub = self.submission
-        base = self.base.base_wagers[0]
-        wagers = {
-            seat: (bets.get(base, 0), bets.get(ANTE_WAGER, 0))
-            for seat in self.seats()
-            for bets in (self.seat_bets(seat),)
-        }
-        down = dict(cards.switch_cards)
-        if set(down) - set(wagers):
-            raise CardError(
-                f"Switch Hands cards are dealt to seats {', '.join(map(str, sorted(down)))}, "
-                "but only seats with wagers are dealt cards",
-                cards.describe(),
-            )
-        for seat, (_, ante) in wagers.items():
-            if seat in down and not ante and sub.variant is Variant.SWITCH_HANDS:
-                raise CardError(f"seat {seat} placed no Switch Hands Ante", cards.describe())
-        return BlackjackPlay.start(
-            sub.play_rules,
-            sub.variant,
-            sub.tie_blackjack_pays,
-            wagers,
-            dict(cards.players),
-            down,
-            cards.dealer,
-            undealt,
-        )
-
     def deal_shoe(self, seed: int) -> TableRound:
         """Deal from a shoe of the table's decks shuffled with ``seed`` (the Blackjack dealer's
         hand drawn by the house rule, § 633a.7; the coup by § 631a.9–§ 631a.11).
@@ -496,82 +472,6 @@ class TableRound:
             section = "674b.1(c)"
         r = replace(self, decisions=(*self.decisions, (seat, 0)))
         return r._log(Action.FOLD, section, f"seat {seat} folds", seat=seat)
-
-    def switch(self, seat: int) -> TableRound:
-        """§ 633b.4(f)(2): the player plays the two face-down Switch Hands cards.
-
-        Raises :class:`RulesError` (no Switch Hands at the table, or no Ante at the seat) and
-        :class:`ProcedureError` (out of turn, already chosen)."""
-        return self._move(Action.SWITCH, seat, lambda p: p.choose(seat, True))
-
-    def keep(self, seat: int) -> TableRound:
-        """§ 633b.4(f)(1): the player plays the two face-up cards.
-
-        Raises :class:`RulesError` (no Switch Hands at the table, or no Ante at the seat) and
-        :class:`ProcedureError` (out of turn, already chosen)."""
-        return self._move(Action.KEEP, seat, lambda p: p.choose(seat, False))
-
-    def hit(self, seat: int, card: Card | str | None = None) -> TableRound:
-        """The seat's hand takes ``card`` (a :class:`Card` or its text, ``"Tc"``; or the shoe's
-        next card).
-
-        Raises :class:`ProcedureError` (not this hand's turn), :class:`InputError` (no card given
-        and no shoe), :class:`RulesError` (a split ace that takes one card only, § 633a.11) and
-        :class:`~croupier.errors.ShoeError` (a card the shoe cannot hold)."""
-        one = as_card(card)
-        return self._move(Action.HIT, seat, lambda p: p.hit(seat, one))
-
-    def stand(self, seat: int) -> TableRound:
-        """The seat's hand stands. Raises :class:`ProcedureError` out of turn."""
-        return self._move(Action.STAND, seat, lambda p: p.stand(seat))
-
-    def double(
-        self, seat: int, amount_cents: int | None = None, card: Card | str | None = None
-    ) -> TableRound:
-        """Double down up to the hand's wager (default: all of it; ``amount_cents`` integer
-        cents), one card (``card``: a :class:`Card` or its text; default the shoe's next)
-        (§ 633a.10).
-
-        Raises :class:`ProcedureError` out of turn, :class:`RulesError` (a hand that may not
-        double, an amount above its wager: § 633a.10, § 633a.11) and
-        :class:`~croupier.errors.ShoeError`."""
-        one = as_card(card)
-        return self._move(Action.DOUBLE, seat, lambda p: p.double(seat, amount_cents, one))
-
-    def split(self, seat: int) -> TableRound:
-        """Split the seat's pair (§ 633a.11). Raises :class:`ProcedureError` out of turn and
-        :class:`RulesError` (not a pair, more hands than the submission allows, split aces)."""
-        return self._move(Action.SPLIT, seat, lambda p: p.split(seat))
-
-    def surrender(self, seat: int) -> TableRound:
-        """Late surrender, half the wager back (§ 633a.9, § 633b.4(h), (n)). Raises
-        :class:`ProcedureError` out of turn and :class:`RulesError` (the submission does not offer
-        it; not the initial two cards)."""
-        return self._move(Action.SURRENDER, seat, lambda p: p.surrender(seat))
-
-    def _move(
-        self, action: Action, seat: int, make: Callable[[BlackjackPlay], MoveResult]
-    ) -> TableRound:
-        """A Blackjack decision. Raises :class:`ProcedureError` at another game, out of turn or
-        phase, and what the move raises (:mod:`croupier.table.blackjack_play`)."""
-        if self.game is not TableGame.BLACKJACK:
-            raise ProcedureError(
-                f"{action.value} is a Blackjack decision, not {_a(self.game.value)} one",
-                section=self.base.procedure_rule,
-            )
-        self._require(action)
-        assert self.blackjack is not None and self.cards is not None
-        result = make(self.blackjack)
-        result.play.check_shoe(self.submission.decks, self.cards.every_card())
-        r = replace(self, blackjack=result.play)
-        return r._log(
-            action,
-            result.section,
-            result.detail,
-            seat=seat,
-            wager=self.base.base_wagers[0],
-            amount_cents=result.amount_cents,
-        )
 
     def _decision_seat(self, seat: int) -> tuple[int, str, str]:
         """(the seat's Ante in cents, its wager id, the decision's paragraph). Raises
@@ -681,7 +581,10 @@ class TableRound:
             r = r._log_line(line)
         return r
 
-    def _log_line(self, line: SettlementLine) -> TableRound:
+    def _with_play(self, play: BlackjackPlay) -> Self:
+        return replace(self, blackjack=play)
+
+    def _log_line(self, line: SettlementLine) -> Self:
         return self._log(
             Action.SETTLEMENT,
             line.section,
@@ -698,54 +601,7 @@ class TableRound:
             line=line,
         )
 
-    def _settle_blackjack(self) -> TableRound:
-        """The Blackjack wagers and Switch Hands Antes, seat by seat from the dealer's right, once
-        every player's play is over (:mod:`croupier.table.blackjack_play`,
-        :func:`~croupier.wagers.switch_hands.settle_seat`). At a plain Blackjack table a round
-        that records none of the players' decisions, and needs them, records the wagers instead.
-
-        Raises :class:`ProcedureError` for a switch not chosen or a hand not finished.
-        """
-        play = self.blackjack
-        assert play is not None
-        if not play.finished:
-            asking, acting = play.to_ask(), play.to_act()
-            if self.submission.variant is not None or play.moves:
-                if asking is not None:
-                    raise ProcedureError(
-                        f"seat {asking.seat} has not chosen to keep or switch",
-                        section="633b.4(f)",
-                    )
-                assert acting is not None
-                raise ProcedureError(
-                    f"seat {acting.seat}'s hand is not finished: hit, stand, double, split or "
-                    "surrender",
-                    section=ORDER_RULE,
-                )
-            r = self
-            for wager, section in self.base.recorded.items():
-                r = r._record_unsettled(wager, section, self.base.recorded_why)
-            return r
-        settled = [(seat, play.settle(seat)) for seat in reversed(self.seats())]
-        r = self
-        for seat, ss in settled:
-            for line in ss.lines:
-                r = r._log_line(
-                    SettlementLine(
-                        seat=seat,
-                        wager=line.wager,
-                        outcome=line.label,
-                        pays=line.pays,
-                        stake_cents=line.wagered_cents,
-                        win_cents=line.net_cents,
-                        returned_cents=line.returned_cents,
-                        section=line.section,
-                        detail=f"seat {seat}: {line.describe()}",
-                    )
-                )
-        return r
-
-    def _record_unsettled(self, wager: str, section: str, what: str) -> TableRound:
+    def _record_unsettled(self, wager: str, section: str, what: str) -> Self:
         """Record each seat's base wager that the round does not settle (from the dealer's
         right): a line saying the base game settles it."""
         r = self
@@ -786,11 +642,6 @@ def _amount_rule(wager_id: str, amount_cents: int) -> str:
         return w.section
     sizes = {c for t in w.paytables() if t.progressive for c in t.progressive.wager_cents}
     return "601a.2" if amount_cents in sizes else w.wager_amount_rule
-
-
-def _a(word: str) -> str:
-    """``word`` with its indefinite article: ``'an axman'``, ``'a blackjack'``."""
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def _signed(cents: int) -> str:

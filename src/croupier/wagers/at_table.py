@@ -24,9 +24,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
+from fractions import Fraction
 
 from croupier.cards import Card, format_cards, parse_card, parse_cards
-from croupier.errors import InputError
+from croupier.errors import InputError, citation
 from croupier.games.blackjack import BlackjackRules
 from croupier.paytables import MeterLevel, Paytable
 from croupier.units import format_money
@@ -318,6 +319,9 @@ class SettlementLine:
     by_base_game: bool = False
     kind: LineKind = LineKind.WAGER
     from_seat: int | None = None
+    rounding_cents_dropped: Fraction = Fraction(0)
+    """What rounding the pay down to the cent did not pay (a fraction of a cent: half a cent of a
+    Banker win of $25.10 at 19 to 20); shown in the settlement, never dropped silently."""
 
     @classmethod
     def envy_bonus(
@@ -372,6 +376,8 @@ class SettlementLine:
             "pending_validation": self.pending_validation,
             "outcome_key": self.outcome_key,
             "section": self.section,
+            "citation": citation(self.section),
+            "rounding_dropped_cent_fraction": _fraction(self.rounding_cents_dropped),
             "settled_by_base_game": self.by_base_game,
             "kind": self.kind.value,
             "from_seat": self.from_seat,
@@ -406,6 +412,26 @@ class RoundSettlement:
             "net": signed_money(self.net_cents),
             "returned_cents": self.returned_cents,
         }
+
+
+def _fraction(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
+
+
+def cents_note(value: Fraction) -> str:
+    """A fraction of a cent for people: ``'½¢'``, ``'0.25¢'``, ``'1/3¢'``.
+
+    >>> cents_note(Fraction(1, 2)), cents_note(Fraction(1, 4)), cents_note(Fraction(1, 3))
+    ('½¢', '0.25¢', '1/3¢')
+    """
+    if value == Fraction(1, 2):
+        return "½¢"
+    d = value.denominator
+    while d % 2 == 0:
+        d //= 2
+    while d % 5 == 0:
+        d //= 5
+    return f"{float(value):g}¢" if d == 1 else f"{value}¢"
 
 
 def signed_money(cents: int) -> str:

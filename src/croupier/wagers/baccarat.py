@@ -32,16 +32,13 @@ from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar
 
 from croupier.cards import Card, CardsLike, Shoe, as_cards
 from croupier.errors import RulesError, UnknownWagerError
 from croupier.games.baccarat import (
     COUP_SIZE,
     SUMMARIES,
-    VALUE_OF_INDEX,
     Coup,
     CoupSummary,
     Winner,
@@ -58,13 +55,15 @@ from croupier.wagers.base import (
     CardGroup,
     DealSpec,
     Game,
-    IntArray,
     OrderedOutcome,
     Settlement,
     Wager,
     line_of,
 )
 from croupier.wagers.registry import all_wagers, get_wager, register
+
+if TYPE_CHECKING:
+    from croupier.wagers.base import IntArray
 
 COUP_DEAL = DealSpec(
     (
@@ -117,6 +116,8 @@ class BaccaratWager(Wager):
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` on an ``(n, 6)`` array of card indices (six-card convention)."""
+        from croupier.games.baccarat import VALUE_OF_INDEX
+
         return _positions(type(self))[summary_indices(VALUE_OF_INDEX[cards])]
 
     def summary_positions(self) -> IntArray:
@@ -148,6 +149,8 @@ class BaccaratWager(Wager):
 
 @cache
 def _positions(wager_type: type[BaccaratWager]) -> IntArray:
+    import numpy as np
+
     wager = wager_type()
     losing = len(wager.outcomes)
     out = np.empty(SUMMARIES, dtype=np.int64)

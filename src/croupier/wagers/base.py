@@ -21,10 +21,7 @@ from enum import Enum
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import floor, prod
-from typing import Any, ClassVar, Self
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from croupier.cards import Card, CardsLike, Shoe, as_cards, decks_phrase, format_cards
 from croupier.errors import (
@@ -51,7 +48,21 @@ from croupier.units import check_cents, format_money
 from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
 from croupier.wagers.at_table import Game as Game
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:  # numpy is imported where a wager is vectorised (start-up: settling needs none)
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+
+
+def __getattr__(name: str) -> object:
+    """``IntArray`` (the numpy array of card indices), numpy imported on first use (PEP 562)."""
+    if name == "IntArray":
+        import numpy as np
+        import numpy.typing as npt
+
+        return npt.NDArray[np.int64]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class OrderedOutcome(RankedCategory):
@@ -274,6 +285,7 @@ def line_of(seat: int, s: Settlement, bet: str = "", extra_cents: int = 0) -> Se
         outcome_key=s.line.outcome if s.line else None,
         detail=detail,
         bet="" if bet == s.wager else bet,
+        rounding_cents_dropped=s.rounding_cents_dropped,
     )
 
 
@@ -523,6 +535,8 @@ class Wager(ABC):
         per row, the outcome's :attr:`OrderedOutcome.position`, or ``len(outcomes)`` for no winning
         combination. This default loops over :meth:`classify`; wagers override it with numpy.
         """
+        import numpy as np
+
         from croupier.cards import DECK
 
         losing = len(self.outcomes)

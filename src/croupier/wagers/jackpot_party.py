@@ -36,8 +36,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from math import comb
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import DECK, Card, Rank, Shoe, Suit
 from croupier.games.blackjack import card_value, is_blackjack
@@ -47,13 +46,15 @@ from croupier.wagers.base import (
     CardGroup,
     DealSpec,
     Game,
-    IntArray,
     OrderedOutcome,
     Settlement,
     Wager,
     line_of,
 )
 from croupier.wagers.registry import register
+
+if TYPE_CHECKING:  # numpy is imported by the vectorised classification (start-up)
+    from croupier.wagers.base import IntArray
 
 
 class JackpotPartyOutcome(OrderedOutcome):
@@ -247,6 +248,8 @@ class JackpotParty(Wager):
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` on an ``(n, 4)`` array of card indices (player, player,
         upcard, hole card)."""
+        import numpy as np
+
         rank = cards // 4 + 2  # 2 … 14
         suit = cards % 4
         value = np.where(rank == 14, 1, np.minimum(rank, 10))

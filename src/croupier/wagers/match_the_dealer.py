@@ -20,13 +20,15 @@ in another suit.
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, Rank, Suit
 from croupier.wagers.at_table import CardSource, SettleWhen
-from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
+from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
 from croupier.wagers.registry import register
+
+if TYPE_CHECKING:  # numpy is imported by the vectorised classification (start-up)
+    from croupier.wagers.base import IntArray
 
 
 class MatchTheDealerOutcome(OrderedOutcome):
@@ -91,6 +93,8 @@ class MatchTheDealer(Wager):
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` on an ``(n, 3)`` array of card indices."""
+        import numpy as np
+
         up = cards[:, 2]
         suited = (cards[:, 0] == up).astype(np.int64) + (cards[:, 1] == up)
         same_rank = (cards[:, :2] // 4) == (up // 4)[:, None]

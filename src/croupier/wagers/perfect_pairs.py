@@ -19,13 +19,15 @@ Placed with a Blackjack wager; wins when the player's initial two cards are a pa
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card
 from croupier.wagers.at_table import CardSource, SettleWhen
-from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
+from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
 from croupier.wagers.registry import register
+
+if TYPE_CHECKING:  # numpy is imported by the vectorised classification (start-up)
+    from croupier.wagers.base import IntArray
 
 
 class PerfectPairsOutcome(OrderedOutcome):
@@ -34,9 +36,6 @@ class PerfectPairsOutcome(OrderedOutcome):
     PERFECT_PAIR = "perfect-pair"
     COLORED_PAIR = "colored-pair"
     MIXED_PAIR = "mixed-pair"
-
-
-_RED = np.array([False, True, True, False])  # clubs, diamonds, hearts, spades
 
 
 @register
@@ -69,10 +68,13 @@ class PerfectPairs(Wager):
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` on an ``(n, 2)`` array of card indices."""
+        import numpy as np
+
+        red = np.array([False, True, True, False])  # clubs, diamonds, hearts, spades
         rank, suit = cards // 4, cards % 4
         pair = rank[:, 0] == rank[:, 1]
         same_suit = suit[:, 0] == suit[:, 1]
-        same_color = _RED[suit[:, 0]] == _RED[suit[:, 1]]
+        same_color = red[suit[:, 0]] == red[suit[:, 1]]
         return np.select(
             [pair & same_suit, pair & same_color, pair],
             [0, 1, 2],

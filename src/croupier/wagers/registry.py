@@ -37,7 +37,49 @@ def _origin(cls: type[Wager]) -> tuple[str, str]:
     return inspect.getfile(cls), cls.__qualname__
 
 
+INDEX: dict[str, tuple[str, ...]] = {
+    "baccarat": ("banker", "player", "tie"),
+    "five_treasures": ("blazing-7s", "cover-all", "fortune-7", "golden-8", "heavenly-9"),
+    "perfect_pairs": ("perfect-pairs",),
+    "jackpot_party": ("jackpot-party",),
+    "match_the_dealer": ("match-the-dealer",),
+    "axman": ("axman", "axman-h17"),
+    "four_card_poker": (
+        "aces-up",
+        "bad-beat-bonus",
+        "five-card-hand-bonus",
+        "five-card-hand-bonus-dealer",
+        "five-card-progressive",
+        "four-card-poker",
+        "four-card-progressive",
+        "six-card-bonus",
+    ),
+    "ultimate_pairs": ("ultimate-pairs",),
+}
+"""croupier's own wager modules (of this package) → the ids each registers, so that
+:func:`get_wager` imports only the module of the wager asked for (start-up time: settling a
+Baccarat coup need not import the poker evaluators). A module not listed here (a wager added as
+just a module) is found all the same: an id not in the index imports every unlisted module.
+``tests/test_startup.py`` checks the index against what the modules register."""
+
+_HOME = {wager_id: module for module, ids in INDEX.items() for wager_id in ids}
+_imported: set[str] = set()
 _discovered = False
+
+
+def _modules() -> tuple[str, ...]:
+    """The names of the wager modules of this package (those that register wagers on import)."""
+    return tuple(
+        info.name
+        for info in pkgutil.iter_modules([str(Path(__file__).parent)])
+        if info.name not in _NOT_WAGER_MODULES and not info.name.startswith("_")
+    )
+
+
+def _load(module: str) -> None:
+    if module not in _imported:
+        importlib.import_module(f"croupier.wagers.{module}")
+        _imported.add(module)
 
 
 def _discover() -> None:
@@ -45,9 +87,8 @@ def _discover() -> None:
     global _discovered
     if _discovered:
         return
-    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
-        if info.name not in _NOT_WAGER_MODULES and not info.name.startswith("_"):
-            importlib.import_module(f"croupier.wagers.{info.name}")
+    for module in _modules():
+        _load(module)
     _discovered = True
 
 
@@ -59,13 +100,23 @@ def all_wagers() -> tuple[Wager, ...]:
 
 def get_wager(wager_id: str) -> Wager:
     """The wager registered as ``wager_id``; :class:`UnknownWagerError` lists the known ids."""
-    _discover()
+    key = wager_id.strip().lower()
+    if key not in _REGISTRY and not _discovered:
+        home = _HOME.get(key)
+        if home is not None:
+            _load(home)
+        else:  # not one of croupier's own: perhaps a module the index does not list
+            for module in _modules():
+                if module not in INDEX:
+                    _load(module)
     try:
-        return _REGISTRY[wager_id.strip().lower()]
+        return _REGISTRY[key]
     except KeyError:
         import difflib
 
-        known = ", ".join(sorted(_REGISTRY))
-        near = difflib.get_close_matches(wager_id.strip().lower(), list(_REGISTRY), n=1)
+        ids = sorted(set(_REGISTRY) | set(_HOME))
+        near = difflib.get_close_matches(key, ids, n=1)
         hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise UnknownWagerError(f"no wager {wager_id!r}{hint} (known wagers: {known})") from None
+        raise UnknownWagerError(
+            f"no wager {wager_id!r}{hint} (known wagers: {', '.join(ids)})"
+        ) from None
