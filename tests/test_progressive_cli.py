@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app, main
+from croupier.errors import LedgerKeyError
 from croupier.progressive import Ledger
 from progressive_support import DEALER, FLOOR, SHIFT, add_staff, paytable_definition, play, secret
 
@@ -281,6 +282,10 @@ def test_verify_without_the_ledger_key_checks_the_rest_and_says_so(
         cli("meters", "verify", "--db", db).split()
     )
     monkeypatch.setenv("CROUPIER_LEDGER_KEY_FILE", str(tmp_path / "not-here.key"))
-    shown = " ".join(cli("meters", "verify", "--db", db).split())
+    # without the key an edit of the events would not show: an error, unless asked for
+    refused = runner.invoke(app, ["meters", "verify", "--db", db])
+    assert refused.exit_code != 0 and isinstance(refused.exception, LedgerKeyError)
+    assert "--without-key" in str(refused.exception)
+    shown = " ".join(cli("meters", "verify", "--without-key", "--db", db).split())
     assert "every level matches" in shown and "the chain's macs were NOT checked" in shown
-    assert cli_json("meters", "verify", "--db", db)["chain_checked"] is False
+    assert cli_json("meters", "verify", "--without-key", "--db", db)["chain_checked"] is False

@@ -47,6 +47,7 @@ from croupier.errors import (
     CroupierError,
     InputError,
     LedgerError,
+    LedgerKeyError,
 )
 from croupier.paytables import MeterLevel
 from croupier.progressive import (
@@ -626,6 +627,14 @@ def verify(
             "one's digest.",
         ),
     ] = None,
+    without_key: Annotated[
+        bool,
+        typer.Option(
+            "--without-key",
+            help="Check everything but the events' HMAC chain when the ledger key is not at hand "
+            "(an auditor's copy of the database); without it a missing key is an error.",
+        ),
+    ] = False,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -633,7 +642,8 @@ def verify(
     key), who did each thing and in which role, and every table derived from the log (staff,
     links, rounds, settlements, awards, meters); the first difference is an error. Each
     progressive's running configuration is compared with its approved digests; a failure is
-    recorded as a significant event."""
+    recorded as a significant event. Without the ledger key the macs cannot be checked, so an
+    edit of the events would not show: that is an error unless ``--without-key`` is given."""
     with _ledger(ctx, db) as ledger:
         if submission is not None:
             ledger.running_submission = _submission_digest(submission)
@@ -647,6 +657,12 @@ def verify(
             for n in names
         }
         micros = {n: {lv.value: s.meter for lv, s in report.levels[n].items()} for n in names}
+        if not report.chain_checked and not without_key:
+            raise LedgerKeyError(
+                f"the ledger key {ledger.key_file} is not here: everything else matches the log, "
+                "but the events' macs were not checked, so an edit of the events would not show; "
+                "give the ledger's key file, or --without-key to check only the rest"
+            )
         chain = (
             "the events' HMAC chain matches the ledger key"
             if report.chain_checked

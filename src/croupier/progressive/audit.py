@@ -47,9 +47,12 @@ from croupier.progressive.model import (
     format_micros,
 )
 from croupier.progressive.records import (
+    Contribution,
+    RoundSettlement,
     award_from_row,
     level_from_row,
     replay_awards,
+    settlement_to_json,
     stored_event,
 )
 from croupier.progressive.store import definition_digest, event_mac
@@ -237,6 +240,49 @@ def _replay_rounds(
     return rounds, settlements
 
 
+def _check_results(
+    conn: Connection,
+    events: list[StoredEvent],
+    pids: list[int | None],
+    defs: Mapping[int, ProgressiveDefinition],
+) -> None:
+    """Each stored settlement's ``result`` (the answer recorded for its idempotency key) is the
+    settlement its round's events make up to their ``settled`` event: contributions and awards
+    as they stood then."""
+    by_round: dict[tuple[int, str], list[StoredEvent]] = {}
+    done: set[tuple[int, str]] = set()
+    for e, pid in zip(events, pids, strict=True):
+        if pid is None or e.round_id is None or (pid, e.round_id) in done:
+            continue
+        by_round.setdefault((pid, e.round_id), []).append(e)
+        if e.kind is EventKind.SETTLED:
+            done.add((pid, e.round_id))
+    for s in conn.execute(sa.select(t.settlements)):
+        mine = by_round.get((s.progressive_id, s.round_id), [])
+        defn = defs.get(s.progressive_id)
+        if defn is None or not mine:
+            continue  # the settlements check above names a settlement without its events
+        awards = replay_awards(defn.name, mine)
+        made = RoundSettlement(
+            defn.name,
+            s.round_id,
+            mine[-1].table_id or "",
+            s.idempotency_key,
+            tuple(
+                Contribution(e.level, e.delta.meter, e.delta.reserve)
+                for e in mine
+                if e.kind is EventKind.CONTRIBUTION and e.level is not None
+            ),
+            tuple(awards[i] for i in sorted(awards)),
+        )
+        if settlement_to_json(made) != s.result:
+            raise _fail(
+                None,
+                f"settlement {s.idempotency_key}: its recorded result differs from the one its "
+                "round's events make",
+            )
+
+
 def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = None) -> AuditReport:
     """Check the whole ledger on ``conn`` (see the module docstring); ``key`` is the ledger key,
     or ``None`` to check everything but the macs; ``kept`` the copy of the chain head kept
@@ -301,6 +347,7 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
             if settlements.get(k) != stored_settlements.get(k)
         )
         raise _fail(None, f"settlement(s) {', '.join(bad)} differ from the log's settled events")
+    _check_results(conn, events, pids, defs)
 
     report = AuditReport(len(events), key is not None, head_kept=kept[0] if kept else None)
     for p in progs:
