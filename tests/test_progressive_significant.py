@@ -268,10 +268,14 @@ def test_the_commands_store_print_and_enforce_the_digests_and_list_the_events(
 
     run("meters", "bootstrap", "sam", *db)
     made = {}
-    for name, sub in (("good", "blackjack-6deck.toml"), ("other", "switch-hands-6deck.toml")):
+    # two progressives of one wager are linked to two tables: one wager feeds one meter
+    for name, sub, table in (
+        ("good", "blackjack-6deck.toml", "BJ-1"),
+        ("other", "switch-hands-6deck.toml", "BJ-2"),
+    ):
         made[name] = json.loads(run(
             "meters", "create", "--paytable", "633b.3:1", "--decks", "6", "--amount", "5",
-            "--name", name, "--table", "BJ-1", "--submission", str(SUBMISSIONS / sub),
+            "--name", name, "--table", table, "--submission", str(SUBMISSIONS / sub),
             "--as", "sam", *db, "--json",
         ))  # fmt: skip
     digest = submission_digest(load_submission(SUBMISSIONS / "blackjack-6deck.toml"))
@@ -290,7 +294,7 @@ def test_the_commands_store_print_and_enforce_the_digests_and_list_the_events(
     path.write_text(json.dumps(rnd), "utf-8")
     env["CROUPIER_PASSWORD"] = "dana-secret"
     run("settle", str(path), "--progressive", "good", "--table", "BJ-1", "--as", "dana", *db)
-    refused = run("settle", str(path), "--progressive", "other", "--table", "BJ-1", "--as",
+    refused = run("settle", str(path), "--progressive", "other", "--table", "BJ-2", "--as",
                   "dana", *db, code=2)  # fmt: skip
     assert "Rules Submission runs with digest" in refused and "605a.7" in refused
     # verify compares the running submission given, and says what it compared
@@ -305,7 +309,7 @@ def test_the_commands_store_print_and_enforce_the_digests_and_list_the_events(
     codes = [(e["code"], e["progressive"]) for e in listed["events"]]
     # the refused settlement and the refused verification, each logged
     assert codes == [("configuration-mismatch", "other")] * 2
-    assert listed["events"][0]["table"] == "BJ-1" and listed["events"][0]["by"] == "dana"
+    assert listed["events"][0]["table"] == "BJ-2" and listed["events"][0]["by"] == "dana"
     only = json.loads(run("meters", "events", "--code", "crash-recovery", *db, "--json"))
     assert only == {"events": []}
     assert "configuration-mismatch" in run("meters", "events", *db)

@@ -692,3 +692,19 @@ def test_a_json_body_is_held_to_croupiers_input_limits(server: Server) -> None:
         assert r.status_code == 422, r.text
         assert r.headers["content-type"] == PROBLEM
         assert r.json()["error_type"] == "InputFileError"
+
+
+def test_the_server_starts_as_a_controller_and_records_it(server: Server) -> None:
+    """`croupier serve` opens the ledger as a controller (issue 15): its start-up self-check —
+    the whole ledger verified, every progressive's configuration against its approved digests —
+    is a significant event, read back with GET /significant-events (staff only)."""
+    with server.client() as c:
+        assert c.get("/significant-events").status_code == 401
+        h = server.auth(DEALER)
+        got = c.get("/significant-events", params={"code": "startup-self-check"}, headers=h)
+        assert got.status_code == 200, got.text
+        (*_, last) = got.json()["events"]
+        assert last["code"] == "startup-self-check" and last["detail"]["result"] == "passed"
+        assert (
+            c.get("/significant-events", params={"code": "nonsense"}, headers=h).status_code == 422
+        )

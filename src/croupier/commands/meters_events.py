@@ -15,24 +15,8 @@ from rich.table import Table
 from croupier.commands.common import out
 from croupier.commands.meters import DbOpt, JsonOut, _ledger, meters_app
 from croupier.errors import InputError
-from croupier.progressive import EventKind, LedgerEvent, SignificantCode
-
-
-def significant_dict(e: LedgerEvent) -> dict[str, Any]:
-    """One significant event as ``croupier meters events --json`` prints it."""
-    ev = e.event
-    detail = dict(ev.detail)
-    code = str(detail.pop("code", ""))
-    return {
-        "seq": ev.seq,
-        "at": e.created_at.isoformat(),
-        "code": code,
-        "progressive": e.progressive,
-        "table": ev.table_id,
-        "by": ev.actor,
-        "role": ev.actor_role,
-        "detail": detail,
-    }
+from croupier.progressive import EventKind, SignificantCode
+from croupier.progressive.views import significant_dict
 
 
 def _summary(code: str, d: dict[str, Any]) -> str:

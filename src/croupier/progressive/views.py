@@ -15,7 +15,14 @@ from croupier.progressive.records import Award, LedgerEvent, ProgressiveStatus
 from croupier.table.progressive import progressive_wagers
 from croupier.units import format_money, format_percent, parse_amount
 
-__all__ = ["award_dict", "event_dict", "progressive_paytable", "signed_cents", "status_dict"]
+__all__ = [
+    "award_dict",
+    "event_dict",
+    "progressive_paytable",
+    "signed_cents",
+    "significant_dict",
+    "status_dict",
+]
 
 
 def award_dict(a: Award) -> dict[str, Any]:
@@ -147,3 +154,20 @@ def signed_cents(text: str, option: str) -> int:
     sign = -1 if t.startswith("-") else 1
     cents = parse_amount(t.lstrip("+-"), option)
     return sign * cents
+
+
+def significant_dict(e: LedgerEvent) -> dict[str, Any]:
+    """One significant event as ``croupier meters events --json`` prints it."""
+    ev = e.event
+    detail = dict(ev.detail)
+    code = str(detail.pop("code", ""))
+    return {
+        "seq": ev.seq,
+        "at": e.created_at.isoformat(),
+        "code": code,
+        "progressive": e.progressive,
+        "table": ev.table_id,
+        "by": ev.actor,
+        "role": ev.actor_role,
+        "detail": detail,
+    }

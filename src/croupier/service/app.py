@@ -179,7 +179,12 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
                     kill_now()
 
         app.state.crash_at = crash_at
-        ledger = Ledger(cfg.db or default_url(), create=True, fault_hook=hook)
+        # as a controller starts: the start-up self-check (the whole ledger verified, every
+        # progressive's configuration against its approved digests, a crashed earlier session
+        # recovered), each a significant event; the shutdown recorded at close
+        ledger = Ledger.open(
+            cfg.db or default_url(), create=True, fault_hook=hook, actor=None, table=None
+        )
         store.upgrade(ledger.engine)
         app.state.ledger = ledger
         app.state.reader = store.reader(ledger.engine)

@@ -29,10 +29,12 @@ from croupier.paytables import builtin_paytables
 from croupier.progressive import (
     AwardStatus,
     EnvyRule,
+    EventKind,
     Ledger,
     ProgressiveDefinition,
     ResetTiming,
     Role,
+    SignificantCode,
     StaffMember,
     format_micros,
 )
@@ -40,6 +42,7 @@ from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
 from croupier.progressive.views import progressive_paytable as _progressive_paytable
 from croupier.progressive.views import signed_cents as _signed_cents
+from croupier.progressive.views import significant_dict
 from croupier.progressive.views import status_dict as _status_dict
 from croupier.service.auth import require
 from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
@@ -90,6 +93,35 @@ def history(
 ) -> dict[str, Any]:
     """The events in ledger order (who did what, in which role, with every meter delta)."""
     return {"history": [_event_dict(e) for e in ledger_of(request).history(name, limit)]}
+
+
+@router.get("/significant-events", summary="The controller's significant events")
+def significant_events(
+    request: Request,
+    _member: Staff,
+    code: Annotated[
+        SignificantCode | None,
+        Query(description="Only this code, e.g. startup-self-check or crash-recovery."),
+    ] = None,
+    progressive: Annotated[str | None, Query(description="Only this progressive's.")] = None,
+    limit: Annotated[int | None, Query(ge=1, le=10_000, description="Only the last N.")] = None,
+) -> dict[str, Any]:
+    """As ``croupier meters events --json`` (GLI-13; N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8):
+    start-up self-checks, verification failures, configuration mismatches, recoveries after a
+    crash and shutdowns, each with its table, code, time and actor."""
+    ledger = ledger_of(request)
+    if progressive is not None:
+        ledger.definition(progressive)
+    found = [
+        e
+        for e in ledger.history()
+        if e.event.kind is EventKind.SIGNIFICANT
+        and (progressive is None or e.progressive == progressive)
+        and (code is None or e.event.detail.get("code") == code.value)
+    ]
+    if limit is not None:
+        found = found[-limit:]
+    return {"events": [significant_dict(e) for e in found]}
 
 
 @router.get("/awards", summary="Awards, e.g. those pending validation")
