@@ -64,7 +64,7 @@ def test_create_show_validate_history_and_verify(db: str) -> None:
         db,
         env=as_(SHIFT),
     )
-    assert created["section"] == "58 Pa. Code § 633b.3"
+    assert (created["section"], created["citation"]) == ("633b.3", "58 Pa. Code § 633b.3")
     (lv,) = created["levels"]
     assert (lv["seed"], lv["meter"], lv["primary_rate"], lv["secondary_rate"]) == (
         "$5,000",

@@ -86,4 +86,4 @@ def test_after_a_reset_the_meter_restarts_where_the_analysis_restarts_it(tmp_pat
         hand = runner.invoke(app, ["hand", "match-the-dealer", "7h 7h 7h", "-p", "1", "-d", "6",
                                    "--meter", meter, "-a", "5", "--json"])  # fmt: skip
         assert hand.exit_code == 0, hand.output
-        assert json.loads(hand.stdout)["win"] == "$495"  # 10% of $5,000 less the $5 stake
+        assert json.loads(hand.stdout)["win"] == "+$495"  # 10% of $5,000 less the $5 stake

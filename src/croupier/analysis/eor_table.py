@@ -167,7 +167,8 @@ class Vulnerability:
         return {
             "wager": self.wager,
             "wager_name": self.wager_name,
-            "section": f"58 Pa. Code § {self.section}",
+            "section": self.section,
+            "citation": f"58 Pa. Code § {self.section}",
             "paytable": self.paytable,
             "decks": self.decks,
             "house_edge": self.house_edge,

@@ -155,7 +155,8 @@ def _detail_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
     d: dict[str, Any] = {
         "wager": row.wager,
         "wager_name": row.wager_name,
-        "section": f"58 Pa. Code § {row.section}",
+        "section": row.section,
+        "citation": f"58 Pa. Code § {row.section}",
         "paytable": row.paytable,
         "decks": row.decks,
         **_effects_dict(row.eor, c),

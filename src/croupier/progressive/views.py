@@ -51,7 +51,8 @@ def status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
     by_level = {lm.level: lm for lm in m.levels}
     return {
         "name": d.name,
-        "section": f"58 Pa. Code § {d.section}",
+        "section": d.section,
+        "citation": f"58 Pa. Code § {d.section}",
         "paytable": d.paytable,
         "decks": d.decks,
         "wager": format_money(d.wager_cents),

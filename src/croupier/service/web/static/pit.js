@@ -11,7 +11,7 @@
     const rows = [];
     for (const p of progs) for (const lv of p.levels) {
       rows.push(el("tr", {"data-progressive": p.name},
-        el("th", {scope: "row"}, p.name), el("td", {}, `${p.section} · ${p.paytable} · ${p.wager}`),
+        el("th", {scope: "row"}, p.name), el("td", {}, `§ ${p.section} · ${p.paytable} · ${p.wager}`),
         el("td", {}, lv.level), el("td", {class: "num"}, lv.seed), el("td", {class: "num meter"}, lv.meter),
         el("td", {class: "num"}, lv.reserve), el("td", {class: "num"}, String(lv.hits)),
         el("td", {}, p.tables.join(", "))));
