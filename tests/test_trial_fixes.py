@@ -275,3 +275,20 @@ def test_a_database_error_is_one_line_without_sqlalchemys_links(tmp_path: Path) 
     assert r.code == 2 and len(r.error_lines()) == 1, r.err
     assert "sqlalche.me" not in r.err and "Background on this error" not in r.err
     assert "[SQL:" not in r.err
+
+
+def test_keep_and_switch_are_offered_only_where_a_seat_can_make_them() -> None:
+    """After the deal at a plain six-deck Blackjack table the trial's `allowed` listed keep and
+    switch, Switch Hands' decisions (§ 633b.4(f)); at a Switch Hands table an Ante player can."""
+    from croupier.table.actions import allowed
+    from croupier.table.procedure import Action
+    from croupier.table.round import DealtCards, TableRound
+    from croupier.table.submission import load_submission
+
+    root = Path(__file__).parent.parent / "examples" / "submissions"
+    plain = TableRound.open(load_submission(root / "blackjack-6deck.toml"))
+    plain = plain.bet(1, "blackjack", 1000).no_more_bets()
+    plain = plain.deal(DealtCards(players={1: "Th 6c"}, dealer="9s 7d Ts"))
+    kinds = allowed(plain)
+    assert Action.KEEP not in kinds and Action.SWITCH not in kinds
+    assert {Action.HIT, Action.STAND} <= kinds

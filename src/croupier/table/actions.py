@@ -233,9 +233,19 @@ def can(r: TableRound, action: TableAction) -> bool:
 
 
 def allowed(r: TableRound) -> frozenset[Action]:
-    """The kinds of action the round's phase allows at its game (:data:`PROCEDURE`); whether a
-    given one is accepted (its seat, amount, turn) is :func:`can`."""
-    return PROCEDURE[r.game][r.phase]
+    """The kinds of action the round's phase allows at its game (:data:`PROCEDURE`), less the
+    Switch Hands decisions (keep, switch; § 633b.4(f)) where no seat can make one — at a table
+    without Switch Hands, or once every Ante player has decided; whether a given action is
+    accepted (its seat, amount, turn) is :func:`can`."""
+    kinds = PROCEDURE[r.game][r.phase]
+    if Action.KEEP not in kinds and Action.SWITCH not in kinds:
+        return kinds
+    seats = sorted({b.seat for b in r.bets})
+    out = set(kinds)
+    for kind, make in ((Action.KEEP, Keep), (Action.SWITCH, Switch)):
+        if kind in out and not any(can(r, make(seat)) for seat in seats):
+            out.discard(kind)
+    return frozenset(out)
 
 
 __all__ = [
