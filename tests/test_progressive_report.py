@@ -104,7 +104,7 @@ def test_the_report_as_json_csv_html_and_text(tmp_path: Path) -> None:
     assert page.startswith("<!doctype html>") and "<td>Progressive</td>" in page
     assert "yes" in run("--to", mid.isoformat())
     bad = runner.invoke(app, ["meters", "report", "--db", url, "--from", "yesterday"])
-    assert "is not a date or time" in str(bad.exception)
+    assert "is not an ISO 8601 date or time" in str(bad.exception)
 
 
 @pytest.mark.parametrize(

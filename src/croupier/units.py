@@ -6,6 +6,7 @@ Money is an ``int`` number of cents; rates are :class:`fractions.Fraction`. Floa
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
@@ -129,3 +130,25 @@ def format_percent(rate: Fraction) -> str:
     value = Decimal(rate.numerator) * 100 / Decimal(rate.denominator)
     text = format(value.normalize(), "f")
     return f"{text}%"
+
+
+def parse_time(text: str | None, what: str) -> datetime | None:
+    """An ISO 8601 date or time given by a user (``--from``, ``?since=``) as an aware UTC
+    datetime; a time without a zone is read as UTC; ``None`` stays ``None``.
+    :class:`~croupier.errors.InputError` naming ``what`` for anything else.
+
+    >>> parse_time("2026-12-01", "--from").isoformat()
+    '2026-12-01T00:00:00+00:00'
+    >>> parse_time("2026-12-01T06:00-05:00", "--to").isoformat()
+    '2026-12-01T11:00:00+00:00'
+    """
+    if text is None:
+        return None
+    try:
+        at = datetime.fromisoformat(text.strip())
+    except ValueError:
+        raise InputError(
+            f"{what} {text!r} is not an ISO 8601 date or time (2026-12-01, 2026-12-01T06:00, "
+            "2026-12-01T14:00:00Z)"
+        ) from None
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).astimezone(UTC)

@@ -39,7 +39,7 @@ from typing import Annotated, Any
 import typer
 
 from croupier.commands.common import _money, app, err, out, where
-from croupier.commands.meters_report import ReportFormat, when, write_report
+from croupier.commands.meters_report import ReportFormat, write_report
 from croupier.commands.meters_view import _print_history, _print_status
 from croupier.errors import (
     AuthenticationError,
@@ -80,7 +80,7 @@ from croupier.table.progressive import (
 )
 from croupier.table.round import TableRound
 from croupier.table.submission import load_submission, submission_digest
-from croupier.units import format_money
+from croupier.units import format_money, parse_time
 from croupier.wagers import ProgressiveStake
 
 meters_app = typer.Typer(
@@ -737,7 +737,7 @@ def report(
     opening meter, contributions, awards from the meter, resets, adjustments, closing meter —
     the balance equation checked — and the same for the reserve; paid by the table and by an
     attendant. Exit 2 (error) if a level does not balance."""
-    lo, hi = when(start, "--from"), when(end, "--to")
+    lo, hi = parse_time(start, "--from"), parse_time(end, "--to")
     from croupier.progressive.report import check_period
 
     check_period(lo, hi)

@@ -7,14 +7,14 @@ import csv
 import html
 import json
 import sys
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
 from rich.table import Table
 
 from croupier.commands.common import out
-from croupier.errors import InputError, LedgerError
+from croupier.errors import LedgerError
 from croupier.progressive import format_micros
 from croupier.progressive.report import Reconciliation
 from croupier.units import format_money
@@ -60,18 +60,6 @@ def _report_rows(r: Reconciliation) -> list[dict[str, Any]]:
         }
         for lv in r.levels
     ]
-
-
-def when(text: str | None, option: str) -> datetime | None:
-    if text is None:
-        return None
-    try:
-        dt = datetime.fromisoformat(text)
-    except ValueError:
-        raise InputError(
-            f"{option} {text!r} is not a date or time (2026-12-01, 2026-12-01T06:00)"
-        ) from None
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
 
 
 def write_report(

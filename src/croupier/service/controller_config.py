@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import csv
 import io
-from datetime import UTC, datetime
 from enum import StrEnum
 from fractions import Fraction
 from typing import Annotated, Any
@@ -40,6 +39,7 @@ from croupier.progressive.report import Reconciliation
 from croupier.service.auth import require
 from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
 from croupier.units import parse_amount
+from croupier.units import parse_time as _when
 
 router = APIRouter(tags=["progressive controller"])
 
@@ -186,18 +186,6 @@ class ReportFormat(StrEnum):
 
     JSON = "json"
     CSV = "csv"
-
-
-def _when(text: str | None, what: str) -> datetime | None:
-    if text is None:
-        return None
-    try:
-        at = datetime.fromisoformat(text)
-    except ValueError:
-        raise InputError(
-            f"{what} {text!r} is not a date or time (2026-12-01, 2026-12-01T06:00)"
-        ) from None
-    return at if at.tzinfo is not None else at.replace(tzinfo=UTC)
 
 
 def _rows(r: Reconciliation) -> list[dict[str, Any]]:

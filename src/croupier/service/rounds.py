@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import sqlalchemy as sa
@@ -46,6 +45,7 @@ from croupier.service.settling import (
     round_row,
 )
 from croupier.table.record import RoundFile
+from croupier.units import parse_time as _when
 
 router = APIRouter(tags=["rounds"])
 
@@ -136,18 +136,6 @@ def settle_round(
         return store_write(s, digest, member.name)
 
     return idempotent(request, key, {"table": table, "round": data}, member.name, effect)
-
-
-def _when(text: str | None, what: str) -> datetime | None:
-    if text is None:
-        return None
-    try:
-        at = datetime.fromisoformat(text)
-    except ValueError:
-        raise InputError(
-            f"{what} is an ISO 8601 time (2026-12-01T14:00:00Z), not {text!r}"
-        ) from None
-    return (at if at.tzinfo else at.replace(tzinfo=UTC)).astimezone(UTC)
 
 
 def _query(
