@@ -292,3 +292,33 @@ def test_keep_and_switch_are_offered_only_where_a_seat_can_make_them() -> None:
     kinds = allowed(plain)
     assert Action.KEEP not in kinds and Action.SWITCH not in kinds
     assert {Action.HIT, Action.STAND} <= kinds
+
+
+def test_the_meters_say_no_envy_where_the_paytable_pays_none(tmp_path: Path) -> None:
+    """Match the Dealer's paytables print no envy bonus (§ 633b.3): `croupier meters` said "an
+    envy bonus for every other player's qualifying hand" for it; Jackpot Party P10 does, P1 not."""
+    import os
+
+    from cli_support import run_main
+
+    pw = tmp_path / "pw"
+    pw.write_text("goodpass1\n", encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    os.environ["COLUMNS"] = "200"
+    try:
+        assert (
+            run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(pw)]).code
+            == 0
+        )
+        for spec, name in (("633b.3:1", "mtd-5"), ("633b.2:P10", "jp-5")):
+            r = run_main(
+                ["meters", "--db", db, "create", "-p", spec, "-d", "6", "-a", "5", "--name", name,
+                 "--as", "sam", "--password-file", str(pw)]
+            )  # fmt: skip
+            assert r.code == 0, r.err
+        mtd = " ".join(run_main(["meters", "--db", db, "--name", "mtd-5"]).out.split())
+        jp = " ".join(run_main(["meters", "--db", db, "--name", "jp-5"]).out.split())
+    finally:
+        del os.environ["COLUMNS"]
+    assert "no envy bonus on this paytable" in mtd and "every other player" not in mtd
+    assert "an envy bonus for every other player's qualifying hand" in jp

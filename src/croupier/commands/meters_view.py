@@ -45,6 +45,14 @@ _ENVY_WORDS = {
 }
 
 
+def _envy_words(d: ProgressiveDefinition) -> str:
+    """The envy rule in words, or that the paytable pays none (Match the Dealer, the Four Card
+    Poker progressives: no line carries an envy bonus)."""
+    if not any(line.envy_cents for line in d.lines):
+        return "no envy bonus on this paytable"
+    return _ENVY_WORDS[d.envy_rule.value]
+
+
 def _outcome_label(d: ProgressiveDefinition, outcome: str) -> str:
     """A paytable line's label for an outcome id ("Two suited match, aces of spades"), else
     the id."""
@@ -66,7 +74,7 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
         title=f"{d.name} · § {d.section} paytable {d.paytable} · {d.decks} decks · "
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
-        caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_ENVY_WORDS[d.envy_rule.value]}; "
+        caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_envy_words(d)}; "
         f"{_RESEED_WORDS[d.reseed.value]}; {_HIT_WORDS[d.hit_policy]}paid by the table "
         f"(odds lines, envy): {format_money(m.paid_by_table_cents)} in {m.table_pays} pays "
         "(§ 605a.7(a))",
