@@ -322,3 +322,22 @@ def test_the_meters_say_no_envy_where_the_paytable_pays_none(tmp_path: Path) -> 
         del os.environ["COLUMNS"]
     assert "no envy bonus on this paytable" in mtd and "every other player" not in mtd
     assert "an envy bonus for every other player's qualifying hand" in jp
+
+
+def test_one_deck_is_one_deck(tmp_path: Path) -> None:
+    """`meters create` said "1 decks" for a single-deck Jackpot Party progressive (P7)."""
+    from cli_support import run_main
+
+    pw = tmp_path / "pw"
+    pw.write_text("goodpass1\n", encoding="utf-8")
+    db = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    assert (
+        run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(pw)]).code == 0
+    )
+    r = run_main(
+        ["meters", "--db", db, "create", "-p", "633b.2:P7", "-d", "1", "-a", "5", "--name", "jp",
+         "--as", "sam", "--password-file", str(pw)]
+    )  # fmt: skip
+    assert r.code == 0, r.err
+    shown = run_main(["meters", "--db", db]).out
+    assert "1 deck " in shown and "1 decks" not in shown

@@ -45,7 +45,7 @@ import numpy.typing as npt
 from croupier.analysis.baccarat_shoe import ShoeSimulation, summary_nets
 from croupier.analysis.eor_store import EOR_BUDGET_SECONDS, card_counts
 from croupier.analysis.parsheet import exact_parsheet, resolve
-from croupier.cards import DECK, Card, Rank, Suit
+from croupier.cards import DECK, Card, Rank, Suit, decks_phrase
 from croupier.errors import CroupierError, NoCountError
 from croupier.games.baccarat import expected_values
 from croupier.paytables import Paytable
@@ -290,7 +290,7 @@ def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> Balanced
     if all(e == 0 for e in exact):
         raise NoCountError(
             f"every {what}'s effect of removal is exactly 0 for the {eor.wager_name} wager "
-            f"(paytable {eor.paytable}, {eor.decks} decks): taking any one card from the full "
+            f"(paytable {eor.paytable}, {decks_phrase(eor.decks)}): taking any one card from the full "
             "shoe leaves the expected return as it was, so no count of cards seen can track it"
         )
     effects = [float(e) for e in exact]
@@ -305,7 +305,7 @@ def balanced_count(eor: EffectOfRemoval, max_level: int = MAX_LEVEL) -> Balanced
         apart = _one_apart(eor) if by_card else ""
         raise NoCountError(
             f"no balanced count with tags of at most ±{max_level} follows the effects of removal "
-            f"of the {eor.wager_name} wager (paytable {eor.paytable}, {eor.decks} decks): "
+            f"of the {eor.wager_name} wager (paytable {eor.paytable}, {decks_phrase(eor.decks)}): "
             f"{what}s with equal effects share a tag, and no such tags other than all zeros sum "
             "to zero over a deck" + (f"; {apart}" if apart else "")
         )

@@ -42,7 +42,7 @@ from croupier.analysis.precomputed import (
     fingerprint,
     offerings,
 )
-from croupier.cards import DECK, Shoe
+from croupier.cards import DECK, Shoe, decks_phrase
 from croupier.errors import CroupierError, InputError
 from croupier.wagers.base import Game, Wager
 
@@ -249,16 +249,18 @@ def regenerate(check: bool = False) -> list[str]:
         try:
             counts, _ = counted(type(w)(), decks, None)
         except InputError as exc:
-            lines.append(f"{w.id} {decks} decks: not stored ({exc})")
+            lines.append(f"{w.id} {decks_phrase(decks)}: not stored ({exc})")
             continue
         key = (class_name(type(w)), decks)
-        print(f"{w.id} {decks} decks: {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        print(
+            f"{w.id} {decks_phrase(decks)}: {time.perf_counter() - started:.1f} s", file=sys.stderr
+        )
         fp = fingerprint(type(w))
         entries.append(
             {"wager": w.id, "class": key[0], "decks": decks, "fingerprint": fp, "counts": counts}
         )
         if check and old.get(key) != (fp, counts):
-            lines.append(f"{w.id} {decks} decks: differs from the stored counts")
+            lines.append(f"{w.id} {decks_phrase(decks)}: differs from the stored counts")
     if not check:
         doc = {"format": FORMAT, "entries": entries}
         _data_path().write_text(json.dumps(doc, separators=(",", ":")) + "\n", encoding="utf-8")

@@ -28,7 +28,7 @@ from croupier.analysis.precomputed import (
     offerings,
     stored,
 )
-from croupier.cards import Shoe
+from croupier.cards import Shoe, decks_phrase
 from croupier.errors import OutputError
 
 
@@ -91,15 +91,21 @@ def differences(fresh: list[StoredCount]) -> list[str]:
     for e in fresh:
         old = have.get((e.wager_class, e.decks))
         if old is None:
-            out.append(f"{e.wager} {e.decks} decks: not stored")
+            out.append(f"{e.wager} {decks_phrase(e.decks)}: not stored")
         elif old.counts != e.counts:
-            out.append(f"{e.wager} {e.decks} decks: stored counts {old.counts} != {e.counts}")
+            out.append(
+                f"{e.wager} {decks_phrase(e.decks)}: stored counts {old.counts} != {e.counts}"
+            )
         elif old.convention != e.convention:
-            out.append(f"{e.wager} {e.decks} decks: stored convention {old.convention!r} differs")
+            out.append(
+                f"{e.wager} {decks_phrase(e.decks)}: stored convention {old.convention!r} differs"
+            )
         elif old.fingerprint != e.fingerprint:
-            out.append(f"{e.wager} {e.decks} decks: code changed since it was stored")
+            out.append(f"{e.wager} {decks_phrase(e.decks)}: code changed since it was stored")
     extra = set(have) - {(e.wager_class, e.decks) for e in fresh}
-    out += [f"{name} {decks} decks: stored but not offered" for name, decks in sorted(extra)]
+    out += [
+        f"{name} {decks_phrase(decks)}: stored but not offered" for name, decks in sorted(extra)
+    ]
     return out
 
 

@@ -367,7 +367,7 @@ def games_html(games: Sequence[GameSheet]) -> str:
     g = games[0]
     chart = switch_chart(g.chart)
     parts.append(
-        f"<h3>Keep (K) or switch (W), {g.decks} decks ({html.escape(g.rules)})</h3>"
+        f"<h3>Keep (K) or switch (W), {decks_phrase(g.decks)} ({html.escape(g.rules)})</h3>"
         "<table><tr><th>Face-up pair</th>" + "".join(f"<th>{u}</th>" for u in UPCARDS) + "</tr>"
     )
     for pair in sorted(chart, key=lambda p: -chart[p]["T"].keep):
@@ -487,7 +487,7 @@ def _wager_html(
             flag = " <span class='warn'>⚠ above 100%</span>" if warning else ""
             if warning:
                 link = f"<a href='#{sheet_id(s)}'>{html.escape(s.paytable)}</a>"
-                warnings.append(f"{link} ({s.decks} decks) {float(total or 0):.4%}")
+                warnings.append(f"{link} ({decks_phrase(s.decks or 0)}) {float(total or 0):.4%}")
             cells = (
                 f"<td>{f'{float(total):.4%}' if total is not None else '—'}{flag}</td>"
                 f"<td>{format_money(round(be)) if be is not None and be >= 0 else '—'}</td>"
@@ -656,7 +656,7 @@ def write_sheet(
     Raises :class:`~croupier.errors.OutputError` when ``out_dir`` is a file or cannot be written.
     """
     stem = sheet_stem(sheet)
-    title = f"croupier par sheet: {sheet.wager} paytable {sheet.paytable}, {sheet.decks} decks"
+    title = f"croupier par sheet: {sheet.wager} paytable {sheet.paytable}, {decks_phrase(sheet.decks or 0)}"
     meters = [(sheet, meter)] if meter is not None else []
     files = {
         f"{stem}.json": json.dumps(document, indent=2, ensure_ascii=False) + "\n",

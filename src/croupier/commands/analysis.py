@@ -549,7 +549,9 @@ def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
         flag = ""
         if long_run is not None and long_run > 1:
             flag = " ⚠"
-            above.append(f"{s.wager} {s.paytable} ({s.decks} decks) {float(long_run):.4%}")
+            above.append(
+                f"{s.wager} {s.paytable} ({decks_phrase(s.decks or 0)}) {float(long_run):.4%}"
+            )
         t.add_row(
             s.wager,
             f"§ {s.section}",

@@ -18,7 +18,7 @@ import typer
 from rich.table import Table
 
 from croupier.analysis.axman import axman_given
-from croupier.cards import parse_card, parse_cards
+from croupier.cards import decks_phrase, parse_card, parse_cards
 from croupier.commands.common import JsonFlag, _meter_arg, _money, app, out
 from croupier.errors import InputError
 from croupier.games.blackjack import (
@@ -264,7 +264,7 @@ def round_submission(
         if wid not in paytables and len(keys) != 1:
             raise InputError(
                 f"{w.name} wagers need a paytable: --paytable {wid}=ID "
-                f"(at {decks} decks: {', '.join(keys)})"
+                f"(at {decks_phrase(decks)}: {', '.join(keys)})"
             )
         if any(t.progressive is not None for t in w.paytables()):  # sizes printed per paytable
             spec["amounts"] = [format_money(c) for c in amounts]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from rich import box
 from rich.table import Table
 
+from croupier.cards import decks_phrase
 from croupier.commands.common import out
 from croupier.errors import CroupierError
 from croupier.progressive import (
@@ -71,7 +72,7 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
     by_level = {lm.level: lm for lm in m.levels}
     tables = ", ".join(s.tables) or "no table linked"
     t = Table(
-        title=f"{d.name} · § {d.section} paytable {d.paytable} · {d.decks} decks · "
+        title=f"{d.name} · § {d.section} paytable {d.paytable} · {decks_phrase(d.decks)} · "
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
         caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_envy_words(d)}; "

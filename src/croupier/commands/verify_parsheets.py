@@ -16,6 +16,7 @@ from croupier.analysis.kernels import plan_for
 from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, chunks, dask_client, run_chunks
 from croupier.analysis.parsheet import ParSheet, exact_parsheet, resolve
 from croupier.analysis.simulate import observed_sheet
+from croupier.cards import decks_phrase
 from croupier.commands.common import JsonFlag, _pct, _progress, app, out
 from croupier.commands.simulate import SchedulerOpt, SeedOpt, WorkersOpt, fresh_entropy, where
 from croupier.errors import InputError
@@ -194,7 +195,7 @@ def verify_parsheets(
     with _client(workers, scheduler) as client, _progress(disable=json_out) as bar:
         sheets = bar.add_task("par sheets", total=len(todo))
         for w, key, decks in todo:
-            task = bar.add_task(f"{w.id} {key} {decks} decks", total=None)
+            task = bar.add_task(f"{w.id} {key} {decks_phrase(decks)}", total=None)
 
             def progress(done: int, task: Any = task) -> None:
                 bar.update(task, completed=done)

@@ -34,6 +34,7 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 import croupier.progressive.schema as t
+from croupier.cards import decks_phrase
 from croupier.errors import (
     AuthenticationError,
     AuthorizationError,
@@ -685,7 +686,7 @@ class LedgerBase:
         if twin is not None:  # one wager would feed two meters and win twice
             raise LinkError(
                 f"table {table} is linked to {twin.name!r} already, a progressive of the same "
-                f"wager (§ {defn.section} paytable {defn.paytable}, {defn.decks} decks, "
+                f"wager (§ {defn.section} paytable {defn.paytable}, {decks_phrase(defn.decks)}, "
                 f"{format_money(defn.wager_cents)}): a wager feeds one progressive's meters",
                 section="605a.8",
             )

@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from croupier.cards import decks_phrase
 from croupier.errors import (
     CroupierError,
     InputError,
@@ -151,7 +152,7 @@ def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
         raise ProgressiveMismatchError(
             f"the round was dealt at a {sub.decks}-deck table on § {t.section} paytable {t.key}; "
             f"progressive {defn.name!r} is § {defn.section} paytable {defn.paytable} with "
-            f"{defn.decks} decks",
+            f"{decks_phrase(defn.decks)}",
             section=rule,
         )
 
@@ -167,7 +168,7 @@ def check_one_meter_per_wager(definitions: Sequence[ProgressiveDefinition]) -> N
         if key in seen and seen[key] != d.name:
             raise LinkError(
                 f"progressives {seen[key]!r} and {d.name!r} take the same wager (§ {d.section} "
-                f"paytable {d.paytable}, {d.decks} decks, {format_money(d.wager_cents)}): a "
+                f"paytable {d.paytable}, {decks_phrase(d.decks)}, {format_money(d.wager_cents)}): a "
                 "wager feeds one progressive's meters",
                 section="605a.8",
             )

@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
+from croupier.cards import decks_phrase
 from croupier.errors import InputError, PaytableError
 from croupier.paytables import Paytable
 from croupier.paytables.pays import OddsFor, OddsTo, parse_pay
@@ -131,7 +132,9 @@ def solve(w: Wager, table: Paytable, sheet: ParSheet, outcome: str, target: str)
         raise PaytableError(f"{line.label} pays {pay}: only an 'N to 1' or 'N for 1' pay is solved")
     count = sum(r.combinations or 0 for r in sheet.rows if r.outcome == outcome)
     if count == 0:
-        raise InputError(f"{line.label} never occurs with {sheet.decks} decks: no pay moves it")
+        raise InputError(
+            f"{line.label} never occurs with {decks_phrase(sheet.decks or 0)}: no pay moves it"
+        )
     h = _edge(target)
     exact = pay.net + (-h - sheet.expected_return) * sheet.total / count
     whole = max(math.floor(exact), 0)

@@ -18,6 +18,7 @@ from typing import Any
 
 from croupier.analysis.meters import meter_returns
 from croupier.analysis.parsheet import exact_parsheet
+from croupier.cards import decks_phrase
 from croupier.errors import InputError, PaytableError
 from croupier.units import format_money
 from croupier.wagers import Wager, all_wagers, get_wager
@@ -95,7 +96,7 @@ def comparison(w: Wager, decks: int) -> list[dict[str, Any]]:
         exact_parsheet(w, key, decks=decks) for key, d in _decks_by_key(w).items() if decks in d
     ]
     if not sheets:
-        raise InputError(f"no paytable of the {w.name} wager is offered with {decks} decks")
+        raise InputError(f"no paytable of the {w.name} wager is offered with {decks_phrase(decks)}")
     by_sheet = {id(s): mr for s, mr in meter_returns(sheets)}
     rows = []
     for s in sheets:
