@@ -673,6 +673,9 @@ def test_a_simulation_runs_as_a_job_with_progress(server: Server) -> None:
             time.sleep(0.2)
             job = c.get(f"/simulations/{job['job']}").json()
         assert c.get("/simulations/nope").status_code == 404
+        # a bad amount is refused before the job is accepted, not found by the job later
+        bad = c.post("/simulations", json={**spec, "amount": "1e400"}, headers=server.auth(DEALER))
+        assert bad.status_code == 422 and bad.json()["error_type"] == "InputError", bad.text
     assert job["status"] == "done", job
     assert job["done"] == 100_000
     # the same seed: the same figures as the command line

@@ -341,3 +341,32 @@ def test_one_deck_is_one_deck(tmp_path: Path) -> None:
     assert r.code == 0, r.err
     shown = run_main(["meters", "--db", db]).out
     assert "1 deck " in shown and "1 decks" not in shown
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["create", "-p", "633b.3:1", "-d", "6", "-a", "5", "--name", "j\nk"], "control or format"),
+        (["create", "-p", "633b.3:1", "-d", "6", "-a", "5", "--name", "m" * 101], "at most 100"),
+        (["link", "mtd", "BJ\n2"], "control or format"),
+        (["user", "e\nve", "--role", "dealer"], "control or format"),
+    ],
+)
+def test_names_with_a_newline_or_too_long_are_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: list[str], needle: str
+) -> None:
+    """The second trial's names with a newline were accepted and printed across two lines."""
+    from cli_support import run_main
+
+    pw = tmp_path / "pw"
+    pw.write_text("goodpass1\n", encoding="utf-8")
+    monkeypatch.setenv("CROUPIER_NEW_PASSWORD", "goodpass2")
+    db = f"sqlite:///{tmp_path / 'l.sqlite3'}"
+    auth = ["--as", "sam", "--password-file", str(pw)]
+    assert (
+        run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(pw)]).code == 0
+    )
+    made = ["create", "-p", "633b.3:1", "-d", "6", "-a", "5", "--name", "mtd"]
+    assert run_main(["meters", "--db", db, *made, *auth]).code == 0
+    r = run_main(["meters", "--db", db, *args, *auth])
+    assert r.code == 2 and len(r.error_lines()) == 1 and needle in r.err, r.err

@@ -77,6 +77,29 @@ from croupier.progressive.store import (
 )
 from croupier.units import format_money
 
+NAME_LIMIT = 100
+"""The longest name of a staff member, a progressive or a table (the columns hold 100)."""
+
+
+def check_name(what: str, name: str) -> str:
+    """``name`` stripped, as the name of ``what`` ("a staff member", "a progressive", "a
+    table"): :class:`~croupier.errors.LedgerError` for an empty name, one over
+    :data:`NAME_LIMIT` characters, or one holding a control or format character (a newline
+    would split every line that names it: a log line forged, a table row broken)."""
+    import unicodedata
+
+    text = name.strip() if isinstance(name, str) else ""
+    if not text:
+        raise LedgerError(f"{what} needs a name")
+    if len(text) > NAME_LIMIT:
+        raise LedgerError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
+    if any(unicodedata.category(ch)[0] == "C" for ch in text):
+        raise LedgerError(
+            f"{what}'s name cannot hold control or format characters (a newline, a tab): "
+            f"{text[:40]!r}"
+        )
+    return text
+
 
 def db_error(exc: BaseException) -> str:
     """What a database error says, for a one-line message: the driver's own first line (an
@@ -536,9 +559,7 @@ class LedgerBase:
         """Create the first shift manager, once, on a ledger that has no staff
         (:class:`~croupier.errors.AuthenticationError` otherwise); they then add everyone
         else (:meth:`add_user`)."""
-        name = name.strip()
-        if not name:
-            raise LedgerError("a staff member needs a name")
+        name = check_name("a staff member", name)
         credential = hash_credential(secret)
         with self._tx() as conn:
             if self._staff_log(conn) or conn.execute(sa.select(t.staff.c.name)).first():
@@ -554,9 +575,7 @@ class LedgerBase:
         must be a shift manager, § 605a.7). Raises :class:`~croupier.errors.AuthorizationError`
         when ``by`` is not (before the credential is looked at), :class:`LedgerError` if the name
         is taken, :class:`~croupier.errors.AuthenticationError` for a credential too short."""
-        name = name.strip()
-        if not name:
-            raise LedgerError("a staff member needs a name")
+        name = check_name("a staff member", name)
         with self.engine.connect() as conn:  # who may, before what they typed (checked again)
             self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff")
         credential = hash_credential(secret)
@@ -605,6 +624,8 @@ class LedgerBase:
         self, conn: Connection, definition: ProgressiveDefinition, tables: Sequence[str], by: str
     ) -> None:
         role = self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive")
+        if check_name("a progressive", definition.name) != definition.name:
+            raise LedgerError(f"a progressive's name has no spaces around it: {definition.name!r}")
         taken = conn.execute(
             sa.select(t.progressives.c.id).where(t.progressives.c.name == definition.name)
         ).first()
@@ -664,6 +685,7 @@ class LedgerBase:
         table = table.strip()
         if not table:
             raise LinkError("a linked table needs an id", section="605a.8")
+        check_name("a table", table)
         exists = conn.execute(
             sa.select(t.linked_tables.c.table_id).where(
                 t.linked_tables.c.progressive_id == pid, t.linked_tables.c.table_id == table

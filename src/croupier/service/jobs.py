@@ -185,7 +185,15 @@ def _view(row: Any) -> dict[str, Any]:
 def start(request: Request, member: Staff, spec: Simulation) -> dict[str, Any]:
     """Check the request (the wager, its paytable and deck count) and start the job; poll
     ``GET /simulations/{job}``."""
-    exact_parsheet(get_wager(spec.wager.strip().lower()), spec.paytable, decks=spec.decks)
+    # every input checked before the job is accepted (a bad one is a 4xx now, not a failed job)
+    exact_parsheet(
+        get_wager(spec.wager.strip().lower()),
+        spec.paytable,
+        decks=spec.decks,
+        meter_cents=_meter_arg(spec.meter),
+        wager_cents=_money(spec.amount, "amount"),
+        stake=spec.stake,
+    )
     engine = engine_of(request)
     job = uuid.uuid4().hex
     at = datetime.now(UTC)
