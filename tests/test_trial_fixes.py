@@ -370,3 +370,12 @@ def test_names_with_a_newline_or_too_long_are_refused(
     assert run_main(["meters", "--db", db, *made, *auth]).code == 0
     r = run_main(["meters", "--db", db, *args, *auth])
     assert r.code == 2 and len(r.error_lines()) == 1 and needle in r.err, r.err
+
+
+def test_a_ledger_url_of_another_database_says_which_run_the_ledger() -> None:
+    """`--db mysql://x` said "No module named 'MySQLdb'", an internal text."""
+    from cli_support import run_main
+
+    r = run_main(["meters", "--db", "mysql://x"])
+    assert r.code == 2 and len(r.error_lines()) == 1
+    assert "runs on SQLite or PostgreSQL" in r.err and "MySQLdb" not in r.err

@@ -30,7 +30,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, event
 
-from croupier.errors import LedgerKeyError
+from croupier.errors import LedgerError, LedgerKeyError
 
 ENV_DB = "CROUPIER_DB"
 ENV_KEY_FILE = "CROUPIER_LEDGER_KEY_FILE"
@@ -80,8 +80,18 @@ def database_url(text: str) -> str:
     ('sqlite:///x.db', 'sqlite:////var/lib/croupier/ledger.sqlite3')
     """
     if "://" in text:
+        scheme = text.split("://", 1)[0].split("+", 1)[0].lower()
+        if scheme not in BACKENDS:
+            raise LedgerError(
+                f"croupier's ledger runs on SQLite or PostgreSQL (sqlite:///path, "
+                f"postgresql+psycopg://user@host/db), not {scheme[:20]!r}"
+            )
         return text
     return f"sqlite:///{Path(text).expanduser()}"
+
+
+BACKENDS = ("sqlite", "postgresql")
+"""The database backends a ledger runs on (URL schemes, before any ``+driver``)."""
 
 
 def sqlite_file(url: str) -> Path | None:
