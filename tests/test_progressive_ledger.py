@@ -397,8 +397,10 @@ def test_an_unmigrated_database_is_refused_without_migration(tmp_path: Path) -> 
 
 
 def test_an_unusable_url_is_one_ledger_error() -> None:
-    with pytest.raises(LedgerError, match="cannot use database"):
+    with pytest.raises(LedgerError, match="runs on SQLite or PostgreSQL"):
         Ledger("nosuchdialect://x")
+    with pytest.raises(LedgerError, match="cannot use database"):
+        Ledger("postgresql+nosuchdriver://x")
 
 
 # -- a random session against an independent model ------------------------------------------
