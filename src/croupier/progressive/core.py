@@ -20,12 +20,10 @@ each event's ``mac`` covers the previous event's mac and all of its own fields, 
 
 from __future__ import annotations
 
-import json
 import os
 import secrets
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +43,7 @@ from croupier.errors import (
     LinkError,
 )
 from croupier.paytables import MeterLevel
+from croupier.progressive.chain import chain_rows, stored_detail
 from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
 from croupier.progressive.migrate import current_revision, head_revision, upgrade
 from croupier.progressive.model import AwardStatus, EventKind, ProgressiveDefinition, Role
@@ -58,13 +57,13 @@ from croupier.progressive.records import (
 )
 from croupier.progressive.staff import check_credential, hash_credential
 from croupier.progressive.store import (
+    check_name,
     create_key,
     database_url,
+    db_error,
     default_key_file,
     default_url,
     definition_digest,
-    dumps,
-    event_mac,
     head_file,
     held_head,
     keep_head,
@@ -76,40 +75,6 @@ from croupier.progressive.store import (
     sqlite_file,
 )
 from croupier.units import format_money
-
-NAME_LIMIT = 100
-"""The longest name of a staff member, a progressive or a table (the columns hold 100)."""
-
-
-def check_name(what: str, name: str) -> str:
-    """``name`` stripped, as the name of ``what`` ("a staff member", "a progressive", "a
-    table"): :class:`~croupier.errors.LedgerError` for an empty name, one over
-    :data:`NAME_LIMIT` characters, or one holding a control or format character (a newline
-    would split every line that names it: a log line forged, a table row broken)."""
-    import unicodedata
-
-    text = name.strip() if isinstance(name, str) else ""
-    if not text:
-        raise LedgerError(f"{what} needs a name")
-    if len(text) > NAME_LIMIT:
-        raise LedgerError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
-    if any(unicodedata.category(ch)[0] == "C" for ch in text):
-        raise LedgerError(
-            f"{what}'s name cannot hold control or format characters (a newline, a tab): "
-            f"{text[:40]!r}"
-        )
-    return text
-
-
-def db_error(exc: BaseException) -> str:
-    """What a database error says, for a one-line message: the driver's own first line (an
-    SQLAlchemy error's text adds the statement, its parameters and a 'Background on this error
-    at: https://sqlalche.me/…' link, none of which a user can act on)."""
-    orig = getattr(exc, "orig", None)
-    text = str(orig if orig is not None else exc).strip()
-    text = text.split("(Background on this error")[0].strip()
-    return (text.splitlines() or [type(exc).__name__])[0]
-
 
 FaultHook = Callable[[str], None]
 """Called with a stage name at points inside a write transaction (tests inject crashes here)."""
@@ -789,63 +754,3 @@ class LedgerBase:
         if row is None:
             raise LedgerLookupError(f"no award {award_id}")
         return award_from_row(row, row.name)
-
-
-def chain_rows(
-    key: bytes,
-    seq: int,
-    mac: str,
-    pid: int | None,
-    drafts: Sequence[EventDraft],
-    *,
-    round_id: str | None,
-    table_id: str | None,
-    actor: str | None,
-    role: Role | None,
-    award_ids: Sequence[int] = (),
-    at: datetime,
-) -> tuple[list[dict[str, Any]], int, str]:
-    """The ``ledger_events`` rows of ``drafts`` chained after the event ``seq`` whose mac is
-    ``mac`` (each with its :func:`~croupier.progressive.store.event_mac`), and the new head
-    (seq, mac). A draft's ``award`` indexes ``award_ids`` when it is given."""
-    rows: list[dict[str, Any]] = []
-    actor_role = role.value if role is not None else None
-    for d in drafts:
-        award_id = d.award
-        if award_ids and award_id is not None:
-            award_id = award_ids[award_id]
-        if d.fixed_award is not None:
-            award_id = d.fixed_award
-        seq += 1
-        delta = d.delta
-        ev: dict[str, Any] = {
-            "seq": seq,
-            "progressive_id": pid,
-            "kind": d.kind.value,
-            "level": d.level.value if d.level is not None else None,
-            "round_id": round_id,
-            "table_id": table_id,
-            "position": d.position,
-            "award_id": award_id,
-            "meter_delta": delta.meter,
-            "reserve_delta": delta.reserve,
-            "held_delta": delta.held,
-            "wagered_delta": delta.wagered_cents,
-            "paid_delta": delta.paid_cents,
-            "hits_delta": delta.hits,
-            "amount_cents": d.amount_cents,
-            "actor": actor,
-            "actor_role": actor_role,
-            "detail": dumps(d.detail),
-            "created_at": at,
-        }
-        mac = event_mac(key, mac, ev)
-        ev["mac"] = mac
-        rows.append(ev)
-    return rows, seq, mac
-
-
-def stored_detail(text: str) -> dict[str, Any]:
-    """An event's ``detail`` column as a dict."""
-    d = json.loads(text)
-    return d if isinstance(d, dict) else {}

@@ -41,8 +41,9 @@ import croupier.progressive.schema as t
 from croupier.errors import CroupierError
 from croupier.paytables import MeterLevel, MeterShare
 from croupier.progressive.batch import Batch
+from croupier.progressive.chain import chain_rows
 from croupier.progressive.configuration import ledger_check
-from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase, chain_rows
+from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase
 from croupier.progressive.meters import (
     AwardDraft,
     EventDraft,

@@ -375,3 +375,37 @@ def event_mac(key: bytes, previous: str, row: Mapping[str, Any]) -> str:
 def definition_digest(definition_json: str) -> str:
     """SHA-256 of a progressive's stored definition (its seed events record it)."""
     return hashlib.sha256(definition_json.encode()).hexdigest()
+
+
+NAME_LIMIT = 100
+"""The longest name of a staff member, a progressive or a table (the columns hold 100)."""
+
+
+def check_name(what: str, name: str) -> str:
+    """``name`` stripped, as the name of ``what`` ("a staff member", "a progressive", "a
+    table"): :class:`~croupier.errors.LedgerError` for an empty name, one over
+    :data:`NAME_LIMIT` characters, or one holding a control or format character (a newline
+    would split every line that names it: a log line forged, a table row broken)."""
+    import unicodedata
+
+    text = name.strip() if isinstance(name, str) else ""
+    if not text:
+        raise LedgerError(f"{what} needs a name")
+    if len(text) > NAME_LIMIT:
+        raise LedgerError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
+    if any(unicodedata.category(ch)[0] == "C" for ch in text):
+        raise LedgerError(
+            f"{what}'s name cannot hold control or format characters (a newline, a tab): "
+            f"{text[:40]!r}"
+        )
+    return text
+
+
+def db_error(exc: BaseException) -> str:
+    """What a database error says, for a one-line message: the driver's own first line (an
+    SQLAlchemy error's text adds the statement, its parameters and a 'Background on this error
+    at: https://sqlalche.me/…' link, none of which a user can act on)."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    text = text.split("(Background on this error")[0].strip()
+    return (text.splitlines() or [type(exc).__name__])[0]
