@@ -40,7 +40,7 @@ from croupier.errors import (
     UnknownPaytableError,
 )
 from croupier.paytables import Paytable
-from croupier.table.round import Action, Event, Phase, TableRound
+from croupier.table.round import SETTLED_NET, Action, Event, Phase, TableRound
 from croupier.units import format_money
 from croupier.wagers import Wager, all_wagers
 from croupier.wagers.at_table import signed_money
@@ -297,13 +297,9 @@ def with_ledger_amounts(
     if settlements:  # the round's closing line names the players' net the ledger paid
         net = sum(e.win_cents or 0 for e in events if e.action is Action.SETTLEMENT)
         for i, e in enumerate(events):
-            if e.action is Action.SETTLE and e.detail.startswith(_NET_PREFIX):
-                events[i] = replace(e, detail=f"{_NET_PREFIX}{signed_money(net)}")
+            if e.action is Action.SETTLE and e.detail.startswith(SETTLED_NET):
+                events[i] = replace(e, detail=f"{SETTLED_NET}{signed_money(net)}")
     return replace(rnd, events=tuple(events))
-
-
-_NET_PREFIX = "round settled; players' net "
-"""How the round's settle event states the players' net (:mod:`croupier.table.round`)."""
 
 
 def valued_at_seed(rnd: TableRound) -> TableRound:

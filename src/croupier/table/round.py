@@ -514,9 +514,7 @@ class TableRound(BlackjackDecisions):
         r._check_every_bet_settled()
         r = replace(r, phase=Phase.SETTLED)
         net = sum(e.win_cents or 0 for e in r.settlements())
-        return r._log(
-            Action.SETTLE, base.procedure_rule, f"round settled; players' net {_signed(net)}"
-        )
+        return r._log(Action.SETTLE, base.procedure_rule, f"{SETTLED_NET}{_signed(net)}")
 
     def _check_every_bet_settled(self) -> None:
         """Raise :class:`UnsettledBetError` naming a bet without a settlement line."""
@@ -648,6 +646,11 @@ def _signed(cents: int) -> str:
     return signed_money(cents)
 
 
+SETTLED_NET = "round settled; players' net "
+"""How the round's ``settle`` event begins its detail, the players' net following (a fed round's
+words are rewritten with the ledger's net, :func:`croupier.table.progressive.with_ledger_amounts`)."""
+
+
 def settled_net(events: Sequence[Event]) -> int:
     """The players' net result over the settlement events."""
     return sum(e.win_cents or 0 for e in events if e.action is Action.SETTLEMENT)
@@ -656,6 +659,7 @@ def settled_net(events: Sequence[Event]) -> int:
 __all__ = [
     "BLACKJACK_MOVES",
     "PROCEDURE",
+    "SETTLED_NET",
     "Action",
     "Bet",
     "DealtCards",
