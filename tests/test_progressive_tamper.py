@@ -321,3 +321,17 @@ def test_a_copy_of_the_head_that_lags_passes(ledger: Ledger) -> None:
     assert ledger.audit().head_kept is None
     play(ledger, "mtd-5", "r5", "BJ-1", [1], [])
     assert ledger.audit().head_kept == ledger.event_count()
+
+
+def test_an_edited_settlement_result_is_caught(ledger: Ledger) -> None:
+    """The trial of stop 13 edited ``settlements.result`` (the answer recorded for an idempotency
+    key) and verify passed: it is now compared with the settlement the round's events make."""
+    with ledger.engine.connect() as conn:
+        row = conn.execute(
+            sa.select(schema.settlements).where(schema.settlements.c.round_id == "r2")
+        ).one()
+    forged = row.result.replace('"pending"', '"paid"')
+    assert forged != row.result  # r2's award is pending validation
+    sql(ledger, "UPDATE settlements SET result = :r WHERE round_id = 'r2'", r=forged)
+    with pytest.raises(LedgerIntegrityError, match="recorded result differs"):
+        ledger.audit()
