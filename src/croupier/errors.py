@@ -11,7 +11,10 @@ Subclasses also derive from the built-in exception a Python caller would expect
 
 from __future__ import annotations
 
+import difflib
+import re
 import unicodedata
+from collections.abc import Iterable
 
 
 def one_line(text: str) -> str:
@@ -23,13 +26,20 @@ def one_line(text: str) -> str:
     'bad\\\\ncard\\\\x00'
     >>> one_line("A♠ 10♦ — ok")
     'A♠ 10♦ — ok'
+    >>> one_line("perfect\\udcff")  # the byte 0xff of a command line that is not UTF-8
+    'perfect\\\\xff'
+    >>> one_line(repr("perfect\\udcff"))  # the same byte quoted with !r
+    "'perfect\\\\xff'"
     """
+    text = _ESCAPED_BYTE.sub(r"\\x\1", text)
     if text.isprintable():
         return text
     out = []
     for c in text:
         if unicodedata.category(c) not in _UNPRINTABLE:
             out.append(c)
+        elif "\udc80" <= c <= "\udcff":  # a byte that was not UTF-8 (surrogateescape): as typed
+            out.append(f"\\x{ord(c) - 0xDC00:02x}")
         else:
             out.append(repr(c)[1:-1] if c not in "'\"" else c)
     return "".join(out)
@@ -37,17 +47,64 @@ def one_line(text: str) -> str:
 
 _UNPRINTABLE = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
+_ESCAPED_BYTE = re.compile(r"(?<!\\)\\udc([89a-f][0-9a-f])")
+"""``repr`` of a byte that was not UTF-8 (Python's surrogateescape, ``\\udcff``): shown as the
+byte, ``\\xff``."""
+
+MAX_QUOTED = 80
+"""The most characters of one quoted piece of user text an error message shows."""
+
+_LONG_QUOTE = re.compile(r"(['\"])([^'\"]{" + str(MAX_QUOTED + 1) + r",})\1")
+
+
+def clipped(text: str) -> str:
+    """``text`` with every quoted piece longer than :data:`MAX_QUOTED` characters cut short and
+    its length given, so an error quoting a 5,000-digit amount stays readable.
+
+    >>> shown = clipped("not a dollar amount: '" + "9" * 5000 + "'")
+    >>> shown.endswith("…' (5,000 characters)"), shown.count("9")
+    (True, 60)
+    >>> clipped("no wager 'perfect-pair'")
+    "no wager 'perfect-pair'"
+    """
+    keep = MAX_QUOTED - 20
+
+    def cut(m: re.Match[str]) -> str:
+        q, body = m.group(1), m.group(2)
+        return f"{q}{body[:keep]}…{q} ({len(body):,} characters)"
+
+    return _LONG_QUOTE.sub(cut, text)
+
+
+def closest(text: str, known: Iterable[str]) -> str | None:
+    """The one of ``known`` closest to what a user typed (case and spaces aside), if any is close
+    enough to suggest (:func:`difflib.get_close_matches`, cutoff 0.6) — the "did you mean" of
+    every unknown-name error.
+
+    >>> closest("perfect-pair", ["perfect-pairs", "axman"]), closest("zzz", ["axman"])
+    ('perfect-pairs', None)
+    """
+    near = difflib.get_close_matches(text.strip().lower(), list(known), n=1, cutoff=0.6)
+    return near[0] if near else None
+
+
+def suggest(text: str, known: Iterable[str]) -> str:
+    """``"; did you mean 'perfect-pairs'?"`` when :func:`closest` finds one, else ``""``."""
+    near = closest(text, known)
+    return f"; did you mean {near!r}?" if near else ""
+
 
 class CroupierError(Exception):
     """Base class of every error croupier raises on bad input or a broken rule.
 
     Its text is always one line: control characters in the message (quoted user text) are
-    escaped by :func:`one_line`.
+    escaped by :func:`one_line`, and a quoted piece of user text longer than
+    :data:`MAX_QUOTED` characters is cut short (:func:`clipped`).
     """
 
     def __str__(self) -> str:
         text = str(self.args[0]) if len(self.args) == 1 else super().__str__()
-        return one_line(text)
+        return clipped(one_line(text))
 
 
 class CardError(CroupierError, ValueError):
@@ -73,14 +130,14 @@ class UnknownWagerError(CroupierError, KeyError):
     """No wager with that id is registered."""
 
     def __str__(self) -> str:  # KeyError would otherwise repr() the message
-        return one_line(str(self.args[0])) if self.args else ""
+        return clipped(one_line(str(self.args[0]))) if self.args else ""
 
 
 class UnknownPaytableError(CroupierError, KeyError):
     """No paytable with that id exists for the wager (or not for that deck count)."""
 
     def __str__(self) -> str:
-        return one_line(str(self.args[0])) if self.args else ""
+        return clipped(one_line(str(self.args[0]))) if self.args else ""
 
 
 def citation(section: str) -> str:
@@ -128,7 +185,7 @@ class LedgerLookupError(LedgerError, KeyError):
     """No progressive, round, award or user has that name or id in the ledger."""
 
     def __str__(self) -> str:
-        return one_line(str(self.args[0])) if self.args else ""
+        return clipped(one_line(str(self.args[0]))) if self.args else ""
 
 
 class RoundStateError(LedgerError):

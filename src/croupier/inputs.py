@@ -221,6 +221,46 @@ def parse_toml(text: str, source: str) -> dict[str, Any]:
     return data
 
 
+ITEMS = {
+    "paytables": "paytable",
+    "lines": "line",
+    "meters": "meter",
+    "multipliers": "multiplier",
+    "steps": "step",
+    "wagers": "wager",
+    "bets": "bet",
+    "seats": "seat",
+    "levels": "level",
+}
+"""The lists of croupier's input files, by key, and what one item of each is called."""
+
+
+def where(
+    loc: tuple[int | str, ...] | list[int | str], label: Callable[[str, int], str] | None = None
+) -> str:
+    """Where in a file a validation error (pydantic's ``loc``) is, in words, counting items from 1
+    as every other croupier message does: ``('steps', 1, 'seat')`` → ``'step 2, seat'``.
+    ``label(key, index)`` may add to an item's words (the loader adds a paytable's id).
+
+    >>> where(("paytables", 0, "lines", 2, "pays"))
+    'paytable 1, line 3, pays'
+    >>> where(("steps", 1, "seat")), where(())
+    ('step 2, seat', 'file')
+    """
+    words = []
+    i = 0
+    while i < len(loc):
+        part = loc[i]
+        nxt = loc[i + 1] if i + 1 < len(loc) else None
+        if isinstance(part, str) and part in ITEMS and isinstance(nxt, int):
+            words.append(f"{ITEMS[part]} {nxt + 1}" + (label(part, nxt) if label else ""))
+            i += 2
+        else:
+            words.append(str(part))
+            i += 1
+    return ", ".join(words) or "file"
+
+
 def read_json(path: str | Path) -> Any:
     """:func:`read_text` then :func:`parse_json`, errors naming ``path``."""
     return parse_json(read_text(path), _name(path))
@@ -240,4 +280,5 @@ __all__ = [
     "parse_toml",
     "read_json",
     "read_text",
+    "where",
 ]

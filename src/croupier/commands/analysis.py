@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from fractions import Fraction
 from pathlib import Path
@@ -54,6 +53,7 @@ from croupier.errors import (
     UnknownPaytableError,
     UnknownWagerError,
     citation,
+    suggest,
 )
 from croupier.paytables import (
     Paytable,
@@ -106,8 +106,7 @@ def _section_of(text: str, book: PaytableBook) -> str:
     except UnknownWagerError:
         sections = ", ".join(book.sections())
         ids = [w.id for w in all_wagers()]
-        close = difflib.get_close_matches(name, [*book.sections(), *ids], n=1, cutoff=0.6)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
+        hint = suggest(name, [*book.sections(), *ids])
         raise UnknownPaytableError(
             f"no section or wager {text!r}{hint} (sections with paytables: {sections}; "
             f"wagers: {', '.join(ids)})"

@@ -9,7 +9,6 @@ decisions, the Blackjack wagers, AxMan and Jackpot Party (58 Pa. Code Chapter 63
 
 from __future__ import annotations
 
-import difflib
 import json
 from dataclasses import replace
 from typing import Annotated, Any
@@ -20,7 +19,7 @@ from rich.table import Table
 from croupier.analysis.axman import axman_given
 from croupier.cards import decks_phrase, parse_card, parse_cards
 from croupier.commands.common import JsonFlag, _meter_arg, _money, app, out
-from croupier.errors import InputError
+from croupier.errors import InputError, closest
 from croupier.games.blackjack import (
     BlackjackRules,
     DealerCompletion,
@@ -156,8 +155,8 @@ def _wager_id(text: str, option: str, known: tuple[str, ...]) -> str:
     wager = text.strip().lower()
     if wager in known:
         return wager
-    near = difflib.get_close_matches(wager, known, n=1)
-    hint = f"did you mean {near[0]!r}? " if near else ""
+    near = closest(wager, known)
+    hint = f"did you mean {near!r}? " if near else ""
     raise InputError(
         f"{option}: no wager {text.strip()!r} here; {hint}give one of {', '.join(known)}"
     )
@@ -219,8 +218,8 @@ def player_moves(specs: list[str] | None) -> list[tuple[int, str, str | None]]:
             raise InputError(f"--move takes SEAT:MOVE[:CARD], e.g. 1:hit:5d, not {spec!r}")
         name = move.strip().lower()
         if name not in MOVES:
-            near = difflib.get_close_matches(name, MOVES, n=1)
-            hint = f"did you mean {near[0]!r}? " if near else ""
+            near = closest(name, MOVES)
+            hint = f"did you mean {near!r}? " if near else ""
             raise InputError(
                 f"--move: no move {move.strip()!r}; {hint}give one of {', '.join(MOVES)}"
             )

@@ -19,7 +19,7 @@ from rich.console import Console
 
 from croupier import __version__
 from croupier.commands import COMMANDS
-from croupier.errors import one_line
+from croupier.errors import one_line, suggest
 from croupier.units import format_money, format_percent, parse_amount
 
 if TYPE_CHECKING:  # imported where used: start-up time (issue 14)
@@ -134,6 +134,11 @@ def tidy_help(command: Any) -> None:
             bare = param.bare_type() if hasattr(param, "bare_type") else ""
             if bare.startswith("list[") and bare.endswith("]"):  # '<list[str]>' → '<str>'
                 param.metavar = f"<{bare[5:-1]}>"
+        elif getattr(param, "nargs", 1) == -1 and hasattr(param, "bare_type"):
+            bare = param.bare_type()  # an argument taking several: its type column, not its name
+            if bare.startswith("list[") and bare.endswith("]"):
+                shown = f"<{bare[5:-1]}>"
+                param.display_type_rich = lambda ctx, shown=shown: shown
     make_help = command.get_help_option
     format_help = command.format_help
 
@@ -261,11 +266,9 @@ def _wager(wager_id: str, files: list[Path] | None) -> Wager:
 
 def did_you_mean(text: str, known: Iterable[str]) -> str:
     """'; did you mean 'perfect-pairs'? (known wagers: …)' — the closest of ``known`` to ``text``
-    (:func:`difflib.get_close_matches`), if any is close, then every known id."""
+    (:func:`croupier.errors.suggest`), if any is close, then every known id."""
     ids = sorted(known)
-    close = difflib.get_close_matches(text.strip().lower(), ids, n=1, cutoff=0.6)
-    hint = f"; did you mean {close[0]!r}?" if close else ""
-    return f"{hint} (known wagers: {', '.join(ids)})"
+    return f"{suggest(text, ids)} (known wagers: {', '.join(ids)})"
 
 
 _UNKNOWN_WAGER = re.compile(r"no wager (?P<id>'[^']*'|\"[^\"]*\") \(known wagers: (?P<ids>[^)]*)\)")

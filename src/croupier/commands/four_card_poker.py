@@ -30,7 +30,7 @@ from croupier.commands.common import (
     money_json,
     out,
 )
-from croupier.errors import InputError, citation
+from croupier.errors import InputError, citation, suggest
 from croupier.games.four_card_poker import AntePlayStrategy, strategy_rule, upcard_rule
 from croupier.games.four_card_poker_exact import (
     regenerate,
@@ -127,7 +127,10 @@ def strategy(
         return
     if game.strip().lower() not in GAMES:
         games = ", ".join((*GAMES, *GAME_STRATEGIES))
-        raise InputError(f"no strategy for {game!r} (games with one: {games})")
+        raise InputError(
+            f"no strategy for {game!r}{suggest(game, (*GAMES, *GAME_STRATEGIES))} "
+            f"(games with one: {games})"
+        )
     if rules:
         raise InputError(f"{' '.join(rules)}: options of blackjack and switch-hands, not {game}")
     w = _ante_play(paytable_files)

@@ -114,6 +114,15 @@ PasswordFile = Annotated[
         "the terminal asks).",
     ),
 ]
+NewPasswordFile = Annotated[
+    Path | None,
+    typer.Option(
+        "--password-file",
+        envvar="CROUPIER_PASSWORD_FILE",
+        help="Read the new shift manager's credential from this file (else $CROUPIER_PASSWORD, "
+        "else the terminal asks, twice).",
+    ),
+]
 ENV_PASSWORD = "CROUPIER_PASSWORD"
 ENV_NEW_PASSWORD = "CROUPIER_NEW_PASSWORD"
 
@@ -419,12 +428,12 @@ def user(
 def bootstrap(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The first shift manager's name.")],
-    password_file: PasswordFile = None,
+    password_file: NewPasswordFile = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
-    """Create the first shift manager, once, on a ledger with no staff (their credential as for
-    --as: --password-file, $CROUPIER_PASSWORD or the terminal, twice)."""
+    """Create the first shift manager, once, on a ledger with no staff (their credential from
+    --password-file, $CROUPIER_PASSWORD or the terminal, twice)."""
     # the credential first: a bootstrap that cannot read one leaves no ledger (nor key) behind
     credential = read_credential(name, password_file, confirm=True)
     with _ledger(ctx, db, create=True) as ledger:

@@ -55,7 +55,7 @@ from typing import Annotated, Any, cast
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from croupier.errors import InputFileError, PaytableError, one_line
-from croupier.inputs import parse_toml, read_text
+from croupier.inputs import parse_toml, read_text, where
 from croupier.paytables.model import (
     Meter,
     Multiplier,
@@ -326,36 +326,18 @@ def _to_domain(spec: SectionFile, source: str, regulation: bool) -> tuple[Paytab
 def _where(loc: tuple[int | str, ...], data: object = None) -> str:
     """('paytables', 0, 'lines', 2, 'pays') -> 'paytable 1, line 3, pays' — with the paytable's
     id when ``data`` (the parsed file) gives it: 'paytable 1 (id 'H4'), line 3, pays'."""
-    words = []
-    names = {
-        "paytables": "paytable",
-        "lines": "line",
-        "meters": "meter",
-        "multipliers": "multiplier",
-    }
-    i = 0
-    while i < len(loc):
-        part = loc[i]
-        if (
-            isinstance(part, str)
-            and part in names
-            and i + 1 < len(loc)
-            and isinstance(loc[i + 1], int)
-        ):
-            n = int(loc[i + 1])
-            word = f"{names[part]} {n + 1}"
-            if part == "paytables" and i == 0 and isinstance(data, dict):
-                entries = data.get("paytables")
-                entry = entries[n] if isinstance(entries, list) and 0 <= n < len(entries) else None
-                pid = entry.get("id") if isinstance(entry, dict) else None
-                if isinstance(pid, (str, int)) and not isinstance(pid, bool):
-                    word += f" (id {one_line(str(pid))[:40]!r})"
-            words.append(word)
-            i += 2
-        else:
-            words.append(str(part))
-            i += 1
-    return ", ".join(words) or "file"
+
+    def label(key: str, n: int) -> str:
+        if key != "paytables" or not isinstance(data, dict):
+            return ""
+        entries = data.get("paytables")
+        entry = entries[n] if isinstance(entries, list) and 0 <= n < len(entries) else None
+        pid = entry.get("id") if isinstance(entry, dict) else None
+        if isinstance(pid, (str, int)) and not isinstance(pid, bool):
+            return f" (id {one_line(str(pid))[:40]!r})"
+        return ""
+
+    return where(loc, label)
 
 
 def _first_error(exc: ValidationError, data: object = None) -> str:

@@ -52,7 +52,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from croupier.cards import parse_card
 from croupier.errors import CroupierError, InputError, PaytableError
-from croupier.inputs import read_json
+from croupier.inputs import read_json, where
 from croupier.table.round import DealtCards, Phase, TableRound
 from croupier.table.submission import (
     RulesSubmission,
@@ -182,8 +182,8 @@ def parse_record(data: Mapping[str, Any], source: str = "round") -> RoundFile:
     try:
         return RoundFile.model_validate(data)
     except ValidationError as exc:
-        where = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
-        raise InputError(f"{source}: not a round file: {where}") from exc
+        found = "; ".join(f"{where(tuple(e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
+        raise InputError(f"{source}: not a round file: {found}") from exc
 
 
 def settle_record(

@@ -43,7 +43,6 @@ settlement of the Blackjack wagers live in :mod:`croupier.table.round_blackjack`
 
 from __future__ import annotations
 
-import difflib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -58,6 +57,7 @@ from croupier.errors import (
     RulesError,
     UnknownWagerError,
     UnsettledBetError,
+    suggest,
 )
 from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import check_dealer_hand, play_dealer
@@ -207,8 +207,7 @@ class TableRound(BlackjackDecisions):
         offered = sub.offered(wid)
         if offered is None:
             ids = [w.wager for w in sub.wagers]
-            near = difflib.get_close_matches(wid, ids, n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else f" (it offers {', '.join(ids)})"
+            hint = suggest(wid, ids) or f" (it offers {', '.join(ids)})"
             raise ProcedureError(
                 f"the table does not offer the {wid} wager{hint}", section="601a.2"
             )

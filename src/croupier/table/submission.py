@@ -70,7 +70,7 @@ from croupier.errors import (
 )
 from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
 from croupier.games.blackjack_rules import PlayRules
-from croupier.inputs import read_toml
+from croupier.inputs import read_toml, where
 from croupier.paytables import Paytable, paytable_digest
 from croupier.paytables.digest import sha256_of
 from croupier.units import format_money, parse_money
@@ -641,17 +641,13 @@ def submission_digest(sub: RulesSubmission) -> str:
     return sha256_of(canonical_submission(sub))
 
 
-def _where(loc: tuple[int | str, ...]) -> str:
-    return ".".join(str(p) for p in loc) or "file"
-
-
 def parse_submission(data: Mapping[str, Any], source: str) -> SubmissionFile:
     """The file's shape checked with pydantic; :class:`SubmissionError` lists every problem."""
     try:
         return SubmissionFile.model_validate(data)
     except ValidationError as exc:
         problems = tuple(
-            (f"{_where(tuple(e['loc']))}: {str(e['msg']).removeprefix('Value error, ')}", None)
+            (f"{where(tuple(e['loc']))}: {str(e['msg']).removeprefix('Value error, ')}", None)
             for e in exc.errors()
         )
         raise SubmissionError(source, problems) from exc

@@ -13,7 +13,7 @@ import pkgutil
 from pathlib import Path
 from typing import TypeVar
 
-from croupier.errors import UnknownWagerError
+from croupier.errors import UnknownWagerError, suggest
 from croupier.wagers.base import Wager
 
 _REGISTRY: dict[str, Wager] = {}
@@ -112,11 +112,7 @@ def get_wager(wager_id: str) -> Wager:
     try:
         return _REGISTRY[key]
     except KeyError:
-        import difflib
-
         ids = sorted(set(_REGISTRY) | set(_HOME))
-        near = difflib.get_close_matches(key, ids, n=1)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
         raise UnknownWagerError(
-            f"no wager {wager_id!r}{hint} (known wagers: {', '.join(ids)})"
+            f"no wager {wager_id!r}{suggest(key, ids)} (known wagers: {', '.join(ids)})"
         ) from None
