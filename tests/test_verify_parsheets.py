@@ -105,3 +105,28 @@ def test_rounds_for_the_target() -> None:
 def test_bad_requests_are_one_error_line(args: list[str], needle: str) -> None:
     line = assert_one_error_line(run_main(["verify-parsheets", *args]))
     assert needle in line
+
+
+def test_each_sheet_is_dealt_its_own_rounds(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the trial's finding: Fortune 7 A and B were judged on the same coups (identical rows) and
+    # 27 of 30 z-scores had one sign; each sheet's streams now have their own entropy
+    seen: list[int] = []
+
+    def recording(
+        wager: object, shoe: object, rounds: int, entropy: int, *args: object, **kw: object
+    ) -> tuple[int, ...]:
+        seen.append(entropy)
+        return (0, 0, 0, rounds)  # every round "no winning combination": the counts don't matter
+
+    monkeypatch.setattr(vp, "run_chunks", recording)
+    run_main(["verify-parsheets", "--wager", "perfect-pairs", "--target-se", "0.05", "-s", "3"])
+    assert len(seen) == 10 and len(set(seen)) == 10  # 2 paytables × 5 deck counts, 10 streams
+    again: list[int] = []
+    monkeypatch.setattr(
+        vp, "run_chunks", lambda w, s, r, e, *a, **k: again.append(e) or (0, 0, 0, r)
+    )
+    run_main(["verify-parsheets", "--wager", "perfect-pairs", "--target-se", "0.05", "-s", "3"])
+    assert again == seen  # the same seed, the same streams
+    assert vp.sheet_entropy(3, "perfect-pairs", "A", 6) != vp.sheet_entropy(
+        4, "perfect-pairs", "A", 6
+    )

@@ -3,6 +3,7 @@ exact against simulated, the z-score of each (a test lab's check)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from collections.abc import Iterator
@@ -84,6 +85,22 @@ class Verified:
         }
 
 
+def sheet_entropy(entropy: int, wager: str, paytable: str, decks: int) -> int:
+    """The entropy of one par sheet's streams: the run's ``entropy`` with the sheet's wager,
+    paytable and deck count (the first 128 bits of SHA-256 of ``"ENTROPY/WAGER/PAYTABLE/DECKS"``).
+
+    Each sheet is dealt its own rounds, so the z-scores of one run are independent samples (with
+    one stream for every sheet, two paytables of one wager were judged on the same deals, and
+    their z-scores moved together); a sheet's rounds depend on the seed and the sheet only, not
+    on which other sheets are verified beside it.
+
+    >>> sheet_entropy(3, "perfect-pairs", "A", 6) == sheet_entropy(3, "perfect-pairs", "B", 6)
+    False
+    """
+    text = f"{entropy}/{wager}/{paytable}/{decks}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:16], "big")
+
+
 def rounds_for(sd: float, target_se: float, max_rounds: int) -> int:
     """Rounds for a standard error of ``target_se`` given a standard deviation ``sd``
     (sd² / target²), at least :data:`MIN_ROUNDS`, at most ``max_rounds``.
@@ -112,6 +129,7 @@ def verify(
     exact = exact_parsheet(wager, paytable, decks=decks, stake=stake)
     setup = resolve(wager, paytable, decks, None, None, None, stake)
     rounds = rounds_for(exact.standard_deviation, target_se, max_rounds)
+    entropy = sheet_entropy(entropy, wager.id, paytable, decks)
     counts = run_chunks(setup.wager, setup.shoe, rounds, entropy, progress=progress, client=client)
     used = len(chunks(rounds))  # chunks 0 … used − 1 are dealt; more rounds take fresh ones
     sheet = observed_sheet(setup, counts, "simulation", "")
@@ -127,7 +145,7 @@ def verify(
         sheet = observed_sheet(setup, counts, "simulation", "")
     convention = (
         f"{rounds:,} rounds in chunks of {CHUNK_ROUNDS:,}, each its own stream of "
-        f"SeedSequence({entropy}).spawn"
+        f"SeedSequence({entropy}).spawn (this sheet's own entropy, from the run's seed)"
     )
     sheet = observed_sheet(setup, counts, "simulation", convention)
     return Verified(exact, sheet, target_se, plan_for(setup.wager, setup.shoe) is not None)
@@ -185,7 +203,9 @@ def verify_parsheets(
 
     Every wager × paytable × allowed deck count, progressive meters at their seeds; the rounds
     the exact standard deviation asks for (sd² / target²), more while the sample's is above the
-    target, at most --max-rounds. Runs on Dask with --workers or --scheduler.
+    target, at most --max-rounds. Each sheet is dealt its own rounds (its streams' entropy is
+    the seed's with the sheet's wager, paytable and decks), so the z-scores are independent.
+    Runs on Dask with --workers or --scheduler.
     """
     if not (0 < target_se < math.inf):
         raise InputError(f"--target-se is a standard error above 0, not {target_se}")

@@ -32,6 +32,7 @@ from croupier.progressive import Ledger, default_url
 from croupier.service import (
     controller,
     controller_config,
+    docs,
     jobs,
     openapi,
     reading,
@@ -213,6 +214,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             "problem details carrying the croupier error's type and the section it cites."
         ),
         lifespan=lifespan,
+        docs_url=None,  # served offline by croupier.service.docs
+        redoc_url=None,
     )
     app.state.config = cfg
     install(app)
@@ -234,6 +237,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     for module in (reading, rounds, tables, controller, controller_config, jobs):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)
+    docs.install(app)  # /docs without a CDN
     openapi.install(app)  # every problem a route answers, with examples
     if cfg.cors_origins:
         app.add_middleware(
