@@ -122,9 +122,14 @@ def test_each_sheet_is_dealt_its_own_rounds(monkeypatch: pytest.MonkeyPatch) -> 
     run_main(["verify-parsheets", "--wager", "perfect-pairs", "--target-se", "0.05", "-s", "3"])
     assert len(seen) == 10 and len(set(seen)) == 10  # 2 paytables × 5 deck counts, 10 streams
     again: list[int] = []
-    monkeypatch.setattr(
-        vp, "run_chunks", lambda w, s, r, e, *a, **k: again.append(e) or (0, 0, 0, r)
-    )
+
+    def again_recording(
+        wager: object, shoe: object, rounds: int, entropy: int, *args: object, **kw: object
+    ) -> tuple[int, ...]:
+        again.append(entropy)
+        return (0, 0, 0, rounds)
+
+    monkeypatch.setattr(vp, "run_chunks", again_recording)
     run_main(["verify-parsheets", "--wager", "perfect-pairs", "--target-se", "0.05", "-s", "3"])
     assert again == seen  # the same seed, the same streams
     assert vp.sheet_entropy(3, "perfect-pairs", "A", 6) != vp.sheet_entropy(
