@@ -34,9 +34,10 @@ from croupier.inputs import parse_json
 from croupier.paytables import builtin_paytables
 from croupier.progressive import Ledger, ProgressiveDefinition, Role, StaffMember
 from croupier.service import store
-from croupier.service.app import ServiceConfig, create_app
-from croupier.service.auth import issue
+from croupier.service.app import ServiceConfig, _plainly_within, create_app
+from croupier.service.auth import issue, read_token
 from croupier.service.common import body_digest
+from croupier.service.idempotency import lookup
 from croupier.service.idempotency import row as key_row
 from croupier.service.jsontext import dumps
 from croupier.service.settling import (
@@ -120,7 +121,15 @@ def _stages(app: FastAPI, n: int) -> list[tuple[str, float]]:
     def stage(name: str, fn: Callable[[int], object]) -> None:
         out.append((name, _per_round(fn, n)[0]))
 
-    stage("body JSON limits (parse_json)", lambda i: parse_json(raw[i].decode(), "body"))
+    stage("body JSON limits (parse_json, slow)", lambda i: parse_json(raw[i].decode(), "body"))
+    stage("body JSON limits (orjson, fast)", lambda i: _plainly_within(raw[i]))
+    token = issue(ledger, StaffMember("dana", Role.DEALER), 3600)
+    stage("token check (remembered)", lambda i: read_token(ledger, token))
+    reader = app.state.reader
+    stage(
+        "idempotency lookup (a new key)",
+        lambda i: lookup(reader, f"new/{i}", "POST /rounds/settle?table=T1", "0" * 64),
+    )
     records = [RoundFile.model_validate_json(b) for b in raw]
     stage("round file validated (pydantic)", lambda i: RoundFile.model_validate_json(raw[i]))
     dumped = [r.model_dump(mode="json", exclude_none=True) for r in records]
@@ -190,9 +199,9 @@ async def main_async(args: argparse.Namespace) -> None:
             )
             total = 0.0
             for name, us in _stages(app, min(args.rounds, 1000)):
-                total += us
+                total += 0 if "slow" in name else us
                 print(f"    {name:38s} {us:8.0f} µs CPU")
-            print(f"    {'sum of the stages':38s} {total:8.0f} µs CPU")
+            print(f"    {'sum of the stages (not the slow)':38s} {total:8.0f} µs CPU")
     finally:
         drop_schema(schema)
         shutil.rmtree(tmp, ignore_errors=True)
