@@ -15,7 +15,7 @@ are migrated (:mod:`croupier.service.store`). ``/`` serves the web page (:mod:`c
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -149,20 +149,24 @@ def _plainly_within(body: bytes) -> bool:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
         return False
-    stack: list[tuple[Any, int]] = [(data, 0)]
-    while stack:
-        value, depth = stack.pop()
-        if isinstance(value, dict):
-            items: Iterable[Any] = value.values()
-        elif isinstance(value, list):
-            items = value
-        elif isinstance(value, float):
+    kind = type(data)
+    if kind is dict or kind is list:
+        return _plain(data, 0)
+    return kind is not float
+
+
+def _plain(container: dict[str, Any] | list[Any], depth: int) -> bool:
+    """Whether ``container`` (at ``depth``, the outermost at 0) and what it holds are plain: no
+    float, no container at the nesting limit (the recursion stops there)."""
+    if depth >= MAX_NESTING:
+        return False
+    for value in container.values() if isinstance(container, dict) else container:
+        kind = type(value)
+        if kind is dict or kind is list:
+            if not _plain(value, depth + 1):
+                return False
+        elif kind is float:
             return False  # a big integer orjson read as a float, or a number to look at
-        else:
-            continue
-        if depth >= MAX_NESTING:
-            return False
-        stack.extend((v, depth + 1) for v in items)
     return True
 
 
