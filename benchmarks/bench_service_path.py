@@ -4,6 +4,7 @@ Pairs and a $5 Jackpot Party wager each; no progressive fed) driven straight thr
 application, then the same round's stages called one by one.
 
 Run: ``python benchmarks/bench_service_path.py [--rounds 2000] [--db sqlite|postgresql]``.
+The event loop is uvloop's where it is installed, as ``croupier serve`` runs.
 Prints, per round, the CPU time (``time.process_time``: this process, every thread — what the
 machine's other load disturbs least) and the wall time of the whole request through the app,
 then the CPU time of each stage: the body's JSON checks, the round file's validation, the
@@ -213,7 +214,14 @@ def main() -> None:
     ap.add_argument("--db", choices=["sqlite", "postgresql"], default="sqlite")
     args = ap.parse_args()
     args.rounds = max(10, min(args.rounds, 20000))  # bounded
-    asyncio.run(main_async(args))
+    try:  # uvicorn's own loop where it is installed, as `croupier serve` runs
+        import uvloop
+
+        factory: Callable[[], asyncio.AbstractEventLoop] | None = uvloop.new_event_loop
+    except ImportError:  # pragma: no cover
+        factory = None
+    with asyncio.Runner(loop_factory=factory) as runner:
+        runner.run(main_async(args))
 
 
 if __name__ == "__main__":
