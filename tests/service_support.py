@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,10 +65,17 @@ def make_ledger(url: str) -> None:
 class Server:
     """``python -m croupier serve`` on a free loopback port, serving ``url``."""
 
-    def __init__(self, url: str, log: Path, env: Mapping[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        log: Path,
+        env: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+    ) -> None:
         self.url = url
         self.log = log
         self.env = dict(env or {})
+        self.args = tuple(args)  # more options of `croupier serve` (e.g. --workers 2)
         self.proc: subprocess.Popen[bytes] | None = None
         self.base = ""
         self.tokens: dict[str, str] = {}
@@ -91,6 +98,7 @@ class Server:
                     self.url,
                     "--log-level",
                     "warning",
+                    *self.args,
                 ],
                 stdout=out,
                 stderr=subprocess.STDOUT,

@@ -61,18 +61,41 @@ def issue(ledger: Ledger, member: StaffMember, ttl: int) -> str:
     return jwt.encode(claims, token_key(ledger), algorithm=ALGORITHM)
 
 
+_READ: dict[tuple[bytes, str], tuple[StaffMember, float]] = {}
+_READ_MAX = 1024
+
+
 def read_token(ledger: Ledger, token: str) -> StaffMember:
     """The member a token names; :class:`AuthenticationError` for a token that is not ours,
-    altered or expired."""
+    altered or expired.
+
+    A token read once is remembered, under the key it was checked with, until it expires (a
+    dealer's terminal sends the same token with every round: its signature and claims are
+    checked once, its expiry every time)."""
+    key = token_key(ledger)
+    known = _READ.get((key, token))
+    if known is not None:
+        if time.time() < known[1]:
+            return known[0]
+        _READ.pop((key, token), None)  # expired: decoded again below, which says so
+    member, exp = _decode(key, token)
+    if len(_READ) >= _READ_MAX:
+        _READ.pop(next(iter(_READ)), None)
+    _READ[(key, token)] = (member, exp)
+    return member
+
+
+def _decode(key: bytes, token: str) -> tuple[StaffMember, float]:
+    """The member a token names and when it expires (seconds since the epoch)."""
     try:
         claims = jwt.decode(
             token,
-            token_key(ledger),
+            key,
             algorithms=[ALGORITHM],
             issuer=ISSUER,
             options={"require": ["exp", "iat", "sub", "iss"]},
         )
-        return StaffMember(str(claims["sub"]), Role(claims["role"]))
+        return StaffMember(str(claims["sub"]), Role(claims["role"])), float(claims["exp"])
     except jwt.ExpiredSignatureError:
         raise AuthenticationError("the token has expired: log in again (POST /token)") from None
     except (jwt.PyJWTError, KeyError, ValueError):

@@ -54,9 +54,12 @@ def lookup(engine: Engine, key: str | None, route: str, request_digest: str) -> 
         return _found(conn, key, route, request_digest)
 
 
+_LOOKUP = sa.select(store.idempotency).where(store.idempotency.c.key == sa.bindparam("key"))
+"""Built once: a statement made per request costs more than the read it makes."""
+
+
 def _found(conn: Connection, key: str, route: str, request_digest: str) -> Stored | None:
-    t = store.idempotency
-    row = conn.execute(sa.select(t).where(t.c.key == key)).first()
+    row = conn.execute(_LOOKUP, {"key": key}).first()
     if row is None:
         return None
     if row.route != route or row.request_digest != request_digest:

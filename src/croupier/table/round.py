@@ -68,6 +68,7 @@ from croupier.table.round_blackjack import BlackjackDecisions, a_or_an
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import check_cents, format_money
 from croupier.wagers import Wager, get_wager
+from croupier.wagers import registry as wager_registry
 from croupier.wagers.at_table import (
     BaseGame,
     DealtCards,
@@ -87,11 +88,21 @@ Bet = SeatBet
 _NUMBERS = {5: "five", 6: "six", 7: "seven"}
 
 
+_UNREGISTERED: dict[str, int] = {}
+"""Ids found not registered (a base wager, the Ante) → how many wagers were registered then: a
+miss costs :func:`get_wager` a scan of the wager package and its did-you-mean message, and a
+round asks about its base wager at every bet and settlement."""
+
+
 def _registered(wager_id: str) -> Wager | None:
     """The registered wager, or ``None`` for a base wager croupier records (or the Ante)."""
+    known = len(wager_registry._REGISTRY)
+    if _UNREGISTERED.get(wager_id) == known:  # still a miss: nothing registered since
+        return None
     try:
         return get_wager(wager_id)
     except UnknownWagerError:
+        _UNREGISTERED[wager_id] = len(wager_registry._REGISTRY)
         return None
 
 
