@@ -26,6 +26,7 @@ look-up tables from the wager's outcomes; no wager id appears here.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -367,29 +368,37 @@ def ante_play_plan(wager: Wager, shoe: Shoe) -> KernelPlan | None:
     """The Ante and Play (§ 641a.7(d)(1)) under the optimal face-up-card strategy: the outcome
     table of :meth:`~croupier.wagers.four_card_poker.AntePlay.classify_indices`, the strategy's
     dealer table."""
-    from croupier.games.four_card_poker_exact import _PERMS
-    from croupier.poker.four_card import COMB
-    from croupier.wagers.four_card_poker.ante_play import AntePlay, _default_strategy
+    from croupier.wagers.four_card_poker.ante_play import AntePlay
 
     if not isinstance(wager, AntePlay):
         raise CroupierError(f"the Ante and Play kernel reads the Ante and Play, not {wager.name}")
     if record_columns(wager.deal) != PLAYER_COLUMNS + DEALER_COLUMNS:
         raise CroupierError("the Ante and Play kernel reads the player's five and dealer's six")
-    lut = wager.outcome_table()
+    lut = np.ascontiguousarray(wager.outcome_table(), dtype=np.int64)
+    return _plan(wager, shoe, ante_play_classify, lut, *_strategy_tables())
+
+
+@functools.cache
+def _strategy_tables() -> tuple[np.ndarray, ...]:
+    """The suit permutations, C(n, k), the dealer table's classes and face-up-card decisions and
+    the permutation of each suit pattern (built once a process: every chunk's plan reads them)."""
+    from croupier.games.four_card_poker_exact import _PERMS
+    from croupier.poker.four_card import COMB
+    from croupier.wagers.four_card_poker.ante_play import _default_strategy
+
     table = _default_strategy().table
     perms = np.ascontiguousarray(_PERMS, dtype=np.int64)
     comb = np.ascontiguousarray(COMB, dtype=np.int64)
-    return _plan(
-        wager,
-        shoe,
-        ante_play_classify,
-        np.ascontiguousarray(lut, dtype=np.int64),
+    out = (
         perms,
         comb,
         np.ascontiguousarray(table.classes),  # int32 and int8: the look-ups stay in cache
         np.ascontiguousarray(table.up_decisions),
         pattern_permutations(perms, comb),
     )
+    for a in out:
+        a.setflags(write=False)
+    return out
 
 
 __all__ = [
