@@ -109,6 +109,7 @@ class AntePlay(FourCardPokerWager):
     outcomes = AntePlayOutcome
     deal = DealSpec((PLAYER, UPCARD, DEALER_DOWN))
     settles_with = None
+    kernel = "croupier.analysis.kernels.four_card_poker:ante_play_plan"
 
     def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
         """§ 641a.7(d): every wager of § 641a.7 at each seat of ``ctx.bets`` in one pass
@@ -193,6 +194,12 @@ class AntePlay(FourCardPokerWager):
         d = best_four_ordinals(cards[:, 5:])
         cat = category_of_ordinal(p)
         wins = p >= d
+        out: IntArray = self.outcome_table()[cat, mult, wins.astype(np.int64)]
+        return out
+
+    def outcome_table(self) -> IntArray:
+        """``table[category strength, Play multiple, player wins or ties]``: the outcome position
+        (shape (8, 4, 2); multiple 0 is a fold, the last position, as is a bonus hand played 1×)."""
         lut = np.full((8, 4, 2), len(AntePlayOutcome), dtype=np.int64)
         for o in AntePlayOutcome:
             cats = (
@@ -202,8 +209,7 @@ class AntePlay(FourCardPokerWager):
             )
             for s in cats:
                 lut[s, o.multiple, int(o.wins)] = o.position
-        out: IntArray = lut[cat, mult, wins.astype(np.int64)]
-        return out
+        return lut
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """From the shipped dealer table: every deal of the player's five and dealer's six, the

@@ -73,6 +73,7 @@ class AcesUp(FourCardPokerWager):
     settle_rule = "641a.7(d)(2)"
     outcomes = AcesUpOutcome
     deal = DealSpec((PLAYER,))
+    kernel = "croupier.analysis.kernels.four_card_poker:best_four_plan"
 
     def classify(self, cards: Sequence[Card]) -> AcesUpOutcome | None:
         """§ 641a.7(d)(2): the category of the player's best four, pair of aces or better."""
@@ -129,6 +130,7 @@ class FourCardProgressive(FourCardPokerWager):
     settle_rule = "641a.7(d)(4)"
     outcomes = FourCardProgressiveOutcome
     deal = DealSpec((PLAYER,))
+    kernel = "croupier.analysis.kernels.four_card_poker:best_four_plan"
 
     def classify(self, cards: Sequence[Card]) -> FourCardProgressiveOutcome | None:
         """The player's best four: three-of-a-kind or better."""
@@ -217,6 +219,8 @@ class SixCardBonusOutcome(OrderedOutcome):
 
 class _FiveCardWager(FourCardPokerWager):
     """A wager on the best five-card hand of the cards it reads."""
+
+    kernel = "croupier.analysis.kernels.four_card_poker:five_card_plan"
 
     def classify(self, cards: Sequence[Card]) -> OrderedOutcome | None:
         """The best five-card category, if the wager pays it."""
@@ -329,6 +333,7 @@ class BadBeatBonus(FourCardPokerWager):
     settle_rule = "641a.7(d)(6)"
     outcomes = BadBeatOutcome
     deal = DealSpec((PLAYER, DEALER))
+    kernel = "croupier.analysis.kernels.four_card_poker:bad_beat_plan"
 
     def classify(self, cards: Sequence[Card]) -> BadBeatOutcome | None:
         """The losing hand's category, when it is two pair or better and strictly beaten."""
