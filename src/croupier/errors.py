@@ -54,7 +54,9 @@ byte, ``\\xff``."""
 MAX_QUOTED = 80
 """The most characters of one quoted piece of user text an error message shows."""
 
-_LONG_QUOTE = re.compile(r"(['\"])([^'\"]{" + str(MAX_QUOTED + 1) + r",})\1")
+_LONG_QUOTE = re.compile(r"(?<!\w)(['\"])([^'\"]{" + str(MAX_QUOTED + 1) + r",})\1(?!\w)")
+"""A quoted piece: a quote not inside a word (an apostrophe, as in "the progressive's meter", is
+inside one), the text, the same quote again not followed by a word character."""
 
 
 def clipped(text: str) -> str:
@@ -66,6 +68,9 @@ def clipped(text: str) -> str:
     (True, 60)
     >>> clipped("no wager 'perfect-pair'")
     "no wager 'perfect-pair'"
+    >>> long = "the progressive's meters " + "and more words " * 6 + "at the dealer's table"
+    >>> clipped(long) == long  # apostrophes are not quotes
+    True
     """
     keep = MAX_QUOTED - 20
 
