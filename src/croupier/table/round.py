@@ -13,8 +13,8 @@ the cards it reads), so that no wager id appears here:
 
 * Blackjack: Perfect Pairs, Jackpot Party and Match the Dealer immediately after the second card is
   dealt to each player and the dealer (§ 633b.1(e), § 633b.2(g), § 633b.3(g)) — in the ``deal``
-  step; AxMan after the round is complete (§ 633c.12(e)) — in the ``settle`` step. The Blackjack
-  wager itself is recorded, not settled (the players' draws are not recorded).
+  step; AxMan after the round is complete (§ 633c.12(e)) — in the ``settle`` step, after the
+  players' decisions and the dealer's draws (``dealer-draw``, § 633a.7); the Blackjack wagers then.
 * Baccarat: the 5 Treasures wagers with the Baccarat wagers, after the coup (§ 631c.3(e)).
 * Four Card Poker: the Play wager after the cards, one to three times the Ante (§ 641a.7(d)(1)),
   then every wager at ``settle``.
@@ -346,8 +346,9 @@ class TableRound(BlackjackDecisions):
         ``undealt`` is the rest of a shuffled shoe, which Blackjack draws take in order.
 
         Raises :class:`CardError` (cards the game does not deal, or lacking cards a wager reads),
-        :class:`~croupier.errors.ShoeError` and :class:`RulesError` (a dealer hand against the
-        drawing rule, § 633a.7; a coup against the tableau, § 631a.11).
+        :class:`~croupier.errors.ShoeError` and :class:`RulesError` (a dealer card drawn to a hand
+        that stands, § 633a.7 — the dealer's draws may follow in ``dealer-draw`` steps; a coup
+        against the tableau, § 631a.11).
         """
         self._require(Action.DEAL)
         decks = self.submission.decks
