@@ -57,6 +57,7 @@ def simulate(
     scheduler: str | None = None,
     client: Any = None,
     chunk_rounds: int | None = None,
+    runner: Callable[..., tuple[int, ...]] | None = None,
 ) -> ParSheet:
     """A simulated par sheet: observed frequencies, mean return, its standard error.
 
@@ -64,8 +65,9 @@ def simulate(
     ``seed`` (the entropy of the run's :class:`numpy.random.SeedSequence`, any int ≥ 0), and where
     the chunks run (:func:`croupier.analysis.kernels.chunks.run_chunks`: ``workers``, a Dask
     ``scheduler`` address or ``client``; ``chunk_rounds``, default
-    :data:`~croupier.analysis.kernels.chunks.CHUNK_ROUNDS`). The standard deviation reported is the sample's;
-    ``standard_error`` = sd / √rounds.
+    :data:`~croupier.analysis.kernels.chunks.CHUNK_ROUNDS`; ``runner``, what deals them, with
+    :func:`~croupier.analysis.kernels.chunks.run_chunks`'s arguments and tallies — the default).
+    The standard deviation reported is the sample's; ``standard_error`` = sd / √rounds.
     """
     from croupier.analysis.kernels import plan_for
     from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, run_chunks
@@ -82,7 +84,7 @@ def simulate(
         )
     plan = plan_for(setup.wager, setup.shoe)
     chunk = chunk_rounds or CHUNK_ROUNDS
-    counts = run_chunks(
+    counts = (runner or run_chunks)(
         setup.wager, setup.shoe, rounds, seed, workers, scheduler, progress, client=client,
         chunk_rounds=chunk,
     )  # fmt: skip

@@ -240,7 +240,7 @@ def show_rounds(
             out.print(r.cards.describe())
         t = Table("#", "step", "seat", "wager", "outcome", "pays", "amount", "net", "section")
         for e in r.events:
-            if e.action in BLACKJACK_MOVES:
+            if e.action in BLACKJACK_MOVES or e.action is Action.DEALER_DRAW:
                 t.add_row(
                     str(e.index),
                     e.action.value,

@@ -4,6 +4,13 @@
 the same JSON as ``croupier simulate --json`` (the simulated par sheet, the exact house edge
 beside it and the z-score). The seed makes a job repeatable: the same request, the same figures.
 
+Progress: the rounds are dealt in the chunks ``croupier simulate`` deals (1,048,576 rounds each,
+:mod:`croupier.analysis.kernels.chunks`: the chunking is part of a seed's figures, so it is kept),
+and a job reports its progress *within* each chunk too, after each block of the kernel
+(:data:`~croupier.analysis.kernels.BLOCK`, 65,536 rounds; the numpy simulator reports its own
+blocks): the same blocks on the same stream, so the same tallies (:func:`run_reporting`). A
+million rounds report 16 times.
+
 A job runs in a background thread of the process that took the request, one at a time per
 process; its state is in the database (``service_jobs``), so any worker answers for it. Starting
 one needs a staff member's token (a simulation takes CPU the tables' settlements need).
@@ -16,23 +23,30 @@ import logging
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
+import numpy as np
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Engine
 
+from croupier.analysis.kernels import BLOCK, KernelPlan, plan_for, shoe_cards
+from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, chunk_seed, chunks
+from croupier.analysis.kernels.numpy_sim import simulate_counts
+from croupier.analysis.kernels.rng import seed_state
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.simulate import run_fields, simulate
+from croupier.cards import Shoe
 from croupier.commands.common import _meter_arg, _money
 from croupier.errors import CroupierError, LedgerLookupError
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.auth import require
 from croupier.service.common import engine_of
-from croupier.wagers import ProgressiveStake, get_wager
+from croupier.wagers import ProgressiveStake, Wager, get_wager
 
 router = APIRouter(tags=["simulations"])
 log = logging.getLogger("croupier.service")
@@ -72,6 +86,88 @@ class Simulation(BaseModel):
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
 
 
+Tallies = tuple[int, ...]
+
+
+def _add(a: Tallies | None, b: Tallies) -> Tallies:
+    return b if a is None else tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _offset(progress: Callable[[int], None] | None, base: int) -> Callable[[int], None] | None:
+    """``progress`` of the rounds done before a chunk plus those done within it."""
+    if progress is None:
+        return None
+    report = progress
+    return lambda done: report(base + done)
+
+
+def _count_kernel(
+    plan: KernelPlan,
+    shoe: Shoe,
+    rounds: int,
+    state: np.ndarray,
+    progress: Callable[[int], None] | None,
+) -> Tallies:
+    """:func:`~croupier.analysis.kernels.count_with` for one plan, ``progress`` called after each
+    block: the same blocks on the same shoe array and stream state (the shoe's order carries from
+    one block to the next, so a chunk cannot be cut into separate calls)."""
+    engine = plan.engine
+    cards = shoe_cards(shoe)
+    tally = np.zeros(plan.positions, dtype=np.int64)
+    buffers = engine.buffers(min(BLOCK, rounds))
+    out = np.empty(min(BLOCK, rounds), dtype=np.int64)
+    done = 0
+    while done < rounds:
+        n = min(BLOCK, rounds - done)
+        records, lengths = engine.deal(cards, state, n, buffers)
+        plan.classify(records, lengths, out[:n], *plan.args)
+        tally += np.bincount(out[:n], minlength=plan.positions)
+        done += n
+        if progress is not None:
+            progress(done)
+    return tuple(int(x) for x in tally)
+
+
+def run_reporting(
+    wager: Wager,
+    shoe: Shoe,
+    rounds: int,
+    entropy: int,
+    workers: int = 1,
+    scheduler: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    client: Any = None,
+    chunk_rounds: int = CHUNK_ROUNDS,
+) -> Tallies:
+    """:func:`~croupier.analysis.kernels.chunks.run_chunks` here, one chunk after the other, with
+    ``progress`` (rounds done) called within each chunk as well: a compiled kernel's chunk is dealt
+    from its one stream (:func:`~croupier.analysis.kernels.chunks.chunk_seed`) block by block as
+    :func:`~croupier.analysis.kernels.count_with` deals it (:func:`_count_kernel`), and the
+    numpy simulator reports its own blocks. The tallies are
+    :func:`~croupier.analysis.kernels.chunks.count_chunk`'s (tests/test_f2_job_progress.py checks
+    it). ``workers``, ``scheduler`` and ``client`` are for the signature only (a job runs here).
+    """
+    assert workers == 1 and scheduler is None and client is None
+    plan = plan_for(wager, shoe)
+    total: Tallies | None = None
+    done = 0
+    for index, n in chunks(rounds, 0, chunk_rounds):
+        seq = chunk_seed(entropy, index)
+        base = done
+        if plan is not None:
+            part = _count_kernel(plan, shoe, n, seed_state(seq), _offset(progress, base))
+        else:
+            seed = int.from_bytes(seq.generate_state(4, np.uint32).tobytes(), "little")
+            part = simulate_counts(wager, shoe, n, seed, _offset(progress, base))
+        total = _add(total, part)
+        done += n
+        if progress is not None:
+            progress(done)
+    if total is None:
+        raise CroupierError("simulate at least one round")
+    return total
+
+
 def _result(spec: Simulation, progress: Any) -> dict[str, Any]:
     """The job's result (``croupier simulate --json``), reporting progress to ``progress``."""
     w = get_wager(spec.wager.strip().lower())
@@ -87,6 +183,7 @@ def _result(spec: Simulation, progress: Any) -> dict[str, Any]:
         wager_cents=cents,
         stake=spec.stake,
         progress=progress,
+        runner=run_reporting,
     )
     exact = exact_parsheet(
         w,

@@ -125,7 +125,7 @@ def _current(request: Request, row: Any) -> TableRound:
 
 def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
     _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
-    rnd = TableRound.open(sub)
+    rnd = TableRound.open(sub, step_by_step=True)
     for i, s in enumerate(steps, start=1):
         rnd = apply_step(rnd, Step.model_validate(s), i)
     return rnd
@@ -177,7 +177,7 @@ def open_table(
                 )
             )
             row = _row(conn, spec.table)
-            return 201, _state(row, TableRound.open(sub), 1)
+            return 201, _state(row, TableRound.open(sub, step_by_step=True), 1)
 
         return Write(run)
 
@@ -288,7 +288,7 @@ def post_step(
                 for k in ("events", "settlement", "net_cents"):
                     state[k] = stored[k]
                 values.update(steps="[]", round_number=number + 1)
-                after = TableRound.open(rnd.submission)
+                after = TableRound.open(rnd.submission, step_by_step=True)
             done = conn.execute(
                 sa.update(t)
                 .where(t.c.table_id == table, t.c.version == row.version)

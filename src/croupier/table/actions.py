@@ -3,7 +3,7 @@
 A round is driven by :class:`~croupier.table.round.TableRound`'s methods; the same steps as values
 (:class:`PlaceBet`, :class:`NoMoreBets`, :class:`Deal`, :class:`DealShoe`, :class:`PlayWager`,
 :class:`Fold`, :class:`Switch`, :class:`Keep`, :class:`Hit`, :class:`Stand`, :class:`Double`,
-:class:`Split`, :class:`Surrender`, :class:`Settle`) can be stored, sent and replayed:
+:class:`Split`, :class:`Surrender`, :class:`DealerDraw`, :class:`Settle`) can be stored, sent and replayed:
 :func:`apply` makes one, :func:`can` asks whether the round would accept it (a dry run: rounds are
 immutable, so asking changes nothing), :func:`allowed` lists the kinds of action the round's phase
 allows (pokerkit's operations and ``can_*`` queries are the model).
@@ -205,6 +205,18 @@ class Surrender(TableAction):
 
 
 @dataclass(frozen=True)
+class DealerDraw(TableAction):
+    """The dealer's draws after the players' hands, § 633a.7 (:meth:`TableRound.dealer_draw`)."""
+
+    kind: ClassVar[Action] = Action.DEALER_DRAW
+    cards: tuple[Card, ...] = ()
+
+    def apply(self, r: TableRound) -> TableRound:
+        """:meth:`TableRound.dealer_draw`."""
+        return r.dealer_draw(self.cards)
+
+
+@dataclass(frozen=True)
 class Settle(TableAction):
     """Settle the round's end (:meth:`TableRound.settle`)."""
 
@@ -236,8 +248,19 @@ def allowed(r: TableRound) -> frozenset[Action]:
     """The kinds of action the round's phase allows at its game (:data:`PROCEDURE`), less the
     Switch Hands decisions (keep, switch; § 633b.4(f)) where no seat can make one — at a table
     without Switch Hands, or once every Ante player has decided; whether a given action is
-    accepted (its seat, amount, turn) is :func:`can`."""
+    accepted (its seat, amount, turn) is :func:`can`.
+
+    A dealt Blackjack round follows its order (§ 633a.7): the players' decisions while a hand is
+    to play (and ``settle`` only at a side-wager record, :meth:`TableRound.plays_out`), then
+    ``dealer-draw`` while the dealer's hand must draw, then ``settle``."""
     kinds = PROCEDURE[r.game][r.phase]
+    if r.blackjack is not None and Action.DEALER_DRAW in kinds:
+        if not r.blackjack.finished:
+            kinds = kinds - {Action.DEALER_DRAW}
+            if r.plays_out() or not r.dealer_finished():
+                kinds = kinds - {Action.SETTLE}
+        else:
+            kinds = frozenset({Action.SETTLE if r.dealer_finished() else Action.DEALER_DRAW})
     if Action.KEEP not in kinds and Action.SWITCH not in kinds:
         return kinds
     seats = sorted({b.seat for b in r.bets})
@@ -251,6 +274,7 @@ def allowed(r: TableRound) -> frozenset[Action]:
 __all__ = [
     "Deal",
     "DealShoe",
+    "DealerDraw",
     "Double",
     "Fold",
     "Hit",

@@ -45,6 +45,7 @@ class Action(Enum):
     DOUBLE = "double"
     SPLIT = "split"
     SURRENDER = "surrender"
+    DEALER_DRAW = "dealer-draw"
 
 
 BLACKJACK_MOVES = frozenset(
@@ -58,7 +59,8 @@ BLACKJACK_MOVES = frozenset(
         Action.SURRENDER,
     }
 )
-"""The players' decisions in a Blackjack round (:mod:`croupier.table.blackjack_play`)."""
+"""The players' decisions in a Blackjack round (:mod:`croupier.table.blackjack_play`); the dealer's
+draws after them are :attr:`Action.DEALER_DRAW` (§ 633a.7)."""
 
 
 _COMMON: dict[Phase, frozenset[Action]] = {
@@ -68,7 +70,10 @@ _COMMON: dict[Phase, frozenset[Action]] = {
     Phase.SETTLED: frozenset(),
 }
 PROCEDURE: Mapping[TableGame, Mapping[Phase, frozenset[Action]]] = {
-    TableGame.BLACKJACK: {**_COMMON, Phase.DEALT: frozenset({*BLACKJACK_MOVES, Action.SETTLE})},
+    TableGame.BLACKJACK: {
+        **_COMMON,
+        Phase.DEALT: frozenset({*BLACKJACK_MOVES, Action.DEALER_DRAW, Action.SETTLE}),
+    },
     TableGame.BACCARAT: _COMMON,
     TableGame.FOUR_CARD_POKER: {
         **_COMMON,

@@ -20,11 +20,12 @@ Other steps: ``{"action": "deal", "coup": "Ks 4h 2d Qc 3h 3s"}`` (Baccarat), ``{
 ``{"action": "fold", "seat": 2}``; a bet may name its ``player`` (Four Card Poker's adjacent boxes,
 § 641a.7(e)). A missing ``no-more-bets`` before the deal, or ``settle`` at the end, is supplied.
 
-Blackjack: the dealer's whole hand is given at the deal (upcard, hole card, then the draws). The
-players' decisions (:mod:`croupier.table.blackjack_play`) are steps of their own — at a Switch
-Hands or Blackjack Premium table the Ante is a bet (``"wager": "switch-hands-ante"``), the deal
-names each Ante player's face-down cards (``"switch_cards": {"3": "Ah Kh"}``) and each of those
-players then ``switch``es or ``keep``s (highest seat first, § 633b.4(f)); then, seat 1 first::
+Blackjack, in the order of the round (§ 633a.7): the deal gives the dealer's upcard and hole card
+(``"dealer": "Kd 6c"``); the players' decisions (:mod:`croupier.table.blackjack_play`) are steps of
+their own — at a Switch Hands or Blackjack Premium table the Ante is a bet (``"wager":
+"switch-hands-ante"``), the deal names each Ante player's face-down cards (``"switch_cards": {"3":
+"Ah Kh"}``) and each of those players then ``switch``es or ``keep``s (highest seat first,
+§ 633b.4(f)); then, seat 1 first::
 
     {"action": "hit", "seat": 3, "card": "5d"}
     {"action": "double", "seat": 3, "card": "Th"}
@@ -33,11 +34,18 @@ players then ``switch``es or ``keep``s (highest seat first, § 633b.4(f)); then,
     {"action": "surrender", "seat": 3}
 
 A double may give its ``"amount"`` (e.g. ``"$10"``) to double for less; each split hand then takes
-its own hits.
+its own hits. Then the dealer's draws, once every hand is played: ``{"action": "dealer-draw",
+"cards": "5h Kd"}`` (or ``"card": "5h"``, one step a card), each checked against the drawing rule
+(S17 or H17, § 633a.7: a card the dealer must not take is refused, and ``settle`` refuses a dealer
+hand that must still draw). A recorded round may instead give the draws at the deal after the
+hole card (``"dealer": "Kd 6c 5h"``), as before.
 
 A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``). When the
 round records the players' play, the Blackjack wagers are settled (§ 633b.4(i), (o); Chapter 633a);
-a plain Blackjack round without any decision records them, unsettled, as before.
+a round file at a plain Blackjack table without any decision is a *side-wager record*: it records
+the Blackjack wagers as the base game's, unsettled (docs/interpretations.md). A round played step
+by step at an open table (``POST /tables/{t}/steps``) is never one: its ``settle`` needs every hand
+played out (a :class:`~croupier.errors.ProcedureError` names the seat).
 :func:`settle_record` replays the steps through :class:`~croupier.table.round.TableRound`: the
 first step that breaks a rule raises its typed error, and nothing is settled.
 """
@@ -80,6 +88,7 @@ class Step(BaseModel):
         "double",
         "split",
         "surrender",
+        "dealer-draw",
         "settle",
     ]
     seat: int | None = None
@@ -93,6 +102,8 @@ class Step(BaseModel):
     seed: int | None = None
     switch_cards: dict[int, str] | None = None
     card: str | None = None
+    cards: str | None = None
+    """A ``dealer-draw`` step's cards, in order (``"5h Kd"``); one card may be ``card``."""
 
 
 class RoundFile(BaseModel):
@@ -160,6 +171,9 @@ def _apply(rnd: TableRound, step: Step) -> TableRound:
         return rnd.fold(_seat(step))
     if step.action == "settle":
         return rnd.settle()
+    if step.action == "dealer-draw":
+        drawn = [*([step.card] if step.card else []), *(step.cards or "").split()]
+        return rnd.dealer_draw([parse_card(c) for c in drawn])
     seat = _seat(step)
     card = parse_card(step.card) if step.card else None
     if step.action == "switch":

@@ -13,8 +13,8 @@ the cards it reads), so that no wager id appears here:
 
 * Blackjack: Perfect Pairs, Jackpot Party and Match the Dealer immediately after the second card is
   dealt to each player and the dealer (§ 633b.1(e), § 633b.2(g), § 633b.3(g)) — in the ``deal``
-  step; AxMan after the round is complete (§ 633c.12(e)) — in the ``settle`` step. The Blackjack
-  wager itself is recorded, not settled (the players' draws are not recorded).
+  step; AxMan after the round is complete (§ 633c.12(e)) — in the ``settle`` step, after the
+  players' decisions and the dealer's draws (``dealer-draw``, § 633a.7); the Blackjack wagers then.
 * Baccarat: the 5 Treasures wagers with the Baccarat wagers, after the coup (§ 631c.3(e)).
 * Four Card Poker: the Play wager after the cards, one to three times the Ante (§ 641a.7(d)(1)),
   then every wager at ``settle``.
@@ -60,7 +60,7 @@ from croupier.errors import (
     suggest,
 )
 from croupier.games.baccarat import deal_coup, play_coup
-from croupier.games.blackjack import check_dealer_hand, play_dealer
+from croupier.games.blackjack import play_dealer
 from croupier.paytables import MeterLevel, Paytable
 from croupier.table.blackjack_play import BlackjackPlay
 from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
@@ -123,6 +123,10 @@ class TableRound(BlackjackDecisions):
     meter_cents: tuple[tuple[str, tuple[tuple[MeterLevel, int], ...]], ...] = ()
     """The progressive meters' amounts the round's meter awards are valued at: (wager id,
     ((level, integer cents), …)); a wager not named is valued at its paytable's seeds."""
+    step_by_step: bool = False
+    """Blackjack: the round is played step by step at an open table, so ``settle`` needs every
+    hand played out and the dealer's hand finished; otherwise a round that records none of the
+    players' decisions is a side-wager record (docs/interpretations.md)."""
 
     # -- the record ----------------------------------------------------------------------
     @classmethod
@@ -130,9 +134,12 @@ class TableRound(BlackjackDecisions):
         cls,
         submission: RulesSubmission,
         meter_cents: Mapping[str, Mapping[MeterLevel, int]] | None = None,
+        *,
+        step_by_step: bool = False,
     ) -> TableRound:
         """A new round with betting open; ``meter_cents`` (wager id → meter level → integer
-        cents) values its progressive wagers' meter awards (default: the paytables' seeds).
+        cents) values its progressive wagers' meter awards (default: the paytables' seeds);
+        ``step_by_step`` (:attr:`step_by_step`) for a round played live at an open table.
 
         Raises :class:`InputError` for a meter amount that is not a whole number of cents.
         """
@@ -140,7 +147,7 @@ class TableRound(BlackjackDecisions):
             for cents in levels.values():
                 check_cents(cents, "a meter amount")
         meters = tuple((wid, tuple(levels.items())) for wid, levels in (meter_cents or {}).items())
-        r = cls(submission, meter_cents=meters)
+        r = cls(submission, meter_cents=meters, step_by_step=step_by_step)
         what = f"betting open at {submission.name or submission.game.value}"
         return r._log(Action.OPEN, "601a.2", what)
 
@@ -350,8 +357,9 @@ class TableRound(BlackjackDecisions):
         ``undealt`` is the rest of a shuffled shoe, which Blackjack draws take in order.
 
         Raises :class:`CardError` (cards the game does not deal, or lacking cards a wager reads),
-        :class:`~croupier.errors.ShoeError` and :class:`RulesError` (a dealer hand against the
-        drawing rule, § 633a.7; a coup against the tableau, § 631a.11).
+        :class:`~croupier.errors.ShoeError` and :class:`RulesError` (a dealer card drawn to a hand
+        that stands, § 633a.7 — the dealer's draws may follow in ``dealer-draw`` steps; a coup
+        against the tableau, § 631a.11).
         """
         self._require(Action.DEAL)
         decks = self.submission.decks
@@ -384,7 +392,7 @@ class TableRound(BlackjackDecisions):
         r = replace(self, phase=Phase.DEALT, cards=cards)
         detail = cards.describe()
         if game is TableGame.BLACKJACK:
-            check_dealer_hand(cards.dealer, self.submission.blackjack_rules)
+            self._check_dealer_cards(cards.dealer)  # the draws come later (dealer-draw)
             r = replace(r, blackjack=self._start_play(cards, undealt))
         elif game is TableGame.BACCARAT:
             detail += f" · {deal_coup(cards.coup).describe()}"
@@ -514,6 +522,8 @@ class TableRound(BlackjackDecisions):
                     raise ProcedureError(
                         f"seat {seat} has neither played nor folded", section=base.decision_rule
                     )
+        if self.game is TableGame.BLACKJACK:
+            self._check_play_over()  # the players' hands, then the dealer's (§ 633a.7)
         r = self._settle_moment(SettleWhen.ROUND_END)
         if self.game is TableGame.BLACKJACK:
             r = r._settle_blackjack()
@@ -591,6 +601,9 @@ class TableRound(BlackjackDecisions):
 
     def _with_play(self, play: BlackjackPlay) -> Self:
         return replace(self, blackjack=play)
+
+    def _with_cards(self, cards: DealtCards) -> Self:
+        return replace(self, cards=cards)
 
     def _log_line(self, line: SettlementLine) -> Self:
         return self._log(

@@ -1,19 +1,36 @@
-"""The Blackjack part of the round procedure: the players' decisions and the Blackjack wagers.
+"""The Blackjack part of the round procedure: the players' decisions, the dealer's draws and the
+Blackjack wagers.
 
 :class:`BlackjackDecisions` is a base class of :class:`~croupier.table.round.TableRound` (use the
 round, not this class): the decisions a Blackjack round records between the deal and the
 settlement — keep or switch (§ 633b.4(f)), hit, stand, double (§ 633a.10), split (§ 633a.11),
 surrender (§ 633a.9) — each checked by :mod:`croupier.table.blackjack_play` and logged as an
-event, and the Blackjack wagers and Switch Hands Antes settled once every hand is over.
+event; then the dealer's draws (:meth:`BlackjackDecisions.dealer_draw`, § 633a.7: after every
+player's hand, each card one the drawing rule owes); and the Blackjack wagers and Switch Hands
+Antes settled once every hand is over.
+
+The order of a round (58 Pa. Code § 633a.7; shared/regulations/base-games.md): the deal gives
+each player two cards and the dealer the upcard and the hole card; the wagers settled on the first
+two cards (Perfect Pairs, Jackpot Party, Match the Dealer: § 633b.1(e), § 633b.2(g),
+§ 633b.3(g)) are settled then; the Switch Hands choice (§ 633b.4(f)) and the players' decisions
+follow; then the dealer's draws; then ``settle``. The deal may still give the dealer's draws after
+the hole card (a recorded round), checked card by card against the drawing rule.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Self
 
-from croupier.cards import Card, as_card
-from croupier.errors import CardError, ProcedureError
+from croupier.cards import Card, Shoe, as_card, format_cards
+from croupier.errors import CardError, InputError, ProcedureError, RulesError
+from croupier.games.blackjack import (
+    DEALING_RULE,
+    DealerCompletion,
+    hand_total,
+    is_blackjack,
+)
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.procedure import Action
 from croupier.table.submission import RulesSubmission, TableGame
@@ -33,6 +50,7 @@ class BlackjackDecisions:
         submission: RulesSubmission
         cards: DealtCards | None
         blackjack: BlackjackPlay | None
+        step_by_step: bool
 
         @property
         def game(self) -> TableGame: ...
@@ -53,6 +71,8 @@ class BlackjackDecisions:
         def seats(self) -> tuple[int, ...]: ...
 
         def _with_play(self, play: BlackjackPlay) -> Self: ...
+
+        def _with_cards(self, cards: DealtCards) -> Self: ...
 
     def _start_play(self, cards: DealtCards, undealt: Sequence[Card]) -> BlackjackPlay:
         """The players' play at the deal (:class:`BlackjackPlay`)."""
@@ -158,30 +178,189 @@ class BlackjackDecisions:
             amount_cents=result.amount_cents,
         )
 
+    # -- the dealer's hand ------------------------------------------------------------------
+    def _check_dealer_cards(self, dealer: Sequence[Card]) -> None:
+        """At the deal: the dealer has the upcard and the hole card, and each further card given
+        (a recorded round's draws) was drawn to a hand that had to draw (§ 633a.7). A hand that
+        must still draw is dealt: the draws come in a ``dealer-draw`` step after the players'.
+
+        Raises :class:`CardError` (fewer than two cards) and :class:`RulesError` (a card drawn
+        to a hand that stands)."""
+        if len(dealer) < 2:
+            raise CardError(
+                f"the dealer is dealt the upcard and the hole card: two cards, not {len(dealer)}",
+                format_cards(dealer),
+            )
+        for i in range(2, len(dealer)):
+            self._check_owed(dealer[:i], dealer[i], None)
+
+    def _must_draw(self, hand: Sequence[Card], live: bool | None) -> bool:
+        """Whether the drawing rule (§ 633a.7: S17 or H17) makes the dealer draw to ``hand``;
+        under :attr:`DealerCompletion.ONLY_WITH_LIVE_HANDS` a two-card hand draws only when a
+        player hand is ``live`` (``None``: not known, a recorded round's deal)."""
+        rules = self.submission.blackjack_rules
+        if not rules.dealer_draws(hand):
+            return False
+        only_live = rules.dealer_completion is DealerCompletion.ONLY_WITH_LIVE_HANDS
+        return not (only_live and len(hand) == 2 and live is False)
+
+    def _check_owed(self, hand: Sequence[Card], card: Card, live: bool | None) -> None:
+        """Raise :class:`RulesError` (§ 633a.7) when the dealer may not draw ``card`` to
+        ``hand``."""
+        if self._must_draw(hand, live):
+            return
+        t = hand_total(hand)
+        why = f"stands on {'soft ' if t.soft else ''}{t.total}" if not t.bust else "has busted"
+        if t.total < 17 and not t.bust:
+            why = "draws nothing when no player hand is left to beat"
+        raise RulesError(
+            f"the dealer {why} ({format_cards(hand)}) and draws no {card}",
+            section=DEALING_RULE,
+        )
+
+    def _live_hands(self, play: BlackjackPlay) -> bool:
+        """Whether a player hand is left for the dealer to beat: not surrendered, not busted and
+        not a Blackjack already settled by the deal (:class:`DealerCompletion`)."""
+        natural_pays = play.variant is None
+        for s in play.seats:
+            if s.surrendered:
+                continue
+            for h in s.hands:
+                if hand_total(h.cards).bust:
+                    continue
+                natural = not h.from_split and len(h.cards) == 2 and is_blackjack(h.cards)
+                if natural_pays and natural:
+                    continue
+                return True
+        return False
+
+    def dealer_draw(self, cards: Sequence[Card | str] | None = None) -> Self:
+        """The dealer's draws after every player's hand (§ 633a.7): ``cards`` (one or several,
+        :class:`Card` or text, in order), each one the drawing rule owes — the dealer draws to 16
+        and stands on 17, hitting soft 17 at an H17 table; with no cards, at a round dealt from
+        a shuffled shoe, the dealer draws from it until the rule says stand. Several steps may
+        each give a card.
+
+        Raises :class:`ProcedureError` (another game; a player still to act: the seat is named),
+        :class:`RulesError` (a card the dealer must not draw, § 633a.7), :class:`InputError`
+        (no card given and no shoe) and :class:`~croupier.errors.ShoeError`."""
+        if self.game is not TableGame.BLACKJACK:
+            raise ProcedureError(
+                f"dealer-draw is a Blackjack step, not {a_or_an(self.game.value)} one",
+                section=self.base.procedure_rule,
+            )
+        self._require(Action.DEALER_DRAW)
+        play, dealt = self.blackjack, self.cards
+        assert play is not None and dealt is not None
+        self._check_players_done(play, "the dealer draws")
+        live = self._live_hands(play)
+        hand = list(play.dealer)
+        undealt = play.undealt
+        given = [as_card(c) for c in cards or ()]
+        drawn: list[Card] = []
+        if given:
+            for c in given:
+                if c is None:
+                    continue
+                self._check_owed(hand, c, live)
+                hand.append(c)
+                drawn.append(c)
+        else:
+            if not self._must_draw(hand, live):
+                t = hand_total(hand)
+                raise RulesError(
+                    f"the dealer's hand {format_cards(hand)} ({'soft ' if t.soft else ''}"
+                    f"{t.total}) is finished: the dealer draws no card",
+                    section=DEALING_RULE,
+                )
+            if not undealt:
+                raise InputError('name the dealer\'s cards drawn, e.g. "cards": "5h"')
+            while self._must_draw(hand, live):
+                if not undealt:
+                    break
+                hand.append(undealt[0])
+                drawn.append(undealt[0])
+                undealt = undealt[1:]
+        new_dealt = replace(dealt, dealer=tuple(hand))
+        new_play = replace(play, dealer=tuple(hand), undealt=undealt)
+        Shoe.standard(self.submission.decks).check_deal(
+            [*new_dealt.every_card(), *new_play.drawn()]
+        )
+        t = hand_total(hand)
+        now = "busts" if t.bust else f"has {'soft ' if t.soft else ''}{t.total}"
+        r = self._with_play(new_play)._with_cards(new_dealt)
+        return r._log(
+            Action.DEALER_DRAW,
+            DEALING_RULE,
+            f"the dealer draws {format_cards(drawn)}: {format_cards(hand)} {now}",
+        )
+
+    def dealer_finished(self) -> bool:
+        """Whether the dealer's hand is complete by the drawing rule (§ 633a.7) — at a round whose
+        players' play is over, with what they hold."""
+        play = self.blackjack
+        if play is None:
+            return False
+        live = self._live_hands(play) if play.finished else None
+        return not self._must_draw(play.dealer, live)
+
+    def _check_players_done(self, play: BlackjackPlay, what: str) -> None:
+        """Raise :class:`ProcedureError` naming the seat still to choose or act."""
+        asking, acting = play.to_ask(), play.to_act()
+        if asking is not None:
+            raise ProcedureError(
+                f"seat {asking.seat} has not chosen to keep or switch: {what} after every player",
+                section="633b.4(f)",
+            )
+        if acting is not None:
+            raise ProcedureError(
+                f"seat {acting.seat}'s hand is not finished: hit, stand, double, split or "
+                f"surrender ({what} once every hand is played)",
+                section=ORDER_RULE,
+            )
+
+    def plays_out(self) -> bool:
+        """Whether ``settle`` needs every hand played out: a round played step by step, at a
+        Switch Hands or Blackjack Premium table, or one that records a decision; otherwise a
+        round that records none is a side-wager record (docs/interpretations.md)."""
+        play = self.blackjack
+        assert play is not None
+        return self.step_by_step or self.submission.variant is not None or play.moves > 0
+
+    def _check_play_over(self) -> None:
+        """Before ``settle``: every player's hand played out (or a side-wager record) and the
+        dealer's hand finished by the drawing rule.
+
+        Raises :class:`ProcedureError` naming the seat (§ 633a.7, § 633b.4(f)) and
+        :class:`RulesError` for a dealer hand that must still draw (§ 633a.7)."""
+        play = self.blackjack
+        assert play is not None
+        if not play.finished and self.plays_out():
+            self._check_players_done(play, "the wagers are settled")
+        live = self._live_hands(play) if play.finished else None
+        if self._must_draw(play.dealer, live):
+            t = hand_total(play.dealer)
+            raise RulesError(
+                f"the dealer's hand {format_cards(play.dealer)} ({'soft ' if t.soft else ''}"
+                f"{t.total}) is not finished: the dealer must draw (a dealer-draw step, once "
+                "every hand is played)",
+                section=DEALING_RULE,
+            )
+
     def _settle_blackjack(self) -> Self:
         """The Blackjack wagers and Switch Hands Antes, seat by seat from the dealer's right, once
         every player's play is over (:mod:`croupier.table.blackjack_play`,
-        :func:`~croupier.wagers.switch_hands.settle_seat`). At a plain Blackjack table a round
-        that records none of the players' decisions, and needs them, records the wagers instead.
+        :func:`~croupier.wagers.switch_hands.settle_seat`). A side-wager record (a round file
+        at a plain Blackjack table that records none of the players' decisions, not played
+        step by step: :meth:`plays_out`) records the wagers instead, as the base game's.
 
         Raises :class:`ProcedureError` for a switch not chosen or a hand not finished.
         """
         play = self.blackjack
         assert play is not None
         if not play.finished:
-            asking, acting = play.to_ask(), play.to_act()
-            if self.submission.variant is not None or play.moves:
-                if asking is not None:
-                    raise ProcedureError(
-                        f"seat {asking.seat} has not chosen to keep or switch",
-                        section="633b.4(f)",
-                    )
-                assert acting is not None
-                raise ProcedureError(
-                    f"seat {acting.seat}'s hand is not finished: hit, stand, double, split or "
-                    "surrender",
-                    section=ORDER_RULE,
-                )
+            if self.plays_out():
+                self._check_players_done(play, "the wagers are settled")
             r = self
             for wager, section in self.base.recorded.items():
                 r = r._record_unsettled(wager, section, self.base.recorded_why)

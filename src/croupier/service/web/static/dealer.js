@@ -46,6 +46,10 @@
         if (m) players[m[1]] = m[2];
       }
       Object.assign(s, {players, dealer: $("deal-dealer").value.trim()});
+    } else if (action === "dealer-draw") {
+      // the dealer's draws after the players' hands (§ 633a.7): the card field's card(s)
+      const cards = $("play-card").value.trim();
+      if (cards) s.cards = cards;
     } else if (!["no-more-bets", "settle"].includes(action)) {
       s.seat = seat;
       const card = $("play-card").value.trim();

@@ -1,0 +1,55 @@
+"""Simulation jobs report progress within a chunk (trial findings, item 14: a million rounds are one
+chunk of 1,048,576, and ``GET /simulations/{job}`` stayed at 0.0 until done), and their tallies
+stay those of ``croupier simulate`` for the same seed: the second method here is
+:func:`croupier.analysis.kernels.chunks.run_chunks`, which deals each chunk in one call."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from typing import Any
+
+import pytest
+
+from croupier.analysis.kernels import BLOCK
+from croupier.analysis.kernels.chunks import run_chunks
+from croupier.analysis.kernels.numpy_sim import BLOCK as NUMPY_BLOCK
+from croupier.cards import Shoe
+from croupier.service import jobs
+from croupier.wagers import get_wager
+
+
+@pytest.mark.parametrize(
+    ("wager", "rounds", "chunk", "block"),
+    [
+        ("perfect-pairs", 300_000, 1 << 20, BLOCK),  # a compiled kernel: one chunk of 5 blocks
+        ("perfect-pairs", 250_000, 100_000, BLOCK),  # chunks that end inside a block
+        ("aces-up", 450_000, 1 << 20, NUMPY_BLOCK),  # no kernel: the numpy simulator's blocks
+    ],
+)
+def test_progress_within_a_chunk_keeps_the_tallies(
+    wager: str, rounds: int, chunk: int, block: int
+) -> None:
+    w, shoe = get_wager(wager), Shoe.standard(6 if wager == "perfect-pairs" else 1)
+    seen: list[int] = []
+    got = jobs.run_reporting(w, shoe, rounds, 11, progress=seen.append, chunk_rounds=chunk)
+    assert got == run_chunks(w, shoe, rounds, 11, chunk_rounds=chunk)
+    assert sum(got) == rounds
+    assert seen == sorted(seen) and seen[-1] == rounds and 0 < seen[0] < rounds
+    # at least one report per block of rounds (one chunk used to report once, at its end)
+    assert len(set(seen)) >= -(-rounds // block)
+
+
+def test_a_job_writes_its_progress_while_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The job's row is updated within its one chunk (the clock is stepped so every report is
+    written: the job writes at most one every half second)."""
+    writes: list[dict[str, Any]] = []
+    monkeypatch.setattr(jobs, "_update", lambda engine, job, **values: writes.append(values))
+    clock = itertools.count(start=10.0, step=1.0)
+    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+    spec = jobs.Simulation(wager="perfect-pairs", paytable="A", decks=6, rounds=200_000, seed=3)
+    jobs._run_job(None, "j", spec)  # type: ignore[arg-type]
+    done = [v["done"] for v in writes if "done" in v and "status" not in v]
+    assert writes[0] == {"status": "running"} and writes[-1]["status"] == "done"
+    # 200,000 rounds: blocks end at 65,536, 131,072 and 196,608, then the chunk's end
+    assert done[:3] == [65_536, 131_072, 196_608] and done[-1] == 200_000
