@@ -32,6 +32,7 @@ from croupier.progressive import Ledger, default_url
 from croupier.service import (
     controller,
     controller_config,
+    eor_routes,
     jobs,
     openapi,
     reading,
@@ -231,7 +232,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             role=member.role.value,
         )
 
-    for module in (reading, rounds, tables, controller, controller_config, jobs):
+    for module in (reading, rounds, tables, controller, controller_config, jobs, eor_routes):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)
     openapi.install(app)  # every problem a route answers, with examples
