@@ -86,3 +86,12 @@ def test_the_page_names_a_problem_without_a_traceback(client: TestClient) -> Non
     assert 'value="four-card-poker" selected' in r.text  # the pickers keep the wager
     r = client.get("/eor", params={"wager": "jackpot-party", "shoes": "lots"})
     assert r.status_code == 422 and "give a whole number of shoes" in r.text
+
+
+def test_the_page_shows_the_bad_beat_bonus(client: TestClient) -> None:
+    r = client.get("/eor", params={"wager": "bad-beat-bonus"})
+    assert r.status_code == 200, r.text
+    table = r.text[r.text.index('<table id="eor-table">') : r.text.index("</table>")]
+    assert table.count('<tr><th scope="row">') == 13
+    assert "no count carries between rounds" in r.text
+    assert "641a.7" in r.text
