@@ -337,7 +337,7 @@ def test_eor_refuses_a_wager_too_slow_to_count_plainly(monkeypatch: pytest.Monke
 
 def test_eor_of_a_wager_without_a_partial_shoe_analysis_is_typed() -> None:
     with pytest.raises(InputError, match="cannot compute the effect of removal"):
-        effect_of_removal(get_wager("bad-beat-bonus"), "example-bad-beat", decks=1)
+        effect_of_removal(get_wager("four-card-poker"), "25-20-2", decks=1)
 
 
 # ------------------------------------------------------------ numbers in the Python API

@@ -60,7 +60,7 @@ def test_the_table_lists_each_wager_asked_for() -> None:
         "perfect-pairs",
         "jackpot-party",
         "fortune-7",
-        "bad-beat-bonus",
+        "four-card-poker",
         "--shoes",
         "300",
         "--unit",
@@ -71,8 +71,8 @@ def test_the_table_lists_each_wager_asked_for() -> None:
     assert rows["perfect-pairs"]["verdict"] == "no card count tracks it"
     assert rows["jackpot-party"]["count"]["trigger_true_count"] >= 1
     assert rows["fortune-7"]["win_per_shoe"] is not None
-    assert rows["bad-beat-bonus"]["verdict"] == "not computed"
-    assert "full deck" in rows["bad-beat-bonus"]["no_count"]
+    assert rows["four-card-poker"]["verdict"] == "not computed"
+    assert "full deck" in rows["four-card-poker"]["no_count"]
 
 
 def test_table_text_and_bad_options() -> None:

@@ -36,5 +36,5 @@ def test_one_deck_and_uncountable_wagers() -> None:
     assert mtd is not None and "only the A♠ differs" in mtd
     assert "a computer knowing every unseen card (500 shoes)" in mtd
     # no exact analysis of a part-dealt deck: no section
-    bad = exact_parsheet(get_wager("bad-beat-bonus"), "example-bad-beat", decks=1)
-    assert eor_report_html([bad]) is None
+    ante = exact_parsheet(get_wager("four-card-poker"), "25-20-2", decks=1)
+    assert eor_report_html([ante]) is None

@@ -23,6 +23,8 @@ def test_every_stored_entry_is_current() -> None:
     # everything the store should hold, except wagers whose exact analysis takes no part-shoe
     held = {(w.id, d) for w, d in stored_offerings() if (class_name(type(w)), d) in entries}
     assert ("axman", 6) in held and ("jackpot-party", 8) in held and ("six-card-bonus", 1) in held
+    assert ("bad-beat-bonus", 1) in held  # the showdown counts of the deck less each card
+    assert ("four-card-poker", 1) not in held  # the Ante and Play: a full deck only
 
 
 @pytest.mark.parametrize(("wager", "decks"), [("perfect-pairs", 2), ("jackpot-party", 1)])

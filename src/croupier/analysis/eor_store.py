@@ -8,7 +8,9 @@ shipped for the built-in wagers.
   paytables allow (Baccarat aside: its 52 counts take a second), each under the fingerprint of
   the wager's code (:func:`croupier.analysis.precomputed.fingerprint`) and used only while the
   code is unchanged — AxMan's 52 exact dealer-hand counts take about 20 s, the Six Card Bonus's
-  walk of every seven-card deal half a minute;
+  walk of every seven-card deal half a minute, the Bad Beat Bonus's showdown counts of the deck
+  less each card (one pass for the 52,
+  :func:`croupier.games.four_card_poker_exact.showdown_removals`) about four minutes;
 * else, for a wager read from a single deck, from :func:`one_deck_counts`: every deal of the
   cards it reads classified once and tallied by the cards it holds (the deals of the deck less a
   card are those without it), checked against the wager's own full-deck count;

@@ -149,7 +149,10 @@ def _row_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
     }
 
 
-def _detail_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
+def detail_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
+    """The JSON of ``croupier eor WAGER --json`` (docs/schemas/eor.schema.json) for one row
+    whose effects of removal are known; ``unit_cents``: the counter's bet, for the hourly
+    figure in cents."""
     assert row.eor is not None
     c = row.count
     d: dict[str, Any] = {
@@ -289,6 +292,42 @@ def _show_table(rows: list[Vulnerability], unit_cents: int) -> None:
             out.print(f"{r.wager}: {describe_perfect(r, unit_cents)}")
 
 
+def unit_of(unit: str) -> int:
+    """The counter's bet in cents from dollars (``"25"``); :class:`InputError` unless positive."""
+    from croupier.commands.common import _money
+
+    unit_cents = _money(unit, "--unit")
+    if unit_cents is None or unit_cents <= 0:
+        raise InputError(f"--unit is a positive number of dollars, not {unit!r}")
+    return unit_cents
+
+
+def counter_conditions(
+    shoes: int,
+    seed: int,
+    penetration: float,
+    seats: int,
+    rounds_per_hour: int,
+    trigger: int | None = None,
+    decks: int | None = None,
+    cut_card: int = 14,
+    burn: BurnRule = BurnRule.FIRST_CARD,
+) -> CounterConditions:
+    """How the simulated counter plays, from the options of ``croupier eor`` (the service's
+    ``GET /eor/{wager}`` takes the same); :class:`InputError` for a penetration outside (0, 1)."""
+    if not 0 < penetration < 1:
+        raise InputError(f"--penetration is a share above 0 and below 1, not {penetration}")
+    return CounterConditions(
+        shoes=shoes,
+        seed=seed,
+        penetration=Fraction(penetration).limit_denominator(1000),
+        seats=seats,
+        rounds_per_hour=rounds_per_hour,
+        trigger=trigger,
+        baccarat=BaccaratRules(decks=decks or 8, cut_card=cut_card, burn=burn),
+    )
+
+
 @app.command()
 def eor(
     wagers: Annotated[
@@ -334,22 +373,11 @@ def eor(
     """Effect of removal of each card and rank, the balanced count built from it, the true count
     where the wager turns positive and a simulated counter's gain per shoe and per hour — for one
     wager, or as the count-vulnerability table of every wager."""
-    from croupier.commands.common import _money
     from croupier.wagers.registry import all_wagers
 
-    unit_cents = _money(unit, "--unit")
-    if unit_cents is None or unit_cents <= 0:
-        raise InputError(f"--unit is a positive number of dollars, not {unit!r}")
-    if not 0 < penetration < 1:
-        raise InputError(f"--penetration is a share above 0 and below 1, not {penetration}")
-    cond = CounterConditions(
-        shoes=shoes,
-        seed=seed,
-        penetration=Fraction(penetration).limit_denominator(1000),
-        seats=seats,
-        rounds_per_hour=rounds_per_hour,
-        trigger=trigger,
-        baccarat=BaccaratRules(decks=decks or 8, cut_card=cut_card, burn=burn),
+    unit_cents = unit_of(unit)
+    cond = counter_conditions(
+        shoes, seed, penetration, seats, rounds_per_hour, trigger, decks, cut_card, burn
     )
     chosen = [_wager(w, None) for w in wagers or []]
     if len(chosen) == 1:
@@ -359,7 +387,7 @@ def eor(
         with _progress(f"dealing {d}-deck shoes", shoes, json_out) as advance:
             row = vulnerability(w, key, d, cond, progress=advance)
         if json_out:
-            print(json.dumps(_detail_dict(row, unit_cents), indent=2, ensure_ascii=False))
+            print(json.dumps(detail_dict(row, unit_cents), indent=2, ensure_ascii=False))
             return
         _show_detail(row, unit_cents)
         return

@@ -493,3 +493,310 @@ def load_dealer_table() -> DealerTable:
             "`croupier strategy four-card-poker --regenerate`"
         )
     return read_dealer_table(path)
+
+
+# -- a depleted deck: the showdown counts of any set of the deck's cards, and of it less a card --
+
+
+@dataclass(frozen=True)
+class ShowdownRemovals:
+    """Exact showdown counts over a deck of any of the 52 cards (``cards``: their indices,
+    increasing), and over that deck less each one of its cards.
+
+    ``joint[p, d, r]`` (shape 8 × 8 × 3, the layout of :attr:`DealerTable.joint`) counts every
+    deal of the player's five cards and the dealer's six from ``cards``, by the player's best-four
+    category ``p``, the dealer's ``d`` and the result ``r`` (0 the player outranks the dealer,
+    1 tie, 2 the dealer outranks the player); ``removed[i]`` is the same over ``cards`` less
+    ``cards[i]``."""
+
+    cards: tuple[int, ...]
+    joint: npt.NDArray[np.int64]
+    removed: npt.NDArray[np.int64]
+
+    def without(self, card: int) -> npt.NDArray[np.int64]:
+        """The joint counts of the deck less ``card`` (a card index the deck holds)."""
+        if card not in self.cards:
+            raise InputError(f"card index {card} is not in the deck")
+        out: npt.NDArray[np.int64] = self.removed[self.cards.index(card)]
+        return out
+
+
+_EXACT_FLOAT = 2**53
+"""Sums below this are exact in float64 (``np.bincount`` with weights adds in float64)."""
+
+
+def _strengths(cards: IntArray, rows: npt.NDArray[np.int8], chunk: int) -> npt.NDArray[np.int16]:
+    """The best-four strength ordinal of each row of positions into ``cards`` (rows increasing)."""
+    v4 = value_table()
+    out = np.empty(rows.shape[0], dtype=np.int16)
+    for s in range(0, rows.shape[0], chunk):
+        part = cards[rows[s : s + chunk].astype(np.int64)]
+        best = np.zeros(part.shape[0], dtype=np.int16)
+        for four in combinations(range(rows.shape[1]), 4):
+            best = np.maximum(best, v4[_subset_colex(part, four)])
+        out[s : s + chunk] = best
+    return out
+
+
+@dataclass(frozen=True)
+class _Containing:
+    """Over a family of sets (five- or six-card hands) with strengths: for each set S of 0–3
+    positions, ``hist[k][S, v]`` the sets containing S of strength v, ``below[k][S, v]`` those
+    weaker than v, ``total[k][S]`` all of them and ``cats[k][S, c]`` those of category c; for
+    sets of four, the sorted keys (colex × strengths + strength) of the sets containing each
+    (``per_four`` of them) and ``cats[4]``."""
+
+    hist: list[npt.NDArray[np.int32]]
+    below: list[npt.NDArray[np.int32]]
+    total: list[IntArray]
+    cats: list[IntArray]
+    keys: npt.NDArray[np.int32]
+    per_four: int
+
+
+def _containing(
+    rows: npt.NDArray[np.int8], value: npt.NDArray[np.int16], n: int, n_values: int, chunk: int
+) -> _Containing:
+    """:class:`_Containing` of the sets ``rows`` (positions, increasing) of strengths ``value``."""
+    size = rows.shape[1]
+    if comb(n, 4) * n_values >= 2**31:  # pragma: no cover - n ≤ 52
+        raise AssertionError("four-set keys overflow int32")
+    cat_of_value = category_of_ordinal(np.arange(n_values)).astype(np.int64)
+    starts = np.searchsorted(cat_of_value, np.arange(CATEGORIES))
+    hist: list[npt.NDArray[np.int32]] = []
+    below: list[npt.NDArray[np.int32]] = []
+    total: list[IntArray] = []
+    cats: list[IntArray] = []
+    for k in range(4):
+        h = np.zeros(comb(n, k) * n_values, dtype=np.int64)
+        for s in range(0, rows.shape[0], chunk):
+            part = rows[s : s + chunk].astype(np.int64)
+            v = value[s : s + chunk].astype(np.int64)
+            keys = np.concatenate(
+                [_subset_colex(part, sub) * n_values + v for sub in combinations(range(size), k)]
+            )
+            h += np.bincount(keys, minlength=h.size)
+            del keys
+        h2 = h.reshape(comb(n, k), n_values)
+        hist.append(h2.astype(np.int32))
+        below.append((np.cumsum(h2, axis=1) - h2).astype(np.int32))
+        total.append(h2.sum(axis=1))
+        cats.append(np.add.reduceat(h2, starts, axis=1))
+        del h, h2
+    keys4 = np.empty(rows.shape[0] * comb(size, 4), dtype=np.int32)
+    cat4 = np.zeros(comb(n, 4) * CATEGORIES, dtype=np.int64)
+    pos = 0
+    for s in range(0, rows.shape[0], chunk):
+        part = rows[s : s + chunk].astype(np.int64)
+        v = value[s : s + chunk].astype(np.int64)
+        c = cat_of_value[v]
+        for sub in combinations(range(size), 4):
+            sc = _subset_colex(part, sub)
+            keys4[pos : pos + part.shape[0]] = sc * n_values + v
+            cat4 += np.bincount(sc * CATEGORIES + c, minlength=cat4.size)
+            pos += part.shape[0]
+    keys4.sort()
+    cats.append(cat4.reshape(comb(n, 4), CATEGORIES))
+    return _Containing(hist, below, total, cats, keys4, comb(n - 4, size - 4))
+
+
+def _four_counts(
+    table: _Containing, sc: IntArray, v: IntArray, n_values: int
+) -> tuple[IntArray, IntArray]:
+    """For sets of four (colex ``sc``) and strengths ``v``: how many of the sets containing each
+    are weaker than v, and how many equal it."""
+    q = (sc * n_values + v).astype(np.int32)
+    lo = np.searchsorted(table.keys, q, side="left").astype(np.int64)
+    hi = np.searchsorted(table.keys, q, side="right").astype(np.int64)
+    return lo - sc * table.per_four, hi - lo
+
+
+def _aggregate(
+    rows: IntArray, cat: IntArray, figures: IntArray, n: int, out: npt.NDArray[np.float64]
+) -> None:
+    """Add ``figures`` (one row a set) into ``out[x, category]`` for every position ``x`` the set
+    holds (float64 sums, exact below 2⁵³: checked by the caller)."""
+    for j in range(rows.shape[1]):
+        key = rows[:, j].astype(np.int64) * CATEGORIES + cat
+        for col in range(figures.shape[1]):
+            out[:, :, col] += np.bincount(
+                key, weights=figures[:, col], minlength=n * CATEGORIES
+            ).reshape(n, CATEGORIES)
+
+
+def _player_joint(agg: IntArray) -> npt.NDArray[np.int64]:
+    """Joint counts from figures by player category: ``agg[p] = (dealer hands that beat the
+    player, that tie, then by dealer category 0–7)`` summed over player hands of category p."""
+    joint = np.zeros((CATEGORIES, CATEGORIES, 3), dtype=np.int64)
+    for p in range(CATEGORIES):
+        beats, ties, cats = agg[p, 0], agg[p, 1], agg[p, 2:]
+        joint[p, :p, 0] = cats[:p]
+        joint[p, p + 1 :, 2] = cats[p + 1 :]
+        own_beats = beats - cats[p + 1 :].sum()
+        joint[p, p] = (cats[p] - ties - own_beats, ties, own_beats)
+    return joint
+
+
+def _dealer_joint(agg: IntArray) -> npt.NDArray[np.int64]:
+    """Joint counts from figures by dealer category: ``agg[d] = (player hands weaker than the
+    dealer's, equal, then by player category 0–7)`` summed over dealer hands of category d."""
+    joint = np.zeros((CATEGORIES, CATEGORIES, 3), dtype=np.int64)
+    for d in range(CATEGORIES):
+        below, ties, cats = agg[d, 0], agg[d, 1], agg[d, 2:]
+        joint[:d, d, 2] = cats[:d]
+        joint[d + 1 :, d, 0] = cats[d + 1 :]
+        own_below = below - cats[:d].sum()
+        joint[d, d] = (cats[d] - ties - own_below, ties, own_below)
+    return joint
+
+
+def showdown_removals(
+    cards: Sequence[int], progress: Progress | None = None, chunk: int = 1_000_000
+) -> ShowdownRemovals:
+    """The exact showdown counts over the deck ``cards`` (card indices of the 52-card deck,
+    distinct, at least 11) and over it less each one of its cards, in one pass (minutes and a
+    few GB for the full deck; well under a second for a deck of 14 cards).
+
+    The deals of the deck less a card x are all its deals less those holding x: the player's
+    hands holding x, each against every dealer hand avoiding it, and the dealer's hands holding
+    x, each against every player hand avoiding it. Both sides are counted as :func:`regenerate`
+    counts the dealer's hands avoiding a player hand — inclusion–exclusion over the subsets of
+    the hand of the other side's hands containing them — and summed over the hands holding each
+    card. The full joint comes out once from each side: the two must agree. Raises
+    :class:`~croupier.errors.InputError` for a deck of repeated, unknown or too few cards.
+    """
+    deck = np.array(sorted(set(cards)), dtype=np.int64)
+    n = deck.size
+    if n != len(cards) or n < 11 or deck.min() < 0 or deck.max() > 51:
+        raise InputError(
+            "a Four Card Poker deck for the showdown counts is at least 11 distinct cards of the "
+            f"52 (card indices 0–51), not {list(cards)}"
+        )
+    say = progress or (lambda _msg: None)
+    t0 = time.monotonic()
+
+    def step(msg: str) -> None:
+        say(f"[{time.monotonic() - t0:6.1f}s] {msg}")
+
+    n_values = len(distinct_keys())
+    cat_of_value = category_of_ordinal(np.arange(n_values)).astype(np.int64)
+    fives = combinations_array(n, 5).astype(np.int8)
+    sixes = combinations_array(n, 6).astype(np.int8)
+    t5 = _strengths(deck, fives, chunk)
+    v6 = _strengths(deck, sixes, chunk)
+    c5 = cat_of_value[t5.astype(np.int64)]
+    c6 = cat_of_value[v6.astype(np.int64)]
+    width = 2 + CATEGORIES
+    step(f"strengths of {fives.shape[0]:,} five-card and {sixes.shape[0]:,} six-card hands")
+
+    # the player's side: for each player hand, the dealer hands avoiding it that beat it, that
+    # tie it, and by category
+    by_six = _containing(sixes, v6, n, n_values, chunk)
+    gt5 = np.zeros(fives.shape[0], dtype=np.int64)
+    ge5 = np.zeros(fives.shape[0], dtype=np.int64)
+    cat5 = np.zeros((fives.shape[0], CATEGORIES), dtype=np.int64)
+    for s in range(0, sixes.shape[0], chunk):
+        rows = sixes[s : s + chunk].astype(np.int64)
+        v = v6[s : s + chunk].astype(np.int64)
+        c = c6[s : s + chunk]
+        for five in combinations(range(6), 5):
+            p = _subset_colex(rows, five)
+            gt5 += np.bincount(p[v > t5[p]], minlength=gt5.size)
+            ge5 += np.bincount(p[v >= t5[p]], minlength=ge5.size)
+            cat5 += np.bincount(p * CATEGORIES + c, minlength=cat5.size).reshape(cat5.shape)
+    step("the dealer's hands holding each set of the player's cards")
+    p_agg = np.zeros((n, CATEGORIES, width), dtype=np.float64)
+    p_full = np.zeros((CATEGORIES, width), dtype=np.int64)
+    for s in range(0, fives.shape[0], chunk):
+        rows = fives[s : s + chunk].astype(np.int64)
+        t = t5[s : s + chunk].astype(np.int64)
+        figures = np.zeros((rows.shape[0], width), dtype=np.int64)
+        for k in range(5):
+            sign = -1 if k % 2 else 1
+            for sub in combinations(range(5), k):
+                sc = _subset_colex(rows, sub)
+                if k < 4:
+                    ties = by_six.hist[k][sc, t].astype(np.int64)
+                    weaker = by_six.below[k][sc, t].astype(np.int64)
+                    figures[:, 0] += sign * (by_six.total[k][sc] - weaker - ties)
+                else:
+                    weaker, ties = _four_counts(by_six, sc, t, n_values)
+                    figures[:, 0] += sign * (by_six.per_four - weaker - ties)
+                figures[:, 1] += sign * ties
+                figures[:, 2:] += sign * by_six.cats[k][sc]
+        here = slice(s, s + rows.shape[0])
+        figures[:, 0] -= gt5[here]
+        figures[:, 1] -= ge5[here] - gt5[here]
+        figures[:, 2:] -= cat5[here]
+        c = c5[here]
+        for cat in range(CATEGORIES):
+            p_full[cat] += figures[c == cat].sum(axis=0)
+        _aggregate(rows, c, figures, n, p_agg)
+    del by_six, gt5, ge5, cat5
+    step("inclusion-exclusion over the player's cards")
+
+    # the dealer's side: for each dealer hand, the player hands avoiding it that are weaker,
+    # equal, and by category
+    by_five = _containing(fives, t5, n, n_values, chunk)
+    one_hot = np.eye(CATEGORIES, dtype=np.int64)
+    d_agg = np.zeros((n, CATEGORIES, width), dtype=np.float64)
+    d_full = np.zeros((CATEGORIES, width), dtype=np.int64)
+    for s in range(0, sixes.shape[0], chunk):
+        rows = sixes[s : s + chunk].astype(np.int64)
+        v = v6[s : s + chunk].astype(np.int64)
+        figures = np.zeros((rows.shape[0], width), dtype=np.int64)
+        for k in range(6):
+            sign = -1 if k % 2 else 1
+            for sub in combinations(range(6), k):
+                sc = _subset_colex(rows, sub)
+                if k < 4:
+                    figures[:, 0] += sign * by_five.below[k][sc, v]
+                    figures[:, 1] += sign * by_five.hist[k][sc, v]
+                    figures[:, 2:] += sign * by_five.cats[k][sc]
+                elif k == 4:
+                    weaker, ties = _four_counts(by_five, sc, v, n_values)
+                    figures[:, 0] += sign * weaker
+                    figures[:, 1] += sign * ties
+                    figures[:, 2:] += sign * by_five.cats[4][sc]
+                else:  # the set of five is the player's hand itself
+                    t = t5[sc].astype(np.int64)
+                    figures[:, 0] -= t < v
+                    figures[:, 1] -= t == v
+                    figures[:, 2:] -= one_hot[c5[sc]]
+        c = c6[s : s + chunk]
+        for cat in range(CATEGORIES):
+            d_full[cat] += figures[c == cat].sum(axis=0)
+        _aggregate(rows, c, figures, n, d_agg)
+    step("inclusion-exclusion over the dealer's cards")
+
+    joint = _player_joint(p_full)
+    if not (joint == _dealer_joint(d_full)).all():
+        raise AssertionError("the two sides' joint counts disagree")  # pragma: no cover
+    bound = comb(n - 1, 4) * comb(n - 5, 6) + comb(n - 1, 5) * comb(n - 6, 5)
+    if bound >= _EXACT_FLOAT:  # pragma: no cover - beyond any deck of 52 cards
+        raise AssertionError("float64 sums would not be exact")
+    p_int = np.rint(p_agg).astype(np.int64)
+    d_int = np.rint(d_agg).astype(np.int64)
+    removed = np.stack(
+        [joint - _player_joint(p_int[x]) - _dealer_joint(d_int[x]) for x in range(n)]
+    )
+    return ShowdownRemovals(tuple(int(c) for c in deck), joint, removed)
+
+
+@functools.cache
+def full_deck_removals() -> ShowdownRemovals:
+    """:func:`showdown_removals` of the full deck (computed once a process, minutes)."""
+    return showdown_removals(range(52))
+
+
+def showdown_joint(cards: Sequence[int]) -> npt.NDArray[np.int64]:
+    """The joint showdown counts (as :attr:`DealerTable.joint`) over the deck ``cards``: the
+    shipped table's for the full deck, :func:`full_deck_removals` for the deck less one card,
+    else :func:`showdown_removals` of the deck itself."""
+    present = sorted(set(cards))
+    if len(present) == 52:
+        return load_dealer_table().joint
+    if len(present) == 51:
+        (missing,) = set(range(52)) - set(present)
+        return full_deck_removals().without(missing)
+    return showdown_removals(present).joint

@@ -34,6 +34,7 @@ from croupier.service import (
     controller,
     controller_config,
     docs,
+    eor_routes,
     jobs,
     openapi,
     reading,
@@ -266,7 +267,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             role=member.role.value,
         )
 
-    for module in (reading, rounds, tables, controller, controller_config, jobs):
+    for module in (reading, rounds, tables, controller, controller_config, jobs, eor_routes):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)
     docs.install(app)  # /docs without a CDN

@@ -3,6 +3,8 @@
 * :func:`catalogue` — every wager with its paytables and the deck counts each is offered with
   (the explorer's and comparison's pickers).
 * :func:`choose` — the wager, paytable and deck count a page's query asks for, with defaults.
+* :func:`eor_view` — the count-vulnerability table of one wager × paytable × deck count, shaped
+  for the page from the JSON of ``GET /eor/{wager}`` (``croupier eor WAGER --json``).
 * :func:`comparison` — the rows of the paytable comparison: one per paytable of a wager offered
   at a deck count, as the summary of ``croupier parsheet --summary`` computes them (house edge
   at the seed, long-run return, breakeven meter, hit frequency, standard deviation).
@@ -120,4 +122,62 @@ def comparison(w: Wager, decks: int) -> list[dict[str, Any]]:
     return rows
 
 
-__all__ = ["catalogue", "choose", "comparison"]
+SUITS = (("c", "♣"), ("d", "♦"), ("h", "♥"), ("s", "♠"))
+
+
+def _tag_text(tag: int | None) -> str:
+    if tag is None:
+        return ""
+    return f"{tag:+d}" if tag else "0"
+
+
+def eor_view(doc: dict[str, Any], unit_cents: int = 2500) -> dict[str, Any]:
+    """What the count-analysis page shows from ``doc`` (the JSON of ``GET /eor/{wager}``):
+    ``rows`` one a rank (``rank``, ``effect`` and ``without`` per unit wagered, ``by_suit`` the
+    four suits' effects when they differ, ``tag`` the count's tag as text — one per suit for a
+    suit-aware count), ``suits`` the suit symbols heading those columns, ``count`` (or ``None``),
+    ``counter`` / ``perfect`` (the simulated counter, the perfect-information bound, or
+    ``None``), ``vulnerability`` (the table's row), ``per_hour_money`` (the hourly gain at
+    ``unit_cents`` a bet, as money; ``unit``) and ``chart`` (ranks, effects in % of the
+    wager, tags)."""
+    by_card = {c["card"]: c for c in doc["card_effects"]}
+    count = doc["count"]
+    rows = []
+    for e in doc["effects"]:
+        cards = [by_card.get(f"{e['rank']}{s}") for s, _ in SUITS]
+        known = [c for c in cards if c is not None]
+        if count is not None and count["suit_aware"]:
+            tag = " ".join(_tag_text(c["tag"]) for c in known)
+        else:
+            tag = _tag_text(e["tag"])
+        rows.append(
+            {
+                "rank": e["rank"],
+                "effect": e["effect"],
+                "effect_exact": e["effect_exact"],
+                "without": e["expected_return_without"],
+                "by_suit": [c["effect"] for c in known] if doc["suits_matter"] else [],
+                "tag": tag,
+            }
+        )
+    vul = doc["vulnerability"]
+    cents = vul["win_per_hour_cents"]
+    tags = [e["tag"] if e["tag"] is not None else 0 for e in doc["effects"]]
+    return {
+        "rows": rows,
+        "suits": [sym for _, sym in SUITS] if doc["suits_matter"] else [],
+        "count": count,
+        "counter": doc["counter"],
+        "perfect": vul.get("perfect_play"),
+        "vulnerability": vul,
+        "per_hour_money": None if cents is None else format_money(cents),
+        "unit": format_money(unit_cents),
+        "chart": {
+            "ranks": [e["rank"] for e in doc["effects"]],
+            "effects": [e["effect"] * 100 for e in doc["effects"]],
+            "tags": tags if count is not None and not count["suit_aware"] else None,
+        },
+    }
+
+
+__all__ = ["catalogue", "choose", "comparison", "eor_view"]

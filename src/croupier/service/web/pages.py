@@ -6,6 +6,10 @@
   figures, embedded in the page as JSON.
 * ``GET /compare`` — every paytable of a wager at a deck count side by side
   (:func:`croupier.service.web.figures.comparison`).
+* ``GET /eor`` — the count analysis of a wager × paytable × deck count (``?wager=&paytable=
+  &decks=&shoes=``): the effect of removal of each rank, the balanced count's tags, the true
+  count where the wager turns positive, the simulated counter's gain per shoe and per hour —
+  the JSON of ``GET /eor/{wager}`` (:mod:`croupier.service.eor_routes`) as a table and a chart.
 * ``GET /pit``, ``GET /dealer`` — pages whose script talks to the service's JSON routes with a
   staff member's bearer token (``POST /token``): the progressive controller and open tables.
 * ``GET /hold-report`` — the pit's hold report as JSON (:mod:`croupier.service.web.hold`).
@@ -32,8 +36,9 @@ import croupier
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_csv
 from croupier.commands.common import _meter_arg
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, InputError
 from croupier.service import reading
+from croupier.service.eor_routes import MAX_SHOES, WEB_SHOES, eor_document
 from croupier.service.problems import error_section
 from croupier.service.web.designer import (
     PREFIX,
@@ -43,7 +48,7 @@ from croupier.service.web.designer import (
     solve,
     toml_text,
 )
-from croupier.service.web.figures import catalogue, choose, comparison
+from croupier.service.web.figures import catalogue, choose, comparison, eor_view
 from croupier.service.web.hold import router as hold_router
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
@@ -170,6 +175,59 @@ def compare(request: Request, wager: Text = None, decks: Text = None) -> HTMLRes
         rows=rows,
         error=error,
         above=[r for r in rows if r["long_run_return"] > 1],
+    )
+
+
+EOR_WAGER = "jackpot-party"
+"""The wager the count-analysis page opens on."""
+
+
+def _shoes(text: str | None) -> int:
+    if text is None or not text.strip():
+        return WEB_SHOES
+    if not text.strip().isdigit() or int(text) > MAX_SHOES:
+        raise InputError(f"shoes {text!r}: give a whole number of shoes, 0 to {MAX_SHOES:,}")
+    return int(text)
+
+
+@router.get("/eor", response_class=HTMLResponse)
+def eor_page(
+    request: Request,
+    wager: Text = None,
+    paytable: Text = None,
+    decks: Text = None,
+    shoes: Text = None,
+) -> HTMLResponse:
+    """The count analysis of one wager (``GET /eor/{wager}`` as a table and a chart)."""
+    wagers = catalogue()
+    error = None
+    view: dict[str, Any] | None = None
+    doc: dict[str, Any] | None = None
+    n_shoes = WEB_SHOES
+    try:
+        w, key, n = choose(wager or EOR_WAGER, paytable, decks)
+        n_shoes = _shoes(shoes)
+        doc = eor_document(w.id, key, n, n_shoes)
+        view = eor_view(doc)
+    except CroupierError as exc:
+        error = _problem(exc)
+        try:  # the pickers keep the wager asked for when it is one
+            w, key, n = choose(wager or EOR_WAGER, paytable, decks)
+        except CroupierError:
+            w, key, n = choose(EOR_WAGER, None, None)
+    query = {"paytable": key, "decks": n, "shoes": n_shoes}
+    return _render(
+        request,
+        "eor.html",
+        422 if error else 200,
+        page="eor",
+        wagers=wagers,
+        picked={"wager": w.id, "paytable": key, "decks": n, "shoes": n_shoes},
+        doc=doc,
+        view=view,
+        error=error,
+        query=query,
+        chart=json.dumps(view["chart"] if view is not None else None),
     )
 
 

@@ -14,7 +14,7 @@ from croupier.games.four_card_poker import (
     DealtRound,
     Result,
 )
-from croupier.games.four_card_poker_exact import load_dealer_table
+from croupier.games.four_card_poker_exact import showdown_joint
 from croupier.poker.five_card import (
     FiveCardCategory,
     best_five,
@@ -353,10 +353,11 @@ class BadBeatBonus(FourCardPokerWager):
         return np.where(p == d, len(BadBeatOutcome), out)
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
-        """From the joint (player category, dealer category, result) counts of the shipped dealer
-        table: every deal of the player's five and the dealer's six."""
-        _full_deck(shoe, self.name)
-        joint = load_dealer_table().joint
+        """From the joint (player category, dealer category, result) counts of every deal of the
+        player's five and the dealer's six from the (one-deck) shoe: the shipped dealer table's
+        for a full deck, else :func:`~croupier.games.four_card_poker_exact.showdown_joint` of the
+        cards the shoe holds (a deck less one card: the effect of removal)."""
+        joint = showdown_joint([int(i) for i in _present(shoe, self.name)])
         tallies = [0] * (len(BadBeatOutcome) + 1)
         lut = _lut(BadBeatOutcome, _FOUR_KEYS)
         for p in range(8):
@@ -367,5 +368,11 @@ class BadBeatBonus(FourCardPokerWager):
         return tuple(tallies)
 
     def counting_convention(self, shoe: Shoe) -> str:
-        """Player's five and dealer's six, unordered, from one deck."""
-        return _SHOWDOWN_CONVENTION
+        """Player's five and dealer's six, unordered, from one deck (or the cards it holds)."""
+        if shoe.total == 52:
+            return _SHOWDOWN_CONVENTION
+        n = shoe.total
+        return (
+            f"every deal of the player's five cards and the dealer's six from the {n} cards "
+            f"left (C({n},5) × C({n - 5},6)); each card distinct"
+        )
