@@ -44,6 +44,7 @@ from croupier.service.settling import (
     replay,
     round_row,
 )
+from croupier.service.tables import check_round_file_id
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
 
@@ -122,6 +123,7 @@ def settle_round(
             )
         if not record.id or "/" in record.id:
             raise InputError('give the round its "id" at the table (a string without "/")')
+        check_round_file_id(request, table, record.id.strip())  # an open table's ids: its own
         digest, sub = checked_submission(record.submission, "submission")
         rnd = replay(sub, record.steps, f"round {record.id}")
         s = feed_and_document(
