@@ -10,7 +10,7 @@ from typing import Any
 
 from croupier.errors import InputError
 from croupier.progressive.meterset import ProgressiveMeters
-from croupier.progressive.model import format_micros
+from croupier.progressive.model import AwardStatus, format_micros
 from croupier.progressive.records import Award, LedgerEvent, ProgressiveStatus
 from croupier.table.progressive import progressive_wagers
 from croupier.units import format_money, format_percent, parse_amount
@@ -26,7 +26,10 @@ __all__ = [
 
 
 def award_dict(a: Award) -> dict[str, Any]:
-    """An award as JSON (``croupier meters``, the service): docs/schemas/meters-status."""
+    """An award as JSON (``croupier meters``, the service): docs/schemas/meters-status.
+    ``validated_by`` is who validated it (paid after validation), ``None`` until then; a voided
+    award names who voided it as ``voided_by`` instead (the ledger keeps one actor per award)."""
+    voided = a.status is AwardStatus.VOIDED
     return {
         "award": a.id,
         "progressive": a.progressive,
@@ -40,7 +43,8 @@ def award_dict(a: Award) -> dict[str, Any]:
         "share": format_percent(a.share) if a.share is not None else None,
         "amount": format_money(a.amount_cents),
         "amount_cents": a.amount_cents,
-        "validated_by": a.validated_by,
+        "validated_by": None if voided else a.validated_by,
+        **({"voided_by": a.validated_by} if voided else {}),
         **({"envy_for_position": a.source_position} if a.source_position is not None else {}),
     }
 
