@@ -98,7 +98,8 @@ DbOpt = Annotated[
         envvar="CROUPIER_DB",
         help="Ledger database URL: sqlite:///path/file.sqlite3 or "
         "postgresql+psycopg://user@host/db (default: "
-        "~/.local/share/croupier/progressive.sqlite3).",
+        "$XDG_DATA_HOME/croupier/progressive.sqlite3, ~/.local/share/croupier/… when "
+        "XDG_DATA_HOME is not set).",
     ),
 ]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]

@@ -6,6 +6,7 @@ public module that ``croupier meters`` and the HTTP service both use (docs/schem
 from __future__ import annotations
 
 import difflib
+from datetime import UTC, datetime
 from typing import Any
 
 from croupier.errors import InputError
@@ -22,7 +23,14 @@ __all__ = [
     "signed_cents",
     "significant_dict",
     "status_dict",
+    "utc_iso",
 ]
+
+
+def utc_iso(at: datetime) -> str:
+    """``at`` as ISO 8601 with its UTC offset: the ledger writes UTC times, and SQLite gives
+    them back without their zone."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).astimezone(UTC).isoformat()
 
 
 def award_dict(a: Award) -> dict[str, Any]:
@@ -108,7 +116,7 @@ def event_dict(e: LedgerEvent) -> dict[str, Any]:
     ev = e.event
     return {
         "seq": ev.seq,
-        "at": e.created_at.isoformat(),
+        "at": utc_iso(e.created_at),
         "progressive": e.progressive,
         "kind": ev.kind.value,
         "level": ev.level.value if ev.level else None,
@@ -168,7 +176,7 @@ def significant_dict(e: LedgerEvent) -> dict[str, Any]:
     code = str(detail.pop("code", ""))
     return {
         "seq": ev.seq,
-        "at": e.created_at.isoformat(),
+        "at": utc_iso(e.created_at),
         "code": code,
         "progressive": e.progressive,
         "table": ev.table_id,
