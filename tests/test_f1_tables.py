@@ -145,6 +145,13 @@ def test_a_round_file_stored_before_the_table_opened_is_numbered_past(server: Se
         (bj,) = [x for x in settled["settlement"]["lines"] if x["wager"] == "blackjack"]
         assert bj["win_cents"] == 2500
         assert c.get(f"/rounds/{table}/round-1", headers=server.auth(DEALER)).json() == before
+        retry = c.post(  # the round file posted again: answered as stored, not refused
+            "/rounds/settle",
+            params={"table": table},
+            json=pp_round("round-1"),
+            headers=server.auth(DEALER),
+        )
+        assert (retry.status_code, retry.json()) == (200, before)
         assert c.get(f"/tables/{table}", headers=server.auth(DEALER)).json()["round"] == "round-4"
 
 

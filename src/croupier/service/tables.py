@@ -187,13 +187,17 @@ def free_number(conn: Connection, table: str, number: int) -> int:
 
 def check_round_file_id(request: Request, table: str, rid: str) -> None:
     """Refuse (409, nothing changed) a round file's id of the form ``round-N`` at a table open
-    with ``POST /tables``: those ids are the open table's own, so the two never share one."""
+    with ``POST /tables``: those ids are the open table's own, so the two never share one (a round
+    file stored under one before the table opened is answered as stored, or is a conflict)."""
     if ROUND_ID.fullmatch(rid) is None:
         return
-    t = store.tables
+    t, r = store.tables, store.rounds
     with reader_of(request).connect() as conn:
         is_open = conn.execute(sa.select(t.c.table_id).where(t.c.table_id == table)).first()
-    if is_open is not None:
+        stored = conn.execute(
+            sa.select(r.c.id).where(r.c.table_id == table, r.c.round_id == rid)
+        ).first()
+    if is_open is not None and stored is None:  # one stored before: its retry answers it
         raise RoundConflictError(
             f"round id {rid!r}: table {table} is open (POST /tables) and numbers its own rounds "
             f"round-1, round-2, …; give the round file another id, or post its steps to "
