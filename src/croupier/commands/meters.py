@@ -98,8 +98,8 @@ DbOpt = Annotated[
         envvar="CROUPIER_DB",
         help="Ledger database URL: sqlite:///path/file.sqlite3 or "
         "postgresql+psycopg://user@host/db (default: "
-        "$XDG_DATA_HOME/croupier/progressive.sqlite3, ~/.local/share/croupier/… when "
-        "XDG_DATA_HOME is not set).",
+        "$XDG_DATA_HOME/croupier/progressive.sqlite3; without XDG_DATA_HOME, "
+        "~/.local/share/croupier/progressive.sqlite3).",
     ),
 ]
 JsonOut = Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")]
