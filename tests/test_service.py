@@ -492,7 +492,7 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         assert bj["win_cents"] == 2500
         nxt = c.get(f"/tables/{table}", headers=dealer).json()
         assert (nxt["round"], nxt["phase"], nxt["allowed"]) == (
-            2,
+            "round-2",
             "betting open",
             ["bet", "no-more-bets"],
         )

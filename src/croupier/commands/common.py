@@ -311,18 +311,19 @@ def _meter_money(text: str, what: str) -> int:
     return parse_amount(m.group(1) if m else text, what)
 
 
-def _meter_arg(text: str | None) -> int | dict[MeterLevel, int] | None:
-    """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000')."""
+def _meter_arg(text: str | None, option: str = "--meter") -> int | dict[MeterLevel, int] | None:
+    """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000');
+    an error names ``option`` (the service passes its query parameter's name)."""
     from croupier.paytables import MeterLevel
 
     if text is None:
         return None
     if "=" not in text:
-        return _meter_money(text, "--meter")
+        return _meter_money(text, option)
     meters: dict[MeterLevel, int] = {}
     for part in text.split(","):
         name, _, amount = part.partition("=")
-        meters[MeterLevel.parse(name)] = _meter_money(amount, f"--meter {name.strip()}")
+        meters[MeterLevel.parse(name)] = _meter_money(amount, f"{option} {name.strip()}")
     return meters
 
 

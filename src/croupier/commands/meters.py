@@ -98,6 +98,7 @@ DbOpt = Annotated[
         envvar="CROUPIER_DB",
         help="Ledger database URL: sqlite:///path/file.sqlite3 or "
         "postgresql+psycopg://user@host/db (default: "
+        "$XDG_DATA_HOME/croupier/progressive.sqlite3; without XDG_DATA_HOME, "
         "~/.local/share/croupier/progressive.sqlite3).",
     ),
 ]

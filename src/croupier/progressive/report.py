@@ -90,13 +90,16 @@ def _naive(dt: datetime) -> datetime:
     return datetime.fromisoformat(timestamp(dt))
 
 
-def check_period(start: datetime | None, end: datetime | None) -> None:
+def check_period(
+    start: datetime | None, end: datetime | None, names: tuple[str, str] = ("--from", "--to")
+) -> None:
     """:class:`~croupier.errors.InputError` for a period ``[start, end)`` that ends before or
-    when it starts (an open end is no error)."""
+    when it starts (an open end is no error); the message names the bounds as ``names`` (the
+    CLI's options, or the service's query parameters)."""
     if start is not None and end is not None and _naive(end) <= _naive(start):
         raise InputError(
             f"the period to reconcile ends ({end.isoformat()}) before or when it starts "
-            f"({start.isoformat()}): give --from before --to"
+            f"({start.isoformat()}): give {names[0]} before {names[1]}"
         )
 
 

@@ -6,11 +6,12 @@ public module that ``croupier meters`` and the HTTP service both use (docs/schem
 from __future__ import annotations
 
 import difflib
+from datetime import UTC, datetime
 from typing import Any
 
 from croupier.errors import InputError
 from croupier.progressive.meterset import ProgressiveMeters
-from croupier.progressive.model import format_micros
+from croupier.progressive.model import AwardStatus, format_micros
 from croupier.progressive.records import Award, LedgerEvent, ProgressiveStatus
 from croupier.table.progressive import progressive_wagers
 from croupier.units import format_money, format_percent, parse_amount
@@ -22,11 +23,21 @@ __all__ = [
     "signed_cents",
     "significant_dict",
     "status_dict",
+    "utc_iso",
 ]
 
 
+def utc_iso(at: datetime) -> str:
+    """``at`` as ISO 8601 with its UTC offset: the ledger writes UTC times, and SQLite gives
+    them back without their zone."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).astimezone(UTC).isoformat()
+
+
 def award_dict(a: Award) -> dict[str, Any]:
-    """An award as JSON (``croupier meters``, the service): docs/schemas/meters-status."""
+    """An award as JSON (``croupier meters``, the service): docs/schemas/meters-status.
+    ``validated_by`` is who validated it (paid after validation), ``None`` until then; a voided
+    award names who voided it as ``voided_by`` instead (the ledger keeps one actor per award)."""
+    voided = a.status is AwardStatus.VOIDED
     return {
         "award": a.id,
         "progressive": a.progressive,
@@ -40,7 +51,8 @@ def award_dict(a: Award) -> dict[str, Any]:
         "share": format_percent(a.share) if a.share is not None else None,
         "amount": format_money(a.amount_cents),
         "amount_cents": a.amount_cents,
-        "validated_by": a.validated_by,
+        "validated_by": None if voided else a.validated_by,
+        **({"voided_by": a.validated_by} if voided else {}),
         **({"envy_for_position": a.source_position} if a.source_position is not None else {}),
     }
 
@@ -104,7 +116,7 @@ def event_dict(e: LedgerEvent) -> dict[str, Any]:
     ev = e.event
     return {
         "seq": ev.seq,
-        "at": e.created_at.isoformat(),
+        "at": utc_iso(e.created_at),
         "progressive": e.progressive,
         "kind": ev.kind.value,
         "level": ev.level.value if ev.level else None,
@@ -164,7 +176,7 @@ def significant_dict(e: LedgerEvent) -> dict[str, Any]:
     code = str(detail.pop("code", ""))
     return {
         "seq": ev.seq,
-        "at": e.created_at.isoformat(),
+        "at": utc_iso(e.created_at),
         "code": code,
         "progressive": e.progressive,
         "table": ev.table_id,

@@ -4,7 +4,8 @@ meters suspend | resume | reconfigure | report`` do (:mod:`croupier.commands.met
 
 * ``POST /progressives/{name}/suspend`` (``{"reason": ...}``) and ``POST
   /progressives/{name}/resume`` — a pit manager or above takes a link out of play before a
-  reconfiguration and puts it back (NY 9 NYCRR 5321.18(b)(4); docs/interpretations.md).
+  reconfiguration and puts it back (58 Pa. Code § 605a.8; NY 9 NYCRR 5321.18(b)(4) as
+  supporting; docs/interpretations.md).
 * ``POST /progressives/{name}/reconfigure`` — a shift manager changes a *suspended*
   progressive's seeds, rates or limits, naming the approval (N.J.A.C. 13:69E-1.39C); the meters
   are not moved.
@@ -35,7 +36,7 @@ from croupier.commands.meters_report import REPORT_COLUMNS
 from croupier.errors import InputError
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
-from croupier.progressive.report import Reconciliation
+from croupier.progressive.report import Reconciliation, check_period
 from croupier.service.auth import require
 from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
 from croupier.units import parse_amount
@@ -224,7 +225,8 @@ def reconciliation(
     adjustments, the reserve's, what an attendant paid (cents), and whether ``closing = opening
     + contributions + resets + adjustments − awards`` holds (``balanced``). A level that does not
     balance is reported as such (``"balanced": false``): run ``GET /verify``."""
-    lo, hi = _when(start, "from"), _when(end, "to")
+    lo, hi = _when(start, "the from parameter"), _when(end, "the to parameter")
+    check_period(lo, hi, ("?from=", "?to="))  # the query's words, not the CLI's options
     ledger = ledger_of(request)
     names = [name] if name else ledger.names()
     recs = [ledger.reconcile(n, lo, hi) for n in names]

@@ -6,6 +6,7 @@ the service never answers it) — and the token form has its example."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI
@@ -47,6 +48,151 @@ PROBLEM_SCHEMA: dict[str, Any] = {
         },
     },
 }
+
+
+def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An object schema with these properties (``required`` all present)."""
+    return {
+        "type": "object",
+        "properties": {**required, **(optional or {})},
+        "required": sorted(required),
+    }
+
+
+_S: dict[str, Any] = {"type": "string"}
+_NS: dict[str, Any] = {"type": ["string", "null"]}
+_I: dict[str, Any] = {"type": "integer"}
+_B: dict[str, Any] = {"type": "boolean"}
+_O: dict[str, Any] = {"type": "object"}
+_A: dict[str, Any] = {"type": "array", "items": {"type": "object"}}
+
+AWARD = _obj(
+    {
+        "award": _I,
+        "progressive": _S,
+        "round": _S,
+        "table": _S,
+        "position": _I,
+        "outcome": _S,
+        "kind": _S,
+        "status": {"type": "string", "enum": ["pending", "paid", "voided"]},
+        "level": _NS,
+        "share": _NS,
+        "amount": _S,
+        "amount_cents": _I,
+        "validated_by": {
+            **_NS,
+            "description": "Who validated it; null until then, and for a voided award.",
+        },
+    },
+    {"voided_by": _S, "envy_for_position": _I, "reason": _S},
+)
+"""An award as the ledger shows it (docs/schemas/meters-status.schema.json)."""
+
+ROUND = _obj(
+    {
+        "table": _S,
+        "round": _S,
+        "submission": _S,
+        "submission_digest": {**_S, "description": "As `croupier check` prints it."},
+        "content_digest": _S,
+        "cards": {"type": ["string", "null"], "description": "The cards dealt, as text."},
+        "events": _A,
+        "settlement": _O,
+        "net_cents": _I,
+        "wagers": {"type": "array", "items": _S},
+        "progressives": _A,
+        "recorded_by": _S,
+        "settled_at": {**_S, "format": "date-time"},
+    }
+)
+"""A settled round's document (docs/schemas/service-round.schema.json)."""
+
+TABLE = _obj(
+    {
+        "table": _S,
+        "round": {
+            **_S,
+            "description": "The round's id (round-N), as GET /rounds/{table}/{id} "
+            "takes it once settled.",
+        },
+        "round_number": _I,
+        "submission_digest": _S,
+        "progressives": {"type": "array", "items": _S},
+        "phase": _S,
+        "allowed": {"type": "array", "items": _S},
+        "cards": {"type": ["string", "null"], "description": "The cards dealt, as text."},
+        "events": _A,
+        "settlement": _O,
+        "net_cents": _I,
+    },
+    {
+        "settled": {**ROUND, "description": "After settle: the stored round."},
+        "estimate": {
+            **_S,
+            "description": "Present when a share of a meter is shown at the "
+            "live meter before the round is settled.",
+        },
+    },
+)
+"""An open table's round so far (:mod:`croupier.service.tables`)."""
+
+SUCCESS: dict[tuple[str, str], dict[str, Any]] = {
+    ("post", "/rounds/settle"): ROUND,
+    ("post", "/tables"): TABLE,
+    ("post", "/tables/{table}/steps"): TABLE,
+    ("delete", "/tables/{table}"): _obj(
+        {
+            "table": _S,
+            "closed": _B,
+            "closed_by": _S,
+            "closed_at": {**_S, "format": "date-time"},
+            "round_not_played": _S,
+        }
+    ),
+    ("post", "/progressives"): _obj(
+        {"name": _S, "section": _S, "levels": _A, "tables": {"type": "array", "items": _S}},
+        {"pending": {"type": "array", "items": AWARD}},
+    ),
+    ("post", "/awards/{award_id}/validate"): AWARD,
+    ("post", "/awards/{award_id}/void"): AWARD,
+    ("post", "/progressives/{name}/links"): _obj({"progressive": _S, "table": _S, "linked_by": _S}),
+    ("post", "/progressives/{name}/adjust"): _obj(
+        {
+            "progressive": _S,
+            "level": _S,
+            "adjusted_by": _S,
+            "reason": _S,
+            "meter": _S,
+            "meter_micros": _I,
+            "reserve": _S,
+            "reserve_micros": _I,
+        }
+    ),
+    ("post", "/staff"): _obj({"user": _S, "role": _S, "added_by": _S}),
+    ("post", "/progressives/{name}/suspend"): _obj({"progressive": _S, "suspended": _B, "by": _S}),
+    ("post", "/progressives/{name}/resume"): _obj({"progressive": _S, "suspended": _B, "by": _S}),
+    ("post", "/progressives/{name}/reconfigure"): _obj(
+        {"progressive": _S, "by": _S, "approval": _S, "changes": _O}
+    ),
+    ("get", "/reconciliation"): _obj({"from": _NS, "to": _NS, "balanced": _B, "progressives": _A}),
+}
+"""The success body of each route that answers a ``Response`` it encodes itself (FastAPI can't
+see its shape): keyed by method and path."""
+
+INSTANCE_VALUES = {
+    "table": "BJ-1",
+    "award_id": "3",
+    "name": "mtd-5",
+    "wager": "perfect-pairs",
+    "round_id": "round-1",
+    "job": "0f6c2a",
+}
+"""The values a route's example problem puts in its path (``instance``)."""
+
+
+def _instance(path: str) -> str:
+    return re.sub(r"\{([^}]+)\}", lambda m: INSTANCE_VALUES.get(m.group(1), "x"), path)
 
 
 def _example(status: int, kind: str, detail: str, section: str | None) -> dict[str, Any]:
@@ -111,8 +257,9 @@ EXAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
 }
 
 
-def _problem_response(status: str, description: str | None = None) -> dict[str, Any]:
+def _problem_response(status: str, path: str, description: str | None = None) -> dict[str, Any]:
     text, example = EXAMPLES[status]
+    example = {**example, "instance": _instance(path)}
     return {
         "description": description or text,
         "content": {
@@ -144,8 +291,17 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
                 given = responses.get(status, {})
                 has_own = status != "422" and given.get("description")
                 responses[status] = _problem_response(
-                    status, given.get("description") if has_own else None
+                    status, path, given.get("description") if has_own else None
                 )
+            for status, given in responses.items():
+                if not status.startswith("2"):
+                    continue
+                json_body = (given.get("content") or {}).get("application/json")
+                if json_body is not None and not json_body.get("schema"):
+                    json_body["schema"] = SUCCESS.get((method, path), {"type": "object"})
+                csv_body = (given.get("content") or {}).get("text/csv")
+                if csv_body is not None and not csv_body.get("schema"):
+                    csv_body["schema"] = {"type": "string", "description": "CSV with a header"}
             if method == "post" and path == "/token":
                 form = op["requestBody"]["content"].get("application/x-www-form-urlencoded")
                 if form is not None:
@@ -167,4 +323,4 @@ def install(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-__all__ = ["PROBLEM_SCHEMA", "complete", "install"]
+__all__ = ["PROBLEM_SCHEMA", "SUCCESS", "complete", "install"]

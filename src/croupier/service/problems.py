@@ -18,6 +18,7 @@ client: an unexpected exception is a 500 problem without its traceback.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -116,21 +117,53 @@ def problem(
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 
+PA_SECTION = re.compile(r"[0-9]{3}[a-z]\.[0-9]+(\([0-9a-z]+\))*")
+"""A section of 58 Pa. Code as croupier's errors cite it: ``605a.8``, ``633b.2(h)(3)``."""
+
+_OTHER_RULE = re.compile(r"\((NY 9 NYCRR|N\.J\.A\.C\.|GLI-)")
+
+
+def pa_first(detail: str, section: str | None) -> str:
+    """``detail`` citing 58 Pa. Code first where a section of it applies: a message that cites
+    another jurisdiction's rule (``(NY 9 NYCRR 5321.18(b)(4))``) before the PA section gets
+    ``58 Pa. Code § SECTION;`` ahead of it (the section's own trailing citation dropped), the
+    other kept as supporting."""
+    if section is None or PA_SECTION.fullmatch(section) is None:
+        return detail
+    m = _OTHER_RULE.search(detail)
+    pa = detail.find("58 Pa. Code")
+    if m is None or -1 < pa < m.start():
+        return detail
+    tail = f" (58 Pa. Code § {section})"  # a rule's error ends with its section: cited first now
+    if detail.endswith(tail):
+        detail = detail[: -len(tail)]
+    elif pa != -1:
+        return detail
+    at = m.start() + 1
+    return f"{detail[:at]}58 Pa. Code § {section}; {detail[at:]}"
+
+
 def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
-    """The problem for a croupier error (its notes — e.g. the round step — prefixed)."""
+    """The problem for a croupier error (its notes — e.g. the round step — prefixed; the rule
+    cited as :func:`pa_first` has it)."""
     notes = "".join(f"{one_line(str(n))}: " for n in getattr(exc, "__notes__", ()))
     extra: dict[str, Any] = {}
     violations = getattr(exc, "violations", None)
     if violations:
         extra["violations"] = [{"message": m, "section": s} for m, s in violations]
+    section = error_section(exc)
     return problem(
         status_of(exc),
         type(exc).__name__,
-        f"{notes}{exc}",
+        pa_first(f"{notes}{exc}", section),
         instance,
-        error_section(exc),
+        section,
         **extra,
     )
+
+
+_NOT_AN_OBJECT = {"dict_type", "model_attributes_type", "missing"}
+"""Pydantic's error types for a body that did not arrive as a JSON object."""
 
 
 def install(app: FastAPI) -> None:
@@ -146,6 +179,20 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        kind = request.headers.get("content-type") or "none"
+        if "json" not in kind and any(
+            tuple(e.get("loc", ())) == ("body",)
+            and e.get("type") in _NOT_AN_OBJECT
+            and (e.get("type") != "missing" or "content-type" in request.headers)
+            for e in exc.errors()
+        ):
+            return problem(
+                415,
+                "UnsupportedMediaType",
+                f"the request body is read as JSON: send it with Content-Type: "
+                f"application/json, not {one_line(kind)[:80]}",
+                request.url.path,
+            )
         errors = [
             {"where": ".".join(str(p) for p in e.get("loc", ())), "message": str(e.get("msg"))}
             for e in exc.errors()[:10]

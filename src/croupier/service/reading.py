@@ -132,8 +132,8 @@ def parsheet(
         w,
         paytable,
         decks=decks,
-        meter_cents=_meter_arg(meter),
-        wager_cents=_money(amount, "amount"),
+        meter_cents=_meter_arg(meter, "the meter parameter"),
+        wager_cents=_money(amount, "the amount parameter"),
         stake=stake,
     )
     d: dict[str, Any] = sheet.to_dict()

@@ -34,6 +34,7 @@ from croupier.service.common import (
 )
 from croupier.service.examples import ROUND_EXAMPLE
 from croupier.service.jsontext import Encoded
+from croupier.service.paid import book_of, line_results
 from croupier.service.settling import (
     INSERT_ROUND,
     Settled,
@@ -44,6 +45,7 @@ from croupier.service.settling import (
     replay,
     round_row,
 )
+from croupier.service.tables import check_round_file_id
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
 
@@ -122,6 +124,7 @@ def settle_round(
             )
         if not record.id or "/" in record.id:
             raise InputError('give the round its "id" at the table (a string without "/")')
+        check_round_file_id(request, table, record.id.strip())  # an open table's ids: its own
         digest, sub = checked_submission(record.submission, "submission")
         rnd = replay(sub, record.steps, f"round {record.id}")
         s = feed_and_document(
@@ -190,34 +193,48 @@ def list_rounds(
 def summary(
     request: Request, _member: Staff, filters: Annotated[Filters, Depends(_filters)]
 ) -> dict[str, Any]:
-    """Per wager, over the rounds matching the filters: rounds, lines settled, amount wagered
-    (``stake_cents``), the players' net (``win_cents``) and the table's hold (``hold_cents`` =
-    −net), in integer cents; lines settled by the base game are counted apart."""
+    """Per wager, over the rounds matching the filters (with ``?wager=``, that wager's row
+    only): rounds, lines settled, amount wagered on them (``stake_cents``), the players' net
+    (``win_cents``) and the table's hold (``hold_cents`` = −net), in integer cents, a
+    progressive's award as the ledger has it now (:mod:`croupier.service.paid`: a voided award
+    paid nothing; ``pending_cents`` awaits validation, not in the net); lines settled by the
+    base game are counted apart (``settled_by_base_game``, ``base_game_stake_cents``)."""
     totals: dict[str, dict[str, int]] = defaultdict(
         lambda: {
             "rounds": 0,
             "lines": 0,
             "stake_cents": 0,
             "win_cents": 0,
+            "pending_cents": 0,
+            "voided_cents": 0,
             "settled_by_base_game": 0,
+            "base_game_stake_cents": 0,
         }
     )
     rounds = 0
+    only = filters["wager"].strip().lower() if filters["wager"] else None
+    book = book_of(ledger_of(request))
     with reader_of(request).connect() as conn:
         for text in conn.execute(_query(**filters)).scalars():
             rounds += 1
             seen: set[str] = set()
-            for line in json.loads(text)["settlement"]["lines"]:
+            for result in line_results(json.loads(text), book):
+                line = result.line
+                if only is not None and line["bet"] != only:
+                    continue
                 t = totals[line["bet"]]
                 if line["bet"] not in seen:
                     t["rounds"] += 1
                     seen.add(line["bet"])
                 if line["settled_by_base_game"]:
                     t["settled_by_base_game"] += 1
+                    t["base_game_stake_cents"] += line["stake_cents"]
                     continue
                 t["lines"] += 1
                 t["stake_cents"] += line["stake_cents"]
-                t["win_cents"] += line["win_cents"]
+                t["win_cents"] += result.win_cents
+                t["pending_cents"] += result.pending_cents
+                t["voided_cents"] += result.voided_cents
     wagers = [{"wager": w, **t, "hold_cents": -t["win_cents"]} for w, t in sorted(totals.items())]
     return {"rounds": rounds, "filters": filters, "wagers": wagers}
 

@@ -39,6 +39,7 @@ from croupier.table.progressive import (
 from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
 from croupier.table.submission import RulesSubmission, submission_from_data
+from croupier.table.submission import submission_digest as canonical_digest
 
 
 def submission_digest(data: Mapping[str, Any]) -> str:
@@ -47,22 +48,25 @@ def submission_digest(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-_CHECKED: dict[str, RulesSubmission] = {}
+_CHECKED: dict[str, tuple[str, RulesSubmission]] = {}
 _CHECKED_MAX = 256
 
 
 def checked_submission(data: Mapping[str, Any], source: str) -> tuple[str, RulesSubmission]:
     """The digest and the checked :class:`RulesSubmission` of ``data`` (every violation a
     :class:`~croupier.errors.SubmissionError`); a submission checked before is not checked
-    again (a table posts the same one with every round)."""
-    digest = submission_digest(data)
-    sub = _CHECKED.get(digest)
-    if sub is None:
+    again (a table posts the same one with every round). The digest is the one ``croupier
+    check`` prints (:func:`croupier.table.submission.submission_digest` of the checked
+    submission), whatever form the data came in; the raw data's hash only keys the cache."""
+    raw = submission_digest(data)
+    found = _CHECKED.get(raw)
+    if found is None:
         sub = submission_from_data(data, source)
+        found = (canonical_digest(sub), sub)
         if len(_CHECKED) >= _CHECKED_MAX:
             _CHECKED.pop(next(iter(_CHECKED)))
-        _CHECKED[digest] = sub
-    return digest, sub
+        _CHECKED[raw] = found
+    return found
 
 
 def replay(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRound:

@@ -21,7 +21,9 @@ posted to one table at once: one wins, the other is a 409 problem (nothing chang
 from __future__ import annotations
 
 import json
+import re
 import threading
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -31,8 +33,16 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Connection
 
-from croupier.errors import IdempotencyConflictError, InputError, LedgerLookupError
+from croupier.errors import (
+    InputError,
+    LedgerLookupError,
+    RoundConflictError,
+    RoundStateError,
+)
+from croupier.paytables import MeterLevel
+from croupier.paytables.pays import MeterShare
 from croupier.progressive import Role, StaffMember
+from croupier.progressive.meters import share_award_cents
 from croupier.service import store
 from croupier.service.auth import require
 from croupier.service.common import (
@@ -51,9 +61,14 @@ from croupier.service.settling import (
     insert_round,
 )
 from croupier.table.actions import allowed
-from croupier.table.procedure import Phase
+from croupier.table.procedure import Action, Phase
+from croupier.table.progressive import wager_of
 from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
+from croupier.table.submission import RulesSubmission
+from croupier.units import format_money
+from croupier.wagers import ProgressiveStake
+from croupier.wagers.at_table import signed_money
 
 router = APIRouter(tags=["tables"])
 
@@ -113,28 +128,88 @@ def _open_rounds(request: Request) -> OpenRounds:
     return cache
 
 
+def _opening(row: Any) -> str:
+    """What the cache keys a table's rounds by: its id and when it was opened (a table closed and
+    opened again starts at version 0 again, maybe under another submission)."""
+    return f"{row.table_id}@{row.opened_at}"
+
+
 def _current(request: Request, row: Any) -> TableRound:
     """The round of ``row`` (a table's stored row): from memory at its version, else replayed."""
     cache = _open_rounds(request)
-    rnd = cache.get(row.table_id, row.version)
+    rnd = cache.get(_opening(row), row.version)
     if rnd is None:
         rnd = _replay(row, json.loads(row.steps))
-        cache.put(row.table_id, row.version, rnd)
+        cache.put(_opening(row), row.version, rnd)
     return rnd
+
+
+def open_round(sub: RulesSubmission, table: str) -> TableRound:
+    """A new round under ``sub`` at open table ``table``: its first event says betting is open at
+    the table by its id (the submission's name is not the table's)."""
+    rnd = TableRound.open(sub, step_by_step=True)  # an open table's round: played in order
+    first = replace(rnd.events[0], detail=f"betting open at table {table}")
+    return replace(rnd, events=(first, *rnd.events[1:]))
 
 
 def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
     _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
-    rnd = TableRound.open(sub, step_by_step=True)
+    rnd = open_round(sub, row.table_id)
     for i, s in enumerate(steps, start=1):
         rnd = apply_step(rnd, Step.model_validate(s), i)
     return rnd
 
 
+ROUND_ID = re.compile(r"round-([1-9][0-9]*)")
+"""The form of an open table's own round ids: ``round-N``, N its round number from 1."""
+
+
+def round_id(number: int) -> str:
+    """The id an open table's round ``number`` is stored under (what ``GET /rounds/{table}/{id}``
+    takes)."""
+    return f"round-{number}"
+
+
+def free_number(conn: Connection, table: str, number: int) -> int:
+    """The first round number from ``number`` on whose id (:func:`round_id`) no stored round of
+    ``table`` has: a round file stored under that id earlier (``POST /rounds/settle``, before the
+    table was opened) is never settled over."""
+    r = store.rounds
+    while (
+        conn.execute(
+            sa.select(r.c.id).where(r.c.table_id == table, r.c.round_id == round_id(number))
+        ).first()
+        is not None
+    ):
+        number += 1
+    return number
+
+
+def check_round_file_id(request: Request, table: str, rid: str) -> None:
+    """Refuse (409, nothing changed) a round file's id of the form ``round-N`` at a table open
+    with ``POST /tables``: those ids are the open table's own, so the two never share one (a round
+    file stored under one before the table opened is answered as stored, or is a conflict)."""
+    if ROUND_ID.fullmatch(rid) is None:
+        return
+    t, r = store.tables, store.rounds
+    with reader_of(request).connect() as conn:
+        is_open = conn.execute(sa.select(t.c.table_id).where(t.c.table_id == table)).first()
+        stored = conn.execute(
+            sa.select(r.c.id).where(r.c.table_id == table, r.c.round_id == rid)
+        ).first()
+    if is_open is not None and stored is None:  # one stored before: its retry answers it
+        raise RoundConflictError(
+            f"round id {rid!r}: table {table} is open (POST /tables) and numbers its own rounds "
+            f"round-1, round-2, …; give the round file another id, or post its steps to "
+            f"POST /tables/{table}/steps"
+        )
+
+
 def _state(row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
     return {
         "table": row.table_id,
-        "round": number,
+        "round": round_id(number),
+        "round_number": number,
         "submission_digest": row.submission_digest,
         "progressives": json.loads(row.progressives),
         "phase": rnd.phase.value,
@@ -144,6 +219,85 @@ def _state(row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
         "settlement": rnd.settlement().to_json(),
         "net_cents": settled_net(rnd.events),
     }
+
+
+LIVE_NOTE = (
+    "an estimate at the live meter; the ledger pays from the meter when the round is settled"
+)
+"""What a share-of-meter line says before its round is settled at a table linked to progressives
+(the ledger values it when the round is fed, its own contribution and other tables' included)."""
+
+
+def _utc(at: datetime) -> str:
+    """``at`` as ISO 8601 with its offset (SQLite gives back a UTC time without one)."""
+    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat()
+
+
+def _moved_on(table: str) -> RoundStateError:
+    return RoundStateError(
+        f"another step was posted to table {table} at the same time and was taken first: this "
+        f"one changed nothing; read the table (GET /tables/{table}) and post it again if it is "
+        "still wanted"
+    )
+
+
+def _at_live_meters(request: Request, row: Any, rnd: TableRound) -> TableRound:
+    """``rnd`` with each share-of-meter line valued at what the table's progressive has available
+    now (not at the paytable's seed), rounded down to the cent as the ledger does
+    (:func:`~croupier.progressive.meters.share_award_cents`), each saying it is an estimate
+    (:data:`LIVE_NOTE`). Shown only: the round stored and fed is the one posted."""
+    ledger = ledger_of(request)
+    live: dict[str, tuple[ProgressiveStake, dict[MeterLevel, int]]] = {}
+    for name in json.loads(row.progressives):
+        status = ledger.status(name)
+        defn = status.definition
+        live[wager_of(defn)] = (defn.stake, {lv.level: lv.available for lv in status.levels})
+    events = []
+    for e in rnd.events:
+        found = live.get(e.wager or "")
+        offered = rnd.submission.offered(e.wager) if e.wager else None
+        paytable = offered.paytable if offered is not None else None
+        printed = paytable.line(e.outcome_key) if paytable and e.outcome_key else None
+        pays = printed.pays if printed is not None else None
+        if (
+            e.action is Action.SETTLEMENT
+            and e.pending_validation
+            and found is not None
+            and isinstance(pays, MeterShare)
+            and pays.level in found[1]
+            and e.line is not None
+            and e.line.from_seat is None
+            and e.amount_cents is not None
+            and e.win_cents is not None
+        ):
+            stake, meters = found
+            award = share_award_cents(pays.share, meters[pays.level])
+            returned = award + (e.amount_cents if stake is ProgressiveStake.RETURNED else 0)
+            win = returned - e.amount_cents
+            said = f"{e.pays}: {format_money(award)} at the meter now ({LIVE_NOTE})"
+            detail = e.detail
+            tail = f"{signed_money(e.win_cents)} on {format_money(e.amount_cents)}"
+            if detail.endswith(tail):
+                detail = detail[: -len(tail)] + (
+                    f"{signed_money(win)} on {format_money(e.amount_cents)} (estimate)"
+                )
+            line = replace(e.line, pays=said, win_cents=win, returned_cents=returned, detail=detail)
+            e = replace(
+                e, pays=said, win_cents=win, returned_cents=returned, detail=detail, line=line
+            )
+        events.append(e)
+    return replace(rnd, events=tuple(events))
+
+
+def _shown(request: Request, row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
+    """The state the dealer sees of ``rnd``: before the round is settled at a table linked to
+    progressives, a share of a meter is valued at the live meter and says it is an estimate."""
+    pending = any(e.pending_validation for e in rnd.settlements())
+    if pending and rnd.phase is not Phase.SETTLED and json.loads(row.progressives):
+        state = _state(row, _at_live_meters(request, row, rnd), number)
+        state["estimate"] = LIVE_NOTE
+        return state
+    return _state(row, rnd, number)
 
 
 @router.post("/tables", status_code=201, summary="Open a table from a Rules Submission")
@@ -162,14 +316,18 @@ def open_table(
             t = store.tables
             taken = conn.execute(sa.select(t.c.table_id).where(t.c.table_id == spec.table)).first()
             if taken is not None:
-                raise IdempotencyConflictError(f"table {spec.table!r} is open already")
+                raise RoundStateError(
+                    f"table {spec.table!r} is open already: read it with GET /tables/{spec.table}"
+                    f", or close it (DELETE /tables/{spec.table}) while its round has no bets"
+                )
+            number = free_number(conn, spec.table, 1)
             conn.execute(
                 sa.insert(t).values(
                     table_id=spec.table,
                     submission=json.dumps(spec.submission, ensure_ascii=False),
                     submission_digest=digest,
                     progressives=json.dumps(spec.progressives),
-                    round_number=1,
+                    round_number=number,
                     steps="[]",
                     version=0,
                     opened_by=member.name,
@@ -177,7 +335,7 @@ def open_table(
                 )
             )
             row = _row(conn, spec.table)
-            return 201, _state(row, TableRound.open(sub, step_by_step=True), 1)
+            return 201, _state(row, open_round(sub, spec.table), number)
 
         return Write(run)
 
@@ -186,18 +344,23 @@ def open_table(
 
 @router.get("/tables", summary="The open tables")
 def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
-    """Every open table: id, submission digest, progressives, current round number."""
+    """Every open table: id, submission digest, progressives, its current round's id
+    (``round``, as ``GET /rounds/{table}/{round}`` takes it once settled) and number, who opened
+    it and when (UTC)."""
     t = store.tables
     with reader_of(request).connect() as conn:
         rows = conn.execute(sa.select(t).order_by(t.c.table_id)).all()
+        numbers = {r.table_id: free_number(conn, r.table_id, r.round_number) for r in rows}
     return {
         "tables": [
             {
                 "table": r.table_id,
                 "submission_digest": r.submission_digest,
                 "progressives": json.loads(r.progressives),
-                "round": r.round_number,
+                "round": round_id(numbers[r.table_id]),
+                "round_number": numbers[r.table_id],
                 "opened_by": r.opened_by,
+                "opened_at": _utc(r.opened_at),
             }
             for r in rows
         ]
@@ -209,7 +372,8 @@ def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
     """The current round's record so far, its phase and the actions it allows next."""
     with reader_of(request).connect() as conn:
         row = _row(conn, table)
-    return _state(row, _current(request, row), row.round_number)
+        number = free_number(conn, table, row.round_number)
+    return _shown(request, row, _current(request, row), number)
 
 
 @router.post(
@@ -248,15 +412,17 @@ def post_step(
         )
         raise InputError(f"not a round step: {where}") from exc
 
-    committed: list[tuple[int, TableRound]] = []  # what the committed transaction stored
+    committed: list[tuple[str, int, TableRound]] = []  # what the committed transaction stored
 
     def effect() -> Write:
         with reader_of(request).connect() as conn:
             row = _row(conn, table)
+            # the first id no stored round has (a round file stored under round-N before the
+            # table was opened is not settled over: the table's round is numbered past it)
+            number = free_number(conn, table, row.round_number)
         steps: list[dict[str, Any]] = json.loads(row.steps)
         rnd = apply_step(_current(request, row), parsed, len(steps) + 1)
         new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
-        number = row.round_number
         settled = None
         if rnd.phase is Phase.SETTLED:
             digest = row.submission_digest
@@ -264,16 +430,18 @@ def post_step(
                 ledger_of(request),
                 rnd,
                 table=table,
-                round_id=f"round-{number}",
+                round_id=round_id(number),
                 submission_digest=digest,
                 progressives=json.loads(row.progressives),
                 by=member.name,
             )
 
+        shown = None if settled is not None else _shown(request, row, rnd, number)
+
         def run(conn: Connection) -> tuple[int, Any]:
             t = store.tables
             values: dict[str, Any] = {"steps": json.dumps(new_steps), "version": row.version + 1}
-            state = _state(row, rnd, number)
+            state = _state(row, rnd, number) if shown is None else shown
             after = rnd
             if settled is not None:
                 prior = existing(conn, settled)
@@ -288,23 +456,69 @@ def post_step(
                 for k in ("events", "settlement", "net_cents"):
                     state[k] = stored[k]
                 values.update(steps="[]", round_number=number + 1)
-                after = TableRound.open(rnd.submission, step_by_step=True)
+                after = open_round(rnd.submission, table)
             done = conn.execute(
                 sa.update(t)
                 .where(t.c.table_id == table, t.c.version == row.version)
                 .values(**values)
             )
             if done.rowcount != 1:
-                raise IdempotencyConflictError(
-                    f"another step was posted to table {table} meanwhile: nothing changed; read "
-                    f"the table (GET /tables/{table}) and post the step again"
-                )
-            committed[:] = [(row.version + 1, after)]
+                raise _moved_on(table)
+            committed[:] = [(_opening(row), row.version + 1, after)]
             return 200, state
 
         return Write(run)
 
     response = idempotent(request, key, step, member.name, effect)
     if committed and REPLAYED not in response.headers:
-        _open_rounds(request).put(table, *committed[0])
+        _open_rounds(request).put(*committed[0])
     return response
+
+
+@router.delete(
+    "/tables/{table}",
+    summary="Close an open table whose round has no bets",
+    responses={
+        409: {
+            "description": "The round has bets (settle it first), or another step "
+            "was posted meanwhile."
+        }
+    },
+)
+def close_table(
+    request: Request, member: PitManager, table: str, key: IdempotencyKey = None
+) -> Response:
+    """Close the table (a pit manager or above, § 601a.2): allowed while its round has no bet and
+    no card, so no wager is left unsettled; its settled rounds stay stored. A round with bets is
+    a 409 problem: settle it (``POST /tables/{table}/steps``) first."""
+
+    def effect() -> Write:
+        with reader_of(request).connect() as conn:
+            row = _row(conn, table)
+            number = free_number(conn, table, row.round_number)
+        rnd = _current(request, row)
+        if rnd.bets or rnd.cards is not None:
+            raise RoundStateError(
+                f"table {table}'s round {round_id(number)} has {len(rnd.bets)} bet(s) "
+                f"({rnd.phase.value}): settle it with POST /tables/{table}/steps before closing "
+                "the table; nothing changed"
+            )
+
+        def run(conn: Connection) -> tuple[int, Any]:
+            t = store.tables
+            done = conn.execute(
+                sa.delete(t).where(t.c.table_id == table, t.c.version == row.version)
+            )
+            if done.rowcount != 1:
+                raise _moved_on(table)
+            return 200, {
+                "table": table,
+                "closed": True,
+                "closed_by": member.name,
+                "closed_at": _utc(datetime.now(UTC)),
+                "round_not_played": round_id(number),
+            }
+
+        return Write(run)
+
+    return idempotent(request, key, {"table": table}, member.name, effect)

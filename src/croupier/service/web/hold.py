@@ -33,7 +33,8 @@ from croupier.errors import CroupierError
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.auth import require
-from croupier.service.common import engine_of
+from croupier.service.common import engine_of, ledger_of
+from croupier.service.paid import Book, book_of, line_results
 from croupier.service.settling import checked_submission
 from croupier.units import format_money
 from croupier.wagers import get_wager
@@ -41,7 +42,7 @@ from croupier.wagers import get_wager
 BAND_SD = 3
 """The band's half-width in standard deviations of the theoretical hold."""
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter()
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading the hold report"))]
 
 
@@ -52,6 +53,8 @@ class _Tally:
     handle: int = 0
     squares: int = 0
     win: int = 0
+    pending: int = 0
+    voided: int = 0
 
 
 @cache
@@ -77,11 +80,15 @@ def _par(submissions: dict[tuple[str, str], Any], table: str, digest: str, bet: 
         return f"no par sheet: {exc}"
 
 
-def hold_report(engine: Engine) -> dict[str, Any]:
+def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
     """``{"band_sd", "rows": [...]}``: per table and wager, ``rounds``, ``lines``,
-    ``handle_cents``, ``hold_cents`` (actual), and where the par sheet is known ``paytable``,
-    ``decks``, ``house_edge``, ``theoretical_cents``, ``sd_cents``, ``low_cents``,
+    ``handle_cents``, ``hold_cents`` (actual: what the table kept, a progressive's award counted
+    as the ledger ``book`` has it — paid, or nothing for a voided one), ``pending_cents`` (awards
+    awaiting validation: owed, not yet paid, not in the hold), ``voided_cents``, ``hold_ratio``
+    (hold ÷ handle) and ``hold_percent`` (the same in percent), and where the par sheet is known
+    ``paytable``, ``decks``, ``house_edge``, ``theoretical_cents``, ``sd_cents``, ``low_cents``,
     ``high_cents`` and ``flagged`` (outside the band); else ``note`` says why not."""
+    book = book or Book({}, {})
     tallies: dict[tuple[str, str, str], _Tally] = {}
     submissions: dict[tuple[str, str], Any] = {}
     with engine.connect() as conn:
@@ -96,7 +103,8 @@ def hold_report(engine: Engine) -> dict[str, Any]:
         r = store.rounds
         q = sa.select(r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
         for table, round_id, digest, text in conn.execute(q.order_by(r.c.id)):
-            for line in json.loads(text)["settlement"]["lines"]:
+            for result in line_results(json.loads(text), book):
+                line = result.line
                 if line.get("settled_by_base_game") or line.get("win_cents") is None:
                     continue
                 tally = tallies.setdefault((table, line["bet"], digest), _Tally())
@@ -104,7 +112,9 @@ def hold_report(engine: Engine) -> dict[str, Any]:
                 tally.lines += 1
                 tally.handle += int(line["stake_cents"])
                 tally.squares += int(line["stake_cents"]) ** 2
-                tally.win += int(line["win_cents"])
+                tally.win += result.win_cents
+                tally.pending += result.pending_cents
+                tally.voided += result.voided_cents
     rows = []
     for (table, bet, digest), t in sorted(tallies.items()):
         row: dict[str, Any] = {
@@ -116,7 +126,11 @@ def hold_report(engine: Engine) -> dict[str, Any]:
             "handle": format_money(t.handle),
             "hold_cents": -t.win,
             "hold": format_money(-t.win),
-            "hold_percent": -t.win / t.handle if t.handle else None,
+            "pending_cents": t.pending,
+            "pending": format_money(t.pending),
+            "voided_cents": t.voided,
+            "hold_ratio": -t.win / t.handle if t.handle else None,
+            "hold_percent": round(-100 * t.win / t.handle, 4) if t.handle else None,
         }
         par = _par(submissions, table, digest, bet)
         if isinstance(par, str):
@@ -143,10 +157,16 @@ def hold_report(engine: Engine) -> dict[str, Any]:
     return {"band_sd": BAND_SD, "rows": rows}
 
 
-@router.get("/hold-report")
+@router.get(
+    "/hold-report",
+    summary="Actual against theoretical hold per table and wager",
+    tags=["rounds"],
+)
 def hold(request: Request, _member: Staff) -> dict[str, Any]:
-    """The hold report as JSON (a staff member's token, as the stored rounds)."""
-    return hold_report(engine_of(request))
+    """The hold report as JSON (a staff member's token, as the stored rounds): progressive
+    awards counted as the ledger has them (a voided award paid nothing; a pending one is owed,
+    shown apart as ``pending_cents``)."""
+    return hold_report(engine_of(request), book_of(ledger_of(request)))
 
 
 __all__ = ["BAND_SD", "hold_report", "router"]

@@ -10,7 +10,7 @@
     last = state;
     $("round").hidden = false;
     $("round-table").textContent = state.table;
-    $("round-number").textContent = String(state.round);
+    $("round-number").textContent = state.round;
     $("round-phase").textContent = state.phase;
     $("round-cards").textContent = state.cards || "—";
     $("round-allowed").textContent = state.allowed.join(", ") || "nothing: the round is settled";
@@ -84,7 +84,7 @@
   async function tables() {
     try {
       const t = await api("/tables");
-      $("table").replaceChildren(...t.tables.map((x) => el("option", {value: x.table}, `${x.table} (round ${x.round})`)));
+      $("table").replaceChildren(...t.tables.map((x) => el("option", {value: x.table}, `${x.table} (${x.round})`)));
       $("dealer-status").textContent = t.tables.length ? "" : "No open table: a pit manager opens one (POST /tables).";
     } catch (e) { problem(e); }
   }

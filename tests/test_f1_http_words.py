@@ -1,0 +1,223 @@
+"""The service speaks HTTP's words and says what it means (issue 16, trial items 16, 17, 19, 21):
+a real ``croupier serve`` process on SQLite (the backend that gives times back without a zone).
+
+The OpenAPI lists every route with a success schema and error examples of its own path; errors
+name query parameters, not CLI flags; a lost race between two steps says so (no idempotency key
+was sent); a rule of 58 Pa. Code is cited first; times carry their offset; a JSON body sent as
+text/plain is told so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import uuid
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import jsonschema
+import pytest
+from typer.testing import CliRunner
+
+from croupier.cli import app
+from progressive_support import new_db_url
+from service_support import DEALER, FLOOR, PIT, SHIFT, Server, make_ledger, pp_round, royal_round
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    tmp = tmp_path_factory.mktemp("f1-words")
+    urls = new_db_url("sqlite", tmp)
+    url = next(urls)
+    make_ledger(url)
+    srv = Server(url, tmp / "server.log").start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        urls.close()  # type: ignore[attr-defined]
+
+
+def uid(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+# -- OpenAPI (item 16) ---------------------------------------------------------------------
+
+
+def test_the_openapi_has_every_route_a_success_schema_and_its_own_error_paths(
+    server: Server,
+) -> None:
+    spec = httpx.get(f"{server.base}/openapi.json", timeout=60).json()
+    from croupier.service.app import create_app
+
+    routes = {
+        (m.lower(), r.path)  # type: ignore[attr-defined]
+        for r in create_app().routes
+        if getattr(r, "include_in_schema", False)
+        for m in getattr(r, "methods", ())
+        if m not in ("HEAD", "OPTIONS")
+    }
+    listed = {(m, p) for p, ops in spec["paths"].items() for m in ops}
+    assert routes <= listed, routes - listed
+    assert ("get", "/hold-report") in listed and ("delete", "/tables/{table}") in listed
+    for path, ops in spec["paths"].items():
+        pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$"
+        for method, op in ops.items():
+            for status, r in op["responses"].items():
+                for kind, body in (r.get("content") or {}).items():
+                    if status.startswith("2"):
+                        assert body.get("schema"), (method, path, status, kind)
+                    example = body.get("example")
+                    if kind == "application/problem+json":
+                        assert re.match(pattern, example["instance"]), (path, example)
+
+
+def test_an_answer_matches_its_openapi_schema(server: Server) -> None:
+    spec = httpx.get(f"{server.base}/openapi.json", timeout=60).json()
+
+    def schema(method: str, path: str, status: str) -> dict[str, object]:
+        s: dict[str, object] = spec["paths"][path][method]["responses"][status]["content"][
+            "application/json"
+        ]["schema"]
+        return s
+
+    table = uid("BJ")
+    with server.client() as c:
+        opened = c.post(
+            "/tables",
+            json={"table": table, "submission": pp_round("x")["submission"]},
+            headers=server.auth(PIT),
+        )
+        jsonschema.validate(opened.json(), schema("post", "/tables", "201"))
+        assert "required" in schema("post", "/tables", "201")
+        link = c.post("/progressives/jp-5/links", json={"table": table}, headers=server.auth(SHIFT))
+        jsonschema.validate(link.json(), schema("post", "/progressives/{name}/links", "201"))
+        r = c.post(
+            "/rounds/settle",
+            params={"table": table, "progressive": "jp-5"},
+            json=royal_round("r1"),
+            headers=server.auth(DEALER),
+        )
+        assert r.status_code == 201, r.text
+        jsonschema.validate(r.json(), schema("post", "/rounds/settle", "201"))
+        (award,) = r.json()["progressives"][0]["awards"]
+        void = c.post(
+            f"/awards/{award['award']}/void", json={"reason": "misread"}, headers=server.auth(FLOOR)
+        )
+        jsonschema.validate(void.json(), schema("post", "/awards/{award_id}/void", "200"))
+
+
+# -- errors in HTTP's words (item 17) ------------------------------------------------------
+
+
+def test_errors_name_the_query_parameters_not_cli_flags(server: Server) -> None:
+    with server.client() as c:
+        bad = c.get("/parsheets/match-the-dealer", params={"paytable": "1", "meter": "abc"})
+        assert bad.status_code == 422
+        assert "meter parameter" in bad.json()["detail"]
+        assert "--" not in bad.json()["detail"]
+        period = c.get(
+            "/reconciliation",
+            params={"from": "2026-12-03", "to": "2026-12-01"},
+            headers=server.auth(DEALER),
+        )
+        assert period.status_code == 422
+        assert "give ?from= before ?to=" in period.json()["detail"]
+        assert "--" not in period.json()["detail"]
+
+
+def test_a_step_that_lost_a_race_says_so(server: Server) -> None:
+    """Trial: two steps posted to one table at once, the loser got IdempotencyConflictError
+    though no key was sent."""
+    with server.client() as c:
+        losers: list[httpx.Response] = []
+        for _ in range(5):
+            table = uid("BJ")
+            opened = c.post(
+                "/tables",
+                json={"table": table, "submission": pp_round("x")["submission"]},
+                headers=server.auth(PIT),
+            )
+            assert opened.status_code == 201
+
+            def bet(seat: int, table: str = table) -> httpx.Response:
+                body = {"action": "bet", "seat": seat, "wager": "blackjack", "amount": "$10"}
+                return httpx.post(
+                    f"{server.base}/tables/{table}/steps",
+                    json=body,
+                    headers=server.auth(DEALER),
+                    timeout=60,
+                )
+
+            with ThreadPoolExecutor(7) as pool:
+                answers = list(pool.map(bet, range(1, 8)))
+            assert all(a.status_code in (200, 409) for a in answers), [a.text for a in answers]
+            losers += [a for a in answers if a.status_code == 409]
+            if losers:
+                break
+    if not losers:
+        pytest.skip("no two steps met on this machine")
+    for a in losers:
+        assert a.json()["error_type"] == "RoundStateError"
+        assert "Idempotency" not in a.json()["detail"]
+        assert "at the same time" in a.json()["detail"]
+
+
+def test_a_pa_rule_is_cited_first(server: Server) -> None:
+    name = "jp-5"
+    with server.client() as c:
+        s = c.post(
+            f"/progressives/{name}/suspend",
+            json={"reason": "meter test"},
+            headers=server.auth(PIT),
+        )
+        assert s.status_code == 200, s.text
+        try:
+            r = c.post(
+                "/rounds/settle",
+                params={"table": "BJ-1", "progressive": name},
+                json=pp_round(uid("r"), jp=True),
+                headers=server.auth(DEALER),
+            )
+        finally:
+            assert c.post(f"/progressives/{name}/resume", headers=server.auth(PIT)).is_success
+        detail = r.json()["detail"]
+        assert r.json()["section"] == "605a.8"
+        assert detail.index("58 Pa. Code § 605a.8") < detail.index("NY 9 NYCRR")
+
+
+# -- data in the JSON (item 19) and small text (item 21) -----------------------------------
+
+
+def test_times_carry_their_offset(server: Server) -> None:
+    with server.client() as c:
+        history = c.get("/progressives/jp-5/history", headers=server.auth(DEALER)).json()
+        assert history["history"]
+        for e in history["history"]:
+            assert re.search(r"[+-]\d\d:\d\d$", e["at"]), e["at"]
+        events = c.get("/significant-events", headers=server.auth(DEALER)).json()["events"]
+        for e in events:
+            assert re.search(r"[+-]\d\d:\d\d$", e["at"]), e["at"]
+
+
+def test_a_json_body_sent_as_text_is_told_its_content_type(server: Server) -> None:
+    with server.client() as c:
+        r = c.post(
+            "/awards/1/void",
+            content=b'{"reason": "misread"}',
+            headers={**server.auth(FLOOR), "Content-Type": "text/plain"},
+        )
+        assert r.status_code == 415, r.text
+        assert "Content-Type: application/json" in r.json()["detail"]
+        assert "text/plain" in r.json()["detail"]
+        assert "valid dictionary" not in r.text
+
+
+def test_the_ledgers_default_path_in_help_names_xdg_data_home(tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "COLUMNS": "200"}
+    result = CliRunner().invoke(app, ["meters", "report", "--help"], env=env)
+    assert result.exit_code == 0
+    assert "$XDG_DATA_HOME/croupier/progressive.sqlite3" in " ".join(result.output.split())
