@@ -201,8 +201,11 @@ def _baccarat_shoes(shoes: int, seed: int, rules: BaccaratRules) -> ShoeSimulati
 
 
 def default_decks(wager: Wager, paytable: str | Paytable | None = None) -> int:
-    """The most decks the wager (and paytable) is offered with."""
-    tables = [wager.paytable(paytable)] if isinstance(paytable, str) else None
+    """The most decks the wager (and paytable) is offered with — a paytable printed once for each
+    of several deck counts (Match the Dealer's "1" for 6 and for 8 decks) by all its printings."""
+    tables = None
+    if isinstance(paytable, str):
+        tables = [t for t in wager.paytables() if t.key == paytable] or [wager.paytable(paytable)]
     if isinstance(paytable, Paytable):
         tables = [paytable]
     decks = [d for t in (tables or wager.paytables()) for d in t.decks]
