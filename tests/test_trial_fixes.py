@@ -379,3 +379,13 @@ def test_a_ledger_url_of_another_database_says_which_run_the_ledger() -> None:
     r = run_main(["meters", "--db", "mysql://x"])
     assert r.code == 2 and len(r.error_lines()) == 1
     assert "runs on SQLite or PostgreSQL" in r.err and "MySQLdb" not in r.err
+
+
+def test_eor_default_decks_of_a_paytable_printed_for_several() -> None:
+    # Match the Dealer's paytable 1 is printed once for 6 decks and once for 8 (§ 633b.3): with no
+    # --decks, eor takes the most, as its help says, instead of asking for the deck count
+    from croupier.analysis.eor_table import default_decks
+
+    wager = get_wager("match-the-dealer")
+    assert sorted({d for t in wager.paytables() if t.key == "1" for d in t.decks}) == [6, 8]
+    assert default_decks(wager, "1") == 8
