@@ -72,11 +72,11 @@ def _in_one_batch(
             errors.append(exc)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
-    with feeder._writer:
+    with feeder.lane._writer:
         for th in threads:
             th.start()
         deadline = time.monotonic() + 30
-        while len(feeder._queue) < len(calls):
+        while len(feeder.lane._queue) < len(calls):
             assert time.monotonic() < deadline, "the rounds did not queue"
             time.sleep(0.005)
     for th in threads:
@@ -103,11 +103,11 @@ def test_rounds_queued_together_are_one_batch_written_as_one_by_one_would(db_url
     with mtd_ledger(db_url) as ledger, mtd_ledger("sqlite://") as reference:
         ledger.definition("mtd-5")  # the object holds the definition: the common case
         feeder = feeder_of(ledger)
-        before = feeder.batches
+        before = feeder.lane.batches
         got = _in_one_batch(
             feeder, [functools.partial(_feed, ledger, i) for i in range(len(ROUNDS))]
         )
-        assert feeder.batches == before + 1 and feeder.rounds == len(ROUNDS)
+        assert feeder.lane.batches == before + 1 and feeder.lane.rounds == len(ROUNDS)
         assert all(r is not None for r in got)
         order = _round_order(ledger)
         assert sorted(order) == sorted(r[0] for r in ROUNDS)
