@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,8 @@ from croupier.progressive import (
     RoundSettlement,
 )
 from croupier.progressive.feeder import Feeder, feeder_of
+from croupier.service import idempotency, store
+from croupier.service.committer import Committer, Rows
 from progressive_support import BACKENDS, DEALER, mtd_ledger, new_db_url
 
 ROUNDS: list[tuple[str, str, tuple[int, ...], tuple[tuple[int, str], ...]]] = [
@@ -57,9 +59,7 @@ def _feed(ledger: Ledger, i: int) -> RoundSettlement | None:
     )
 
 
-def _in_one_batch(
-    feeder: Feeder, calls: list[Callable[[], RoundSettlement | None]]
-) -> list[RoundSettlement | None]:
+def _in_one_batch(feeder: Feeder, calls: Sequence[Callable[[], Any]]) -> list[Any]:
     """Run ``calls`` (each feeding one round) in threads while the feeder's writer is held, so
     they queue; release it: one of them writes the whole queue as one batch."""
     out: list[Any] = [None] * len(calls)
@@ -255,3 +255,65 @@ def test_postgresql_reads_are_one_repeatable_read_snapshot(pg_url: str) -> None:
     with Ledger(pg_url) as ledger, ledger.reader.connect() as conn:
         assert conn.execute(sa.text("SHOW transaction_isolation")).scalar() == "repeatable read"
         assert conn.execute(sa.text("SHOW transaction_read_only")).scalar() == "on"
+
+
+INSERT_KEY = sa.insert(store.idempotency)
+
+
+def _key_rows(key: str) -> Rows:
+    return [(INSERT_KEY, idempotency.row(key, "POST /x", "d" * 64, 201, "{}", DEALER))]
+
+
+def _keys(ledger: Ledger) -> list[str]:
+    with ledger.engine.connect() as conn:
+        return sorted(conn.execute(sa.select(store.idempotency.c.key)).scalars())
+
+
+def test_the_services_rows_queued_with_rounds_commit_in_their_transaction(db_url: str) -> None:
+    with mtd_ledger(db_url) as ledger:
+        store.upgrade(ledger.engine)
+        ledger.definition("mtd-5")
+        commits: list[int] = []
+        committer = Committer(ledger.engine, lambda: commits.append(1))
+        feeder = feeder_of(ledger)
+        assert committer._lane is feeder.lane  # one queue per database engine
+        before = feeder.lane.batches
+        got = _in_one_batch(
+            feeder,
+            [
+                functools.partial(_feed, ledger, 0),
+                functools.partial(committer.write, _key_rows("a")),
+                functools.partial(_feed, ledger, 1),
+                functools.partial(committer.write, _key_rows("b")),
+            ],
+        )
+        assert got[1] is True and got[3] is True
+        assert got[0] is not None and got[2] is not None
+        assert feeder.lane.batches == before + 1 and feeder.lane.shared == 1
+        assert commits == [1]  # one commit for the two rounds and the two requests' rows
+        assert _keys(ledger) == ["a", "b"]
+        assert ledger.status("mtd-5").levels[0].wagered_cents == (3 + 2) * 500
+        assert ledger.audit().chain_checked
+
+
+def test_a_key_taken_in_a_shared_batch_leaves_the_rounds_to_be_fed_alone(db_url: str) -> None:
+    with mtd_ledger(db_url) as ledger:
+        store.upgrade(ledger.engine)
+        ledger.definition("mtd-5")
+        committer = Committer(ledger.engine)
+        assert committer.write(_key_rows("taken")) is True
+        feeder = feeder_of(ledger)
+        got = _in_one_batch(
+            feeder,
+            [
+                functools.partial(_feed, ledger, 0),
+                functools.partial(committer.write, _key_rows("taken")),
+                functools.partial(committer.write, _key_rows("c")),
+            ],
+        )
+        # the batch rolled back whole: the round is to be fed alone, the rows went alone
+        assert got == [None, False, True]
+        assert _keys(ledger) == ["c", "taken"]
+        assert ledger.system("mtd-5").find_round(ROUNDS[0][0]) is None
+        assert _feed(ledger, 0) is not None
+        assert ledger.audit().chain_checked
