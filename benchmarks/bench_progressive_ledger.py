@@ -8,7 +8,10 @@ Prints p50 / p99 / max over every round, the writer processes' CPU per round (``
 client's share of the work, what a quiet machine's latency is made of besides the database's own
 CPU and fsync), and each writer's rounds and p99 (no writer starved: each writer's p99 is of the
 same order), with the machine's load average before and after (the figures are only comparable at
-a like load). Goal of issue 12: p99 ≤ 50 ms with 4 writers on both.
+a like load). Goal of issue 12: p99 ≤ 50 ms with 4 writers on both. A last row per backend
+(``8t``, ``--threads``) runs the writers as threads of one process feeding through the ledger's
+group commit (:mod:`croupier.progressive.feeder`, as ``croupier serve`` does) and prints the
+rounds settled per commit.
 PostgreSQL: ``$CROUPIER_TEST_PG_URL`` or ``postgresql+psycopg://postgres@127.0.0.1:5432/test``
 (a fresh schema per run, dropped afterwards). Prints figures; asserts nothing.
 """
@@ -21,6 +24,7 @@ import os
 import random
 import statistics
 import tempfile
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -31,6 +35,7 @@ from argon2 import PasswordHasher
 
 from croupier.paytables import builtin_paytables
 from croupier.progressive import Ledger, ProgressiveDefinition, QualifyingHand, Role
+from croupier.progressive.feeder import feeder_of
 from croupier.progressive.staff import use_hasher
 
 PG_URL = os.environ.get("CROUPIER_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
@@ -107,6 +112,45 @@ def run(url: str, writers: int, rounds: int) -> tuple[dict[str, list[float]], fl
     return per, sum(cpu for _, _, cpu in got) / (writers * rounds)
 
 
+def run_threads(url: str, threads: int, rounds: int) -> tuple[list[float], float, float]:
+    """``threads`` writer threads in one process, one per table (cycling over four), feeding
+    through the ledger's group commit (:meth:`ProgressiveSystem.play_new_round`, what ``croupier
+    serve`` does): every round's milliseconds, the process's CPU milliseconds per round and the
+    rounds settled per commit."""
+    setup(url)
+    ledger = Ledger(url, migrate=False)
+    ledger.definition("linked")  # the object holds the definition, as a warm server does
+    positions = list(range(1, SEATS + 1))
+    times: list[float] = []
+    gate = threading.Barrier(threads)
+
+    def one(n: int) -> None:
+        table = TABLES[n % len(TABLES)]
+        system = ledger.system("linked")
+        gate.wait()
+        for i in range(rounds):
+            rid = f"{table}/{n}-{i}"
+            qh = hands(table, n * rounds + i)
+            t0 = time.perf_counter()
+            done = system.play_new_round(rid, table, positions, qh, idempotency_key=rid, by="dana")
+            if done is None:  # not the common case: the step-by-step procedure
+                system.play_round(rid, table, positions, qh, idempotency_key=rid, by="dana")
+            times.append((time.perf_counter() - t0) * 1000)
+
+    cpu = time.process_time()
+    pool = [threading.Thread(target=one, args=(n,)) for n in range(threads)]
+    for th in pool:
+        th.start()
+    for th in pool:
+        th.join()
+    cpu = (time.process_time() - cpu) * 1000
+    lane = feeder_of(ledger).lane
+    per_commit = lane.rounds / lane.batches if lane.batches else float("nan")
+    ledger.audit()  # every round applied once, the chain intact
+    ledger.close()
+    return times, cpu / (threads * rounds), per_commit
+
+
 def load() -> str:
     """The 1, 5 and 15 minute load averages (2 cores shared: compare figures at a like load)."""
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
@@ -138,6 +182,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=200, help="rounds per writer (200)")
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
+    parser.add_argument(
+        "--threads", type=int, default=8, help="writer threads of the group-commit row (8; 0: none)"
+    )
     args = parser.parse_args()
     home = tempfile.mkdtemp(prefix="croupier-bench-")
     os.environ["XDG_DATA_HOME"] = home  # the ledger keys of the PostgreSQL schemas
@@ -161,6 +208,23 @@ def main() -> None:
             print(
                 f"{backend:<11} {writers:>7} {len(times):>6} {statistics.median(times):>7.1f} "
                 f"{pct(times, 0.99):>7.1f} {max(times):>7.1f} {cpu:>6.2f}  {each}"
+            )
+        if args.threads > 0:
+            schema = None
+            if backend == "sqlite":
+                url = f"sqlite:///{Path(home) / 'bench-threads.sqlite3'}"
+            else:
+                url, schema = pg_url()
+            try:
+                times, cpu, per_commit = run_threads(url, args.threads, args.rounds)
+            finally:
+                if schema is not None:
+                    drop(schema)
+            print(
+                f"{backend:<11} {str(args.threads) + 't':>7} {len(times):>6} "
+                f"{statistics.median(times):>7.1f} {pct(times, 0.99):>7.1f} {max(times):>7.1f} "
+                f"{cpu:>6.2f}  threads of one process, group commit: {per_commit:.1f} rounds a "
+                "commit"
             )
     print(f"load average {load()} (after)")
 

@@ -68,6 +68,7 @@ from croupier.progressive.store import (
     held_head,
     keep_head,
     make_engine,
+    make_reader,
     now,
     open_head,
     read_head,
@@ -167,6 +168,8 @@ class LedgerBase:
             raise LedgerLookupError(self._missing())
         try:
             self.engine = make_engine(self.url)
+            # reads that take no writer lock (make_reader): definitions, rounds, status
+            self.reader = make_reader(self.engine)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
             raise LedgerError(f"cannot use database {self.display_url}: {db_error(exc)}") from exc
         self.fault_hook = fault_hook
@@ -176,6 +179,7 @@ class LedgerBase:
         # the Rules Submission this process runs under, and its configuration checks (cached)
         self.running_submission = submission_sha256
         self._configuration: dict[tuple[Any, ...], Any] = {}
+        self._feeder: Any = None  # croupier.progressive.feeder.feeder_of makes it
         try:
             if not create:
                 with self.engine.connect() as conn:
@@ -237,6 +241,8 @@ class LedgerBase:
 
     def close(self) -> None:
         """Release the database connections (and the copy of the head's file)."""
+        if self.reader.pool is not self.engine.pool:
+            self.reader.dispose()
         self.engine.dispose()
         if self._head_fd is not None:
             os.close(self._head_fd)
@@ -329,6 +335,12 @@ class LedgerBase:
             cached = (row.id, row.definition, ProgressiveDefinition.from_json(row.definition))
             self._defs[name] = cached
         return cached[0], cached[2]
+
+    def known_definition(self, progressive: str) -> ProgressiveDefinition | None:
+        """The definition of ``progressive`` as this object last read it, without a read (``None``
+        if never read): what a write checks again under the lock before it relies on it."""
+        cached = self._defs.get(progressive)
+        return None if cached is None else cached[2]
 
     def names(self, conn: Connection | None = None) -> list[str]:
         """The names of every progressive, in creation order."""
@@ -691,13 +703,14 @@ class LedgerBase:
             self._link(conn, pid, defn, table, by, role)
 
     def definition(self, progressive: str) -> ProgressiveDefinition:
-        """The definition of ``progressive``."""
-        with self.engine.connect() as conn:
+        """The definition of ``progressive`` (read without the writer lock)."""
+        with self.reader.connect() as conn:
             return self._definition(conn, progressive, lock=False)[1]
 
     def status(self, progressive: str) -> ProgressiveStatus:
-        """Definition, linked tables, level states and pending awards of ``progressive``."""
-        with self.engine.connect() as conn:
+        """Definition, linked tables, level states and pending awards of ``progressive`` (one
+        snapshot, read without the writer lock)."""
+        with self.reader.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
             tables = tuple(
                 conn.execute(

@@ -324,13 +324,30 @@ def _full_hit(defn: ProgressiveDefinition, hands: Sequence[QualifyingHand]) -> b
     return False
 
 
-def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement | None:
+LOCKED = "locked-progressives"
+"""``TX_STATE`` key: the progressives whose row this transaction locked and found playable
+(id → the definition's JSON read under the lock), so a later round of a batch
+(:mod:`croupier.progressive.feeder`) reads neither that row nor the chain head again."""
+
+
+def play(
+    ledger: LedgerBase, p: Prepared, conn: Connection, *, commit: bool = True
+) -> RoundSettlement | None:
     """Settle the prepared round on ``conn`` (a write transaction of ``ledger``), or ``None``
-    when it is not the common case (see the module docstring); then only reads were made."""
+    when it is not the common case (see the module docstring); then only reads were made.
+
+    ``commit=False``: the writes are left in the transaction, which the caller commits (one
+    commit for a batch of rounds, :mod:`croupier.progressive.feeder`); a later round of it finds
+    the progressive's row and the chain head locked already and the head in the transaction's
+    state, and reads only the levels and what is known of its round, key, table and member."""
     key = ledger._require_key()
+    st = conn.info[TX_STATE]
+    locked: dict[int, str] = st.setdefault(LOCKED, {})
+    held = locked.get(p.pid) == p.definition_json and st.get("head") is not None
     reads = Batch(conn)
-    reads.add(_LOCK_PROGRESSIVE, {"b_name": p.progressive})
-    reads.add(_LOCK_HEAD, {})
+    if not held:
+        reads.add(_LOCK_PROGRESSIVE, {"b_name": p.progressive})
+        reads.add(_LOCK_HEAD, {})
     reads.add(
         _STATE,
         {
@@ -341,17 +358,26 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
             "b_key": p.key,
         },
     )
-    prog, head, state = reads.run()
-    assert isinstance(prog, list) and isinstance(head, list) and isinstance(state, list)
-    if not prog or prog[0]["id"] != p.pid or prog[0]["definition"] != p.definition_json:
-        return None
-    if prog[0]["suspended"] or not ledger_check(ledger, p.definition).ok:
-        return None  # the procedure refuses it, saying why
+    got = reads.run()
+    state = got[-1]
+    assert isinstance(state, list)
+    if held:
+        head_seq, head_mac = st["head"]
+    else:
+        prog, head = got[0], got[1]
+        assert isinstance(prog, list) and isinstance(head, list)
+        if not prog or prog[0]["id"] != p.pid or prog[0]["definition"] != p.definition_json:
+            return None
+        if prog[0]["suspended"] or not ledger_check(ledger, p.definition).ok:
+            return None  # the procedure refuses it, saying why
+        if not head:
+            return None
+        head_seq, head_mac = int(head[0]["head_seq"]), str(head[0]["head_mac"])
+        ledger._check_kept(head_seq)
     if p.definition.hit_policy is HitPolicy.SHARE and _full_hit(p.definition, p.hands):
         return None  # a 100% hit may join a share group: the procedure reads the groups
-    if not head or not state:
+    if not state:
         return None
-    ledger._check_kept(int(head[0]["head_seq"]))
     s0 = state[0]
     if s0["round_status"] is not None or s0["settled"] is not None or s0["linked"] is None:
         return None
@@ -382,8 +408,8 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
     at = now()
     rows, seq, mac = chain_rows(
         key,
-        int(head[0]["head_seq"]),
-        str(head[0]["head_mac"]),
+        head_seq,
+        head_mac,
         p.pid,
         [*p.before, *plan.events, settled],
         round_id=p.round_id,
@@ -433,6 +459,7 @@ def play(ledger: LedgerBase, p: Prepared, conn: Connection) -> RoundSettlement |
     )
     writes.add(_INSERT_EVENTS, rows)
     writes.add(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
-    writes.run(commit=True)
-    conn.info[TX_STATE]["head"] = [seq, mac]  # the copy kept outside the database follows it
+    writes.run(commit=commit)
+    st["head"] = [seq, mac]  # the copy kept outside the database follows it
+    locked[p.pid] = p.definition_json
     return result

@@ -32,6 +32,7 @@ from croupier.errors import (
 from croupier.paytables import MeterLevel
 from croupier.progressive.configuration import ledger_check, require_configuration
 from croupier.progressive.core import TX_STATE, LedgerBase
+from croupier.progressive.feeder import feeder_of
 from croupier.progressive.meters import (
     AwardDraft,
     EventDraft,
@@ -260,6 +261,37 @@ class ProgressiveSystem:
         with self._logging_refusal(table, by):
             return self._play_new(round_id, table, positions, hands, idempotency_key, by, content)
 
+    def play_new_round(
+        self,
+        round_id: str,
+        table: str,
+        positions: Sequence[int],
+        hands: Sequence[QualifyingHand],
+        *,
+        idempotency_key: str,
+        by: str,
+        content: str | None = None,
+    ) -> RoundSettlement | None:
+        """:meth:`play_round` for a round the ledger does not know yet, in the common case, with
+        the rounds other threads feed meanwhile: one transaction and one commit for them all
+        (:class:`~croupier.progressive.feeder.Feeder`). ``None`` — nothing written — when the
+        round is not that case (on the ledger already, a refusal to explain, a definition this
+        object has not read yet): call :meth:`play_round`, which decides it and says why."""
+        prepared = prepare(
+            self.ledger,
+            self.name,
+            round_id,
+            table,
+            positions,
+            hands,
+            idempotency_key=idempotency_key,
+            by=by,
+            content=content,
+        )
+        if prepared is None or self._open is not None:
+            return None
+        return feeder_of(self.ledger).play(prepared)
+
     def _play_new(
         self,
         round_id: str,
@@ -323,8 +355,9 @@ class ProgressiveSystem:
         return self.ledger.status(self.name)
 
     def round(self, round_id: str) -> RoundView:
-        """The round ``round_id`` (:class:`LedgerLookupError` if no wager was accepted in it)."""
-        with self.ledger.engine.connect() as conn:
+        """The round ``round_id`` (:class:`LedgerLookupError` if no wager was accepted in it);
+        read without the writer lock."""
+        with self.ledger.reader.connect() as conn:
             pid, defn = self.ledger._definition(conn, self.name, lock=False)
             r = _round(conn, pid, defn, round_id)
         if r is None:

@@ -146,6 +146,13 @@ ledger_events = sa.Table(
     sa.Index("ix_ledger_events_progressive_seq", "progressive_id", "seq"),
     sa.Index("ix_ledger_events_award", "award_id"),
     sa.Index("ix_ledger_events_round", "progressive_id", "round_id"),
+    # the newest staff (or significant) event in one read, whatever the log's length (0006)
+    sa.Index(
+        "ix_ledger_events_staff_seq",
+        "seq",
+        postgresql_where=sa.text("progressive_id IS NULL"),
+        sqlite_where=sa.text("progressive_id IS NULL"),
+    ),
 )
 
 ledger_chain = sa.Table(

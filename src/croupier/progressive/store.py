@@ -150,6 +150,38 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+def make_reader(engine: Engine) -> Engine:
+    """An engine for the ledger's reads that take **no writer lock**, beside ``engine`` (a
+    :func:`make_engine`): on a SQLite file an engine of its own on the same file, ``query_only``,
+    whose transactions begin with a deferred ``BEGIN`` — no ``flock``, no ``BEGIN IMMEDIATE``:
+    WAL gives each transaction one consistent snapshot of the committed log while a writer
+    writes; on PostgreSQL the engine's pool with every transaction ``REPEATABLE READ READ
+    ONLY`` (one snapshot, no row lock); in memory the engine itself (one connection). Reads that
+    decide a write are made again under the lock by the writer; the caller disposes of the
+    reader (:meth:`~croupier.progressive.core.LedgerBase.close`)."""
+    if engine.dialect.name != "sqlite":
+        return engine.execution_options(isolation_level="REPEATABLE READ", postgresql_readonly=True)
+    database = engine.url.database
+    if database in (None, "", ":memory:"):
+        return engine
+    ro = sa.create_engine(engine.url, connect_args={"timeout": 60})
+
+    @event.listens_for(ro, "connect")
+    def _connect(dbapi_conn: Any, _record: Any) -> None:
+        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=60000")
+        cur.execute("PRAGMA query_only=ON")
+        cur.close()
+
+    @event.listens_for(ro, "begin")
+    def _begin(conn: Connection) -> None:
+        conn.exec_driver_sql("BEGIN")  # deferred: a read snapshot from the first SELECT
+
+    return ro
+
+
 class FlockConnection(sqlite3.Connection):
     """A SQLite connection holding the ledger file's writer lock (an exclusive ``flock`` on
     ``<file>.lock``) from its ``BEGIN IMMEDIATE`` until its COMMIT or ROLLBACK has *returned*:

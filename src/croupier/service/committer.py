@@ -12,20 +12,24 @@ recorded by a concurrent request) is rolled back whole and each of its requests 
 in a transaction of its own; the one whose key was taken is told so (:meth:`Committer.write`
 answers ``False``) and decides in its own transaction, as it would have alone. Any other failure
 is raised to every request of the batch; nothing of it was committed.
+
+The queue is the engine's :class:`~croupier.progressive.feeder.Lane`, shared with the rounds
+the ledger on the same database is fed (:class:`~croupier.progressive.feeder.Feeder`): rows
+queued while rounds are queued are committed in the rounds' transaction — one sync for both —
+and, if that transaction fails, written as above without them.
 """
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from sqlalchemy import Engine, Insert
+from sqlalchemy import Connection, Engine, Insert
 from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import LedgerError
 from croupier.progressive.batch import Batch
+from croupier.progressive.feeder import RowsItem, RowsWriter, lane_of
 
 Rows = list[tuple[Insert, dict[str, Any]]]
 """Rows to insert: each an INSERT statement (a module-level one: compiled once) and its values."""
@@ -48,15 +52,7 @@ def unique_violation(exc: BaseException) -> bool:
     return False
 
 
-@dataclass
-class _Item:
-    rows: Rows
-    done: bool = False
-    ok: bool = False
-    error: BaseException | None = None
-
-
-class Committer:
+class Committer(RowsWriter):
     """Writes :data:`Rows` of concurrent requests in shared transactions (module docstring).
 
     ``before_commit`` is called (by the thread writing a batch) just before each commit — the
@@ -65,43 +61,41 @@ class Committer:
     def __init__(self, engine: Engine, before_commit: Callable[[], None] | None = None) -> None:
         self.engine = engine
         self.before_commit = before_commit or (lambda: None)
-        self._queue: list[_Item] = []
-        self._queue_lock = threading.Lock()
-        self._writer = threading.Lock()  # one batch in flight per process
+        self._lane = lane_of(engine)  # shared with the ledger's rounds on this engine
 
     @property
     def waiting(self) -> int:
-        """How many requests wait for the batch in flight."""
-        return len(self._queue)
+        """How many requests (and rounds) wait for the batch in flight."""
+        return self._lane.waiting
 
     def write(self, rows: Rows) -> bool:
         """Write ``rows`` durably (``True``), or ``False`` when a unique key they take is taken
         (nothing of them written); other failures are raised."""
-        item = _Item(rows)
-        with self._queue_lock:
-            self._queue.append(item)
-        with self._writer:
-            if not item.done:
-                with self._queue_lock:
-                    batch, self._queue = self._queue, []
-                self._write(batch)
+        item = RowsItem(rows, self)
+        self._lane.submit(item)
         if item.error is not None:
             raise item.error
         return item.ok
 
-    def _write(self, batch: list[_Item]) -> None:
+    def stage(self, conn: Connection, items: Sequence[RowsItem]) -> None:
+        """Insert ``items``' rows in ``conn``'s transaction (a batch of rounds holds it)."""
+        self._insert(conn, [r for it in items for r in it.rows])
+
+    def write_items(self, items: Sequence[RowsItem]) -> None:
+        """Write ``items`` without rounds: all in one transaction, or — when a unique key is
+        taken — each in its own."""
         try:
-            if len(batch) > 1:
+            if len(items) > 1:
                 try:
-                    self._commit([r for it in batch for r in it.rows])
+                    self._commit([r for it in items for r in it.rows])
                 except (IntegrityError, LedgerError) as exc:
                     if not unique_violation(exc):
                         raise
                 else:
-                    for it in batch:
+                    for it in items:
                         it.ok = True
                     return
-            for it in batch:  # alone, or one by one after a key taken
+            for it in items:  # alone, or one by one after a key taken
                 try:
                     self._commit(it.rows)
                     it.ok = True
@@ -109,23 +103,28 @@ class Committer:
                     if not unique_violation(exc):
                         it.error = exc
         except BaseException as exc:  # the database failed: every request of the batch hears it
-            for it in batch:
+            for it in items:
                 if not it.ok:
                     it.error = exc
-        finally:
-            for it in batch:
-                it.done = True
 
-    def _commit(self, rows: Rows) -> None:
+    def pre_commit(self) -> None:
+        """Called by the lane just before a commit holding rows of this committer."""
+        self.before_commit()
+
+    def _insert(self, conn: Connection, rows: Rows, *, commit: bool = False) -> None:
         grouped: dict[int, tuple[Insert, list[dict[str, Any]]]] = {}
         for stmt, values in rows:
             grouped.setdefault(id(stmt), (stmt, []))[1].append(values)
-        with self.engine.begin() as conn:
-            batch = Batch(conn)
-            for stmt, many in grouped.values():
-                batch.add(stmt, many[0] if len(many) == 1 else many)
+        batch = Batch(conn)
+        for stmt, many in grouped.values():
+            batch.add(stmt, many[0] if len(many) == 1 else many)
+        if commit:
             self.before_commit()
-            batch.run(commit=True)
+        batch.run(commit=commit)
+
+    def _commit(self, rows: Rows) -> None:
+        with self.engine.begin() as conn:
+            self._insert(conn, rows, commit=True)
 
 
 __all__ = ["Committer", "Rows", "unique_violation"]

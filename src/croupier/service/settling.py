@@ -132,7 +132,9 @@ def feed_and_document(
         # ProgressiveSystem directly: Ledger.system would read the definition once more (a
         # progressive that does not exist is refused by feed_progressive's own read of it)
         system = ProgressiveSystem(ledger, name)
-        result = feed_progressive(rnd, system, table=table, round_id=round_id, by=by)
+        result = feed_progressive(
+            rnd, system, table=table, round_id=round_id, by=by, content=content
+        )
         if result is None:
             continue
         results.append((_wager(ledger, name), result))

@@ -180,8 +180,56 @@ def ledger_round_id(table: str, round_id: str) -> str:
     return f"{table}/{round_id}"
 
 
+def _feed_new(
+    rnd: TableRound, system: ProgressiveSystem, *, table: str, round_id: str, by: str, content: str
+) -> RoundSettlement | None:
+    """:func:`feed_progressive`'s common case, with no read before the ledger's lock: a round
+    the ledger does not know yet, checked against the definition the ledger object holds (the
+    ledger checks under its lock that it is still the progressive's), fed with the rounds other
+    threads feed meanwhile (one commit, :meth:`ProgressiveSystem.play_new_round`). ``None``:
+    nothing written — let the full path decide (and raise what it raises)."""
+    from croupier.progressive import QualifyingHand
+
+    defn = system.ledger.known_definition(system.name)
+    if defn is None or rnd.phase not in (Phase.DEALT, Phase.SETTLED):
+        return None
+    try:
+        check_round_matches(rnd, defn)
+        wager = wager_of(defn)
+    except CroupierError:
+        return None
+    positions = tuple(
+        b.seat for b in rnd.bets if b.wager == wager and b.amount_cents == defn.wager_cents
+    )
+    if not positions:
+        return None
+    hands = [
+        QualifyingHand(e.seat, e.outcome_key)
+        for e in rnd.events
+        if e.action is Action.SETTLEMENT
+        and e.wager == wager
+        and e.seat in positions
+        and e.outcome_key is not None
+    ]
+    return system.play_new_round(
+        ledger_round_id(table, round_id),
+        table,
+        positions,
+        hands,
+        idempotency_key=f"{defn.name}/{table}/{round_id}",
+        by=by,
+        content=content,
+    )
+
+
 def feed_progressive(
-    rnd: TableRound, system: ProgressiveSystem, *, table: str, round_id: str, by: str
+    rnd: TableRound,
+    system: ProgressiveSystem,
+    *,
+    table: str,
+    round_id: str,
+    by: str,
+    content: str | None = None,
 ) -> RoundSettlement | None:
     """Accept, lock out, count and settle ``rnd``'s wagers on ``system``'s progressive.
 
@@ -192,10 +240,19 @@ def feed_progressive(
     :class:`~croupier.errors.ProgressiveMismatchError` for a round of another paytable or deck
     count, :class:`~croupier.errors.RoundConflictError` for a round id of the table already fed
     with other content, and the ledger's own errors (:class:`~croupier.errors.LinkError` for a
-    table not linked, § 605a.8). Every check is made before the ledger is written.
+    table not linked, § 605a.8). Every check is made before the ledger is written. ``content``:
+    :func:`round_content` of ``rnd`` if the caller has it.
+
+    A round the ledger does not know yet is fed with the rounds other threads feed meanwhile,
+    in one transaction and one commit (:class:`~croupier.progressive.feeder.Feeder`); anything
+    else step by step, each step's checks and errors as they are.
     """
     from croupier.progressive import QualifyingHand, RoundStatus
 
+    content = content if content is not None else round_content(rnd)
+    fast = _feed_new(rnd, system, table=table, round_id=round_id, by=by, content=content)
+    if fast is not None:
+        return fast
     defn = system.definition
     check_round_matches(rnd, defn)
     wager = wager_of(defn)
@@ -205,7 +262,6 @@ def feed_progressive(
             section=f"{defn.section}(g)",
         )
     rid = ledger_round_id(table, round_id)
-    content = round_content(rnd)
     view = system.find_round(rid)
     if view is not None and view.content != content:
         raise RoundConflictError(
