@@ -9,6 +9,10 @@ found". The peer's notebook script runs its experiments at import, so the benchm
 its definitions (up to ``monte_carlo_house_edge_cpu``) in a subprocess and times that function —
 one player, full Blackjack (doubles, splits), several hands per shuffled 6-deck shoe.
 
+The Blackjack lines put the two ways of reading the side wagers side by side: dealt into records
+then classified, and read while dealt (``deal_count``); ``--no-compile`` skips the two fresh
+processes that time the numba compile (empty cache) and the cache load.
+
 Every figure is one process on one core (numba kernels single-threaded), in rounds per CPU-second
 of the process (``time.process_time``): on a machine shared with other work wall-clock rates
 understate a core's.
