@@ -9,6 +9,10 @@ found". The peer's notebook script runs its experiments at import, so the benchm
 its definitions (up to ``monte_carlo_house_edge_cpu``) in a subprocess and times that function —
 one player, full Blackjack (doubles, splits), several hands per shuffled 6-deck shoe.
 
+The Blackjack lines put the two ways of reading the side wagers side by side: dealt into records
+then classified, and read while dealt (``deal_count``); ``--no-compile`` skips the two fresh
+processes that time the numba compile (empty cache) and the cache load.
+
 Every figure is one process on one core (numba kernels single-threaded), in rounds per CPU-second
 of the process (``time.process_time``): on a machine shared with other work wall-clock rates
 understate a core's.
@@ -100,6 +104,11 @@ def _count(plans: list[KernelPlan], shoe: Shoe, state: np.ndarray, n: int) -> No
     count_with(plans, shoe, n, state)
 
 
+def _with_engine(plans: list[KernelPlan], seats: int, fused: bool) -> list[KernelPlan]:
+    engine = BlackjackRounds(BlackjackRules(decks=6), seats=seats)
+    return [replace(p, engine=engine, reader=p.reader if fused else None) for p in plans]
+
+
 def kernels(rounds: int) -> None:
     shoe = Shoe.standard(6)
     print(f"compiled kernels, 6-deck shoe, fresh shuffle every round ({rounds:,} rounds):")
@@ -108,23 +117,59 @@ def kernels(rounds: int) -> None:
         cards = np.repeat(np.arange(52, dtype=np.int64), shoe.counts)
         state = seed_state(np.random.SeedSequence(1))
         buffers = engine.buffers(1 << 16)
-
         r = rate(partial(_deal, engine, cards, state, buffers), rounds)
-        print(f"  whole rounds only (dealer play), {seats} seat(s)          {r:14,.0f} rounds/s")
+        print(f"  whole rounds into records (dealer play), {seats} seat(s)  {r:14,.0f} rounds/s")
     state = seed_state(np.random.SeedSequence(2))
     plans = []
     for wager_id in BLACKJACK_SIDE_WAGERS:
         plan = plan_for(get_wager(wager_id), shoe)
         assert plan is not None
         plans.append(plan)
-        r = rate(partial(_count, [plan], shoe, state), rounds)
-        print(f"  whole rounds + {wager_id:17}  3 seats          {r:14,.0f} rounds/s")
-    r = rate(partial(_count, plans, shoe, state), rounds)
-    print(f"  whole rounds + all four Blackjack side wagers, 3 seats {r:13,.0f} rounds/s")
-    one_seat = BlackjackRounds(BlackjackRules(decks=6), seats=1)
-    solo = [replace(p, engine=one_seat) for p in plans]
-    r = rate(partial(_count, solo, shoe, state), rounds)
-    print(f"  whole rounds + all four Blackjack side wagers, 1 seat  {r:13,.0f} rounds/s")
+    for seats in (1, 3):
+        for plan, wager_id in zip(plans, BLACKJACK_SIDE_WAGERS, strict=True):
+            one = _with_engine([plan], seats, True)
+            r = rate(partial(_count, one, shoe, state), rounds)
+            print(
+                f"  whole rounds + {wager_id:17} read while dealt, {seats} seat(s) {r:11,.0f} rounds/s"
+            )
+        for fused in (False, True):
+            how = "read while dealt " if fused else "records, classify"
+            r = rate(partial(_count, _with_engine(plans, seats, fused), shoe, state), rounds)
+            print(
+                f"  whole rounds + all four side wagers, {how}, {seats} seat(s) {r:11,.0f} rounds/s"
+            )
+
+
+COMPILE = r"""
+import time
+start = time.perf_counter()
+import numpy as np
+from croupier.analysis.kernels import count_with, plan_for
+from croupier.analysis.kernels.rng import seed_state
+from croupier.cards import Shoe
+from croupier.wagers import get_wager
+shoe = Shoe.standard(6)
+plans = [plan_for(get_wager(w), shoe) for w in
+         ("perfect-pairs", "match-the-dealer", "jackpot-party", "axman")]
+count_with(plans, shoe, 1000, seed_state(np.random.SeedSequence(1)))
+print(time.perf_counter() - start)
+"""
+
+
+def compile_time() -> None:
+    """Wall seconds of a fresh process's first 1,000 rounds with the four side wagers: with an
+    empty numba cache (compiling) and then with the cache that run wrote (loading it)."""
+    import tempfile
+
+    print("compile time (fresh process: imports + first 1,000 rounds, four side wagers):")
+    with tempfile.TemporaryDirectory() as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        for what in ("compiling (empty cache)", "from the numba cache"):
+            run = subprocess.run(
+                [sys.executable, "-c", COMPILE], capture_output=True, text=True, env=env
+            )
+            secs = (run.stdout.strip().splitlines() or ["nan"])[-1]
+            print(f"  {what:40} {float(secs):8.1f} s wall")
 
 
 def old_simulator(rounds: int) -> None:
@@ -168,10 +213,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--peer", default=os.environ.get("CROUPIER_PEER_BLACKJACK"))
     parser.add_argument("--rounds", type=int, default=5_000_000)
+    parser.add_argument("--no-compile", action="store_true", help="skip the compile-time runs")
     args = parser.parse_args()
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    if not args.no_compile:
+        compile_time()
     kernels(args.rounds)
     old_simulator(args.rounds // 5)
     peer(args.peer, args.rounds)
+    print(f"load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import import_module
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -56,12 +56,32 @@ class Engine(Protocol):
 class KernelPlan:
     """How a wager is simulated by a kernel: the engine dealing the rounds, the classifier kernel
     ``classify(records, lengths, out, *args)`` writing each round's outcome position into ``out``,
-    and the number of positions (outcomes, then no winning combination)."""
+    and the number of positions (outcomes, then no winning combination).
+
+    ``reader`` (optional) names the same reading among the engine's own compiled readers — a
+    tuple of ints the engine understands (for :class:`~croupier.analysis.kernels.plans.BlackjackRounds`
+    a ``READ_*`` code of :mod:`~croupier.analysis.kernels.blackjack` and its arguments): when every
+    plan of a run has one and the engine can :meth:`FusedEngine.count`, the rounds are read while
+    they are dealt, with no records written — the same tallies from the same stream."""
 
     engine: Engine
     classify: Callable[..., None]
     args: tuple[Any, ...]
     positions: int
+    reader: tuple[int, ...] | None = None
+
+
+@runtime_checkable
+class FusedEngine(Engine, Protocol):
+    """An engine that also reads its rounds while dealing them (optional: :func:`count_with` uses
+    it when every plan names a :attr:`KernelPlan.reader`)."""
+
+    def count(
+        self, shoe_cards: IntArray, state: np.ndarray, rounds: int, plans: Sequence[KernelPlan]
+    ) -> list[np.ndarray]:
+        """Each plan's tallies (int64, ``positions`` long) over ``rounds`` rounds dealt from
+        ``shoe_cards`` with the stream ``state`` — the rounds :meth:`deal` would deal."""
+        ...
 
 
 def plan_for(wager: Wager, shoe: Shoe) -> KernelPlan | None:
@@ -96,13 +116,18 @@ def count_with(
     state: np.ndarray,
 ) -> list[tuple[int, ...]]:
     """The tallies of each plan over ``rounds`` rounds its one engine deals (every plan must share
-    the engine: the wagers are read from the same rounds) with the stream ``state``."""
+    the engine: the wagers are read from the same rounds) with the stream ``state``: read while
+    dealing (:class:`FusedEngine`) when the engine can and every plan names a reader, else dealt
+    into records block by block and classified."""
     if not plans:
         return []
     engine = plans[0].engine
     if any(p.engine != engine for p in plans):
         raise CroupierError("wagers read from one set of rounds must share the rounds' engine")
     cards = shoe_cards(shoe)
+    if isinstance(engine, FusedEngine) and all(p.reader is not None for p in plans):
+        fused = engine.count(cards, state, rounds, plans)
+        return [tuple(int(x) for x in t) for t in fused]
     tallies = [np.zeros(p.positions, dtype=np.int64) for p in plans]
     buffers = engine.buffers(min(BLOCK, rounds))
     out = np.empty(min(BLOCK, rounds), dtype=np.int64)
@@ -117,4 +142,4 @@ def count_with(
     return [tuple(int(x) for x in t) for t in tallies]
 
 
-__all__ = ["BLOCK", "Engine", "KernelPlan", "count_with", "plan_for", "shoe_cards"]
+__all__ = ["BLOCK", "Engine", "FusedEngine", "KernelPlan", "count_with", "plan_for", "shoe_cards"]

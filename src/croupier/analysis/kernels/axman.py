@@ -181,37 +181,41 @@ def read_dealer(cards, m, always_kept, any_suit, work, pick, counts):  # type: i
     return best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def axman_position(hand, m, kings, always_kept, any_suit, work, pick, counts):  # type: ignore[no-untyped-def]
+    """The AxMan outcome position (27 for a loss) of the dealer's ``m`` cards ``hand[:m]`` with
+    ``kings`` kings of diamonds among the player's two cards; scratch as :func:`read_dealer`."""
+    if m <= 4:
+        present = 0
+        dup = 0
+        wild = False
+        for k in range(m):
+            c = hand[k]
+            wild |= c == KD
+            bit = 1 << (c // 4)
+            dup |= present & bit
+            present |= bit
+        if not wild and dup == 0:  # no wild card, no pair: no hand (most rounds)
+            return 27
+        code = read_small(hand, m)
+    else:
+        code = read_dealer(hand, m, always_kept, any_suit, work, pick, counts)
+    if code == NONE:
+        return 27
+    return code * 3 + (2 - min(kings, 2))
+
+
 @njit(cache=True, nogil=True)
 def axman_positions(records, lengths, out, always_kept, any_suit):  # type: ignore[no-untyped-def]
     """AxMan outcome positions (27 for a loss) of Blackjack round records (the first seat's two
-    cards, then the dealer's hand; ``lengths`` its card count)."""
+    cards, then the dealer's hand; ``lengths`` its card count): :func:`axman_position` of each."""
     work = np.empty(records.shape[1], dtype=np.int64)
     pick = np.empty(5, dtype=np.int64)
     counts = np.zeros(13, dtype=np.int64)
     hand = np.empty(records.shape[1], dtype=np.int64)
     for r in range(records.shape[0]):
         m = lengths[r]
-        if m == 2:  # a two-card hand: only a pair of jacks or better (two wild cards: aces)
-            a = records[r, 2]
-            b = records[r, 3]
-            wa = a == KD
-            wb = b == KD
-            if wa and wb:
-                code = 8
-            elif wa or wb:
-                code = 8 if (b if wa else a) // 4 >= 9 else NONE
-            else:
-                code = 8 if a // 4 == b // 4 and a // 4 >= 9 else NONE
-        elif m <= 4:  # most other hands: read here, without a call
-            for k in range(m):
-                hand[k] = records[r, 2 + k]
-            code = read_small(hand, m)
-        else:
-            for k in range(m):
-                hand[k] = records[r, 2 + k]
-            code = read_dealer(hand, m, always_kept, any_suit, work, pick, counts)
-        if code == NONE:
-            out[r] = 27
-        else:
-            kd = (1 if records[r, 0] == KD else 0) + (1 if records[r, 1] == KD else 0)
-            out[r] = code * 3 + (2 - min(kd, 2))
+        for k in range(m):
+            hand[k] = records[r, 2 + k]
+        kings = (1 if records[r, 0] == KD else 0) + (1 if records[r, 1] == KD else 0)
+        out[r] = axman_position(hand, m, kings, always_kept, any_suit, work, pick, counts)

@@ -4,6 +4,7 @@ engine of Baccarat coups."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,14 @@ def hit_table(strategy: PlayerStrategy) -> np.ndarray:
                 else:
                     table[t, s, u] = basic_hits(t, bool(s), u)
     return table
+
+
+def _check(status: int, shoe_cards: IntArray) -> None:
+    """Raise for a round kernel's failing status."""
+    if status == kb.OUT_OF_CARDS:
+        raise ShoeError(f"a round ran out of cards: the shoe holds {shoe_cards.size}")
+    if status != 0:
+        raise CroupierError(f"the Blackjack round kernel failed (status {status})")
 
 
 @dataclass(frozen=True)
@@ -76,11 +85,37 @@ class BlackjackRounds:
             records[:rounds],
             lengths[:rounds],
         )
-        if status == kb.OUT_OF_CARDS:
-            raise ShoeError(f"a round ran out of cards: the shoe holds {shoe_cards.size}")
-        if status != 0:
-            raise CroupierError(f"the Blackjack round kernel failed (status {status})")
+        _check(status, shoe_cards)
         return records[:rounds], lengths[:rounds]
+
+    def count(
+        self, shoe_cards: IntArray, state: np.ndarray, rounds: int, plans: Sequence[KernelPlan]
+    ) -> list[np.ndarray]:
+        """Each plan's tallies over ``rounds`` whole rounds read while dealt
+        (:func:`croupier.analysis.kernels.blackjack.deal_count`, by each plan's reader)."""
+        readers = np.zeros((len(plans), kb.READERS), dtype=np.int64)
+        for k, plan in enumerate(plans):
+            if plan.reader is None or not 1 <= len(plan.reader) <= kb.READERS:
+                raise CroupierError(
+                    f"a Blackjack round reader is a code and its arguments, not {plan.reader}"
+                )
+            readers[k, : len(plan.reader)] = plan.reader
+        width = max(p.positions for p in plans)
+        tallies = np.zeros((len(plans), width), dtype=np.int64)
+        status = kb.deal_count(
+            shoe_cards,
+            state,
+            self.seats,
+            hit_table(self.strategy),
+            self.rules.hits_soft_17,
+            self.rules.peek,
+            self.rules.dealer_completion is DealerCompletion.ONLY_WITH_LIVE_HANDS,
+            rounds,
+            readers,
+            tallies,
+        )
+        _check(status, shoe_cards)
+        return [tallies[k, : p.positions] for k, p in enumerate(plans)]
 
     def describe(self, shoe: Shoe) -> str:
         """One simulated round in words."""
@@ -104,23 +139,39 @@ WHOLE_ROUND_SHOE = 52
 smaller (partly dealt) shoe is dealt by the numpy simulator's top cards, which never runs out."""
 
 
-def _plan(wager: Wager, shoe: Shoe, classify: Any, *args: Any) -> KernelPlan:
-    return KernelPlan(BlackjackRounds(_rules(wager, shoe)), classify, args, len(wager.outcomes) + 1)
+def _plan(
+    wager: Wager, shoe: Shoe, classify: Any, reader: tuple[int, ...], *args: Any
+) -> KernelPlan:
+    return KernelPlan(
+        BlackjackRounds(_rules(wager, shoe)), classify, args, len(wager.outcomes) + 1, reader
+    )
 
 
 def perfect_pairs(wager: Wager, shoe: Shoe) -> KernelPlan | None:
     """Perfect Pairs (§ 633b.1) on the first seat's two cards of whole rounds."""
-    return _plan(wager, shoe, kb.perfect_pairs) if shoe.total >= WHOLE_ROUND_SHOE else None
+    return (
+        _plan(wager, shoe, kb.perfect_pairs, (kb.READ_PAIRS,))
+        if shoe.total >= WHOLE_ROUND_SHOE
+        else None
+    )
 
 
 def match_the_dealer(wager: Wager, shoe: Shoe) -> KernelPlan | None:
     """Match the Dealer (§ 633b.3) on the first seat's two cards and the upcard."""
-    return _plan(wager, shoe, kb.match_the_dealer) if shoe.total >= WHOLE_ROUND_SHOE else None
+    return (
+        _plan(wager, shoe, kb.match_the_dealer, (kb.READ_MATCH,))
+        if shoe.total >= WHOLE_ROUND_SHOE
+        else None
+    )
 
 
 def jackpot_party(wager: Wager, shoe: Shoe) -> KernelPlan | None:
     """Jackpot Party (§ 633b.2) on the first seat's two cards, the upcard and the hole card."""
-    return _plan(wager, shoe, kb.jackpot_party) if shoe.total >= WHOLE_ROUND_SHOE else None
+    return (
+        _plan(wager, shoe, kb.jackpot_party, (kb.READ_PARTY,))
+        if shoe.total >= WHOLE_ROUND_SHOE
+        else None
+    )
 
 
 def axman(wager: Wager, shoe: Shoe) -> KernelPlan:
@@ -131,13 +182,10 @@ def axman(wager: Wager, shoe: Shoe) -> KernelPlan:
     if not isinstance(wager, AxMan):
         raise CroupierError(f"the AxMan kernel reads AxMan wagers, not {wager.name}")
     reading = wager.reading
-    return _plan(
-        wager,
-        shoe,
-        axman_positions,
-        reading.five_highest is WildInFiveHighest.ALWAYS_KEPT,
-        reading.wild_suit is WildSuit.ANY_SUIT,
-    )
+    always_kept = reading.five_highest is WildInFiveHighest.ALWAYS_KEPT
+    any_suit = reading.wild_suit is WildSuit.ANY_SUIT
+    reader = (kb.READ_AXMAN, int(always_kept), int(any_suit))
+    return _plan(wager, shoe, axman_positions, reader, always_kept, any_suit)
 
 
 @dataclass(frozen=True)
