@@ -46,7 +46,12 @@ from croupier.wagers import Wager, all_wagers
 from croupier.wagers.at_table import signed_money
 
 if TYPE_CHECKING:  # croupier.progressive (SQLAlchemy) is imported where a ledger is fed
-    from croupier.progressive import ProgressiveDefinition, ProgressiveSystem, RoundSettlement
+    from croupier.progressive import (
+        ProgressiveDefinition,
+        ProgressiveSystem,
+        QualifyingHand,
+        RoundSettlement,
+    )
 
 
 def progressive_wagers() -> tuple[Wager, ...]:
@@ -180,24 +185,13 @@ def ledger_round_id(table: str, round_id: str) -> str:
     return f"{table}/{round_id}"
 
 
-def _feed_new(
-    rnd: TableRound, system: ProgressiveSystem, *, table: str, round_id: str, by: str, content: str
-) -> RoundSettlement | None:
-    """:func:`feed_progressive`'s common case, with no read before the ledger's lock: a round
-    the ledger does not know yet, checked against the definition the ledger object holds (the
-    ledger checks under its lock that it is still the progressive's), fed with the rounds other
-    threads feed meanwhile (one commit, :meth:`ProgressiveSystem.play_new_round`). ``None``:
-    nothing written — let the full path decide (and raise what it raises)."""
+def _fed_seats(
+    rnd: TableRound, wager: str, defn: ProgressiveDefinition
+) -> tuple[tuple[int, ...], list[QualifyingHand]] | None:
+    """The seats whose ``wager`` of the progressive's wager size feeds it, and the qualifying
+    hands among them (each seat's settled outcome); ``None`` when no seat feeds it."""
     from croupier.progressive import QualifyingHand
 
-    defn = system.ledger.known_definition(system.name)
-    if defn is None or rnd.phase not in (Phase.DEALT, Phase.SETTLED):
-        return None
-    try:
-        check_round_matches(rnd, defn)
-        wager = wager_of(defn)
-    except CroupierError:
-        return None
     positions = tuple(
         b.seat for b in rnd.bets if b.wager == wager and b.amount_cents == defn.wager_cents
     )
@@ -211,6 +205,29 @@ def _feed_new(
         and e.seat in positions
         and e.outcome_key is not None
     ]
+    return positions, hands
+
+
+def _feed_new(
+    rnd: TableRound, system: ProgressiveSystem, *, table: str, round_id: str, by: str, content: str
+) -> RoundSettlement | None:
+    """:func:`feed_progressive`'s common case, with no read before the ledger's lock: a round
+    the ledger does not know yet, checked against the definition the ledger object holds (the
+    ledger checks under its lock that it is still the progressive's), fed with the rounds other
+    threads feed meanwhile (one commit, :meth:`ProgressiveSystem.play_new_round`). ``None``:
+    nothing written — let the full path decide (and raise what it raises)."""
+    defn = system.ledger.known_definition(system.name)
+    if defn is None or rnd.phase not in (Phase.DEALT, Phase.SETTLED):
+        return None
+    try:
+        check_round_matches(rnd, defn)
+        wager = wager_of(defn)
+    except CroupierError:
+        return None
+    fed = _fed_seats(rnd, wager, defn)
+    if fed is None:
+        return None
+    positions, hands = fed
     return system.play_new_round(
         ledger_round_id(table, round_id),
         table,
@@ -247,7 +264,7 @@ def feed_progressive(
     in one transaction and one commit (:class:`~croupier.progressive.feeder.Feeder`); anything
     else step by step, each step's checks and errors as they are.
     """
-    from croupier.progressive import QualifyingHand, RoundStatus
+    from croupier.progressive import RoundStatus
 
     content = content if content is not None else round_content(rnd)
     fast = _feed_new(rnd, system, table=table, round_id=round_id, by=by, content=content)
@@ -269,19 +286,10 @@ def feed_progressive(
             "other content (seats, wagers, amounts or cards): nothing changed; give the round "
             'its own "id"'
         )
-    positions = tuple(
-        b.seat for b in rnd.bets if b.wager == wager and b.amount_cents == defn.wager_cents
-    )
-    if not positions:
+    fed = _fed_seats(rnd, wager, defn)
+    if fed is None:
         return None
-    hands = [
-        QualifyingHand(e.seat, e.outcome_key)
-        for e in rnd.events
-        if e.action is Action.SETTLEMENT
-        and e.wager == wager
-        and e.seat in positions
-        and e.outcome_key is not None
-    ]
+    positions, hands = fed
     key = f"{defn.name}/{table}/{round_id}"  # one round may feed several progressives
     if view is None:  # the whole round in one transaction
         return system.play_round(
