@@ -15,14 +15,24 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from croupier.progressive import Ledger
-from progressive_support import DEALER, FLOOR, PIT, SHIFT, add_staff, paytable_definition, secret
+from progressive_support import (
+    DEALER,
+    FLOOR,
+    PIT,
+    SHIFT,
+    add_staff,
+    new_db_url,
+    paytable_definition,
+    secret,
+)
 
 BLACKJACK_SUBMISSION: dict[str, Any] = {
     "game": "blackjack",
@@ -154,6 +164,22 @@ class Server:
     def auth(self, user: str) -> dict[str, str]:
         """The Authorization header of ``user``."""
         return {"Authorization": f"Bearer {self.token(user)}"}
+
+
+@contextmanager
+def serving(backend: str, tmp: Path) -> Iterator[Server]:
+    """A server on a fresh ledger of ``backend`` (``"sqlite"`` or ``"postgresql"``) with the
+    staff of :func:`make_ledger`, its files under ``tmp``; stopped, and a PostgreSQL schema
+    dropped, on leaving."""
+    urls = new_db_url(backend, tmp)
+    url = next(urls)  # a generator: closing it drops a PostgreSQL schema
+    make_ledger(url)
+    srv = Server(url, tmp / "server.log").start()
+    try:
+        yield srv
+    finally:
+        srv.stop()
+        urls.close()  # type: ignore[attr-defined]
 
 
 def round_file(

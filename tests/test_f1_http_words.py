@@ -22,22 +22,13 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from progressive_support import new_db_url
-from service_support import DEALER, FLOOR, PIT, SHIFT, Server, make_ledger, pp_round, royal_round
+from service_support import DEALER, FLOOR, PIT, SHIFT, Server, pp_round, royal_round, serving
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp("f1-words")
-    urls = new_db_url("sqlite", tmp)
-    url = next(urls)
-    make_ledger(url)
-    srv = Server(url, tmp / "server.log").start()
-    try:
+    with serving("sqlite", tmp_path_factory.mktemp("f1-words")) as srv:
         yield srv
-    finally:
-        srv.stop()
-        urls.close()  # type: ignore[attr-defined]
 
 
 def uid(prefix: str) -> str:

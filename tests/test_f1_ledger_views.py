@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from progressive_support import BACKENDS, new_db_url
-from service_support import DEALER, FLOOR, SHIFT, Server, make_ledger, pp_round, royal_round
+from progressive_support import BACKENDS
+from service_support import DEALER, FLOOR, SHIFT, Server, pp_round, royal_round, serving
 
 STAKE = 500  # royal_round's $5 Jackpot Party wager
 
@@ -25,16 +25,8 @@ STAKE = 500  # royal_round's $5 Jackpot Party wager
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp(f"f1-views-{request.param}")
-    urls = new_db_url(request.param, tmp)
-    url = next(urls)
-    make_ledger(url)
-    srv = Server(url, tmp / "server.log").start()
-    try:
+    with serving(request.param, tmp_path_factory.mktemp(f"f1-views-{request.param}")) as srv:
         yield srv
-    finally:
-        srv.stop()
-        urls.close()  # type: ignore[attr-defined]
 
 
 def royal_at_new_table(c: httpx.Client, srv: Server) -> tuple[str, dict[str, Any]]:

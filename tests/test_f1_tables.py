@@ -24,15 +24,15 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from progressive_support import BACKENDS, new_db_url
+from progressive_support import BACKENDS
 from service_support import (
     DEALER,
     PIT,
     SHIFT,
     Server,
-    make_ledger,
     pp_round,
     round_file,
+    serving,
 )
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "submissions" / "blackjack-6deck.toml"
@@ -42,16 +42,8 @@ EXAMPLE = Path(__file__).parent.parent / "examples" / "submissions" / "blackjack
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp(f"f1-tables-{request.param}")
-    urls = new_db_url(request.param, tmp)
-    url = next(urls)
-    make_ledger(url)
-    srv = Server(url, tmp / "server.log").start()
-    try:
+    with serving(request.param, tmp_path_factory.mktemp(f"f1-tables-{request.param}")) as srv:
         yield srv
-    finally:
-        srv.stop()
-        urls.close()  # type: ignore[attr-defined]
 
 
 def uid(prefix: str) -> str:

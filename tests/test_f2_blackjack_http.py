@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from progressive_support import new_db_url
-from service_support import DEALER, PIT, Server, make_ledger
+from service_support import DEALER, PIT, Server, serving
 
 SUBMISSION: dict[str, Any] = {
     "game": "blackjack",
@@ -30,16 +28,8 @@ SUBMISSION: dict[str, Any] = {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    tmp: Path = tmp_path_factory.mktemp("f2-service")
-    urls = new_db_url("sqlite", tmp)
-    url = next(urls)
-    make_ledger(url)
-    srv = Server(url, tmp / "server.log").start()
-    try:
+    with serving("sqlite", tmp_path_factory.mktemp("f2-service")) as srv:
         yield srv
-    finally:
-        srv.stop()
-        urls.close()  # type: ignore[attr-defined]
 
 
 def test_the_dealer_draws_in_its_own_step_after_the_players(server: Server) -> None:

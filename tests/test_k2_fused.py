@@ -69,7 +69,7 @@ def test_compiled_batched_draw_is_the_algorithm_on_32_bit_words() -> None:
 
 def test_step_is_next_u64_on_local_words() -> None:
     state = np.array([1, 2, 3, 4], dtype=np.uint64)
-    words = (np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4))
+    words: tuple[np.uint64, ...] = (np.uint64(1), np.uint64(2), np.uint64(3), np.uint64(4))
     for _ in range(5):
         out, *rest = rng.step(*words)
         words = tuple(np.uint64(w) for w in rest)  # back to uint64 (numba returns ints)

@@ -23,7 +23,7 @@ import pytest
 from typer.testing import CliRunner
 
 from croupier.cli import app
-from progressive_support import BACKENDS, new_db_url, secret
+from progressive_support import BACKENDS, secret
 from service_support import (
     DEALER,
     FLOOR,
@@ -31,10 +31,10 @@ from service_support import (
     SHIFT,
     TABLES,
     Server,
-    make_ledger,
     pp_round,
     round_file,
     royal_round,
+    serving,
 )
 
 PROBLEM = "application/problem+json"
@@ -45,16 +45,8 @@ runner = CliRunner()
 def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Server]:
-    tmp = tmp_path_factory.mktemp(f"service-{request.param}")
-    urls = new_db_url(request.param, tmp)
-    url = next(urls)  # a generator: closing it drops a PostgreSQL schema
-    make_ledger(url)
-    srv = Server(url, tmp / "server.log").start()
-    try:
+    with serving(request.param, tmp_path_factory.mktemp(f"service-{request.param}")) as srv:
         yield srv
-    finally:
-        srv.stop()
-        urls.close()  # type: ignore[attr-defined]
 
 
 def cli_json(*args: str) -> Any:
