@@ -389,3 +389,21 @@ def test_eor_default_decks_of_a_paytable_printed_for_several() -> None:
     wager = get_wager("match-the-dealer")
     assert sorted({d for t in wager.paytables() if t.key == "1" for d in t.decks}) == [6, 8]
     assert default_decks(wager, "1") == 8
+
+
+def test_the_readme_simulate_example_prints_what_the_readme_shows() -> None:
+    # a fresh user ran the README's seeded simulation and got other figures (the kernels' new
+    # generator deals seed 42 other rounds): the README's lines must be what the command prints
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    lines = readme.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("$ croupier simulate perfect"))
+    args = lines[at].removeprefix("$ croupier ").split()
+    shown = [line for line in lines[at + 1 : at + 6] if "house edge" in line][:2]
+    assert len(shown) == 2, shown
+    env = {**os.environ, "COLUMNS": "200"}
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", *args], capture_output=True, text=True, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    for line in shown:
+        assert line in done.stdout, (line, done.stdout)
