@@ -240,13 +240,19 @@ def stored_offerings() -> list[tuple[Wager, int]]:
     return [(w, d) for w, d in offerings() if w.game is not Game.BACCARAT]
 
 
-def regenerate(check: bool = False) -> list[str]:
+def regenerate(check: bool = False, skip: frozenset[str] = frozenset()) -> list[str]:
     """Recount every stored offering; write the file (``check``: compare only). Returns the
-    differences from the file as it was (``check``) or the entries written."""
+    differences from the file as it was (``check``) or the entries written. ``skip`` (with
+    ``check`` only): wager ids not recounted."""
+    if skip and not check:
+        raise InputError("--skip leaves entries out of the file: only with --check")
     entries = []
     lines = []
     old = stored()
     for w, decks in stored_offerings():
+        if w.id in skip:
+            lines.append(f"{w.id} {decks_phrase(decks)}: not recounted (--skip)")
+            continue
         started = time.perf_counter()
         try:
             counts, _ = counted(type(w)(), decks, None)
@@ -272,10 +278,11 @@ def regenerate(check: bool = False) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m croupier.analysis.eor_store [--check]``."""
+    """``python -m croupier.analysis.eor_store [--check [--skip WAGER]...]``."""
     args = sys.argv[1:] if argv is None else argv
     check = "--check" in args
-    lines = regenerate(check=check)
+    skip = frozenset(args[i + 1] for i, a in enumerate(args[:-1]) if a == "--skip")
+    lines = regenerate(check=check, skip=skip)
     for line in lines:
         print(line)
     return 1 if check and any("differs" in x for x in lines) else 0
