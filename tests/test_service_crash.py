@@ -1,9 +1,10 @@
 """A ``croupier serve`` process SIGKILLed during a settlement, then the client's retry with the
 same ``Idempotency-Key``: nothing is lost, nothing is doubled — on SQLite and on PostgreSQL.
 
-Two ways to die: at a named stage (``$CROUPIER_SERVICE_CRASH_AT``: inside the ledger's
-transaction, after the ledger committed but before the service's rows, inside the service's
-transaction) and at a random moment while eight clients post rounds to four tables."""
+Two ways to die: at a named stage (``$CROUPIER_SERVICE_CRASH_AT``: inside the one transaction
+holding a round's ledger rows and its stored row; on the step-by-step path of a round fed to two
+progressives, after the ledger committed but before the service's rows) and at a random moment
+while eight clients post rounds to four tables."""
 
 from __future__ import annotations
 
@@ -15,15 +16,18 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 
+from croupier.progressive import Ledger
+from croupier.service import store
 from progressive_support import BACKENDS, new_db_url
-from service_support import DEALER, TABLES, Server, make_ledger, pp_round
+from service_support import DEALER, TABLES, Server, make_ledger, pp_round, round_file
 
 pytestmark = pytest.mark.slow
 
 STAGES = ["contributions", "before-commit", "after-effect", "service-before-commit"]
-"""Inside the ledger's transaction (twice), between the ledger's commit and the service's
-transaction, inside the service's transaction."""
+"""Inside the ledger's statements of the round's transaction (twice), before anything is written,
+and with the service's rows staged in it (the commit not made)."""
 
 
 def post(srv: Server, token: str, table: str, rid: str) -> httpx.Response:
@@ -81,6 +85,119 @@ def test_a_sigkill_at_each_stage_then_the_retries(backend: str, tmp_path: Path) 
         urls.close()  # type: ignore[attr-defined]
     assert wagered == len(STAGES) * 500  # one $5 Jackpot Party wager a round, counted once
     assert sorted(stored["BJ-1"]) == sorted(STAGES)
+
+
+def on_record(url: str, table: str, rid: str) -> tuple[list[str], int]:
+    """Read behind the server's back: the progressives whose ledger holds round ``rid`` of
+    ``table``, and how many rows of the service store it."""
+    with Ledger(url) as ledger:
+        fed = [n for n in ledger.names() if ledger.system(n).find_round(f"{table}/{rid}")]
+        with ledger.engine.connect() as conn:
+            r = store.rounds
+            rows = conn.execute(
+                sa.select(sa.func.count())
+                .select_from(r)
+                .where(r.c.table_id == table, r.c.round_id == rid)
+            ).scalar_one()
+    return fed, int(rows)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_the_ledger_and_the_stored_round_commit_together(backend: str, tmp_path: Path) -> None:
+    """A round fed to one progressive: its ledger rows and its stored row are one transaction.
+    Killed inside it — in the ledger's statements or with the service's rows staged — neither
+    is on record (the old path committed the ledger first: it would show the round fed and not
+    stored); the retry then records both, once."""
+    urls = new_db_url(backend, tmp_path)
+    url = next(urls)
+    try:
+        make_ledger(url)
+        token = ""
+        for stage in ("awards", "service-before-commit"):
+            doomed = Server(url, tmp_path / f"{stage}.log", {"CROUPIER_SERVICE_CRASH_AT": stage})
+            doomed.start()
+            token = token or doomed.token(DEALER)
+            with pytest.raises(httpx.TransportError):
+                post(doomed, token, "BJ-2", stage)
+            assert doomed.proc is not None and doomed.proc.wait(15) == -9, stage
+            doomed.proc = None
+            assert on_record(url, "BJ-2", stage) == ([], 0), stage
+        srv = Server(url, tmp_path / "server.log").start()
+        try:
+            for stage in ("awards", "service-before-commit"):
+                assert post(srv, token, "BJ-2", stage).status_code == 201
+                assert on_record(url, "BJ-2", stage) == (["jp-5"], 1), stage
+        finally:
+            srv.stop()
+    finally:
+        urls.close()  # type: ignore[attr-defined]
+
+
+def two_progressives_round(rid: str) -> dict[str, Any]:
+    """Seat 3: $25 Blackjack, a $5 Jackpot Party and a $5 Match the Dealer wager."""
+    return round_file(
+        rid,
+        [
+            {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
+            {"action": "bet", "seat": 3, "wager": "jackpot-party", "amount": "$5"},
+            {"action": "bet", "seat": 3, "wager": "match-the-dealer", "amount": "$5"},
+            {"action": "no-more-bets"},
+            {"action": "deal", "players": {"3": "9s 7h"}, "dealer": "9c 8d"},
+            {"action": "settle"},
+        ],
+    )
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_two_progressives_killed_between_the_ledger_and_the_store(
+    backend: str, tmp_path: Path
+) -> None:
+    """A round fed to two progressives goes step by step: each ledger transaction, then the
+    service's. Killed between them, the ledgers hold the round and the store does not; the
+    retry with the same key stores it once and feeds neither meter again."""
+    urls = new_db_url(backend, tmp_path)
+    url = next(urls)
+    body = two_progressives_round("r1")
+    params = [("table", "BJ-3"), ("progressive", "jp-5"), ("progressive", "mtd-5")]
+
+    def send(srv: Server, token: str) -> httpx.Response:
+        return httpx.post(
+            f"{srv.base}/rounds/settle",
+            params=params,
+            json=body,
+            headers={"Authorization": f"Bearer {token}", "Idempotency-Key": "BJ-3/r1"},
+            timeout=60,
+        )
+
+    try:
+        make_ledger(url)
+        doomed = Server(url, tmp_path / "doomed.log", {"CROUPIER_SERVICE_CRASH_AT": "after-ledger"})
+        doomed.start()
+        token = doomed.token(DEALER)
+        with pytest.raises(httpx.TransportError):
+            send(doomed, token)
+        assert doomed.proc is not None and doomed.proc.wait(15) == -9
+        doomed.proc = None
+        assert on_record(url, "BJ-3", "r1") == (["jp-5", "mtd-5"], 0)
+        srv = Server(url, tmp_path / "server.log").start()
+        try:
+            first = send(srv, token)
+            assert first.status_code == 201, first.text
+            again = send(srv, token)
+            assert (again.status_code, again.json()) == (201, first.json())
+            h = {"Authorization": f"Bearer {token}"}
+            with srv.client(headers=h) as c:
+                wagered = [
+                    c.get(f"/progressives/{n}").json()["levels"][0]["wagered_cents"]
+                    for n in ("jp-5", "mtd-5")
+                ]
+        finally:
+            srv.stop()
+        assert on_record(url, "BJ-3", "r1") == (["jp-5", "mtd-5"], 1)
+    finally:
+        urls.close()  # type: ignore[attr-defined]
+    assert [p["progressive"] for p in first.json()["progressives"]] == ["jp-5", "mtd-5"]
+    assert wagered == [500, 500]  # each $5 wager fed once
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -31,6 +31,13 @@ statements in the same transaction:
   and fed alone (a batch of one round raises the error itself), and the rows are written by
   their writer without the rounds (:meth:`RowsWriter.write_items`).
 
+A round may bring rows of its own, made from its settlement (``after``, :meth:`Feeder.play`): the
+service's stored round and its ``Idempotency-Key`` record, which then commit **with** the
+ledger's rows — a crash leaves both or neither. They are inserted right after the round's own
+statements; a unique key of them taken (the round stored already, the key recorded by a
+concurrent request) fails the batch like any other failure, and that round is answered ``None``
+without an error, its ``after`` rows unwritten: its caller decides step by step.
+
 One transaction locks one progressive (rounds of several progressives arriving together are
 written progressive by progressive, the rows with the first): it locks the progressive's row
 and then the chain head, the order every writer takes them, and inserts the rows last.
@@ -40,7 +47,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,15 +57,20 @@ from croupier.progressive.core import LedgerBase
 from croupier.progressive.play import Prepared, play
 from croupier.progressive.records import RoundSettlement
 
+After = Callable[[RoundSettlement], "RowsItem | None"]
+"""Rows a round brings to its own transaction, made from its settlement (:meth:`Feeder.play`)."""
+
 
 @dataclass
 class _Job:
-    """A round to settle."""
+    """A round to settle, and the rows it brings (``after``)."""
 
     prepared: Prepared
+    after: After | None = None
     result: RoundSettlement | None = None
     error: BaseException | None = None
     done: bool = False
+    brought: RowsItem | None = None
 
 
 @dataclass
@@ -139,24 +151,33 @@ class Lane:
 
     def _write_rounds(self, jobs: list[_Job], items: list[RowsItem]) -> None:
         assert self.ledger is not None  # a round is queued by its ledger's feeder
+        brought: list[RowsItem] = []
         try:
             with self.ledger._tx() as conn:
                 for job in jobs:
+                    job.brought = None
                     job.result = play(self.ledger, job.prepared, conn, commit=False)
-                if items:
+                    if job.result is not None and job.after is not None:
+                        job.brought = job.after(job.result)
+                        if job.brought is not None:
+                            job.brought.writer.stage(conn, [job.brought])
+                            brought.append(job.brought)
+                staged = [*brought, *items]
+                if staged:
                     for writer, mine in _by_writer(items).items():
                         writer.stage(conn, mine)
-                    for writer in _by_writer(items):
+                    for writer in _by_writer(staged):
                         writer.pre_commit()
         except BaseException as exc:
             for job in jobs:
                 job.result = None  # rolled back: nothing of the batch was committed
-            if len(jobs) == 1 and not items:
+                job.brought = None
+            if len(jobs) == 1 and not items and jobs[0].after is None:
                 jobs[0].error = exc
             if items:
                 _write_alone(items)
             return
-        for it in items:
+        for it in (*brought, *items):
             it.ok = True
         self.batches += 1
         self.rounds += sum(job.result is not None for job in jobs)
@@ -202,11 +223,16 @@ class Feeder:
         self.lane = lane_of(ledger.engine)
         self.lane.ledger = ledger
 
-    def play(self, prepared: Prepared) -> RoundSettlement | None:
+    def play(self, prepared: Prepared, after: After | None = None) -> RoundSettlement | None:
         """Settle ``prepared`` with the rounds fed meanwhile, durably: its settlement, or
         ``None`` when it is not the common case or its batch failed (nothing of it written:
-        feed it through the step-by-step procedure). A batch of one that fails raises."""
-        job = _Job(prepared)
+        feed it through the step-by-step procedure). A batch of one that fails raises — but
+        for a failure with the rows ``after`` brought, which answers ``None``.
+
+        ``after``, if given, is called with the settlement inside the round's transaction (the
+        ledger's lock held: keep it short) and may return a :class:`RowsItem` to commit with
+        it; once ``play`` returns a settlement, those rows are committed (``ok``)."""
+        job = _Job(prepared, after)
         self.lane.submit(job)
         if job.error is not None:
             raise job.error
@@ -224,4 +250,4 @@ def feeder_of(ledger: LedgerBase) -> Feeder:
     return found
 
 
-__all__ = ["Feeder", "Lane", "RowsItem", "RowsWriter", "feeder_of", "lane_of"]
+__all__ = ["After", "Feeder", "Lane", "RowsItem", "RowsWriter", "feeder_of", "lane_of"]

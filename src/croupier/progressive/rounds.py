@@ -32,7 +32,7 @@ from croupier.errors import (
 from croupier.paytables import MeterLevel
 from croupier.progressive.configuration import ledger_check, require_configuration
 from croupier.progressive.core import TX_STATE, LedgerBase
-from croupier.progressive.feeder import feeder_of
+from croupier.progressive.feeder import After, feeder_of
 from croupier.progressive.meters import (
     AwardDraft,
     EventDraft,
@@ -271,12 +271,15 @@ class ProgressiveSystem:
         idempotency_key: str,
         by: str,
         content: str | None = None,
+        after: After | None = None,
     ) -> RoundSettlement | None:
         """:meth:`play_round` for a round the ledger does not know yet, in the common case, with
         the rounds other threads feed meanwhile: one transaction and one commit for them all
         (:class:`~croupier.progressive.feeder.Feeder`). ``None`` — nothing written — when the
         round is not that case (on the ledger already, a refusal to explain, a definition this
-        object has not read yet): call :meth:`play_round`, which decides it and says why."""
+        object has not read yet): call :meth:`play_round`, which decides it and says why.
+        ``after``: rows the round brings to its transaction, made from its settlement
+        (:meth:`Feeder.play <croupier.progressive.feeder.Feeder.play>`)."""
         prepared = prepare(
             self.ledger,
             self.name,
@@ -290,7 +293,7 @@ class ProgressiveSystem:
         )
         if prepared is None or self._open is not None:
             return None
-        return feeder_of(self.ledger).play(prepared)
+        return feeder_of(self.ledger).play(prepared, after)
 
     def _play_new(
         self,

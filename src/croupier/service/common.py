@@ -58,8 +58,11 @@ def reader_of(request: Request) -> Engine:
 ENV_CRASH_AT = "CROUPIER_SERVICE_CRASH_AT"
 """Crash-injection for tests: the server SIGKILLs itself at the named stage — one of the ledger's
 fault stages (``contributions``, ``awards``, ``before-commit``, …) or the service's
-``after-effect`` (the ledger written, the service's transaction not begun) and
-``service-before-commit`` (the service's rows written, not committed)."""
+``after-effect`` (the request checked and replayed, nothing written yet), ``after-ledger`` (a
+round fed step by step — to several progressives, or one the common case does not cover: the
+ledger committed, the service's transaction not begun) and ``service-before-commit`` (the
+service's rows written, not committed: with the ledger's rows in the common case of one
+progressive)."""
 
 
 def crash_point(request: Request, stage: str) -> None:
@@ -86,6 +89,14 @@ def route_of(request: Request) -> str:
     return f"{request.method} {request.url.path}" + (f"?{q}" if q else "")
 
 
+KeyRows = Callable[[int, str], Rows]
+"""The rows recording a request's ``Idempotency-Key`` with the status and response text it
+answers (none without a key)."""
+
+Together = Callable[[KeyRows], "tuple[int, str] | None"]
+"""See :attr:`Write.together`."""
+
+
 @dataclass(frozen=True)
 class Write:
     """The service-side effect of a request, run inside one transaction with its idempotency
@@ -100,6 +111,12 @@ class Write:
 
     run: Callable[[Connection], tuple[int, Any]]
     fast: Callable[[], tuple[int, Any, Rows]] | None = None
+    together: Together | None = None
+    """The common case of a request that also writes the progressive ledger, tried first: the
+    ledger's rows, the service's and the ``Idempotency-Key``'s record (the rows its argument
+    makes of the status and the response text) committed in **one** transaction; it answers
+    the (status, response text), or ``None`` when it wrote nothing — ``fast`` and ``run`` then
+    decide (and must be called outside any transaction of the ledger's database)."""
 
 
 _INSERT_KEY = sa.insert(store.idempotency)
@@ -139,6 +156,16 @@ def idempotent(
         return _json(stored.body, stored.status, {REPLAYED: "true"})
     write = effect()
     crash_point(request, "after-effect")
+    if write.together is not None:
+
+        def key_rows(status: int, text: str) -> Rows:
+            if k is None:
+                return []
+            return [(_INSERT_KEY, idempotency.row(k, route, digest, status, text, actor))]
+
+        done = write.together(key_rows)
+        if done is not None:
+            return Response(done[1].encode(), done[0], media_type="application/json")
     if write.fast is not None:
         status, answer, rows = write.fast()
         text = dumps(answer)
@@ -168,7 +195,9 @@ def idempotent(
 
 __all__ = [
     "IdempotencyKey",
+    "KeyRows",
     "Rows",
+    "Together",
     "Write",
     "body_digest",
     "committer_of",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import sqlalchemy as sa
@@ -26,8 +27,12 @@ from croupier.service import store
 from croupier.service.auth import require
 from croupier.service.common import (
     IdempotencyKey,
+    KeyRows,
     Rows,
+    Together,
     Write,
+    committer_of,
+    crash_point,
     idempotent,
     ledger_of,
     reader_of,
@@ -41,6 +46,7 @@ from croupier.service.settling import (
     checked_submission,
     existing,
     feed_and_document,
+    feed_and_store,
     insert_round,
     replay,
     round_row,
@@ -59,10 +65,21 @@ TableId = Annotated[
 ]
 
 
-def store_write(s: Settled, digest: str, by: str) -> Write:
-    """Store ``s`` (201), or answer the round stored already under its table and id (200)."""
+def store_write(
+    settled: Callable[[], Settled], digest: str, by: str, together: Together | None = None
+) -> Write:
+    """Store the round ``settled()`` makes (201), or answer the round stored already under its
+    table and id (200). ``settled`` is called once, outside any transaction, when ``together``
+    (:attr:`~croupier.service.common.Write.together`) is not given or wrote nothing."""
+    made: list[Settled] = []
+
+    def once() -> Settled:
+        if not made:
+            made.append(settled())
+        return made[0]
 
     def run(conn: Connection) -> tuple[int, Any]:
+        s = once()
         prior = existing(conn, s)
         if prior is not None:
             return 200, prior
@@ -70,10 +87,10 @@ def store_write(s: Settled, digest: str, by: str) -> Write:
         return 201, s.document
 
     def fast() -> tuple[int, Any, Rows]:
-        row = round_row(s, submission_digest=digest, by=by)
+        row = round_row(once(), submission_digest=digest, by=by)
         return 201, Encoded(row["document"]), [(INSERT_ROUND, row)]  # the stored text
 
-    return Write(run, fast)
+    return Write(run, fast, together)
 
 
 @router.post(
@@ -127,16 +144,40 @@ def settle_round(
         check_round_file_id(request, table, record.id.strip())  # an open table's ids: its own
         digest, sub = checked_submission(record.submission, "submission")
         rnd = replay(sub, record.steps, f"round {record.id}")
-        s = feed_and_document(
-            ledger_of(request),
-            rnd,
-            table=table,
-            round_id=record.id.strip(),
-            submission_digest=digest,
-            progressives=progressive or [],
-            by=member.name,
-        )
-        return store_write(s, digest, member.name)
+        ledger, rid, names = ledger_of(request), record.id.strip(), progressive or []
+
+        def settled() -> Settled:
+            s = feed_and_document(
+                ledger,
+                rnd,
+                table=table,
+                round_id=rid,
+                submission_digest=digest,
+                progressives=names,
+                by=member.name,
+            )
+            if names:
+                crash_point(request, "after-ledger")
+            return s
+
+        together: Together | None = None
+        if len(names) == 1:  # the ledger's rows and the stored round in one transaction
+
+            def together(key_rows: KeyRows) -> tuple[int, str] | None:
+                text = feed_and_store(
+                    ledger,
+                    rnd,
+                    table=table,
+                    round_id=rid,
+                    submission_digest=digest,
+                    progressive=names[0],
+                    by=member.name,
+                    writer=committer_of(request),
+                    extra=key_rows,
+                )
+                return None if text is None else (201, text)
+
+        return store_write(settled, digest, member.name, together)
 
     return idempotent(request, key, {"table": table, "round": data}, member.name, effect)
 

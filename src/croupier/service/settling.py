@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -24,12 +24,15 @@ from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import InputError, RoundConflictError
 from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement
+from croupier.progressive.feeder import RowsItem, RowsWriter
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.service import store
+from croupier.service.committer import Rows
 from croupier.service.jsontext import dumps
 from croupier.table.procedure import Phase
 from croupier.table.progressive import (
     check_one_meter_per_wager,
+    feed_new_round,
     feed_progressive,
     round_content,
     valued_at_seed,
@@ -125,7 +128,6 @@ def feed_and_document(
     it is valued at the seed (:func:`~croupier.table.progressive.valued_at_seed`)."""
     content = round_content(rnd)
     results: list[tuple[str, RoundSettlement]] = []
-    fed: list[dict[str, Any]] = []
     if len(progressives) > 1:  # one wager, one meter (§ 605a.8)
         check_one_meter_per_wager([ledger.definition(name) for name in progressives])
     for name in progressives:
@@ -135,18 +137,47 @@ def feed_and_document(
         result = feed_progressive(
             rnd, system, table=table, round_id=round_id, by=by, content=content
         )
-        if result is None:
-            continue
-        results.append((_wager(ledger, name), result))
-        fed.append(
-            {
-                "progressive": name,
-                "ledger_round": result.round_id,
-                "idempotency_key": result.idempotency_key,
-                "awards": [_award_dict(a) for a in result.awards],
-            }
-        )
-    shown = with_ledger_amounts(rnd, results) if progressives else valued_at_seed(rnd)
+        if result is not None:
+            results.append((name, result))
+    return document(
+        ledger,
+        rnd,
+        results,
+        fed_any=bool(progressives),
+        table=table,
+        round_id=round_id,
+        submission_digest=submission_digest,
+        content=content,
+        by=by,
+    )
+
+
+def document(
+    ledger: Ledger,
+    rnd: TableRound,
+    results: Sequence[tuple[str, RoundSettlement]],
+    *,
+    fed_any: bool,
+    table: str,
+    round_id: str,
+    submission_digest: str,
+    content: str,
+    by: str,
+) -> Settled:
+    """The document of ``rnd`` settled, with what each progressive fed paid (``results``:
+    ``(progressive name, its settlement)``); ``fed_any``: whether the round was fed to any
+    progressive (a share of a meter is then the ledger's award, else valued at the seed)."""
+    fed = [
+        {
+            "progressive": name,
+            "ledger_round": result.round_id,
+            "idempotency_key": result.idempotency_key,
+            "awards": [_award_dict(a) for a in result.awards],
+        }
+        for name, result in results
+    ]
+    by_wager = [(_wager(ledger, name), result) for name, result in results]
+    shown = with_ledger_amounts(rnd, by_wager) if fed_any else valued_at_seed(rnd)
     wagers = tuple(sorted({b.wager for b in rnd.bets}))
     net = settled_net(shown.events)
     doc: dict[str, Any] = {
@@ -164,6 +195,57 @@ def feed_and_document(
         "recorded_by": by,
     }
     return Settled(table, round_id, content, wagers, net, doc)
+
+
+def feed_and_store(
+    ledger: Ledger,
+    rnd: TableRound,
+    *,
+    table: str,
+    round_id: str,
+    submission_digest: str,
+    progressive: str,
+    by: str,
+    writer: RowsWriter,
+    extra: Callable[[int, str], Rows],
+) -> str | None:
+    """The common case of a round fed to one progressive, in **one** transaction: the ledger's
+    rows, the stored round and ``extra(201, text)`` (the ``Idempotency-Key``'s record) commit
+    together (:meth:`~croupier.progressive.feeder.Feeder.play`'s ``after``), so a crash leaves
+    all of them or none. The stored document's text (the answer, 201), or ``None`` when nothing
+    was written — a round the ledger knows already, the round stored already, a refusal to
+    explain: :func:`feed_and_document` then decides, step by step."""
+    content = round_content(rnd)
+    made: list[str] = []
+
+    def after(result: RoundSettlement) -> RowsItem:
+        s = document(
+            ledger,
+            rnd,
+            [(progressive, result)],
+            fed_any=True,
+            table=table,
+            round_id=round_id,
+            submission_digest=submission_digest,
+            content=content,
+            by=by,
+        )
+        row = round_row(s, submission_digest=submission_digest, by=by)
+        made[:] = [row["document"]]
+        return RowsItem([(INSERT_ROUND, row), *extra(201, row["document"])], writer)
+
+    result = feed_new_round(
+        rnd,
+        ProgressiveSystem(ledger, progressive),
+        table=table,
+        round_id=round_id,
+        by=by,
+        content=content,
+        after=after,
+    )
+    if result is None or not made:
+        return None
+    return made[0]
 
 
 INSERT_ROUND = sa.insert(store.rounds)
@@ -226,8 +308,10 @@ def is_integrity_error(exc: BaseException) -> bool:
 __all__ = [
     "INSERT_ROUND",
     "Settled",
+    "document",
     "existing",
     "feed_and_document",
+    "feed_and_store",
     "insert_round",
     "round_row",
     "submission_digest",

@@ -52,6 +52,7 @@ if TYPE_CHECKING:  # croupier.progressive (SQLAlchemy) is imported where a ledge
         QualifyingHand,
         RoundSettlement,
     )
+    from croupier.progressive.feeder import After
 
 
 def progressive_wagers() -> tuple[Wager, ...]:
@@ -208,14 +209,23 @@ def _fed_seats(
     return positions, hands
 
 
-def _feed_new(
-    rnd: TableRound, system: ProgressiveSystem, *, table: str, round_id: str, by: str, content: str
+def feed_new_round(
+    rnd: TableRound,
+    system: ProgressiveSystem,
+    *,
+    table: str,
+    round_id: str,
+    by: str,
+    content: str,
+    after: After | None = None,
 ) -> RoundSettlement | None:
     """:func:`feed_progressive`'s common case, with no read before the ledger's lock: a round
     the ledger does not know yet, checked against the definition the ledger object holds (the
     ledger checks under its lock that it is still the progressive's), fed with the rounds other
     threads feed meanwhile (one commit, :meth:`ProgressiveSystem.play_new_round`). ``None``:
-    nothing written — let the full path decide (and raise what it raises)."""
+    nothing written — let :func:`feed_progressive` decide (and raise what it raises).
+    ``after``: rows the round brings to its ledger transaction, made from its settlement
+    (:meth:`~croupier.progressive.feeder.Feeder.play`: the service's stored round)."""
     defn = system.ledger.known_definition(system.name)
     if defn is None or rnd.phase not in (Phase.DEALT, Phase.SETTLED):
         return None
@@ -236,6 +246,7 @@ def _feed_new(
         idempotency_key=f"{defn.name}/{table}/{round_id}",
         by=by,
         content=content,
+        after=after,
     )
 
 
@@ -267,7 +278,7 @@ def feed_progressive(
     from croupier.progressive import RoundStatus
 
     content = content if content is not None else round_content(rnd)
-    fast = _feed_new(rnd, system, table=table, round_id=round_id, by=by, content=content)
+    fast = feed_new_round(rnd, system, table=table, round_id=round_id, by=by, content=content)
     if fast is not None:
         return fast
     defn = system.definition
@@ -381,6 +392,7 @@ def valued_at_seed(rnd: TableRound) -> TableRound:
 __all__ = [
     "SEED_NOTE",
     "check_round_matches",
+    "feed_new_round",
     "feed_progressive",
     "ledger_round_id",
     "progressive_wager",
