@@ -4,8 +4,8 @@ file and on the PostgreSQL server, with and without a progressive (each round's 
 wager fed to one linked meter).
 
 Run: ``python benchmarks/bench_service.py [--seconds 10] [--rate 200] [--clients 8]
-[--backend sqlite|postgresql] [--progressive yes|no|both] [--workers 1]``. The issue's full run
-is ``--seconds 60 --rate 200``.
+[--backend sqlite|postgresql] [--progressive yes|no|both] [--workers 1] [--switch-interval S]``.
+The issue's full run is ``--seconds 60 --rate 200 --workers 2``.
 
 Each client sends on its own fixed schedule (``rate / clients`` rounds a second; one keep-alive
 connection, stdlib ``http.client`` so the load generator takes little of the cores it shares with
@@ -344,12 +344,20 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
     ap.add_argument("--progressive", choices=["yes", "no", "both"], default="both")
+    ap.add_argument(
+        "--switch-interval",
+        help="the server's GIL switch interval in seconds ($CROUPIER_SWITCH_INTERVAL; "
+        "0: Python's 0.005; default croupier serve's own)",
+    )
     args = ap.parse_args()
+    if args.switch_interval is not None:
+        os.environ["CROUPIER_SWITCH_INTERVAL"] = args.switch_interval
     seconds = min(args.seconds, 300.0)  # bounded
     modes = {"yes": [True], "no": [False], "both": [False, True]}[args.progressive]
     print(
         f"{args.clients} clients, target {args.rate:g} rounds/s for {seconds:g} s, "
-        f"{args.workers} worker(s), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}"
+        f"{args.workers} worker(s), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
+        f"server switch interval {args.switch_interval or 'croupier serve default'}"
     )
     for backend in args.backend or ["sqlite", "postgresql"]:
         for progressive in modes:

@@ -1,7 +1,8 @@
 """CPU a settled round costs on the service's request path, in process (no HTTP, no load
 generator): ``POST /rounds/settle`` of :mod:`bench_service`'s round (two seats, Blackjack, Perfect
-Pairs and a $5 Jackpot Party wager each; no progressive fed) driven straight through the ASGI
-application, then the same round's stages called one by one.
+Pairs and a $5 Jackpot Party wager each) driven straight through the ASGI application, with no
+progressive fed and with the Jackpot Party wagers fed to one linked progressive, then the same
+round's stages (no progressive) called one by one.
 
 Run: ``python benchmarks/bench_service_path.py [--rounds 2000] [--db sqlite|postgresql]``.
 The event loop is uvloop's where it is installed, as ``croupier serve`` runs.
@@ -96,7 +97,9 @@ def _per_round(fn: Callable[[int], object], n: int) -> tuple[float, float]:
     return (time.process_time() - cpu) / n * 1e6, (time.perf_counter() - wall) / n * 1e6
 
 
-async def _through_app(app: FastAPI, token: str, n: int, tag: str) -> tuple[float, float]:
+async def _through_app(
+    app: FastAPI, token: str, n: int, tag: str, progressive: bool = False
+) -> tuple[float, float]:
     bodies = [json.dumps(round_body(f"{tag}{i}", i)).encode() for i in range(n)]
     cpu, wall = time.process_time(), time.perf_counter()
     for i, body in enumerate(bodies):
@@ -106,7 +109,8 @@ async def _through_app(app: FastAPI, token: str, n: int, tag: str) -> tuple[floa
             "content-length": str(len(body)),
             "idempotency-key": f"{tag}/{i}",
         }
-        status = await _call(app, "/rounds/settle", f"table={TABLES[i % 4]}", headers, body)
+        query = f"table={TABLES[i % 4]}" + ("&progressive=jp-5" if progressive else "")
+        status = await _call(app, "/rounds/settle", query, headers, body)
         if status != 201:
             raise SystemExit(f"round {i}: status {status}")
     return (time.process_time() - cpu) / n * 1e6, (time.perf_counter() - wall) / n * 1e6
@@ -192,12 +196,14 @@ async def main_async(args: argparse.Namespace) -> None:
             token = issue(app.state.ledger, StaffMember("dana", Role.DEALER), 3600)
             await _through_app(app, token, 50, "warm")
             tag = uuid.uuid4().hex[:6]
-            cpu, wall = await _through_app(app, token, args.rounds, tag)
-            print(
-                f"{args.db}: POST /rounds/settle through the ASGI app, {args.rounds} rounds: "
-                f"{cpu:8.0f} µs CPU  {wall:8.0f} µs wall a round  "
-                f"({1e6 / cpu:.0f} rounds/s per core; load {os.getloadavg()[0]:.1f})"
-            )
+            for fed in (False, True):
+                cpu, wall = await _through_app(app, token, args.rounds, tag + str(fed), fed)
+                print(
+                    f"{args.db}: POST /rounds/settle{'?progressive=jp-5' if fed else ''} "
+                    f"through the ASGI app, {args.rounds} rounds: "
+                    f"{cpu:8.0f} µs CPU  {wall:8.0f} µs wall a round  "
+                    f"({1e6 / cpu:.0f} rounds/s per core; load {os.getloadavg()[0]:.1f})"
+                )
             total = 0.0
             for name, us in _stages(app, min(args.rounds, 1000)):
                 total += 0 if "slow" in name else us

@@ -15,6 +15,7 @@ are migrated (:mod:`croupier.service.store`). ``/`` serves the web page (:mod:`c
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel
 
 import croupier
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, InputError
 from croupier.inputs import MAX_NESTING, parse_json
 from croupier.progressive import Ledger, default_url
 from croupier.service import (
@@ -51,6 +52,7 @@ from croupier.service.problems import croupier_problem, install, problem
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
 ENV_MAX_BODY = "CROUPIER_MAX_BODY"
 ENV_TOKEN_TTL = "CROUPIER_TOKEN_TTL"
+ENV_SWITCH_INTERVAL = "CROUPIER_SWITCH_INTERVAL"
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -283,9 +285,41 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     return app
 
 
+SWITCH_INTERVAL = 0.0005
+"""Seconds a thread of a server process runs before it hands the GIL to one that waits for it
+(``sys.setswitchinterval``; Python's default is 0.005). A request's thread that comes back from
+the database — the commit's sync, a lock — waits for the GIL behind threads busy settling other
+rounds; at the default 5 ms that wait, taken several times, was the bulk of the 99th percentile
+(``benchmarks/bench_service.py``), and on SQLite it is taken holding the file's writer lock.
+``$CROUPIER_SWITCH_INTERVAL`` overrides it (``0`` keeps Python's default)."""
+
+
+def switch_interval() -> float:
+    """The GIL switch interval a server process takes: ``$CROUPIER_SWITCH_INTERVAL`` (seconds;
+    ``0``: Python's own) or :data:`SWITCH_INTERVAL`; :class:`InputError` for one that is not a
+    number of seconds from 0 to 1."""
+    text = os.environ.get(ENV_SWITCH_INTERVAL, "").strip()
+    if not text:
+        return SWITCH_INTERVAL
+    try:
+        interval = float(text)
+    except ValueError:
+        interval = -1.0
+    if not 0 <= interval <= 1:  # NaN fails both
+        raise InputError(
+            f"${ENV_SWITCH_INTERVAL} is seconds from 0 to 1, e.g. 0.0005 (0: Python's default), "
+            f"not {text!r}"
+        )
+    return interval
+
+
 def app_from_env() -> FastAPI:
-    """The application as the environment configures it (uvicorn's factory, one per worker)."""
+    """The application as the environment configures it (uvicorn's factory, one per worker);
+    the process's GIL switch interval set to :func:`switch_interval`."""
+    interval = switch_interval()
+    if interval > 0:
+        sys.setswitchinterval(interval)
     return create_app(ServiceConfig.from_env())
 
 
-__all__ = ["ServiceConfig", "app_from_env", "create_app"]
+__all__ = ["SWITCH_INTERVAL", "ServiceConfig", "app_from_env", "create_app", "switch_interval"]

@@ -17,6 +17,9 @@ def serve(
     (:func:`croupier.service.app.app_from_env`), so the options are passed through it."""
     import uvicorn
 
+    from croupier.service.app import switch_interval
+
+    switch_interval()  # a bad $CROUPIER_SWITCH_INTERVAL is one error line, before any worker starts
     if db:
         os.environ["CROUPIER_DB"] = db
     if cors_origins:
