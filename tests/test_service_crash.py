@@ -158,7 +158,11 @@ def test_two_progressives_killed_between_the_ledger_and_the_store(
     urls = new_db_url(backend, tmp_path)
     url = next(urls)
     body = two_progressives_round("r1")
-    params = [("table", "BJ-3"), ("progressive", "jp-5"), ("progressive", "mtd-5")]
+    params: list[tuple[str, str | int | float | bool | None]] = [
+        ("table", "BJ-3"),
+        ("progressive", "jp-5"),
+        ("progressive", "mtd-5"),
+    ]
 
     def send(srv: Server, token: str) -> httpx.Response:
         return httpx.post(
