@@ -21,6 +21,7 @@ from alembic.runtime.migration import MigrationContext
 from croupier.errors import (
     AuthorizationError,
     IdempotencyConflictError,
+    InputError,
     LedgerError,
     LedgerIntegrityError,
     LedgerLookupError,
@@ -353,7 +354,7 @@ def test_adjustments_need_a_pit_manager_and_a_reason(ledger: Ledger) -> None:
 
 def test_voiding_a_pending_award_releases_what_was_held(ledger: Ledger) -> None:
     (a,) = play(ledger, "mtd-5", "r1", "BJ-1", [1], [(1, "two-suited-match")]).awards
-    with pytest.raises(LedgerError, match="reason"):
+    with pytest.raises(InputError, match="reason"):  # input, not a conflict with the ledger
         ledger.void_award(a.id, by=FLOOR, reason=" ")
     voided = ledger.void_award(a.id, by=FLOOR, reason="the upcard was the 7 of hearts")
     assert voided.status is AwardStatus.VOIDED

@@ -6,8 +6,8 @@ sent before the first result is read, so a batch costs one network round trip ho
 statements it holds (the server still runs them one after another, in order, each seeing what
 the ones before it did). Elsewhere (SQLite, another driver) the statements run one after another
 through SQLAlchemy, which costs no round trip on SQLite. Either way they run inside the caller's
-transaction, and a statement that fails fails the batch (:class:`~croupier.errors.LedgerError`)
-and the transaction is rolled back by the caller.
+transaction, and a statement that fails fails the batch
+(:class:`~croupier.errors.LedgerDatabaseError`) and the transaction is rolled back by the caller.
 
 Statements are SQLAlchemy Core, compiled once per dialect and set of parameters and cached.
 """
@@ -21,7 +21,8 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Insert, Update
 from sqlalchemy.sql import ClauseElement
 
-from croupier.errors import LedgerError, LedgerIntegrityError
+from croupier.errors import LedgerIntegrityError
+from croupier.progressive.store import LedgerDatabaseError
 
 Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
 """One statement's parameters: a mapping (run once) or a sequence of them (run per mapping)."""
@@ -122,7 +123,7 @@ class Batch:
         except psycopg.errors.DivisionByZero as exc:
             raise _unserialised() from exc
         except psycopg.Error as exc:
-            raise LedgerError(f"the ledger database refused the operation: {exc}") from exc
+            raise LedgerDatabaseError(f"the ledger database refused the operation: {exc}") from exc
         finally:
             for cur in cursors:
                 cur.close()

@@ -36,6 +36,7 @@ from croupier.cards import decks_phrase
 from croupier.errors import (
     AuthenticationError,
     AuthorizationError,
+    InputError,
     LedgerError,
     LedgerIntegrityError,
     LedgerKeyError,
@@ -57,6 +58,7 @@ from croupier.progressive.records import (
 )
 from croupier.progressive.staff import check_credential, hash_credential
 from croupier.progressive.store import (
+    LedgerDatabaseError,
     check_name,
     create_key,
     database_url,
@@ -171,7 +173,9 @@ class LedgerBase:
             # reads that take no writer lock (make_reader): definitions, rounds, status
             self.reader = make_reader(self.engine)
         except (SQLAlchemyError, ValueError, ImportError) as exc:
-            raise LedgerError(f"cannot use database {self.display_url}: {db_error(exc)}") from exc
+            raise LedgerDatabaseError(
+                f"cannot use database {self.display_url}: {db_error(exc)}"
+            ) from exc
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
         self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
@@ -198,7 +202,9 @@ class LedgerBase:
             self.key_file = Path(key_file) if key_file is not None else default_key_file(self.url)
             self.key = self._load_key(key)
         except SQLAlchemyError as exc:
-            raise LedgerError(f"cannot use database {self.display_url}: {db_error(exc)}") from exc
+            raise LedgerDatabaseError(
+                f"cannot use database {self.display_url}: {db_error(exc)}"
+            ) from exc
 
     def _missing(self) -> str:
         return (
@@ -268,7 +274,7 @@ class LedgerBase:
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
-            raise LedgerError(
+            raise LedgerDatabaseError(
                 f"the ledger database refused the operation: {db_error(exc)}"
             ) from exc
         if moved is not None:
@@ -551,7 +557,7 @@ class LedgerBase:
         """Add a staff member with a role and credential (a ``user`` event naming ``by``, who
         must be a shift manager, § 605a.7). Raises :class:`~croupier.errors.AuthorizationError`
         when ``by`` is not (before the credential is looked at), :class:`LedgerError` if the name
-        is taken, :class:`~croupier.errors.AuthenticationError` for a credential too short."""
+        is taken, :class:`~croupier.errors.InputError` for a credential too short."""
         name = check_name("a staff member", name)
         with self.engine.connect() as conn:  # who may, before what they typed (checked again)
             self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff")
@@ -602,7 +608,7 @@ class LedgerBase:
     ) -> None:
         role = self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive")
         if check_name("a progressive", definition.name) != definition.name:
-            raise LedgerError(f"a progressive's name has no spaces around it: {definition.name!r}")
+            raise InputError(f"a progressive's name has no spaces around it: {definition.name!r}")
         taken = conn.execute(
             sa.select(t.progressives.c.id).where(t.progressives.c.name == definition.name)
         ).first()

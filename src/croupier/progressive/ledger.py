@@ -62,7 +62,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
-from croupier.errors import LedgerError, LedgerIntegrityError, RoundStateError
+from croupier.errors import InputError, LedgerError, LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
 from croupier.progressive.configuration import ConfigurationCheck, ledger_check
@@ -268,7 +268,7 @@ class Ledger(LedgerBase):
         """Void a pending share award the floorperson found not to be a winning hand
         (§ 633b.2(h)(1)): its held amount is released to the meter (an ``adjustment`` event)."""
         if not reason.strip():
-            raise LedgerError("voiding an award needs a reason")
+            raise InputError("voiding an award needs a reason")
         with self._tx() as conn:
             a = self._award_by_id(conn, award_id)
             pid, defn = self._definition(conn, a.progressive, lock=True)
@@ -332,7 +332,7 @@ class Ledger(LedgerBase):
         (authenticated) must be a pit manager or above and give a reason; the level may not go below what is
         held for pending awards, nor the reserve below zero."""
         if not reason.strip():
-            raise LedgerError("an adjustment needs a reason")
+            raise InputError("an adjustment needs a reason")
         with self._tx() as conn:
             pid, defn = self._definition(conn, progressive, lock=True)
             defn.level(level)
@@ -386,7 +386,7 @@ class Ledger(LedgerBase):
         accepted at any of its tables until :meth:`resume` (a pit manager or above; a
         ``suspend`` event with the reason)."""
         if not reason.strip():
-            raise LedgerError("suspending a progressive needs a reason")
+            raise InputError("suspending a progressive needs a reason")
         self._set_suspended(progressive, True, by, {"reason": reason.strip()})
 
     def resume(self, progressive: str, *, by: str) -> None:
@@ -423,7 +423,7 @@ class Ledger(LedgerBase):
         limit to the next contribution. A progressive in play is refused
         (:class:`~croupier.errors.RoundStateError`: suspend it first)."""
         if not approval.strip():
-            raise LedgerError("a reconfiguration needs the reference of its approval")
+            raise InputError("a reconfiguration needs the reference of its approval")
         with self._tx() as conn:
             pid, defn = self._definition(conn, progressive, lock=True)
             role = self._user(conn, by, Role.SHIFT_MANAGER, "605a.7", "reconfiguring a progressive")

@@ -21,7 +21,7 @@ import croupier.progressive.schema as t
 from croupier.errors import (
     ConfigurationMismatchError,
     IdempotencyConflictError,
-    LedgerError,
+    InputError,
     LedgerIntegrityError,
     LedgerLookupError,
     LinkError,
@@ -547,7 +547,7 @@ class ProgressiveSystem:
         """Void a round before settlement (e.g. held, and the discrepancy not resolved): its
         wagers are returned and nothing is contributed. A floorperson or above."""
         if not reason.strip():
-            raise LedgerError("voiding a round needs a reason")
+            raise InputError("voiding a round needs a reason")
         with self._write() as (conn, pid, defn):
             role = self.ledger._user(
                 conn, by, Role.FLOORPERSON, defn.rule("(f)"), "voiding a round"
@@ -586,7 +586,7 @@ class ProgressiveSystem:
         """
         key = idempotency_key.strip()
         if not key:
-            raise LedgerError("a settlement needs an idempotency key")
+            raise InputError("a settlement needs an idempotency key")
         fingerprint = request_fingerprint(round_id, hands)
         with self._write() as (conn, pid, defn):
             done = conn.execute(_SETTLED, {"b_key": key}).first()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-from croupier.errors import AuthenticationError
+from croupier.errors import AuthenticationError, CroupierError, InputError
 
 MIN_LENGTH = 4
 """The shortest credential accepted: a four-digit PIN."""
@@ -21,20 +21,19 @@ MAX_LENGTH = 1024
 hostile request from making the hash's input arbitrarily large)."""
 
 
-def _checked(secret: object) -> str:
+def _checked(secret: object, error: type[CroupierError] = AuthenticationError) -> str:
     """``secret`` as credential text: a ``str`` of UTF-8-encodable characters (no lone
     surrogates, such as undecodable bytes in an environment variable become), at most
-    :data:`MAX_LENGTH` long; else :class:`~croupier.errors.AuthenticationError`."""
+    :data:`MAX_LENGTH` long; else ``error`` (:class:`~croupier.errors.AuthenticationError` for a
+    credential offered to log in, :class:`~croupier.errors.InputError` for a new one)."""
     if not isinstance(secret, str):
-        raise AuthenticationError("a staff credential (password or PIN) is text")
+        raise error("a staff credential (password or PIN) is text")
     if len(secret) > MAX_LENGTH:
-        raise AuthenticationError(
-            f"a staff credential (password or PIN) has at most {MAX_LENGTH} characters"
-        )
+        raise error(f"a staff credential (password or PIN) has at most {MAX_LENGTH} characters")
     try:
         secret.encode("utf-8")
     except UnicodeEncodeError:
-        raise AuthenticationError(
+        raise error(
             "a staff credential (password or PIN) must be UTF-8 text (it holds bytes that are not)"
         ) from None
     return secret
@@ -50,13 +49,14 @@ def use_hasher(hasher: PasswordHasher) -> None:
 
 
 def hash_credential(secret: str) -> str:
-    """The argon2id hash of ``secret``; :class:`~croupier.errors.AuthenticationError` for a
-    credential shorter than :data:`MIN_LENGTH` or blank."""
+    """The argon2id hash of ``secret``; :class:`~croupier.errors.InputError` for a credential
+    shorter than :data:`MIN_LENGTH` or blank, or not credential text (a new credential is input:
+    whoever gives it is authenticated already, or is bootstrapping the ledger)."""
     if not isinstance(secret, str) or len(secret.strip()) < MIN_LENGTH:
-        raise AuthenticationError(
+        raise InputError(
             f"a staff credential (password or PIN) needs at least {MIN_LENGTH} characters"
         )
-    return _hasher.hash(_checked(secret))
+    return _hasher.hash(_checked(secret, InputError))
 
 
 def check_credential(stored: str | None, secret: str) -> bool:

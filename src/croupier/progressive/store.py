@@ -30,7 +30,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, event
 
-from croupier.errors import LedgerError, LedgerKeyError
+from croupier.errors import InputError, LedgerError, LedgerKeyError
+
+
+class LedgerDatabaseError(LedgerError):
+    """The ledger's database cannot be used or refused an operation for a reason of its own (it
+    cannot be reached, a lock was not had in time): nothing was changed, and the same request
+    may succeed when the database is back (the service answers 503). (Declared here, not in
+    :mod:`croupier.errors`, whose source is part of every stored count's fingerprint.)"""
+
 
 ENV_DB = "CROUPIER_DB"
 ENV_KEY_FILE = "CROUPIER_LEDGER_KEY_FILE"
@@ -82,7 +90,7 @@ def database_url(text: str) -> str:
     if "://" in text:
         scheme = text.split("://", 1)[0].split("+", 1)[0].lower()
         if scheme not in BACKENDS:
-            raise LedgerError(
+            raise LedgerDatabaseError(
                 f"croupier's ledger runs on SQLite or PostgreSQL (sqlite:///path, "
                 f"postgresql+psycopg://user@host/db), not {scheme[:20]!r}"
             )
@@ -415,18 +423,18 @@ NAME_LIMIT = 100
 
 def check_name(what: str, name: str) -> str:
     """``name`` stripped, as the name of ``what`` ("a staff member", "a progressive", "a
-    table"): :class:`~croupier.errors.LedgerError` for an empty name, one over
+    table"): :class:`~croupier.errors.InputError` for an empty name, one over
     :data:`NAME_LIMIT` characters, or one holding a control or format character (a newline
     would split every line that names it: a log line forged, a table row broken)."""
     import unicodedata
 
     text = name.strip() if isinstance(name, str) else ""
     if not text:
-        raise LedgerError(f"{what} needs a name")
+        raise InputError(f"{what} needs a name")
     if len(text) > NAME_LIMIT:
-        raise LedgerError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
+        raise InputError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
     if any(unicodedata.category(ch)[0] == "C" for ch in text):
-        raise LedgerError(
+        raise InputError(
             f"{what}'s name cannot hold control or format characters (a newline, a tab): "
             f"{text[:40]!r}"
         )

@@ -32,7 +32,6 @@ from croupier.cards import decks_phrase
 from croupier.errors import (
     CroupierError,
     InputError,
-    LedgerError,
     LinkError,
     ProcedureError,
     ProgressiveMismatchError,
@@ -76,14 +75,14 @@ def progressive_wager(section: str, paytable: str) -> Wager:
     the section's one progressive wager, or where a section has several (§ 641a.7(d)(4), (5))
     the one whose paytables hold that key.
 
-    Raises :class:`~croupier.errors.LedgerError` for a section with no progressive wager and
+    Raises :class:`~croupier.errors.InputError` for a section with no progressive wager and
     :class:`~croupier.errors.UnknownPaytableError` for a key none of the section's several
     progressive wagers has.
     """
     of_section = [w for w in progressive_wagers() if w.section == section]
     if not of_section:
         known = ", ".join(f"{w.id} (§ {w.section})" for w in progressive_wagers())
-        raise LedgerError(f"§ {section} has no progressive wager (the progressive wagers: {known})")
+        raise InputError(f"§ {section} has no progressive wager (the progressive wagers: {known})")
     if len(of_section) == 1:
         return of_section[0]
     found = [
