@@ -252,7 +252,7 @@ def run(
             httpx.post(
                 f"{base}/rounds/settle?table={TABLES[0]}{params}",
                 json=round_body(rid, 0),
-                headers={"Authorization": f"Bearer {token}"},
+                headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"warm/{rid}"},
                 timeout=60,
             )
         lock = threading.Lock()

@@ -133,7 +133,7 @@ def _stages(app: FastAPI, n: int) -> list[tuple[str, float]]:
     reader = app.state.reader
     stage(
         "idempotency lookup (a new key)",
-        lambda i: lookup(reader, f"new/{i}", "POST /rounds/settle?table=T1", "0" * 64),
+        lambda i: lookup(reader, "dana", f"new/{i}", "POST /rounds/settle?table=T1", "0" * 64),
     )
     records = [RoundFile.model_validate_json(b) for b in raw]
     stage("round file validated (pydantic)", lambda i: RoundFile.model_validate_json(raw[i]))

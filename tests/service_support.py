@@ -15,6 +15,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -166,6 +167,12 @@ class Server:
         return {"Authorization": f"Bearer {self.token(user)}"}
 
 
+def keyed(headers: Mapping[str, str] | None = None, key: str | None = None) -> dict[str, str]:
+    """``headers`` with an ``Idempotency-Key`` (``key``, or a new one): every request that
+    changes money or configuration needs one (a 400 problem without it)."""
+    return {**(headers or {}), "Idempotency-Key": key or f"test-{uuid.uuid4().hex}"}
+
+
 @contextmanager
 def serving(backend: str, tmp: Path) -> Iterator[Server]:
     """A server on a fresh ledger of ``backend`` (``"sqlite"`` or ``"postgresql"``) with the
@@ -238,6 +245,7 @@ __all__ = [
     "SHIFT",
     "TABLES",
     "Server",
+    "keyed",
     "make_ledger",
     "pp_round",
     "round_file",

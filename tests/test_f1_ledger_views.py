@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from progressive_support import BACKENDS
-from service_support import DEALER, FLOOR, SHIFT, Server, pp_round, royal_round, serving
+from service_support import DEALER, FLOOR, SHIFT, Server, keyed, pp_round, royal_round, serving
 
 STAKE = 500  # royal_round's $5 Jackpot Party wager
 
@@ -32,13 +32,15 @@ def server(
 def royal_at_new_table(c: httpx.Client, srv: Server) -> tuple[str, dict[str, Any]]:
     """A new table linked to jp-5 and its Royal Flush round (100% of the meter, pending)."""
     table = f"BJ-{uuid.uuid4().hex[:8]}"
-    linked = c.post("/progressives/jp-5/links", json={"table": table}, headers=srv.auth(SHIFT))
+    linked = c.post(
+        "/progressives/jp-5/links", json={"table": table}, headers=keyed(srv.auth(SHIFT))
+    )
     assert linked.status_code == 201, linked.text
     r = c.post(
         "/rounds/settle",
         params={"table": table, "progressive": "jp-5"},
         json=royal_round("r1"),
-        headers=srv.auth(DEALER),
+        headers=keyed(srv.auth(DEALER)),
     )
     assert r.status_code == 201, r.text
     (award,) = r.json()["progressives"][0]["awards"]
@@ -73,7 +75,7 @@ def test_a_voided_award_paid_nothing_and_names_who_voided_it(server: Server) -> 
         voided = c.post(
             f"/awards/{award['award']}/void",
             json={"reason": "the hand was misread"},
-            headers=server.auth(FLOOR),
+            headers=keyed(server.auth(FLOOR)),
         )
         assert voided.status_code == 200, voided.text
         body = voided.json()
@@ -100,7 +102,7 @@ def test_a_voided_award_paid_nothing_and_names_who_voided_it(server: Server) -> 
 def test_a_validated_award_is_paid_by_whoever_validated_it(server: Server) -> None:
     with server.client() as c:
         table, award = royal_at_new_table(c, server)
-        done = c.post(f"/awards/{award['award']}/validate", headers=server.auth(FLOOR))
+        done = c.post(f"/awards/{award['award']}/validate", headers=keyed(server.auth(FLOOR)))
         assert done.status_code == 200, done.text
         assert (done.json()["validated_by"], "voided_by" in done.json()) == (FLOOR, False)
         paid = c.get("/awards", params={"status": "paid"}, headers=server.auth(DEALER)).json()
@@ -127,7 +129,7 @@ def test_a_summary_by_wager_gives_that_wagers_row_only(server: Server) -> None:
             "/rounds/settle",
             params={"table": table},
             json=pp_round("r2"),
-            headers=server.auth(DEALER),
+            headers=keyed(server.auth(DEALER)),
         )
         assert played.status_code == 201, played.text
         every = c.get(

@@ -30,6 +30,7 @@ from service_support import (
     PIT,
     SHIFT,
     Server,
+    keyed,
     pp_round,
     round_file,
     serving,
@@ -57,18 +58,18 @@ def open_table(
     r = c.post(
         "/tables",
         json={"table": table, "submission": sub, "progressives": progressives or []},
-        headers=srv.auth(PIT),
+        headers=keyed(srv.auth(PIT)),
     )
     for name in progressives or []:
         linked = c.post(
-            f"/progressives/{name}/links", json={"table": table}, headers=srv.auth(SHIFT)
+            f"/progressives/{name}/links", json={"table": table}, headers=keyed(srv.auth(SHIFT))
         )
         assert linked.status_code == 201, linked.text
     return r
 
 
 def step(c: httpx.Client, srv: Server, table: str, body: dict[str, Any]) -> httpx.Response:
-    return c.post(f"/tables/{table}/steps", json=body, headers=srv.auth(DEALER))
+    return c.post(f"/tables/{table}/steps", json=body, headers=keyed(srv.auth(DEALER)))
 
 
 PLAY: list[dict[str, Any]] = [
@@ -91,7 +92,7 @@ def test_a_round_file_cannot_take_an_open_tables_round_id(server: Server) -> Non
             "/rounds/settle",
             params={"table": table},
             json=pp_round("round-1"),
-            headers=server.auth(DEALER),
+            headers=keyed(server.auth(DEALER)),
         )
         assert r.status_code == 409, r.text
         assert r.json()["error_type"] == "RoundConflictError"
@@ -103,7 +104,7 @@ def test_a_round_file_cannot_take_an_open_tables_round_id(server: Server) -> Non
                 "/rounds/settle",
                 params={"table": table},
                 json=pp_round("hand-1"),
-                headers=server.auth(DEALER),
+                headers=keyed(server.auth(DEALER)),
             ).status_code
             == 201
         )
@@ -121,7 +122,7 @@ def test_a_round_file_stored_before_the_table_opened_is_numbered_past(server: Se
                 "/rounds/settle",
                 params={"table": table},
                 json=pp_round(rid),
-                headers=server.auth(DEALER),
+                headers=keyed(server.auth(DEALER)),
             )
             assert r.status_code == 201, r.text
         before = c.get(f"/rounds/{table}/round-1", headers=server.auth(DEALER)).json()
@@ -141,7 +142,7 @@ def test_a_round_file_stored_before_the_table_opened_is_numbered_past(server: Se
             "/rounds/settle",
             params={"table": table},
             json=pp_round("round-1"),
-            headers=server.auth(DEALER),
+            headers=keyed(server.auth(DEALER)),
         )
         assert (retry.status_code, retry.json()) == (200, before)
         assert c.get(f"/tables/{table}", headers=server.auth(DEALER)).json()["round"] == "round-4"
@@ -175,14 +176,14 @@ def test_a_table_whose_round_has_no_bets_can_be_closed(server: Server) -> None:
     with server.client() as c:
         assert open_table(c, server, table).status_code == 201
         assert step(c, server, table, PLAY[0]).status_code == 200
-        busy = c.delete(f"/tables/{table}", headers=server.auth(PIT))
+        busy = c.delete(f"/tables/{table}", headers=keyed(server.auth(PIT)))
         assert busy.status_code == 409, busy.text
         assert busy.json()["error_type"] == "RoundStateError"
         assert "settle it" in busy.json()["detail"]
         for body in PLAY[1:]:
             assert step(c, server, table, body).status_code == 200
-        assert c.delete(f"/tables/{table}", headers=server.auth(DEALER)).status_code == 403
-        closed = c.delete(f"/tables/{table}", headers=server.auth(PIT))
+        assert c.delete(f"/tables/{table}", headers=keyed(server.auth(DEALER))).status_code == 403
+        closed = c.delete(f"/tables/{table}", headers=keyed(server.auth(PIT)))
         assert closed.status_code == 200, closed.text
         assert closed.json()["closed_by"] == PIT
         assert closed.json()["round_not_played"] == "round-2"
@@ -192,7 +193,7 @@ def test_a_table_whose_round_has_no_bets_can_be_closed(server: Server) -> None:
         again = open_table(c, server, table)
         assert again.status_code == 201, again.text
         assert again.json()["round"] == "round-2"
-        assert c.delete("/tables/nope", headers=server.auth(PIT)).status_code == 404
+        assert c.delete("/tables/nope", headers=keyed(server.auth(PIT))).status_code == 404
 
 
 def test_a_table_open_already_is_no_idempotency_conflict(server: Server) -> None:
@@ -220,7 +221,7 @@ def test_a_share_of_the_meter_mid_round_is_valued_at_the_live_meter(server: Serv
         moved = c.post(
             "/progressives/mtd-5/adjust",
             json={"level": "Progressive", "meter": "-468.65", "reason": "meter test"},
-            headers=server.auth(PIT),
+            headers=keyed(server.auth(PIT)),
         )
         assert moved.status_code == 200, moved.text  # the meter off its seed
         status = c.get("/progressives/mtd-5", headers=server.auth(DEALER)).json()
@@ -269,7 +270,7 @@ def test_one_submission_digest_whatever_the_form(server: Server) -> None:
     table = uid("BJ")
     with server.client() as c:
         opened = c.post(
-            "/tables", json={"table": table, "submission": data}, headers=server.auth(PIT)
+            "/tables", json={"table": table, "submission": data}, headers=keyed(server.auth(PIT))
         )
         assert opened.status_code == 201, opened.text
         assert opened.json()["submission_digest"] == want
@@ -278,7 +279,10 @@ def test_one_submission_digest_whatever_the_form(server: Server) -> None:
         shuffled["name"] = "another name"
         rf = round_file("d-1", PLAY, shuffled)
         settled = c.post(
-            "/rounds/settle", params={"table": uid("BJ")}, json=rf, headers=server.auth(DEALER)
+            "/rounds/settle",
+            params={"table": uid("BJ")},
+            json=rf,
+            headers=keyed(server.auth(DEALER)),
         )
         assert settled.status_code == 201, settled.text
         assert settled.json()["submission_digest"] == want

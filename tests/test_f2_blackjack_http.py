@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from service_support import DEALER, PIT, Server, serving
+from service_support import DEALER, PIT, Server, keyed, serving
 
 SUBMISSION: dict[str, Any] = {
     "game": "blackjack",
@@ -36,12 +36,14 @@ def test_the_dealer_draws_in_its_own_step_after_the_players(server: Server) -> N
     table = f"F2-{uuid.uuid4().hex[:8]}"
     with server.client() as c:
         opened = c.post(
-            "/tables", json={"table": table, "submission": SUBMISSION}, headers=server.auth(PIT)
+            "/tables",
+            json={"table": table, "submission": SUBMISSION},
+            headers=keyed(server.auth(PIT)),
         )
         assert opened.status_code == 201, opened.text
 
         def step(body: dict[str, Any]) -> httpx.Response:
-            return c.post(f"/tables/{table}/steps", json=body, headers=server.auth(DEALER))
+            return c.post(f"/tables/{table}/steps", json=body, headers=keyed(server.auth(DEALER)))
 
         for body in (
             {"action": "bet", "seat": 1, "wager": "blackjack", "amount": "$25"},

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -31,6 +32,7 @@ from service_support import (
     SHIFT,
     TABLES,
     Server,
+    keyed,
     pp_round,
     round_file,
     royal_round,
@@ -64,9 +66,7 @@ def settle(
     key: str | None = None,
     progressive: tuple[str, ...] = (),
 ) -> httpx.Response:
-    headers = srv.auth(user)
-    if key is not None:
-        headers["Idempotency-Key"] = key
+    headers = keyed(srv.auth(user), key)  # a new key unless one is given
     params: list[tuple[str, str | int | float | bool | None]] = [("table", table)]
     params += [("progressive", p) for p in progressive]
     return httpx.post(
@@ -127,18 +127,18 @@ def test_openapi_lists_every_route_with_examples(server: Server) -> None:
                 assert media.get("example") or media.get("examples") or named.get("examples"), where
                 assert "413" in op["responses"], where
             for status, answer in op["responses"].items():
-                if status.startswith("4"):  # errors are problem details, with an example
+                if status.startswith("4"):  # errors are problem details, with examples
                     content = answer["content"][PROBLEM]
                     assert content["schema"] == problem_ref, (where, status)
-                    assert content["example"]["status"] == int(status), (where, status)
+                    assert content["examples"], (where, status)
+                    for example in content["examples"].values():
+                        assert example["value"]["status"] == int(status), (where, status)
             if op.get("security"):
-                assert {"401", "403"} <= set(op["responses"]), where
-    assert (
-        spec["paths"]["/awards/{award_id}/validate"]["post"]["responses"]["403"]["content"][
-            PROBLEM
-        ]["example"]["section"]
-        == "633b.2(h)(3)"
-    )
+                assert "401" in op["responses"], where
+    (refused,) = spec["paths"]["/awards/{award_id}/validate"]["post"]["responses"]["403"][
+        "content"
+    ][PROBLEM]["examples"].values()
+    assert refused["value"]["section"] == "633b.2(h)(3)"
 
 
 # -- settling ----------------------------------------------------------------------------------
@@ -207,7 +207,7 @@ def test_same_key_same_body_answers_the_first_response(server: Server) -> None:
 def test_a_round_id_is_stored_once(server: Server) -> None:
     rid = uid("once")
     assert settle(server, pp_round(rid)).status_code == 201
-    again = settle(server, pp_round(rid))  # no key, same content: the stored round
+    again = settle(server, pp_round(rid))  # another key, same content: the stored round
     assert again.status_code == 200
     other = settle(server, pp_round(rid, cards="8s 8h"))
     assert other.status_code == 409
@@ -267,15 +267,15 @@ def test_a_dealer_cannot_validate_a_floorperson_can(server: Server) -> None:
     with server.client() as c:
         pending = c.get("/awards", params={"status": "pending"}, headers=server.auth(DEALER))
         assert award["award"] in {a["award"] for a in pending.json()["awards"]}
-        no = c.post(f"/awards/{award['award']}/validate", headers=server.auth(DEALER))
+        no = c.post(f"/awards/{award['award']}/validate", headers=keyed(server.auth(DEALER)))
         assert no.status_code == 403
         assert no.json()["section"] == "633b.2(h)(3)"
         assert no.json()["error_type"] == "AuthorizationError"
-        yes = c.post(f"/awards/{award['award']}/validate", headers=server.auth(FLOOR))
+        yes = c.post(f"/awards/{award['award']}/validate", headers=keyed(server.auth(FLOOR)))
         assert yes.status_code == 200, yes.text
         assert (yes.json()["status"], yes.json()["validated_by"]) == ("paid", FLOOR)
         assert yes.json()["amount_cents"] == award["amount_cents"]
-        twice = c.post(f"/awards/{award['award']}/validate", headers=server.auth(FLOOR))
+        twice = c.post(f"/awards/{award['award']}/validate", headers=keyed(server.auth(FLOOR)))
         assert twice.status_code == 409
         events = c.get("/progressives/jp-5/history", headers=server.auth(DEALER)).json()
         validation = [e for e in events["history"] if e["kind"] == "validation"]
@@ -304,19 +304,21 @@ def test_configuration_needs_its_role(server: Server) -> None:
     name = uid("mtd")
     spec = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$1", "name": name}
     with server.client() as c:
-        no = c.post("/progressives", json=spec, headers=server.auth(PIT))
+        no = c.post("/progressives", json=spec, headers=keyed(server.auth(PIT)))
         assert no.status_code == 403 and no.json()["section"] == "605a.7"
-        yes = c.post("/progressives", json=spec, headers=server.auth(SHIFT))
+        yes = c.post("/progressives", json=spec, headers=keyed(server.auth(SHIFT)))
         assert yes.status_code == 201, yes.text
         assert yes.json()["wager_cents"] == 100
         link = c.post(
-            f"/progressives/{name}/links", json={"table": "BJ-9"}, headers=server.auth(SHIFT)
+            f"/progressives/{name}/links", json={"table": "BJ-9"}, headers=keyed(server.auth(SHIFT))
         )
         assert link.status_code == 201
         adj = {"level": yes.json()["levels"][0]["level"], "meter": "1.00", "reason": "test"}
-        dealer = c.post(f"/progressives/{name}/adjust", json=adj, headers=server.auth(DEALER))
+        dealer = c.post(
+            f"/progressives/{name}/adjust", json=adj, headers=keyed(server.auth(DEALER))
+        )
         assert dealer.status_code == 403 and dealer.json()["section"] == "605a.7(a)(6)"
-        pit = c.post(f"/progressives/{name}/adjust", json=adj, headers=server.auth(PIT))
+        pit = c.post(f"/progressives/{name}/adjust", json=adj, headers=keyed(server.auth(PIT)))
         assert pit.status_code == 200
         seed = yes.json()["levels"][0]["meter_micros"]
         assert pit.json()["meter_micros"] == seed + 1_000_000  # $1 in micro-dollars
@@ -342,16 +344,16 @@ def test_suspend_reconfigure_resume_with_their_roles(server: Server) -> None:
     spec = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": name}
     with server.client() as c:
         shift, pit, dealer = server.auth(SHIFT), server.auth(PIT), server.auth(DEALER)
-        made = c.post("/progressives", json={**spec, "tables": [table]}, headers=shift)
+        made = c.post("/progressives", json={**spec, "tables": [table]}, headers=keyed(shift))
         assert made.status_code == 201, made.text
         level = made.json()["levels"][0]["level"]
         old_seed = made.json()["levels"][0]["seed_cents"]
         change = {"approval": "CHG-118", "seeds": {level: "$2,000"}, "rates": {level: "10%"}}
-        in_play = c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift)
+        in_play = c.post(f"/progressives/{name}/reconfigure", json=change, headers=keyed(shift))
         assert in_play.status_code == 409  # suspend it first
         assert in_play.json()["error_type"] == "RoundStateError"
         why = {"reason": "new seed approved: CHG-118"}
-        no = c.post(f"/progressives/{name}/suspend", json=why, headers=dealer)
+        no = c.post(f"/progressives/{name}/suspend", json=why, headers=keyed(dealer))
         assert no.status_code == 403 and no.json()["section"] == "605a.7"
         key = {"Idempotency-Key": uid("suspend")}
         yes = c.post(f"/progressives/{name}/suspend", json=why, headers={**pit, **key})
@@ -359,7 +361,7 @@ def test_suspend_reconfigure_resume_with_their_roles(server: Server) -> None:
         assert yes.json() == {"progressive": name, "suspended": True, "by": PIT}
         again = c.post(f"/progressives/{name}/suspend", json=why, headers={**pit, **key})
         assert again.json() == yes.json() and again.headers["Idempotent-Replayed"] == "true"
-        twice = c.post(f"/progressives/{name}/suspend", json=why, headers=pit)
+        twice = c.post(f"/progressives/{name}/suspend", json=why, headers=keyed(pit))
         assert twice.status_code == 409  # suspended already
         # no wager is accepted while it is suspended; nothing is stored
         refused = settle(server, mtd_round(uid("s")), table=table, progressive=(name,))
@@ -368,20 +370,21 @@ def test_suspend_reconfigure_resume_with_their_roles(server: Server) -> None:
             refused.json()["error_type"] == "LinkError" and "suspended" in refused.json()["detail"]
         )
         assert c.get(f"/rounds?table={table}", headers=dealer).json()["count"] == 0
-        by_pit = c.post(f"/progressives/{name}/reconfigure", json=change, headers=pit)
+        by_pit = c.post(f"/progressives/{name}/reconfigure", json=change, headers=keyed(pit))
         assert by_pit.status_code == 403 and by_pit.json()["section"] == "605a.7"
-        done = c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift)
+        done = c.post(f"/progressives/{name}/reconfigure", json=change, headers=keyed(shift))
         assert done.status_code == 200, done.text
         changes = done.json()["changes"][level]
         assert changes["seed_cents"] == [old_seed, 200_000]  # $2,000
-        assert changes["primary_rate"][1] == "1/10"
+        assert changes["primary_rate"][1] == "10%"  # as the request gives it
+        assert changes["primary_rate_exact"][1] == "1/10"
         assert done.json()["approval"] == "CHG-118" and done.json()["by"] == SHIFT
-        nothing = c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift)
+        nothing = c.post(f"/progressives/{name}/reconfigure", json=change, headers=keyed(shift))
         assert nothing.status_code == 409  # the same values again change nothing
         assert "changes nothing" in nothing.json()["detail"]
-        resumed = c.post(f"/progressives/{name}/resume", headers=pit)
+        resumed = c.post(f"/progressives/{name}/resume", headers=keyed(pit))
         assert resumed.status_code == 200 and resumed.json()["suspended"] is False
-        assert c.post(f"/progressives/{name}/resume", headers=pit).status_code == 409
+        assert c.post(f"/progressives/{name}/resume", headers=keyed(pit)).status_code == 409
         status = c.get(f"/progressives/{name}", headers=dealer).json()
         assert status["levels"][0]["seed_cents"] == 200_000
         kinds = [
@@ -396,13 +399,19 @@ def test_the_reconciliation_report_balances_a_period(server: Server) -> None:
     spec = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": name}
     with server.client() as c:
         shift, pit, dealer = server.auth(SHIFT), server.auth(PIT), server.auth(DEALER)
-        made = c.post("/progressives", json={**spec, "tables": [table]}, headers=shift).json()
+        made = c.post(
+            "/progressives", json={**spec, "tables": [table]}, headers=keyed(shift)
+        ).json()
         levels = [lv["level"] for lv in made["levels"]]
         # every level's rate made 10% (+ 2% to the reserve) so the period's flows are known
-        assert c.post(f"/progressives/{name}/suspend", json={"reason": "r"}, headers=pit).is_success
+        assert c.post(
+            f"/progressives/{name}/suspend", json={"reason": "r"}, headers=keyed(pit)
+        ).is_success
         change = {"approval": "A-1", "rates": {lv: "10%+2%" for lv in levels}}
-        assert c.post(f"/progressives/{name}/reconfigure", json=change, headers=shift).is_success
-        assert c.post(f"/progressives/{name}/resume", headers=pit).is_success
+        assert c.post(
+            f"/progressives/{name}/reconfigure", json=change, headers=keyed(shift)
+        ).is_success
+        assert c.post(f"/progressives/{name}/resume", headers=keyed(pit)).is_success
         start = c.get(f"/progressives/{name}/history", headers=dealer).json()["history"][-1]["at"]
         for _ in range(3):
             r = settle(server, mtd_round(uid("m")), table=table, progressive=(name,))
@@ -435,24 +444,25 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
     with server.client() as c:
         dealer, pit = server.auth(DEALER), server.auth(PIT)
         assert (
-            c.post("/tables", json={"table": table, "submission": sub}, headers=dealer).status_code
+            c.post(
+                "/tables", json={"table": table, "submission": sub}, headers=keyed(dealer)
+            ).status_code
             == 403
         )
         opened = c.post(
             "/tables",
             json={"table": table, "submission": sub, "progressives": ["jp-5"]},
-            headers=pit,
+            headers=keyed(pit),
         )
         assert opened.status_code == 201, opened.text
         linked = c.post(
-            "/progressives/jp-5/links", json={"table": table}, headers=server.auth(SHIFT)
+            "/progressives/jp-5/links", json={"table": table}, headers=keyed(server.auth(SHIFT))
         )
         assert linked.status_code == 201, linked.text
         assert opened.json()["allowed"] == ["bet", "no-more-bets"]
 
         def step(body: dict[str, Any], key: str | None = None) -> httpx.Response:
-            h = {**dealer, **({"Idempotency-Key": key} if key else {})}
-            return c.post(f"/tables/{table}/steps", json=body, headers=h)
+            return c.post(f"/tables/{table}/steps", json=body, headers=keyed(dealer, key))
 
         bet = {"action": "bet", "seat": 2, "wager": "blackjack", "amount": "$25"}
         first = step(bet, "bet-1")
@@ -517,7 +527,7 @@ def test_errors_are_problem_details(server: Server) -> None:
             "/rounds/settle",
             params={"table": "BJ-1"},
             content=b"{not json",
-            headers={**server.auth(DEALER), "Content-Type": "application/json"},
+            headers=keyed({**server.auth(DEALER), "Content-Type": "application/json"}),
         )
         assert r.status_code == 422 and r.headers["content-type"] == PROBLEM
 
@@ -528,7 +538,7 @@ def test_a_request_too_large_is_refused(server: Server) -> None:
             "/rounds/settle",
             params={"table": "BJ-1"},
             content=b" " * (2 << 20),
-            headers={**server.auth(DEALER), "Content-Type": "application/json"},
+            headers=keyed({**server.auth(DEALER), "Content-Type": "application/json"}),
         )
     assert r.status_code == 413
     assert r.json()["error_type"] == "RequestTooLarge"
@@ -542,7 +552,7 @@ def test_a_request_too_large_is_refused(server: Server) -> None:
             "/rounds/settle",
             params={"table": "BJ-1"},
             content=chunks(),
-            headers={**server.auth(DEALER), "Content-Type": "application/json"},
+            headers=keyed({**server.auth(DEALER), "Content-Type": "application/json"}),
         )
     assert r.status_code == 413
     assert r.json()["error_type"] == "RequestTooLarge"
@@ -618,12 +628,21 @@ def test_the_readme_settles_a_round_with_curl(server: Server) -> None:
 
 
 def test_the_readme_python_client_settles_a_round(server: Server) -> None:
+    """The README's Python example runs as written, in a process of its own from the
+    repository's root: nothing is defined for it but dana's credential in the environment."""
     block = re.search(r"```python\n(.*?)```", readme_section(), re.S)
     assert block is not None
     code = block.group(1).replace("http://127.0.0.1:8000", server.base)
-    scope: dict[str, Any] = {"password": secret(DEALER), "round_file": pp_round(uid("py"))}
-    exec(compile(code, "README.md", "exec"), scope)
-    assert scope["lines"] == [("perfect-pairs", 25 * 500), ("blackjack", None)]
+    run = subprocess.run(
+        [sys.executable, "-c", code + "\nprint(json.dumps(lines))\n"],
+        cwd=ROOT,
+        env={**os.environ, "CROUPIER_PASSWORD": secret(DEALER)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [["perfect-pairs", 25 * 500], ["blackjack", None]]
 
 
 @pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
@@ -681,9 +700,13 @@ def test_a_simulation_runs_as_a_job_with_progress(server: Server) -> None:
 def test_a_json_body_is_held_to_croupiers_input_limits(server: Server) -> None:
     h = {**server.auth(DEALER), "Content-Type": "application/json"}
     with server.client() as c:
-        deep = c.post("/rounds/settle", params={"table": "BJ-1"}, content=b"[" * 5000, headers=h)
-        huge = c.post("/tables/BJ-1/steps", content=b'{"seat": 1' + b"0" * 100 + b"}", headers=h)
-        nan = c.post("/tables/BJ-1/steps", content=b'{"seat": NaN}', headers=h)
+        deep = c.post(
+            "/rounds/settle", params={"table": "BJ-1"}, content=b"[" * 5000, headers=keyed(h)
+        )
+        huge = c.post(
+            "/tables/BJ-1/steps", content=b'{"seat": 1' + b"0" * 100 + b"}", headers=keyed(h)
+        )
+        nan = c.post("/tables/BJ-1/steps", content=b'{"seat": NaN}', headers=keyed(h))
     for r in (deep, huge, nan):
         assert r.status_code == 422, r.text
         assert r.headers["content-type"] == PROBLEM

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from progressive_support import BACKENDS, new_db_url
-from service_support import DEALER, PIT, TABLES, Server, make_ledger, pp_round
+from service_support import DEALER, PIT, TABLES, Server, keyed, make_ledger, pp_round
 
 pytestmark = pytest.mark.slow
 
@@ -78,14 +78,14 @@ def test_a_table_stepped_on_two_servers_keeps_every_step(backend: str, tmp_path:
             opened = httpx.post(
                 f"{a.base}/tables",
                 json={"table": table, "submission": sub},
-                headers=a.auth(PIT),
+                headers=keyed(a.auth(PIT)),
                 timeout=60,
             )
             assert opened.status_code == 201, opened.text
 
             def step(srv: Server, body: dict[str, Any]) -> Any:
                 r = httpx.post(
-                    f"{srv.base}/tables/{table}/steps", json=body, headers=srv.auth(DEALER),
+                    f"{srv.base}/tables/{table}/steps", json=body, headers=keyed(srv.auth(DEALER)),
                     timeout=60,
                 )  # fmt: skip
                 assert r.status_code == 200, r.text

@@ -30,6 +30,7 @@ from service_support import (
     PIT,
     SHIFT,
     Server,
+    keyed,
     make_ledger,
     pp_round,
     royal_round,
@@ -54,6 +55,7 @@ TABLE = "WEB-1"
 LINKED = "WEB-2"
 HONEST, HONEST_ROUNDS = "HOLD-OK", 5
 MIS_SETTLED, MIS_ROUNDS = "HOLD-BAD", 40
+RETRY = "WEB-3"
 
 
 @pytest.fixture(scope="module")
@@ -70,21 +72,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 "/rounds/settle",
                 params={"table": "BJ-1", "progressive": "jp-5"},
                 json=royal_round("web-royal"),
-                headers=srv.auth(DEALER),
+                headers=keyed(srv.auth(DEALER)),
             )
             assert r.status_code == 201, r.text
             sub = pp_round("x")["submission"]
-            for table in (TABLE, HONEST, MIS_SETTLED):
+            for table in (TABLE, HONEST, MIS_SETTLED, RETRY):
                 r = c.post(
-                    "/tables", json={"table": table, "submission": sub}, headers=srv.auth(PIT)
+                    "/tables",
+                    json={"table": table, "submission": sub},
+                    headers=keyed(srv.auth(PIT)),
                 )
                 assert r.status_code == 201, r.text
-            r = c.post("/progressives/jp-5/links", json={"table": LINKED}, headers=srv.auth(SHIFT))
+            r = c.post(
+                "/progressives/jp-5/links", json={"table": LINKED}, headers=keyed(srv.auth(SHIFT))
+            )
             assert r.status_code == 201, r.text
             r = c.post(
                 "/tables",
                 json={"table": LINKED, "submission": sub, "progressives": ["jp-5"]},
-                headers=srv.auth(PIT),
+                headers=keyed(srv.auth(PIT)),
             )
             assert r.status_code == 201, r.text
             honest = None
@@ -93,7 +99,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                     "/rounds/settle",
                     params={"table": HONEST},
                     json=pp_round(f"h{i}", cards="8s 9h"),
-                    headers=srv.auth(DEALER),
+                    headers=keyed(srv.auth(DEALER)),
                 )
                 assert r.status_code == 201, r.text
                 honest = r.json()
@@ -486,3 +492,51 @@ def test_the_dealer_screen_shows_a_progressive_award_pending_validation(
         f"{LINKED}/round-1"
     ]
     shot(page, "dealer-progressive", tmp_path)
+
+
+def test_a_step_whose_answer_was_lost_is_placed_once(server: Server, page: Any) -> None:
+    """The dealer's bet reaches the service but its answer is lost; a second click sends the
+    same Idempotency-Key (the page keeps one per intended action until it is answered), so the
+    service answers the first step again and the bet is placed once (the page used to make a
+    new key for every call: the second click placed the step twice)."""
+    expect = sync_api.expect
+    page.goto(server.base + "/dealer")
+    login(page, DEALER)
+    page.get_by_label("Table", exact=True).select_option(RETRY)
+    page.get_by_role("button", name="Open the round").click()
+    expect(page.locator("#round-phase")).to_have_text("betting open")
+    sent: list[tuple[str, int]] = []
+
+    def lose(route: Any) -> None:
+        answer = route.fetch()  # the service takes the step...
+        sent.append((route.request.headers["idempotency-key"], answer.status))
+        route.abort()  # ...and its answer never arrives
+
+    page.route(f"**/tables/{RETRY}/steps", lose, times=1)
+    keys: list[str] = []
+    page.on(
+        "request",
+        lambda r: keys.append(r.headers["idempotency-key"]) if r.method == "POST" else None,
+    )
+    page.locator("#bet-seat").fill("2")
+    page.get_by_label("Wager", exact=True).fill("blackjack")
+    page.get_by_label("Amount", exact=True).fill("$25")
+    page.get_by_role("button", name="Place bet").click()
+    for _ in range(200):  # the route's handler runs as the page waits for its answer
+        if sent:
+            break
+        page.wait_for_timeout(50)
+    assert [status for _, status in sent] == [200]  # the step was taken
+    expect(page.locator("#dealer-problem")).to_be_visible()  # its answer lost: a problem shown
+    expect(page.get_by_role("button", name="Place bet")).to_be_enabled()
+    page.get_by_role("button", name="Place bet").click()
+    expect(page.locator("#events")).to_contain_text("places $25 on blackjack")
+    assert len(keys) == 2 and keys[0] == keys[1] == sent[0][0]
+    with httpx.Client(base_url=server.base, timeout=60) as c:
+        state = c.get(f"/tables/{RETRY}", headers=server.auth(DEALER)).json()
+    bets = [e for e in state["events"] if e["action"] == "bet"]
+    assert len(bets) == 1 and bets[0]["amount_cents"] == 2500
+    # the next action is another request: a new key, answered in its turn
+    page.get_by_role("button", name="No more bets").click()
+    expect(page.locator("#round-phase")).to_have_text("no more bets")
+    assert len(keys) == 3 and keys[2] != keys[0]

@@ -292,13 +292,14 @@ def _show_table(rows: list[Vulnerability], unit_cents: int) -> None:
             out.print(f"{r.wager}: {describe_perfect(r, unit_cents)}")
 
 
-def unit_of(unit: str) -> int:
-    """The counter's bet in cents from dollars (``"25"``); :class:`InputError` unless positive."""
+def unit_of(unit: str, option: str = "--unit") -> int:
+    """The counter's bet in cents from dollars (``"25"``); :class:`InputError` unless positive,
+    naming ``option`` (the service passes its query parameter's name)."""
     from croupier.commands.common import _money
 
-    unit_cents = _money(unit, "--unit")
+    unit_cents = _money(unit, option)
     if unit_cents is None or unit_cents <= 0:
-        raise InputError(f"--unit is a positive number of dollars, not {unit!r}")
+        raise InputError(f"{option} is a positive number of dollars, not {unit!r}")
     return unit_cents
 
 

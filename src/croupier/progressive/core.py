@@ -525,6 +525,15 @@ class LedgerBase:
             )
         return role
 
+    def check_role(self, name: str, at_least: Role, section: str, what: str) -> Role:
+        """The role the log gives ``name``, if it is ``at_least`` or above
+        (:class:`~croupier.errors.AuthorizationError` citing ``section`` otherwise) — the check
+        each operation makes in its transaction, for a caller that must know before it acts
+        (the service, before it answers a stored response again). Read without the writer
+        lock."""
+        with self.reader.connect() as conn:
+            return self._user(conn, name, at_least, section, what)
+
     def authenticate(self, name: str, secret: str) -> StaffMember:
         """The staff member ``name`` if ``secret`` is their credential;
         :class:`~croupier.errors.AuthenticationError` otherwise (an unknown name and a wrong

@@ -48,6 +48,7 @@ from croupier.service.auth import issue
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.problems import croupier_problem, install, problem
+from croupier.service.query import known_query
 
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
 ENV_MAX_BODY = "CROUPIER_MAX_BODY"
@@ -249,6 +250,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             "problem details carrying the croupier error's type and the section it cites."
         ),
         lifespan=lifespan,
+        dependencies=[Depends(known_query)],  # a query parameter no route declares: a 422
         docs_url=None,  # served offline by croupier.service.docs
         redoc_url=None,
     )
@@ -278,11 +280,17 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         app.add_middleware(
             CORSMiddleware,
             allow_origins=list(cfg.cors_origins),
-            allow_methods=["GET", "POST"],
+            allow_methods=cors_methods(app),
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
         )
     app.add_middleware(BodyLimit, limit=cfg.max_body)
     return app
+
+
+def cors_methods(app: FastAPI) -> list[str]:
+    """Every method the API's routes take (``DELETE /tables/{table}`` too): what a browser on
+    an allowed origin may send."""
+    return sorted({m for _, methods, _ in openapi.api_routes(app) for m in methods})
 
 
 SWITCH_INTERVAL = 0.0005
@@ -322,4 +330,11 @@ def app_from_env() -> FastAPI:
     return create_app(ServiceConfig.from_env())
 
 
-__all__ = ["SWITCH_INTERVAL", "ServiceConfig", "app_from_env", "create_app", "switch_interval"]
+__all__ = [
+    "SWITCH_INTERVAL",
+    "ServiceConfig",
+    "app_from_env",
+    "cors_methods",
+    "create_app",
+    "switch_interval",
+]

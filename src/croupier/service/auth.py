@@ -102,6 +102,11 @@ def _decode(key: bytes, token: str) -> tuple[StaffMember, float]:
         raise AuthenticationError("not a valid token: log in with POST /token") from None
 
 
+REQUIREMENTS: dict[Callable[..., Awaitable[StaffMember]], tuple[Role, str, str]] = {}
+"""Each :func:`require` dependency's (role, section, what): what the OpenAPI document says a
+route's 401 and 403 problems are (:mod:`croupier.service.openapi`)."""
+
+
 def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[StaffMember]]:
     """A dependency: the authenticated member, if their role is ``role`` or above
     (:class:`AuthorizationError` citing ``section`` otherwise; :class:`AuthenticationError`
@@ -123,7 +128,8 @@ def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[Staf
             )
         return member
 
+    REQUIREMENTS[dependency] = (role, section, what)
     return dependency
 
 
-__all__ = ["issue", "oauth2", "read_token", "require", "token_key"]
+__all__ = ["REQUIREMENTS", "issue", "oauth2", "read_token", "require", "token_key"]

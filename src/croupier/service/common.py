@@ -13,7 +13,7 @@ from typing import Annotated, Any
 from urllib.parse import urlencode
 
 import sqlalchemy as sa
-from fastapi import Header, Request
+from fastapi import Header, Path, Request
 from fastapi.responses import Response
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import IntegrityError
@@ -28,14 +28,27 @@ IdempotencyKey = Annotated[
     str | None,
     Header(
         alias=idempotency.HEADER,
-        description="A key of the client's choosing (e.g. a UUID) for this request: a retry "
-        "with the same key and body answers the first response and changes nothing; the same "
-        "key with another body is a 409 problem.",
-        max_length=idempotency.MAX_KEY,
+        description="Required: a key of the client's choosing (e.g. a UUID) for this request, "
+        f"1–{idempotency.MAX_KEY} printable characters: a retry with the same key and body "
+        "answers the first response and changes nothing; the same key with another body is a "
+        "409 problem; none is a 400 problem. A key is the member's own: another member's use "
+        "of the same key is another request.",
     ),
 ]
+"""The header of every request that changes money or configuration: optional to FastAPI so that
+its absence is the service's own 400 problem (:func:`idempotent`), marked required in the
+OpenAPI document (:mod:`croupier.service.openapi`)."""
 
 REPLAYED = "Idempotent-Replayed"
+
+MAX_STORED_INT = 2**63 - 1
+"""The largest integer the databases store (SQLite's INTEGER, PostgreSQL's BIGINT: signed 64
+bits). Every integer a route takes — in its path, its query or its body — is bounded by it or
+less, so a larger one is a 422 problem naming the parameter, not a 500 from the driver."""
+
+AwardId = Annotated[
+    int, Path(ge=1, le=MAX_STORED_INT, description="The award's id (as GET /awards lists it).")
+]
 
 
 def ledger_of(request: Request) -> Ledger:
@@ -91,7 +104,7 @@ def route_of(request: Request) -> str:
 
 KeyRows = Callable[[int, str], Rows]
 """The rows recording a request's ``Idempotency-Key`` with the status and response text it
-answers (none without a key)."""
+answers."""
 
 Together = Callable[[KeyRows], "tuple[int, str] | None"]
 """See :attr:`Write.together`."""
@@ -136,22 +149,30 @@ def idempotent(
     request: Request,
     key: str | None,
     body: Any,
-    actor: str | None,
+    actor: str,
     effect: Callable[[], Write],
+    authorize: Callable[[], object] | None = None,
 ) -> Response:
-    """Answer a money-changing request once per ``Idempotency-Key``.
+    """Answer a request that changes money or configuration once per member ``actor`` and
+    ``Idempotency-Key``.
 
-    A key already answered for this request answers that response again (header
-    ``Idempotent-Replayed: true``); for another request it is a 409 problem. Otherwise
-    ``effect()`` is computed (its ledger writes, if any, in the ledger's own idempotent
-    transactions) and its :class:`Write` runs in one service transaction with the key's record.
-    A concurrent request that recorded the same key first wins: its answer is given.
+    The key is required (:class:`~croupier.errors.IdempotencyKeyError`, 400, without one);
+    ``authorize()`` — the role check of an operation the ledger authorizes from its own log
+    (validating an award, configuration) — runs next, so a member who may not make the request
+    is refused before anything stored is looked at. A key the member already used for this
+    request answers that response again (header ``Idempotent-Replayed: true``); for another
+    request it is a 409 problem. Otherwise ``effect()`` is computed (its ledger writes, if any,
+    in the ledger's own idempotent transactions) and its :class:`Write` runs in one service
+    transaction with the key's record. A concurrent request of the member's that recorded the
+    same key first wins: its answer is given.
     """
-    k = idempotency.check_key(key)
     route = route_of(request)
+    k = idempotency.check_key(key, route)
+    if authorize is not None:
+        authorize()
     digest = body_digest(body)
     engine = engine_of(request)
-    stored = idempotency.lookup(reader_of(request), k, route, digest)
+    stored = idempotency.lookup(reader_of(request), actor, k, route, digest)
     if stored is not None:
         return _json(stored.body, stored.status, {REPLAYED: "true"})
     write = effect()
@@ -159,8 +180,6 @@ def idempotent(
     if write.together is not None:
 
         def key_rows(status: int, text: str) -> Rows:
-            if k is None:
-                return []
             return [(_INSERT_KEY, idempotency.row(k, route, digest, status, text, actor))]
 
         done = write.together(key_rows)
@@ -169,8 +188,7 @@ def idempotent(
     if write.fast is not None:
         status, answer, rows = write.fast()
         text = dumps(answer)
-        if k is not None:
-            rows = [*rows, (_INSERT_KEY, idempotency.row(k, route, digest, status, text, actor))]
+        rows = [*rows, (_INSERT_KEY, idempotency.row(k, route, digest, status, text, actor))]
         if committer_of(request).write(rows):
             return Response(text.encode(), status, media_type="application/json")
     for attempt in range(3):
@@ -182,7 +200,7 @@ def idempotent(
                 crash_point(request, "service-before-commit")
             return Response(text.encode(), status, media_type="application/json")
         except IntegrityError:
-            stored = idempotency.lookup(engine, k, route, digest)
+            stored = idempotency.lookup(engine, actor, k, route, digest)
             if stored is not None:
                 return _json(stored.body, stored.status, {REPLAYED: "true"})
             if attempt == 2:
@@ -194,6 +212,8 @@ def idempotent(
 
 
 __all__ = [
+    "MAX_STORED_INT",
+    "AwardId",
     "IdempotencyKey",
     "KeyRows",
     "Rows",

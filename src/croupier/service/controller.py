@@ -16,6 +16,7 @@ member).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
@@ -38,6 +39,7 @@ from croupier.progressive import (
     StaffMember,
     format_micros,
 )
+from croupier.progressive.core import STAFF_SECTION
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
 from croupier.progressive.views import progressive_paytable as _progressive_paytable
@@ -45,14 +47,60 @@ from croupier.progressive.views import signed_cents as _signed_cents
 from croupier.progressive.views import significant_dict
 from croupier.progressive.views import status_dict as _status_dict
 from croupier.service.auth import require
-from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
+from croupier.service.common import AwardId, IdempotencyKey, Write, idempotent, ledger_of
 from croupier.wagers import ProgressiveStake
 
 router = APIRouter(tags=["progressive controller"])
 
-Staff = Annotated[
-    StaffMember, Depends(require(Role.DEALER, "605a.7", "using the progressive controller"))
-]
+
+def _staff(what: str) -> Any:
+    """The authenticated member (any role: the ledger checks the operation's own), ``what``
+    naming the route's action in its 401 problem."""
+    return Depends(require(Role.DEALER, "605a.7", what))
+
+
+Progressives = Annotated[StaffMember, _staff("reading the progressives")]
+OneProgressive = Annotated[StaffMember, _staff("reading a progressive")]
+History = Annotated[StaffMember, _staff("reading a progressive's history")]
+Significant = Annotated[StaffMember, _staff("reading the significant events")]
+Awards = Annotated[StaffMember, _staff("reading the awards")]
+Verifier = Annotated[StaffMember, _staff("verifying the ledger")]
+Validator = Annotated[StaffMember, _staff("validating an award")]
+Voider = Annotated[StaffMember, _staff("voiding an award")]
+Creator = Annotated[StaffMember, _staff("creating a progressive")]
+Linker = Annotated[StaffMember, _staff("linking a table")]
+Adjuster = Annotated[StaffMember, _staff("adjusting a meter")]
+Hirer = Annotated[StaffMember, _staff("adding staff")]
+
+
+def may(
+    request: Request, member: StaffMember, role: Role, section: str, what: str, name: str | None
+) -> Callable[[], object]:
+    """The ledger's role check of an operation on progressive ``name`` (its existence first, as
+    the ledger checks them), made before a stored response is answered again
+    (:func:`~croupier.service.common.idempotent`'s ``authorize``)."""
+
+    def check() -> object:
+        ledger = ledger_of(request)
+        if name is not None:
+            ledger.definition(name)
+        return ledger.check_role(member.name, role, section, what)
+
+    return check
+
+
+def _may_decide(
+    request: Request, member: StaffMember, award_id: int, what: str
+) -> Callable[[], object]:
+    """The ledger's check of who may validate or void award ``award_id``: a floorperson or
+    above, citing the award's progressive's own (h)(3) (§ 633b.2(h)(3), § 633b.3(h)(3))."""
+
+    def check() -> object:
+        ledger = ledger_of(request)
+        section = ledger.definition(ledger.award(award_id).progressive).rule("(h)(3)")
+        return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
+
+    return check
 
 
 def _answer(status: int, body: Any) -> Write:
@@ -69,7 +117,7 @@ def _status(ledger: Ledger, name: str) -> dict[str, Any]:
 
 
 @router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")
-def progressives(request: Request, _member: Staff) -> dict[str, Any]:
+def progressives(request: Request, _member: Progressives) -> dict[str, Any]:
     """As ``croupier meters --json``: meters in micro-dollars (``*_micros``) and dollars."""
     ledger = ledger_of(request)
     return {
@@ -79,7 +127,7 @@ def progressives(request: Request, _member: Staff) -> dict[str, Any]:
 
 
 @router.get("/progressives/{name}", summary="One progressive")
-def progressive(request: Request, _member: Staff, name: str) -> dict[str, Any]:
+def progressive(request: Request, _member: OneProgressive, name: str) -> dict[str, Any]:
     """Its definition, levels, linked tables and pending awards."""
     return _status(ledger_of(request), name)
 
@@ -87,7 +135,7 @@ def progressive(request: Request, _member: Staff, name: str) -> dict[str, Any]:
 @router.get("/progressives/{name}/history", summary="A progressive's ledger events")
 def history(
     request: Request,
-    _member: Staff,
+    _member: History,
     name: str,
     limit: Annotated[int | None, Query(ge=1, le=10_000, description="Only the last N.")] = None,
 ) -> dict[str, Any]:
@@ -98,7 +146,7 @@ def history(
 @router.get("/significant-events", summary="The controller's significant events")
 def significant_events(
     request: Request,
-    _member: Staff,
+    _member: Significant,
     code: Annotated[
         SignificantCode | None,
         Query(description="Only this code, e.g. startup-self-check or crash-recovery."),
@@ -127,7 +175,7 @@ def significant_events(
 @router.get("/awards", summary="Awards, e.g. those pending validation")
 def awards(
     request: Request,
-    _member: Staff,
+    _member: Awards,
     status: Annotated[AwardStatus | None, Query(description="pending, paid or voided.")] = None,
     progressive: Annotated[str | None, Query(description="Only this progressive.")] = None,
 ) -> dict[str, Any]:
@@ -140,7 +188,7 @@ def awards(
 @router.get("/verify", summary="Replay the whole ledger and check its chain")
 def verify(
     request: Request,
-    _member: Staff,
+    _member: Verifier,
     name: Annotated[str | None, Query(description="Only this progressive's levels.")] = None,
 ) -> dict[str, Any]:
     """As ``croupier meters verify --json``; the first difference is a 500 problem
@@ -175,7 +223,7 @@ class Reason(BaseModel):
 
 @router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
 def validate(
-    request: Request, member: Staff, award_id: int, key: IdempotencyKey = None
+    request: Request, member: Validator, award_id: AwardId, key: IdempotencyKey = None
 ) -> Response:
     """A floorperson or above validates a pending share of a meter; it is then paid and, after
     a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A dealer: 403
@@ -185,12 +233,13 @@ def validate(
         a = ledger_of(request).validate(award_id, by=member.name)
         return _answer(200, _award_dict(a))
 
-    return idempotent(request, key, {"award": award_id}, member.name, effect)
+    check = _may_decide(request, member, award_id, "validating a progressive payout")
+    return idempotent(request, key, {"award": award_id}, member.name, effect, check)
 
 
 @router.post("/awards/{award_id}/void", summary="Void a pending award (floorperson)")
 def void(
-    request: Request, member: Staff, award_id: int, body: Reason, key: IdempotencyKey = None
+    request: Request, member: Voider, award_id: AwardId, body: Reason, key: IdempotencyKey = None
 ) -> Response:
     """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
     the meter."""
@@ -199,7 +248,8 @@ def void(
         a = ledger_of(request).void_award(award_id, by=member.name, reason=body.reason)
         return _answer(200, {**_award_dict(a), "voided_by": member.name, "reason": body.reason})
 
-    return idempotent(request, key, body.model_dump(), member.name, effect)
+    check = _may_decide(request, member, award_id, "voiding a progressive payout")
+    return idempotent(request, key, body.model_dump(), member.name, effect, check)
 
 
 class NewProgressive(BaseModel):
@@ -231,7 +281,7 @@ class NewProgressive(BaseModel):
 
 @router.post("/progressives", status_code=201, summary="Create a progressive (shift manager)")
 def create(
-    request: Request, member: Staff, body: NewProgressive, key: IdempotencyKey = None
+    request: Request, member: Creator, body: NewProgressive, key: IdempotencyKey = None
 ) -> Response:
     """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7)."""
 
@@ -253,7 +303,8 @@ def create(
         )
         return _answer(201, _status_dict(status, ledger_of(request).meters(definition.name)))
 
-    return idempotent(request, key, body.model_dump(mode="json"), member.name, effect)
+    check = may(request, member, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive", None)
+    return idempotent(request, key, body.model_dump(mode="json"), member.name, effect, check)
 
 
 class Link(BaseModel):
@@ -265,7 +316,7 @@ class Link(BaseModel):
 
 @router.post("/progressives/{name}/links", status_code=201, summary="Link a table (§ 605a.8)")
 def link(
-    request: Request, member: Staff, name: str, body: Link, key: IdempotencyKey = None
+    request: Request, member: Linker, name: str, body: Link, key: IdempotencyKey = None
 ) -> Response:
     """Link a table to the progressive's meters; a shift manager does it."""
 
@@ -273,7 +324,8 @@ def link(
         ledger_of(request).link_table(name, body.table, by=member.name)
         return _answer(201, {"progressive": name, "table": body.table, "linked_by": member.name})
 
-    return idempotent(request, key, body.model_dump(), member.name, effect)
+    check = may(request, member, Role.SHIFT_MANAGER, "605a.8", "linking a table", name)
+    return idempotent(request, key, body.model_dump(), member.name, effect, check)
 
 
 class Adjustment(BaseModel):
@@ -295,7 +347,7 @@ class Adjustment(BaseModel):
 
 @router.post("/progressives/{name}/adjust", summary="Correct a level (pit manager)")
 def adjust(
-    request: Request, member: Staff, name: str, body: Adjustment, key: IdempotencyKey = None
+    request: Request, member: Adjuster, name: str, body: Adjustment, key: IdempotencyKey = None
 ) -> Response:
     """Dollars added to (or, negative, taken off) the meter and reserve, with a reason; a pit
     manager or above does it."""
@@ -329,7 +381,8 @@ def adjust(
             },
         )
 
-    return idempotent(request, key, body.model_dump(), member.name, effect)
+    check = may(request, member, Role.PIT_MANAGER, "605a.7(a)(6)", "adjusting a meter", name)
+    return idempotent(request, key, body.model_dump(), member.name, effect, check)
 
 
 class NewMember(BaseModel):
@@ -348,7 +401,7 @@ class NewMember(BaseModel):
 
 @router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
 def add_staff(
-    request: Request, member: Staff, body: NewMember, key: IdempotencyKey = None
+    request: Request, member: Hirer, body: NewMember, key: IdempotencyKey = None
 ) -> Response:
     """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
     credential is kept only as its argon2 hash."""
@@ -358,6 +411,7 @@ def add_staff(
         return _answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
 
     # the credential is not part of the request's digest: no fast hash of it is stored
+    check = may(request, member, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff", None)
     return idempotent(
-        request, key, {"name": body.name, "role": body.role.value}, member.name, effect
+        request, key, {"name": body.name, "role": body.role.value}, member.name, effect, check
     )

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from enum import StrEnum
 from fractions import Fraction
 from typing import Annotated, Any
@@ -39,14 +40,35 @@ from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import Reconciliation, check_period
 from croupier.service.auth import require
 from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
-from croupier.units import parse_amount
+from croupier.units import format_percent, parse_amount
 from croupier.units import parse_time as _when
 
 router = APIRouter(tags=["progressive controller"])
 
-Staff = Annotated[
-    StaffMember, Depends(require(Role.DEALER, "605a.7", "using the progressive controller"))
-]
+
+def _staff(what: str) -> Any:
+    """The authenticated member (any role: the ledger checks the operation's own)."""
+    return Depends(require(Role.DEALER, "605a.7", what))
+
+
+Suspender = Annotated[StaffMember, _staff("suspending a progressive")]
+Resumer = Annotated[StaffMember, _staff("resuming a progressive")]
+Reconfigurer = Annotated[StaffMember, _staff("reconfiguring a progressive")]
+Reader = Annotated[StaffMember, _staff("reading the reconciliation")]
+
+
+def _may(
+    request: Request, member: StaffMember, role: Role, what: str, name: str
+) -> Callable[[], object]:
+    """The ledger's role check (§ 605a.7) of an operation on progressive ``name``, before a
+    stored response is answered again."""
+
+    def check() -> object:
+        ledger = ledger_of(request)
+        ledger.definition(name)
+        return ledger.check_role(member.name, role, "605a.7", what)
+
+    return check
 
 
 def _answer(status: int, body: Any) -> Write:
@@ -68,7 +90,7 @@ class Suspension(BaseModel):
 
 @router.post("/progressives/{name}/suspend", summary="Take a progressive out of play (pit manager)")
 def suspend(
-    request: Request, member: Staff, name: str, body: Suspension, key: IdempotencyKey = None
+    request: Request, member: Suspender, name: str, body: Suspension, key: IdempotencyKey = None
 ) -> Response:
     """No wager is accepted at its tables until it is resumed; a pit manager or above does it
     (a ``suspend`` event with the reason). Suspended already: 409."""
@@ -77,18 +99,21 @@ def suspend(
         ledger_of(request).suspend(name, by=member.name, reason=body.reason)
         return _answer(200, {"progressive": name, "suspended": True, "by": member.name})
 
-    return idempotent(request, key, {"progressive": name, **body.model_dump()}, member.name, effect)
+    check = _may(request, member, Role.PIT_MANAGER, "suspending a progressive", name)
+    data = {"progressive": name, **body.model_dump()}
+    return idempotent(request, key, data, member.name, effect, check)
 
 
 @router.post("/progressives/{name}/resume", summary="Put a suspended progressive back in play")
-def resume(request: Request, member: Staff, name: str, key: IdempotencyKey = None) -> Response:
+def resume(request: Request, member: Resumer, name: str, key: IdempotencyKey = None) -> Response:
     """A pit manager or above (a ``resume`` event). In play already: 409."""
 
     def effect() -> Write:
         ledger_of(request).resume(name, by=member.name)
         return _answer(200, {"progressive": name, "suspended": False, "by": member.name})
 
-    return idempotent(request, key, {"progressive": name}, member.name, effect)
+    check = _may(request, member, Role.PIT_MANAGER, "resuming a progressive", name)
+    return idempotent(request, key, {"progressive": name}, member.name, effect, check)
 
 
 class Reconfiguration(BaseModel):
@@ -134,9 +159,31 @@ def _rate(text: str, what: str) -> Fraction:
     return r
 
 
+def shown_changes(changes: dict[str, dict[str, list[Any]]]) -> dict[str, dict[str, list[Any]]]:
+    """The reconfiguration's changes as the request gives them and ``GET /progressives`` shows
+    them: each rate ``[old, new]`` as percentages (``["18.5%", "15%"]``), its exact fractions
+    beside as ``…_rate_exact`` (``["37/200", "3/20"]``, what the ledger's event records); seeds
+    and limits in integer cents, as recorded."""
+    out: dict[str, dict[str, list[Any]]] = {}
+    for level, fields in changes.items():
+        shown: dict[str, list[Any]] = {}
+        for f, values in fields.items():
+            if f.endswith("_rate"):
+                shown[f] = [format_percent(Fraction(v)) for v in values]
+                shown[f"{f}_exact"] = list(values)
+            else:
+                shown[f] = list(values)
+        out[level] = shown
+    return out
+
+
 @router.post("/progressives/{name}/reconfigure", summary="Reconfigure a suspended progressive")
 def reconfigure(
-    request: Request, member: Staff, name: str, body: Reconfiguration, key: IdempotencyKey = None
+    request: Request,
+    member: Reconfigurer,
+    name: str,
+    body: Reconfiguration,
+    key: IdempotencyKey = None,
 ) -> Response:
     """Change seeds, rates or limits of a suspended progressive, as a shift manager, naming the
     approval; one ``reconfigure`` event records the old and new definitions. In play: 409
@@ -175,11 +222,13 @@ def reconfigure(
                 "progressive": name,
                 "by": member.name,
                 "approval": body.approval.strip(),
-                "changes": ev.detail.get("changes", {}),
+                "changes": shown_changes(ev.detail.get("changes", {})),
             },
         )
 
-    return idempotent(request, key, {"progressive": name, **body.model_dump()}, member.name, effect)
+    check = _may(request, member, Role.SHIFT_MANAGER, "reconfiguring a progressive", name)
+    data = {"progressive": name, **body.model_dump()}
+    return idempotent(request, key, data, member.name, effect, check)
 
 
 class ReportFormat(StrEnum):
@@ -208,7 +257,7 @@ def _rows(r: Reconciliation) -> list[dict[str, Any]]:
 )
 def reconciliation(
     request: Request,
-    _member: Staff,
+    _member: Reader,
     name: Annotated[str | None, Query(description="Only this progressive.")] = None,
     start: Annotated[
         str | None, Query(alias="from", description="Start of the period (ISO, UTC).")

@@ -50,7 +50,7 @@ def eor_document(
     :class:`~croupier.errors.PaytableError`, :class:`~croupier.errors.InputError` (bad options,
     or a wager whose effects of removal croupier does not compute)."""
     w = get_wager(wager.strip().lower())
-    unit_cents = unit_of(unit)
+    unit_cents = unit_of(unit, "the unit parameter")  # the query's word, not the CLI's
     cond = counter_conditions(shoes, seed, penetration, seats, rounds_per_hour, trigger, decks)
     d = decks if decks is not None else default_decks(w, paytable)
     key = paytable if paytable is not None else default_paytable(w, d)

@@ -1,8 +1,12 @@
 """``Idempotency-Key``: the same key with the same request answers the first response; with
 another request it is a 409 problem.
 
-A request's identity is its route (method and path, query string included) and the SHA-256 of
-its body. The record — key, route, digest, status and response body — is written in the **same
+Every request that changes money or configuration needs a key (a 400 problem without one,
+draft-ietf-httpapi-idempotency-key-header), and a key is the **member's own**: its record is
+found by the member who sent the request and the key, so a key another member used — keys are
+easy to guess, ``BJ-1/r1`` — is a new key for this one, and never answers them another member's
+response. A request's identity is its route (method and path, query string included) and the
+SHA-256 of its body. The record — key, route, digest, status and response body — is written in the **same
 transaction** as the request's effect on the service's tables (:func:`record`), so after a crash
 either both are there or neither is. Effects on the progressive ledger are made first, in the
 ledger's own transaction under the ledger's own idempotency key (``PROGRESSIVE/TABLE/ROUND``):
@@ -26,6 +30,13 @@ HEADER = "Idempotency-Key"
 MAX_KEY = 200
 
 
+class IdempotencyKeyError(InputError):
+    """A request that changes money or configuration came without an ``Idempotency-Key``
+    header, or with one that is not a key (empty, too long, not printable): the service answers
+    400, as draft-ietf-httpapi-idempotency-key-header asks, and does nothing. (Declared here, not
+    in :mod:`croupier.errors`, whose source is part of every stored count's fingerprint.)"""
+
+
 @dataclass(frozen=True)
 class Stored:
     """A response recorded under a key."""
@@ -35,31 +46,40 @@ class Stored:
     """The response body as it was sent (JSON text)."""
 
 
-def check_key(key: str | None) -> str | None:
-    """The key, stripped; :class:`InputError` for an empty or overlong one."""
+def check_key(key: str | None, what: str) -> str:
+    """The key, stripped; :class:`IdempotencyKeyError` (400) for none, an empty or overlong
+    one. ``what`` names the request (``POST /awards/3/validate``)."""
     if key is None:
-        return None
+        raise IdempotencyKeyError(
+            f"{what} changes money or configuration: send an {HEADER} header, a key of your "
+            "choosing (e.g. a UUID) for this request, the same on every retry of it; nothing "
+            "changed"
+        )
     k = key.strip()
     if not k or len(k) > MAX_KEY or not k.isprintable():
-        raise InputError(f"{HEADER} is 1–{MAX_KEY} printable characters")
+        raise IdempotencyKeyError(f"{HEADER} is 1–{MAX_KEY} printable characters; nothing changed")
     return k
 
 
-def lookup(engine: Engine, key: str | None, route: str, request_digest: str) -> Stored | None:
-    """The response first given under ``key`` for this same request, or ``None`` when the key is
-    new; :class:`IdempotencyConflictError` (409) when it was used for another request."""
-    if key is None:
-        return None
+def lookup(engine: Engine, actor: str, key: str, route: str, request_digest: str) -> Stored | None:
+    """The response first given to member ``actor`` under ``key`` for this same request, or
+    ``None`` when the key is new to them; :class:`IdempotencyConflictError` (409) when they used
+    it for another request."""
     with engine.connect() as conn:
-        return _found(conn, key, route, request_digest)
+        return _found(conn, actor, key, route, request_digest)
 
 
-_LOOKUP = sa.select(store.idempotency).where(store.idempotency.c.key == sa.bindparam("key"))
+_LOOKUP = sa.select(store.idempotency).where(
+    store.idempotency.c.actor == sa.bindparam("actor"),
+    store.idempotency.c.key == sa.bindparam("key"),
+)
 """Built once: a statement made per request costs more than the read it makes."""
 
 
-def _found(conn: Connection, key: str, route: str, request_digest: str) -> Stored | None:
-    row = conn.execute(_LOOKUP, {"key": key}).first()
+def _found(
+    conn: Connection, actor: str, key: str, route: str, request_digest: str
+) -> Stored | None:
+    row = conn.execute(_LOOKUP, {"actor": actor, "key": key}).first()
     if row is None:
         return None
     if row.route != route or row.request_digest != request_digest:
@@ -72,27 +92,25 @@ def _found(conn: Connection, key: str, route: str, request_digest: str) -> Store
 
 def record(
     conn: Connection,
-    key: str | None,
+    key: str,
     route: str,
     request_digest: str,
     status: int,
     body: str,
-    actor: str | None,
+    actor: str,
 ) -> None:
-    """Record the response under ``key`` inside the caller's transaction (nothing without a
-    key). A key recorded meanwhile by a concurrent request raises the database's integrity
+    """Record the response to member ``actor`` under ``key`` inside the caller's transaction.
+    A key recorded meanwhile by a concurrent request of theirs raises the database's integrity
     error: the caller's transaction rolls back and :func:`lookup` gives the winner's answer."""
-    if key is None:
-        return
     conn.execute(
         sa.insert(store.idempotency).values(**row(key, route, request_digest, status, body, actor))
     )
 
 
 def row(
-    key: str, route: str, request_digest: str, status: int, body: str, actor: str | None
+    key: str, route: str, request_digest: str, status: int, body: str, actor: str
 ) -> dict[str, Any]:
-    """The record of ``key`` as the values of its row."""
+    """The record of member ``actor``'s ``key`` as the values of its row."""
     return {
         "key": key,
         "route": route,

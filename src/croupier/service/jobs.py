@@ -45,7 +45,7 @@ from croupier.errors import CroupierError, LedgerLookupError
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.auth import require
-from croupier.service.common import engine_of
+from croupier.service.common import MAX_STORED_INT, engine_of
 from croupier.wagers import ProgressiveStake, Wager, get_wager
 
 router = APIRouter(tags=["simulations"])
@@ -53,6 +53,8 @@ log = logging.getLogger("croupier.service")
 
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "starting a simulation"))]
 MAX_ROUNDS = 50_000_000
+METER, AMOUNT = "the meter field", "the amount field"
+"""How a problem names the request's fields (not the CLI's ``--meter``, ``--amount``)."""
 ABANDONED_AFTER = timedelta(minutes=2)
 _ONE_AT_A_TIME = threading.Lock()
 """A process runs one simulation at a time (the others wait, ``queued``). The threads are daemons:
@@ -80,7 +82,7 @@ class Simulation(BaseModel):
     paytable: str
     decks: int | None = Field(default=None, ge=1, le=8)
     rounds: int = Field(default=1_000_000, ge=2, le=MAX_ROUNDS)
-    seed: int = Field(default=1, ge=0)
+    seed: int = Field(default=1, ge=0, le=MAX_STORED_INT)
     meter: str | None = None
     amount: str | None = None
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
@@ -171,8 +173,8 @@ def run_reporting(
 def _result(spec: Simulation, progress: Any) -> dict[str, Any]:
     """The job's result (``croupier simulate --json``), reporting progress to ``progress``."""
     w = get_wager(spec.wager.strip().lower())
-    meter = _meter_arg(spec.meter)
-    cents = _money(spec.amount, "amount")
+    meter = _meter_arg(spec.meter, METER)
+    cents = _money(spec.amount, AMOUNT)
     sheet = simulate(
         w,
         spec.paytable,
@@ -287,8 +289,8 @@ def start(request: Request, member: Staff, spec: Simulation) -> dict[str, Any]:
         get_wager(spec.wager.strip().lower()),
         spec.paytable,
         decks=spec.decks,
-        meter_cents=_meter_arg(spec.meter),
-        wager_cents=_money(spec.amount, "amount"),
+        meter_cents=_meter_arg(spec.meter, METER),
+        wager_cents=_money(spec.amount, AMOUNT),
         stake=spec.stake,
     )
     engine = engine_of(request)

@@ -1,17 +1,37 @@
 """The OpenAPI document, completed: every error a route can answer is listed as the RFC 9457
-problem it is (``application/problem+json``, :mod:`croupier.service.problems`), with an example —
-401 and 403 on the routes that need a token, 409 where an ``Idempotency-Key`` is taken, 413 on a
-request body, 404 where a name is looked up, 422 (FastAPI's default schema there is replaced:
-the service never answers it) — and the token form has its example."""
+problem it is (``application/problem+json``, :mod:`croupier.service.problems`), with examples
+that are the route's own (instance, words, section) — 400 where the ``Idempotency-Key`` is
+required (marked so), 401 on the routes that need a token (their own words), 403 where a role
+above the lowest is needed, 404 where a name is looked up, 409 where what is asked can conflict
+with what is recorded, 413 on a request body, 422 on every route but ``GET /health`` (FastAPI's
+default schema there is replaced: the service never answers it) — and the token form has its
+example. The examples that are not made from the route itself are
+:data:`croupier.service.openapi_examples.OWN`."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
 
+try:  # FastAPI keeps an included router's routes nested, and says how to reach them
+    from fastapi.routing import iter_route_contexts
+except ImportError:  # pragma: no cover - an older FastAPI lists them in app.routes
+    iter_route_contexts = None  # type: ignore[assignment]
+
+from croupier.errors import CroupierError, citation
+from croupier.progressive import Role
+from croupier.service.auth import REQUIREMENTS
+from croupier.service.common import MAX_STORED_INT
+from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
+from croupier.service.idempotency import MAX_KEY, check_key
+from croupier.service.openapi_examples import OWN, Example
 from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE
+from croupier.service.query import LENIENT, query_names, refusal
 
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
@@ -191,108 +211,180 @@ INSTANCE_VALUES = {
 """The values a route's example problem puts in its path (``instance``)."""
 
 
-def _instance(path: str) -> str:
-    return re.sub(r"\{([^}]+)\}", lambda m: INSTANCE_VALUES.get(m.group(1), "x"), path)
+def _instance(path: str, names: Mapping[str, str] = MappingProxyType({})) -> str:
+    values = {**INSTANCE_VALUES, **names}
+    return re.sub(r"\{([^}]+)\}", lambda m: values.get(m.group(1), "x"), path)
 
 
-def _example(status: int, kind: str, detail: str, section: str | None) -> dict[str, Any]:
-    return {
-        "type": f"{PROBLEM_BASE}{kind}",
-        "title": kind,
-        "status": status,
-        "detail": detail,
-        "instance": "/awards/3/validate",
-        "error_type": kind,
-        "section": section,
-    }
-
-
-EXAMPLES: dict[str, tuple[str, dict[str, Any]]] = {
-    "401": (
-        "No token, or one that is not valid or has expired.",
-        _example(
-            401,
-            "AuthenticationError",
-            "validating an award needs a staff member's token: log in with POST /token",
-            None,
-        ),
-    ),
-    "403": (
-        "The member's role is below the one the rule requires.",
-        _example(
-            403,
-            "AuthorizationError",
-            "dana is a dealer; validating a progressive payout needs a floorperson or above "
-            "(58 Pa. Code § 633b.2(h)(3))",
-            "633b.2(h)(3)",
-        ),
-    ),
-    "404": (
-        "Nothing by that name.",
-        _example(404, "LedgerLookupError", "no award 3", None),
-    ),
-    "409": (
-        "A conflict with what is recorded: the Idempotency-Key used for another request, a "
-        "round id taken by other content, an award settled already.",
-        _example(
-            409,
-            "IdempotencyConflictError",
-            "Idempotency-Key 'k1' was used for another request; nothing changed",
-            None,
-        ),
-    ),
-    "413": (
-        "The request body is larger than the service takes.",
-        _example(413, "RequestTooLarge", "the request body is larger than the service takes", None),
-    ),
-    "422": (
-        "The request breaks a rule or does not match its schema; nothing changed.",
-        _example(
-            422,
-            "LockoutError",
-            "step 4 (bet): no wager is accepted after 'No more bets' (58 Pa. Code § 633b.1(d))",
-            "633b.1(d)",
-        ),
-    ),
+DESCRIPTIONS = {
+    "400": "The request changes money or configuration and came without an Idempotency-Key (or "
+    "with one that is not a key); nothing changed.",
+    "401": "No token, or one that is not valid or has expired.",
+    "403": "The member's role is below the one the rule requires; nothing changed.",
+    "404": "Nothing by that name.",
+    "409": "A conflict with what is recorded; nothing changed.",
+    "413": "The request body is larger than the service takes.",
+    "422": "The request breaks a rule, or is not one the route takes; nothing changed.",
 }
 
+MEMBERS = {
+    Role.DEALER: "dana",
+    Role.FLOORPERSON: "flo",
+    Role.PIT_MANAGER: "pat",
+    Role.ASSISTANT_SHIFT_MANAGER: "ash",
+    Role.SHIFT_MANAGER: "sam",
+}
+"""Who is refused in a 403 example: a member of the role just below the route's."""
 
-def _problem_response(status: str, path: str, description: str | None = None) -> dict[str, Any]:
-    text, example = EXAMPLES[status]
-    example = {**example, "instance": _instance(path)}
+Requirement = tuple[Role, str, str]
+
+
+class Facts(NamedTuple):
+    """What the document needs to know of a route beyond its OpenAPI operation."""
+
+    requirement: Requirement | None
+    """The role, section and words of the token the route requires (:func:`require`)."""
+    query: frozenset[str]
+    """The query parameters it declares."""
+
+
+def api_routes(app: FastAPI) -> Iterator[tuple[str, frozenset[str], Dependant]]:
+    """Each route of the API (in the OpenAPI document): its path, methods and dependant — the
+    routes of the routers the app includes too (FastAPI keeps those nested)."""
+    routes: Iterable[Any] = app.routes
+    if iter_route_contexts is not None:
+        routes = iter_route_contexts(app.routes)
+    for route in routes:
+        dependant = getattr(route, "dependant", None)
+        if isinstance(dependant, Dependant) and getattr(route, "include_in_schema", False):
+            yield str(route.path), frozenset(route.methods or ()), dependant
+
+
+def route_facts(app: FastAPI) -> dict[tuple[str, str], Facts]:
+    """Each API operation's :class:`Facts`, by method (lower case) and path."""
+    out: dict[tuple[str, str], Facts] = {}
+    for path, methods, dependant in api_routes(app):
+        facts = Facts(_requirement(dependant), query_names(dependant))
+        for method in methods:
+            out[(method.lower(), path)] = facts
+    return out
+
+
+def _requirement(dependant: Dependant) -> Requirement | None:
+    if dependant.call in REQUIREMENTS:
+        return REQUIREMENTS[dependant.call]
+    for sub in dependant.dependencies:
+        found = _requirement(sub)
+        if found is not None:
+            return found
+    return None
+
+
+def _refusal(make: Callable[[], object]) -> str:
+    """The one-line text of the error ``make()`` raises."""
+    try:
+        make()
+    except CroupierError as exc:
+        return str(exc)
+    raise AssertionError("no error")  # pragma: no cover
+
+
+def examples_of(
+    method: str, path: str, op: dict[str, Any], facts: Facts, max_body: int = 1 << 20
+) -> dict[str, list[Example]]:
+    """The operation's problems by status, each with its own examples (module docstring)."""
+    where = f"{method.upper()} {_instance(path)}"
+    own = OWN.get((method, path), {})
+    out: dict[str, list[Example]] = {}
+    keyed = any(p.get("name") == IDEMPOTENCY_HEADER for p in op.get("parameters", []))
+    if keyed:
+        text = _refusal(lambda: check_key(None, where))
+        out["400"] = [Example("No Idempotency-Key", "IdempotencyKeyError", text)]
+    if facts.requirement is not None:
+        role, section, what = facts.requirement
+        text = f"{what} needs a staff member's token: log in with POST /token"
+        out["401"] = [Example("No token", "AuthenticationError", text)]
+        if role.rank > 0:
+            below = list(Role)[role.rank - 1]
+            text = (
+                f"{MEMBERS[below]} is a {below.value}; {what} needs a {role.value} or above "
+                f"({citation(section)})"
+            )
+            out["403"] = [Example(f"A {below.value}", "AuthorizationError", text, section)]
+    for status, example in own.items():
+        out.setdefault(status, []).append(example)
+    if keyed:
+        text = (
+            f"{IDEMPOTENCY_HEADER} 'k1' was used for another request ({where}); nothing changed: "
+            "a new request needs a new key"
+        )
+        out.setdefault("409", []).append(
+            Example("The key used for another request", "IdempotencyConflictError", text)
+        )
+    if "requestBody" in op:
+        text = f"the request body is larger than the service takes ({max_body:,} bytes)"
+        out["413"] = [Example("A body too large", "RequestTooLarge", text)]
+    if path not in LENIENT:
+        known = facts.query
+        typed = sorted(known)[0][:-1] if known else "page"
+        text = str(refusal(where, [typed], known))
+        out.setdefault("422", []).append(
+            Example("A query parameter the route does not take", "InputError", text)
+        )
+    if "{" in path and "404" not in out:
+        raise AssertionError(f"{method.upper()} {path}: no example of its 404 (openapi_examples)")
+    return out
+
+
+def _problem_response(
+    status: str, path: str, examples: list[Example], description: str | None
+) -> dict[str, Any]:
+    shown = {}
+    for ex in examples:
+        slug = re.sub(r"[^a-z0-9]+", "-", ex.summary.lower()).strip("-")
+        shown[slug] = {
+            "summary": ex.summary,
+            "value": {
+                "type": f"{PROBLEM_BASE}{ex.kind}",
+                "title": ex.kind,
+                "status": int(status),
+                "detail": ex.detail,
+                "instance": _instance(path, ex.names),
+                "error_type": ex.kind,
+                "section": ex.section,
+            },
+        }
     return {
-        "description": description or text,
+        "description": description or DESCRIPTIONS[status],
         "content": {
-            MEDIA_TYPE: {
-                "schema": {"$ref": "#/components/schemas/Problem"},
-                "example": example,
-            }
+            MEDIA_TYPE: {"schema": {"$ref": "#/components/schemas/Problem"}, "examples": shown}
         },
     }
 
 
-def complete(spec: dict[str, Any]) -> dict[str, Any]:
-    """``spec`` with the problem responses and examples described in the module docstring."""
+def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]:
+    """``spec`` with the problem responses and examples described in the module docstring
+    (``app`` the application it documents: each route's token and query parameters)."""
+    facts = route_facts(app) if app is not None else {}
+    config = getattr(app.state, "config", None) if app is not None else None
+    max_body = int(getattr(config, "max_body", 1 << 20))
     spec.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
     for path, ops in spec.get("paths", {}).items():
         for method, op in ops.items():
             responses: dict[str, Any] = op.setdefault("responses", {})
-            wanted = {"422"}
-            if op.get("security"):
-                wanted |= {"401", "403"}
-            params = {p.get("name") for p in op.get("parameters", [])}
-            if "Idempotency-Key" in params:
-                wanted.add("409")
-            if "requestBody" in op:
-                wanted.add("413")
-            if "{" in path:
-                wanted.add("404")
-            for status in sorted(wanted):
-                given = responses.get(status, {})
-                has_own = status != "422" and given.get("description")
-                responses[status] = _problem_response(
-                    status, path, given.get("description") if has_own else None
-                )
+            for p in op.get("parameters", []):
+                if p.get("name") == IDEMPOTENCY_HEADER:  # the service's own 400 without it
+                    p["required"] = True
+                    p["schema"] = {"type": "string", "minLength": 1, "maxLength": MAX_KEY}
+            fact = facts.get((method, path), Facts(None, frozenset()))
+            problems = examples_of(method, path, op, fact, max_body)
+            for status in [s for s in responses if s.startswith(("4", "5"))]:
+                if status not in problems:
+                    del responses[status]  # FastAPI's own 422, on a route that never answers it
+            for status, examples in sorted(problems.items()):
+                said = responses.get(status, {}).get("description")
+                own = said if said and said != "Validation Error" else None
+                responses[status] = _problem_response(status, path, examples, own)
             for status, given in responses.items():
                 if not status.startswith("2"):
                     continue
@@ -302,6 +394,7 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
                 csv_body = (given.get("content") or {}).get("text/csv")
                 if csv_body is not None and not csv_body.get("schema"):
                     csv_body["schema"] = {"type": "string", "description": "CSV with a header"}
+            op["responses"] = dict(sorted(responses.items()))
             if method == "post" and path == "/token":
                 form = op["requestBody"]["content"].get("application/x-www-form-urlencoded")
                 if form is not None:
@@ -309,7 +402,29 @@ def complete(spec: dict[str, Any]) -> dict[str, Any]:
     schemas = spec["components"]["schemas"]
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
+    _whole_bounds(spec)
     return spec
+
+
+def _whole_bounds(node: Any) -> None:
+    """An integer's bounds as integers: the document's generator writes a body field's ``le=8``
+    as ``8.0``, and ``le=MAX_STORED_INT`` as the float nearest it, 2**63 — one more than the
+    databases store (the only bound that large the service gives)."""
+    if isinstance(node, dict):
+        if node.get("type") == "integer":
+            for bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+                value = node.get(bound)
+                if not isinstance(value, float) or not value.is_integer():
+                    continue
+                if abs(value) < 2**53:
+                    node[bound] = int(value)
+                elif abs(value) == float(MAX_STORED_INT):
+                    node[bound] = MAX_STORED_INT if value > 0 else -MAX_STORED_INT - 1
+        for child in node.values():
+            _whole_bounds(child)
+    elif isinstance(node, list):
+        for child in node:
+            _whole_bounds(child)
 
 
 def install(app: FastAPI) -> None:
@@ -317,7 +432,7 @@ def install(app: FastAPI) -> None:
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            app.openapi_schema = complete(FastAPI.openapi(app))
+            app.openapi_schema = complete(FastAPI.openapi(app), app)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

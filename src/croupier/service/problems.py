@@ -40,6 +40,8 @@ from croupier.errors import (
     UnknownWagerError,
     one_line,
 )
+from croupier.progressive.store import LedgerDatabaseError
+from croupier.service.idempotency import IdempotencyKeyError
 
 PROBLEM_BASE = "https://croupier.example/problems/"
 MEDIA_TYPE = "application/problem+json"
@@ -75,10 +77,13 @@ def error_section(exc: CroupierError) -> str | None:
 
 
 def status_of(exc: CroupierError) -> int:
-    """The HTTP status of a croupier error: 401 unauthenticated, 403 a role below the rule's,
-    404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round or award
-    already settled), 500 the ledger's integrity or key, 422 every other rejection (bad input, a
-    rule of the regulation)."""
+    """The HTTP status of a croupier error: 400 a request without the ``Idempotency-Key`` it
+    needs (draft-ietf-httpapi-idempotency-key-header), 401 unauthenticated, 403 a role below the
+    rule's, 404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round
+    or award already settled, a name taken), 500 the ledger's integrity or key, 503 a database
+    that cannot be used now, 422 every other rejection (bad input, a rule of the regulation)."""
+    if isinstance(exc, IdempotencyKeyError):
+        return 400
     if isinstance(exc, AuthenticationError):
         return 401
     if isinstance(exc, AuthorizationError):
@@ -89,6 +94,8 @@ def status_of(exc: CroupierError) -> int:
         return 409
     if isinstance(exc, LedgerIntegrityError | LedgerKeyError):
         return 500
+    if isinstance(exc, LedgerDatabaseError):
+        return 503
     if isinstance(exc, LedgerError):
         return 409
     return 422
@@ -220,10 +227,11 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unexpected error on %s", request.url.path)
-        return problem(
-            500,
-            "InternalError",
-            "the service failed (see its log); retry with the same "
-            "Idempotency-Key: the retry answers what was recorded",
-            request.url.path,
-        )
+        if request.headers.get("idempotency-key"):  # a key applies: the retry is safe with it
+            detail = (
+                "the service failed (see its log); retry with the same Idempotency-Key: the "
+                "retry answers what was recorded"
+            )
+        else:
+            detail = "the service failed (see its log)"
+        return problem(500, "InternalError", detail, request.url.path)

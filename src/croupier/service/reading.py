@@ -18,10 +18,11 @@ from croupier.analysis.meters import meter_return
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.commands.analysis import _paytable_dict, _section_of
 from croupier.commands.common import _meter_arg, _money
-from croupier.errors import InputError, PaytableError
+from croupier.errors import CroupierError, InputError, UnknownPaytableError
 from croupier.paytables import builtin_paytables
 from croupier.progressive.migrate import current_revision as ledger_revision
 from croupier.service import store
+from croupier.service.auth import read_token
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
 router = APIRouter(tags=["reading"])
@@ -29,15 +30,24 @@ router = APIRouter(tags=["reading"])
 
 @router.get("/health", summary="Whether the service and its database answer")
 def health(request: Request) -> dict[str, Any]:
-    """The database (password hidden) and the schema revisions of the ledger and the service."""
+    """The schema revisions of the ledger and the service; to a staff member (a valid bearer
+    token, not required) also the database it serves (password hidden) — where the casino's
+    records are is not for anyone who can reach the port."""
     ledger = request.app.state.ledger
     with request.app.state.reader.connect() as conn:  # no writer lock for a health check
-        return {
+        answer = {
             "status": "ok",
-            "database": ledger.display_url,
             "ledger_revision": ledger_revision(conn),
             "service_revision": store.current_revision(conn),
         }
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token:
+        try:
+            read_token(ledger, token.strip())
+        except CroupierError:
+            return answer  # a health check answers; a bad token only sees less
+        answer["database"] = ledger.display_url
+    return answer
 
 
 @router.get("/wagers", summary="The wagers croupier settles and analyses")
@@ -76,7 +86,7 @@ def paytables(
     if paytable is not None:
         tables = [t for t in tables if t.key.upper() == paytable.upper()]
         if not tables:
-            raise PaytableError(f"no paytable {paytable!r} in § {wanted or 'any section'}")
+            raise UnknownPaytableError(f"no paytable {paytable!r} in § {wanted or 'any section'}")
     return {"paytables": [_paytable_dict(t) for t in tables]}
 
 

@@ -26,6 +26,7 @@ from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.auth import require
 from croupier.service.common import (
+    MAX_STORED_INT,
     IdempotencyKey,
     KeyRows,
     Rows,
@@ -217,7 +218,7 @@ def list_rounds(
     _member: Staff,
     filters: Annotated[Filters, Depends(_filters)],
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_STORED_INT)] = 0,
 ) -> dict[str, Any]:
     """Every stored round matching the filters, oldest first: their settlement documents."""
     r = store.rounds

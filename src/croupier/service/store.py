@@ -3,9 +3,10 @@
 * ``service_rounds`` — every round the service settled: its table, round id, the digest of its
   Rules Submission and of its content, the wagers it holds, the settlement JSON, who recorded it
   and when. ``(table_id, round_id)`` is unique: a round is stored once.
-* ``service_idempotency`` — every money-changing request made with an ``Idempotency-Key``: the
-  key, the route, the digest of the body, and the response it got — written in the same
-  transaction as the request's effect on these tables.
+* ``service_idempotency`` — every request that changed money or configuration, under the
+  ``Idempotency-Key`` it came with: the member who sent it (``actor``: a key is the member's own,
+  ``(actor, key)`` is unique), the key, the route, the digest of the body, and the response it
+  got — written in the same transaction as the request's effect on these tables.
 * ``service_jobs`` — simulations run as jobs: request, status, progress, result
   (:mod:`croupier.service.jobs`).
 * ``service_tables`` — the open tables: each one's Rules Submission and the steps of its current
@@ -59,13 +60,14 @@ rounds = sa.Table(
 idempotency = sa.Table(
     "service_idempotency",
     metadata,
-    sa.Column("key", sa.String(200), primary_key=True),
+    sa.Column("actor", sa.String(100), nullable=False),
+    sa.Column("key", sa.String(200), nullable=False),
     sa.Column("route", sa.String(300), nullable=False),
     sa.Column("request_digest", sa.String(64), nullable=False),
     sa.Column("status", sa.Integer, nullable=False),
     sa.Column("response", sa.Text, nullable=False),
-    sa.Column("actor", sa.String(100), nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.PrimaryKeyConstraint("actor", "key", name="pk_service_idempotency_actor_key"),
 )
 
 tables = sa.Table(

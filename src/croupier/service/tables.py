@@ -73,6 +73,7 @@ from croupier.wagers.at_table import signed_money
 router = APIRouter(tags=["tables"])
 
 PitManager = Annotated[StaffMember, Depends(require(Role.PIT_MANAGER, "601a.2", "opening a table"))]
+Closer = Annotated[StaffMember, Depends(require(Role.PIT_MANAGER, "601a.2", "closing a table"))]
 Dealer = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "recording a step"))]
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading a table"))]
 
@@ -486,7 +487,7 @@ def post_step(
     },
 )
 def close_table(
-    request: Request, member: PitManager, table: str, key: IdempotencyKey = None
+    request: Request, member: Closer, table: str, key: IdempotencyKey = None
 ) -> Response:
     """Close the table (a pit manager or above, § 601a.2): allowed while its round has no bet and
     no card, so no wager is left unsettled; its settled rounds stay stored. A round with bets is

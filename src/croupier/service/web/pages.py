@@ -144,7 +144,9 @@ def parsheet_csv(
 ) -> Response:
     """One par sheet as CSV (the ``parsheets.csv`` of ``croupier parsheet --out``)."""
     w, key, n = choose(wager, paytable, decks)
-    sheet = exact_parsheet(get_wager(w.id), key, decks=n, meter_cents=_meter_arg(meter or None))
+    sheet = exact_parsheet(
+        get_wager(w.id), key, decks=n, meter_cents=_meter_arg(meter or None, "the meter field")
+    )
     name = f"parsheet-{w.id}-{key}-{n}deck.csv"
     return Response(
         parsheets_csv([sheet]),

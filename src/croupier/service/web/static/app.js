@@ -27,17 +27,42 @@ const croupier = (() => {
     const sec = e.section && !String(e.message).includes(e.section) ? ` (§ ${e.section})` : "";
     return `${e.kind || "Error"}: ${e.message}${sec}`;
   }
-  function key() {
+  function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return `${Date.now()}-${Math.random().toString(16).slice(2)}`;
+  }
+  // One Idempotency-Key per intended action until it is answered: a request whose response was
+  // lost (the network failed, the page was reloaded, the service answered 5xx) is sent again
+  // with the same key when the same member asks the same thing of the same route again, so the
+  // service answers it once (a dealer's second click does not place the step twice). A
+  // different request to that route, or any answer (2xx, 4xx), ends it.
+  const PENDING = "croupier.pending-keys";
+  function pending() {
+    try { return JSON.parse(sessionStorage.getItem(PENDING) || "{}"); } catch { return {}; }
+  }
+  function keyFor(action, text) {
+    const all = pending();
+    const was = all[action];
+    if (was && was.body === text) return was.key;
+    all[action] = {body: text, key: newKey()};
+    sessionStorage.setItem(PENDING, JSON.stringify(all));
+    return all[action].key;
+  }
+  function answered(action) {
+    const all = pending();
+    delete all[action];
+    sessionStorage.setItem(PENDING, JSON.stringify(all));
   }
   async function api(path, {method = "GET", body, auth} = {}) {
     const login = auth || session();
     const headers = {};
     if (login) headers.Authorization = `Bearer ${login.access_token}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    if (method !== "GET") headers["Idempotency-Key"] = key();
-    const r = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    if (text !== undefined) headers["Content-Type"] = "application/json";
+    const action = method === "GET" ? null : `${login ? login.user : ""} ${method} ${path}`;
+    if (action) headers["Idempotency-Key"] = keyFor(action, text ?? "");
+    const r = await fetch(path, {method, headers, body: text});  // a network failure keeps the key
+    if (action && r.status < 500) answered(action);
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw problem(data, r.status);
     return data;

@@ -1,0 +1,376 @@
+"""Each operation's own error examples for the OpenAPI document (:mod:`croupier.service.openapi`):
+what that route answers when its lookup finds nothing (404), when what it asks conflicts with
+what is recorded (409), when its input is refused (422) and, where the ledger checks the role
+from its own log, when the member's role is below the rule's (403). Each detail is the one the
+service gives for the request the summary describes (taken from the service's answers).
+
+The examples every route of a kind shares are made from the route itself in
+:mod:`croupier.service.openapi`: the 400 of a request without its ``Idempotency-Key``, the 401
+of a request without a token (the route's own words), the 403 of a role below the route's, the
+409 of a key used for another request, the 413 of a body too large, and the 422 of a query
+parameter the route does not declare, for a route with nothing else to refuse.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import NamedTuple
+
+_NONE: MappingProxyType[str, str] = MappingProxyType({})
+
+
+class Example(NamedTuple):
+    """One problem a route answers: a summary of the request, its type, detail and section;
+    ``names`` the path's values where they are not the document's usual ones (the name that
+    was not found)."""
+
+    summary: str
+    kind: str
+    detail: str
+    section: str | None = None
+    names: MappingProxyType[str, str] = _NONE
+
+
+_NO_PROGRESSIVE = Example(
+    "No progressive by that name",
+    "LedgerLookupError",
+    "no progressive named 'mtd-9' (progressives: jp-5, mtd-5)",
+    names=MappingProxyType({"name": "mtd-9"}),
+)
+_NO_TABLE = Example(
+    "No open table by that name",
+    "LedgerLookupError",
+    "no open table 'BJ-9': open it with POST /tables",
+    names=MappingProxyType({"table": "BJ-9"}),
+)
+_NO_WAGER = Example(
+    "No wager by that id",
+    "UnknownWagerError",
+    "no wager 'perfect-pears'; did you mean 'perfect-pairs'? (known wagers: aces-up, axman, …)",
+    names=MappingProxyType({"wager": "perfect-pears"}),
+)
+
+OWN: dict[tuple[str, str], dict[str, Example]] = {
+    ("post", "/token"): {
+        "401": Example(
+            "A wrong name or credential (which, is not said)",
+            "AuthenticationError",
+            "'dana' and that credential are not a staff member of the ledger",
+        ),
+        "422": Example(
+            "The form without its password",
+            "InputError",
+            "not a valid request: body.password: Field required",
+        ),
+    },
+    ("get", "/paytables"): {
+        "404": Example(
+            "No paytable by that id in the section",
+            "UnknownPaytableError",
+            "no paytable 'Z' in § 633b.1",
+        ),
+    },
+    ("get", "/parsheets/{wager}"): {
+        "404": _NO_WAGER,
+        "422": Example(
+            "A deck count no shoe has",
+            "InputError",
+            "not a valid request: query.decks: Input should be less than or equal to 8",
+        ),
+    },
+    ("post", "/rounds/settle"): {
+        "404": Example(
+            "?progressive= names no progressive",
+            "LedgerLookupError",
+            "no progressive named 'nope' (progressives: jp-5, mtd-5)",
+        ),
+        "409": Example(
+            "The round id is stored with other content",
+            "RoundConflictError",
+            "round 'r1' of table BJ-1 is stored already with other content (seats, wagers, "
+            "amounts or cards): nothing changed; give the round its own id",
+        ),
+        "422": Example(
+            "A step breaks the round procedure",
+            "LockoutError",
+            'step 4 (bet): seat 4: the blackjack wager comes after "No more bets" '
+            "(58 Pa. Code § 633b.1(d))",
+            "633b.1(d)",
+        ),
+    },
+    ("get", "/rounds"): {
+        "422": Example(
+            "?since= is not a time",
+            "InputError",
+            "since 'yesterday' is not an ISO 8601 date or time (2026-12-01, 2026-12-01T06:00, "
+            "2026-12-01T14:00:00Z)",
+        ),
+    },
+    ("get", "/rounds/summary"): {
+        "422": Example(
+            "?until= is not a time",
+            "InputError",
+            "until 'soon' is not an ISO 8601 date or time (2026-12-01, 2026-12-01T06:00, "
+            "2026-12-01T14:00:00Z)",
+        ),
+    },
+    ("get", "/rounds/{table}/{round_id}"): {
+        "404": Example(
+            "No such round is stored",
+            "LedgerLookupError",
+            "no round 'round-1' of table BJ-1 is stored",
+        ),
+    },
+    ("post", "/tables"): {
+        "409": Example(
+            "The table is open already",
+            "RoundStateError",
+            "table 'BJ-1' is open already: read it with GET /tables/BJ-1, or close it "
+            "(DELETE /tables/BJ-1) while its round has no bets",
+        ),
+        "422": Example(
+            "The Rules Submission breaks rules of the regulation",
+            "SubmissionError",
+            "table BJ-1: paytable P1 of the Jackpot Party Progressive wager is printed for 6 "
+            "decks, not 2 (58 Pa. Code § 633b.2(b)); the Match the Dealer Progressive wager is "
+            "played with 6 or 8 decks, not 2 (58 Pa. Code § 633b.3(b))",
+            "633b.2(b)",
+        ),
+    },
+    ("get", "/tables/{table}"): {"404": _NO_TABLE},
+    ("delete", "/tables/{table}"): {
+        "404": _NO_TABLE,
+        "409": Example(
+            "The round has bets",
+            "RoundStateError",
+            "table BJ-1's round round-2 has 1 bet(s) (betting open): settle it with POST "
+            "/tables/BJ-1/steps before closing the table; nothing changed",
+        ),
+    },
+    ("post", "/tables/{table}/steps"): {
+        "404": _NO_TABLE,
+        "409": Example(
+            "Another step was taken first",
+            "RoundStateError",
+            "another step was posted to table BJ-1 at the same time and was taken first: this "
+            "one changed nothing; read the table (GET /tables/BJ-1) and post it again if it is "
+            "still wanted",
+        ),
+        "422": Example(
+            "Settle while a hand is unplayed",
+            "ProcedureError",
+            "step 4 (settle): seat 3's hand is not finished: hit, stand, double, split or "
+            "surrender (the wagers are settled once every hand is played) "
+            "(58 Pa. Code § 633a.7)",
+            "633a.7",
+        ),
+    },
+    ("get", "/progressives/{name}"): {"404": _NO_PROGRESSIVE},
+    ("get", "/progressives/{name}/history"): {
+        "404": _NO_PROGRESSIVE,
+        "422": Example(
+            "?limit= of none",
+            "InputError",
+            "not a valid request: query.limit: Input should be greater than or equal to 1",
+        ),
+    },
+    ("get", "/significant-events"): {
+        "404": _NO_PROGRESSIVE,
+        "422": Example(
+            "?code= names no code",
+            "InputError",
+            "not a valid request: query.code: Input should be 'startup-self-check', "
+            "'verification-failure', 'configuration-mismatch', 'crash-recovery' or 'shutdown'",
+        ),
+    },
+    ("get", "/awards"): {
+        "404": _NO_PROGRESSIVE,
+        "422": Example(
+            "?status= is no award status",
+            "InputError",
+            "not a valid request: query.status: Input should be 'pending', 'paid' or 'voided'",
+        ),
+    },
+    ("get", "/verify"): {"404": _NO_PROGRESSIVE},
+    ("get", "/reconciliation"): {
+        "404": _NO_PROGRESSIVE,
+        "422": Example(
+            "?from= is not a time",
+            "InputError",
+            "the from parameter 'monday' is not an ISO 8601 date or time (2026-12-01, "
+            "2026-12-01T06:00, 2026-12-01T14:00:00Z)",
+        ),
+    },
+    ("post", "/awards/{award_id}/validate"): {
+        "403": Example(
+            "A dealer validating",
+            "AuthorizationError",
+            "dana is a dealer; validating a progressive payout needs a floorperson or above "
+            "(58 Pa. Code § 633b.2(h)(3))",
+            "633b.2(h)(3)",
+        ),
+        "404": Example("No award by that id", "LedgerLookupError", "no award 3"),
+        "409": Example("The award is paid already", "RoundStateError", "award 3 is paid already"),
+        "422": Example(
+            "An id larger than the database stores",
+            "InputError",
+            "not a valid request: path.award_id: Input should be less than or equal to "
+            "9223372036854775807",
+        ),
+    },
+    ("post", "/awards/{award_id}/void"): {
+        "403": Example(
+            "A dealer voiding",
+            "AuthorizationError",
+            "dana is a dealer; voiding a progressive payout needs a floorperson or above "
+            "(58 Pa. Code § 633b.3(h)(3))",
+            "633b.3(h)(3)",
+        ),
+        "404": Example("No award by that id", "LedgerLookupError", "no award 3"),
+        "409": Example(
+            "The award is voided already", "RoundStateError", "award 3 is voided already"
+        ),
+        "422": Example("A blank reason", "InputError", "voiding an award needs a reason"),
+    },
+    ("post", "/progressives"): {
+        "403": Example(
+            "A pit manager creating",
+            "AuthorizationError",
+            "pat is a pit-manager; creating a progressive needs a shift-manager or above "
+            "(58 Pa. Code § 605a.7)",
+            "605a.7",
+        ),
+        "404": Example(
+            "No such paytable",
+            "UnknownPaytableError",
+            "§ 633b.3 has no paytable '99' (its paytables: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)",
+        ),
+        "409": Example(
+            "The name is taken", "LedgerError", "a progressive named 'mtd-5' exists already"
+        ),
+        "422": Example(
+            "A deck count no shoe has",
+            "InputError",
+            "not a valid request: body.decks: Input should be less than or equal to 8",
+        ),
+    },
+    ("post", "/progressives/{name}/links"): {
+        "403": Example(
+            "A pit manager linking",
+            "AuthorizationError",
+            "pat is a pit-manager; linking a table needs a shift-manager or above "
+            "(58 Pa. Code § 605a.8)",
+            "605a.8",
+        ),
+        "404": _NO_PROGRESSIVE,
+        "422": Example(
+            "The table is linked already",
+            "LinkError",
+            "table BJ-2 is linked to 'mtd-5' already (58 Pa. Code § 605a.8)",
+            "605a.8",
+        ),
+    },
+    ("post", "/progressives/{name}/adjust"): {
+        "403": Example(
+            "A floorperson adjusting",
+            "AuthorizationError",
+            "flo is a floorperson; adjusting a meter needs a pit-manager or above "
+            "(58 Pa. Code § 605a.7(a)(6))",
+            "605a.7(a)(6)",
+        ),
+        "404": _NO_PROGRESSIVE,
+        "409": Example(
+            "The meter would go below what it holds",
+            "LedgerError",
+            "the adjustment would leave the Progressive meter at $0 or below, below what is "
+            "held for pending awards, or the reserve below zero",
+        ),
+        "422": Example(
+            "No level by that name", "InputError", "progressive 'mtd-5' has no level 'Mega'"
+        ),
+    },
+    ("post", "/staff"): {
+        "403": Example(
+            "A pit manager adding staff",
+            "AuthorizationError",
+            "pat is a pit-manager; adding staff needs a shift-manager or above "
+            "(58 Pa. Code § 605a.7)",
+            "605a.7",
+        ),
+        "409": Example("The name is taken", "LedgerError", "staff member 'flo' exists already"),
+        "422": Example(
+            "A credential too short",
+            "InputError",
+            "a staff credential (password or PIN) needs at least 4 characters",
+        ),
+    },
+    ("post", "/progressives/{name}/suspend"): {
+        "403": Example(
+            "A dealer suspending",
+            "AuthorizationError",
+            "dana is a dealer; suspending a progressive needs a pit-manager or above "
+            "(58 Pa. Code § 605a.7)",
+            "605a.7",
+        ),
+        "404": _NO_PROGRESSIVE,
+        "409": Example(
+            "Suspended already", "RoundStateError", "progressive 'mtd-5' is suspended already"
+        ),
+        "422": Example("A blank reason", "InputError", "suspending a progressive needs a reason"),
+    },
+    ("post", "/progressives/{name}/resume"): {
+        "403": Example(
+            "A dealer resuming",
+            "AuthorizationError",
+            "dana is a dealer; resuming a progressive needs a pit-manager or above "
+            "(58 Pa. Code § 605a.7)",
+            "605a.7",
+        ),
+        "404": _NO_PROGRESSIVE,
+        "409": Example(
+            "In play already", "RoundStateError", "progressive 'mtd-5' is in play already"
+        ),
+    },
+    ("post", "/progressives/{name}/reconfigure"): {
+        "403": Example(
+            "A pit manager reconfiguring",
+            "AuthorizationError",
+            "pat is a pit-manager; reconfiguring a progressive needs a shift-manager or above "
+            "(58 Pa. Code § 605a.7)",
+            "605a.7",
+        ),
+        "404": _NO_PROGRESSIVE,
+        "409": Example(
+            "The same values again", "LedgerError", "the reconfiguration changes nothing"
+        ),
+        "422": Example(
+            "A rate of 100% or more",
+            "InputError",
+            "rate of Progressive '150%' must be from 0% up to (not including) 100%",
+        ),
+    },
+    ("post", "/simulations"): {
+        "404": _NO_WAGER,
+        "422": Example(
+            "An amount that is not dollars",
+            "InputError",
+            "the amount field must be an amount in dollars (up to 13 digits, at most two "
+            "decimals), e.g. 12345.67, not '1e400'",
+        ),
+    },
+    ("get", "/simulations/{job}"): {
+        "404": Example("No job by that id", "LedgerLookupError", "no simulation job '0f6c2a'"),
+    },
+    ("get", "/eor/{wager}"): {
+        "404": _NO_WAGER,
+        "422": Example(
+            "?unit= is not dollars",
+            "InputError",
+            "the unit parameter must be an amount in dollars (up to 13 digits, at most two "
+            "decimals), e.g. 12345.67, not 'abc'",
+        ),
+    },
+}
+"""The examples of each operation (method, path) that are its own, by status."""
+
+__all__ = ["OWN", "Example"]

@@ -1,0 +1,83 @@
+"""A query parameter a route does not declare is a 422 problem naming it, with the nearest one it
+does declare (``GET /hold-report?tabel=BJ-1`` — did you mean 'table'?), never silently ignored:
+a filter that is not applied must not look applied (the trial read the all-time, all-table hold
+report as the one it asked for).
+
+:func:`known_query` is an app-wide dependency (:func:`croupier.service.app.create_app`); it
+checks the routes of the API (those in the OpenAPI document), not the web page's HTML routes,
+which read their forms' fields themselves, and not ``GET /health``, which answers whatever a
+load balancer's probe adds to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from fastapi import Request
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+
+from croupier.errors import InputError, suggest
+
+LENIENT = frozenset({"/health"})
+"""Paths whose query string is not checked (a health probe's is its own business)."""
+
+_DECLARED: dict[int, frozenset[str]] = {}
+"""Each route's query parameters (by the route's id), worked out once."""
+
+
+def declared(route: APIRoute) -> frozenset[str]:
+    """The names of the query parameters ``route`` declares, its dependencies' included (as a
+    client sends them: the alias, ``from`` for ``start``)."""
+    known = _DECLARED.get(id(route))
+    if known is None:
+        known = _DECLARED[id(route)] = query_names(route.dependant)
+    return known
+
+
+def query_names(dependant: Dependant) -> frozenset[str]:
+    """The query parameters ``dependant`` and its dependencies declare."""
+    return frozenset(_names(dependant))
+
+
+def _names(dependant: Dependant) -> Iterator[str]:
+    for field in dependant.query_params:
+        yield field.alias
+    for sub in dependant.dependencies:
+        yield from _names(sub)
+
+
+def unknown_query(request: Request) -> InputError | None:
+    """The problem with ``request``'s query parameters, if one is not the route's."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not route.include_in_schema or route.path in LENIENT:
+        return None
+    known = declared(route)
+    unknown = [name for name in request.query_params if name not in known]
+    if not unknown:
+        return None
+    return refusal(f"{request.method} {request.url.path}", unknown, known)
+
+
+def refusal(where: str, unknown: list[str], known: frozenset[str]) -> InputError:
+    """The problem of request ``where`` (``GET /rounds``) given query parameters ``unknown`` that
+    its route does not declare (``known``): the first named, with the nearest known one."""
+    name = unknown[0]
+    more = f" (nor {', '.join(repr(n) for n in unknown[1:])})" if len(unknown) > 1 else ""
+    if not known:
+        return InputError(f"{where} takes no query parameters, not {name!r}{more}")
+    takes = ", ".join(sorted(known))
+    return InputError(
+        f"{where} takes the query parameters {takes}, not {name!r}{more}{suggest(name, known)}"
+    )
+
+
+async def known_query(request: Request) -> None:
+    """The dependency: :class:`~croupier.errors.InputError` (422) for a query parameter the
+    route does not declare (async: no I/O, no trip to the thread pool)."""
+    problem = unknown_query(request)
+    if problem is not None:
+        raise problem
+
+
+__all__ = ["LENIENT", "declared", "known_query", "query_names", "refusal", "unknown_query"]

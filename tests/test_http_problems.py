@@ -1,0 +1,395 @@
+"""Each refusal has the status its meaning calls for and the words of the request it refuses, and
+the OpenAPI document shows each operation's own problems (issue 16, items 4, 5 and 7).
+
+The trial found a weak new password answered 401 (as if the caller's token were bad), "a staff
+member needs a name" and "voiding an award needs a reason" answered 409 (input errors, not
+conflicts), ``DELETE /tables/BJ-1`` refused as "opening a table", rates shown as fractions in a
+reconfiguration's answer, one 422 example (a lock-out at a Perfect Pairs table) on all 34
+operations, ``/health`` included, and the 401 example of ``/staff`` speaking of validating an
+award. Also: CORS allowed ``GET`` and ``POST`` only, so a browser could not close a table, and
+``/health`` showed anyone the database.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+import croupier.errors as errors
+from croupier.service.problems import status_of
+from service_support import (
+    DEALER,
+    FLOOR,
+    PIT,
+    SHIFT,
+    Server,
+    keyed,
+    pp_round,
+    royal_round,
+    serving,
+)
+
+PROBLEM = "application/problem+json"
+SAMPLE = {
+    "wager": "perfect-pairs",
+    "name": "jp-5",
+    "award_id": "1",
+    "table": "BJ-1",
+    "round_id": "r1",
+    "job": "nope",
+}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serving("sqlite", tmp_path_factory.mktemp("problems")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def spec(server: Server) -> dict[str, Any]:
+    document: dict[str, Any] = httpx.get(f"{server.base}/openapi.json", timeout=60).json()
+    return document
+
+
+def uid(prefix: str) -> str:
+    return f"{prefix}-{uuid.uuid4().hex[:8]}"
+
+
+def problems(op: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """An operation's example problems by status."""
+    return {
+        status: [e["value"] for e in answer["content"][PROBLEM]["examples"].values()]
+        for status, answer in op["responses"].items()
+        if not status.startswith("2")
+    }
+
+
+# -- the status of each kind of error ---------------------------------------------------------
+
+MEANING = {
+    "IdempotencyKeyError": 400,  # a request without the key it needs (the draft's 400)
+    "AuthenticationError": 401,  # who is asking is not known
+    "AuthorizationError": 403,  # their role is below the rule's
+    "LedgerLookupError": 404,
+    "UnknownWagerError": 404,
+    "UnknownPaytableError": 404,
+    "IdempotencyConflictError": 409,  # conflicts with what is recorded
+    "RoundConflictError": 409,
+    "RoundStateError": 409,
+    "LedgerError": 409,
+    "LedgerIntegrityError": 500,  # the ledger's own fault: not the caller's
+    "LedgerKeyError": 500,
+    "LedgerDatabaseError": 503,  # the database cannot be used now: retry later
+}
+"""What each kind of error means over HTTP; every other kind is the caller's input or a rule of
+the regulation (422)."""
+
+
+def test_every_error_type_has_the_status_of_its_meaning() -> None:
+    import croupier.service.app  # noqa: F401  (every module of the service, its errors too)
+
+    kinds, todo = set(), [errors.CroupierError]
+    while todo:  # every subclass, wherever it is declared
+        cls = todo.pop()
+        kinds.add(cls)
+        todo.extend(cls.__subclasses__())
+    names = {cls.__name__ for cls in kinds}
+    assert {"IdempotencyKeyError", "LedgerDatabaseError", "AuthenticationError"} <= names
+    assert len(kinds) > 20
+    for cls in kinds:
+        exc = cls.__new__(cls)
+        assert status_of(exc) == MEANING.get(cls.__name__, 422), cls.__name__
+
+
+def test_a_weak_new_credential_is_input_not_authentication(server: Server) -> None:
+    """sam's token is good: a new member's three-character password is a 422, not the 401 that
+    tells a client to log in again; nothing is added."""
+    name = uid("eve")
+    with server.client() as c:
+        r = c.post(
+            "/staff",
+            json={"name": name, "role": "dealer", "password": "abc"},
+            headers=keyed(server.auth(SHIFT)),
+        )
+        assert r.status_code == 422, r.text
+        assert "WWW-Authenticate" not in r.headers
+        assert (r.json()["error_type"], r.json()["detail"]) == (
+            "InputError",
+            "a staff credential (password or PIN) needs at least 4 characters",
+        )
+        login = c.post("/token", data={"username": name, "password": "abc"})
+        assert login.status_code == 401  # no such member was made
+        blank = c.post(
+            "/staff",
+            json={"name": " ", "role": "dealer", "password": "a long passphrase"},
+            headers=keyed(server.auth(SHIFT)),
+        )
+        assert (blank.status_code, blank.json()["error_type"]) == (422, "InputError")
+        assert blank.json()["detail"] == "a staff member needs a name"
+
+
+def test_a_reason_left_blank_is_input_and_changes_nothing(server: Server) -> None:
+    with server.client() as c:
+        r = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-3", "progressive": "jp-5"},
+            json=royal_round(uid("royal")),
+            headers=keyed(server.auth(DEALER)),
+        )
+        assert r.status_code == 201, r.text
+        (award,) = [a for a in r.json()["progressives"][0]["awards"] if a["status"] == "pending"]
+        void = c.post(
+            f"/awards/{award['award']}/void",
+            json={"reason": "   "},
+            headers=keyed(server.auth(FLOOR)),
+        )
+        assert (void.status_code, void.json()["error_type"]) == (422, "InputError"), void.text
+        assert void.json()["detail"] == "voiding an award needs a reason"
+        pending = c.get("/awards", params={"status": "pending"}, headers=server.auth(DEALER))
+        assert award["award"] in {a["award"] for a in pending.json()["awards"]}
+        why = c.post(
+            "/progressives/mtd-5/suspend", json={"reason": " "}, headers=keyed(server.auth(PIT))
+        )
+        assert (why.status_code, why.json()["detail"]) == (
+            422,
+            "suspending a progressive needs a reason",
+        )
+        assert c.get("/progressives/mtd-5", headers=server.auth(DEALER)).status_code == 200
+
+
+def test_closing_a_table_is_refused_as_closing(server: Server) -> None:
+    table = uid("C")
+    with server.client() as c:
+        opened = c.post(
+            "/tables",
+            json={"table": table, "submission": pp_round("x")["submission"]},
+            headers=keyed(server.auth(PIT)),
+        )
+        assert opened.status_code == 201, opened.text
+        r = c.delete(f"/tables/{table}", headers=keyed(server.auth(DEALER)))
+        assert r.status_code == 403
+        assert r.json()["detail"] == (
+            "dana is a dealer; closing a table needs a pit-manager or above (58 Pa. Code § 601a.2)"
+        )
+        assert c.get(f"/tables/{table}", headers=server.auth(DEALER)).status_code == 200
+
+
+def test_an_unknown_paytable_is_not_found(server: Server) -> None:
+    r = httpx.get(
+        f"{server.base}/paytables", params={"section": "633b.1", "paytable": "Z"}, timeout=60
+    )
+    assert (r.status_code, r.json()["error_type"]) == (404, "UnknownPaytableError")
+
+
+def test_a_reconfiguration_shows_rates_as_the_request_gives_them(server: Server) -> None:
+    name = uid("mtd")
+    spec = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": name}
+    with server.client() as c:
+        made = c.post("/progressives", json=spec, headers=keyed(server.auth(SHIFT)))
+        assert made.status_code == 201, made.text
+        level = made.json()["levels"][0]
+        old = level["primary_rate"]  # as GET /progressives shows it: a percentage
+        assert old.endswith("%")
+        stopped = c.post(
+            f"/progressives/{name}/suspend", json={"reason": "r"}, headers=keyed(server.auth(PIT))
+        )
+        assert stopped.status_code == 200
+        change = {"approval": "CHG-1", "rates": {level["level"]: "18.5%+1.25%"}}
+        done = c.post(
+            f"/progressives/{name}/reconfigure", json=change, headers=keyed(server.auth(SHIFT))
+        )
+        assert done.status_code == 200, done.text
+        shown = done.json()["changes"][level["level"]]
+        now = c.get(f"/progressives/{name}", headers=server.auth(DEALER)).json()["levels"][0]
+    # by hand: 18.5% = 37/200, 1.25% = 1/80
+    assert shown["primary_rate"] == [old, "18.5%"] and shown["primary_rate_exact"][1] == "37/200"
+    assert shown["secondary_rate"][1] == "1.25%" and shown["secondary_rate_exact"][1] == "1/80"
+    assert (now["primary_rate"], now["secondary_rate"]) == ("18.5%", "1.25%")
+
+
+# -- the 500 problem ----------------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+def test_a_failure_speaks_of_a_key_only_where_one_was_sent(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from croupier.service.app import ServiceConfig, create_app
+
+    app = create_app(ServiceConfig(db=f"sqlite:///{tmp_path / 'fail.sqlite3'}"))
+
+    @app.get("/boom", include_in_schema=False)
+    @app.post("/boom", include_in_schema=False)
+    def boom() -> None:
+        raise RuntimeError("an internal failure")
+
+    with TestClient(app, raise_server_exceptions=False) as c:
+        got = c.get("/boom")
+        posted = c.post("/boom", headers={"Idempotency-Key": "k-1"})
+    assert got.status_code == posted.status_code == 500
+    assert got.json()["detail"] == "the service failed (see its log)"
+    assert "Idempotency-Key" in posted.json()["detail"]
+    assert "internal failure" not in got.text + posted.text
+
+
+# -- the OpenAPI document's examples ------------------------------------------------------------
+
+
+def test_each_operations_examples_are_its_own(server: Server, spec: dict[str, Any]) -> None:
+    details: dict[tuple[str, str], tuple[str, str]] = {}
+    operations = 0
+    for path, ops in spec["paths"].items():
+        pattern = "^" + re.sub(r"\\\{[^}]+\\\}", "[^/]+", re.escape(path)) + "$"
+        for method, op in ops.items():
+            operations += 1
+            where = f"{method.upper()} {path}"
+            for status, examples in problems(op).items():
+                assert examples, (where, status)
+                for example in examples:
+                    assert example["status"] == int(status), (where, status)
+                    assert re.match(pattern, example["instance"]), (where, example)
+                first = examples[0]["detail"]
+                if status in ("400", "409", "422"):  # an operation's own words, no other's
+                    other = details.setdefault((status, first), (where, first))
+                    assert other[0] == where, (status, where, other)
+    assert operations == 34
+    assert problems(spec["paths"]["/health"]["get"]) == {}
+    token = problems(spec["paths"]["/token"]["post"])
+    assert "credential" in token["401"][0]["detail"]
+    assert "password" in token["422"][0]["detail"]
+    lockouts = [
+        (p, m)
+        for p, ops in spec["paths"].items()
+        for m, op in ops.items()
+        for e in problems(op).get("422", [])
+        if e["error_type"] == "LockoutError"
+    ]
+    assert lockouts == [("/rounds/settle", "post")]  # the settlement's, and no other's
+    staff = problems(spec["paths"]["/staff"]["post"])
+    assert staff["401"][0]["detail"].startswith("adding staff needs a staff member's token")
+
+
+def test_each_401_example_is_what_the_route_answers(server: Server, spec: dict[str, Any]) -> None:
+    with server.client() as c:
+        for path, ops in spec["paths"].items():
+            for method, op in ops.items():
+                if "401" not in op["responses"] or path == "/token":
+                    continue
+                (example,) = problems(op)["401"]
+                r = c.request(method.upper(), path.format(**SAMPLE))
+                assert r.status_code == 401, (method, path, r.text)
+                assert r.json()["detail"] == example["detail"], (method, path)
+
+
+REFUSED = {
+    ("post", "/tables"): (FLOOR, "/tables", {"table": "X", "submission": {}}),
+    ("delete", "/tables/{table}"): (FLOOR, "/tables/BJ-1", None),
+    ("post", "/progressives"): (
+        PIT,
+        "/progressives",
+        {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": "mtd-5"},
+    ),
+    ("post", "/progressives/{name}/links"): (PIT, "/progressives/mtd-5/links", {"table": "BJ-2"}),
+    ("post", "/progressives/{name}/adjust"): (
+        FLOOR,
+        "/progressives/mtd-5/adjust",
+        {"level": "Progressive", "meter": "1", "reason": "t"},
+    ),
+    ("post", "/staff"): (PIT, "/staff", {"name": "x", "role": "dealer", "password": "long enough"}),
+    ("post", "/progressives/{name}/suspend"): (
+        DEALER,
+        "/progressives/mtd-5/suspend",
+        {"reason": "r"},
+    ),
+    ("post", "/progressives/{name}/resume"): (DEALER, "/progressives/mtd-5/resume", None),
+    ("post", "/progressives/{name}/reconfigure"): (
+        PIT,
+        "/progressives/mtd-5/reconfigure",
+        {"approval": "A", "rates": {"Progressive": "12%"}},
+    ),
+}
+
+
+def test_each_403_example_is_what_the_route_answers(server: Server, spec: dict[str, Any]) -> None:
+    """Asked by a member of the example's role, each route refuses in the example's words."""
+    with server.client() as c:
+        r = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-4", "progressive": "jp-5"},
+            json=royal_round(uid("royal")),
+            headers=keyed(server.auth(DEALER)),
+        )
+        (award,) = [a for a in r.json()["progressives"][0]["awards"] if a["status"] == "pending"]
+        refused = {
+            **REFUSED,
+            ("post", "/awards/{award_id}/validate"): (
+                DEALER,
+                f"/awards/{award['award']}/validate",
+                None,
+            ),
+        }
+        checked = set()
+        for path, ops in spec["paths"].items():
+            for method, op in ops.items():
+                if "403" not in op["responses"] or (method, path) not in refused:
+                    continue
+                (example,) = problems(op)["403"]
+                user, url, body = refused[(method, path)]
+                assert example["detail"].startswith(f"{user} is a "), (method, path)
+                r = c.request(method.upper(), url, json=body, headers=keyed(server.auth(user)))
+                assert r.status_code == 403, (method, path, r.text)
+                assert r.json()["detail"] == example["detail"], (method, path)
+                assert r.json()["section"] == example["section"]
+                checked.add((method, path))
+    assert checked == set(refused)
+    with_403 = {(m, p) for p, ops in spec["paths"].items() for m, op in ops.items()}
+    with_403 = {(m, p) for m, p in with_403 if "403" in spec["paths"][p][m]["responses"]}
+    assert with_403 == set(refused) | {("post", "/awards/{award_id}/void")}
+
+
+# -- CORS, /health ------------------------------------------------------------------------------
+
+
+@pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
+def test_cors_allows_every_method_the_api_takes(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from croupier.service.app import ServiceConfig, create_app
+    from croupier.service.openapi import api_routes
+
+    origin = "https://pit.example"
+    cfg = ServiceConfig(db=f"sqlite:///{tmp_path / 'cors.sqlite3'}", cors_origins=(origin,))
+    app = create_app(cfg)
+    methods = {m for _, ms, _ in api_routes(app) for m in ms}
+    assert {"GET", "POST", "DELETE"} <= methods
+    with TestClient(app) as c:
+        for method in sorted(methods):
+            r = c.options(
+                "/tables/BJ-1",
+                headers={
+                    "Origin": origin,
+                    "Access-Control-Request-Method": method,
+                    "Access-Control-Request-Headers": "authorization,idempotency-key",
+                },
+            )
+            assert r.status_code == 200, (method, r.text)
+            assert method in r.headers["access-control-allow-methods"], method
+
+
+def test_health_shows_the_database_only_to_staff(server: Server) -> None:
+    with server.client() as c:
+        anyone = c.get("/health")
+        forged = c.get("/health", headers={"Authorization": "Bearer not.a.token"})
+        staff = c.get("/health", headers=server.auth(DEALER))
+    assert anyone.status_code == forged.status_code == staff.status_code == 200
+    assert "database" not in anyone.json() and "database" not in forged.json()
+    assert anyone.json()["status"] == "ok" and anyone.json()["service_revision"] == "s0003"
+    assert staff.json()["database"].startswith("sqlite:///")
+    assert staff.json()["database"].endswith(Path(server.url.removeprefix("sqlite:///")).name)
