@@ -5,8 +5,6 @@ stay those of ``croupier simulate`` for the same seed: the second method here is
 
 from __future__ import annotations
 
-import itertools
-import time
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ from croupier.analysis.kernels import BLOCK
 from croupier.analysis.kernels.chunks import run_chunks
 from croupier.analysis.kernels.numpy_sim import BLOCK as NUMPY_BLOCK
 from croupier.cards import Shoe
-from croupier.service import jobs
+from croupier.service import job_work, jobs
 from croupier.wagers import get_wager
 
 
@@ -40,16 +38,14 @@ def test_progress_within_a_chunk_keeps_the_tallies(
     assert len(set(seen)) >= -(-rounds // block)
 
 
-def test_a_job_writes_its_progress_while_it_runs(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The job's row is updated within its one chunk (the clock is stepped so every report is
-    written: the job writes at most one every half second)."""
-    writes: list[dict[str, Any]] = []
-    monkeypatch.setattr(jobs, "_update", lambda engine, job, **values: writes.append(values))
-    clock = itertools.count(start=10.0, step=1.0)
-    monkeypatch.setattr(time, "monotonic", lambda: next(clock))
+def test_a_job_reports_its_progress_while_it_runs() -> None:
+    """The job's process reports within its one chunk, after every block (the server writes at
+    most one report every half second to the job's row)."""
+    events: list[list[Any]] = []
     spec = jobs.Simulation(wager="perfect-pairs", paytable="A", decks=6, rounds=200_000, seed=3)
-    jobs._run_job(None, "j", spec)  # type: ignore[arg-type]
-    done = [v["done"] for v in writes if "done" in v and "status" not in v]
-    assert writes[0] == {"status": "running"} and writes[-1]["status"] == "done"
+    job_work.run_job("j", spec, events.append)
+    done = [e[2] for e in events if e[0] == "progress"]
+    statuses = [e[2] for e in events if e[0] == "status"]
+    assert statuses == ["preparing", "running"] and events[-1][0] == "done"
     # 200,000 rounds: blocks end at 65,536, 131,072 and 196,608, then the chunk's end
     assert done[:3] == [65_536, 131_072, 196_608] and done[-1] == 200_000

@@ -681,7 +681,7 @@ def test_a_simulation_runs_as_a_job_with_progress(server: Server) -> None:
         job = started.json()
         assert (job["done"], job["total"]) == (0, 100_000)
         deadline = time.monotonic() + 120
-        while job["status"] in ("queued", "running") and time.monotonic() < deadline:
+        while job["status"] in ("queued", "preparing", "running") and time.monotonic() < deadline:
             time.sleep(0.2)
             job = c.get(f"/simulations/{job['job']}").json()
         assert c.get("/simulations/nope").status_code == 404

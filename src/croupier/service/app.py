@@ -5,7 +5,9 @@ uvicorn worker calls): the database (``$CROUPIER_DB``; default the SQLite file t
 uses, :func:`croupier.progressive.default_url`), the origins CORS allows
 (``$CROUPIER_CORS_ORIGINS``, comma-separated; none by default: CORS closed), the largest request
 body (``$CROUPIER_MAX_BODY``, bytes; 1 MiB) and how long a token lives
-(``$CROUPIER_TOKEN_TTL``, seconds; 8 hours).
+(``$CROUPIER_TOKEN_TTL``, seconds; 8 hours); simulation jobs run in at most
+``$CROUPIER_JOB_PROCESSES`` processes per server process (1), with ``$CROUPIER_JOB_QUEUE`` more
+waiting (8) (:mod:`croupier.service.job_runner`).
 
 On start the ledger is opened — created and migrated if need be, as ``croupier meters
 bootstrap`` would (no staff is made: there is no default password) — and the service's own tables
@@ -47,6 +49,7 @@ from croupier.service import (
 from croupier.service.auth import issue
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
+from croupier.service.job_runner import JobRunner
 from croupier.service.problems import croupier_problem, install, problem
 from croupier.service.query import known_query
 
@@ -231,9 +234,11 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
                 kill_now()
 
         app.state.committer = Committer(ledger.engine, before_commit)
+        app.state.jobs = JobRunner.from_env(ledger.engine)  # simulations: processes of their own
         try:
             yield
         finally:
+            app.state.jobs.close()  # its job processes stopped, its jobs cancelled
             store.close_reader(app.state.reader, ledger.engine)
             ledger.close()
 
