@@ -13,6 +13,8 @@ parameter names it as the query does, never as a command-line option (``--unit``
 
 from __future__ import annotations
 
+import html
+import re
 import uuid
 from collections.abc import Iterator
 from typing import Any
@@ -200,6 +202,22 @@ def test_the_hold_report_refuses_a_filter_it_does_not_apply(server: Server) -> N
         # the web page's forms are not the API: their pages read the fields they know
         page = c.get("/", params={"wager": "perfect-pairs", "utm_source": "x"})
         assert page.status_code == 200
+
+
+def test_the_pages_links_to_the_api_take_only_its_parameters(server: Server) -> None:
+    """The explorer's JSON download used to repeat the wager as a query parameter of
+    ``/parsheets/{wager}``: now refused, so the page links with the route's own parameters."""
+    page = httpx.get(
+        f"{server.base}/", params={"wager": "perfect-pairs", "paytable": "A", "decks": 6}
+    )
+    assert page.status_code == 200
+    found = re.search(r'id="dl-json" href="([^"]+)"', page.text)
+    assert found is not None
+    link = html.unescape(found.group(1))
+    assert "wager=" not in link
+    sheet = httpx.get(f"{server.base}{link}", timeout=60)
+    assert sheet.status_code == 200, sheet.text
+    assert (sheet.json()["wager"], sheet.json()["decks"]) == ("perfect-pairs", 6)
 
 
 def string_query_parameters(spec: dict[str, Any]) -> list[tuple[str, str, str]]:

@@ -105,6 +105,7 @@ def explorer(
         sheet=sheet,
         error=error,
         query=query,
+        api_query={k: v for k, v in query.items() if k != "wager"},  # the path names the wager
         chart=json.dumps(_chart_data(sheet)),
     )
 
