@@ -61,6 +61,11 @@ CARD_ORDER: tuple[Card, ...] = tuple(Card(r, s) for r in RANK_ORDER for s in Sui
 MAX_LEVEL = 4
 """The largest tag a derived count may use."""
 
+BACCARAT_EXACT_SAMPLE = 10_000
+"""Coups bet whose exact edge a Baccarat counter's figures evaluate (all of them up to this many,
+a seeded sample beyond): the one default of :func:`count_in_shoes`, ``croupier eor``,
+``GET /eor/{wager}`` and the HTML report, so they show the same figures for the same shoes."""
+
 
 @dataclass(frozen=True)
 class RankEffect:
@@ -400,7 +405,7 @@ def count_in_shoes(
     count: BalancedCount,
     simulation: ShoeSimulation,
     trigger: int | None = None,
-    sample: int = 20_000,
+    sample: int = BACCARAT_EXACT_SAMPLE,
 ) -> CountInShoes:
     """Play ``count`` over the coups recorded by a whole-shoe Baccarat simulation
     (:func:`croupier.analysis.baccarat_shoe.simulate_shoes` with ``record=True``), betting at

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from croupier.analysis.eor import CARD_ORDER, RANK_ORDER, EffectOfRemoval
+from croupier.analysis.eor import BACCARAT_EXACT_SAMPLE, CARD_ORDER, RANK_ORDER, EffectOfRemoval
 from croupier.analysis.eor_table import CounterConditions, Vulnerability, vulnerability
 from croupier.analysis.parsheet import ParSheet
 from croupier.errors import CroupierError
@@ -29,8 +29,6 @@ REPORT_PERFECT_SHOES = 500
 """Shoes for the perfect-information bound of a wager no count tracks (Match the Dealer's
 three-card return costs 52³ products a round)."""
 REPORT_SEED = 1
-REPORT_SAMPLE = 1_000
-"""Baccarat coups bet whose exact edge the report evaluates (a seeded sample)."""
 REPORT_PAYTABLES = 3
 """Paytables of one wager the report counts (the first ones at the largest deck count)."""
 
@@ -114,7 +112,6 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
     cond = CounterConditions(
         shoes=REPORT_SHOES if baccarat else REPORT_BLACKJACK_SHOES,
         seed=REPORT_SEED,
-        baccarat_sample=REPORT_SAMPLE,
         perfect_shoes=REPORT_PERFECT_SHOES,
     )
     rows = []
@@ -169,7 +166,8 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
         how = (
             f"{REPORT_SHOES:,} simulated shoes (cut card 14 cards from the end, first-card burn, "
             f"seed {REPORT_SEED}); the return when betting is the exact expected return of the "
-            f"cards left, averaged over the coups bet (up to {REPORT_SAMPLE:,} of them)"
+            f"cards left, averaged over the coups bet (up to {BACCARAT_EXACT_SAMPLE:,} of them, "
+            "as <code>croupier eor</code> does)"
         )
     else:
         how = (

@@ -20,6 +20,7 @@ from typing import Any
 
 from croupier.analysis.baccarat_shoe import ShoeSimulation, simulate_shoes
 from croupier.analysis.eor import (
+    BACCARAT_EXACT_SAMPLE,
     BalancedCount,
     CountInShoes,
     EffectOfRemoval,
@@ -49,9 +50,6 @@ RESHUFFLED_GAMES = (Game.FOUR_CARD_POKER, Game.CRISS_CROSS_POKER)
 NEGLIGIBLE_PER_HOUR = 0.01
 """Below this many units an hour (either way) a counter's result is called negligible."""
 
-BACCARAT_EXACT_SAMPLE = 10_000
-"""Coups bet whose exact edge the Baccarat counter figures evaluate (a seeded sample)."""
-
 
 @dataclass(frozen=True)
 class CounterConditions:
@@ -66,9 +64,9 @@ class CounterConditions:
     trigger: int | None = None
     baccarat: BaccaratRules | None = None
     baccarat_sample: int = BACCARAT_EXACT_SAMPLE
+    """Baccarat: coups bet whose exact edge is evaluated (a seeded sample beyond)."""
     perfect_shoes: int | None = None
     """Shoes for the perfect-information bound (``None``: ``shoes``)."""
-    """Baccarat: coups bet whose exact edge is evaluated (a seeded sample beyond)."""
 
 
 @dataclass(frozen=True)
