@@ -12,7 +12,7 @@ from cli_support import run_main
 from croupier.analysis import eor_report
 from croupier.analysis.eor import BACCARAT_EXACT_SAMPLE, count_in_shoes
 from croupier.analysis.eor_report import REPORT_PAYTABLES, REPORT_SEED, eor_report_html
-from croupier.analysis.eor_table import CounterConditions, Vulnerability
+from croupier.analysis.eor_table import CounterConditions, Vulnerability, vulnerability
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_html
 from croupier.commands.eor import counter_conditions
@@ -64,10 +64,9 @@ def test_the_report_and_the_command_agree_on_baccarat(monkeypatch: pytest.Monkey
     shoes = 1_000
     monkeypatch.setattr(eor_report, "REPORT_SHOES", shoes)
     rows: list[Vulnerability] = []
-    real = eor_report.vulnerability
 
     def spy(*args: Any, **kwargs: Any) -> Vulnerability:
-        rows.append(real(*args, **kwargs))
+        rows.append(vulnerability(*args, **kwargs))
         return rows[-1]
 
     monkeypatch.setattr(eor_report, "vulnerability", spy)
