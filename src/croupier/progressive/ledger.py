@@ -65,7 +65,12 @@ import croupier.progressive.schema as t
 from croupier.errors import LedgerError, LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
-from croupier.progressive.configuration import ConfigurationCheck, ledger_check
+from croupier.progressive.configuration import (
+    CONFIGURATION_RULE,
+    RECONFIGURATION_RULE,
+    ConfigurationCheck,
+    ledger_check,
+)
 from croupier.progressive.core import FaultHook, LedgerBase
 from croupier.progressive.meters import (
     Delta,
@@ -434,7 +439,9 @@ class Ledger(LedgerBase):
                 raise RoundStateError(
                     f"progressive {progressive!r} is in play: suspend it first (`croupier meters "
                     "suspend`); a parameter changes only by a reconfiguration of a suspended "
-                    "link (NY 9 NYCRR 5321.18(b)(4))"
+                    "link",
+                    section=CONFIGURATION_RULE,
+                    also=RECONFIGURATION_RULE,
                 )
             for given in (seeds_cents, rates, limits_cents):
                 for named in given or {}:

@@ -7,7 +7,8 @@ meters suspend | resume | reconfigure | report`` do (:mod:`croupier.commands.met
   reconfiguration and puts it back (58 Pa. Code § 605a.8; NY 9 NYCRR 5321.18(b)(4) as
   supporting; docs/interpretations.md).
 * ``POST /progressives/{name}/reconfigure`` — a shift manager changes a *suspended*
-  progressive's seeds, rates or limits, naming the approval (N.J.A.C. 13:69E-1.39C); the meters
+  progressive's seeds, rates or limits, naming the approval (58 Pa. Code § 605a.7; N.J.A.C.
+  13:69E-1.39C); the meters
   are not moved.
 * ``GET /reconciliation`` — each progressive and level over a period (``?from=``, ``?to=``,
   ``?name=``): opening meter, contributions, awards from the meter, resets, adjustments, closing
