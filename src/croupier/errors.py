@@ -229,6 +229,30 @@ class AuthenticationError(LedgerError):
     of a ledger that has staff already."""
 
 
+class LoginLockedError(AuthenticationError):
+    """Logins are refused for a while after too many failed ones — of one staff member, or from
+    one client address (NIST SP 800-63B § 5.2.2, rate limiting): ``retry_after`` is how many
+    seconds are left (the service answers a 429 problem with ``Retry-After``)."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class NameRuleError(InputError):
+    """A name of a staff member, a progressive or a table is empty, too long, or holds a
+    control, format or invisible character (:mod:`croupier.names`)."""
+
+
+class ConfusableNameError(LedgerError):
+    """A new name is, or reads as, one that exists (:func:`croupier.names.fold`: case, dashes,
+    spaces, composed accents and look-alike letters folded); ``existing`` is that name."""
+
+    def __init__(self, message: str, existing: str) -> None:
+        super().__init__(message)
+        self.existing = existing
+
+
 class LedgerKeyError(LedgerError):
     """The ledger key that chains the events (HMAC-SHA256) is missing or unreadable: nothing is
     written without it; ``croupier meters verify`` still checks everything else and says so."""
