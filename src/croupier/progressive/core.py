@@ -4,14 +4,10 @@ the staff store and the progressives' definitions, levels and linked tables.
 :class:`LedgerBase` is what :class:`~croupier.progressive.rounds.ProgressiveSystem` and
 :class:`~croupier.progressive.ledger.Ledger` build on; use :class:`~croupier.progressive.Ledger`.
 
-Staff (58 Pa. Code § 605a.7; § 633b.2(h)(3), § 633b.3(h)(3)). Every member has a credential (a
-password or PIN) kept only as an argon2id hash (:mod:`croupier.progressive.staff`), in the
-``staff`` table *and* in the ``user`` event that added them. :meth:`LedgerBase.bootstrap` creates
-the first shift manager, once, on a ledger with no staff; after that only a shift manager adds
-staff. :meth:`LedgerBase.authenticate` checks a name and credential and returns the
-:class:`StaffMember` a command — or a service issuing tokens from this store — acts as. Roles are
-read from the event log, and a staff row that differs from it is refused, so editing a role in
-the database grants nothing.
+Staff (58 Pa. Code § 605a.7; § 633b.2(h)(3), § 633b.3(h)(3)): members, roles, credentials,
+their lifecycle and logins are :class:`~croupier.progressive.staffing.StaffLedger`'s, which
+:class:`LedgerBase` extends. Roles are read from the event log, and a staff row that differs from
+it is refused, so editing a role in the database grants nothing.
 
 The events form an HMAC-SHA256 chain under the ledger key (:mod:`croupier.progressive.store`):
 each event's ``mac`` covers the previous event's mac and all of its own fields, and the
@@ -39,7 +35,9 @@ from croupier.errors import (
     LedgerKeyError,
     LedgerLookupError,
     LinkError,
+    NameRuleError,
 )
+from croupier.names import check_new
 from croupier.paytables import MeterLevel
 from croupier.progressive.chain import chain_rows
 from croupier.progressive.login import LoginPolicy
@@ -336,6 +334,14 @@ class LedgerBase(StaffLedger):
         cached = self._defs.get(progressive)
         return None if cached is None else cached[2]
 
+    def tables(self, conn: Connection | None = None) -> list[str]:
+        """Every table id linked to a progressive, sorted."""
+        q = sa.select(t.linked_tables.c.table_id).distinct().order_by(t.linked_tables.c.table_id)
+        if conn is not None:
+            return list(conn.execute(q).scalars())
+        with self.engine.connect() as c:
+            return list(c.execute(q).scalars())
+
     def names(self, conn: Connection | None = None) -> list[str]:
         """The names of every progressive, in creation order."""
         q = sa.select(t.progressives.c.name).order_by(t.progressives.c.id)
@@ -461,12 +467,11 @@ class LedgerBase(StaffLedger):
     ) -> None:
         role = self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive")
         if check_name("a progressive", definition.name) != definition.name:
-            raise LedgerError(f"a progressive's name has no spaces around it: {definition.name!r}")
-        taken = conn.execute(
-            sa.select(t.progressives.c.id).where(t.progressives.c.name == definition.name)
-        ).first()
-        if taken is not None:
-            raise LedgerError(f"a progressive named {definition.name!r} exists already")
+            raise NameRuleError(
+                f"a progressive's name has no spaces around it and is in Unicode NFC (its "
+                f"accents composed): {definition.name!r}"
+            )
+        check_new("a progressive", definition.name, self.names(conn))
         stored = definition.to_json()
         pid = conn.execute(
             sa.insert(t.progressives)
@@ -521,7 +526,8 @@ class LedgerBase(StaffLedger):
         table = table.strip()
         if not table:
             raise LinkError("a linked table needs an id", section="605a.8")
-        check_name("a table", table)
+        table = check_name("a table", table)
+        check_new("a table", table, [x for x in self.tables(conn) if x != table])
         exists = conn.execute(
             sa.select(t.linked_tables.c.table_id).where(
                 t.linked_tables.c.progressive_id == pid, t.linked_tables.c.table_id == table

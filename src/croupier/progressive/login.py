@@ -21,7 +21,8 @@ While either is locked out a login is refused before its credential is looked at
 (:class:`~croupier.errors.LoginLockedError`, a 429 with ``Retry-After`` over HTTP), and nothing is
 written. Every failed login is a ``login-failure`` significant event and every lockout a
 ``login-lockout`` (:mod:`croupier.progressive.significant`'s events, recorded by the controller
-itself: no actor), naming the name typed and the client — never the credential. The counts live in
+itself: no actor), naming the member (a name typed that is no member's is not written: it may be a credential
+typed into the wrong field) and the client — never the credential. The counts live in
 ``login_throttle`` (shared by every process serving the ledger); the events are the record.
 """
 
@@ -29,10 +30,10 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy import Connection
@@ -42,8 +43,8 @@ from croupier.errors import InputError, LoginLockedError
 from croupier.progressive.meters import EventDraft
 from croupier.progressive.model import EventKind, SignificantCode
 
-if TYPE_CHECKING:
-    from croupier.progressive.staffing import StaffLedger
+Append = Callable[[Connection, Sequence[EventDraft]], None]
+"""Chains events outside any progressive in a write transaction (the ledger's ``_append``)."""
 
 RULE = "NIST SP 800-63B § 5.2.2"
 FOREVER = 1e15
@@ -153,14 +154,13 @@ def _put(conn: Connection, key: str, old: Any, values: dict[str, Any]) -> None:
 
 
 def _significant(
-    ledger: StaffLedger, conn: Connection, code: SignificantCode, detail: dict[str, Any]
+    append: Append, conn: Connection, code: SignificantCode, detail: dict[str, Any]
 ) -> None:
-    draft = EventDraft(EventKind.SIGNIFICANT, detail={"code": code.value, **detail})
-    ledger._append(conn, None, [draft])
+    append(conn, [EventDraft(EventKind.SIGNIFICANT, detail={"code": code.value, **detail})])
 
 
 def record_failure(
-    ledger: StaffLedger,
+    append: Append,
     conn: Connection,
     *,
     name: str,
@@ -175,7 +175,9 @@ def record_failure(
     started."""
     keys = ([member_key(name)] if member else []) + ([client_key(client)] if client else [])
     found = rows(conn, keys)
-    shown = name[:100]
+    # the name typed is recorded only when it is a member's: an unknown one may be a credential
+    # typed into the wrong field, and is never written down
+    shown = name[:100] if member else None
     detail: dict[str, Any] = {"user": shown, "client": client, "member": member}
     lockouts: list[tuple[str, dict[str, Any], float]] = []
     if member:
@@ -224,13 +226,13 @@ def record_failure(
                 ("client", {"client": client, "failures": failures}, now + policy.client_lockout)
             )
         _put(conn, key, old, values)
-    _significant(ledger, conn, SignificantCode.LOGIN_FAILURE, detail)
+    _significant(append, conn, SignificantCode.LOGIN_FAILURE, detail)
     error: LoginLockedError | None = None
     for scope, what, until in lockouts:
         seconds = None if until >= FOREVER else math.ceil(until - now)
         at = None if seconds is None else datetime.fromtimestamp(until, UTC).isoformat()
         _significant(
-            ledger,
+            append,
             conn,
             SignificantCode.LOGIN_LOCKOUT,
             {"scope": scope, **what, "seconds": seconds, "until": at, "rule": RULE},

@@ -31,6 +31,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 
+import croupier.progressive.login as login
 import croupier.progressive.schema as t
 from croupier.errors import (
     AuthenticationError,
@@ -41,7 +42,6 @@ from croupier.errors import (
     LedgerLookupError,
 )
 from croupier.names import check_new, login_name
-from croupier.progressive import login
 from croupier.progressive.chain import stored_detail
 from croupier.progressive.meters import EventDraft
 from croupier.progressive.model import EventKind, Role
@@ -219,9 +219,14 @@ class StaffLedger:
         try:
             with self._tx() as conn:
                 locked = login.record_failure(
-                    self, conn, name=name, member=member, client=client, now=at,
+                    lambda c, drafts: self._append(c, None, drafts),
+                    conn,
+                    name=name,
+                    member=member,
+                    client=client,
+                    now=at,
                     policy=self.login_policy,
-                )  # fmt: skip
+                )
         except LedgerIntegrityError:
             raise
         except CroupierError:
