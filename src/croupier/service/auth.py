@@ -48,7 +48,7 @@ from croupier.errors import (
     LoginLockedError,
 )
 from croupier.progressive import Ledger, Role, StaffMember
-from croupier.service.problems import problem
+from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE, problem
 
 ISSUER = "croupier"
 ALGORITHM = "HS256"
@@ -219,6 +219,28 @@ _LOCKED: dict[int | str, dict[str, Any]] = {
     429: {
         "description": "Too many failed logins of this member or from this address: refused "
         "for the seconds Retry-After gives (NIST SP 800-63B § 5.2.2).",
+        "content": {
+            MEDIA_TYPE: {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "example": {
+                    "type": f"{PROBLEM_BASE}LoginLockedError",
+                    "title": "LoginLockedError",
+                    "status": 429,
+                    "detail": "too many failed logins as 'dana': logins refused for 900 more "
+                    "seconds (NIST SP 800-63B § 5.2.2, rate limiting); try again then",
+                    "instance": "/token",
+                    "error_type": "LoginLockedError",
+                    "section": None,
+                    "retry_after": 900,
+                },
+            }
+        },
+        "headers": {
+            "Retry-After": {
+                "description": "Seconds until a login is taken again.",
+                "schema": {"type": "integer"},
+            }
+        },
     }
 }
 
