@@ -152,6 +152,19 @@ def check_new(what: str, name: object, existing: Iterable[str]) -> str:
     return text
 
 
+def check_id(what: str, name: object, existing: Iterable[str]) -> str:
+    """:func:`check_new` for a name that is stored as given (a table's id, a progressive's name
+    inside its definition): it must be in the normal form already (no spaces around it, NFC),
+    else :class:`~croupier.errors.NameRuleError`."""
+    text = check_new(what, name, existing)
+    if text != name:
+        raise NameRuleError(
+            f"{what}'s name has no spaces around it and is in Unicode NFC (its accents "
+            f"composed): {name!r}"
+        )
+    return text
+
+
 def login_name(name: object) -> str:
     """A name as typed at a login, in the form names are stored in: stripped, NFC (nothing is
     refused here: a name that breaks :func:`normalize` is no member's)."""
@@ -162,6 +175,7 @@ __all__ = [
     "INVISIBLE",
     "LOOK_ALIKES",
     "NAME_LIMIT",
+    "check_id",
     "check_new",
     "confusable_with",
     "fold",

@@ -35,9 +35,8 @@ from croupier.errors import (
     LedgerKeyError,
     LedgerLookupError,
     LinkError,
-    NameRuleError,
 )
-from croupier.names import check_new
+from croupier.names import check_id, check_new
 from croupier.paytables import MeterLevel
 from croupier.progressive.chain import chain_rows
 from croupier.progressive.login import LoginPolicy
@@ -466,12 +465,7 @@ class LedgerBase(StaffLedger):
         self, conn: Connection, definition: ProgressiveDefinition, tables: Sequence[str], by: str
     ) -> None:
         role = self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive")
-        if check_name("a progressive", definition.name) != definition.name:
-            raise NameRuleError(
-                f"a progressive's name has no spaces around it and is in Unicode NFC (its "
-                f"accents composed): {definition.name!r}"
-            )
-        check_new("a progressive", definition.name, self.names(conn))
+        check_id("a progressive", definition.name, self.names(conn))
         stored = definition.to_json()
         pid = conn.execute(
             sa.insert(t.progressives)

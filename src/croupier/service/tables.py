@@ -39,6 +39,7 @@ from croupier.errors import (
     RoundConflictError,
     RoundStateError,
 )
+from croupier.names import check_id
 from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
 from croupier.progressive import Role, StaffMember
@@ -320,6 +321,9 @@ def open_table(
                     f"table {spec.table!r} is open already: read it with GET /tables/{spec.table}"
                     f", or close it (DELETE /tables/{spec.table}) while its round has no bets"
                 )
+            # one name rule (croupier.names): no invisible characters, none that reads as another
+            known = {*conn.execute(sa.select(t.c.table_id)).scalars(), *ledger_of(request).tables()}
+            check_id("a table", spec.table, known - {spec.table})
             number = free_number(conn, spec.table, 1)
             conn.execute(
                 sa.insert(t).values(
