@@ -4,6 +4,7 @@ after too many (NIST SP 800-63B § 5.2.2), each failure and lockout a significan
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -157,3 +158,26 @@ def test_the_policy_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("CROUPIER_LOGIN_FAILURES", "101")  # above NIST's ceiling
     with pytest.raises(InputError, match="CROUPIER_LOGIN_FAILURES is a whole number from 1 to"):
         LoginPolicy.from_env()
+
+
+def test_failures_made_at_once_are_each_counted_once(ledger: Ledger) -> None:
+    """Six threads (a service's workers) failing at once: every failure counted, in order, and
+    exactly one lockout at the threshold."""
+    ledger.login_policy = LoginPolicy(member_failures=12, member_lockout=60)
+
+    def attempt(_: int) -> str:
+        try:
+            ledger.authenticate(DEALER, "wrong", client="192.0.2.1")
+        except LoginLockedError:
+            return "locked"
+        except AuthenticationError:
+            return "wrong"
+        return "in"  # pragma: no cover - the credential is wrong
+
+    with ThreadPoolExecutor(6) as pool:
+        outcomes = list(pool.map(attempt, range(12)))
+    assert sorted(outcomes) == ["locked"] + ["wrong"] * 11
+    counted = [f["failures"] for f in _significant(ledger, SignificantCode.LOGIN_FAILURE)]
+    assert counted == list(range(1, 13))
+    assert len(_significant(ledger, SignificantCode.LOGIN_LOCKOUT)) == 1
+    ledger.audit()

@@ -66,6 +66,8 @@ STAFF_SEQ = sa.select(sa.func.max(_e.seq)).where(_e.progressive_id.is_(None))
 """The newest event outside any progressive (every staff event is one): one read of the
 partial index ``ix_ledger_events_staff_seq`` (migration 0006)."""
 
+_LOCK_HEAD = sa.select(t.ledger_chain.c.head_seq).where(t.ledger_chain.c.id == 1).with_for_update()
+
 _DUMMY: list[str] = []
 
 
@@ -248,6 +250,9 @@ class StaffLedger:
         nothing can be recorded and the failure is what the caller sees."""
         try:
             with self._tx() as conn:
+                # the chain head locked first, as every writer takes it: failures counted by
+                # several processes at once are counted one after the other, none lost
+                conn.execute(_LOCK_HEAD).first()
                 locked = login.record_failure(
                     lambda c, drafts: self._append(c, None, drafts),
                     conn,
