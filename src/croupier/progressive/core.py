@@ -52,8 +52,8 @@ from croupier.progressive.records import (
 )
 from croupier.progressive.roster import Roster
 from croupier.progressive.staffing import STAFF_SECTION, StaffLedger
+from croupier.progressive.store import TX_STATE as TX_STATE  # re-exported: play.py, rounds.py
 from croupier.progressive.store import (
-    TX_STATE,
     check_name,
     create_key,
     database_url,

@@ -16,7 +16,7 @@ Every ledger invariant is the one-round-at-a-time path's, since each round is th
 statements in the same transaction:
 
 * the HMAC chain: each round's events are chained after the previous round's head, held in the
-  transaction's state (:data:`~croupier.progressive.store.TX_STATE`), in the order the rounds
+  transaction's state (:data:`~croupier.progressive.core.TX_STATE`), in the order the rounds
   are written; the copy of the head outside the database is written after the commit;
 * meter conservation: each round reads the levels the rounds before it left (its own
   ``SELECT`` in the transaction) and moves them with a compare-and-set UPDATE;

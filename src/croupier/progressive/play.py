@@ -43,7 +43,7 @@ from croupier.paytables import MeterLevel, MeterShare
 from croupier.progressive.batch import Batch
 from croupier.progressive.chain import chain_rows
 from croupier.progressive.configuration import ledger_check
-from croupier.progressive.core import STORE_LEVEL, LedgerBase
+from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase
 from croupier.progressive.meters import (
     AwardDraft,
     EventDraft,
@@ -66,7 +66,7 @@ from croupier.progressive.records import (
     RoundSettlement,
     settlement_to_json,
 )
-from croupier.progressive.store import TX_STATE, dumps, now
+from croupier.progressive.store import dumps, now
 
 _LOCK_PROGRESSIVE = (
     sa.select(t.progressives.c.id, t.progressives.c.definition, t.progressives.c.suspended)

@@ -31,7 +31,7 @@ from croupier.errors import (
 )
 from croupier.paytables import MeterLevel
 from croupier.progressive.configuration import ledger_check, require_configuration
-from croupier.progressive.core import LedgerBase
+from croupier.progressive.core import TX_STATE, LedgerBase
 from croupier.progressive.feeder import After, feeder_of
 from croupier.progressive.meters import (
     AwardDraft,
@@ -65,7 +65,7 @@ from croupier.progressive.records import (
     settlement_to_json,
 )
 from croupier.progressive.significant import log_mismatch
-from croupier.progressive.store import TX_STATE, now
+from croupier.progressive.store import now
 
 _ROUND = sa.select(t.rounds).where(
     t.rounds.c.progressive_id == sa.bindparam("b_pid"),
