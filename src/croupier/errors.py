@@ -234,9 +234,14 @@ class LoginLockedError(AuthenticationError):
     one client address (NIST SP 800-63B § 5.2.2, rate limiting): ``retry_after`` is how many
     seconds are left (the service answers a 429 problem with ``Retry-After``)."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
+    retry_after: int = 1
+
+    @classmethod
+    def lasting(cls, message: str, retry_after: int) -> LoginLockedError:
+        """The error, ``retry_after`` seconds (at least 1) left."""
+        exc = cls(message)
+        exc.retry_after = max(1, retry_after)
+        return exc
 
 
 class NameRuleError(InputError):
@@ -248,9 +253,14 @@ class ConfusableNameError(LedgerError):
     """A new name is, or reads as, one that exists (:func:`croupier.names.fold`: case, dashes,
     spaces, composed accents and look-alike letters folded); ``existing`` is that name."""
 
-    def __init__(self, message: str, existing: str) -> None:
-        super().__init__(message)
-        self.existing = existing
+    existing: str = ""
+
+    @classmethod
+    def of(cls, message: str, existing: str) -> ConfusableNameError:
+        """The error naming ``existing``."""
+        exc = cls(message)
+        exc.existing = existing
+        return exc
 
 
 class LedgerKeyError(LedgerError):

@@ -143,11 +143,11 @@ def check_new(what: str, name: object, existing: Iterable[str]) -> str:
     other = confusable_with(text, existing)
     if other is not None:
         same = "exists already" if other == text else f"looks like the existing {other!r}"
-        raise ConfusableNameError(
+        raise ConfusableNameError.of(
             f"{what} named {text!r}: {same} (names are compared as they read: case, dashes, "
             "spaces, accents composed or not and look-alike letters folded, Unicode TR39); "
             "choose another name",
-            existing=other,
+            other,
         )
     return text
 

@@ -116,7 +116,9 @@ def refuse_if_locked(found: dict[str, Any], now: float, name: str, client: str |
     for key, r in found.items():
         if r.locked_until is None or r.locked_until <= now:
             continue
-        raise LoginLockedError(_locked_text(key, name, client, r.locked_until - now), _wait(r, now))
+        raise LoginLockedError.lasting(
+            _locked_text(key, name, client, r.locked_until - now), _wait(r, now)
+        )
 
 
 def _wait(r: Any, now: float) -> int:
@@ -240,8 +242,8 @@ def record_failure(
         if error is None:
             key = member_key(name) if scope == "member" else client_key(client or "")
             wait = min(until, now + 10 * 86_400) - now
-            error = LoginLockedError(
-                _locked_text(key, name, client, until - now), max(1, math.ceil(wait))
+            error = LoginLockedError.lasting(
+                _locked_text(key, name, client, until - now), math.ceil(wait)
             )
     return error
 
