@@ -113,7 +113,7 @@ def test_errors_name_the_query_parameters_not_cli_flags(server: Server) -> None:
         period = c.get(
             "/reconciliation",
             params={"from": "2026-12-03", "to": "2026-12-01"},
-            headers=server.auth(DEALER),
+            headers=server.auth(PIT),
         )
         assert period.status_code == 422
         assert "give ?from= before ?to=" in period.json()["detail"]

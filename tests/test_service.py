@@ -179,7 +179,11 @@ def test_rounds_are_queried_by_table_period_and_wager(server: Server) -> None:
         jp = c.get("/rounds", params={"table": table, "wager": "jackpot-party"}).json()
         assert ids[0] in {d["round"] for d in jp["rounds"]}
         assert not set(ids[1:]) & {d["round"] for d in jp["rounds"]}
-        summary = c.get("/rounds/summary", params={"table": table, "since": first}).json()
+        summary = c.get(
+            "/rounds/summary",
+            params={"table": table, "since": first},
+            headers=server.auth(PIT),  # a financial report: a pit manager or above
+        ).json()
     pp = next(w for w in summary["wagers"] if w["wager"] == "perfect-pairs")
     # three perfect pairs of $5 at 25 to 1: the table holds -3 × $125
     assert summary["rounds"] >= 3
@@ -407,10 +411,10 @@ def test_the_reconciliation_report_balances_a_period(server: Server) -> None:
         for _ in range(3):
             r = settle(server, mtd_round(uid("m")), table=table, progressive=(name,))
             assert r.status_code == 201, r.text
-        report = c.get("/reconciliation", params={"name": name, "from": start}, headers=dealer)
+        report = c.get("/reconciliation", params={"name": name, "from": start}, headers=pit)
         assert report.status_code == 200, report.text
         (rec,) = report.json()["progressives"]
-        csv_text = c.get("/reconciliation", params={"name": name, "format": "csv"}, headers=dealer)
+        csv_text = c.get("/reconciliation", params={"name": name, "format": "csv"}, headers=pit)
         assert c.get("/reconciliation").status_code == 401
     assert report.json()["balanced"] is True and rec["balanced"] is True
     for row in rec["levels"]:

@@ -337,6 +337,40 @@ class AuthenticationError(LedgerError):
     of a ledger that has staff already."""
 
 
+class LoginLockedError(AuthenticationError):
+    """Logins are refused for a while after too many failed ones — of one staff member, or from
+    one client address (NIST SP 800-63B § 5.2.2, rate limiting): ``retry_after`` is how many
+    seconds are left (the service answers a 429 problem with ``Retry-After``)."""
+
+    retry_after: int = 1
+
+    @classmethod
+    def lasting(cls, message: str, retry_after: int) -> LoginLockedError:
+        """The error, ``retry_after`` seconds (at least 1) left."""
+        exc = cls(message)
+        exc.retry_after = max(1, retry_after)
+        return exc
+
+
+class NameRuleError(InputError):
+    """A name of a staff member, a progressive or a table is empty, too long, or holds a
+    control, format or invisible character (:mod:`croupier.names`)."""
+
+
+class ConfusableNameError(LedgerError):
+    """A new name is, or reads as, one that exists (:func:`croupier.names.fold`: case, dashes,
+    spaces, composed accents and look-alike letters folded); ``existing`` is that name."""
+
+    existing: str = ""
+
+    @classmethod
+    def of(cls, message: str, existing: str) -> ConfusableNameError:
+        """The error naming ``existing``."""
+        exc = cls(message)
+        exc.existing = existing
+        return exc
+
+
 class LedgerKeyError(LedgerError):
     """The ledger key that chains the events (HMAC-SHA256) is missing or unreadable: nothing is
     written without it; ``croupier meters verify`` still checks everything else and says so."""

@@ -7,7 +7,9 @@
 * ``croupier meters bootstrap NAME`` — the first shift manager, once, on a ledger with no staff.
 * ``croupier meters login --as NAME`` — check a staff member's credential and show their role.
 * ``croupier meters link NAME TABLE --as SHIFT_MANAGER`` — link another table (§ 605a.8).
-* ``croupier meters user NAME --role floorperson --as SHIFT_MANAGER`` — add a staff member.
+* ``croupier meters user NAME --role floorperson --as SHIFT_MANAGER`` — add a staff member;
+  ``--remove``, ``--set-role ROLE``, ``--new-credential`` and ``croupier meters users``
+  (:mod:`croupier.commands.meters_staff`).
 * ``croupier meters validate AWARD --as USER`` — a floorperson or above validates a pending
   award, which is then paid (§ 633b.2(h)(3)); ``croupier meters void AWARD --as USER --reason …``.
 * ``croupier meters adjust NAME --level L --meter ±D --reason … --as PIT_MANAGER`` (§ 605a.7(a)(6)).
@@ -43,7 +45,6 @@ from croupier.commands.meters_report import ReportFormat, write_report
 from croupier.commands.meters_view import _print_history, _print_status
 from croupier.errors import (
     AuthenticationError,
-    AuthorizationError,
     CroupierError,
     InputError,
     LedgerError,
@@ -57,7 +58,6 @@ from croupier.progressive import (
     ProgressiveDefinition,
     ReseedFunding,
     ResetTiming,
-    Role,
     RoundSettlement,
     StaffMember,
     default_url,
@@ -377,51 +377,6 @@ def link(
             json_out,
             {"progressive": name, "table": table, "linked_by": who.name},
             f"table {table} linked to {name}",
-        )
-
-
-@meters_app.command()
-def user(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The user's name.")],
-    role: Annotated[
-        str,
-        typer.Option(
-            "--role",
-            help="dealer, floorperson, pit-manager, assistant-shift-manager or shift-manager.",
-        ),
-    ],
-    by: Annotated[str, typer.Option("--as", help="The shift manager adding them.")] = "",
-    password_file: PasswordFile = None,
-    new_password_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--new-password-file",
-            envvar="CROUPIER_NEW_PASSWORD_FILE",
-            help="Read the new member's credential from this file (else $CROUPIER_NEW_PASSWORD, "
-            "else the terminal asks twice).",
-        ),
-    ] = None,
-    db: DbOpt = None,
-    json_out: JsonOut = False,
-) -> None:
-    """Add a staff member with a role and a credential (recorded in the ledger); a shift manager
-    does it (§ 605a.7)."""
-    r = Role.parse(role)
-    with _ledger(ctx, db) as ledger:
-        who = login(ledger, _required_as(by), password_file)
-        if not who.role.at_least(Role.SHIFT_MANAGER):  # refused before asking for a credential
-            raise AuthorizationError(
-                f"{who.name} is a {who.role.value}; adding staff needs a "
-                f"{Role.SHIFT_MANAGER.value} or above",
-                section="605a.7",
-            )
-        secret = read_credential(name, new_password_file, env=ENV_NEW_PASSWORD, confirm=True)
-        ledger.add_user(name, r, secret, by=who.name)
-        _done(
-            json_out,
-            {"user": name, "role": r.value, "added_by": who.name},
-            f"{name} added as {r.value} by {who.name}",
         )
 
 

@@ -37,6 +37,7 @@ from croupier.analysis.meters import ReseedFunding
 from croupier.progressive.audit import AuditReport
 from croupier.progressive.configuration import ConfigurationCheck
 from croupier.progressive.ledger import Ledger
+from croupier.progressive.login import LoginPolicy
 from croupier.progressive.meters import LevelState, Replayer, settlement_order
 from croupier.progressive.meterset import LevelMeters, ProgressiveMeters
 from croupier.progressive.model import (
@@ -65,6 +66,7 @@ from croupier.progressive.records import (
     RoundView,
     StaffMember,
 )
+from croupier.progressive.roster import LoggedMember
 from croupier.progressive.rounds import ProgressiveSystem
 from croupier.progressive.store import default_key_file, default_url
 
@@ -85,6 +87,8 @@ __all__ = [
     "LevelMeters",
     "LevelState",
     "LineRule",
+    "LoggedMember",
+    "LoginPolicy",
     "ProgressiveDefinition",
     "ProgressiveMeters",
     "ProgressiveStatus",

@@ -68,6 +68,19 @@ staff = sa.Table(
     sa.Column("credential", sa.String(200), nullable=True),
 )
 
+login_throttle = sa.Table(
+    "login_throttle",
+    metadata,
+    # "member:NAME" or "client:ADDRESS" (croupier.progressive.login); working state, not a record
+    sa.Column("key", sa.String(300), primary_key=True),
+    # failed logins: a member's consecutive ones, a client's within its window
+    sa.Column("failures", sa.Integer, nullable=False),
+    # lockouts since the last correct login (a member's doubles each time)
+    sa.Column("lockouts", sa.Integer, nullable=False),
+    sa.Column("window_start", sa.Float, nullable=False),  # seconds since the epoch
+    sa.Column("locked_until", sa.Float, nullable=True),
+)
+
 rounds = sa.Table(
     "rounds",
     metadata,

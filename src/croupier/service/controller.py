@@ -10,8 +10,8 @@ ledger checks their role against its own log and the rule): ``POST /progressives
 manager creates one, § 605a.7), ``POST /progressives/{name}/links`` (§ 605a.8), ``POST
 /progressives/{name}/adjust`` (a pit manager, § 605a.7(a)(6)), ``POST /awards/{id}/validate``
 and ``POST /awards/{id}/void`` (a floorperson or above, § 633b.2(h)(3), § 633b.3(h)(3): a dealer
-is refused with a 403 problem citing the paragraph), ``POST /staff`` (a shift manager adds a
-member).
+is refused with a 403 problem citing the paragraph). The staff routes (``/staff``) are
+:mod:`croupier.service.staff_routes`'s.
 """
 
 from __future__ import annotations
@@ -330,34 +330,3 @@ def adjust(
         )
 
     return idempotent(request, key, body.model_dump(), member.name, effect)
-
-
-class NewMember(BaseModel):
-    """A staff member to add, with a role and a credential."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [{"name": "flo", "role": "floorperson", "password": "a long passphrase"}]
-        },
-    )
-    name: str = Field(min_length=1, max_length=100)
-    role: Role
-    password: str = Field(min_length=1, max_length=1000)
-
-
-@router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
-def add_staff(
-    request: Request, member: Staff, body: NewMember, key: IdempotencyKey = None
-) -> Response:
-    """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
-    credential is kept only as its argon2 hash."""
-
-    def effect() -> Write:
-        m = ledger_of(request).add_user(body.name, body.role, body.password, by=member.name)
-        return _answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
-
-    # the credential is not part of the request's digest: no fast hash of it is stored
-    return idempotent(
-        request, key, {"name": body.name, "role": body.role.value}, member.name, effect
-    )

@@ -38,7 +38,7 @@ from croupier.errors import InputError
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import Reconciliation, check_period
-from croupier.service.auth import require
+from croupier.service.auth import report_reader, require
 from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
 from croupier.units import parse_amount
 from croupier.units import parse_time as _when
@@ -48,6 +48,9 @@ router = APIRouter(tags=["progressive controller"])
 Staff = Annotated[
     StaffMember, Depends(require(Role.DEALER, "605a.7", "using the progressive controller"))
 ]
+
+
+Reports = Annotated[StaffMember, Depends(report_reader("reading the reconciliation"))]
 
 
 def _answer(status: int, body: Any) -> Write:
@@ -209,7 +212,7 @@ def _rows(r: Reconciliation) -> list[dict[str, Any]]:
 )
 def reconciliation(
     request: Request,
-    _member: Staff,
+    _member: Reports,
     name: Annotated[str | None, Query(description="Only this progressive.")] = None,
     start: Annotated[
         str | None, Query(alias="from", description="Start of the period (ISO, UTC).")

@@ -24,7 +24,7 @@ from sqlalchemy import Connection
 from croupier.errors import InputError, LedgerLookupError
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
-from croupier.service.auth import require
+from croupier.service.auth import report_reader, require
 from croupier.service.common import (
     IdempotencyKey,
     KeyRows,
@@ -59,6 +59,7 @@ router = APIRouter(tags=["rounds"])
 
 Dealer = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "recording a round"))]
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading the stored rounds"))]
+Reports = Annotated[StaffMember, Depends(report_reader("reading the drop and hold summary"))]
 TableId = Annotated[
     str,
     Query(min_length=1, max_length=100, pattern=r"^[^/\s]+$", description="The table's id."),
@@ -232,7 +233,7 @@ def list_rounds(
 
 @router.get("/rounds/summary", summary="Drop and hold by wager over the stored rounds")
 def summary(
-    request: Request, _member: Staff, filters: Annotated[Filters, Depends(_filters)]
+    request: Request, _member: Reports, filters: Annotated[Filters, Depends(_filters)]
 ) -> dict[str, Any]:
     """Per wager, over the rounds matching the filters (with ``?wager=``, that wager's row
     only): rounds, lines settled, amount wagered on them (``stake_cents``), the players' net

@@ -39,6 +39,7 @@ from croupier.errors import (
     RoundConflictError,
     RoundStateError,
 )
+from croupier.names import check_id
 from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
 from croupier.progressive import Role, StaffMember
@@ -309,8 +310,9 @@ def open_table(
 
     def effect() -> Write:
         digest, sub = checked_submission(spec.submission, f"table {spec.table}")
+        ledger = ledger_of(request)
         for name in spec.progressives:
-            ledger_of(request).definition(name)  # it exists
+            ledger.definition(name)  # it exists
 
         def run(conn: Connection) -> tuple[int, Any]:
             t = store.tables
@@ -320,6 +322,10 @@ def open_table(
                     f"table {spec.table!r} is open already: read it with GET /tables/{spec.table}"
                     f", or close it (DELETE /tables/{spec.table}) while its round has no bets"
                 )
+            # one name rule (croupier.names): no invisible characters, none that reads as another
+            # (the ledger's linked tables read on this transaction's connection: same database)
+            known = {*conn.execute(sa.select(t.c.table_id)).scalars(), *ledger.tables(conn)}
+            check_id("a table", spec.table, known - {spec.table})
             number = free_number(conn, spec.table, 1)
             conn.execute(
                 sa.insert(t).values(

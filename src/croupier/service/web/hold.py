@@ -30,9 +30,9 @@ from sqlalchemy.engine import Engine
 
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
-from croupier.progressive import Role, StaffMember
+from croupier.progressive import StaffMember
 from croupier.service import store
-from croupier.service.auth import require
+from croupier.service.auth import report_reader
 from croupier.service.common import engine_of, ledger_of
 from croupier.service.paid import Book, book_of, line_results
 from croupier.service.settling import checked_submission
@@ -43,7 +43,7 @@ BAND_SD = 3
 """The band's half-width in standard deviations of the theoretical hold."""
 
 router = APIRouter()
-Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading the hold report"))]
+Reports = Annotated[StaffMember, Depends(report_reader("reading the hold report"))]
 
 
 @dataclass
@@ -162,8 +162,8 @@ def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
     summary="Actual against theoretical hold per table and wager",
     tags=["rounds"],
 )
-def hold(request: Request, _member: Staff) -> dict[str, Any]:
-    """The hold report as JSON (a staff member's token, as the stored rounds): progressive
+def hold(request: Request, _member: Reports) -> dict[str, Any]:
+    """The hold report as JSON (a pit manager or above, accounting or an auditor): progressive
     awards counted as the ledger has them (a voided award paid nothing; a pending one is owed,
     shown apart as ``pending_cents``)."""
     return hold_report(engine_of(request), book_of(ledger_of(request)))
