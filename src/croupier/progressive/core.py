@@ -75,6 +75,7 @@ from croupier.progressive.store import (
     read_key,
     sqlite_file,
 )
+from croupier.progressive.totals import write_totals
 from croupier.units import format_money
 
 FaultHook = Callable[[str], None]
@@ -392,9 +393,9 @@ class LedgerBase:
 
     @staticmethod
     def _flush(conn: Connection) -> None:
-        """Write the rounds and the events :meth:`_append` chained in this transaction, and the
-        chain head (once per transaction: the head row stays locked from the first append to the
-        commit)."""
+        """Write the rounds and the events :meth:`_append` chained in this transaction, the
+        running totals they move (:mod:`~croupier.progressive.totals`), and the chain head (once
+        per transaction: the head row stays locked from the first append to the commit)."""
         st = conn.info.get(TX_STATE)
         if not st:
             return
@@ -407,6 +408,7 @@ class LedgerBase:
         if not st.get("rows"):
             return
         conn.execute(_INSERT_EVENTS, st["rows"])
+        write_totals(conn, st["rows"])  # the running totals move with the events that make them
         st["rows"] = []
         seq, mac = st["head"]
         conn.execute(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
@@ -712,18 +714,27 @@ class LedgerBase:
         snapshot, read without the writer lock)."""
         with self.reader.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
-            tables = tuple(
-                conn.execute(
-                    sa.select(t.linked_tables.c.table_id)
-                    .where(t.linked_tables.c.progressive_id == pid)
-                    .order_by(t.linked_tables.c.table_id)
-                ).scalars()
-            )
-            levels = tuple(self._levels(conn, pid).values())
-            pending = tuple(
-                self._award_rows(conn, pid, AwardStatus.PENDING, progressive_name=defn.name)
-            )
-        return ProgressiveStatus(defn, tables, levels, pending)
+            return self._status(conn, pid, defn, self._levels(conn, pid))
+
+    def _status(
+        self,
+        conn: Connection,
+        pid: int,
+        defn: ProgressiveDefinition,
+        levels: Mapping[MeterLevel, LevelState],
+    ) -> ProgressiveStatus:
+        """The status of progressive ``pid`` with ``levels`` read on ``conn``."""
+        tables = tuple(
+            conn.execute(
+                sa.select(t.linked_tables.c.table_id)
+                .where(t.linked_tables.c.progressive_id == pid)
+                .order_by(t.linked_tables.c.table_id)
+            ).scalars()
+        )
+        pending = tuple(
+            self._award_rows(conn, pid, AwardStatus.PENDING, progressive_name=defn.name)
+        )
+        return ProgressiveStatus(defn, tables, tuple(levels.values()), pending)
 
     # -- awards ----------------------------------------------------------------------------
     def _award_rows(

@@ -13,8 +13,9 @@ chip count — and under the lock only:
    staff row, the last award id and the last staff event;
 2. the settlement planned (:func:`~croupier.progressive.meters.plan_settlement`) and every
    event chained (HMAC under the ledger key);
-3. one batch writing the round, the awards, the levels, the settlement, the events and the head,
-   and committing (on PostgreSQL in the same round trip: two round trips hold the lock).
+3. one batch writing the round, the awards, the levels, the settlement, the events, the running
+   totals they move (:mod:`~croupier.progressive.totals`) and the head, and committing (on
+   PostgreSQL in the same round trip: two round trips hold the lock).
 
 The events, rows and checks are those of the step-by-step procedure (accept → lock-out → chip
 count → settle): anything that is not the common case — a round or key already on the ledger,
@@ -67,6 +68,7 @@ from croupier.progressive.records import (
     settlement_to_json,
 )
 from croupier.progressive.store import dumps, now
+from croupier.progressive.totals import total_writes
 
 _LOCK_PROGRESSIVE = (
     sa.select(t.progressives.c.id, t.progressives.c.definition, t.progressives.c.suspended)
@@ -458,6 +460,8 @@ def play(
         },
     )
     writes.add(_INSERT_EVENTS, rows)
+    for stmt, params in total_writes(rows):  # the running totals, with the events making them
+        writes.add(stmt, params, rows=1)
     writes.add(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
     writes.run(commit=commit)
     st["head"] = [seq, mac]  # the copy kept outside the database follows it
