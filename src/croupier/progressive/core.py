@@ -747,7 +747,9 @@ class LedgerBase:
         round_id: str | None = None,
     ) -> list[Award]:
         q = sa.select(t.awards).where(t.awards.c.progressive_id == pid)
-        if status is not None:
+        if status is AwardStatus.PENDING:
+            q = q.where(t.PENDING_AWARD)  # the partial index's predicate: a few rows, indexed
+        elif status is not None:
             q = q.where(t.awards.c.status == status.value)
         if round_id is not None:
             q = q.where(t.awards.c.round_id == round_id)

@@ -129,7 +129,20 @@ awards = sa.Table(
     sa.UniqueConstraint(
         "progressive_id", "round_id", "position", "source_position", name="uq_awards_once"
     ),
+    # the awards pending validation, in one indexed read however many were made (0007): only
+    # they are in it (an odds pay, paid at settlement, never is)
+    sa.Index(
+        "ix_awards_pending",
+        "progressive_id",
+        "id",
+        postgresql_where=sa.text("status = 'pending'"),
+        sqlite_where=sa.text("status = 'pending'"),
+    ),
 )
+
+PENDING_AWARD = awards.c.status == sa.literal_column("'pending'")
+"""The awards pending validation, as the partial index ``ix_awards_pending`` is defined (a
+literal, not a bound parameter: the planner uses the index only for the predicate it holds)."""
 
 ledger_events = sa.Table(
     "ledger_events",

@@ -11,6 +11,11 @@ award (an ``award`` event not of ``kind`` ``meter``) or an envy bonus its amount
 (``croupier.progressive.meterset.Totals`` as of this revision, copied so this script stays what
 it was). ``verify`` compares them with the log from then on.
 
+The status beside the meters lists the awards pending validation: ``ix_awards_pending``, a
+partial index of the pending awards alone (as 0006's of the staff events), finds them in one
+indexed read instead of a scan of every award the progressive ever made; an odds pay, made paid,
+never enters it.
+
 Revision ID: 0007
 Revises: 0006
 Create Date: 2026-12-02
@@ -31,6 +36,7 @@ depends_on: str | Sequence[str] | None = None
 
 _LEVEL_COLUMNS = ("qualifying_wagers", "overflow_micros", "paid_by_attendant_cents", "wins")
 _TABLE_COLUMNS = ("paid_by_table_cents", "table_pays")
+_PENDING = sa.text("status = 'pending'")
 
 
 def upgrade() -> None:
@@ -44,6 +50,13 @@ def upgrade() -> None:
             "progressives", sa.Column(name, sa.BigInteger, nullable=False, server_default="0")
         )
     _sum_the_log(op.get_bind())
+    op.create_index(
+        "ix_awards_pending",
+        "awards",
+        ["progressive_id", "id"],
+        postgresql_where=_PENDING,
+        sqlite_where=_PENDING,
+    )
 
 
 def _sum_the_log(conn: sa.Connection) -> None:
@@ -85,6 +98,7 @@ def _sum_the_log(conn: sa.Connection) -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_awards_pending", table_name="awards")
     # DROP COLUMN in place (SQLite 3.35+ and PostgreSQL): no table rebuild
     for name in _TABLE_COLUMNS:
         op.drop_column("progressives", name)
