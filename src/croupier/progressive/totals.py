@@ -6,11 +6,13 @@ What a level's row (``meter_levels``) already holds — meter, reserve, held, wa
 every writer moves with a compare-and-set UPDATE. The figures that are sums over events
 (:class:`~croupier.progressive.meterset.Totals`: qualifying wagers, overflow, paid by an attendant,
 wins; paid by the table and its count) are columns of ``meter_levels`` and ``progressives``
-(migration 0007) moved by :func:`total_writes`: increments made from the very event rows being
-inserted, in the same transaction — both writers of events call it where they insert them
-(:meth:`LedgerBase._flush <croupier.progressive.core.LedgerBase._flush>` and
-:func:`croupier.progressive.play.play`), so no event is written without its totals, and a
-rollback takes both back.
+(migration 0007) moved by increments made from the very event rows being inserted
+(:func:`rows_totals`), in the same transaction — both writers of events do it where they insert
+them: :meth:`LedgerBase._flush <croupier.progressive.core.LedgerBase._flush>` with
+:func:`write_totals`, and the fast path (:func:`croupier.progressive.play.play`) in the
+compare-and-set UPDATE of each level it moves anyway (:data:`LEVEL_INCREMENTS`), the rest
+(the table's payouts) by :func:`totals_writes` — so no event is written without its totals, a
+common round costs no statement more than the table's payouts, and a rollback takes both back.
 
 The log stays the record: ``verify`` (:func:`~croupier.progressive.audit.audit`) sums the events
 again and compares every stored total (:func:`totals_difference`); a total edited behind
@@ -34,16 +36,21 @@ from croupier.progressive.model import MICROS_PER_CENT, ProgressiveDefinition, f
 from croupier.progressive.records import level_from_row
 
 _LV = t.meter_levels.c
+LEVEL_INCREMENTS: dict[str, Any] = {
+    "qualifying_wagers": _LV.qualifying_wagers + sa.bindparam("d_wagers", type_=sa.BigInteger),
+    "overflow_micros": _LV.overflow_micros + sa.bindparam("d_overflow", type_=sa.BigInteger),
+    "paid_by_attendant_cents": _LV.paid_by_attendant_cents
+    + sa.bindparam("d_attendant", type_=sa.BigInteger),
+    "wins": _LV.wins + sa.bindparam("d_wins", type_=sa.BigInteger),
+}
+"""The SET clauses moving a level's running totals by increments (``d_*`` parameters,
+:func:`take_level_totals`): of :data:`ADD_LEVEL_TOTALS`, and of the fast path's level UPDATE,
+which moves the level's state and its totals in one statement (:mod:`croupier.progressive.play`)."""
+
 ADD_LEVEL_TOTALS = (
     sa.update(t.meter_levels)
     .where(_LV.progressive_id == sa.bindparam("b_pid"), _LV.level == sa.bindparam("b_level"))
-    .values(
-        qualifying_wagers=_LV.qualifying_wagers + sa.bindparam("d_wagers", type_=sa.BigInteger),
-        overflow_micros=_LV.overflow_micros + sa.bindparam("d_overflow", type_=sa.BigInteger),
-        paid_by_attendant_cents=_LV.paid_by_attendant_cents
-        + sa.bindparam("d_attendant", type_=sa.BigInteger),
-        wins=_LV.wins + sa.bindparam("d_wins", type_=sa.BigInteger),
-    )
+    .values(LEVEL_INCREMENTS)
 )
 """One level's running totals moved by increments (``d_*``)."""
 
@@ -75,26 +82,34 @@ def rows_totals(rows: Iterable[Mapping[str, Any]]) -> dict[int, Totals]:
     return out
 
 
-def total_writes(rows: Sequence[Mapping[str, Any]]) -> list[tuple[Update, dict[str, Any]]]:
-    """The UPDATEs moving the running totals by what the events ``rows`` add, with their
-    parameters: one per level and progressive that any of them changes (none for a round's
-    acceptance alone). Each must change exactly one row."""
+def _increments(d: LevelTotals) -> dict[str, int]:
+    return {
+        "d_wagers": d.qualifying_wagers,
+        "d_overflow": d.overflow_micros,
+        "d_attendant": d.paid_by_attendant_cents,
+        "d_wins": d.wins,
+    }
+
+
+def take_level_totals(moved: Mapping[int, Totals], pid: int, level: MeterLevel) -> dict[str, int]:
+    """The ``d_*`` parameters of :data:`LEVEL_INCREMENTS` for ``level`` of progressive ``pid``
+    (zeros if ``moved`` holds none), taken out of ``moved``: a writer moving the level's row
+    anyway moves its totals in that UPDATE, and :func:`totals_writes` leaves them out."""
+    totals = moved.get(pid)
+    d = totals.levels.pop(level.value, None) if totals is not None else None
+    return _increments(d if d is not None else LevelTotals())
+
+
+def totals_writes(moved: Mapping[int, Totals]) -> list[tuple[Update, dict[str, Any]]]:
+    """The UPDATEs moving the running totals by ``moved`` (:func:`rows_totals`), with their
+    parameters: one per level and progressive with anything to move. Each must change exactly
+    one row."""
     writes: list[tuple[Update, dict[str, Any]]] = []
-    for pid, totals in rows_totals(rows).items():
+    for pid, totals in moved.items():
         for level, d in totals.levels.items():
             if d != LevelTotals():
                 writes.append(
-                    (
-                        ADD_LEVEL_TOTALS,
-                        {
-                            "b_pid": pid,
-                            "b_level": level,
-                            "d_wagers": d.qualifying_wagers,
-                            "d_overflow": d.overflow_micros,
-                            "d_attendant": d.paid_by_attendant_cents,
-                            "d_wins": d.wins,
-                        },
-                    )
+                    (ADD_LEVEL_TOTALS, {"b_pid": pid, "b_level": level, **_increments(d)})
                 )
         if totals.table_pays or totals.paid_by_table_cents:
             writes.append(
@@ -108,6 +123,12 @@ def total_writes(rows: Sequence[Mapping[str, Any]]) -> list[tuple[Update, dict[s
                 )
             )
     return writes
+
+
+def total_writes(rows: Sequence[Mapping[str, Any]]) -> list[tuple[Update, dict[str, Any]]]:
+    """The UPDATEs moving the running totals by what the events ``rows`` add
+    (:func:`totals_writes` of :func:`rows_totals`): none for a round's acceptance alone."""
+    return totals_writes(rows_totals(rows))
 
 
 def write_totals(conn: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
@@ -203,11 +224,14 @@ def totals_difference(defn: ProgressiveDefinition, stored: Totals, replayed: Tot
 __all__ = [
     "ADD_LEVEL_TOTALS",
     "ADD_TABLE_TOTALS",
+    "LEVEL_INCREMENTS",
     "read_levels",
     "read_meter_set",
     "rows_totals",
     "stored_totals",
+    "take_level_totals",
     "total_writes",
     "totals_difference",
+    "totals_writes",
     "write_totals",
 ]
