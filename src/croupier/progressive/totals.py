@@ -31,8 +31,19 @@ import croupier.progressive.schema as t
 from croupier.errors import LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.meters import LevelState
-from croupier.progressive.meterset import LevelTotals, ProgressiveMeters, Totals, stored_meter_set
-from croupier.progressive.model import MICROS_PER_CENT, ProgressiveDefinition, format_micros
+from croupier.progressive.meterset import (
+    NO_LEVEL_TOTALS,
+    LevelTotals,
+    ProgressiveMeters,
+    Totals,
+    stored_meter_set,
+)
+from croupier.progressive.model import (
+    MICROS_PER_CENT,
+    EventKind,
+    ProgressiveDefinition,
+    format_micros,
+)
 from croupier.progressive.records import level_from_row
 
 _LV = t.meter_levels.c
@@ -66,29 +77,30 @@ ADD_TABLE_TOTALS = (
 """A progressive's table payouts moved by increments (``d_*``)."""
 
 
+_COUNTED = frozenset(
+    k.value for k in (EventKind.CONTRIBUTION, EventKind.PAYMENT, EventKind.AWARD, EventKind.ENVY)
+)
+
+
 def rows_totals(rows: Iterable[Mapping[str, Any]]) -> dict[int, Totals]:
     """The :class:`~croupier.progressive.meterset.Totals` of ``ledger_events`` rows (as
     :func:`~croupier.progressive.chain.chain_rows` makes them), by progressive id; staff events
     (no progressive) count nothing."""
     out: dict[int, Totals] = {}
     for r in rows:
-        pid = r["progressive_id"]
-        if pid is None:
-            continue
+        kind, pid = r["kind"], r["progressive_id"]
+        if kind not in _COUNTED or pid is None:
+            continue  # most of a round's events: acceptance, lock-out, chip count, settled
         totals = out.get(pid)
         if totals is None:
             totals = out[pid] = Totals()
-        totals.add(r["kind"], r["level"], r["amount_cents"], r["detail"])
+        totals.add(kind, r["level"], r["amount_cents"], r["detail"])
     return out
 
 
 def _increments(d: LevelTotals) -> dict[str, int]:
-    return {
-        "d_wagers": d.qualifying_wagers,
-        "d_overflow": d.overflow_micros,
-        "d_attendant": d.paid_by_attendant_cents,
-        "d_wins": d.wins,
-    }
+    wagers, overflow, attendant, wins = d
+    return {"d_wagers": wagers, "d_overflow": overflow, "d_attendant": attendant, "d_wins": wins}
 
 
 def take_level_totals(moved: Mapping[int, Totals], pid: int, level: MeterLevel) -> dict[str, int]:
@@ -97,7 +109,7 @@ def take_level_totals(moved: Mapping[int, Totals], pid: int, level: MeterLevel) 
     anyway moves its totals in that UPDATE, and :func:`totals_writes` leaves them out."""
     totals = moved.get(pid)
     d = totals.levels.pop(level.value, None) if totals is not None else None
-    return _increments(d if d is not None else LevelTotals())
+    return _increments(d if d is not None else NO_LEVEL_TOTALS)
 
 
 def totals_writes(moved: Mapping[int, Totals]) -> list[tuple[Update, dict[str, Any]]]:
@@ -107,7 +119,7 @@ def totals_writes(moved: Mapping[int, Totals]) -> list[tuple[Update, dict[str, A
     writes: list[tuple[Update, dict[str, Any]]] = []
     for pid, totals in moved.items():
         for level, d in totals.levels.items():
-            if d != LevelTotals():
+            if d != NO_LEVEL_TOTALS:
                 writes.append(
                     (ADD_LEVEL_TOTALS, {"b_pid": pid, "b_level": level, **_increments(d)})
                 )
