@@ -3,7 +3,7 @@ floorperson's screen or accounting polls) at 1k, 3k and 10k settled rounds, on a
 on the PostgreSQL server (issue 16: 5.7 s at 3,000 rounds under load, the whole log replayed).
 
 Run: ``python benchmarks/bench_progressive_read.py [--rounds 1000,3000,10000] [--reads 20]
-[--read-seconds 30] [--max-seconds 300] [--backend sqlite|postgresql]``.
+[--read-seconds 30] [--max-seconds 300] [--replay] [--backend sqlite|postgresql]``.
 
 One ledger per backend with the $1 Match the Dealer progressive (§ 633b.3 paytable 1, six decks)
 linked to four tables; rounds of three seats are played through the whole procedure
@@ -15,7 +15,10 @@ read is timed ``--reads`` times, two ways:
   status and § 605a.7(a) meter set as JSON), on the ledger object the server holds;
 * ``http ms`` — the whole ``GET /progressives/{name}`` through the FastAPI application
   in-process (Starlette's test client: routing, bearer token, JSON), the ledger opened as
-  ``croupier serve`` opens it.
+  ``croupier serve`` opens it;
+* ``replay ms`` (with ``--replay``) — what the route did before the running totals (issue 16):
+  the status and the meters replayed from the whole log (:meth:`Ledger.replay_meters`), timed
+  in the same run, at the same load, for comparison.
 
 Prints the median and the fastest of each, the ledger's events, and the load average (2 cores
 shared: compare figures at a like load). Filling stops at ``--max-seconds`` (the counts not
@@ -45,6 +48,7 @@ from argon2 import PasswordHasher
 from croupier.paytables import builtin_paytables
 from croupier.progressive import AwardStatus, Ledger, ProgressiveDefinition, QualifyingHand, Role
 from croupier.progressive.staff import use_hasher
+from croupier.progressive.views import status_dict
 from croupier.service.app import ServiceConfig, create_app
 from croupier.service.controller import _status
 
@@ -115,7 +119,13 @@ def timed(read: Callable[[], object], reads: int, budget: float) -> tuple[float,
 
 
 def run(
-    url: str, counts: list[int], reads: int, max_seconds: float, read_seconds: float, backend: str
+    url: str,
+    counts: list[int],
+    reads: int,
+    max_seconds: float,
+    read_seconds: float,
+    backend: str,
+    replay: bool,
 ) -> None:
     """Fill the ledger at ``url`` to each of ``counts`` and print the read times there."""
     setup(url)
@@ -140,9 +150,18 @@ def run(
                 break
             h_med, h_min, h_n = timed(lambda: _status(served, NAME), reads, read_seconds)
             w_med, w_min, w_n = timed(http, reads, read_seconds)
+            replayed = ""
+            if replay:
+                r_med, r_min, r_n = timed(
+                    lambda: status_dict(served.status(NAME), served.replay_meters(NAME)),
+                    reads,
+                    read_seconds,
+                )
+                replayed = f" {r_med:>9.1f} {r_min:>8.1f}"
             print(
                 f"{backend:<11} {n:>7} {served.event_count():>7} {h_med:>10.1f} {h_min:>8.1f} "
-                f"{w_med:>8.1f} {w_min:>8.1f}   ({h_n}+{w_n} reads; filled in {filled:.0f} s)"
+                f"{w_med:>8.1f} {w_min:>8.1f}{replayed}   ({h_n}+{w_n}"
+                f"{f'+{r_n}' if replay else ''} reads; filled in {filled:.0f} s)"
             )
     filler.close()
 
@@ -184,6 +203,11 @@ def main() -> None:
         default=30.0,
         help="time for each count's reads of one kind; at least 3 reads (30)",
     )
+    parser.add_argument(
+        "--replay",
+        action="store_true",
+        help="also time the read as it was: the meters replayed from the whole log",
+    )
     parser.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
     args = parser.parse_args()
     counts = sorted(int(c) for c in args.rounds.split(","))
@@ -191,7 +215,8 @@ def main() -> None:
     os.environ["XDG_DATA_HOME"] = home  # the ledger keys of the PostgreSQL schemas
     print(f"load average {load()} (before)")
     print(f"{'backend':<11} {'rounds':>7} {'events':>7} {'handler ms':>10} {'fastest':>8} "
-          f"{'http ms':>8} {'fastest':>8}")  # fmt: skip
+          f"{'http ms':>8} {'fastest':>8}"
+          + (f" {'replay ms':>9} {'fastest':>8}" if args.replay else ""))  # fmt: skip
     for backend in args.backend or ["sqlite", "postgresql"]:
         schema = None
         if backend == "sqlite":
@@ -199,7 +224,7 @@ def main() -> None:
         else:
             url, schema = pg_url()
         try:
-            run(url, counts, args.reads, args.max_seconds, args.read_seconds, backend)
+            run(url, counts, args.reads, args.max_seconds, args.read_seconds, backend, args.replay)
         finally:
             if schema is not None:
                 drop(schema)
