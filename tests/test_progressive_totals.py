@@ -225,6 +225,18 @@ def test_the_meters_as_kept_are_the_meters_the_log_replays_to_sqlite(sequence: l
         run_session(f"sqlite:///{Path(tmp) / 'ledger.sqlite3'}", sequence)
 
 
+@pytest.mark.slow
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.lists(ops, min_size=20, max_size=120))
+def test_longer_sequences_keep_the_meters_the_log_replays_to_sqlite(sequence: list[Op]) -> None:
+    with tempfile.TemporaryDirectory(prefix="croupier-totals-") as tmp:
+        run_session(f"sqlite:///{Path(tmp) / 'ledger.sqlite3'}", sequence)
+
+
 @settings(
     max_examples=6,
     deadline=None,
