@@ -200,8 +200,9 @@ def meters(
         return
     with _ledger(ctx, db) as ledger:
         names = [name] if name else ledger.names()
-        statuses = [ledger.status(n) for n in names]
-        meter_sets = [ledger.meters(n) for n in names]
+        snapshots = [ledger.snapshot(n) for n in names]  # stored state: no replay of the log
+        statuses = [s for s, _ in snapshots]
+        meter_sets = [m for _, m in snapshots]
         events = ledger.history(name, limit) if history else []
         if json_out:
             data: dict[str, Any] = {
@@ -322,8 +323,8 @@ def create(
     definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:
         who = login(ledger, _required_as(by), password_file)
-        status = ledger.create_progressive(definition, tables=table or [], by=who.name)
-        m = ledger.meters(definition.name)
+        ledger.create_progressive(definition, tables=table or [], by=who.name)
+        status, m = ledger.snapshot(definition.name)
         if json_out:
             print(json.dumps(status_dict(status, m), indent=2, ensure_ascii=False))
             return

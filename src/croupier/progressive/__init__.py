@@ -15,7 +15,9 @@ append-only ledger.
   :mod:`~croupier.progressive.staff`); :mod:`~croupier.progressive.audit` replays the whole
   ledger for ``verify``; :mod:`~croupier.progressive.records` holds what it returns.
 * :mod:`~croupier.progressive.meterset` — the § 605a.7(a) meters of each progressive and level
-  (:meth:`Ledger.meters`), replayed from the log.
+  (:meth:`Ledger.meters`), from the stored level states and running totals
+  (:mod:`~croupier.progressive.totals`, moved with the events that make them) or replayed from
+  the log (:meth:`Ledger.replay_meters`, what ``verify`` compares them with).
 * :mod:`~croupier.progressive.rounds` — the per-progressive procedure :class:`ProgressiveSystem`
   the table engine calls: ``accept_wagers`` → ``lock_out`` → ``verify_chips`` → ``settle_round``
   (one transaction, idempotency key) → ``validate``.

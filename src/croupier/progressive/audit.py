@@ -21,9 +21,10 @@ naming the first thing that does not hold:
    § 605a.8).
 3. **Derived tables.** The staff and roles, linked tables, rounds (status, seats, chip count,
    content hash), settlements (exactly one ``settled`` event per settled round, its key and
-   fingerprint), awards (every field, and status) and meter levels (:class:`Replayer`) rebuilt
-   from the events equal what the tables hold; the definition each progressive's seed events
-   recorded is the one stored.
+   fingerprint), awards (every field, and status), meter levels (:class:`Replayer`) and the
+   running totals of § 605a.7(a) (qualifying wagers, overflow, attendant and table payouts,
+   wins: :mod:`~croupier.progressive.totals`) rebuilt from the events equal what the tables
+   hold; the definition each progressive's seed events recorded is the one stored.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ import croupier.progressive.schema as t
 from croupier.errors import LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.meters import LevelState, Replayer, StoredEvent
+from croupier.progressive.meterset import Totals
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     EventKind,
@@ -65,6 +67,7 @@ from croupier.progressive.roster import (
     StaffLogError,
 )
 from croupier.progressive.store import definition_digest, event_mac
+from croupier.progressive.totals import stored_totals, totals_difference
 
 REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
     EventKind.SEED: (Role.SHIFT_MANAGER, "605a.7"),
@@ -390,9 +393,10 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
             )
         if bool(p.suspended) != replayer.suspended:
             raise _fail(None, f"progressive {p.name!r}: suspended in the table, not in the log")
-        for r in conn.execute(
+        level_rows = conn.execute(
             sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
-        ):
+        ).all()
+        for r in level_rows:
             s = level_from_row(r)
             if levels.get(s.level) != s:
                 raise _fail(
@@ -400,6 +404,11 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
                     f"progressive {p.name!r}, {s.level.value} level: "
                     f"{_level_difference(s, levels.get(s.level))}",
                 )
+        differs = totals_difference(
+            replayer.defn, stored_totals(level_rows, p), Totals.of_events(mine)
+        )
+        if differs is not None:
+            raise _fail(None, f"progressive {p.name!r}, running totals: {differs}")
         awards = replay_awards(p.name, mine)
         for r in conn.execute(sa.select(t.awards).where(t.awards.c.progressive_id == p.id)):
             a = award_from_row(r, p.name)

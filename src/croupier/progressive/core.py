@@ -72,6 +72,7 @@ from croupier.progressive.store import (
     read_key,
     sqlite_file,
 )
+from croupier.progressive.totals import write_totals
 from croupier.units import format_money
 
 FaultHook = Callable[[str], None]
@@ -391,9 +392,9 @@ class LedgerBase(StaffLedger):
 
     @staticmethod
     def _flush(conn: Connection) -> None:
-        """Write the rounds and the events :meth:`_append` chained in this transaction, and the
-        chain head (once per transaction: the head row stays locked from the first append to the
-        commit)."""
+        """Write the rounds and the events :meth:`_append` chained in this transaction, the
+        running totals they move (:mod:`~croupier.progressive.totals`), and the chain head (once
+        per transaction: the head row stays locked from the first append to the commit)."""
         st = conn.info.get(TX_STATE)
         if not st:
             return
@@ -406,6 +407,7 @@ class LedgerBase(StaffLedger):
         if not st.get("rows"):
             return
         conn.execute(_INSERT_EVENTS, st["rows"])
+        write_totals(conn, st["rows"])  # the running totals move with the events that make them
         st["rows"] = []
         seq, mac = st["head"]
         conn.execute(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
@@ -571,18 +573,27 @@ class LedgerBase(StaffLedger):
         snapshot, read without the writer lock)."""
         with self.reader.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
-            tables = tuple(
-                conn.execute(
-                    sa.select(t.linked_tables.c.table_id)
-                    .where(t.linked_tables.c.progressive_id == pid)
-                    .order_by(t.linked_tables.c.table_id)
-                ).scalars()
-            )
-            levels = tuple(self._levels(conn, pid).values())
-            pending = tuple(
-                self._award_rows(conn, pid, AwardStatus.PENDING, progressive_name=defn.name)
-            )
-        return ProgressiveStatus(defn, tables, levels, pending)
+            return self._status(conn, pid, defn, self._levels(conn, pid))
+
+    def _status(
+        self,
+        conn: Connection,
+        pid: int,
+        defn: ProgressiveDefinition,
+        levels: Mapping[MeterLevel, LevelState],
+    ) -> ProgressiveStatus:
+        """The status of progressive ``pid`` with ``levels`` read on ``conn``."""
+        tables = tuple(
+            conn.execute(
+                sa.select(t.linked_tables.c.table_id)
+                .where(t.linked_tables.c.progressive_id == pid)
+                .order_by(t.linked_tables.c.table_id)
+            ).scalars()
+        )
+        pending = tuple(
+            self._award_rows(conn, pid, AwardStatus.PENDING, progressive_name=defn.name)
+        )
+        return ProgressiveStatus(defn, tables, tuple(levels.values()), pending)
 
     # -- awards ----------------------------------------------------------------------------
     def _award_rows(
@@ -595,7 +606,9 @@ class LedgerBase(StaffLedger):
         round_id: str | None = None,
     ) -> list[Award]:
         q = sa.select(t.awards).where(t.awards.c.progressive_id == pid)
-        if status is not None:
+        if status is AwardStatus.PENDING:
+            q = q.where(t.PENDING_AWARD)  # the partial index's predicate: a few rows, indexed
+        elif status is not None:
             q = q.where(t.awards.c.status == status.value)
         if round_id is not None:
             q = q.where(t.awards.c.round_id == round_id)

@@ -81,7 +81,7 @@ from croupier.progressive.meters import (
     payment_events,
     void_delta,
 )
-from croupier.progressive.meterset import ProgressiveMeters, meter_set
+from croupier.progressive.meterset import ProgressiveMeters, meter_set, stored_meter_set
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     AwardKind,
@@ -109,6 +109,7 @@ from croupier.progressive.significant import (
     try_record,
 )
 from croupier.progressive.store import default_url
+from croupier.progressive.totals import read_levels, read_meter_set
 
 __all__ = ["FaultHook", "Ledger", "default_url"]
 
@@ -521,8 +522,32 @@ class Ledger(LedgerBase):
             return Replayer.for_log(defn, events).run(events)
 
     def meters(self, progressive: str) -> ProgressiveMeters:
-        """The § 605a.7(a) meters of ``progressive``, replayed from its events
-        (:func:`~croupier.progressive.meterset.meter_set`)."""
+        """The § 605a.7(a) meters of ``progressive`` as the ledger keeps them: its level rows
+        and running totals (:mod:`~croupier.progressive.totals`), a few indexed reads however
+        long the log, read without the writer lock. :meth:`replay_meters` makes them from the log
+        instead; ``verify`` checks the two agree. :class:`~croupier.errors.LedgerLookupError` for
+        an unknown name."""
+        with self.reader.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            return read_meter_set(conn, pid, defn)
+
+    def snapshot(self, progressive: str) -> tuple[ProgressiveStatus, ProgressiveMeters]:
+        """:meth:`status` and :meth:`meters` of ``progressive`` from one read snapshot (the
+        level rows read once: the status's levels are the meters' own), what ``croupier meters``
+        and ``GET /progressives/{name}`` show; read without the writer lock, in a few indexed
+        reads however long the log. :class:`~croupier.errors.LedgerLookupError` for an unknown
+        name."""
+        with self.reader.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            states, totals = read_levels(conn, pid)
+            return self._status(conn, pid, defn, states), stored_meter_set(defn, states, totals)
+
+    def replay_meters(self, progressive: str) -> ProgressiveMeters:
+        """The § 605a.7(a) meters of ``progressive`` replayed from its events alone, each event
+        checked against the definition (:func:`~croupier.progressive.meterset.meter_set`): the
+        audit's view, whose cost grows with the log; :meth:`meters` reads the same figures as
+        kept. :class:`~croupier.errors.LedgerIntegrityError` for an event the definition does not
+        make."""
         with self.engine.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
             events = list(self._events(conn, pid))

@@ -64,8 +64,9 @@ def _answer(status: int, body: Any) -> Write:
 
 def _status(ledger: Ledger, name: str) -> dict[str, Any]:
     """Progressive ``name`` as ``croupier meters --json`` shows it: definition, levels, the
-    § 605a.7(a) meter set, linked tables, pending awards."""
-    return _status_dict(ledger.status(name), ledger.meters(name))
+    § 605a.7(a) meter set, linked tables, pending awards — from one read snapshot of the stored
+    state (:meth:`Ledger.snapshot`: a few indexed reads, not a replay of the log)."""
+    return _status_dict(*ledger.snapshot(name))
 
 
 @router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")
@@ -248,10 +249,8 @@ def create(
             envy_rule=body.envy,
             stake=body.stake,
         )
-        status = ledger_of(request).create_progressive(
-            definition, tables=body.tables, by=member.name
-        )
-        return _answer(201, _status_dict(status, ledger_of(request).meters(definition.name)))
+        ledger_of(request).create_progressive(definition, tables=body.tables, by=member.name)
+        return _answer(201, _status(ledger_of(request), definition.name))
 
     return idempotent(request, key, body.model_dump(mode="json"), member.name, effect)
 
