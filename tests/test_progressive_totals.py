@@ -1,4 +1,4 @@
-"""The meters as the ledger keeps them (its level rows and running totals, migration 0007, read
+"""The meters as the ledger keeps them (its level rows and running totals, migration 0008, read
 in a few rows: ``Ledger.meters``, ``Ledger.snapshot``, ``GET /progressives/{name}``) are the
 meters its log replays to (``Ledger.replay_meters``), after any sequence of what the ledger
 does — rounds by the fast path, the step-by-step procedure and the group commit, held and voided
@@ -383,7 +383,7 @@ def test_a_running_total_is_rolled_back_with_the_events_that_moved_it(db_url: st
 
 
 def test_the_migration_sums_the_totals_of_a_ledger_made_before_them(db_url: str) -> None:
-    """Down to revision 0006 (no running totals) and up again: the totals are summed from the
+    """Down to revision 0007 (no running totals) and up again: the totals are summed from the
     log, equal to the replay, and verify holds."""
     with mtd_ledger(db_url) as led:
         play(led, "mtd-5", "r1", "BJ-1", [1, 2, 3], [(1, "suited-match"), (3, "suited-match")])
@@ -400,7 +400,7 @@ def test_the_migration_sums_the_totals_of_a_ledger_made_before_them(db_url: str)
     cfg = alembic_config()
     with engine.connect() as conn:
         cfg.attributes["connection"] = conn
-        command.downgrade(cfg, "0006")
+        command.downgrade(cfg, "0007")
         conn.commit()
     columns = {c["name"] for c in sa.inspect(engine).get_columns("meter_levels")}
     assert "qualifying_wagers" not in columns

@@ -37,7 +37,7 @@ progressives = sa.Table(
     sa.Column("suspended", sa.Boolean, nullable=False, server_default=sa.false()),
     # who funds a reseed (the definition's ReseedFunding); "house" for progressives made before it
     sa.Column("reseed_funding", sa.String(10), nullable=False, server_default="house"),
-    # running totals of the log (meterset.Totals), moved with the events that make them (0007):
+    # running totals of the log (meterset.Totals), moved with the events that make them (0008):
     # odds lines and envy bonuses the table paid, in cents, and their count
     sa.Column("paid_by_table_cents", Money, nullable=False, server_default="0"),
     sa.Column("table_pays", sa.BigInteger, nullable=False, server_default="0"),
@@ -55,7 +55,7 @@ meter_levels = sa.Table(
     sa.Column("wagered_cents", Money, nullable=False),
     sa.Column("paid_cents", Money, nullable=False),
     sa.Column("hits", sa.Integer, nullable=False),
-    # running totals of the level's events (meterset.LevelTotals), moved with them (0007)
+    # running totals of the level's events (meterset.LevelTotals), moved with them (0008)
     sa.Column("qualifying_wagers", sa.BigInteger, nullable=False, server_default="0"),
     sa.Column("overflow_micros", Money, nullable=False, server_default="0"),
     sa.Column("paid_by_attendant_cents", Money, nullable=False, server_default="0"),
@@ -142,7 +142,7 @@ awards = sa.Table(
     sa.UniqueConstraint(
         "progressive_id", "round_id", "position", "source_position", name="uq_awards_once"
     ),
-    # the awards pending validation, in one indexed read however many were made (0007): only
+    # the awards pending validation, in one indexed read however many were made (0008): only
     # they are in it (an odds pay, paid at settlement, never is)
     sa.Index(
         "ix_awards_pending",

@@ -6,7 +6,7 @@ What a level's row (``meter_levels``) already holds — meter, reserve, held, wa
 every writer moves with a compare-and-set UPDATE. The figures that are sums over events
 (:class:`~croupier.progressive.meterset.Totals`: qualifying wagers, overflow, paid by an attendant,
 wins; paid by the table and its count) are columns of ``meter_levels`` and ``progressives``
-(migration 0007) moved by increments made from the very event rows being inserted
+(migration 0008) moved by increments made from the very event rows being inserted
 (:func:`rows_totals`), in the same transaction — both writers of events do it where they insert
 them: :meth:`LedgerBase._flush <croupier.progressive.core.LedgerBase._flush>` with
 :func:`write_totals`, and the fast path (:func:`croupier.progressive.play.play`) in the
