@@ -38,6 +38,7 @@ from croupier.errors import (
     ProgressiveMismatchError,
     RoundConflictError,
     UnknownPaytableError,
+    citation,
 )
 from croupier.paytables import Paytable
 from croupier.table.round import SETTLED_NET, Action, Event, Phase, TableRound
@@ -246,6 +247,11 @@ def no_progressive_error(offer: ProgressiveOffer, table: str, linked: Sequence[s
     """The refusal of a progressive wager no progressive of its table takes (§ 605a.8 and the
     wager's own section, which requires the progressive table game system)."""
     w = progressive_wager(offer.section, offer.paytable)
+    # the paragraph that puts the wager on a progressive table game system: the one holding
+    # its lock-out (§ 633b.2(d), § 633b.3(d)), else the one placing it on the progressive
+    # wagering device (§ 641a.7(d)(4), (5))
+    lockout = w.lockout_rule
+    rule = lockout.rsplit("(", 1)[0] if lockout and lockout.count("(") > 1 else w.settle_rule
     there = (
         f"the progressives linked to it ({', '.join(linked)}) take other wagers"
         if linked
@@ -253,7 +259,7 @@ def no_progressive_error(offer: ProgressiveOffer, table: str, linked: Sequence[s
     )
     return LinkError(
         f"{offer.describe()} at table {table} has no progressive behind it: {there} "
-        f"({w.citation}(d): the {w.name} wager is placed and settled through a progressive "
+        f"({citation(rule)}: the {w.name} wager is placed and settled through a progressive "
         "table game system; link the table to a progressive of that paytable, deck count and "
         "wager size)",
         section="605a.8",
