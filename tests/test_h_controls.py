@@ -223,7 +223,14 @@ def test_a_dollar_and_a_five_dollar_wager_each_feed_their_own_progressive(server
         MTD_SUBMISSION,
     )
     with server.client() as c:
-        only_five = post_round(c, server, uid("BJ"), body, "mtd-5")  # no $1 progressive there
+        elsewhere = uid("BJ")
+        nope = post_round(c, server, elsewhere, body, "no-such-progressive")
+        assert (nope.status_code, nope.json()["error_type"]) == (404, "LedgerLookupError")
+        unlinked = post_round(c, server, elsewhere, body, "mtd-5")
+        assert unlinked.status_code == 422, unlinked.text
+        assert "not linked to progressive 'mtd-5'" in unlinked.json()["detail"]
+        link(c, server, elsewhere, ("mtd-5",))
+        only_five = post_round(c, server, elsewhere, body, "mtd-5")  # no $1 progressive there
         assert only_five.status_code == 422, only_five.text
         assert "$1 match-the-dealer" in only_five.json()["detail"]
         link(c, server, table, ("mtd-1", "mtd-5"))

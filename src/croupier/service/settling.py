@@ -149,15 +149,19 @@ def progressives_to_feed(
     bets = progressive_bets(rnd)
     if not bets and not named:
         return []
-    defs = [ledger.definition(name) for name in named]
     if not bets:  # nothing to feed: feeding checks the names against the round, as before
+        defs = [ledger.definition(name) for name in named]
         return [d.name for d in progressives_for(rnd, table=table, named=defs)]
     linked = ledger.linked_progressives(table)  # one read: the links and their suspension
-    fed = progressives_for(rnd, table=table, named=defs, linked=lambda: [d for d, _ in linked])
     suspended = {d.name: s for d, s in linked}
-    for d in defs:
-        if d.name not in suspended:
-            raise LinkError(f"table {table} is not linked to progressive {d.name!r}", "605a.8")
+    defs = []
+    for name in named:  # a named progressive is one linked to the table
+        found = next((d for d, _ in linked if d.name == name), None)
+        if found is None:
+            ledger.definition(name)  # a name no progressive has: LedgerLookupError (404)
+            raise LinkError(f"table {table} is not linked to progressive {name!r}", "605a.8")
+        defs.append(found)
+    fed = progressives_for(rnd, table=table, named=defs, linked=lambda: [d for d, _ in linked])
     for i, offer in bets:
         name = next(d.name for d in fed if takes(d, offer))
         if suspended[name]:

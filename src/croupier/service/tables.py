@@ -484,7 +484,7 @@ def post_step(
 
         shown = None if settled is not None else _shown(request, row, rnd, number)
         # the settled round as every read shows it: its awards as the ledger has them now
-        book = book_for(ledger, [settled.document]) if settled is not None else None
+        book = book_for(ledger, [settled.document] if settled is not None else [])
 
         def run(conn: Connection) -> tuple[int, Any]:
             t = store.tables
@@ -497,7 +497,6 @@ def post_step(
                     insert_round(
                         conn, settled, submission_digest=row.submission_digest, by=member.name
                     )
-                assert book is not None
                 stored = as_ledger_has_it(prior or settled.document, book)
                 state["settled"] = stored
                 # one settlement in the answer: the stored round's, with the ledger's amounts
