@@ -100,7 +100,7 @@ def _per_round(fn: Callable[[int], object], n: int) -> tuple[float, float]:
 async def _through_app(
     app: FastAPI, token: str, n: int, tag: str, progressive: bool = False
 ) -> tuple[float, float]:
-    bodies = [json.dumps(round_body(f"{tag}{i}", i)).encode() for i in range(n)]
+    bodies = [json.dumps(round_body(f"{tag}{i}", i, jp=progressive)).encode() for i in range(n)]
     cpu, wall = time.process_time(), time.perf_counter()
     for i, body in enumerate(bodies):
         headers = {
@@ -120,7 +120,7 @@ def _stages(app: FastAPI, n: int) -> list[tuple[str, float]]:
     """CPU µs per round of each stage of the settle path, called directly."""
     ledger = app.state.ledger
     committer = app.state.committer
-    raw = [json.dumps(round_body(f"s{i}", i)).encode() for i in range(n)]
+    raw = [json.dumps(round_body(f"s{i}", i, jp=False)).encode() for i in range(n)]
     out: list[tuple[str, float]] = []
 
     def stage(name: str, fn: Callable[[int], object]) -> None:

@@ -59,9 +59,22 @@ def free_port() -> int:
         return port
 
 
+PROGRESSIVES = ("jp-5", "mtd-1", "mtd-5")
+"""The test progressives: every progressive wager :data:`BLACKJACK_SUBMISSION` offers has one
+(a table offering a progressive wager opens only linked to a progressive that takes it)."""
+
+PLAIN_SUBMISSION: dict[str, Any] = {
+    **BLACKJACK_SUBMISSION,
+    "name": "BJ-6-plain",
+    "wagers": [w for w in BLACKJACK_SUBMISSION["wagers"] if "amounts" not in w],
+}
+""":data:`BLACKJACK_SUBMISSION` without its progressive wagers: a table that needs no
+progressive."""
+
+
 def make_ledger(url: str) -> None:
-    """The test staff and two progressives linked to every test table: ``jp-5`` (§ 633b.2
-    paytable P1, $5) and ``mtd-5`` (§ 633b.3 paytable 1, $5)."""
+    """The test staff and three progressives linked to every test table: ``jp-5`` (§ 633b.2
+    paytable P1, $5), ``mtd-5`` (§ 633b.3 paytable 1, $5) and ``mtd-1`` (the same, $1)."""
     with Ledger(url) as ledger:
         add_staff(ledger)
         ledger.create_progressive(
@@ -70,6 +83,16 @@ def make_ledger(url: str) -> None:
         ledger.create_progressive(
             paytable_definition("633b.3", "1", 6, 500, "mtd-5"), tables=TABLES, by=SHIFT
         )
+        ledger.create_progressive(
+            paytable_definition("633b.3", "1", 6, 100, "mtd-1"), tables=TABLES, by=SHIFT
+        )
+
+
+def link(c: httpx.Client, srv: Server, table: str, names: Sequence[str] = PROGRESSIVES) -> None:
+    """Link ``table`` to each of ``names`` (a shift manager, ``POST /progressives/{name}/links``)."""
+    for name in names:
+        r = c.post(f"/progressives/{name}/links", json={"table": table}, headers=srv.auth(SHIFT))
+        assert r.status_code == 201, r.text
 
 
 class Server:
@@ -235,9 +258,12 @@ __all__ = [
     "DEALER",
     "FLOOR",
     "PIT",
+    "PLAIN_SUBMISSION",
+    "PROGRESSIVES",
     "SHIFT",
     "TABLES",
     "Server",
+    "link",
     "make_ledger",
     "pp_round",
     "round_file",

@@ -312,6 +312,9 @@ def test_settle_on_a_suspended_progressive_cites_pa_first(tmp_path: Path) -> Non
         ["meters", "bootstrap", "sam", "--db", db],
         ["meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-a", "5", "--name",
          "mtd-5", "--table", "BJ-1", "--as", "sam"],
+        # the round's Jackpot Party wager needs its progressive too (never valued at the seed)
+        ["meters", "create", "--db", db, "-p", "633b.2:P1", "-d", "6", "-a", "5", "--name",
+         "jp-5", "--table", "BJ-1", "--as", "sam"],
         ["meters", "user", "--db", db, "dana", "--role", "dealer", "--as", "sam"],
         ["meters", "suspend", "mtd-5", "--reason", "new rate", "--db", db, "--as", "sam"],
     ):  # fmt: skip

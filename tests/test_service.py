@@ -31,6 +31,7 @@ from service_support import (
     SHIFT,
     TABLES,
     Server,
+    link,
     pp_round,
     round_file,
     royal_round,
@@ -442,17 +443,20 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
             c.post("/tables", json={"table": table, "submission": sub}, headers=dealer).status_code
             == 403
         )
-        opened = c.post(
-            "/tables",
-            json={"table": table, "submission": sub, "progressives": ["jp-5"]},
-            headers=pit,
+        spec = {"table": table, "submission": sub, "progressives": ["jp-5"]}
+        # not linked yet: its progressive wagers would have no progressive (§ 605a.8)
+        unlinked = c.post("/tables", json=spec, headers=pit)
+        assert unlinked.status_code == 422, unlinked.text
+        assert (unlinked.json()["error_type"], unlinked.json()["section"]) == (
+            "LinkError",
+            "605a.8",
         )
+        link(c, server, table)  # jp-5, mtd-1, mtd-5: one for each progressive wager offered
+        opened = c.post("/tables", json=spec, headers=pit)
         assert opened.status_code == 201, opened.text
-        linked = c.post(
-            "/progressives/jp-5/links", json={"table": table}, headers=server.auth(SHIFT)
-        )
-        assert linked.status_code == 201, linked.text
         assert opened.json()["allowed"] == ["bet", "no-more-bets"]
+        # the named one first, then the one linked for each other wager and size offered
+        assert opened.json()["progressives"] == ["jp-5", "mtd-1", "mtd-5"]
 
         def step(body: dict[str, Any], key: str | None = None) -> httpx.Response:
             h = {**dealer, **({"Idempotency-Key": key} if key else {})}

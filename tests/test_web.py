@@ -28,8 +28,8 @@ from service_support import (
     DEALER,
     FLOOR,
     PIT,
-    SHIFT,
     Server,
+    link,
     make_ledger,
     pp_round,
     royal_round,
@@ -74,13 +74,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             )
             assert r.status_code == 201, r.text
             sub = pp_round("x")["submission"]
+            for table in (TABLE, HONEST, MIS_SETTLED, LINKED):  # each progressive wager: linked
+                link(c, srv, table)
             for table in (TABLE, HONEST, MIS_SETTLED):
                 r = c.post(
                     "/tables", json={"table": table, "submission": sub}, headers=srv.auth(PIT)
                 )
                 assert r.status_code == 201, r.text
-            r = c.post("/progressives/jp-5/links", json={"table": LINKED}, headers=srv.auth(SHIFT))
-            assert r.status_code == 201, r.text
             r = c.post(
                 "/tables",
                 json={"table": LINKED, "submission": sub, "progressives": ["jp-5"]},

@@ -74,6 +74,7 @@ from croupier.table.progressive import (
     check_one_meter_per_wager,
     feed_progressive,
     progressive_wager,
+    progressives_for,
     round_id_of,
     wager_of,
     with_ledger_amounts,
@@ -434,8 +435,10 @@ def feed_rounds(
 ) -> tuple[dict[Path, TableRound], int]:
     """``croupier settle --progressive``: feed each round file to each progressive, each file on
     its own — a ledger error in one file is one error line (file, progressive, error) and the
-    others are still fed. The dealer ``by`` is authenticated once. Returns every file fed, its
-    round with the ledger's amounts on its progressive lines
+    others are still fed. A progressive bet no named progressive takes feeds the progressive
+    linked to the table that takes it; with none, the file is refused (§ 605a.8): what the ledger
+    stores never values a progressive wager at the seed. The dealer ``by`` is authenticated
+    once. Returns every file fed, its round with the ledger's amounts on its progressive lines
     (:func:`~croupier.table.progressive.with_ledger_amounts`), and how many files failed."""
     if not table.strip():
         raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
@@ -443,20 +446,31 @@ def feed_rounds(
     failed: set[Path] = set()
     with Ledger(default_url() if db is None else db, create=False) as ledger:
         who = login(ledger, _required_as(by), password_file)
-        check_one_meter_per_wager([ledger.definition(name) for name in progressives])
+        named = [ledger.definition(name) for name in progressives]
+        check_one_meter_per_wager(named)
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []
             # the round's Rules Submission is the running one its progressives are checked against
             ledger.running_submission = submission_digest(rnd.submission)
             try:
                 rid = round_id_of(path)
-                for name in progressives:
+                # every progressive bet feeds a progressive: one named, else the one linked to
+                # the table that takes it; none is an error, never a pay valued at the seed
+                fed_to = progressives_for(
+                    rnd,
+                    table=table,
+                    named=named,
+                    linked=lambda: [d for d, _ in ledger.linked_progressives(table)],
+                )
+                sizes = {d.name: d.wager_cents for d in fed_to}
+                for defn in fed_to:
+                    name = defn.name
                     result = feed_progressive(
                         rnd, ledger.system(name), table=table, round_id=rid, by=who.name
                     )
                     if result is None:
                         continue
-                    results.append((wager_of(ledger.definition(name)), result))
+                    results.append((wager_of(defn), result))
                     if not quiet:
                         what = (
                             "already on the ledger, nothing changed:"
@@ -470,7 +484,7 @@ def feed_rounds(
                 err.print(f"error: {path.name}: {where(exc)}{exc}", style="red")
                 failed.add(path)
                 continue
-            fed[path] = with_ledger_amounts(rnd, results)
+            fed[path] = with_ledger_amounts(rnd, results, sizes)
     return fed, len(failed)
 
 

@@ -410,6 +410,28 @@ class Ledger(LedgerBase):
                 ).scalar_one()
             )
 
+    def linked_progressives(self, table: str) -> list[tuple[ProgressiveDefinition, bool]]:
+        """Every progressive linked to ``table`` (§ 605a.8), oldest first, each with whether it
+        is suspended — one read, without the writer lock (a link is never removed; the ledger
+        checks the link and the suspension again under its lock when a round is fed)."""
+        p, lt = t.progressives, t.linked_tables
+        q = (
+            sa.select(p.c.id, p.c.name, p.c.definition, p.c.suspended)
+            .join(lt, lt.c.progressive_id == p.c.id)
+            .where(lt.c.table_id == table)
+            .order_by(p.c.id)
+        )
+        with self.reader.connect() as conn:
+            rows = conn.execute(q).all()
+        found = []
+        for row in rows:
+            cached = self._defs.get(row.name)
+            if cached is None or cached[0] != row.id or cached[1] != row.definition:
+                cached = (row.id, row.definition, ProgressiveDefinition.from_json(row.definition))
+                self._defs[row.name] = cached
+            found.append((cached[2], bool(row.suspended)))
+        return found
+
     def reconfigure(
         self,
         progressive: str,

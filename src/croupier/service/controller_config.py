@@ -33,11 +33,11 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from croupier.commands.meters_report import REPORT_COLUMNS
+from croupier.commands.meters_report import REPORT_COLUMNS, progressive_json, report_rows
 from croupier.errors import InputError
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
-from croupier.progressive.report import Reconciliation, check_period
+from croupier.progressive.report import check_period
 from croupier.service.auth import report_reader, require
 from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
 from croupier.units import parse_amount
@@ -193,18 +193,6 @@ class ReportFormat(StrEnum):
     CSV = "csv"
 
 
-def _rows(r: Reconciliation) -> list[dict[str, Any]]:
-    return [
-        {
-            "progressive": r.progressive,
-            "level": lv.level.value,
-            **{c: getattr(lv, c) for c in REPORT_COLUMNS[2:-1]},
-            "balanced": lv.balanced,
-        }
-        for lv in r.levels
-    ]
-
-
 @router.get(
     "/reconciliation",
     summary="Reconcile each progressive and level over a period (§ 605a.7(a))",
@@ -225,10 +213,13 @@ def reconciliation(
     ),
 ) -> Response:
     """As ``croupier meters report --json`` (or its CSV): per level the opening and closing
-    meters (micro-dollars), the period's contributions, awards from the meter, resets and
-    adjustments, the reserve's, what an attendant paid (cents), and whether ``closing = opening
-    + contributions + resets + adjustments − awards`` holds (``balanced``). A level that does not
-    balance is reported as such (``"balanced": false``): run ``GET /verify``."""
+    meters (integer micro-dollars, ``*_micros``, with the amount in dollars beside each:
+    ``opening``), the period's contributions, awards from the meter, resets and adjustments, the
+    reserve's, what an attendant paid (cents, and dollars), and whether ``closing = opening +
+    contributions + resets + adjustments − awards`` holds (``balanced``); per progressive what
+    the table paid (odds lines, envy: ``paid_by_table_cents``, in the CSV on each of its levels'
+    rows). A level that does not balance is reported as such (``"balanced": false``): run
+    ``GET /verify``."""
     lo, hi = _when(start, "the from parameter"), _when(end, "the to parameter")
     check_period(lo, hi, ("?from=", "?to="))  # the query's words, not the CLI's options
     ledger = ledger_of(request)
@@ -238,21 +229,12 @@ def reconciliation(
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=REPORT_COLUMNS, lineterminator="\n")
         w.writeheader()
-        w.writerows(row for r in recs for row in _rows(r))
+        w.writerows(row for r in recs for row in report_rows(r))
         return Response(buf.getvalue(), media_type="text/csv; charset=utf-8")
     data = {
         "from": lo.isoformat() if lo else None,
         "to": hi.isoformat() if hi else None,
         "balanced": all(r.balanced for r in recs),
-        "progressives": [
-            {
-                "progressive": r.progressive,
-                "events": r.events,
-                "paid_by_table_cents": r.paid_by_table_cents,
-                "balanced": r.balanced,
-                "levels": _rows(r),
-            }
-            for r in recs
-        ],
+        "progressives": [progressive_json(r) for r in recs],
     }
     return Response(dumps(data), media_type="application/json")

@@ -128,6 +128,7 @@ TABLE = _obj(
     },
     {
         "settled": {**ROUND, "description": "After settle: the stored round."},
+        "voided": {**ROUND, "description": "After a void: the voided round, stored."},
         "estimate": {
             **_S,
             "description": "Present when a share of a meter is shown at the "
@@ -141,6 +142,7 @@ SUCCESS: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/rounds/settle"): ROUND,
     ("post", "/tables"): TABLE,
     ("post", "/tables/{table}/steps"): TABLE,
+    ("post", "/tables/{table}/void"): TABLE,
     ("delete", "/tables/{table}"): _obj(
         {
             "table": _S,
