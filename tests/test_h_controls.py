@@ -156,7 +156,7 @@ def test_a_progressive_wager_at_a_table_no_progressive_takes_is_refused(server: 
         assert "§ 633b.2(d)" in p["detail"]  # the wager's own section: a progressive system
         assert "58 Pa. Code § 605a.8" in p["detail"]
         assert c.get(f"/rounds/{table}/r1", headers=server.auth(DEALER)).status_code == 404
-        summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(DEALER))
+        summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(PIT))
         assert summary.json()["rounds"] == 0 and summary.json()["wagers"] == []
         assert pending_awards(c, server) == before
 
@@ -185,7 +185,7 @@ def test_a_linked_table_feeds_the_progressive_that_takes_the_wager(server: Serve
         assert envy["win_cents"] == 300_000
         (award,) = [a for a in pending_awards(c, server) if a["progressive"] == name]
         assert (award["amount_cents"], award["table"], award["position"]) == (5_000_185, table, 1)
-        summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(DEALER))
+        summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(PIT))
         (row,) = [w for w in summary.json()["wagers"] if w["wager"] == "jackpot-party"]
         assert row["pending_cents"] == 5_000_185
         # not counted as paid while it waits: seat 1's stake lost, seat 2's +$25 and $3,000
@@ -338,7 +338,7 @@ def test_a_table_not_open_settles_under_the_round_files_submission(server: Serve
         report = c.get(
             "/hold-report",
             params={"table": table, "wager": "perfect-pairs"},
-            headers=server.auth(DEALER),
+            headers=server.auth(PIT),
         ).json()
         assert sorted(r["hold_cents"] for r in report["rows"]) == [-15_000, -12_500]
 
@@ -449,10 +449,10 @@ def test_a_floorperson_voids_a_misdealt_round_every_wager_returned(server: Serve
         stored = c.get(f"/rounds/{table}/round-1", headers=server.auth(DEALER)).json()
         assert stored == voided
         jsonschema.validate(stored, SCHEMA, cls=jsonschema.Draft202012Validator)
-        summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(DEALER))
+        summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(PIT))
         assert (summary.json()["rounds"], summary.json()["voided_rounds"]) == (0, 1)
         assert summary.json()["wagers"] == []
-        report = c.get("/hold-report", params={"table": table}, headers=server.auth(DEALER))
+        report = c.get("/hold-report", params={"table": table}, headers=server.auth(PIT))
         assert report.json()["rows"] == []
         closed = c.delete(f"/tables/{table}", headers=server.auth(PIT))
         assert closed.status_code == 200, closed.text

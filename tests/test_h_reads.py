@@ -232,12 +232,12 @@ def test_the_hold_report_takes_the_summarys_filters(server: Server) -> None:
             body = pp_round(rid, cards=cards)
             r = c.post("/rounds/settle", params={"table": t}, json=body, headers=h)
             assert r.status_code == 201, r.text
-        report = c.get("/hold-report", params={"table": table}, headers=h).json()
+        report = c.get("/hold-report", params={"table": table}, headers=server.auth(PIT)).json()
         (row,) = report["rows"]
         assert (row["table"], row["wager"], row["rounds"]) == (table, "perfect-pairs", 2)
         assert (row["handle_cents"], row["hold_cents"]) == (1_000, -12_000)
         assert report["filters"]["table"] == table
-        summary = c.get("/rounds/summary", params={"table": table}, headers=h).json()
+        summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(PIT)).json()
         (pp,) = [w for w in summary["wagers"] if w["wager"] == "perfect-pairs"]
         assert (pp["stake_cents"], pp["hold_cents"]) == (row["handle_cents"], row["hold_cents"])
         for params in (
@@ -245,11 +245,15 @@ def test_the_hold_report_takes_the_summarys_filters(server: Server) -> None:
             {"table": table, "until": "2000-01-01T00:00:00Z"},
             {"table": table, "wager": "blackjack"},  # settled by the base game: no hold row
         ):
-            assert c.get("/hold-report", params=params, headers=h).json()["rows"] == [], params
-        both = c.get("/hold-report", params={"wager": "perfect-pairs"}, headers=h).json()
+            assert (
+                c.get("/hold-report", params=params, headers=server.auth(PIT)).json()["rows"] == []
+            ), params
+        both = c.get(
+            "/hold-report", params={"wager": "perfect-pairs"}, headers=server.auth(PIT)
+        ).json()
         assert {table, other} <= {r["table"] for r in both["rows"]}
         assert {r["wager"] for r in both["rows"]} == {"perfect-pairs"}
-        bad = c.get("/hold-report", params={"since": "yesterday"}, headers=h)
+        bad = c.get("/hold-report", params={"since": "yesterday"}, headers=server.auth(PIT))
         assert bad.status_code == 422 and "since" in bad.json()["detail"]
 
 
@@ -272,8 +276,7 @@ def test_the_reconciliation_gives_what_the_table_paid_and_dollars(server: Server
             "/rounds/settle", params={"table": table}, json=body, headers=server.auth(DEALER)
         )
         assert r.status_code == 201, r.text
-        h = server.auth(DEALER)
-        data = c.get("/reconciliation", params={"name": name}, headers=h).json()
+        data = c.get("/reconciliation", params={"name": name}, headers=server.auth(PIT)).json()
         cli_shape = {k: v for k, v in data.items() if k != "balanced"}  # the CLI's JSON
         jsonschema.validate(cli_shape, schema("meters-report"))
         (p,) = data["progressives"]
@@ -285,7 +288,9 @@ def test_the_reconciliation_gives_what_the_table_paid_and_dollars(server: Server
                 stem = re.sub(r"_(micros|cents)$", "", key)
                 assert isinstance(lv[stem], str) and lv[stem].lstrip("-").startswith("$"), key
                 assert isinstance(value, int), key
-        text = c.get("/reconciliation", params={"name": name, "format": "csv"}, headers=h).text
+        text = c.get(
+            "/reconciliation", params={"name": name, "format": "csv"}, headers=server.auth(PIT)
+        ).text
         (row,) = list(csv.DictReader(io.StringIO(text)))
         assert int(row["paid_by_table_cents"]) == 5_500
         assert int(row["closing_micros"]) == lv["closing_micros"]
