@@ -66,15 +66,25 @@ HANDS = ["8s 8s", "Th 6c", "Ad Kd", "9h 9d", "5c 7s", "Qs Qc"]
 DEALERS = ["Kd 9c", "Ah Kc", "7d Ts", "6s 5h Th"]
 
 
-def round_body(rid: str, i: int) -> dict[str, Any]:
-    """Two seats, Blackjack + Perfect Pairs + a $5 Jackpot Party wager each."""
+PLAIN_SUBMISSION: dict[str, Any] = {
+    **SUBMISSION,
+    "wagers": [w for w in SUBMISSION["wagers"] if w["wager"] != "jackpot-party"],
+}
+"""The same table without its Jackpot Party wager: a round the service feeds to no progressive
+(a progressive wager always feeds one, the table's linked one by default)."""
+
+
+def round_body(rid: str, i: int, jp: bool = True) -> dict[str, Any]:
+    """Two seats, Blackjack + Perfect Pairs + (with ``jp``) a $5 Jackpot Party wager each;
+    without ``jp`` under :data:`PLAIN_SUBMISSION`, so nothing is fed to a progressive."""
     steps: list[dict[str, Any]] = []
     for seat in (2, 5):
         steps += [
             {"action": "bet", "seat": seat, "wager": "blackjack", "amount": "$25"},
             {"action": "bet", "seat": seat, "wager": "perfect-pairs", "amount": "$5"},
-            {"action": "bet", "seat": seat, "wager": "jackpot-party", "amount": "$5"},
         ]
+        if jp:
+            steps.append({"action": "bet", "seat": seat, "wager": "jackpot-party", "amount": "$5"})
     steps += [
         {"action": "no-more-bets"},
         {
@@ -84,7 +94,7 @@ def round_body(rid: str, i: int) -> dict[str, Any]:
         },
         {"action": "settle"},
     ]
-    return {"id": rid, "submission": SUBMISSION, "steps": steps}
+    return {"id": rid, "submission": SUBMISSION if jp else PLAIN_SUBMISSION, "steps": steps}
 
 
 def free_port() -> int:
@@ -168,7 +178,7 @@ def client_loop(
             if delay > 0:
                 time.sleep(delay)
             rid = f"c{c}-{i}"
-            body = json.dumps(round_body(rid, i)).encode()
+            body = json.dumps(round_body(rid, i, jp=bool(params))).encode()
             headers = {
                 "Authorization": f"Bearer {token}",
                 "Content-Type": "application/json",
@@ -251,7 +261,7 @@ def run(
         for rid in warm:
             httpx.post(
                 f"{base}/rounds/settle?table={TABLES[0]}{params}",
-                json=round_body(rid, 0),
+                json=round_body(rid, 0, jp=progressive),
                 headers={"Authorization": f"Bearer {token}", "Idempotency-Key": f"warm/{rid}"},
                 timeout=60,
             )

@@ -23,7 +23,7 @@ from typing import Any
 
 import httpx
 
-from croupier.progressive import Ledger
+from croupier.progressive import Ledger, Role
 from progressive_support import (
     DEALER,
     FLOOR,
@@ -60,17 +60,49 @@ def free_port() -> int:
         return port
 
 
+PROGRESSIVES = ("jp-5", "mtd-1", "mtd-5")
+"""The test progressives: every progressive wager :data:`BLACKJACK_SUBMISSION` offers has one
+(a table offering a progressive wager opens only linked to a progressive that takes it)."""
+
+PLAIN_SUBMISSION: dict[str, Any] = {
+    **BLACKJACK_SUBMISSION,
+    "name": "BJ-6-plain",
+    "wagers": [w for w in BLACKJACK_SUBMISSION["wagers"] if "amounts" not in w],
+}
+""":data:`BLACKJACK_SUBMISSION` without its progressive wagers: a table that needs no
+progressive."""
+
+
+ASH = "ash"
+"""The test ledger's assistant shift manager."""
+
+
 def make_ledger(url: str) -> None:
-    """The test staff and two progressives linked to every test table: ``jp-5`` (§ 633b.2
-    paytable P1, $5) and ``mtd-5`` (§ 633b.3 paytable 1, $5)."""
+    """The test staff (with an assistant shift manager, :data:`ASH`: the role just below a
+    shift manager's routes) and three progressives linked to every test table: ``jp-5``
+    (§ 633b.2 paytable P1, $5), ``mtd-5`` (§ 633b.3 paytable 1, $5) and ``mtd-1`` (the same,
+    $1)."""
     with Ledger(url) as ledger:
         add_staff(ledger)
+        ledger.add_user(ASH, Role.ASSISTANT_SHIFT_MANAGER, secret(ASH), by=SHIFT)
         ledger.create_progressive(
             paytable_definition("633b.2", "P1", 6, 500, "jp-5"), tables=TABLES, by=SHIFT
         )
         ledger.create_progressive(
             paytable_definition("633b.3", "1", 6, 500, "mtd-5"), tables=TABLES, by=SHIFT
         )
+        ledger.create_progressive(
+            paytable_definition("633b.3", "1", 6, 100, "mtd-1"), tables=TABLES, by=SHIFT
+        )
+
+
+def link(c: httpx.Client, srv: Server, table: str, names: Sequence[str] = PROGRESSIVES) -> None:
+    """Link ``table`` to each of ``names`` (a shift manager, ``POST /progressives/{name}/links``)."""
+    for name in names:
+        r = c.post(
+            f"/progressives/{name}/links", json={"table": table}, headers=keyed(srv.auth(SHIFT))
+        )
+        assert r.status_code == 201, r.text
 
 
 class Server:
@@ -168,9 +200,14 @@ class Server:
 
 
 def keyed(headers: Mapping[str, str] | None = None, key: str | None = None) -> dict[str, str]:
-    """``headers`` with an ``Idempotency-Key`` (``key``, or a new one): every request that
-    changes money or configuration needs one (a 400 problem without it)."""
-    return {**(headers or {}), "Idempotency-Key": key or f"test-{uuid.uuid4().hex}"}
+    """``headers`` with an ``Idempotency-Key`` (``key``, else the one ``headers`` has, else a new
+    one): every request that changes money or configuration needs one (a 400 problem without
+    it)."""
+    given = dict(headers or {})
+    return {
+        **given,
+        "Idempotency-Key": key or given.get("Idempotency-Key") or f"test-{uuid.uuid4().hex}",
+    }
 
 
 @contextmanager
@@ -238,14 +275,18 @@ def royal_round(round_id: str) -> dict[str, Any]:
 
 
 __all__ = [
+    "ASH",
     "BLACKJACK_SUBMISSION",
     "DEALER",
     "FLOOR",
     "PIT",
+    "PLAIN_SUBMISSION",
+    "PROGRESSIVES",
     "SHIFT",
     "TABLES",
     "Server",
     "keyed",
+    "link",
     "make_ledger",
     "pp_round",
     "round_file",

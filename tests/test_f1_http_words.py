@@ -26,9 +26,11 @@ from service_support import (
     DEALER,
     FLOOR,
     PIT,
+    PLAIN_SUBMISSION,
     SHIFT,
     Server,
     keyed,
+    link,
     pp_round,
     royal_round,
     serving,
@@ -89,17 +91,20 @@ def test_an_answer_matches_its_openapi_schema(server: Server) -> None:
 
     table = uid("BJ")
     with server.client() as c:
+        # linked first: a table offering progressive wagers opens only with their progressives
+        linked = c.post(
+            "/progressives/jp-5/links", json={"table": table}, headers=keyed(server.auth(SHIFT))
+        )
+        jsonschema.validate(linked.json(), schema("post", "/progressives/{name}/links", "201"))
+        link(c, server, table, ("mtd-1", "mtd-5"))
         opened = c.post(
             "/tables",
             json={"table": table, "submission": pp_round("x")["submission"]},
             headers=keyed(server.auth(PIT)),
         )
+        assert opened.status_code == 201, opened.text
         jsonschema.validate(opened.json(), schema("post", "/tables", "201"))
         assert "required" in schema("post", "/tables", "201")
-        link = c.post(
-            "/progressives/jp-5/links", json={"table": table}, headers=keyed(server.auth(SHIFT))
-        )
-        jsonschema.validate(link.json(), schema("post", "/progressives/{name}/links", "201"))
         r = c.post(
             "/rounds/settle",
             params={"table": table, "progressive": "jp-5"},
@@ -129,7 +134,7 @@ def test_errors_name_the_query_parameters_not_cli_flags(server: Server) -> None:
         period = c.get(
             "/reconciliation",
             params={"from": "2026-12-03", "to": "2026-12-01"},
-            headers=server.auth(DEALER),
+            headers=server.auth(PIT),
         )
         assert period.status_code == 422
         assert "give ?from= before ?to=" in period.json()["detail"]
@@ -145,10 +150,10 @@ def test_a_step_that_lost_a_race_says_so(server: Server) -> None:
             table = uid("BJ")
             opened = c.post(
                 "/tables",
-                json={"table": table, "submission": pp_round("x")["submission"]},
+                json={"table": table, "submission": PLAIN_SUBMISSION},
                 headers=keyed(server.auth(PIT)),
             )
-            assert opened.status_code == 201
+            assert opened.status_code == 201, opened.text
 
             def bet(seat: int, table: str = table) -> httpx.Response:
                 body = {"action": "bet", "seat": seat, "wager": "blackjack", "amount": "$10"}

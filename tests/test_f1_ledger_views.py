@@ -16,7 +16,17 @@ import httpx
 import pytest
 
 from progressive_support import BACKENDS
-from service_support import DEALER, FLOOR, SHIFT, Server, keyed, pp_round, royal_round, serving
+from service_support import (
+    DEALER,
+    FLOOR,
+    PIT,
+    SHIFT,
+    Server,
+    keyed,
+    pp_round,
+    royal_round,
+    serving,
+)
 
 STAKE = 500  # royal_round's $5 Jackpot Party wager
 
@@ -50,9 +60,9 @@ def royal_at_new_table(c: httpx.Client, srv: Server) -> tuple[str, dict[str, Any
 
 def jp_row(c: httpx.Client, srv: Server, table: str) -> tuple[dict[str, Any], dict[str, Any]]:
     """The Jackpot Party row of ``table`` in /rounds/summary and in /hold-report."""
-    s = c.get("/rounds/summary", params={"table": table}, headers=srv.auth(DEALER)).json()
+    s = c.get("/rounds/summary", params={"table": table}, headers=srv.auth(PIT)).json()
     (summary,) = [w for w in s["wagers"] if w["wager"] == "jackpot-party"]
-    h = c.get("/hold-report", headers=srv.auth(DEALER)).json()
+    h = c.get("/hold-report", headers=srv.auth(PIT)).json()
     (hold,) = [r for r in h["rows"] if r["table"] == table and r["wager"] == "jackpot-party"]
     return summary, hold
 
@@ -122,7 +132,7 @@ def test_a_summary_by_wager_gives_that_wagers_row_only(server: Server) -> None:
         only = c.get(
             "/rounds/summary",
             params={"table": table, "wager": "jackpot-party"},
-            headers=server.auth(DEALER),
+            headers=server.auth(PIT),
         ).json()
         assert [w["wager"] for w in only["wagers"]] == ["jackpot-party"]
         played = c.post(
@@ -132,9 +142,7 @@ def test_a_summary_by_wager_gives_that_wagers_row_only(server: Server) -> None:
             headers=keyed(server.auth(DEALER)),
         )
         assert played.status_code == 201, played.text
-        every = c.get(
-            "/rounds/summary", params={"table": table}, headers=server.auth(DEALER)
-        ).json()
+        every = c.get("/rounds/summary", params={"table": table}, headers=server.auth(PIT)).json()
         (bj,) = [w for w in every["wagers"] if w["wager"] == "blackjack"]
         # royal_round's $10 Blackjack wager loses to the dealer's Blackjack (A♦ J♦); pp_round's
         # $25 one is settled by the play of the hand (not recorded): its stake counted apart

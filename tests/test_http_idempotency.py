@@ -27,6 +27,7 @@ from service_support import (
     DEALER,
     FLOOR,
     PIT,
+    PLAIN_SUBMISSION,
     SHIFT,
     Server,
     keyed,
@@ -102,7 +103,7 @@ def test_a_key_taken_by_another_member_is_a_new_key(server: Server) -> None:
     request (refused: the bet is placed already), with another step it is taken — never dana's
     stored answer, never a conflict with her key."""
     table, key = uid("T"), uid("step")
-    sub = pp_round("x")["submission"]
+    sub = PLAIN_SUBMISSION
     with server.client() as c:
         opened = c.post(
             "/tables", json={"table": table, "submission": sub}, headers=keyed(server.auth(PIT))
@@ -156,8 +157,8 @@ def keyed_operations(spec: dict[str, Any]) -> set[tuple[str, str]]:
 
 
 def test_every_route_that_changes_money_or_configuration_needs_a_key(server: Server) -> None:
-    """Every operation that is not a read (nor the log-in, nor a simulation, which changes
-    neither money nor configuration) takes the key, marked required in the OpenAPI; each
+    """Every operation that is not a read (nor the log-in or log-out, nor a simulation, which
+    change neither money nor configuration) takes the key, marked required in the OpenAPI; each
     refuses a request without it (400) before anything changes — the member authorized, the
     body valid."""
     with server.client() as c:
@@ -166,17 +167,17 @@ def test_every_route_that_changes_money_or_configuration_needs_a_key(server: Ser
         (m.upper(), p)
         for p, ops in spec["paths"].items()
         for m in ops
-        if m != "get" and p not in ("/token", "/simulations")
+        if m != "get" and p not in ("/token", "/token/revoke", "/simulations")
     }
     assert keyed_operations(spec) == writes
-    assert len(writes) == 13
+    assert len(writes) == 17
     for path, ops in spec["paths"].items():
         for op in ops.values():
             for p in op.get("parameters", []):
                 if p["name"] == "Idempotency-Key":
                     assert p["required"] is True, path
     name, table = uid("mtd"), uid("K")
-    sub = pp_round("x")["submission"]
+    sub = PLAIN_SUBMISSION
     level = "Progressive"
     bodies: dict[tuple[str, str], tuple[str, str, Any]] = {
         ("POST", "/rounds/settle"): (DEALER, "/rounds/settle?table=BJ-2", pp_round(uid("nk"))),
@@ -212,6 +213,14 @@ def test_every_route_that_changes_money_or_configuration_needs_a_key(server: Ser
             "/staff",
             {"name": uid("eve"), "role": "dealer", "password": "a long passphrase"},
         ),
+        ("DELETE", "/staff/{name}"): (SHIFT, f"/staff/{DEALER}", None),
+        ("POST", "/staff/{name}/role"): (SHIFT, f"/staff/{DEALER}/role", {"role": "floorperson"}),
+        ("POST", "/staff/{name}/credential"): (
+            SHIFT,
+            f"/staff/{DEALER}/credential",
+            {"password": "another passphrase"},
+        ),
+        ("POST", "/tables/{table}/void"): (FLOOR, "/tables/BJ-1/void", {"reason": "misdeal"}),
     }
     assert set(bodies) == writes
     with server.client() as c:
@@ -220,6 +229,7 @@ def test_every_route_that_changes_money_or_configuration_needs_a_key(server: Ser
             "tables": c.get("/tables", headers=server.auth(DEALER)).json(),
             "jp": c.get("/progressives/jp-5/history", headers=server.auth(DEALER)).json(),
             "all": c.get("/progressives", headers=server.auth(DEALER)).json(),
+            "staff": c.get("/staff", headers=server.auth(SHIFT)).json(),
         }
         for (method, _), (user, url, body) in sorted(bodies.items()):
             r = c.request(method, url, json=body, headers=server.auth(user))
@@ -230,6 +240,7 @@ def test_every_route_that_changes_money_or_configuration_needs_a_key(server: Ser
             "tables": c.get("/tables", headers=server.auth(DEALER)).json(),
             "jp": c.get("/progressives/jp-5/history", headers=server.auth(DEALER)).json(),
             "all": c.get("/progressives", headers=server.auth(DEALER)).json(),
+            "staff": c.get("/staff", headers=server.auth(SHIFT)).json(),
         }
     assert after == before
 

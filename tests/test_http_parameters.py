@@ -23,7 +23,7 @@ import httpx
 import pytest
 
 from progressive_support import BACKENDS
-from service_support import DEALER, SHIFT, Server, keyed, pp_round, serving
+from service_support import DEALER, PIT, SHIFT, Server, keyed, pp_round, serving
 
 PROBLEM = "application/problem+json"
 STORED_MAX = 2**63 - 1
@@ -187,17 +187,17 @@ def test_an_undeclared_query_parameter_is_a_problem_naming_it(
 
 def test_the_hold_report_refuses_a_filter_it_does_not_apply(server: Server) -> None:
     with server.client() as c:
-        r = c.get("/hold-report", params={"sinse": "2027-01-01"}, headers=server.auth(DEALER))
+        r = c.get("/hold-report", params={"sinse": "2027-01-01"}, headers=server.auth(PIT))
         assert r.status_code == 422 and r.json()["error_type"] == "InputError", r.text
         assert "'sinse'" in r.json()["detail"]
         # a near miss is named with what was meant
         r = c.get("/rounds", params={"tabel": "BJ-1"}, headers=server.auth(DEALER))
         assert r.status_code == 422
         assert "did you mean 'table'?" in r.json()["detail"]
-        r = c.get("/reconciliation", params={"form": "2027-01-01"}, headers=server.auth(DEALER))
+        r = c.get("/reconciliation", params={"form": "2027-01-01"}, headers=server.auth(PIT))
         assert "did you mean 'format'?" in r.json()["detail"] or "'from'" in r.json()["detail"]
         # what a route declares is taken, under the name the query uses (?from=, not ?start=)
-        ok = c.get("/reconciliation", params={"from": "2027-01-01"}, headers=server.auth(DEALER))
+        ok = c.get("/reconciliation", params={"from": "2027-01-01"}, headers=server.auth(PIT))
         assert ok.status_code == 200, ok.text
         # the web page's forms are not the API: their pages read the fields they know
         page = c.get("/", params={"wager": "perfect-pairs", "utm_source": "x"})

@@ -23,6 +23,7 @@ import croupier
 LAYER = {
     "errors": 0,
     "inputs": 0,
+    "names": 0,
     "units": 0,
     "cards": 1,
     "poker": 2,

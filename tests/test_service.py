@@ -33,6 +33,7 @@ from service_support import (
     TABLES,
     Server,
     keyed,
+    link,
     pp_round,
     round_file,
     royal_round,
@@ -70,7 +71,7 @@ def settle(
     params: list[tuple[str, str | int | float | bool | None]] = [("table", table)]
     params += [("progressive", p) for p in progressive]
     return httpx.post(
-        f"{srv.base}/rounds/settle", params=params, json=body, headers=headers, timeout=60
+        f"{srv.base}/rounds/settle", params=params, json=body, headers=keyed(headers), timeout=60
     )
 
 
@@ -179,7 +180,11 @@ def test_rounds_are_queried_by_table_period_and_wager(server: Server) -> None:
         jp = c.get("/rounds", params={"table": table, "wager": "jackpot-party"}).json()
         assert ids[0] in {d["round"] for d in jp["rounds"]}
         assert not set(ids[1:]) & {d["round"] for d in jp["rounds"]}
-        summary = c.get("/rounds/summary", params={"table": table, "since": first}).json()
+        summary = c.get(
+            "/rounds/summary",
+            params={"table": table, "since": first},
+            headers=server.auth(PIT),  # a financial report: a pit manager or above
+        ).json()
     pp = next(w for w in summary["wagers"] if w["wager"] == "perfect-pairs")
     # three perfect pairs of $5 at 25 to 1: the table holds -3 × $125
     assert summary["rounds"] >= 3
@@ -356,10 +361,10 @@ def test_suspend_reconfigure_resume_with_their_roles(server: Server) -> None:
         no = c.post(f"/progressives/{name}/suspend", json=why, headers=keyed(dealer))
         assert no.status_code == 403 and no.json()["section"] == "605a.7"
         key = {"Idempotency-Key": uid("suspend")}
-        yes = c.post(f"/progressives/{name}/suspend", json=why, headers={**pit, **key})
+        yes = c.post(f"/progressives/{name}/suspend", json=why, headers=keyed({**pit, **key}))
         assert yes.status_code == 200, yes.text
         assert yes.json() == {"progressive": name, "suspended": True, "by": PIT}
-        again = c.post(f"/progressives/{name}/suspend", json=why, headers={**pit, **key})
+        again = c.post(f"/progressives/{name}/suspend", json=why, headers=keyed({**pit, **key}))
         assert again.json() == yes.json() and again.headers["Idempotent-Replayed"] == "true"
         twice = c.post(f"/progressives/{name}/suspend", json=why, headers=keyed(pit))
         assert twice.status_code == 409  # suspended already
@@ -416,10 +421,10 @@ def test_the_reconciliation_report_balances_a_period(server: Server) -> None:
         for _ in range(3):
             r = settle(server, mtd_round(uid("m")), table=table, progressive=(name,))
             assert r.status_code == 201, r.text
-        report = c.get("/reconciliation", params={"name": name, "from": start}, headers=dealer)
+        report = c.get("/reconciliation", params={"name": name, "from": start}, headers=pit)
         assert report.status_code == 200, report.text
         (rec,) = report.json()["progressives"]
-        csv_text = c.get("/reconciliation", params={"name": name, "format": "csv"}, headers=dealer)
+        csv_text = c.get("/reconciliation", params={"name": name, "format": "csv"}, headers=pit)
         assert c.get("/reconciliation").status_code == 401
     assert report.json()["balanced"] is True and rec["balanced"] is True
     for row in rec["levels"]:
@@ -449,17 +454,20 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
             ).status_code
             == 403
         )
-        opened = c.post(
-            "/tables",
-            json={"table": table, "submission": sub, "progressives": ["jp-5"]},
-            headers=keyed(pit),
+        spec = {"table": table, "submission": sub, "progressives": ["jp-5"]}
+        # not linked yet: its progressive wagers would have no progressive (§ 605a.8)
+        unlinked = c.post("/tables", json=spec, headers=keyed(pit))
+        assert unlinked.status_code == 422, unlinked.text
+        assert (unlinked.json()["error_type"], unlinked.json()["section"]) == (
+            "LinkError",
+            "605a.8",
         )
+        link(c, server, table)  # jp-5, mtd-1, mtd-5: one for each progressive wager offered
+        opened = c.post("/tables", json=spec, headers=keyed(pit))
         assert opened.status_code == 201, opened.text
-        linked = c.post(
-            "/progressives/jp-5/links", json={"table": table}, headers=keyed(server.auth(SHIFT))
-        )
-        assert linked.status_code == 201, linked.text
         assert opened.json()["allowed"] == ["bet", "no-more-bets"]
+        # the named one first, then the one linked for each other wager and size offered
+        assert opened.json()["progressives"] == ["jp-5", "mtd-1", "mtd-5"]
 
         def step(body: dict[str, Any], key: str | None = None) -> httpx.Response:
             return c.post(f"/tables/{table}/steps", json=body, headers=keyed(dealer, key))
@@ -676,7 +684,7 @@ def test_a_simulation_runs_as_a_job_with_progress(server: Server) -> None:
     spec = {"wager": "perfect-pairs", "paytable": "A", "decks": 6, "rounds": 100_000, "seed": 3}
     with server.client() as c:
         assert c.post("/simulations", json=spec).status_code == 401
-        started = c.post("/simulations", json=spec, headers=server.auth(DEALER))
+        started = c.post("/simulations", json=spec, headers=keyed(server.auth(DEALER)))
         assert started.status_code == 202, started.text
         job = started.json()
         assert (job["done"], job["total"]) == (0, 100_000)
@@ -686,7 +694,9 @@ def test_a_simulation_runs_as_a_job_with_progress(server: Server) -> None:
             job = c.get(f"/simulations/{job['job']}").json()
         assert c.get("/simulations/nope").status_code == 404
         # a bad amount is refused before the job is accepted, not found by the job later
-        bad = c.post("/simulations", json={**spec, "amount": "1e400"}, headers=server.auth(DEALER))
+        bad = c.post(
+            "/simulations", json={**spec, "amount": "1e400"}, headers=keyed(server.auth(DEALER))
+        )
         assert bad.status_code == 422 and bad.json()["error_type"] == "InputError", bad.text
     assert job["status"] == "done", job
     assert job["done"] == 100_000

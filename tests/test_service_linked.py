@@ -12,7 +12,16 @@ import httpx
 import pytest
 
 from progressive_support import BACKENDS, new_db_url
-from service_support import DEALER, PIT, TABLES, Server, keyed, make_ledger, pp_round
+from service_support import (
+    DEALER,
+    PIT,
+    PLAIN_SUBMISSION,
+    TABLES,
+    Server,
+    keyed,
+    make_ledger,
+    pp_round,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -74,7 +83,7 @@ def test_a_table_stepped_on_two_servers_keeps_every_step(backend: str, tmp_path:
         b = Server(url, tmp_path / "b.log").start()
         try:
             table = "BJ-9"
-            sub = pp_round("x")["submission"]
+            sub = PLAIN_SUBMISSION  # no progressive wager: BJ-9 is linked to none
             opened = httpx.post(
                 f"{a.base}/tables",
                 json={"table": table, "submission": sub},

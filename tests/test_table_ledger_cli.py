@@ -310,3 +310,28 @@ def test_the_words_of_a_fed_round_name_the_ledgers_amounts(tmp_path: Path) -> No
     assert net == doc["net_cents"]
     (closing,) = [e for e in events if e["action"] == "settle"]
     assert closing["detail"].endswith(f"players' net +{format_money(net)}")
+
+
+def test_a_bet_no_named_progressive_takes_feeds_the_tables_own_or_is_refused(
+    ledger_db: str, tmp_path: Path
+) -> None:
+    """Seat 5's $1 Match the Dealer wager with only the $5 progressive named: refused while no
+    $1 progressive is linked to the table (§ 605a.8: it would be settled on no ledger, valued
+    at the seed); once one is, it feeds it. By hand (§ 633b.3(j): seeds 1,000 times the wager;
+    15% of each wager to the meter): mtd-5 $5,000 + 75¢, mtd-1 $1,000 + 15¢."""
+    db = floor(ledger_db)
+    path = mtd_round(tmp_path / "r1.json")
+    data = json.loads(path.read_text())
+    data["steps"][3]["amount"] = "$1"
+    path.write_text(json.dumps(data))
+    res = feed(db, "BJ-1", path)
+    assert res.exit_code != 0
+    assert "$1 match-the-dealer wager" in str(res.exception)
+    assert "58 Pa. Code § 605a.8" in str(res.exception)
+    assert levels(db)["mtd-5"]["meter"] == "$5,000"  # nothing fed
+    cli("meters", "create", "--db", db, "-p", "633b.3:1", "-d", "6", "-a", "1", "--name", "mtd-1",
+        "--table", "BJ-1", "--as", "sam")  # fmt: skip
+    res = feed(db, "BJ-1", path)
+    assert res.exit_code == 0, res.output
+    got = levels(db)
+    assert (got["mtd-5"]["meter"], got["mtd-1"]["meter"]) == ("$5,000.75", "$1,000.15")

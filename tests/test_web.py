@@ -28,9 +28,9 @@ from service_support import (
     DEALER,
     FLOOR,
     PIT,
-    SHIFT,
     Server,
     keyed,
+    link,
     make_ledger,
     pp_round,
     royal_round,
@@ -76,6 +76,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             )
             assert r.status_code == 201, r.text
             sub = pp_round("x")["submission"]
+            for table in (
+                TABLE,
+                HONEST,
+                MIS_SETTLED,
+                LINKED,
+                RETRY,
+            ):  # each progressive wager: linked
+                link(c, srv, table)
             for table in (TABLE, HONEST, MIS_SETTLED, RETRY):
                 r = c.post(
                     "/tables",
@@ -83,10 +91,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                     headers=keyed(srv.auth(PIT)),
                 )
                 assert r.status_code == 201, r.text
-            r = c.post(
-                "/progressives/jp-5/links", json={"table": LINKED}, headers=keyed(srv.auth(SHIFT))
-            )
-            assert r.status_code == 201, r.text
             r = c.post(
                 "/tables",
                 json={"table": LINKED, "submission": sub, "progressives": ["jp-5"]},

@@ -25,19 +25,7 @@ from croupier.commands.common import (
     where,
     with_suggestion,
 )
-from croupier.errors import CroupierError, citation, one_line
-
-
-def error_section(exc: CroupierError) -> str | None:
-    """The section an error cites ('633b.3(b)'): a rule's own, else the first a Rules
-    Submission's violations name, else ``None``."""
-    section = getattr(exc, "section", None)
-    if isinstance(section, str):
-        return section
-    for _, sec in getattr(exc, "violations", ()) or ():
-        if isinstance(sec, str):
-            return sec
-    return None
+from croupier.errors import CroupierError, citation, error_section, one_line
 
 
 def load_all_commands() -> Any:

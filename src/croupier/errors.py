@@ -104,8 +104,12 @@ class CroupierError(Exception):
 
     Its text is always one line: control characters in the message (quoted user text) are
     escaped by :func:`one_line`, and a quoted piece of user text longer than
-    :data:`MAX_QUOTED` characters is cut short (:func:`clipped`).
+    :data:`MAX_QUOTED` characters is cut short (:func:`clipped`). ``section`` is the section of
+    58 Pa. Code whose rule it enforces (``None``: no rule is at stake), cited in its text by
+    :func:`cite`.
     """
+
+    section: str | None = None
 
     def __str__(self) -> str:
         text = str(self.args[0]) if len(self.args) == 1 else super().__str__()
@@ -155,17 +159,111 @@ def citation(section: str) -> str:
     return f"58 Pa. Code § {section}"
 
 
+OTHER_RULE = re.compile(r"NY 9 NYCRR|NY 53[0-9]{2}|N\.J\.A\.C\.|NJ 13:6|GLI-[0-9]+")
+"""A rule of another jurisdiction or a test lab, as croupier cites one where the text of
+58 Pa. Code it holds is silent (docs/interpretations.md): NY 9 NYCRR 5321.18(b)(4),
+N.J.A.C. 13:69E-1.39C, GLI-13."""
+
+_TRAILING_RULE = re.compile(r"\s*\(((?:[^()]|\([^()]*\))*)\)\s*$")
+"""A message's last parenthesis (one level of nested parentheses inside: ``5321.18(b)(4)``)."""
+
+
+def cite(message: str, section: str | None, also: str | None = None) -> str:
+    """``message`` with the rules it enforces cited at its end — the one rule for every error
+    croupier builds (and every line joining a message and its section): a rule of 58 Pa. Code is
+    cited first, another jurisdiction's rule that supports it (``also``) after it.
+
+    >>> cite("no wager is accepted", "605a.8")
+    'no wager is accepted (58 Pa. Code § 605a.8)'
+    >>> cite("no wager is accepted", "605a.8", also="NY 9 NYCRR 5321.18(b)(4)")
+    'no wager is accepted (58 Pa. Code § 605a.8; NY 9 NYCRR 5321.18(b)(4))'
+
+    A message that cites another rule itself gets the PA section ahead of it: a closing
+    parenthesis citing it is taken as ``also``; elsewhere the section goes into the first
+    parenthesis that cites it, or ahead of the message when no parenthesis does.
+
+    >>> cite("no wager is accepted (NY 9 NYCRR 5321.18(b)(4))", "605a.8")
+    'no wager is accepted (58 Pa. Code § 605a.8; NY 9 NYCRR 5321.18(b)(4))'
+    >>> cite("bound (hit_odds_bound; N.J.A.C. 13:69D-1.52(e)(4)) exceeded", "601a.2")
+    'bound (58 Pa. Code § 601a.2; hit_odds_bound; N.J.A.C. 13:69D-1.52(e)(4)) exceeded'
+    >>> cite("GLI-13 asks for it", "605a.7")
+    '58 Pa. Code § 605a.7: GLI-13 asks for it'
+
+    Without a section no PA rule is at stake: ``also`` alone is cited, the message is kept.
+    """
+    if section is None:
+        return f"{message} ({also})" if also else message
+    pa = citation(section)
+    if also is None:
+        tail = _TRAILING_RULE.search(message)
+        if tail is not None and OTHER_RULE.match(tail.group(1)):
+            message, also = message[: tail.start()], tail.group(1)
+    first = OTHER_RULE.search(message)
+    if first is None:
+        return f"{message} ({pa}; {also})" if also else f"{message} ({pa})"
+    depth, at = 0, -1
+    for i in range(first.start() - 1, -1, -1):  # the parenthesis the other rule is cited in
+        if message[i] == ")":
+            depth += 1
+        elif message[i] == "(":
+            if depth == 0:
+                at = i + 1
+                break
+            depth -= 1
+    text = f"{message[:at]}{pa}; {message[at:]}" if at != -1 else f"{pa}: {message}"
+    return f"{text} ({also})" if also else text
+
+
+def pa_first(text: str) -> bool:
+    """Whether ``text`` cites no rule of another jurisdiction ahead of 58 Pa. Code: it cites none,
+    or a section of 58 Pa. Code comes before the first (what :func:`cite` makes of every
+    message).
+
+    >>> pa_first("refused (58 Pa. Code § 605a.8; NY 9 NYCRR 5321.18(b)(4))")
+    True
+    >>> pa_first("refused (NY 9 NYCRR 5321.18(b)(4)) (58 Pa. Code § 605a.8)")
+    False
+    """
+    other = OTHER_RULE.search(text)
+    return other is None or -1 < text.find("58 Pa. Code") < other.start()
+
+
+def error_section(exc: BaseException) -> str | None:
+    """The section an error cites (``"633b.3(b)"``): its rule's own, else the first a Rules
+    Submission's violations name, else ``None`` — the ``section`` of the CLI's ``--json`` error
+    object, of the service's problem details and of its pages alike.
+
+    >>> error_section(RulesError("refused", section="605a.8")), error_section(InputError("no"))
+    ('605a.8', None)
+    """
+    section = getattr(exc, "section", None)
+    if isinstance(section, str):
+        return section
+    for _, sec in getattr(exc, "violations", ()) or ():
+        if isinstance(sec, str):
+            return sec
+    return None
+
+
 class RulesError(CroupierError, ValueError):
     """A rule of the regulation forbids what was asked; ``section`` cites the rule.
 
     >>> e = RulesError("Match the Dealer needs 6 or 8 decks, not 2", section="633b.3(b)")
     >>> str(e)
     'Match the Dealer needs 6 or 8 decks, not 2 (58 Pa. Code § 633b.3(b))'
+
+    ``also``: the rule of another jurisdiction the project follows where the PA text it holds is
+    silent, cited after the section (:func:`cite`); ``reason`` is the message as given, before
+    the citation.
     """
 
-    def __init__(self, message: str, section: str) -> None:
-        super().__init__(f"{message} ({citation(section)})")
+    section: str
+
+    def __init__(self, message: str, section: str, *, also: str | None = None) -> None:
+        super().__init__(cite(message, section, also))
         self.section = section
+        self.reason = message
+        self.also = also
 
 
 class InputError(CroupierError, ValueError):
@@ -183,7 +281,17 @@ class OutputError(CroupierError, OSError):
 
 class LedgerError(CroupierError, RuntimeError):
     """The progressive ledger refused an operation that breaks no rule of the regulation: an unknown
-    progressive, round or user, a round in the wrong state, or a database that cannot be used."""
+    progressive, round or user, a round in the wrong state, or a database that cannot be used.
+
+    A state the rules of the progressive system require (a link suspended before it is
+    reconfigured) names them: ``section`` of 58 Pa. Code and ``also`` another jurisdiction's rule,
+    cited by :func:`cite`."""
+
+    def __init__(
+        self, message: str, *, section: str | None = None, also: str | None = None
+    ) -> None:
+        super().__init__(cite(message, section, also))
+        self.section = section
 
 
 class LedgerLookupError(LedgerError, KeyError):
@@ -229,6 +337,40 @@ class AuthenticationError(LedgerError):
     of a ledger that has staff already."""
 
 
+class LoginLockedError(AuthenticationError):
+    """Logins are refused for a while after too many failed ones — of one staff member, or from
+    one client address (NIST SP 800-63B § 5.2.2, rate limiting): ``retry_after`` is how many
+    seconds are left (the service answers a 429 problem with ``Retry-After``)."""
+
+    retry_after: int = 1
+
+    @classmethod
+    def lasting(cls, message: str, retry_after: int) -> LoginLockedError:
+        """The error, ``retry_after`` seconds (at least 1) left."""
+        exc = cls(message)
+        exc.retry_after = max(1, retry_after)
+        return exc
+
+
+class NameRuleError(InputError):
+    """A name of a staff member, a progressive or a table is empty, too long, or holds a
+    control, format or invisible character (:mod:`croupier.names`)."""
+
+
+class ConfusableNameError(LedgerError):
+    """A new name is, or reads as, one that exists (:func:`croupier.names.fold`: case, dashes,
+    spaces, composed accents and look-alike letters folded); ``existing`` is that name."""
+
+    existing: str = ""
+
+    @classmethod
+    def of(cls, message: str, existing: str) -> ConfusableNameError:
+        """The error naming ``existing``."""
+        exc = cls(message)
+        exc.existing = existing
+        return exc
+
+
 class LedgerKeyError(LedgerError):
     """The ledger key that chains the events (HMAC-SHA256) is missing or unreadable: nothing is
     written without it; ``croupier meters verify`` still checks everything else and says so."""
@@ -261,7 +403,7 @@ class SubmissionError(CroupierError, ValueError):
     """
 
     def __init__(self, source: str, violations: tuple[tuple[str, str | None], ...]) -> None:
-        lines = [f"{msg} (58 Pa. Code § {sec})" if sec else msg for msg, sec in violations]
+        lines = [cite(msg, sec) for msg, sec in violations]
         super().__init__(f"{source}: " + "; ".join(lines))
         self.source = source
         self.violations = violations

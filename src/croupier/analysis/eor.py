@@ -61,6 +61,11 @@ CARD_ORDER: tuple[Card, ...] = tuple(Card(r, s) for r in RANK_ORDER for s in Sui
 MAX_LEVEL = 4
 """The largest tag a derived count may use."""
 
+BACCARAT_EXACT_SAMPLE = 10_000
+"""Coups bet whose exact edge a Baccarat counter's figures evaluate (all of them up to this many,
+a seeded sample beyond): the one default of :func:`count_in_shoes`, ``croupier eor``,
+``GET /eor/{wager}`` and the HTML report, so they show the same figures for the same shoes."""
+
 
 @dataclass(frozen=True)
 class RankEffect:
@@ -344,6 +349,12 @@ class CountInShoes:
     (the composition actually left, hidden burned cards included), over ``evaluated`` of them (all,
     or a seeded random sample); ``positive_share``: share of those whose exact expected return was
     positive; ``win_per_shoe``: expected units won per shoe, ``average_edge × bets ÷ shoes``.
+
+    Each coup's edge is exact, but which coups a shoe brings to the trigger is simulated:
+    ``win_per_shoe_sd`` is the sample standard deviation over the shoes of each shoe's expected
+    win (the exact edges of its coups bet, each sampled coup standing for ``bets ÷ evaluated``),
+    so :attr:`win_per_shoe_se` is the simulation's standard error, as the Blackjack counter's is
+    (:class:`croupier.analysis.eor_shoes.CounterAtTable`).
     """
 
     shoes: int
@@ -354,6 +365,7 @@ class CountInShoes:
     evaluated: int
     average_edge: float | None
     positive_share: float | None
+    win_per_shoe_sd: float
 
     @property
     def bet_frequency(self) -> float:
@@ -364,6 +376,11 @@ class CountInShoes:
     def win_per_shoe(self) -> float:
         """Expected units won per shoe betting one unit at every coup at or above the trigger."""
         return (self.average_edge or 0.0) * self.bets / self.shoes
+
+    @property
+    def win_per_shoe_se(self) -> float:
+        """Standard error of :attr:`win_per_shoe` over the simulated shoes."""
+        return self.win_per_shoe_sd / math.sqrt(self.shoes)
 
     def to_dict(self) -> dict[str, float | int | None]:
         """JSON-ready figures."""
@@ -378,6 +395,7 @@ class CountInShoes:
             "average_edge_when_betting": self.average_edge,
             "positive_share_when_betting": self.positive_share,
             "win_per_shoe": self.win_per_shoe,
+            "win_per_shoe_se": self.win_per_shoe_se,
         }
 
 
@@ -400,7 +418,7 @@ def count_in_shoes(
     count: BalancedCount,
     simulation: ShoeSimulation,
     trigger: int | None = None,
-    sample: int = 20_000,
+    sample: int = BACCARAT_EXACT_SAMPLE,
 ) -> CountInShoes:
     """Play ``count`` over the coups recorded by a whole-shoe Baccarat simulation
     (:func:`croupier.analysis.baccarat_shoe.simulate_shoes` with ``record=True``), betting at
@@ -424,6 +442,10 @@ def count_in_shoes(
         rng = np.random.Generator(np.random.PCG64(simulation.seed))
         chosen = np.sort(rng.choice(bet, size=sample, replace=False))
     edges = expected_values(records.remaining[chosen], summary_nets(wager, table))
+    stands_for = bet.size / chosen.size if chosen.size else 0.0
+    per_shoe = stands_for * np.bincount(
+        records.shoe[chosen], weights=edges, minlength=simulation.shoes
+    )
     return CountInShoes(
         shoes=simulation.shoes,
         coups=int(tc.size),
@@ -433,4 +455,5 @@ def count_in_shoes(
         evaluated=int(chosen.size),
         average_edge=float(edges.mean()) if edges.size else None,
         positive_share=float((edges > 0).mean()) if edges.size else None,
+        win_per_shoe_sd=float(per_shoe.std(ddof=1)) if simulation.shoes > 1 else math.inf,
     )

@@ -11,8 +11,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from croupier.analysis.eor import CARD_ORDER, RANK_ORDER, EffectOfRemoval
-from croupier.analysis.eor_table import CounterConditions, Vulnerability, vulnerability
+from croupier.analysis.eor import BACCARAT_EXACT_SAMPLE, CARD_ORDER, RANK_ORDER, EffectOfRemoval
+from croupier.analysis.eor_table import (
+    VERDICT_RULE,
+    CounterConditions,
+    Vulnerability,
+    vulnerability,
+)
 from croupier.analysis.parsheet import ParSheet
 from croupier.errors import CroupierError
 from croupier.wagers.baccarat import BaccaratWager
@@ -29,8 +34,6 @@ REPORT_PERFECT_SHOES = 500
 """Shoes for the perfect-information bound of a wager no count tracks (Match the Dealer's
 three-card return costs 52³ products a round)."""
 REPORT_SEED = 1
-REPORT_SAMPLE = 1_000
-"""Baccarat coups bet whose exact edge the report evaluates (a seeded sample)."""
 REPORT_PAYTABLES = 3
 """Paytables of one wager the report counts (the first ones at the largest deck count)."""
 
@@ -85,7 +88,7 @@ def _figures(row: Vulnerability) -> str:
         return head + f"<td colspan='4'>{html.escape(row.not_simulated or '')}</td>"
     edge = row.edge_when_betting
     hour = row.win_per_hour or 0.0
-    se = f" ± {row.counter.win_per_hour_se:.3f}" if row.counter is not None else ""
+    se = f" ± {row.win_per_hour_se:.3f}" if row.win_per_hour_se is not None else ""
     return (
         head + f"<td>{row.bet_frequency:.2%}</td><td>{'' if edge is None else f'{edge:+.2%}'}</td>"
         f"<td>{row.win_per_shoe or 0:+.3f}</td><td>{hour:+.3f}{se}</td>"
@@ -114,7 +117,6 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
     cond = CounterConditions(
         shoes=REPORT_SHOES if baccarat else REPORT_BLACKJACK_SHOES,
         seed=REPORT_SEED,
-        baccarat_sample=REPORT_SAMPLE,
         perfect_shoes=REPORT_PERFECT_SHOES,
     )
     rows = []
@@ -142,10 +144,13 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
         "<table><tr><th>Paytable</th>"
         + "".join(f"<th>{r.letter}</th>" for r in RANK_ORDER)
         + "<th>Turns positive at true count</th><th>Rounds bet</th><th>Return when betting</th>"
-        "<th>Units per shoe</th><th>Units per hour</th></tr>",
+        "<th>Units per shoe</th><th>Units per hour</th><th>Verdict</th></tr>",
     ]
     for row in rows:
-        parts.append(f"<tr><td>{html.escape(row.paytable)}</td>{_tags(row)}{_figures(row)}</tr>")
+        verdict = f"<td title='{html.escape(row.verdict_basis)}'>{html.escape(row.verdict)}</td>"
+        parts.append(
+            f"<tr><td>{html.escape(row.paytable)}</td>{_tags(row)}{_figures(row)}{verdict}</tr>"
+        )
     parts.append("</table>")
     for row in rows:
         if row.no_count:
@@ -169,7 +174,9 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
         how = (
             f"{REPORT_SHOES:,} simulated shoes (cut card 14 cards from the end, first-card burn, "
             f"seed {REPORT_SEED}); the return when betting is the exact expected return of the "
-            f"cards left, averaged over the coups bet (up to {REPORT_SAMPLE:,} of them)"
+            f"cards left, averaged over the coups bet (up to {BACCARAT_EXACT_SAMPLE:,} of them, "
+            "as <code>croupier eor</code> does); ± one standard error over the shoes; 60 coups an "
+            "hour"
         )
     else:
         how = (
@@ -183,4 +190,5 @@ def eor_report_html(sheets: Sequence[ParSheet]) -> str | None:
         "at the whole true count at or above break-even, nothing otherwise. Rounds bet, return "
         f"and units come from {how}. <code>croupier eor</code> gives the full figures.</p>"
     )
+    parts.append(f"<p>Verdict: {html.escape(VERDICT_RULE)}.</p>")
     return "\n".join(parts)

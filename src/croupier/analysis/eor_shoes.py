@@ -449,7 +449,7 @@ def play_shoes(
         bets=int(bet.sum()),
         shoes_with_a_bet=int(np.unique(shoe[bet]).size),
         won=float(won_each.sum()),
-        won_sd=float(per_shoe.std(ddof=1)),
+        won_sd=float(per_shoe.std(ddof=1)) if shoes > 1 else math.inf,
         linear_won=float(linear.sum()),
         flat_return=flat,
         overflow=dealt.overflow,

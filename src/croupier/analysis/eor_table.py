@@ -20,6 +20,7 @@ from typing import Any
 
 from croupier.analysis.baccarat_shoe import ShoeSimulation, simulate_shoes
 from croupier.analysis.eor import (
+    BACCARAT_EXACT_SAMPLE,
     BalancedCount,
     CountInShoes,
     EffectOfRemoval,
@@ -47,10 +48,46 @@ RESHUFFLED_GAMES = (Game.FOUR_CARD_POKER, Game.CRISS_CROSS_POKER)
 """Games dealt from one 52-card deck shuffled before every round (docs/interpretations.md)."""
 
 NEGLIGIBLE_PER_HOUR = 0.01
-"""Below this many units an hour (either way) a counter's result is called negligible."""
+"""A counter's gain (or loss) smaller than this many units an hour is negligible."""
+INTERVAL_SE = 2.0
+"""Half-width of the gain's interval the verdict reads, in standard errors (about 95%)."""
 
-BACCARAT_EXACT_SAMPLE = 10_000
-"""Coups bet whose exact edge the Baccarat counter figures evaluate (a seeded sample)."""
+VERDICT_RULE = (
+    "one rule for every game: a count is judged by the gain a counter makes with it, in units an "
+    "hour, betting 1 unit when the true count is at or above the trigger and nothing otherwise, "
+    "at the conditions stated (Blackjack: the penetration and seats; Baccarat: the cut card); "
+    f"the gain's interval is ± {INTERVAL_SE:g} standard errors over the simulated shoes (each "
+    "Baccarat coup at its exact edge, each Blackjack bet as settled), and a gain that is exactly "
+    "0 has none. Exactly 0: no card count tracks it, the count never turns it positive, or no "
+    "count carries between rounds (every round from a freshly shuffled deck). Otherwise: "
+    f"beatable by counting when the interval lies above 0 and the gain is {NEGLIGIBLE_PER_HOUR:g} "
+    f"units an hour or more; a counter still loses when it lies below 0 and the loss is "
+    f"{NEGLIGIBLE_PER_HOUR:g} or more; negligible either way when the gain is smaller than "
+    f"{NEGLIGIBLE_PER_HOUR:g} either way and the interval lies on one side of 0 or within "
+    f"± {NEGLIGIBLE_PER_HOUR:g}; no gain shown when the interval holds 0 and reaches beyond "
+    f"± {NEGLIGIBLE_PER_HOUR:g}"
+)
+"""The verdict's rule, stated in every output that gives a verdict (docs/interpretations.md)."""
+
+
+def judge(win_per_hour: float, se: float) -> str:
+    """The verdict on a simulated gain of ``win_per_hour`` units an hour with standard error
+    ``se`` (:data:`VERDICT_RULE`).
+
+    >>> judge(0.5, 0.1), judge(0.5, 0.3), judge(-0.2, 0.05), judge(0.004, 0.002)
+    ('beatable by counting', 'no gain shown', 'a counter still loses', 'negligible either way')
+    >>> judge(0.008, 0.002)  # shown positive, but less than 0.01 units an hour
+    'negligible either way'
+    """
+    low, high = win_per_hour - INTERVAL_SE * se, win_per_hour + INTERVAL_SE * se
+    small = abs(win_per_hour) < NEGLIGIBLE_PER_HOUR
+    if low > 0:
+        return "negligible either way" if small else "beatable by counting"
+    if high < 0:
+        return "negligible either way" if small else "a counter still loses"
+    if low > -NEGLIGIBLE_PER_HOUR and high < NEGLIGIBLE_PER_HOUR:
+        return "negligible either way"
+    return "no gain shown"
 
 
 @dataclass(frozen=True)
@@ -66,9 +103,9 @@ class CounterConditions:
     trigger: int | None = None
     baccarat: BaccaratRules | None = None
     baccarat_sample: int = BACCARAT_EXACT_SAMPLE
+    """Baccarat: coups bet whose exact edge is evaluated (a seeded sample beyond)."""
     perfect_shoes: int | None = None
     """Shoes for the perfect-information bound (``None``: ``shoes``)."""
-    """Baccarat: coups bet whose exact edge is evaluated (a seeded sample beyond)."""
 
 
 @dataclass(frozen=True)
@@ -135,27 +172,65 @@ class Vulnerability:
         return None
 
     @property
-    def verdict(self) -> str:
-        """The row in a few words."""
-        if self.eor is None:
-            return "not computed"
+    def win_per_hour_se(self) -> float | None:
+        """Standard error of :attr:`win_per_hour` over the simulated shoes (Blackjack: of the
+        bets as settled; Baccarat: of the coups bet at their exact edges)."""
+        if self.counter is not None:
+            return self.counter.win_per_hour_se
+        if self.coups is not None and self.coups.coups:
+            per_shoe = self.coups.coups / self.coups.shoes
+            return self.coups.win_per_shoe_se / per_shoe * self.coups_per_hour
+        return None
+
+    @property
+    def _exactly_nothing(self) -> str | None:
+        """Why a counter's gain is exactly 0, when it is (none was simulated: a trigger given
+        where the count never turns the wager positive is simulated and judged as any)."""
+        if self.eor is None or self.counter is not None or self.coups is not None:
+            return None
         if self.count is None:
             return "no card count tracks it"
         if self.count.threshold is None:
             return "the count never turns it positive"
-        if self.not_simulated is not None and self.counter is None and self.coups is None:
-            return "no count carries between rounds" if self._reshuffled else "not simulated"
-        win = self.win_per_hour
-        if win is None:
+        if self._reshuffled:
+            return "no count carries between rounds"
+        return None
+
+    @property
+    def verdict(self) -> str:
+        """The row in a few words, by :data:`VERDICT_RULE` (one rule for every game)."""
+        if self.eor is None:
+            return "not computed"
+        exact = self._exactly_nothing
+        if exact is not None:
+            return exact
+        win, se = self.win_per_hour, self.win_per_hour_se
+        if win is None or se is None:
             return "not simulated"
-        se = self.counter.win_per_hour_se if self.counter is not None else 0.0
-        if abs(win) < NEGLIGIBLE_PER_HOUR and 2 * se < NEGLIGIBLE_PER_HOUR:
-            return "negligible either way"
-        if win > 2 * se:
-            return "beatable by counting"
-        if win < -2 * se:
-            return "a counter still loses"
-        return "no gain shown"
+        return judge(win, se)
+
+    @property
+    def verdict_basis(self) -> str:
+        """What the verdict was read from, in words."""
+        if self.eor is None:
+            return "no effect of removal computed"
+        if self._exactly_nothing is not None:
+            return "the gain is exactly 0"
+        win, se = self.win_per_hour, self.win_per_hour_se
+        if win is None or se is None:
+            return f"no gain simulated ({self.not_simulated or 'no shoes'})"
+        shoes = (
+            self.counter.shoes
+            if self.counter is not None
+            else self.coups.shoes
+            if self.coups
+            else 0
+        )
+        low, high = win - INTERVAL_SE * se, win + INTERVAL_SE * se
+        return (
+            f"{win:+.3f} ± {se:.3f} units an hour over {shoes:,} simulated shoes: interval "
+            f"{low:+.3f} to {high:+.3f} (± {INTERVAL_SE:g} standard errors)"
+        )
 
     @property
     def _reshuffled(self) -> bool:
@@ -187,11 +262,12 @@ class Vulnerability:
             "edge_when_betting": self.edge_when_betting,
             "win_per_shoe": self.win_per_shoe,
             "win_per_hour": self.win_per_hour,
-            "win_per_hour_se": self.counter.win_per_hour_se if self.counter is not None else None,
+            "win_per_hour_se": self.win_per_hour_se,
             "win_per_hour_cents": None,
             "not_simulated": self.not_simulated,
             "perfect_play": self.perfect.to_dict() if self.perfect is not None else None,
             "verdict": self.verdict,
+            "verdict_basis": self.verdict_basis,
         }
 
 

@@ -16,6 +16,7 @@ from croupier.analysis.eor import (
     EffectOfRemoval,
 )
 from croupier.analysis.eor_table import (
+    VERDICT_RULE,
     CounterConditions,
     Vulnerability,
     default_decks,
@@ -84,8 +85,9 @@ def describe_counter(row: Vulnerability, unit_cents: int) -> str:
             f"{r.shoes:,} simulated Baccarat shoes: {r.bet_frequency:.2%} of {r.coups:,} coups at "
             f"true count {r.trigger:+d} or more, in {r.shoes_with_a_bet:.1%} of shoes; exact edge "
             f"on those coups {r.average_edge or 0:+.3%} ({r.positive_share or 0:.1%} of them "
-            f"positive; {r.evaluated:,} evaluated); {r.win_per_shoe:+.3f} units a shoe, "
-            f"{row.win_per_hour or 0:+.3f} units an hour at {row.coups_per_hour} coups an hour "
+            f"positive; {r.evaluated:,} evaluated); {r.win_per_shoe:+.3f} ± "
+            f"{r.win_per_shoe_se:.3f} units a shoe, {row.win_per_hour or 0:+.3f} ± "
+            f"{row.win_per_hour_se or 0:.3f} units an hour at {row.coups_per_hour} coups an hour "
             f"({_money_per_hour(row.win_per_hour or 0, unit_cents)} an hour at {unit} a bet)"
         )
     if row.perfect is not None:
@@ -179,6 +181,7 @@ def detail_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
         "no_count": row.no_count or "",
         "counter": row.counter.to_dict() if row.counter is not None else None,
         "vulnerability": _row_dict(row, unit_cents),
+        "verdict_rule": VERDICT_RULE,
     }
     if row.coups is not None and row.baccarat_rules is not None:
         r = row.baccarat_rules
@@ -235,7 +238,8 @@ def _show_detail(row: Vulnerability, unit_cents: int) -> None:
     counter = describe_counter(row, unit_cents)
     if counter:
         out.print(counter)
-    out.print(f"verdict: {row.verdict}")
+    out.print(f"verdict: {row.verdict} ({row.verdict_basis})")
+    out.print(f"the verdict's rule: {VERDICT_RULE}")
 
 
 def _show_table(rows: list[Vulnerability], unit_cents: int) -> None:
@@ -244,7 +248,8 @@ def _show_table(rows: list[Vulnerability], unit_cents: int) -> None:
         title_justify="left",
         caption=f"counter bets 1 unit ({format_money(unit_cents)}) when the true count is at or "
         "above the trigger (⌈break-even⌉), nothing otherwise; Blackjack: 75% penetration, "
-        "3 seats, 60 rounds an hour unless set; ± one standard error",
+        "3 seats, 60 rounds an hour unless set; ± one standard error. Verdict: "
+        f"{VERDICT_RULE}",
         caption_justify="left",
     )
     for col in (
@@ -270,7 +275,7 @@ def _show_table(rows: list[Vulnerability], unit_cents: int) -> None:
         kind = "" if c is None else f"L{c.level}{' by card' if c.suit_aware else ''}"
         be = "" if c is None or c.threshold is None else f"{c.threshold:+.2f}"
         hour = r.win_per_hour
-        se = f" ± {r.counter.win_per_hour_se:.2f}" if r.counter is not None else ""
+        se = f" ± {r.win_per_hour_se:.2f}" if r.win_per_hour_se is not None else ""
         t.add_row(
             r.wager,
             r.paytable,
@@ -396,7 +401,11 @@ def eor(
         raise InputError("--paytable names the paytable of one wager: give exactly one wager")
     rows = table_rows(chosen or list(all_wagers()), decks, cond)
     if json_out:
-        doc = {"unit_cents": unit_cents, "wagers": [_row_dict(r, unit_cents) for r in rows]}
+        doc = {
+            "unit_cents": unit_cents,
+            "verdict_rule": VERDICT_RULE,
+            "wagers": [_row_dict(r, unit_cents) for r in rows],
+        }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     _show_table(rows, unit_cents)

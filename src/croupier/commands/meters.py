@@ -7,7 +7,9 @@
 * ``croupier meters bootstrap NAME`` — the first shift manager, once, on a ledger with no staff.
 * ``croupier meters login --as NAME`` — check a staff member's credential and show their role.
 * ``croupier meters link NAME TABLE --as SHIFT_MANAGER`` — link another table (§ 605a.8).
-* ``croupier meters user NAME --role floorperson --as SHIFT_MANAGER`` — add a staff member.
+* ``croupier meters user NAME --role floorperson --as SHIFT_MANAGER`` — add a staff member;
+  ``--remove``, ``--set-role ROLE``, ``--new-credential`` and ``croupier meters users``
+  (:mod:`croupier.commands.meters_staff`).
 * ``croupier meters validate AWARD --as USER`` — a floorperson or above validates a pending
   award, which is then paid (§ 633b.2(h)(3)); ``croupier meters void AWARD --as USER --reason …``.
 * ``croupier meters adjust NAME --level L --meter ±D --reason … --as PIT_MANAGER`` (§ 605a.7(a)(6)).
@@ -43,7 +45,6 @@ from croupier.commands.meters_report import ReportFormat, write_report
 from croupier.commands.meters_view import _print_history, _print_status
 from croupier.errors import (
     AuthenticationError,
-    AuthorizationError,
     CroupierError,
     InputError,
     LedgerError,
@@ -57,7 +58,6 @@ from croupier.progressive import (
     ProgressiveDefinition,
     ReseedFunding,
     ResetTiming,
-    Role,
     RoundSettlement,
     StaffMember,
     default_url,
@@ -74,6 +74,7 @@ from croupier.table.progressive import (
     check_one_meter_per_wager,
     feed_progressive,
     progressive_wager,
+    progressives_for,
     round_id_of,
     wager_of,
     with_ledger_amounts,
@@ -200,8 +201,9 @@ def meters(
         return
     with _ledger(ctx, db) as ledger:
         names = [name] if name else ledger.names()
-        statuses = [ledger.status(n) for n in names]
-        meter_sets = [ledger.meters(n) for n in names]
+        snapshots = [ledger.snapshot(n) for n in names]  # stored state: no replay of the log
+        statuses = [s for s, _ in snapshots]
+        meter_sets = [m for _, m in snapshots]
         events = ledger.history(name, limit) if history else []
         if json_out:
             data: dict[str, Any] = {
@@ -322,8 +324,8 @@ def create(
     definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:
         who = login(ledger, _required_as(by), password_file)
-        status = ledger.create_progressive(definition, tables=table or [], by=who.name)
-        m = ledger.meters(definition.name)
+        ledger.create_progressive(definition, tables=table or [], by=who.name)
+        status, m = ledger.snapshot(definition.name)
         if json_out:
             print(json.dumps(status_dict(status, m), indent=2, ensure_ascii=False))
             return
@@ -381,51 +383,6 @@ def link(
 
 
 @meters_app.command()
-def user(
-    ctx: typer.Context,
-    name: Annotated[str, typer.Argument(help="The user's name.")],
-    role: Annotated[
-        str,
-        typer.Option(
-            "--role",
-            help="dealer, floorperson, pit-manager, assistant-shift-manager or shift-manager.",
-        ),
-    ],
-    by: Annotated[str, typer.Option("--as", help="The shift manager adding them.")] = "",
-    password_file: PasswordFile = None,
-    new_password_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--new-password-file",
-            envvar="CROUPIER_NEW_PASSWORD_FILE",
-            help="Read the new member's credential from this file (else $CROUPIER_NEW_PASSWORD, "
-            "else the terminal asks twice).",
-        ),
-    ] = None,
-    db: DbOpt = None,
-    json_out: JsonOut = False,
-) -> None:
-    """Add a staff member with a role and a credential (recorded in the ledger); a shift manager
-    does it (§ 605a.7)."""
-    r = Role.parse(role)
-    with _ledger(ctx, db) as ledger:
-        who = login(ledger, _required_as(by), password_file)
-        if not who.role.at_least(Role.SHIFT_MANAGER):  # refused before asking for a credential
-            raise AuthorizationError(
-                f"{who.name} is a {who.role.value}; adding staff needs a "
-                f"{Role.SHIFT_MANAGER.value} or above",
-                section="605a.7",
-            )
-        secret = read_credential(name, new_password_file, env=ENV_NEW_PASSWORD, confirm=True)
-        ledger.add_user(name, r, secret, by=who.name)
-        _done(
-            json_out,
-            {"user": name, "role": r.value, "added_by": who.name},
-            f"{name} added as {r.value} by {who.name}",
-        )
-
-
-@meters_app.command()
 def bootstrap(
     ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="The first shift manager's name.")],
@@ -478,8 +435,10 @@ def feed_rounds(
 ) -> tuple[dict[Path, TableRound], int]:
     """``croupier settle --progressive``: feed each round file to each progressive, each file on
     its own — a ledger error in one file is one error line (file, progressive, error) and the
-    others are still fed. The dealer ``by`` is authenticated once. Returns every file fed, its
-    round with the ledger's amounts on its progressive lines
+    others are still fed. A progressive bet no named progressive takes feeds the progressive
+    linked to the table that takes it; with none, the file is refused (§ 605a.8): what the ledger
+    stores never values a progressive wager at the seed. The dealer ``by`` is authenticated
+    once. Returns every file fed, its round with the ledger's amounts on its progressive lines
     (:func:`~croupier.table.progressive.with_ledger_amounts`), and how many files failed."""
     if not table.strip():
         raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
@@ -487,20 +446,31 @@ def feed_rounds(
     failed: set[Path] = set()
     with Ledger(default_url() if db is None else db, create=False) as ledger:
         who = login(ledger, _required_as(by), password_file)
-        check_one_meter_per_wager([ledger.definition(name) for name in progressives])
+        named = [ledger.definition(name) for name in progressives]
+        check_one_meter_per_wager(named)
         for path, rnd in rounds:
             results: list[tuple[str, RoundSettlement]] = []
             # the round's Rules Submission is the running one its progressives are checked against
             ledger.running_submission = submission_digest(rnd.submission)
             try:
                 rid = round_id_of(path)
-                for name in progressives:
+                # every progressive bet feeds a progressive: one named, else the one linked to
+                # the table that takes it; none is an error, never a pay valued at the seed
+                fed_to = progressives_for(
+                    rnd,
+                    table=table,
+                    named=named,
+                    linked=lambda: [d for d, _ in ledger.linked_progressives(table)],
+                )
+                sizes = {d.name: d.wager_cents for d in fed_to}
+                for defn in fed_to:
+                    name = defn.name
                     result = feed_progressive(
                         rnd, ledger.system(name), table=table, round_id=rid, by=who.name
                     )
                     if result is None:
                         continue
-                    results.append((wager_of(ledger.definition(name)), result))
+                    results.append((wager_of(defn), result))
                     if not quiet:
                         what = (
                             "already on the ledger, nothing changed:"
@@ -514,7 +484,7 @@ def feed_rounds(
                 err.print(f"error: {path.name}: {where(exc)}{exc}", style="red")
                 failed.add(path)
                 continue
-            fed[path] = with_ledger_amounts(rnd, results)
+            fed[path] = with_ledger_amounts(rnd, results, sizes)
     return fed, len(failed)
 
 

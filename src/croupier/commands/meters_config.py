@@ -1,7 +1,8 @@
 """``croupier meters suspend | resume | reconfigure``: parameters of a progressive change only
-by a recorded reconfiguration of a suspended link (NY 9 NYCRR 5321.18(b)(4), N.J.A.C.
-13:69E-1.39C; docs/interpretations.md). Registered on :data:`croupier.commands.meters.meters_app`
-when imported: the ``meters`` entry of :data:`croupier.commands.COMMANDS` lists this module."""
+by a recorded reconfiguration of a suspended link (58 Pa. Code § 605a.7, § 605a.8; NY 9 NYCRR
+5321.18(b)(4), N.J.A.C. 13:69E-1.39C; docs/interpretations.md). Registered on
+:data:`croupier.commands.meters.meters_app` when imported: the ``meters`` entry of
+:data:`croupier.commands.COMMANDS` lists this module."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def suspend(
     json_out: JsonOut = False,
 ) -> None:
     """Take a progressive's link out of play before a reconfiguration, as a pit manager or
-    above: no wager is accepted at its tables until `resume` (NY 9 NYCRR 5321.18(b)(4))."""
+    above: no wager is accepted at its tables until `resume` (58 Pa. Code § 605a.8; NY 9 NYCRR
+    5321.18(b)(4))."""
     with _ledger(ctx, db) as ledger:
         who = login(ledger, by, password_file)
         ledger.suspend(name, by=who.name, reason=reason)
@@ -120,7 +122,8 @@ def reconfigure(
     json_out: JsonOut = False,
 ) -> None:
     """Change a suspended progressive's seed, rates or limit, as a shift manager, naming the
-    approval (NY 9 NYCRR 5321.18(b)(4), N.J.A.C. 13:69E-1.39C); the meters are not moved."""
+    approval (58 Pa. Code § 605a.7; NY 9 NYCRR 5321.18(b)(4), N.J.A.C. 13:69E-1.39C); the meters
+    are not moved."""
     with _ledger(ctx, db) as ledger:
         who = login(ledger, by, password_file)
         defn = ledger.definition(name)

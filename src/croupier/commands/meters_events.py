@@ -1,8 +1,9 @@
 """``croupier meters events``: the significant events of the progressive controller (GLI-13;
 N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8; docs/interpretations.md): start-up self-checks,
-verification failures, configuration mismatches, recoveries after a crash, shutdowns — each with
-its table, code, time and actor. Registered on :data:`croupier.commands.meters.meters_app` when
-imported: the ``meters`` entry of :data:`croupier.commands.COMMANDS` lists this module."""
+verification failures, configuration mismatches, recoveries after a crash, shutdowns, failed
+logins and lockouts (NIST SP 800-63B § 5.2.2) — each with its table, code, time and actor.
+Registered on :data:`croupier.commands.meters.meters_app` when imported: the ``meters`` entry of
+:data:`croupier.commands.COMMANDS` lists this module."""
 
 from __future__ import annotations
 
@@ -32,6 +33,13 @@ def _summary(code: str, d: dict[str, Any]) -> str:
         )
     if code == SignificantCode.VERIFICATION_FAILURE.value:
         return f"during {d.get('during')}: {d.get('error')}"
+    if code == SignificantCode.LOGIN_FAILURE.value:
+        who = d.get("user") or "a name that is no member's"
+        return f"{who} from {d.get('client') or 'the command line'}"
+    if code == SignificantCode.LOGIN_LOCKOUT.value:
+        who = d.get("user") or d.get("client")
+        wait = f"{d['seconds']} s" if d.get("seconds") else "until a new credential"
+        return f"{d.get('scope')} {who} locked out for {wait} after {d.get('failures')} failures"
     return f"session {str(d.get('session', ''))[:8]}"
 
 
@@ -44,7 +52,7 @@ def events(
         typer.Option(
             "--code",
             help="Only this code: startup-self-check, verification-failure, "
-            "configuration-mismatch, crash-recovery or shutdown.",
+            "configuration-mismatch, crash-recovery, shutdown, login-failure or login-lockout.",
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="Only the last N.")] = None,

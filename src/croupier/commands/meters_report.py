@@ -29,9 +29,7 @@ class ReportFormat(StrEnum):
     HTML = "html"
 
 
-REPORT_COLUMNS = (
-    "progressive",
-    "level",
+LEVEL_COLUMNS = (
     "opening_micros",
     "contributions_micros",
     "awards_micros",
@@ -46,20 +44,72 @@ REPORT_COLUMNS = (
     "paid_by_attendant_cents",
     "wagers",
     "house_micros",
+)
+"""A level's figures in the reconciliation (:class:`~croupier.progressive.report.LevelReconciliation`
+attributes): money in integer micro-dollars (``*_micros``) or cents (``*_cents``)."""
+
+REPORT_COLUMNS = (
+    "progressive",
+    "level",
+    *LEVEL_COLUMNS,
+    "paid_by_table_cents",
     "balanced",
 )
+"""The CSV's and the HTML table's columns, one row per level: ``paid_by_table_cents`` is the
+progressive's (odds lines and envy paid by the table, not by level), the same on each of its
+levels' rows — count it once per progressive."""
 
 
-def _report_rows(r: Reconciliation) -> list[dict[str, Any]]:
+def _dollars(column: str, value: int) -> tuple[str, str] | None:
+    """The formatted amount beside a money column: ``opening_micros`` → ``("opening",
+    "$50,000.1875")``, ``paid_by_attendant_cents`` → ``("paid_by_attendant", "$5,000")``."""
+    if column.endswith("_micros"):
+        return column.removesuffix("_micros"), format_micros(value)
+    if column.endswith("_cents"):
+        return column.removesuffix("_cents"), format_money(value)
+    return None
+
+
+def report_rows(r: Reconciliation) -> list[dict[str, Any]]:
+    """``r``'s levels as the CSV's and the HTML table's rows (:data:`REPORT_COLUMNS`)."""
     return [
         {
             "progressive": r.progressive,
             "level": lv.level.value,
-            **{c: getattr(lv, c) for c in REPORT_COLUMNS[2:-1]},
+            **{c: getattr(lv, c) for c in LEVEL_COLUMNS},
+            "paid_by_table_cents": r.paid_by_table_cents,
             "balanced": lv.balanced,
         }
         for lv in r.levels
     ]
+
+
+def level_json(r: Reconciliation) -> list[dict[str, Any]]:
+    """``r``'s levels as JSON: each money figure in integer micro-dollars or cents with its
+    amount in dollars beside it (``opening_micros`` and ``opening``), as the other reports."""
+    out = []
+    for lv in r.levels:
+        row: dict[str, Any] = {"progressive": r.progressive, "level": lv.level.value}
+        for c in LEVEL_COLUMNS:
+            row[c] = getattr(lv, c)
+            shown = _dollars(c, row[c])
+            if shown is not None:
+                row[shown[0]] = shown[1]
+        row["balanced"] = lv.balanced
+        out.append(row)
+    return out
+
+
+def progressive_json(r: Reconciliation) -> dict[str, Any]:
+    """One progressive's reconciliation as JSON (docs/schemas/meters-report.schema.json)."""
+    return {
+        "progressive": r.progressive,
+        "events": r.events,
+        "paid_by_table_cents": r.paid_by_table_cents,
+        "paid_by_table": format_money(r.paid_by_table_cents),
+        "balanced": r.balanced,
+        "levels": level_json(r),
+    }
 
 
 def write_report(
@@ -67,21 +117,12 @@ def write_report(
 ) -> None:
     """Print the reconciliations ``recs`` over ``[lo, hi)`` in ``fmt``;
     :class:`~croupier.errors.LedgerError` (after printing) if one does not balance."""
-    rows = [row for r in recs for row in _report_rows(r)]
+    rows = [row for r in recs for row in report_rows(r)]
     if fmt is ReportFormat.JSON:
         data = {
             "from": lo.isoformat() if lo else None,
             "to": hi.isoformat() if hi else None,
-            "progressives": [
-                {
-                    "progressive": r.progressive,
-                    "events": r.events,
-                    "paid_by_table_cents": r.paid_by_table_cents,
-                    "balanced": r.balanced,
-                    "levels": _report_rows(r),
-                }
-                for r in recs
-            ],
+            "progressives": [progressive_json(r) for r in recs],
         }
         print(json.dumps(data, indent=2, ensure_ascii=False))
     elif fmt is ReportFormat.CSV:

@@ -15,7 +15,9 @@ append-only ledger.
   :mod:`~croupier.progressive.staff`); :mod:`~croupier.progressive.audit` replays the whole
   ledger for ``verify``; :mod:`~croupier.progressive.records` holds what it returns.
 * :mod:`~croupier.progressive.meterset` — the § 605a.7(a) meters of each progressive and level
-  (:meth:`Ledger.meters`), replayed from the log.
+  (:meth:`Ledger.meters`), from the stored level states and running totals
+  (:mod:`~croupier.progressive.totals`, moved with the events that make them) or replayed from
+  the log (:meth:`Ledger.replay_meters`, what ``verify`` compares them with).
 * :mod:`~croupier.progressive.rounds` — the per-progressive procedure :class:`ProgressiveSystem`
   the table engine calls: ``accept_wagers`` → ``lock_out`` → ``verify_chips`` → ``settle_round``
   (one transaction, idempotency key) → ``validate``.
@@ -37,6 +39,7 @@ from croupier.analysis.meters import ReseedFunding
 from croupier.progressive.audit import AuditReport
 from croupier.progressive.configuration import ConfigurationCheck
 from croupier.progressive.ledger import Ledger
+from croupier.progressive.login import LoginPolicy
 from croupier.progressive.meters import LevelState, Replayer, settlement_order
 from croupier.progressive.meterset import LevelMeters, ProgressiveMeters
 from croupier.progressive.model import (
@@ -65,6 +68,7 @@ from croupier.progressive.records import (
     RoundView,
     StaffMember,
 )
+from croupier.progressive.roster import LoggedMember
 from croupier.progressive.rounds import ProgressiveSystem
 from croupier.progressive.store import default_key_file, default_url
 
@@ -85,6 +89,8 @@ __all__ = [
     "LevelMeters",
     "LevelState",
     "LineRule",
+    "LoggedMember",
+    "LoginPolicy",
     "ProgressiveDefinition",
     "ProgressiveMeters",
     "ProgressiveStatus",

@@ -11,17 +11,20 @@ naming the first thing that does not hold:
    kept outside the database (:func:`~croupier.progressive.store.head_file`) names an event the
    log holds with that mac — else the newest events were removed together with the head.
 2. **Who did it.** The first ``user`` event is the bootstrap of a shift manager by themself; every
-   later ``user`` event is by a shift manager. Every other event names a staff member whose role,
-   as the log gives it at that point, is the role the event records and is the one its kind
-   requires (:data:`REQUIRED`): a validation or payment by a floorperson or above
+   later staff event (:mod:`~croupier.progressive.roster`: a member added, removed, their role or
+   credential changed) is by a shift manager, but a member's change of their own credential and
+   their logout, which are by themself; a removed member acts no more. Every other event names
+   a staff member whose role, as the log gives it at that point, is the role the event records
+   and is the one its kind requires (:data:`REQUIRED`): a validation or payment by a floorperson or above
    (§ 633b.2(h)(3), § 633b.3(h)(3)), a manual adjustment by a pit manager or above
    (§ 605a.7(a)(6)), a progressive created or a table linked by a shift manager (§ 605a.7,
    § 605a.8).
 3. **Derived tables.** The staff and roles, linked tables, rounds (status, seats, chip count,
    content hash), settlements (exactly one ``settled`` event per settled round, its key and
-   fingerprint), awards (every field, and status) and meter levels (:class:`Replayer`) rebuilt
-   from the events equal what the tables hold; the definition each progressive's seed events
-   recorded is the one stored.
+   fingerprint), awards (every field, and status), meter levels (:class:`Replayer`) and the
+   running totals of § 605a.7(a) (qualifying wagers, overflow, attendant and table payouts,
+   wins: :mod:`~croupier.progressive.totals`) rebuilt from the events equal what the tables
+   hold; the definition each progressive's seed events recorded is the one stored.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ import croupier.progressive.schema as t
 from croupier.errors import LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.meters import LevelState, Replayer, StoredEvent
+from croupier.progressive.meterset import Totals
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     EventKind,
@@ -55,7 +59,15 @@ from croupier.progressive.records import (
     settlement_to_json,
     stored_event,
 )
+from croupier.progressive.roster import (
+    SELF_KINDS,
+    STAFF_KINDS,
+    LoggedMember,
+    Roster,
+    StaffLogError,
+)
 from croupier.progressive.store import definition_digest, event_mac
+from croupier.progressive.totals import stored_totals, totals_difference
 
 REQUIRED: Mapping[EventKind, tuple[Role, str]] = {
     EventKind.SEED: (Role.SHIFT_MANAGER, "605a.7"),
@@ -145,28 +157,38 @@ def _rule(defn: ProgressiveDefinition | None, rule: str) -> str:
 
 def _check_actors(
     events: list[StoredEvent], defs: Mapping[int, ProgressiveDefinition], pids: list[int | None]
-) -> dict[str, tuple[Role, str | None]]:
-    staff: dict[str, tuple[Role, str | None]] = {}
+) -> dict[str, LoggedMember]:
+    roster = Roster()
+    staff = roster.members  # the roster folds its events into this very dict
     held: set[tuple[int | None, str | None]] = set()
     validated: set[int] = set()
     for e, pid in zip(events, pids, strict=True):
         d = e.detail
-        if e.kind is EventKind.USER:
-            user, role = str(d.get("user")), Role(d.get("role"))
-            if not staff:
+        if e.kind in STAFF_KINDS:
+            user = d.get("user")
+            if e.kind is EventKind.USER and not roster.names():
+                role = Role(d.get("role"))
                 if not (d.get("bootstrap") and e.actor == user and role is Role.SHIFT_MANAGER):
                     raise _fail(e, "the first staff member is not a shift manager's bootstrap")
+            elif e.kind in SELF_KINDS and e.actor == user:
+                _actor_ok(e, staff, None, "605a.7")  # their own credential, their own logout
+            elif e.kind is EventKind.LOGOUT:
+                raise _fail(e, f"logs {user!r} out, but is by {e.actor!r}: a logout is one's own")
             else:
                 _actor_ok(e, staff, Role.SHIFT_MANAGER, "605a.7")
-            if user in staff:
-                raise _fail(e, f"adds {user!r} a second time")
-            staff[user] = (role, d.get("credential"))
+            try:
+                roster.apply(e.seq, e.kind, d)
+            except StaffLogError as exc:
+                raise _fail(e, str(exc)) from None
             continue
         if e.kind is EventKind.SIGNIFICANT and e.actor is None and e.actor_role is None:
             continue  # recorded by the controller itself (a start-up, a failed check)
         defn = defs.get(pid) if pid is not None else None
+        least: Role | None
         least, rule = REQUIRED[e.kind]
         rk = (pid, e.round_id)
+        if e.kind is EventKind.SIGNIFICANT:
+            least = None  # any member (an auditor's verification that failed included)
         if e.kind is EventKind.CHIP_COUNT:
             if rk in held:
                 least = Role.FLOORPERSON
@@ -185,16 +207,18 @@ def _check_actors(
 
 
 def _actor_ok(
-    e: StoredEvent, staff: Mapping[str, tuple[Role, str | None]], least: Role, rule: str
+    e: StoredEvent, staff: Mapping[str, LoggedMember], least: Role | None, rule: str
 ) -> None:
+    """``e``'s actor is a member at that point, recorded in the role the log gives them, and
+    that role is ``least`` or above (``None``: any role)."""
     if e.actor is None or e.actor not in staff:
         raise _fail(e, f"is by {e.actor!r}, who is no staff member at that point")
-    role = staff[e.actor][0]
+    role = staff[e.actor].role
     if e.actor_role != role.value:
         raise _fail(
             e, f"records {e.actor} as a {e.actor_role}, but the log makes them a {role.value}"
         )
-    if not role.at_least(least):
+    if least is not None and not role.at_least(least):
         raise _fail(
             e,
             f"is by {e.actor}, a {role.value}; it needs a {least.value} or above "
@@ -303,7 +327,7 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
     progs = conn.execute(sa.select(t.progressives).order_by(t.progressives.c.id)).all()
     defs = {p.id: ProgressiveDefinition.from_json(p.definition) for p in progs}
 
-    staff = _check_actors(events, defs, pids)
+    staff = {n: (m.role, m.credential) for n, m in _check_actors(events, defs, pids).items()}
     stored_staff = {r.name: (Role(r.role), r.credential) for r in conn.execute(sa.select(t.staff))}
     if stored_staff != staff:
         names = sorted(n for n in {*staff, *stored_staff} if staff.get(n) != stored_staff.get(n))
@@ -369,9 +393,10 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
             )
         if bool(p.suspended) != replayer.suspended:
             raise _fail(None, f"progressive {p.name!r}: suspended in the table, not in the log")
-        for r in conn.execute(
+        level_rows = conn.execute(
             sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
-        ):
+        ).all()
+        for r in level_rows:
             s = level_from_row(r)
             if levels.get(s.level) != s:
                 raise _fail(
@@ -379,6 +404,11 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
                     f"progressive {p.name!r}, {s.level.value} level: "
                     f"{_level_difference(s, levels.get(s.level))}",
                 )
+        differs = totals_difference(
+            replayer.defn, stored_totals(level_rows, p), Totals.of_events(mine)
+        )
+        if differs is not None:
+            raise _fail(None, f"progressive {p.name!r}, running totals: {differs}")
         awards = replay_awards(p.name, mine)
         for r in conn.execute(sa.select(t.awards).where(t.awards.c.progressive_id == p.id)):
             a = award_from_row(r, p.name)

@@ -34,6 +34,9 @@ CONFIGURATION_RULE = "605a.7"
 """The PA rule a configuration mismatch is cited to (the progressive table game system)."""
 OTHER_RULES = "NY 9 NYCRR 5321.18, N.J.A.C. 13:69E-1.39C"
 """The other states' rules the check follows where § 605a.7's text is not in the seeds."""
+RECONFIGURATION_RULE = "NY 9 NYCRR 5321.18(b)(4)"
+"""The rule a progressive's parameters change by (a recorded reconfiguration of a suspended
+link), cited after § 605a.7 or § 605a.8 (:func:`croupier.errors.cite`)."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -116,8 +119,9 @@ class ConfigurationCheck:
         return ConfigurationMismatchError(
             f"progressive {self.progressive!r} is not played: its running configuration differs "
             f"from the approved one ({'; '.join(self.differences)}); restore the approved "
-            f"configuration, or create the progressive anew under an approved one ({OTHER_RULES})",
+            "configuration, or create the progressive anew under an approved one",
             section=CONFIGURATION_RULE,
+            also=OTHER_RULES,
         )
 
 

@@ -4,14 +4,10 @@ the staff store and the progressives' definitions, levels and linked tables.
 :class:`LedgerBase` is what :class:`~croupier.progressive.rounds.ProgressiveSystem` and
 :class:`~croupier.progressive.ledger.Ledger` build on; use :class:`~croupier.progressive.Ledger`.
 
-Staff (58 Pa. Code § 605a.7; § 633b.2(h)(3), § 633b.3(h)(3)). Every member has a credential (a
-password or PIN) kept only as an argon2id hash (:mod:`croupier.progressive.staff`), in the
-``staff`` table *and* in the ``user`` event that added them. :meth:`LedgerBase.bootstrap` creates
-the first shift manager, once, on a ledger with no staff; after that only a shift manager adds
-staff. :meth:`LedgerBase.authenticate` checks a name and credential and returns the
-:class:`StaffMember` a command — or a service issuing tokens from this store — acts as. Roles are
-read from the event log, and a staff row that differs from it is refused, so editing a role in
-the database grants nothing.
+Staff (58 Pa. Code § 605a.7; § 633b.2(h)(3), § 633b.3(h)(3)): members, roles, credentials,
+their lifecycle and logins are :class:`~croupier.progressive.staffing.StaffLedger`'s, which
+:class:`LedgerBase` extends. Roles are read from the event log, and a staff row that differs from
+it is refused, so editing a role in the database grants nothing.
 
 The events form an HMAC-SHA256 chain under the ledger key (:mod:`croupier.progressive.store`):
 each event's ``mac`` covers the previous event's mac and all of its own fields, and the
@@ -34,29 +30,28 @@ from sqlalchemy.exc import SQLAlchemyError
 import croupier.progressive.schema as t
 from croupier.cards import decks_phrase
 from croupier.errors import (
-    AuthenticationError,
-    AuthorizationError,
-    InputError,
-    LedgerError,
     LedgerIntegrityError,
     LedgerKeyError,
     LedgerLookupError,
     LinkError,
 )
+from croupier.names import check_id, check_new
 from croupier.paytables import MeterLevel
-from croupier.progressive.chain import chain_rows, stored_detail
+from croupier.progressive.chain import chain_rows
+from croupier.progressive.login import LoginPolicy
 from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
 from croupier.progressive.migrate import current_revision, head_revision, upgrade
 from croupier.progressive.model import AwardStatus, EventKind, ProgressiveDefinition, Role
 from croupier.progressive.records import (
     Award,
     ProgressiveStatus,
-    StaffMember,
     award_from_row,
     level_from_row,
     stored_event,
 )
-from croupier.progressive.staff import check_credential, hash_credential
+from croupier.progressive.roster import Roster
+from croupier.progressive.staffing import STAFF_SECTION, StaffLedger
+from croupier.progressive.store import TX_STATE as TX_STATE  # re-exported: play.py, rounds.py
 from croupier.progressive.store import (
     LedgerDatabaseError,
     check_name,
@@ -77,17 +72,11 @@ from croupier.progressive.store import (
     read_key,
     sqlite_file,
 )
+from croupier.progressive.totals import write_totals
 from croupier.units import format_money
 
 FaultHook = Callable[[str], None]
 """Called with a stage name at points inside a write transaction (tests inject crashes here)."""
-
-STAFF_SECTION = "605a.7"
-
-TX_STATE = "croupier-tx"
-"""``Connection.info`` key of a write transaction's state: the chain head, the events chained
-but not yet inserted, the staff read from the log."""
-"""Adding staff, creating a progressive: the system's internal controls (§ 605a.7)."""
 
 
 _DEFINITION = sa.select(t.progressives.c.id, t.progressives.c.definition).where(
@@ -150,7 +139,7 @@ STORE_LEVEL = (  # one level's row, compare-and-set on what the writer read (pla
 )
 
 
-class LedgerBase:
+class LedgerBase(StaffLedger):
     """The progressive ledger's database: see :class:`~croupier.progressive.Ledger`."""
 
     def __init__(
@@ -178,7 +167,8 @@ class LedgerBase:
             ) from exc
         self.fault_hook = fault_hook
         self._defs: dict[str, tuple[int, str, ProgressiveDefinition]] = {}
-        self._staff_cache: tuple[int, dict[str, tuple[Role, str | None]]] | None = None
+        self._staff_cache: tuple[int, Roster] | None = None
+        self.login_policy = LoginPolicy.from_env()
         self._head_fd: int | None = None
         # the Rules Submission this process runs under, and its configuration checks (cached)
         self.running_submission = submission_sha256
@@ -348,6 +338,14 @@ class LedgerBase:
         cached = self._defs.get(progressive)
         return None if cached is None else cached[2]
 
+    def tables(self, conn: Connection | None = None) -> list[str]:
+        """Every table id linked to a progressive, sorted."""
+        q = sa.select(t.linked_tables.c.table_id).distinct().order_by(t.linked_tables.c.table_id)
+        if conn is not None:
+            return list(conn.execute(q).scalars())
+        with self.engine.connect() as c:
+            return list(c.execute(q).scalars())
+
     def names(self, conn: Connection | None = None) -> list[str]:
         """The names of every progressive, in creation order."""
         q = sa.select(t.progressives.c.name).order_by(t.progressives.c.id)
@@ -398,9 +396,9 @@ class LedgerBase:
 
     @staticmethod
     def _flush(conn: Connection) -> None:
-        """Write the rounds and the events :meth:`_append` chained in this transaction, and the
-        chain head (once per transaction: the head row stays locked from the first append to the
-        commit)."""
+        """Write the rounds and the events :meth:`_append` chained in this transaction, the
+        running totals they move (:mod:`~croupier.progressive.totals`), and the chain head (once
+        per transaction: the head row stays locked from the first append to the commit)."""
         st = conn.info.get(TX_STATE)
         if not st:
             return
@@ -413,6 +411,7 @@ class LedgerBase:
         if not st.get("rows"):
             return
         conn.execute(_INSERT_EVENTS, st["rows"])
+        write_totals(conn, st["rows"])  # the running totals move with the events that make them
         st["rows"] = []
         seq, mac = st["head"]
         conn.execute(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
@@ -467,162 +466,12 @@ class LedgerBase:
                     "not serialise writers"
                 )
 
-    # -- staff -----------------------------------------------------------------------------
-    @classmethod
-    def _staff_log(cls, conn: Connection) -> dict[str, tuple[Role, str | None]]:
-        """Every staff member as the ``user`` events made them: name → (role, credential hash)
-        (read once per write transaction)."""
-        st = conn.info.get(TX_STATE)
-        if st is not None and "staff" in st:
-            return dict(st["staff"])
-        cls._flush(conn)
-        e = t.ledger_events
-        q = (
-            sa.select(e.c.detail)
-            .where(e.c.progressive_id.is_(None), e.c.kind == EventKind.USER.value)
-            .order_by(e.c.seq)
-        )
-        out: dict[str, tuple[Role, str | None]] = {}
-        for (detail,) in conn.execute(q):
-            d = stored_detail(detail)
-            out[str(d["user"])] = (Role(d["role"]), d.get("credential"))
-        if st is not None:
-            st["staff"] = dict(out)
-        return out
-
-    def _staff_at(self, conn: Connection, seq: int) -> dict[str, tuple[Role, str | None]]:
-        """The staff as the log makes them (:meth:`_staff_log`), when ``seq`` is the last event
-        outside any progressive (every staff event is one): read again only when it moved."""
-        cached = self._staff_cache
-        if cached is None or cached[0] != seq:
-            cached = self._staff_cache = (seq, self._staff_log(conn))
-        return cached[1]
-
-    def _member(self, conn: Connection, name: str) -> tuple[Role, str | None]:
-        st = conn.info.get(TX_STATE)
-        checked = st.setdefault("members", {}) if st is not None else {}
-        if name in checked:
-            return checked[name]  # type: ignore[no-any-return]
-        entry = self._staff_log(conn).get(name)
-        if entry is None:
-            raise LedgerLookupError(f"no staff member named {name!r}: a shift manager adds them")
-        row = conn.execute(_MEMBER, {"b_name": name}).first()
-        if row is None or row.role != entry[0].value or row.credential != entry[1]:
-            raise LedgerIntegrityError(
-                f"the staff store's entry for {name!r} differs from the ledger's events "
-                "(edited behind croupier's back?): run `croupier meters verify`"
-            )
-        checked[name] = entry
-        return entry
-
-    def _user(self, conn: Connection, name: str, at_least: Role, section: str, what: str) -> Role:
-        """The role of ``name`` (from the log), if it is ``at_least`` or above."""
-        role, _ = self._member(conn, name)
-        if not role.at_least(at_least):
-            raise AuthorizationError(
-                f"{name} is a {role.value}; {what} needs a {at_least.value} or above",
-                section=section,
-            )
-        return role
-
-    def check_role(self, name: str, at_least: Role, section: str, what: str) -> Role:
-        """The role the log gives ``name``, if it is ``at_least`` or above
-        (:class:`~croupier.errors.AuthorizationError` citing ``section`` otherwise) — the check
-        each operation makes in its transaction, for a caller that must know before it acts
-        (the service, before it answers a stored response again). Read without the writer
-        lock."""
-        with self.reader.connect() as conn:
-            return self._user(conn, name, at_least, section, what)
-
-    def authenticate(self, name: str, secret: str) -> StaffMember:
-        """The staff member ``name`` if ``secret`` is their credential;
-        :class:`~croupier.errors.AuthenticationError` otherwise (an unknown name and a wrong
-        credential read the same). The member's role is the one the event log gives them."""
-        with self.engine.connect() as conn:
-            entry = self._staff_log(conn).get(name)
-            if entry is None or not check_credential(entry[1], secret):
-                raise AuthenticationError(
-                    f"{name!r} and that credential are not a staff member of the ledger"
-                )
-            role, _ = self._member(conn, name)
-        return StaffMember(name, role)
-
-    def bootstrap(self, name: str, secret: str) -> StaffMember:
-        """Create the first shift manager, once, on a ledger that has no staff
-        (:class:`~croupier.errors.AuthenticationError` otherwise); they then add everyone
-        else (:meth:`add_user`)."""
-        name = check_name("a staff member", name)
-        credential = hash_credential(secret)
-        with self._tx() as conn:
-            if self._staff_log(conn) or conn.execute(sa.select(t.staff.c.name)).first():
-                raise AuthenticationError(
-                    "the ledger has staff already: the bootstrap is once, on an empty ledger; a "
-                    "shift manager adds staff (`croupier meters user`)"
-                )
-            self._insert_member(conn, name, Role.SHIFT_MANAGER, credential, name, bootstrap=True)
-        return StaffMember(name, Role.SHIFT_MANAGER)
-
-    def add_user(self, name: str, role: Role, secret: str, *, by: str) -> StaffMember:
-        """Add a staff member with a role and credential (a ``user`` event naming ``by``, who
-        must be a shift manager, § 605a.7). Raises :class:`~croupier.errors.AuthorizationError`
-        when ``by`` is not (before the credential is looked at), :class:`LedgerError` if the name
-        is taken, :class:`~croupier.errors.InputError` for a credential too short."""
-        name = check_name("a staff member", name)
-        with self.engine.connect() as conn:  # who may, before what they typed (checked again)
-            self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff")
-        credential = hash_credential(secret)
-        with self._tx() as conn:
-            self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff")
-            if name in self._staff_log(conn):
-                raise LedgerError(f"staff member {name!r} exists already")
-            self._insert_member(conn, name, role, credential, by)
-        return StaffMember(name, role)
-
-    def _insert_member(
-        self,
-        conn: Connection,
-        name: str,
-        role: Role,
-        credential: str,
-        by: str,
-        *,
-        bootstrap: bool = False,
-    ) -> None:
-        conn.execute(
-            sa.insert(t.staff).values(
-                name=name, role=role.value, added_at=now(), credential=credential
-            )
-        )
-        detail: dict[str, Any] = {"user": name, "role": role.value, "credential": credential}
-        if bootstrap:
-            detail["bootstrap"] = True
-        self._append(
-            conn,
-            None,
-            [EventDraft(EventKind.USER, detail=detail)],
-            actor=by,
-            role=Role.SHIFT_MANAGER,
-        )
-        conn.info[TX_STATE].pop("staff", None)  # the next read sees the new member
-
-    def users(self) -> list[StaffMember]:
-        """Every staff member, by name."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(t.staff).order_by(t.staff.c.name)).all()
-        return [StaffMember(r.name, Role(r.role)) for r in rows]
-
     # -- progressives ----------------------------------------------------------------------
     def _create(
         self, conn: Connection, definition: ProgressiveDefinition, tables: Sequence[str], by: str
     ) -> None:
         role = self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive")
-        if check_name("a progressive", definition.name) != definition.name:
-            raise InputError(f"a progressive's name has no spaces around it: {definition.name!r}")
-        taken = conn.execute(
-            sa.select(t.progressives.c.id).where(t.progressives.c.name == definition.name)
-        ).first()
-        if taken is not None:
-            raise LedgerError(f"a progressive named {definition.name!r} exists already")
+        check_id("a progressive", definition.name, self.names(conn))
         stored = definition.to_json()
         pid = conn.execute(
             sa.insert(t.progressives)
@@ -677,7 +526,8 @@ class LedgerBase:
         table = table.strip()
         if not table:
             raise LinkError("a linked table needs an id", section="605a.8")
-        check_name("a table", table)
+        table = check_name("a table", table)
+        check_new("a table", table, [x for x in self.tables(conn) if x != table])
         exists = conn.execute(
             sa.select(t.linked_tables.c.table_id).where(
                 t.linked_tables.c.progressive_id == pid, t.linked_tables.c.table_id == table
@@ -727,18 +577,27 @@ class LedgerBase:
         snapshot, read without the writer lock)."""
         with self.reader.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
-            tables = tuple(
-                conn.execute(
-                    sa.select(t.linked_tables.c.table_id)
-                    .where(t.linked_tables.c.progressive_id == pid)
-                    .order_by(t.linked_tables.c.table_id)
-                ).scalars()
-            )
-            levels = tuple(self._levels(conn, pid).values())
-            pending = tuple(
-                self._award_rows(conn, pid, AwardStatus.PENDING, progressive_name=defn.name)
-            )
-        return ProgressiveStatus(defn, tables, levels, pending)
+            return self._status(conn, pid, defn, self._levels(conn, pid))
+
+    def _status(
+        self,
+        conn: Connection,
+        pid: int,
+        defn: ProgressiveDefinition,
+        levels: Mapping[MeterLevel, LevelState],
+    ) -> ProgressiveStatus:
+        """The status of progressive ``pid`` with ``levels`` read on ``conn``."""
+        tables = tuple(
+            conn.execute(
+                sa.select(t.linked_tables.c.table_id)
+                .where(t.linked_tables.c.progressive_id == pid)
+                .order_by(t.linked_tables.c.table_id)
+            ).scalars()
+        )
+        pending = tuple(
+            self._award_rows(conn, pid, AwardStatus.PENDING, progressive_name=defn.name)
+        )
+        return ProgressiveStatus(defn, tables, tuple(levels.values()), pending)
 
     # -- awards ----------------------------------------------------------------------------
     def _award_rows(
@@ -751,7 +610,9 @@ class LedgerBase:
         round_id: str | None = None,
     ) -> list[Award]:
         q = sa.select(t.awards).where(t.awards.c.progressive_id == pid)
-        if status is not None:
+        if status is AwardStatus.PENDING:
+            q = q.where(t.PENDING_AWARD)  # the partial index's predicate: a few rows, indexed
+        elif status is not None:
             q = q.where(t.awards.c.status == status.value)
         if round_id is not None:
             q = q.where(t.awards.c.round_id == round_id)

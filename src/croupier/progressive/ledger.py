@@ -65,7 +65,12 @@ import croupier.progressive.schema as t
 from croupier.errors import InputError, LedgerError, LedgerIntegrityError, RoundStateError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
-from croupier.progressive.configuration import ConfigurationCheck, ledger_check
+from croupier.progressive.configuration import (
+    CONFIGURATION_RULE,
+    RECONFIGURATION_RULE,
+    ConfigurationCheck,
+    ledger_check,
+)
 from croupier.progressive.core import FaultHook, LedgerBase
 from croupier.progressive.meters import (
     Delta,
@@ -76,7 +81,7 @@ from croupier.progressive.meters import (
     payment_events,
     void_delta,
 )
-from croupier.progressive.meterset import ProgressiveMeters, meter_set
+from croupier.progressive.meterset import ProgressiveMeters, meter_set, stored_meter_set
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     AwardKind,
@@ -104,6 +109,7 @@ from croupier.progressive.significant import (
     try_record,
 )
 from croupier.progressive.store import default_url
+from croupier.progressive.totals import read_levels, read_meter_set
 
 __all__ = ["FaultHook", "Ledger", "default_url"]
 
@@ -404,6 +410,28 @@ class Ledger(LedgerBase):
                 ).scalar_one()
             )
 
+    def linked_progressives(self, table: str) -> list[tuple[ProgressiveDefinition, bool]]:
+        """Every progressive linked to ``table`` (§ 605a.8), oldest first, each with whether it
+        is suspended — one read, without the writer lock (a link is never removed; the ledger
+        checks the link and the suspension again under its lock when a round is fed)."""
+        p, lt = t.progressives, t.linked_tables
+        q = (
+            sa.select(p.c.id, p.c.name, p.c.definition, p.c.suspended)
+            .join(lt, lt.c.progressive_id == p.c.id)
+            .where(lt.c.table_id == table)
+            .order_by(p.c.id)
+        )
+        with self.reader.connect() as conn:
+            rows = conn.execute(q).all()
+        found = []
+        for row in rows:
+            cached = self._defs.get(row.name)
+            if cached is None or cached[0] != row.id or cached[1] != row.definition:
+                cached = (row.id, row.definition, ProgressiveDefinition.from_json(row.definition))
+                self._defs[row.name] = cached
+            found.append((cached[2], bool(row.suspended)))
+        return found
+
     def reconfigure(
         self,
         progressive: str,
@@ -434,7 +462,9 @@ class Ledger(LedgerBase):
                 raise RoundStateError(
                     f"progressive {progressive!r} is in play: suspend it first (`croupier meters "
                     "suspend`); a parameter changes only by a reconfiguration of a suspended "
-                    "link (NY 9 NYCRR 5321.18(b)(4))"
+                    "link",
+                    section=CONFIGURATION_RULE,
+                    also=RECONFIGURATION_RULE,
                 )
             for given in (seeds_cents, rates, limits_cents):
                 for named in given or {}:
@@ -514,8 +544,32 @@ class Ledger(LedgerBase):
             return Replayer.for_log(defn, events).run(events)
 
     def meters(self, progressive: str) -> ProgressiveMeters:
-        """The § 605a.7(a) meters of ``progressive``, replayed from its events
-        (:func:`~croupier.progressive.meterset.meter_set`)."""
+        """The § 605a.7(a) meters of ``progressive`` as the ledger keeps them: its level rows
+        and running totals (:mod:`~croupier.progressive.totals`), a few indexed reads however
+        long the log, read without the writer lock. :meth:`replay_meters` makes them from the log
+        instead; ``verify`` checks the two agree. :class:`~croupier.errors.LedgerLookupError` for
+        an unknown name."""
+        with self.reader.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            return read_meter_set(conn, pid, defn)
+
+    def snapshot(self, progressive: str) -> tuple[ProgressiveStatus, ProgressiveMeters]:
+        """:meth:`status` and :meth:`meters` of ``progressive`` from one read snapshot (the
+        level rows read once: the status's levels are the meters' own), what ``croupier meters``
+        and ``GET /progressives/{name}`` show; read without the writer lock, in a few indexed
+        reads however long the log. :class:`~croupier.errors.LedgerLookupError` for an unknown
+        name."""
+        with self.reader.connect() as conn:
+            pid, defn = self._definition(conn, progressive, lock=False)
+            states, totals = read_levels(conn, pid)
+            return self._status(conn, pid, defn, states), stored_meter_set(defn, states, totals)
+
+    def replay_meters(self, progressive: str) -> ProgressiveMeters:
+        """The § 605a.7(a) meters of ``progressive`` replayed from its events alone, each event
+        checked against the definition (:func:`~croupier.progressive.meterset.meter_set`): the
+        audit's view, whose cost grows with the log; :meth:`meters` reads the same figures as
+        kept. :class:`~croupier.errors.LedgerIntegrityError` for an event the definition does not
+        make."""
         with self.engine.connect() as conn:
             pid, defn = self._definition(conn, progressive, lock=False)
             events = list(self._events(conn, pid))

@@ -51,10 +51,15 @@ def format_micros(micros: int) -> str:
 
 
 class Role(Enum):
-    """Who may do what at a progressive table, lowest first.
+    """Who may do what at a progressive table: the pit's chain of command, lowest first, then
+    the two roles that only read.
 
     A progressive payout is validated by "a floorperson or above" (§ 633b.2(h)(3),
     § 633b.3(h)(3)); the dealer accepts, locks out, verifies the chips and settles.
+    ``accounting`` reads what a pit manager reads (the records and the financial reports);
+    an ``auditor`` reads everything a shift manager reads (the staff roster and its log
+    included). Neither changes anything: they stand outside the chain, so :meth:`at_least` of
+    any pit role is false for them (docs/interpretations.md, *Staff and credentials*).
     """
 
     DEALER = "dealer"
@@ -62,15 +67,34 @@ class Role(Enum):
     PIT_MANAGER = "pit-manager"
     ASSISTANT_SHIFT_MANAGER = "assistant-shift-manager"
     SHIFT_MANAGER = "shift-manager"
+    ACCOUNTING = "accounting"
+    AUDITOR = "auditor"
+
+    @property
+    def read_only(self) -> bool:
+        """Whether the role only reads (accounting, auditor)."""
+        return self in _READ_ONLY
 
     @property
     def rank(self) -> int:
-        """0 for a dealer, 1 for a floorperson, …"""
-        return list(Role).index(self)
+        """0 for a dealer, 1 for a floorperson, …; -1 for a role that only reads."""
+        return -1 if self.read_only else _CHAIN.index(self)
 
     def at_least(self, other: Role) -> bool:
-        """Whether this role is ``other`` or above it."""
+        """Whether this role is ``other`` or above it in the pit's chain (a role that only reads
+        is at least itself and nothing else)."""
+        if self.read_only or other.read_only:
+            return self is other
         return self.rank >= other.rank
+
+    def may_read(self, needed: Role) -> bool:
+        """Whether this role reads what a ``needed`` or above reads: a pit role by the chain,
+        accounting what a pit manager reads, an auditor everything."""
+        if self is Role.AUDITOR:
+            return True
+        if self is Role.ACCOUNTING:
+            return needed is Role.ACCOUNTING or Role.PIT_MANAGER.at_least(needed)
+        return self.at_least(needed)
 
     @classmethod
     def parse(cls, text: str) -> Role:
@@ -81,6 +105,16 @@ class Role(Enum):
                 return role
         names = ", ".join(r.value for r in cls)
         raise InputError(f"unknown role {text!r} (expected one of {names})")
+
+
+_CHAIN = (
+    Role.DEALER,
+    Role.FLOORPERSON,
+    Role.PIT_MANAGER,
+    Role.ASSISTANT_SHIFT_MANAGER,
+    Role.SHIFT_MANAGER,
+)
+_READ_ONLY = frozenset({Role.ACCOUNTING, Role.AUDITOR})
 
 
 class ResetTiming(Enum):
@@ -129,6 +163,10 @@ class EventKind(Enum):
 
     SEED = "seed"  # a level funded at its seed when the progressive is created
     USER = "user"  # a user added with a role
+    USER_REMOVED = "user-removed"  # a member removed: no login, no act; history still names them
+    USER_ROLE = "user-role"  # a member's role changed by a shift manager
+    USER_CREDENTIAL = "user-credential"  # a credential changed (own, with the old; or reset)
+    LOGOUT = "logout"  # a member ended their sessions: every token issued before is refused
     LINK = "link"  # a table linked to the progressive (§ 605a.8)
     ACCEPT = "accept"  # progressive wagers accepted at positions (§ 633b.2(d)(1))
     LOCKOUT = "lockout"  # "No more bets": no further wagers (§ 633b.2(d)(2))
@@ -160,6 +198,8 @@ class SignificantCode(Enum):
     CONFIGURATION_MISMATCH = "configuration-mismatch"  # running paytable/submission not approved
     CRASH_RECOVERY = "crash-recovery"  # a session ended without closing: replayed and checked
     SHUTDOWN = "shutdown"  # a session that opened with a self-check closed in order
+    LOGIN_FAILURE = "login-failure"  # a wrong name or credential (never the credential itself)
+    LOGIN_LOCKOUT = "login-lockout"  # logins refused for a while: a member's or a client's
 
 
 class AwardKind(Enum):

@@ -13,8 +13,10 @@ chip count — and under the lock only:
    staff row, the last award id and the last staff event;
 2. the settlement planned (:func:`~croupier.progressive.meters.plan_settlement`) and every
    event chained (HMAC under the ledger key);
-3. one batch writing the round, the awards, the levels, the settlement, the events and the head,
-   and committing (on PostgreSQL in the same round trip: two round trips hold the lock).
+3. one batch writing the round, the awards, the levels (and the running totals the events move,
+   :mod:`~croupier.progressive.totals`, in the same UPDATEs), the settlement, the events, the
+   table's payouts if any and the head, and committing (on PostgreSQL in the same round trip:
+   two round trips hold the lock).
 
 The events, rows and checks are those of the step-by-step procedure (accept → lock-out → chip
 count → settle): anything that is not the common case — a round or key already on the ledger,
@@ -67,6 +69,12 @@ from croupier.progressive.records import (
     settlement_to_json,
 )
 from croupier.progressive.store import dumps, now
+from croupier.progressive.totals import (
+    LEVEL_INCREMENTS,
+    rows_totals,
+    take_level_totals,
+    totals_writes,
+)
 
 _LOCK_PROGRESSIVE = (
     sa.select(t.progressives.c.id, t.progressives.c.definition, t.progressives.c.suspended)
@@ -117,6 +125,7 @@ _STATE = (
     .where(t.meter_levels.c.progressive_id == sa.bindparam("b_pid"))
     .order_by(t.meter_levels.c.ordinal)
 )
+_STORE_LEVEL_TOTALS = STORE_LEVEL.values(LEVEL_INCREMENTS)  # and the level's running totals
 _INSERT_ROUND = sa.insert(t.rounds)
 _INSERT_AWARDS = sa.insert(t.awards)
 _INSERT_SETTLEMENT = sa.insert(t.settlements)
@@ -443,9 +452,11 @@ def play(
             for i, a in zip(award_ids, plan.awards, strict=True)
         ],
     )
+    moved = rows_totals(rows)  # the running totals the events move, most with their levels
     for lv, s in plan.states.items():
         if s != levels[lv]:
-            writes.add(STORE_LEVEL, level_params(p.pid, levels[lv], s), rows=1)
+            params = level_params(p.pid, levels[lv], s) | take_level_totals(moved, p.pid, lv)
+            writes.add(_STORE_LEVEL_TOTALS, params, rows=1)
     writes.add(
         _INSERT_SETTLEMENT,
         {
@@ -458,6 +469,8 @@ def play(
         },
     )
     writes.add(_INSERT_EVENTS, rows)
+    for stmt, params in totals_writes(moved):  # the rest of them: the table's payouts
+        writes.add(stmt, params, rows=1)
     writes.add(_MOVE_HEAD, {"b_seq": seq, "b_mac": mac})
     writes.run(commit=commit)
     st["head"] = [seq, mac]  # the copy kept outside the database follows it

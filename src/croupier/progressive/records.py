@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
 from typing import Any
@@ -113,6 +113,10 @@ class StaffMember:
 
     name: str
     role: Role
+    since: int = field(default=0, repr=False, compare=False)
+    """The seq of the staff event that last set the member's role or credential, or logged them
+    out, when they were authenticated (:class:`~croupier.progressive.roster.LoggedMember`): a
+    token issued now names it."""
 
 
 def level_from_row(r: Any) -> LevelState:

@@ -30,7 +30,11 @@ from croupier.errors import (
     RoundStateError,
 )
 from croupier.paytables import MeterLevel
-from croupier.progressive.configuration import ledger_check, require_configuration
+from croupier.progressive.configuration import (
+    RECONFIGURATION_RULE,
+    ledger_check,
+    require_configuration,
+)
 from croupier.progressive.core import TX_STATE, LedgerBase
 from croupier.progressive.feeder import After, feeder_of
 from croupier.progressive.meters import (
@@ -406,8 +410,9 @@ class ProgressiveSystem:
             if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
                 raise LinkError(
                     f"progressive {self.name!r} is suspended for a reconfiguration: no wager is "
-                    "accepted at its tables until it is resumed (NY 9 NYCRR 5321.18(b)(4))",
+                    "accepted at its tables until it is resumed",
                     section="605a.8",
+                    also=RECONFIGURATION_RULE,
                 )
             require_configuration(self.ledger, defn)
             linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()

@@ -5,8 +5,11 @@ UPDATE and DELETE on it); the other tables are the current state the events lead
 same transactions so they can be read and locked cheaply: ``meter_levels`` (one row per level),
 ``rounds`` (the procedure of § 633b.2(d)–(h)), ``awards``, ``settlements`` (idempotency keys) and
 ``staff`` (users, roles and credential hashes), and ``ledger_chain`` (the head of the events'
-HMAC chain). The schema is created and upgraded only by the Alembic migrations in
-``croupier/progressive/migrations``; a test checks that they produce exactly this metadata.
+HMAC chain). The running totals of § 605a.7(a) that are sums over events — qualifying wagers,
+overflow, attendant and table payouts, wins — are columns of ``meter_levels`` and
+``progressives`` (:mod:`croupier.progressive.totals`). The schema is created and upgraded only
+by the Alembic migrations in ``croupier/progressive/migrations``; a test checks that they produce
+exactly this metadata.
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ progressives = sa.Table(
     sa.Column("suspended", sa.Boolean, nullable=False, server_default=sa.false()),
     # who funds a reseed (the definition's ReseedFunding); "house" for progressives made before it
     sa.Column("reseed_funding", sa.String(10), nullable=False, server_default="house"),
+    # running totals of the log (meterset.Totals), moved with the events that make them (0008):
+    # odds lines and envy bonuses the table paid, in cents, and their count
+    sa.Column("paid_by_table_cents", Money, nullable=False, server_default="0"),
+    sa.Column("table_pays", sa.BigInteger, nullable=False, server_default="0"),
 )
 
 meter_levels = sa.Table(
@@ -48,6 +55,11 @@ meter_levels = sa.Table(
     sa.Column("wagered_cents", Money, nullable=False),
     sa.Column("paid_cents", Money, nullable=False),
     sa.Column("hits", sa.Integer, nullable=False),
+    # running totals of the level's events (meterset.LevelTotals), moved with them (0008)
+    sa.Column("qualifying_wagers", sa.BigInteger, nullable=False, server_default="0"),
+    sa.Column("overflow_micros", Money, nullable=False, server_default="0"),
+    sa.Column("paid_by_attendant_cents", Money, nullable=False, server_default="0"),
+    sa.Column("wins", sa.BigInteger, nullable=False, server_default="0"),
 )
 
 linked_tables = sa.Table(
@@ -66,6 +78,19 @@ staff = sa.Table(
     sa.Column("added_at", sa.DateTime(timezone=True), nullable=False),
     # an argon2id hash (argon2-cffi) of the member's password or PIN; never the secret itself
     sa.Column("credential", sa.String(200), nullable=True),
+)
+
+login_throttle = sa.Table(
+    "login_throttle",
+    metadata,
+    # "member:NAME" or "client:ADDRESS" (croupier.progressive.login); working state, not a record
+    sa.Column("key", sa.String(300), primary_key=True),
+    # failed logins: a member's consecutive ones, a client's within its window
+    sa.Column("failures", sa.Integer, nullable=False),
+    # lockouts since the last correct login (a member's doubles each time)
+    sa.Column("lockouts", sa.Integer, nullable=False),
+    sa.Column("window_start", sa.Float, nullable=False),  # seconds since the epoch
+    sa.Column("locked_until", sa.Float, nullable=True),
 )
 
 rounds = sa.Table(
@@ -117,7 +142,20 @@ awards = sa.Table(
     sa.UniqueConstraint(
         "progressive_id", "round_id", "position", "source_position", name="uq_awards_once"
     ),
+    # the awards pending validation, in one indexed read however many were made (0008): only
+    # they are in it (an odds pay, paid at settlement, never is)
+    sa.Index(
+        "ix_awards_pending",
+        "progressive_id",
+        "id",
+        postgresql_where=sa.text("status = 'pending'"),
+        sqlite_where=sa.text("status = 'pending'"),
+    ),
 )
+
+PENDING_AWARD = awards.c.status == sa.literal_column("'pending'")
+"""The awards pending validation, as the partial index ``ix_awards_pending`` is defined (a
+literal, not a bound parameter: the planner uses the index only for the predicate it holds)."""
 
 ledger_events = sa.Table(
     "ledger_events",

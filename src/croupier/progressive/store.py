@@ -30,7 +30,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy import Connection, Engine, event
 
-from croupier.errors import InputError, LedgerError, LedgerKeyError
+from croupier.errors import LedgerError, LedgerKeyError
+from croupier.names import normalize
 
 
 class LedgerDatabaseError(LedgerError):
@@ -417,28 +418,17 @@ def definition_digest(definition_json: str) -> str:
     return hashlib.sha256(definition_json.encode()).hexdigest()
 
 
-NAME_LIMIT = 100
-"""The longest name of a staff member, a progressive or a table (the columns hold 100)."""
+TX_STATE = "croupier-tx"
+"""``Connection.info`` key of a write transaction's state: the chain head, the events chained
+but not yet inserted, the staff read from the log."""
 
 
 def check_name(what: str, name: str) -> str:
-    """``name`` stripped, as the name of ``what`` ("a staff member", "a progressive", "a
-    table"): :class:`~croupier.errors.InputError` for an empty name, one over
-    :data:`NAME_LIMIT` characters, or one holding a control or format character (a newline
-    would split every line that names it: a log line forged, a table row broken)."""
-    import unicodedata
-
-    text = name.strip() if isinstance(name, str) else ""
-    if not text:
-        raise InputError(f"{what} needs a name")
-    if len(text) > NAME_LIMIT:
-        raise InputError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
-    if any(unicodedata.category(ch)[0] == "C" for ch in text):
-        raise InputError(
-            f"{what}'s name cannot hold control or format characters (a newline, a tab): "
-            f"{text[:40]!r}"
-        )
-    return text
+    """``name`` as the name of ``what`` ("a staff member", "a progressive", "a table"): the one
+    name rule of :func:`croupier.names.normalize` (stripped, NFC, at most
+    :data:`~croupier.names.NAME_LIMIT` characters, no control, format or invisible character;
+    :class:`~croupier.errors.NameRuleError` otherwise)."""
+    return normalize(what, name)
 
 
 def db_error(exc: BaseException) -> str:

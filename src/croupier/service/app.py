@@ -21,19 +21,18 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Annotated, Any
+from typing import Any
 
 import orjson
-from fastapi import Depends, FastAPI, Request
+from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.security import OAuth2PasswordRequestForm
-from pydantic import BaseModel
 
 import croupier
 from croupier.errors import CroupierError, InputError
 from croupier.inputs import MAX_NESTING, parse_json
 from croupier.progressive import Ledger, default_url
 from croupier.service import (
+    auth,
     controller,
     controller_config,
     docs,
@@ -42,11 +41,11 @@ from croupier.service import (
     openapi,
     reading,
     rounds,
+    staff_routes,
     store,
     tables,
     web,
 )
-from croupier.service.auth import issue
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.job_runner import JobRunner
@@ -194,16 +193,6 @@ async def _no_body() -> Message:
     return {"type": "http.request", "body": b"", "more_body": False}
 
 
-class Token(BaseModel):
-    """An OAuth2 bearer token."""
-
-    access_token: str
-    token_type: str = "bearer"
-    expires_in: int
-    user: str
-    role: str
-
-
 def create_app(config: ServiceConfig | None = None) -> FastAPI:
     """The application serving ``config``'s database (see the module docstring)."""
     cfg = config or ServiceConfig()
@@ -262,21 +251,17 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     app.state.config = cfg
     install(app)
 
-    @app.post("/token", response_model=Token, tags=["auth"], summary="Log in: a bearer token")
-    def token(request: Request, form: Annotated[OAuth2PasswordRequestForm, Depends()]) -> Token:
-        """OAuth2 password flow: ``username`` and ``password`` (form fields) of a member of the
-        ledger's staff store (argon2; `croupier meters bootstrap` makes the first). A wrong
-        name or credential is a 401 problem."""
-        ledger: Ledger = request.app.state.ledger
-        member = ledger.authenticate(form.username, form.password)
-        return Token(
-            access_token=issue(ledger, member, cfg.token_ttl),
-            expires_in=cfg.token_ttl,
-            user=member.name,
-            role=member.role.value,
-        )
-
-    for module in (reading, rounds, tables, controller, controller_config, jobs, eor_routes):
+    auth.install(app)  # POST /token, POST /token/revoke; a lockout is a 429 with Retry-After
+    for module in (
+        reading,
+        rounds,
+        tables,
+        controller,
+        controller_config,
+        staff_routes,
+        jobs,
+        eor_routes,
+    ):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)
     docs.install(app)  # /docs without a CDN

@@ -2,17 +2,29 @@
 
 ``POST /token`` (form fields ``username``, ``password``, as OAuth2's password grant) checks the
 credential with :meth:`croupier.progressive.Ledger.authenticate` — the argon2 hashes of the
-ledger's staff store; there is no default password (the first shift manager is made with
-``croupier meters bootstrap``) — and answers a bearer token (a JWT, HS256, by PyJWT) naming the
-member and the role the ledger's log gives them, valid for ``token_ttl`` seconds.
+ledger's staff store, throttled per member and per client address (NIST SP 800-63B § 5.2.2: a
+lockout is a 429 problem with ``Retry-After``); there is no default password (the first shift
+manager is made with ``croupier meters bootstrap``) — and answers a bearer token (a JWT, HS256,
+by PyJWT) naming the member, the role the ledger's log gives them and the staff event their
+role and credential date from (``gen``: :attr:`~croupier.progressive.LoggedMember.since`), valid
+for ``token_ttl`` seconds.
+
+**Revocation.** Every request's token is checked against the staff as the log has them now
+(:meth:`~croupier.progressive.Ledger.staff_now`: one indexed read, the staff events read again
+only when one was added): a token whose member was removed, or whose ``gen`` is older than the
+member's — a role or credential changed, or a logout (``POST /token/revoke``) since it was
+issued — is refused (401). The signature and claims of a token are checked once and
+remembered; the revocation check is made every time.
 
 The token's key is derived from the ledger key (HMAC-SHA256 of a fixed label): every process
 serving the same ledger — several workers, several hosts — accepts each other's tokens, and a
 token is worth nothing without the key that also guards the ledger's chain.
 
-Routes that change money or configuration name the role they need (:func:`require`); the member's
+Routes name the role they need (:func:`require`): a change needs that role or above in the pit's
+chain; a read (``GET``) is also open to the roles that only read — accounting reads what a pit
+manager reads, an auditor everything (:meth:`~croupier.progressive.Role.may_read`). The member's
 name is then the ``by`` of every ledger operation, and the ledger checks the role again against
-its own log (a role changed since the token was issued counts there).
+its own log.
 """
 
 from __future__ import annotations
@@ -21,18 +33,27 @@ import hashlib
 import hmac
 import time
 from collections.abc import Awaitable, Callable
-from typing import Annotated
+from typing import Annotated, Any
 
 import jwt
-from fastapi import Depends, Request
-from fastapi.security import OAuth2PasswordBearer
+from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi.responses import JSONResponse
+from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
+from pydantic import BaseModel
 
-from croupier.errors import AuthenticationError, AuthorizationError, LedgerKeyError
+from croupier.errors import (
+    AuthenticationError,
+    AuthorizationError,
+    LedgerKeyError,
+    LoginLockedError,
+)
 from croupier.progressive import Ledger, Role, StaffMember
+from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE, problem
 
 ISSUER = "croupier"
 ALGORITHM = "HS256"
 _LABEL = b"croupier service token v1"
+_READS = frozenset({"GET", "HEAD"})
 
 oauth2 = OAuth2PasswordBearer(tokenUrl="token", auto_error=False)
 
@@ -49,12 +70,14 @@ def token_key(ledger: Ledger) -> bytes:
 
 
 def issue(ledger: Ledger, member: StaffMember, ttl: int) -> str:
-    """A signed token for ``member``, valid ``ttl`` seconds."""
+    """A signed token for ``member`` (as :meth:`~croupier.progressive.Ledger.authenticate`
+    returned them: their ``since`` is the token's ``gen``), valid ``ttl`` seconds."""
     at = int(time.time())
     claims = {
         "iss": ISSUER,
         "sub": member.name,
         "role": member.role.value,
+        "gen": member.since,
         "iat": at,
         "exp": at + ttl,
     }
@@ -66,8 +89,9 @@ _READ_MAX = 1024
 
 
 def read_token(ledger: Ledger, token: str) -> StaffMember:
-    """The member a token names; :class:`AuthenticationError` for a token that is not ours,
-    altered or expired.
+    """The member a token names (their ``since`` the token's ``gen``);
+    :class:`AuthenticationError` for a token that is not ours, altered or expired. Whether it
+    was revoked since is :func:`check_token`'s.
 
     A token read once is remembered, under the key it was checked with, until it expires (a
     dealer's terminal sends the same token with every round: its signature and claims are
@@ -95,7 +119,11 @@ def _decode(key: bytes, token: str) -> tuple[StaffMember, float]:
             issuer=ISSUER,
             options={"require": ["exp", "iat", "sub", "iss"]},
         )
-        return StaffMember(str(claims["sub"]), Role(claims["role"])), float(claims["exp"])
+        gen = claims["gen"]
+        if not isinstance(gen, int) or isinstance(gen, bool):
+            raise ValueError("gen")
+        member = StaffMember(str(claims["sub"]), Role(claims["role"]), gen)
+        return member, float(claims["exp"])
     except jwt.ExpiredSignatureError:
         raise AuthenticationError("the token has expired: log in again (POST /token)") from None
     except (jwt.PyJWTError, KeyError, ValueError):
@@ -107,23 +135,45 @@ REQUIREMENTS: dict[Callable[..., Awaitable[StaffMember]], tuple[Role, str, str]]
 route's 401 and 403 problems are (:mod:`croupier.service.openapi`)."""
 
 
-def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[StaffMember]]:
-    """A dependency: the authenticated member, if their role is ``role`` or above
-    (:class:`AuthorizationError` citing ``section`` otherwise; :class:`AuthenticationError`
-    without a valid token)."""
+def check_token(ledger: Ledger, token: str) -> StaffMember:
+    """:func:`read_token`, and the member as the log has them now still the one it names
+    (:class:`AuthenticationError` for a token issued before the member was removed, changed
+    role or credential, or logged out): one indexed read."""
+    member = read_token(ledger, token)
+    now = ledger.staff_now().get(member.name)
+    if now is None or now.since != member.since or now.role is not member.role:
+        raise AuthenticationError(
+            f"the token of {member.name!r} was revoked (logged out, removed from the staff, or "
+            "their role or credential changed since it was issued): log in again (POST /token)"
+        )
+    return member
 
-    # async: a signature check, no I/O — run on the event loop, not a trip to the thread pool
+
+def _token_of(request: Request, token: str | None, what: str) -> StaffMember:
+    if not token:
+        raise AuthenticationError(f"{what} needs a staff member's token: log in with POST /token")
+    return check_token(request.app.state.ledger, token)
+
+
+def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[StaffMember]]:
+    """A dependency: the authenticated member, if their role is ``role`` or above — or, for a
+    read (``GET``), one that reads what a ``role`` reads (:meth:`Role.may_read`)
+    (:class:`AuthorizationError` citing ``section`` otherwise; :class:`AuthenticationError`
+    without a valid token, or with a revoked one)."""
+
+    # async: a signature check remembered and one indexed read — on the event loop, not a trip
+    # to the thread pool
     async def dependency(
         request: Request, token: Annotated[str | None, Depends(oauth2)]
     ) -> StaffMember:
-        if not token:
-            raise AuthenticationError(
-                f"{what} needs a staff member's token: log in with POST /token"
-            )
-        member = read_token(request.app.state.ledger, token)
-        if not member.role.at_least(role):
+        member = _token_of(request, token, what)
+        r = member.role
+        if request.method in _READS and r.may_read(role):
+            return member
+        if not r.at_least(role):
+            only = " (a role that reads and changes nothing)" if r.read_only else ""
             raise AuthorizationError(
-                f"{member.name} is a {member.role.value}; {what} needs a {role.value} or above",
+                f"{member.name} is {_a(r)}{only}; {what} needs a {role.value} or above",
                 section=section,
             )
         return member
@@ -132,4 +182,126 @@ def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[Staf
     return dependency
 
 
-__all__ = ["REQUIREMENTS", "issue", "oauth2", "read_token", "require", "token_key"]
+REPORTS = Role.PIT_MANAGER
+"""Who reads a financial report or export (the reconciliation, the hold report, the handle and
+hold summary): a pit manager or above in the pit, accounting and an auditor
+(docs/interpretations.md, *Who reads the money*)."""
+
+
+def report_reader(what: str) -> Callable[..., Awaitable[StaffMember]]:
+    """The dependency of a financial report's route (:data:`REPORTS`; § 605a.7's internal
+    controls)."""
+    return require(REPORTS, "605a.7", what)
+
+
+async def any_member(
+    request: Request, token: Annotated[str | None, Depends(oauth2)]
+) -> StaffMember:
+    """A dependency: the authenticated member, whatever their role (their own logout, their own
+    credential)."""
+    return _token_of(request, token, "this")
+
+
+Member = Annotated[StaffMember, Depends(any_member)]
+
+
+def _a(role: Role) -> str:
+    return f"{'an' if role.value[0] in 'aeiou' else 'a'} {role.value}"
+
+
+class Token(BaseModel):
+    """An OAuth2 bearer token."""
+
+    access_token: str
+    token_type: str = "bearer"
+    expires_in: int
+    user: str
+    role: str
+
+
+router = APIRouter(tags=["auth"])
+
+_LOCKED: dict[int | str, dict[str, Any]] = {
+    429: {
+        "description": "Too many failed logins of this member or from this address: refused "
+        "for the seconds Retry-After gives (NIST SP 800-63B § 5.2.2).",
+        "content": {
+            MEDIA_TYPE: {
+                "schema": {"$ref": "#/components/schemas/Problem"},
+                "example": {
+                    "type": f"{PROBLEM_BASE}LoginLockedError",
+                    "title": "LoginLockedError",
+                    "status": 429,
+                    "detail": "too many failed logins as 'dana': logins refused for 900 more "
+                    "seconds (NIST SP 800-63B § 5.2.2, rate limiting); try again then",
+                    "instance": "/token",
+                    "error_type": "LoginLockedError",
+                    "section": None,
+                    "retry_after": 900,
+                },
+            }
+        },
+        "headers": {
+            "Retry-After": {
+                "description": "Seconds until a login is taken again.",
+                "schema": {"type": "integer"},
+            }
+        },
+    }
+}
+
+
+@router.post("/token", response_model=Token, summary="Log in: a bearer token", responses=_LOCKED)
+def token(request: Request, form: Annotated[OAuth2PasswordRequestForm, Depends()]) -> Token:
+    """OAuth2 password flow: ``username`` and ``password`` (form fields) of a member of the
+    ledger's staff store (argon2; `croupier meters bootstrap` makes the first). A wrong name or
+    credential is a 401 problem; after too many, of one member or from one address, a 429 with
+    ``Retry-After`` (each failure and lockout a significant event)."""
+    ledger: Ledger = request.app.state.ledger
+    client = request.client.host if request.client is not None else None
+    member = ledger.authenticate(form.username, form.password, client=client)
+    ttl: int = request.app.state.config.token_ttl
+    return Token(
+        access_token=issue(ledger, member, ttl), expires_in=ttl, user=member.name,
+        role=member.role.value,
+    )  # fmt: skip
+
+
+@router.post("/token/revoke", summary="Log out: every token of the member is refused from now")
+def revoke(request: Request, member: Member) -> dict[str, object]:
+    """A ``logout`` staff event by the member: every token issued to them before — on this
+    terminal and any other — is refused from now on (401); they log in again."""
+    ledger: Ledger = request.app.state.ledger
+    ledger.logout(member.name)
+    return {"user": member.name, "logged_out": True}
+
+
+def install(app: FastAPI) -> None:
+    """Serve ``POST /token`` and ``POST /token/revoke``; a login refused for too many failed
+    ones is a 429 problem with ``Retry-After``."""
+
+    @app.exception_handler(LoginLockedError)
+    async def _locked(request: Request, exc: Exception) -> JSONResponse:
+        wait = exc.retry_after if isinstance(exc, LoginLockedError) else 1
+        response = problem(429, type(exc).__name__, str(exc), request.url.path, retry_after=wait)
+        response.headers["Retry-After"] = str(wait)
+        return response
+
+    app.include_router(router)
+
+
+__all__ = [
+    "REPORTS",
+    "REQUIREMENTS",
+    "Member",
+    "Token",
+    "any_member",
+    "check_token",
+    "install",
+    "issue",
+    "oauth2",
+    "read_token",
+    "report_reader",
+    "require",
+    "token_key",
+]

@@ -10,8 +10,8 @@ ledger checks their role against its own log and the rule): ``POST /progressives
 manager creates one, § 605a.7), ``POST /progressives/{name}/links`` (§ 605a.8), ``POST
 /progressives/{name}/adjust`` (a pit manager, § 605a.7(a)(6)), ``POST /awards/{id}/validate``
 and ``POST /awards/{id}/void`` (a floorperson or above, § 633b.2(h)(3), § 633b.3(h)(3): a dealer
-is refused with a 403 problem citing the paragraph), ``POST /staff`` (a shift manager adds a
-member).
+is refused with a 403 problem citing the paragraph). The staff routes (``/staff``) are
+:mod:`croupier.service.staff_routes`'s.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ from croupier.progressive import (
     StaffMember,
     format_micros,
 )
-from croupier.progressive.core import STAFF_SECTION
+from croupier.progressive.staffing import STAFF_SECTION
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
 from croupier.progressive.views import progressive_paytable as _progressive_paytable
@@ -112,8 +112,9 @@ def _answer(status: int, body: Any) -> Write:
 
 def _status(ledger: Ledger, name: str) -> dict[str, Any]:
     """Progressive ``name`` as ``croupier meters --json`` shows it: definition, levels, the
-    § 605a.7(a) meter set, linked tables, pending awards."""
-    return _status_dict(ledger.status(name), ledger.meters(name))
+    § 605a.7(a) meter set, linked tables, pending awards — from one read snapshot of the stored
+    state (:meth:`Ledger.snapshot`: a few indexed reads, not a replay of the log)."""
+    return _status_dict(*ledger.snapshot(name))
 
 
 @router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")
@@ -298,10 +299,8 @@ def create(
             envy_rule=body.envy,
             stake=body.stake,
         )
-        status = ledger_of(request).create_progressive(
-            definition, tables=body.tables, by=member.name
-        )
-        return _answer(201, _status_dict(status, ledger_of(request).meters(definition.name)))
+        ledger_of(request).create_progressive(definition, tables=body.tables, by=member.name)
+        return _answer(201, _status(ledger_of(request), definition.name))
 
     check = may(request, member, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive", None)
     return idempotent(request, key, body.model_dump(mode="json"), member.name, effect, check)
@@ -383,35 +382,3 @@ def adjust(
 
     check = may(request, member, Role.PIT_MANAGER, "605a.7(a)(6)", "adjusting a meter", name)
     return idempotent(request, key, body.model_dump(), member.name, effect, check)
-
-
-class NewMember(BaseModel):
-    """A staff member to add, with a role and a credential."""
-
-    model_config = ConfigDict(
-        extra="forbid",
-        json_schema_extra={
-            "examples": [{"name": "flo", "role": "floorperson", "password": "a long passphrase"}]
-        },
-    )
-    name: str = Field(min_length=1, max_length=100)
-    role: Role
-    password: str = Field(min_length=1, max_length=1000)
-
-
-@router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
-def add_staff(
-    request: Request, member: Hirer, body: NewMember, key: IdempotencyKey = None
-) -> Response:
-    """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
-    credential is kept only as its argon2 hash."""
-
-    def effect() -> Write:
-        m = ledger_of(request).add_user(body.name, body.role, body.password, by=member.name)
-        return _answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
-
-    # the credential is not part of the request's digest: no fast hash of it is stored
-    check = may(request, member, Role.SHIFT_MANAGER, STAFF_SECTION, "adding staff", None)
-    return idempotent(
-        request, key, {"name": body.name, "role": body.role.value}, member.name, effect, check
-    )

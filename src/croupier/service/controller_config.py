@@ -7,7 +7,8 @@ meters suspend | resume | reconfigure | report`` do (:mod:`croupier.commands.met
   reconfiguration and puts it back (58 Pa. Code § 605a.8; NY 9 NYCRR 5321.18(b)(4) as
   supporting; docs/interpretations.md).
 * ``POST /progressives/{name}/reconfigure`` — a shift manager changes a *suspended*
-  progressive's seeds, rates or limits, naming the approval (N.J.A.C. 13:69E-1.39C); the meters
+  progressive's seeds, rates or limits, naming the approval (58 Pa. Code § 605a.7; N.J.A.C.
+  13:69E-1.39C); the meters
   are not moved.
 * ``GET /reconciliation`` — each progressive and level over a period (``?from=``, ``?to=``,
   ``?name=``): opening meter, contributions, awards from the meter, resets, adjustments, closing
@@ -33,12 +34,12 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from croupier.commands.meters_report import REPORT_COLUMNS
+from croupier.commands.meters_report import REPORT_COLUMNS, progressive_json, report_rows
 from croupier.errors import InputError
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
-from croupier.progressive.report import Reconciliation, check_period
-from croupier.service.auth import require
+from croupier.progressive.report import check_period
+from croupier.service.auth import report_reader, require
 from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
 from croupier.units import format_percent, parse_amount
 from croupier.units import parse_time as _when
@@ -69,6 +70,9 @@ def _may(
         return ledger.check_role(member.name, role, "605a.7", what)
 
     return check
+
+
+Reports = Annotated[StaffMember, Depends(report_reader("reading the reconciliation"))]
 
 
 def _answer(status: int, body: Any) -> Write:
@@ -238,18 +242,6 @@ class ReportFormat(StrEnum):
     CSV = "csv"
 
 
-def _rows(r: Reconciliation) -> list[dict[str, Any]]:
-    return [
-        {
-            "progressive": r.progressive,
-            "level": lv.level.value,
-            **{c: getattr(lv, c) for c in REPORT_COLUMNS[2:-1]},
-            "balanced": lv.balanced,
-        }
-        for lv in r.levels
-    ]
-
-
 @router.get(
     "/reconciliation",
     summary="Reconcile each progressive and level over a period (§ 605a.7(a))",
@@ -257,7 +249,7 @@ def _rows(r: Reconciliation) -> list[dict[str, Any]]:
 )
 def reconciliation(
     request: Request,
-    _member: Reader,
+    _member: Reports,
     name: Annotated[str | None, Query(description="Only this progressive.")] = None,
     start: Annotated[
         str | None, Query(alias="from", description="Start of the period (ISO, UTC).")
@@ -270,10 +262,13 @@ def reconciliation(
     ),
 ) -> Response:
     """As ``croupier meters report --json`` (or its CSV): per level the opening and closing
-    meters (micro-dollars), the period's contributions, awards from the meter, resets and
-    adjustments, the reserve's, what an attendant paid (cents), and whether ``closing = opening
-    + contributions + resets + adjustments − awards`` holds (``balanced``). A level that does not
-    balance is reported as such (``"balanced": false``): run ``GET /verify``."""
+    meters (integer micro-dollars, ``*_micros``, with the amount in dollars beside each:
+    ``opening``), the period's contributions, awards from the meter, resets and adjustments, the
+    reserve's, what an attendant paid (cents, and dollars), and whether ``closing = opening +
+    contributions + resets + adjustments − awards`` holds (``balanced``); per progressive what
+    the table paid (odds lines, envy: ``paid_by_table_cents``, in the CSV on each of its levels'
+    rows). A level that does not balance is reported as such (``"balanced": false``): run
+    ``GET /verify``."""
     lo, hi = _when(start, "the from parameter"), _when(end, "the to parameter")
     check_period(lo, hi, ("?from=", "?to="))  # the query's words, not the CLI's options
     ledger = ledger_of(request)
@@ -283,21 +278,12 @@ def reconciliation(
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=REPORT_COLUMNS, lineterminator="\n")
         w.writeheader()
-        w.writerows(row for r in recs for row in _rows(r))
+        w.writerows(row for r in recs for row in report_rows(r))
         return Response(buf.getvalue(), media_type="text/csv; charset=utf-8")
     data = {
         "from": lo.isoformat() if lo else None,
         "to": hi.isoformat() if hi else None,
         "balanced": all(r.balanced for r in recs),
-        "progressives": [
-            {
-                "progressive": r.progressive,
-                "events": r.events,
-                "paid_by_table_cents": r.paid_by_table_cents,
-                "balanced": r.balanced,
-                "levels": _rows(r),
-            }
-            for r in recs
-        ],
+        "progressives": [progressive_json(r) for r in recs],
     }
     return Response(dumps(data), media_type="application/json")

@@ -8,10 +8,11 @@ easy to guess, ``BJ-1/r1`` — is a new key for this one, and never answers them
 response. A request's identity is its route (method and path, query string included) and the
 SHA-256 of its body. The record — key, route, digest, status and response body — is written in the **same
 transaction** as the request's effect on the service's tables (:func:`record`), so after a crash
-either both are there or neither is. Effects on the progressive ledger are made first, in the
-ledger's own transaction under the ledger's own idempotency key (``PROGRESSIVE/TABLE/ROUND``):
-a retry after a crash between the two finds the ledger's settlement (``replayed``) and records
-the service's side once.
+either both are there or neither is. A round fed to one progressive in the common case puts the
+ledger's rows in that transaction too (:func:`croupier.service.settling.feed_and_store`);
+otherwise effects on the progressive ledger are made first, in the ledger's own transaction under
+the ledger's own idempotency key (``PROGRESSIVE/TABLE/ROUND``): a retry after a crash between the
+two finds the ledger's settlement (``replayed``) and records the service's side once.
 """
 
 from __future__ import annotations

@@ -148,6 +148,7 @@ TABLE = _obj(
     },
     {
         "settled": {**ROUND, "description": "After settle: the stored round."},
+        "voided": {**ROUND, "description": "After a void: the voided round, stored."},
         "estimate": {
             **_S,
             "description": "Present when a share of a meter is shown at the "
@@ -161,6 +162,7 @@ SUCCESS: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/rounds/settle"): ROUND,
     ("post", "/tables"): TABLE,
     ("post", "/tables/{table}/steps"): TABLE,
+    ("post", "/tables/{table}/void"): TABLE,
     ("delete", "/tables/{table}"): _obj(
         {
             "table": _S,
@@ -307,7 +309,8 @@ def examples_of(
         if role.rank > 0:
             below = list(Role)[role.rank - 1]
             text = (
-                f"{MEMBERS[below]} is a {below.value}; {what} needs a {role.value} or above "
+                f"{MEMBERS[below]} is {'an' if below.value[0] in 'aeiou' else 'a'} {below.value}; "
+                f"{what} needs a {role.value} or above "
                 f"({citation(section)})"
             )
             out["403"] = [Example(f"A {below.value}", "AuthorizationError", text, section)]

@@ -43,6 +43,12 @@ _NO_TABLE = Example(
     "no open table 'BJ-9': open it with POST /tables",
     names=MappingProxyType({"table": "BJ-9"}),
 )
+_NO_MEMBER = Example(
+    "No staff member by that name",
+    "LedgerLookupError",
+    "no staff member named 'fred': a shift manager adds them",
+    names=MappingProxyType({"name": "fred"}),
+)
 _NO_WAGER = Example(
     "No wager by that id",
     "UnknownWagerError",
@@ -290,18 +296,40 @@ OWN: dict[tuple[str, str], dict[str, Example]] = {
         ),
     },
     ("post", "/staff"): {
-        "403": Example(
-            "A pit manager adding staff",
-            "AuthorizationError",
-            "pat is a pit-manager; adding staff needs a shift-manager or above "
-            "(58 Pa. Code § 605a.7)",
-            "605a.7",
+        "409": Example(
+            "The name is taken, or reads as one taken",
+            "ConfusableNameError",
+            "a staff member named 'Zoë': looks like the existing 'zoe' (names are compared as they "
+            "read: case, dashes, spaces, accents composed or not and look-alike letters folded, "
+            "Unicode TR39); choose another name",
         ),
-        "409": Example("The name is taken", "LedgerError", "staff member 'flo' exists already"),
         "422": Example(
             "A credential too short",
             "InputError",
             "a staff credential (password or PIN) needs at least 4 characters",
+        ),
+    },
+    ("delete", "/staff/{name}"): {
+        "404": _NO_MEMBER,
+        "409": Example(
+            "The last shift manager",
+            "LedgerError",
+            "removing 'sam' would leave the ledger without a shift manager (the only one "
+            "who manages staff): add or promote another first",
+        ),
+    },
+    ("post", "/staff/{name}/role"): {
+        "404": _NO_MEMBER,
+        "409": Example("The role the member has", "LedgerError", "'flo' is a floorperson already"),
+    },
+    ("post", "/staff/{name}/credential"): {"404": _NO_MEMBER},
+    ("post", "/tables/{table}/void"): {
+        "404": _NO_TABLE,
+        "409": Example(
+            "Nothing to void",
+            "RoundStateError",
+            "table BJ-1's round round-3 has no bet and no card: there is nothing to void (close "
+            "the table with DELETE /tables/BJ-1, or post its bets); nothing changed",
         ),
     },
     ("post", "/progressives/{name}/suspend"): {

@@ -5,27 +5,48 @@ ledger awarded it when the round was fed — pending a floorperson's validation.
 actually paid depends on what became of that award since: validated and paid, still pending, or
 voided (§ 633b.2(h)(1), § 633b.3(h)(1): the wager is then a losing one and the amount stays on
 the meter). :func:`line_results` gives each line's result as the ledger has it now, for the
-hold report and ``GET /rounds/summary``.
+hold report and ``GET /rounds/summary``; :func:`as_ledger_has_it` shows a stored round that way
+(every read of one: ``GET /rounds``, ``GET /rounds/{table}/{round}``, an open table's
+``settled``), what was recorded at settlement beside it — the stored text is never changed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import copy
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from croupier.progressive import AwardStatus, Ledger
+from croupier.errors import LedgerLookupError
+from croupier.progressive import Award, AwardStatus, Ledger
 from croupier.table.progressive import wager_of
+from croupier.units import format_money
+from croupier.wagers.at_table import signed_money
 
-__all__ = ["AwardState", "Book", "LineResult", "book_of", "line_results"]
+__all__ = [
+    "FEW_AWARDS",
+    "AwardState",
+    "Book",
+    "LineResult",
+    "as_ledger_has_it",
+    "book_for",
+    "book_of",
+    "line_results",
+]
 
 
 @dataclass(frozen=True)
 class AwardState:
-    """An award's status now and its amount (integer cents)."""
+    """An award's status now, its amount (integer cents) and who validated or voided it."""
 
     status: AwardStatus
     amount_cents: int
+    by: str | None = None
+
+
+def _state(a: Award) -> AwardState:
+    return AwardState(a.status, a.amount_cents, a.validated_by)
 
 
 @dataclass(frozen=True)
@@ -40,9 +61,36 @@ def book_of(ledger: Ledger) -> Book:
     """Every award of every progressive of ``ledger`` and the wager each progressive takes."""
     names = ledger.names()
     return Book(
-        {a.id: AwardState(a.status, a.amount_cents) for n in names for a in ledger.awards(n)},
+        {a.id: _state(a) for n in names for a in ledger.awards(n)},
         {n: wager_of(ledger.definition(n)) for n in names},
     )
+
+
+FEW_AWARDS = 64
+"""Up to this many awards, :func:`book_for` reads each by its id; above, every award at once."""
+
+
+def book_for(ledger: Ledger, docs: Iterable[Mapping[str, Any]]) -> Book:
+    """What the ledger holds now of the awards and progressives ``docs`` (stored rounds) name:
+    each award read by its id — for a few rounds, cheaper than :func:`book_of`'s every award
+    (which it is, for more than :data:`FEW_AWARDS`)."""
+    docs = list(docs)
+    ids = sum(len(fed.get("awards") or ()) for d in docs for fed in d.get("progressives") or ())
+    if ids > FEW_AWARDS:
+        return book_of(ledger)
+    awards: dict[int, AwardState] = {}
+    wagers: dict[str, str] = {}
+    for doc in docs:
+        for fed in doc.get("progressives") or ():
+            name = str(fed.get("progressive"))
+            if name not in wagers:
+                wagers[name] = wager_of(ledger.definition(name))
+            for a in fed.get("awards") or ():
+                try:
+                    awards[int(a["award"])] = _state(ledger.award(int(a["award"])))
+                except LedgerLookupError:  # pragma: no cover - an award is never removed
+                    continue
+    return Book(awards, wagers)
 
 
 @dataclass(frozen=True)
@@ -100,4 +148,137 @@ def line_results(doc: Mapping[str, Any], book: Book) -> list[LineResult]:
             else:
                 voided += amount
         out.append(LineResult(line, paid - int(line["stake_cents"]), pending, voided))
+    return out
+
+
+_METER_PAYS = re.compile(
+    r"^(?P<base>.*): \$[0-9,.]+ from the meter \(award (?P<id>[0-9]+), [^)]*\)$"
+)
+"""A share of a meter as the ledger's pay was recorded (:func:`~croupier.table.progressive.
+with_ledger_amounts`): ``100% of Progressive: $50,001.85 from the meter (award 8, pending
+validation)``."""
+
+
+def _status_words(state: AwardState) -> str:
+    if state.status is AwardStatus.PAID:
+        return f"paid, validated by {state.by}" if state.by else "paid"
+    if state.status is AwardStatus.VOIDED:
+        return f"voided by {state.by}: not paid" if state.by else "voided: not paid"
+    return "pending validation"
+
+
+def _award_now(a: Mapping[str, Any], book: Book) -> tuple[AwardState, dict[str, Any]]:
+    state = book.awards.get(int(a["award"])) or AwardState(
+        AwardStatus(a["status"]), int(a["amount_cents"]), a.get("validated_by")
+    )
+    voided = state.status is AwardStatus.VOIDED
+    shown = {
+        "award": int(a["award"]),
+        "progressive": a.get("progressive"),
+        "status": state.status.value,
+        "amount_cents": state.amount_cents,
+        "amount": format_money(state.amount_cents),
+        "validated_by": None if voided else state.by,
+        **({"voided_by": state.by} if voided else {}),
+        "recorded_status": a.get("status"),
+        "recorded_amount_cents": int(a["amount_cents"]),
+    }
+    return state, shown
+
+
+def as_ledger_has_it(doc: Mapping[str, Any], book: Book) -> dict[str, Any]:
+    """Stored round ``doc`` as the ledger has it now: each line a progressive fed (its seat's
+    own awards, an envy line's awards for its ``from_seat``) shows what became of its awards —
+    ``ledger``: each award's status, amount and who validated or voided it, and the cents paid,
+    pending and voided — and its amounts, pay and ``pending_validation`` as they stand now (a
+    voided award returns nothing; a share settled since names its new amount); ``as_settled``
+    keeps what the line said at settlement. The settlement event of the line is shown the same
+    way (its detail says what the ledger holds now), and the round's totals with them
+    (``as_settled`` at the top keeps the recorded ones). A line no progressive fed is as stored.
+    ``doc`` itself is not changed: the stored text is the record."""
+    out = copy.deepcopy(dict(doc))
+    lines = out["settlement"]["lines"]
+    events = [e for e in out.get("events") or () if e.get("action") == "settlement"]
+    changed = False
+    for line in lines:
+        awards = _awards_of(out, line, book)
+        if not awards or line.get("win_cents") is None:
+            continue
+        paid = pending = voided = 0
+        shown = []
+        words = []
+        for a in awards:
+            state, view = _award_now(a, book)
+            shown.append(view)
+            if state.status is AwardStatus.PAID:
+                paid += state.amount_cents
+            elif state.status is AwardStatus.PENDING:
+                pending += state.amount_cents
+            else:
+                voided += state.amount_cents
+            words.append(f"award {view['award']} {_status_words(state)}")
+        stake = int(line["stake_cents"])
+        returned = paid + pending
+        before = {k: line.get(k) for k in ("pays", "win_cents", "win", "returned_cents")}
+        before["pending_validation"] = line.get("pending_validation")
+        event = next(
+            (
+                e
+                for e in events
+                if e.get("seat") == line.get("seat")
+                and e.get("wager") in (line.get("wager"), line.get("bet"))
+                and e.get("pays") == line.get("pays")
+                and e.get("win_cents") == line.get("win_cents")
+            ),
+            None,
+        )
+        pays = line.get("pays")
+        m = _METER_PAYS.match(pays or "")
+        if m is not None and len(awards) == 1:
+            state, view = _award_now(awards[0], book)
+            pays = (
+                f"{m['base']}: {view['amount']} from the meter "
+                f"(award {view['award']}, {_status_words(state)})"
+            )
+        line.update(
+            pays=pays,
+            win_cents=returned - stake,
+            win=signed_money(returned - stake),
+            returned_cents=returned,
+            pending_validation=pending > 0,
+            ledger={
+                "awards": shown,
+                "paid_cents": paid,
+                "pending_cents": pending,
+                "voided_cents": voided,
+            },
+            as_settled=before,
+        )
+        changed = changed or any(line[k] != v for k, v in before.items())
+        if event is not None:
+            events.remove(event)  # one event per line
+            event["as_settled"] = {
+                k: event.get(k)
+                for k in ("pays", "win_cents", "returned_cents", "pending_validation", "detail")
+            }
+            event.update(
+                pays=pays,
+                win_cents=returned - stake,
+                returned_cents=returned,
+                pending_validation=pending > 0,
+                detail=f"{event.get('detail')}; on the ledger now: {', '.join(words)}, "
+                f"{format_money(returned)} returned",
+            )
+    settlement = out["settlement"]
+    net = sum(x["win_cents"] for x in lines if not x.get("settled_by_base_game"))
+    returned_all = sum(x["returned_cents"] for x in lines if not x.get("settled_by_base_game"))
+    if any("ledger" in x for x in lines):
+        out["as_settled"] = {
+            "net_cents": out.get("net_cents"),
+            "settlement_net_cents": settlement.get("net_cents"),
+            "returned_cents": settlement.get("returned_cents"),
+            "changed_since": changed,
+        }
+        settlement.update(net_cents=net, net=signed_money(net), returned_cents=returned_all)
+        out["net_cents"] = out["net_cents"] - int(out["as_settled"]["settlement_net_cents"]) + net
     return out

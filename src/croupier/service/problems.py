@@ -18,7 +18,6 @@ client: an unexpected exception is a 500 problem without its traceback.
 from __future__ import annotations
 
 import logging
-import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -35,9 +34,11 @@ from croupier.errors import (
     LedgerIntegrityError,
     LedgerKeyError,
     LedgerLookupError,
+    LoginLockedError,
     RoundStateError,
     UnknownPaytableError,
     UnknownWagerError,
+    error_section,
     one_line,
 )
 from croupier.progressive.store import LedgerDatabaseError
@@ -64,26 +65,17 @@ class ServiceProblem(Exception):
         self.extra = extra
 
 
-def error_section(exc: CroupierError) -> str | None:
-    """The section an error cites: a rule's own, else the first a Rules Submission's violations
-    name, else ``None`` (as the CLI's ``--json`` error object)."""
-    section = getattr(exc, "section", None)
-    if isinstance(section, str):
-        return section
-    for _, sec in getattr(exc, "violations", ()) or ():
-        if isinstance(sec, str):
-            return sec
-    return None
-
-
 def status_of(exc: CroupierError) -> int:
     """The HTTP status of a croupier error: 400 a request without the ``Idempotency-Key`` it
-    needs (draft-ietf-httpapi-idempotency-key-header), 401 unauthenticated, 403 a role below the
+    needs (draft-ietf-httpapi-idempotency-key-header), 429 logins refused for a while after too
+    many failed ones (with ``Retry-After``), 401 unauthenticated, 403 a role below the
     rule's, 404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round
     or award already settled, a name taken), 500 the ledger's integrity or key, 503 a database
     that cannot be used now, 422 every other rejection (bad input, a rule of the regulation)."""
     if isinstance(exc, IdempotencyKeyError):
         return 400
+    if isinstance(exc, LoginLockedError):
+        return 429
     if isinstance(exc, AuthenticationError):
         return 401
     if isinstance(exc, AuthorizationError):
@@ -124,35 +116,10 @@ def problem(
     return JSONResponse(body, status_code=status, media_type=MEDIA_TYPE, headers=headers)
 
 
-PA_SECTION = re.compile(r"[0-9]{3}[a-z]\.[0-9]+(\([0-9a-z]+\))*")
-"""A section of 58 Pa. Code as croupier's errors cite it: ``605a.8``, ``633b.2(h)(3)``."""
-
-_OTHER_RULE = re.compile(r"\((NY 9 NYCRR|N\.J\.A\.C\.|GLI-)")
-
-
-def pa_first(detail: str, section: str | None) -> str:
-    """``detail`` citing 58 Pa. Code first where a section of it applies: a message that cites
-    another jurisdiction's rule (``(NY 9 NYCRR 5321.18(b)(4))``) before the PA section gets
-    ``58 Pa. Code § SECTION;`` ahead of it (the section's own trailing citation dropped), the
-    other kept as supporting."""
-    if section is None or PA_SECTION.fullmatch(section) is None:
-        return detail
-    m = _OTHER_RULE.search(detail)
-    pa = detail.find("58 Pa. Code")
-    if m is None or -1 < pa < m.start():
-        return detail
-    tail = f" (58 Pa. Code § {section})"  # a rule's error ends with its section: cited first now
-    if detail.endswith(tail):
-        detail = detail[: -len(tail)]
-    elif pa != -1:
-        return detail
-    at = m.start() + 1
-    return f"{detail[:at]}58 Pa. Code § {section}; {detail[at:]}"
-
-
 def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
-    """The problem for a croupier error (its notes — e.g. the round step — prefixed; the rule
-    cited as :func:`pa_first` has it)."""
+    """The problem for a croupier error (its notes — e.g. the round step — prefixed): its
+    one-line text cites its rules as the error was built (:func:`croupier.errors.cite`, a rule
+    of 58 Pa. Code first), word for word as the CLI's ``error:`` line."""
     notes = "".join(f"{one_line(str(n))}: " for n in getattr(exc, "__notes__", ()))
     extra: dict[str, Any] = {}
     violations = getattr(exc, "violations", None)
@@ -162,7 +129,7 @@ def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
     return problem(
         status_of(exc),
         type(exc).__name__,
-        pa_first(f"{notes}{exc}", section),
+        f"{notes}{exc}",
         instance,
         section,
         **extra,

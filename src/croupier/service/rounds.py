@@ -2,11 +2,16 @@
 
 The body is the documented round file (``docs/schemas/round-file.schema.json``) with its Rules
 Submission inline (the service reads no file) and its ``id``; ``?table=`` names the table,
-``?progressive=`` (repeatable) the progressives its progressive wagers feed, as ``croupier settle
---progressive``. The round is replayed through the regulated round procedure
+``?progressive=`` (repeatable) progressives its progressive wagers feed, as ``croupier settle
+--progressive``. Every progressive wager is fed: to a progressive named that takes it, else to the
+one linked to the table that takes it; with none — or its progressive suspended — the round is
+refused (§ 605a.8). At an open table the round file must carry the table's Rules Submission
+(§ 601a.2). The round is replayed through the regulated round procedure
 (:func:`croupier.table.record.settle_record`); a step that breaks a rule is one 422 problem naming
 the step and the section, and nothing is stored. Stored once per table and round id: the same
 round again answers the stored document; other content under the same id is a 409 problem.
+Every read of a stored round shows its progressive awards as the ledger has them now
+(:func:`croupier.service.paid.as_ledger_has_it`).
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from sqlalchemy import Connection
 from croupier.errors import InputError, LedgerLookupError
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
-from croupier.service.auth import require
+from croupier.service.auth import report_reader, require
 from croupier.service.common import (
     MAX_STORED_INT,
     IdempotencyKey,
@@ -40,7 +45,7 @@ from croupier.service.common import (
 )
 from croupier.service.examples import ROUND_EXAMPLE
 from croupier.service.jsontext import Encoded
-from croupier.service.paid import book_of, line_results
+from croupier.service.paid import as_ledger_has_it, book_for, book_of, line_results
 from croupier.service.settling import (
     INSERT_ROUND,
     Settled,
@@ -49,10 +54,11 @@ from croupier.service.settling import (
     feed_and_document,
     feed_and_store,
     insert_round,
+    progressives_to_feed,
     replay,
     round_row,
 )
-from croupier.service.tables import check_round_file_id
+from croupier.service.tables import check_round_file
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
 
@@ -60,6 +66,7 @@ router = APIRouter(tags=["rounds"])
 
 Dealer = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "recording a round"))]
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading the stored rounds"))]
+Reports = Annotated[StaffMember, Depends(report_reader("reading the handle and hold summary"))]
 TableId = Annotated[
     str,
     Query(min_length=1, max_length=100, pattern=r"^[^/\s]+$", description="The table's id."),
@@ -126,7 +133,11 @@ def settle_round(
     key: IdempotencyKey = None,
     progressive: Annotated[
         list[str] | None,
-        Query(description="Feed the round's progressive wagers to this progressive (repeatable)."),
+        Query(
+            description="Feed the round's progressive wagers to this progressive (repeatable); "
+            "a progressive wager none named takes feeds the progressive linked to the table "
+            "that takes it, and with none the round is refused (§ 605a.8)."
+        ),
     ] = None,
 ) -> Response:
     """Replay the round file through the round procedure, feed its progressive wagers to the
@@ -142,10 +153,21 @@ def settle_round(
             )
         if not record.id or "/" in record.id:
             raise InputError('give the round its "id" at the table (a string without "/")')
-        check_round_file_id(request, table, record.id.strip())  # an open table's ids: its own
         digest, sub = checked_submission(record.submission, "submission")
+        # an open table's ids are its own, and its Rules Submission the round's (§ 601a.2)
+        check_round_file(request, table, record.id.strip(), digest)
         rnd = replay(sub, record.steps, f"round {record.id}")
-        ledger, rid, names = ledger_of(request), record.id.strip(), progressive or []
+        ledger, rid = ledger_of(request), record.id.strip()
+        bet_steps = [i for i, s in enumerate(record.steps, start=1) if s.action == "bet"]
+        # every progressive bet is fed to the ledger: to a progressive named, else to the one
+        # linked to the table that takes it; none, or a suspended one, refuses the round
+        names = progressives_to_feed(
+            ledger,
+            rnd,
+            table=table,
+            named=progressive or [],
+            bet_step=lambda i: f"step {bet_steps[i]} (bet)",
+        )
 
         def settled() -> Settled:
             s = feed_and_document(
@@ -183,11 +205,17 @@ def settle_round(
     return idempotent(request, key, {"table": table, "round": data}, member.name, effect)
 
 
-def _query(
-    table: str | None, since: str | None, until: str | None, wager: str | None
+def round_query(
+    table: str | None,
+    since: str | None,
+    until: str | None,
+    wager: str | None,
+    columns: tuple[sa.ColumnElement[Any], ...] = (store.rounds.c.document,),
 ) -> sa.Select[Any]:
+    """The stored rounds of ``table`` settled in ``[since, until)`` holding ``wager`` (each
+    filter only when given): ``columns`` of each (the document by default)."""
     r = store.rounds
-    q = sa.select(r.c.document)
+    q = sa.select(*columns)
     if table is not None:
         q = q.where(r.c.table_id == table)
     start, end = _when(since, "since"), _when(until, "until")
@@ -203,7 +231,7 @@ def _query(
 Filters = dict[str, Any]
 
 
-def _filters(
+def round_filters(
     table: Annotated[str | None, Query(description="Only this table's rounds.")] = None,
     since: Annotated[str | None, Query(description="Settled at or after (ISO 8601).")] = None,
     until: Annotated[str | None, Query(description="Settled before (ISO 8601).")] = None,
@@ -216,31 +244,45 @@ def _filters(
 def list_rounds(
     request: Request,
     _member: Staff,
-    filters: Annotated[Filters, Depends(_filters)],
+    filters: Annotated[Filters, Depends(round_filters)],
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=MAX_STORED_INT)] = 0,
 ) -> dict[str, Any]:
-    """Every stored round matching the filters, oldest first: their settlement documents."""
+    """Every stored round matching the filters, oldest first: their settlement documents, each
+    progressive line's awards as the ledger has them now (``ledger``; what was recorded at
+    settlement as ``as_settled``, :func:`croupier.service.paid.as_ledger_has_it`)."""
     r = store.rounds
-    q = _query(**filters).order_by(r.c.id).limit(limit).offset(offset)
+    q = round_query(**filters).order_by(r.c.id).limit(limit).offset(offset)
     with reader_of(request).connect() as conn:
         docs = [json.loads(d) for d in conn.execute(q).scalars()]
         total = conn.execute(
-            sa.select(sa.func.count()).select_from(_query(**filters).subquery())
+            sa.select(sa.func.count()).select_from(round_query(**filters).subquery())
         ).scalar_one()
-    return {"count": int(total), "offset": offset, "rounds": docs}
+    book = book_for(ledger_of(request), docs)  # each award as the ledger has it now
+    return {
+        "count": int(total),
+        "offset": offset,
+        "rounds": [as_ledger_has_it(d, book) for d in docs],
+    }
 
 
-@router.get("/rounds/summary", summary="Drop and hold by wager over the stored rounds")
+@router.get(
+    "/rounds/summary",
+    summary="Handle (amount wagered), the players' net win and the hold by wager",
+)
 def summary(
-    request: Request, _member: Staff, filters: Annotated[Filters, Depends(_filters)]
+    request: Request, _member: Reports, filters: Annotated[Filters, Depends(round_filters)]
 ) -> dict[str, Any]:
     """Per wager, over the rounds matching the filters (with ``?wager=``, that wager's row
-    only): rounds, lines settled, amount wagered on them (``stake_cents``), the players' net
-    (``win_cents``) and the table's hold (``hold_cents`` = −net), in integer cents, a
-    progressive's award as the ledger has it now (:mod:`croupier.service.paid`: a voided award
-    paid nothing; ``pending_cents`` awaits validation, not in the net); lines settled by the
-    base game are counted apart (``settled_by_base_game``, ``base_game_stake_cents``)."""
+    only): rounds, lines settled, the handle — the amount wagered on them (``stake_cents``) —,
+    the players' net win (``win_cents``) and the hold, what the table kept (``hold_cents`` =
+    −``win_cents``), in integer cents, a progressive's award as the ledger has it now
+    (:mod:`croupier.service.paid`: a voided award paid nothing; ``pending_cents`` awaits
+    validation, not in the net); lines settled by the base game are counted apart
+    (``settled_by_base_game``, ``base_game_stake_cents``). Rounds voided at an open table are
+    counted apart (``voided_rounds``): every wager was returned, none was in action. This is not
+    the drop (the cash and markers put into the table's drop box), which the service does not
+    see."""
     totals: dict[str, dict[str, int]] = defaultdict(
         lambda: {
             "rounds": 0,
@@ -253,14 +295,18 @@ def summary(
             "base_game_stake_cents": 0,
         }
     )
-    rounds = 0
+    rounds = voided = 0
     only = filters["wager"].strip().lower() if filters["wager"] else None
     book = book_of(ledger_of(request))
     with reader_of(request).connect() as conn:
-        for text in conn.execute(_query(**filters)).scalars():
+        for text in conn.execute(round_query(**filters)).scalars():
+            doc = json.loads(text)
+            if doc.get("voided"):  # every wager returned: no line was in action
+                voided += 1
+                continue
             rounds += 1
             seen: set[str] = set()
-            for result in line_results(json.loads(text), book):
+            for result in line_results(doc, book):
                 line = result.line
                 if only is not None and line["bet"] != only:
                     continue
@@ -278,12 +324,15 @@ def summary(
                 t["pending_cents"] += result.pending_cents
                 t["voided_cents"] += result.voided_cents
     wagers = [{"wager": w, **t, "hold_cents": -t["win_cents"]} for w, t in sorted(totals.items())]
-    return {"rounds": rounds, "filters": filters, "wagers": wagers}
+    return {"rounds": rounds, "voided_rounds": voided, "filters": filters, "wagers": wagers}
 
 
 @router.get("/rounds/{table}/{round_id}", summary="One stored round")
 def get_round(request: Request, _member: Staff, table: str, round_id: str) -> dict[str, Any]:
-    """The settlement document of round ``round_id`` of ``table``."""
+    """The settlement document of round ``round_id`` of ``table``: each progressive line's
+    awards as the ledger has them now — status, who validated or voided them, the amount paid —
+    with what was recorded at settlement beside them (``as_settled``); the stored text is the
+    record and is never changed."""
     r = store.rounds
     with reader_of(request).connect() as conn:
         doc = conn.execute(
@@ -292,4 +341,4 @@ def get_round(request: Request, _member: Staff, table: str, round_id: str) -> di
     if doc is None:
         raise LedgerLookupError(f"no round {round_id!r} of table {table} is stored")
     found: dict[str, Any] = json.loads(doc)
-    return found
+    return as_ledger_has_it(found, book_for(ledger_of(request), [found]))

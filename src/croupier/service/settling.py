@@ -22,8 +22,15 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from croupier.errors import InputError, RoundConflictError
-from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement
+from croupier.errors import (
+    CroupierError,
+    InputError,
+    LinkError,
+    RoundConflictError,
+    RoundStateError,
+    citation,
+)
+from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement, RoundStatus
 from croupier.progressive.feeder import RowsItem, RowsWriter
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.service import store
@@ -31,10 +38,18 @@ from croupier.service.committer import Rows
 from croupier.service.jsontext import dumps
 from croupier.table.procedure import Phase
 from croupier.table.progressive import (
+    assign_progressives,
+    check_named_match,
     check_one_meter_per_wager,
     feed_new_round,
     feed_progressive,
+    ledger_round_id,
+    progressive_bets,
+    progressive_offers,
+    progressives_for,
     round_content,
+    suspended_error,
+    takes,
     valued_at_seed,
     wager_of,
     with_ledger_amounts,
@@ -43,6 +58,8 @@ from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
 from croupier.table.submission import RulesSubmission, submission_from_data
 from croupier.table.submission import submission_digest as canonical_digest
+from croupier.units import format_money
+from croupier.wagers.at_table import signed_money
 
 
 def submission_digest(data: Mapping[str, Any]) -> str:
@@ -100,16 +117,114 @@ class Settled:
     document: dict[str, Any]
 
 
-_WAGERS: dict[tuple[str, str], str] = {}
+_WAGERS: dict[tuple[str, str], tuple[str, int]] = {}
 
 
-def _wager(ledger: Ledger, name: str) -> str:
-    """The wager id progressive ``name`` is recorded under (a name is never given to another
-    progressive, so it is looked up once)."""
+def _wager(ledger: Ledger, name: str) -> tuple[str, int]:
+    """The wager id progressive ``name`` is recorded under and its wager size (a name is never
+    given to another progressive, and neither changes by a reconfiguration, so they are looked
+    up once)."""
     key = (ledger.url, name)
     if key not in _WAGERS:
-        _WAGERS[key] = wager_of(ledger.definition(name))
+        defn = ledger.definition(name)
+        _WAGERS[key] = (wager_of(defn), defn.wager_cents)
     return _WAGERS[key]
+
+
+def progressives_to_feed(
+    ledger: Ledger,
+    rnd: TableRound,
+    *,
+    table: str,
+    named: Sequence[str] = (),
+    bet_step: Callable[[int], str] = lambda i: f"bet {i + 1}",
+) -> list[str]:
+    """The progressives the service feeds ``rnd`` at ``table`` to: ``named`` (``?progressive=``,
+    an open table's), then for each progressive bet none of them takes the progressive linked
+    to the table that takes it (:func:`~croupier.table.progressive.progressives_for`). Every
+    progressive bet is fed: one no progressive takes is a :class:`~croupier.errors.LinkError`
+    (§ 605a.8 and the wager's section), and one whose progressive is suspended is refused with
+    the ledger's words, noted with its step (``bet_step(i)`` of the round's ``i``-th bet) — the
+    round is then neither fed nor stored. A progressive named must be linked to the table."""
+    bets = progressive_bets(rnd)
+    if not bets and not named:
+        return []
+    if not bets:  # nothing to feed: feeding checks the names against the round, as before
+        defs = [ledger.definition(name) for name in named]
+        return [d.name for d in progressives_for(rnd, table=table, named=defs)]
+    linked = ledger.linked_progressives(table)  # one read: the links and their suspension
+    suspended = {d.name: s for d, s in linked}
+    defs = []
+    for name in named:  # a named progressive is one linked to the table
+        found = next((d for d, _ in linked if d.name == name), None)
+        if found is None:
+            ledger.definition(name)  # a name no progressive has: LedgerLookupError (404)
+            raise LinkError(f"table {table} is not linked to progressive {name!r}", "605a.8")
+        defs.append(found)
+    fed = progressives_for(rnd, table=table, named=defs, linked=lambda: [d for d, _ in linked])
+    for i, offer in bets:
+        name = next(d.name for d in fed if takes(d, offer))
+        if suspended[name]:
+            exc = suspended_error(name)
+            exc.add_note(bet_step(i))
+            raise exc
+    return [d.name for d in fed]
+
+
+def table_progressives(
+    ledger: Ledger, sub: RulesSubmission, table: str, named: Sequence[str]
+) -> list[str]:
+    """The progressives an open table's progressive wagers feed (``POST /tables``): those
+    ``named`` — each existing, linked to the table (§ 605a.8) and one of a wager ``sub`` offers
+    under its paytable and deck count — then, for each progressive wager and size ``sub`` offers
+    that none of them takes, the one linked to the table that takes it. A wager and size no
+    progressive takes refuses the table (:class:`~croupier.errors.LinkError`, § 605a.8 and the
+    wager's section): its bets could not be settled."""
+    defs = [ledger.definition(name) for name in named]
+    if len(defs) > 1:
+        check_one_meter_per_wager(defs)
+    for d in defs:
+        check_named_match(sub, d)
+    offers = progressive_offers(sub)
+    if not offers and not defs:
+        return []
+    linked = [d for d, _ in ledger.linked_progressives(table)]
+    for d in defs:
+        if d.name not in {x.name for x in linked}:
+            raise LinkError(
+                f"table {table} is not linked to progressive {d.name!r}: a shift manager links "
+                f"it (POST /progressives/{d.name}/links) before the table opens",
+                "605a.8",
+            )
+    found = assign_progressives(offers, table=table, named=defs, linked=linked)
+    return list(dict.fromkeys([*named, *(d.name for d in found.values())]))
+
+
+def check_progressive_bet(
+    ledger: Ledger, rnd: TableRound, *, table: str, named: Sequence[str], note: str
+) -> None:
+    """Refuse the bet ``rnd`` was just given (an open table's ``bet`` step) when it is a
+    progressive wager whose progressive is suspended (the ledger's words, § 605a.8; noted
+    ``note``) or that no progressive takes (§ 605a.8): accepted, it could not be settled. The
+    round is then as it was before the step."""
+    bets = progressive_bets(rnd)
+    if not bets or bets[-1][0] != len(rnd.bets) - 1:
+        return  # the step placed no progressive wager
+    offer = bets[-1][1]
+    linked = ledger.linked_progressives(table)
+    try:
+        found = assign_progressives(
+            [offer],
+            table=table,
+            named=[ledger.definition(name) for name in named],
+            linked=[d for d, _ in linked],
+        )
+        name = found[offer].name
+        if dict((d.name, s) for d, s in linked).get(name, False):
+            raise suspended_error(name)
+    except CroupierError as exc:
+        exc.add_note(note)
+        raise
 
 
 def feed_and_document(
@@ -176,8 +291,9 @@ def document(
         }
         for name, result in results
     ]
-    by_wager = [(_wager(ledger, name), result) for name, result in results]
-    shown = with_ledger_amounts(rnd, by_wager) if fed_any else valued_at_seed(rnd)
+    by_wager = [(_wager(ledger, name)[0], result) for name, result in results]
+    sizes = {name: _wager(ledger, name)[1] for name, _ in results}
+    shown = with_ledger_amounts(rnd, by_wager, sizes) if fed_any else valued_at_seed(rnd)
     wagers = tuple(sorted({b.wager for b in rnd.bets}))
     net = settled_net(shown.events)
     doc: dict[str, Any] = {
@@ -248,6 +364,126 @@ def feed_and_store(
     return made[0]
 
 
+def void_on_ledger(ledger: Ledger, *, table: str, round_id: str, by: str, reason: str) -> list[str]:
+    """The ledger's own void of an open table's round (:meth:`ProgressiveSystem.void_round
+    <croupier.progressive.ProgressiveSystem.void_round>`: its wagers returned, nothing
+    contributed; a floorperson or above, from the ledger's log) on each progressive linked to
+    ``table`` that holds the round — wagers accepted, locked out, counted or held, not settled.
+    The progressives whose round is voided (now or before: a retry voids nothing twice). A round
+    the ledger settled already is not voided: :class:`~croupier.errors.RoundStateError` (its
+    settlement stands; post ``settle`` again to store it)."""
+    rid = ledger_round_id(table, round_id)
+    voided = []
+    for defn, _ in ledger.linked_progressives(table):
+        system = ProgressiveSystem(ledger, defn.name)
+        view = system.find_round(rid)
+        if view is None:
+            continue
+        if view.status is RoundStatus.SETTLED:
+            raise RoundStateError(
+                f"round {round_id} of table {table} is settled on progressive {defn.name!r} "
+                "already: it is not voided; post the settle step again to store it"
+            )
+        if view.status is not RoundStatus.VOIDED:
+            system.void_round(rid, by=by, reason=reason)
+        voided.append(defn.name)
+    return voided
+
+
+VOID_PAYS = "returned: the round was voided"
+"""What each line of a voided round says: the wager goes back to the player, win or lose."""
+
+
+def void_document(
+    rnd: TableRound,
+    *,
+    table: str,
+    round_id: str,
+    submission_digest: str,
+    by: str,
+    reason: str,
+    voided_on: Sequence[str] = (),
+) -> Settled:
+    """The document of an open table's round voided before it was settled (a misdeal, a bet
+    placed in error): the record so far, a ``void`` event, and one line per bet returning its
+    whole amount (a win of $0) — whatever was settled at the deal is cancelled, every wager goes
+    back. ``voided`` says who voided it, why, what was returned and the progressives whose
+    ledger round was voided (``voided_on``). Stored as the round, so its id is never reused; the
+    summary and the hold report count it apart (no wager was in action)."""
+    section = rnd.base.procedure_rule
+    returned = sum(b.amount_cents for b in rnd.bets)
+    lines = [
+        {
+            "seat": b.seat,
+            "wager": b.wager,
+            "bet": b.wager,
+            "outcome": "void",
+            "pays": VOID_PAYS,
+            "stake_cents": b.amount_cents,
+            "stake": format_money(b.amount_cents),
+            "win_cents": 0,
+            "win": signed_money(0),
+            "returned_cents": b.amount_cents,
+            "pending_validation": False,
+            "outcome_key": None,
+            "section": section,
+            "citation": citation(section),
+            "rounding_dropped_cent_fraction": "0/1",
+            "settled_by_base_game": False,
+            "kind": "wager",
+            "from_seat": None,
+        }
+        for b in rnd.bets
+    ]
+    void_event = {
+        "index": len(rnd.events),
+        "action": "void",
+        "phase": "voided",
+        "seat": None,
+        "wager": None,
+        "amount_cents": returned,
+        "outcome": None,
+        "pays": None,
+        "win_cents": 0,
+        "returned_cents": returned,
+        "pending_validation": False,
+        "outcome_key": None,
+        "section": section,
+        "citation": citation(section),
+        "detail": f"round voided by {by} ({reason}): every wager returned, "
+        f"{format_money(returned)}",
+    }
+    wagers = tuple(sorted({b.wager for b in rnd.bets}))
+    doc: dict[str, Any] = {
+        "table": table,
+        "round": round_id,
+        "submission": rnd.submission.name or rnd.submission.game.value,
+        "submission_digest": submission_digest,
+        "content_digest": round_content(rnd),
+        "cards": rnd.cards.describe() if rnd.cards else None,
+        "events": [*(e.to_json() for e in rnd.events), void_event],
+        "settlement": {
+            "lines": lines,
+            "net_cents": 0,
+            "net": signed_money(0),
+            "returned_cents": returned,
+        },
+        "net_cents": 0,
+        "wagers": list(wagers),
+        "progressives": [],
+        "recorded_by": by,
+        "voided": {
+            "by": by,
+            "reason": reason,
+            "phase": rnd.phase.value,
+            "returned_cents": returned,
+            "returned": format_money(returned),
+            "ledger_rounds_voided": list(voided_on),
+        },
+    }
+    return Settled(table, round_id, doc["content_digest"], wagers, 0, doc)
+
+
 INSERT_ROUND = sa.insert(store.rounds)
 
 
@@ -308,11 +544,16 @@ def is_integrity_error(exc: BaseException) -> bool:
 __all__ = [
     "INSERT_ROUND",
     "Settled",
+    "check_progressive_bet",
     "document",
     "existing",
     "feed_and_document",
     "feed_and_store",
     "insert_round",
+    "progressives_to_feed",
     "round_row",
     "submission_digest",
+    "table_progressives",
+    "void_document",
+    "void_on_ledger",
 ]

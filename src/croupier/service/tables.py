@@ -1,14 +1,17 @@
 """Open tables: a table opened from a Rules Submission, each step of its round posted to the
 round state machine (:class:`croupier.table.round.TableRound`).
 
-``POST /tables`` opens a table (a pit manager or above: it is configuration); ``POST
-/tables/{table}/steps`` posts one step — the same objects as a round file's steps (``bet``,
+``POST /tables`` opens a table (a pit manager or above: it is configuration), each progressive
+wager its submission offers with the progressive linked to the table that takes it (§ 605a.8);
+``POST /tables/{table}/steps`` posts one step — the same objects as a round file's steps (``bet``,
 ``no-more-bets``, ``deal``, ``play``, ``fold``, ``switch``, ``keep``, ``hit``, ``stand``,
 ``double``, ``split``, ``surrender``, ``settle``) — and answers the record so far and the actions
 the round allows next (:func:`croupier.table.actions.allowed`). A step that breaks a rule is a
 422 problem citing its section, and the round is as it was. ``settle`` stores the round (as
 ``POST /rounds/settle`` does, its progressive wagers fed to the table's progressives) and opens
-the table's next round.
+the table's next round. A progressive wager whose progressive is suspended is refused at its
+``bet``. ``POST /tables/{table}/void`` (a floorperson or above, with a reason) voids the open
+round — every wager returned, stored as voided — and opens the next.
 
 The round is stored as its steps (rounds are immutable values; a replay is exact), so any worker
 or host serving the database can take the next step. Each process keeps the rounds it last saw in
@@ -38,7 +41,9 @@ from croupier.errors import (
     LedgerLookupError,
     RoundConflictError,
     RoundStateError,
+    SubmissionError,
 )
+from croupier.names import check_id
 from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
 from croupier.progressive import Role, StaffMember
@@ -54,11 +59,17 @@ from croupier.service.common import (
     reader_of,
 )
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
+from croupier.service.paid import as_ledger_has_it, book_for
 from croupier.service.settling import (
+    check_progressive_bet,
     checked_submission,
     existing,
     feed_and_document,
     insert_round,
+    progressives_to_feed,
+    table_progressives,
+    void_document,
+    void_on_ledger,
 )
 from croupier.table.actions import allowed
 from croupier.table.procedure import Action, Phase
@@ -76,6 +87,9 @@ PitManager = Annotated[StaffMember, Depends(require(Role.PIT_MANAGER, "601a.2", 
 Closer = Annotated[StaffMember, Depends(require(Role.PIT_MANAGER, "601a.2", "closing a table"))]
 Dealer = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "recording a step"))]
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading a table"))]
+Floor = Annotated[
+    StaffMember, Depends(require(Role.FLOORPERSON, "605a.7", "voiding a table's round"))
+]
 
 
 class OpenTable(BaseModel):
@@ -186,23 +200,41 @@ def free_number(conn: Connection, table: str, number: int) -> int:
     return number
 
 
-def check_round_file_id(request: Request, table: str, rid: str) -> None:
-    """Refuse (409, nothing changed) a round file's id of the form ``round-N`` at a table open
-    with ``POST /tables``: those ids are the open table's own, so the two never share one (a round
-    file stored under one before the table opened is answered as stored, or is a conflict)."""
-    if ROUND_ID.fullmatch(rid) is None:
-        return
+def check_round_file(request: Request, table: str, rid: str, digest: str) -> None:
+    """Refuse a round file at a table open with ``POST /tables`` (nothing changed) whose id is of
+    the form ``round-N`` (those ids are the open table's own: a 409), or whose Rules Submission
+    (``digest``, :func:`~croupier.table.submission.submission_digest`) is not the one the table
+    was opened under (§ 601a.2: a :class:`~croupier.errors.SubmissionError` naming both digests).
+    A round stored already under ``rid`` is not checked: its retry answers it, or is a conflict.
+    At a table the service holds no submission for, the round file's own is used (checked in
+    full; docs/interpretations.md)."""
     t, r = store.tables, store.rounds
+    q = sa.select(
+        sa.select(t.c.submission_digest).where(t.c.table_id == table).scalar_subquery(),
+        sa.select(r.c.id).where(r.c.table_id == table, r.c.round_id == rid).scalar_subquery(),
+    )
     with reader_of(request).connect() as conn:
-        is_open = conn.execute(sa.select(t.c.table_id).where(t.c.table_id == table)).first()
-        stored = conn.execute(
-            sa.select(r.c.id).where(r.c.table_id == table, r.c.round_id == rid)
-        ).first()
-    if is_open is not None and stored is None:  # one stored before: its retry answers it
+        opened, stored = conn.execute(q).one()
+    if opened is None or stored is not None:  # one stored before: its retry answers it
+        return
+    if ROUND_ID.fullmatch(rid) is not None:
         raise RoundConflictError(
             f"round id {rid!r}: table {table} is open (POST /tables) and numbers its own rounds "
             f"round-1, round-2, …; give the round file another id, or post its steps to "
             f"POST /tables/{table}/steps"
+        )
+    if opened != digest:
+        raise SubmissionError(
+            f"round {rid!r} at table {table}",
+            (
+                (
+                    f"the round file's Rules Submission is {digest}, not the one table {table} "
+                    f"is open under, {opened}: a round at an open table is settled under the "
+                    "table's Rules Submission (post that one, or have a pit manager open the "
+                    "table under the other); nothing was settled or stored",
+                    "601a.2",
+                ),
+            ),
         )
 
 
@@ -248,14 +280,18 @@ def _at_live_meters(request: Request, row: Any, rnd: TableRound) -> TableRound:
     (:func:`~croupier.progressive.meters.share_award_cents`), each saying it is an estimate
     (:data:`LIVE_NOTE`). Shown only: the round stored and fed is the one posted."""
     ledger = ledger_of(request)
-    live: dict[str, tuple[ProgressiveStake, dict[MeterLevel, int]]] = {}
-    for name in json.loads(row.progressives):
+    live: dict[tuple[str, int], tuple[ProgressiveStake, dict[MeterLevel, int]]] = {}
+    for name in json.loads(row.progressives):  # one per wager and size ($1 and $5: two)
         status = ledger.status(name)
         defn = status.definition
-        live[wager_of(defn)] = (defn.stake, {lv.level: lv.available for lv in status.levels})
+        live[(wager_of(defn), defn.wager_cents)] = (
+            defn.stake,
+            {lv.level: lv.available for lv in status.levels},
+        )
     events = []
     for e in rnd.events:
-        found = live.get(e.wager or "")
+        size = rnd.seat_bets(e.seat).get(e.wager or "") if e.seat is not None else None
+        found = live.get((e.wager or "", size or 0))
         offered = rnd.submission.offered(e.wager) if e.wager else None
         paytable = offered.paytable if offered is not None else None
         printed = paytable.line(e.outcome_key) if paytable and e.outcome_key else None
@@ -310,8 +346,9 @@ def open_table(
 
     def effect() -> Write:
         digest, sub = checked_submission(spec.submission, f"table {spec.table}")
-        for name in spec.progressives:
-            ledger_of(request).definition(name)  # it exists
+        ledger = ledger_of(request)
+        # every progressive wager the table offers feeds a progressive linked to it (§ 605a.8)
+        names = table_progressives(ledger, sub, spec.table, spec.progressives)
 
         def run(conn: Connection) -> tuple[int, Any]:
             t = store.tables
@@ -321,13 +358,17 @@ def open_table(
                     f"table {spec.table!r} is open already: read it with GET /tables/{spec.table}"
                     f", or close it (DELETE /tables/{spec.table}) while its round has no bets"
                 )
+            # one name rule (croupier.names): no invisible characters, none that reads as another
+            # (the ledger's linked tables read on this transaction's connection: same database)
+            known = {*conn.execute(sa.select(t.c.table_id)).scalars(), *ledger.tables(conn)}
+            check_id("a table", spec.table, known - {spec.table})
             number = free_number(conn, spec.table, 1)
             conn.execute(
                 sa.insert(t).values(
                     table_id=spec.table,
                     submission=json.dumps(spec.submission, ensure_ascii=False),
                     submission_digest=digest,
-                    progressives=json.dumps(spec.progressives),
+                    progressives=json.dumps(names),
                     round_number=number,
                     steps="[]",
                     version=0,
@@ -424,20 +465,33 @@ def post_step(
         steps: list[dict[str, Any]] = json.loads(row.steps)
         rnd = apply_step(_current(request, row), parsed, len(steps) + 1)
         new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
+        ledger, named = ledger_of(request), json.loads(row.progressives)
+        if parsed.action == "bet":  # a progressive wager needs its progressive, in play
+            check_progressive_bet(
+                ledger, rnd, table=table, named=named, note=f"step {len(new_steps)} (bet)"
+            )
         settled = None
         if rnd.phase is Phase.SETTLED:
-            digest = row.submission_digest
+            bet_steps = [i for i, s in enumerate(new_steps, start=1) if s["action"] == "bet"]
             settled = feed_and_document(
-                ledger_of(request),
+                ledger,
                 rnd,
                 table=table,
                 round_id=round_id(number),
-                submission_digest=digest,
-                progressives=json.loads(row.progressives),
+                submission_digest=row.submission_digest,
+                progressives=progressives_to_feed(
+                    ledger,
+                    rnd,
+                    table=table,
+                    named=named,
+                    bet_step=lambda i: f"step {bet_steps[i]} (bet)",
+                ),
                 by=member.name,
             )
 
         shown = None if settled is not None else _shown(request, row, rnd, number)
+        # the settled round as every read shows it: its awards as the ledger has them now
+        book = book_for(ledger, [settled.document] if settled is not None else [])
 
         def run(conn: Connection) -> tuple[int, Any]:
             t = store.tables
@@ -450,7 +504,7 @@ def post_step(
                     insert_round(
                         conn, settled, submission_digest=row.submission_digest, by=member.name
                     )
-                stored = prior or settled.document
+                stored = as_ledger_has_it(prior or settled.document, book)
                 state["settled"] = stored
                 # one settlement in the answer: the stored round's, with the ledger's amounts
                 # (the round as dealt values a share of a meter at the seed)
@@ -471,6 +525,89 @@ def post_step(
         return Write(run)
 
     response = idempotent(request, key, step, member.name, effect)
+    if committed and REPLAYED not in response.headers:
+        _open_rounds(request).put(*committed[0])
+    return response
+
+
+class Void(BaseModel):
+    """Why the round is voided."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"reason": "misdeal: seat 3 was dealt three cards"}]},
+    )
+    reason: str = Field(min_length=1, max_length=500)
+
+
+@router.post(
+    "/tables/{table}/void",
+    summary="Void the table's open round: every wager returned (floorperson)",
+    responses={
+        200: {
+            "description": "The table's next round, with the voided round's stored document "
+            "as ``voided``."
+        },
+        409: {
+            "description": "The round has no bet and no card, is settled on a progressive's "
+            "ledger already, or another step was posted meanwhile."
+        },
+    },
+)
+def void_open_round(
+    request: Request, member: Floor, table: str, body: Void, key: IdempotencyKey = None
+) -> Response:
+    """Void the open round — a misdeal, a bet placed in error — before it is settled: a
+    floorperson or above, with a reason (the regulation names no procedure for it:
+    docs/interpretations.md). Every wager is returned, whatever was settled at the deal; the
+    round is stored under its id as voided (who, why, what was returned) and the table opens its
+    next round. A round whose progressive wagers are on a progressive's ledger (accepted, not
+    settled) is voided there by the ledger's own void (``void-round`` event, § 633b.2(f))."""
+
+    def effect() -> Write:
+        with reader_of(request).connect() as conn:
+            row = _row(conn, table)
+            number = free_number(conn, table, row.round_number)
+        rnd = _current(request, row)
+        rid = round_id(number)
+        if not rnd.bets and rnd.cards is None:
+            raise RoundStateError(
+                f"table {table}'s round {rid} has no bet and no card: there is nothing to void "
+                f"(close the table with DELETE /tables/{table}, or post its bets); nothing changed"
+            )
+        reason = body.reason.strip()
+        ledger = ledger_of(request)
+        on = void_on_ledger(ledger, table=table, round_id=rid, by=member.name, reason=reason)
+        voided = void_document(
+            rnd,
+            table=table,
+            round_id=rid,
+            submission_digest=row.submission_digest,
+            by=member.name,
+            reason=reason,
+            voided_on=on,
+        )
+
+        def run(conn: Connection) -> tuple[int, Any]:
+            t = store.tables
+            insert_round(conn, voided, submission_digest=row.submission_digest, by=member.name)
+            done = conn.execute(
+                sa.update(t)
+                .where(t.c.table_id == table, t.c.version == row.version)
+                .values(steps="[]", round_number=number + 1, version=row.version + 1)
+            )
+            if done.rowcount != 1:
+                raise _moved_on(table)
+            after = open_round(rnd.submission, table)
+            committed[:] = [(_opening(row), row.version + 1, after)]
+            state = _state(row, after, number + 1)
+            state["voided"] = voided.document
+            return 200, state
+
+        return Write(run)
+
+    committed: list[tuple[str, int, TableRound]] = []
+    response = idempotent(request, key, {"table": table, **body.model_dump()}, member.name, effect)
     if committed and REPLAYED not in response.headers:
         _open_rounds(request).put(*committed[0])
     return response
@@ -501,8 +638,9 @@ def close_table(
         if rnd.bets or rnd.cards is not None:
             raise RoundStateError(
                 f"table {table}'s round {round_id(number)} has {len(rnd.bets)} bet(s) "
-                f"({rnd.phase.value}): settle it with POST /tables/{table}/steps before closing "
-                "the table; nothing changed"
+                f"({rnd.phase.value}): settle it with POST /tables/{table}/steps (or have a "
+                f"floorperson void it, POST /tables/{table}/void) before closing the table; "
+                "nothing changed"
             )
 
         def run(conn: Connection) -> tuple[int, Any]:

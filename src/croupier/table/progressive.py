@@ -23,8 +23,8 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,9 +37,11 @@ from croupier.errors import (
     ProgressiveMismatchError,
     RoundConflictError,
     UnknownPaytableError,
+    citation,
 )
 from croupier.paytables import Paytable
 from croupier.table.round import SETTLED_NET, Action, Event, Phase, TableRound
+from croupier.table.submission import RulesSubmission
 from croupier.units import format_money
 from croupier.wagers import Wager, all_wagers
 from croupier.wagers.at_table import signed_money
@@ -178,6 +180,159 @@ def check_one_meter_per_wager(definitions: Sequence[ProgressiveDefinition]) -> N
                 section="605a.8",
             )
         seen[key] = d.name
+
+
+@dataclass(frozen=True)
+class ProgressiveOffer:
+    """One progressive wager a table takes: the wager id, its size, and the section, paytable and
+    deck count it is played under. A $1 and a $5 wager are two offers (§ 633b.2(e), § 633b.3(e)):
+    each feeds a progressive of its own size."""
+
+    wager: str
+    amount_cents: int
+    section: str
+    paytable: str
+    decks: int
+
+    def describe(self) -> str:
+        """``'the $5 jackpot-party wager (§ 633b.2 paytable P10, 6 decks)'``."""
+        return (
+            f"the {format_money(self.amount_cents)} {self.wager} wager (§ {self.section} "
+            f"paytable {self.paytable}, {decks_phrase(self.decks)})"
+        )
+
+
+def _offer(sub: RulesSubmission, wager: str, amount_cents: int) -> ProgressiveOffer | None:
+    offered = sub.offered(wager)
+    t = offered.paytable if offered is not None else None
+    if t is None or t.progressive is None:
+        return None
+    return ProgressiveOffer(wager, amount_cents, t.section, t.key, sub.decks)
+
+
+def progressive_offers(sub: RulesSubmission) -> tuple[ProgressiveOffer, ...]:
+    """Every progressive wager ``sub`` offers, one per wager and size (a wager offered at $1 and
+    $5 is two), in the submission's order: the wagers whose paytable has meters (the registry's
+    progressive wagers, :func:`progressive_wagers`)."""
+    return tuple(
+        o for w in sub.wagers for a in w.amounts_cents if (o := _offer(sub, w.wager, a)) is not None
+    )
+
+
+def progressive_bets(rnd: TableRound) -> tuple[tuple[int, ProgressiveOffer], ...]:
+    """Each progressive bet of ``rnd``: its index in ``rnd.bets`` (the order the bets were
+    placed) and the offer it was placed on."""
+    return tuple(
+        (i, o)
+        for i, b in enumerate(rnd.bets)
+        if (o := _offer(rnd.submission, b.wager, b.amount_cents)) is not None
+    )
+
+
+def takes(defn: ProgressiveDefinition, offer: ProgressiveOffer) -> bool:
+    """Whether progressive ``defn`` is the one ``offer``'s wagers feed: the same wager, section,
+    paytable, deck count and wager size (§ 605a.8: a linked table contributes to the progressive
+    of its wager)."""
+    return (
+        defn.section == offer.section
+        and defn.paytable == offer.paytable
+        and defn.decks == offer.decks
+        and defn.wager_cents == offer.amount_cents
+        and wager_of(defn) == offer.wager
+    )
+
+
+def no_progressive_error(offer: ProgressiveOffer, table: str, linked: Sequence[str]) -> LinkError:
+    """The refusal of a progressive wager no progressive of its table takes (§ 605a.8 and the
+    wager's own section, which requires the progressive table game system)."""
+    w = progressive_wager(offer.section, offer.paytable)
+    # the paragraph that puts the wager on a progressive table game system: the one holding
+    # its lock-out (§ 633b.2(d), § 633b.3(d)), else the one placing it on the progressive
+    # wagering device (§ 641a.7(d)(4), (5))
+    lockout = w.lockout_rule
+    rule = lockout.rsplit("(", 1)[0] if lockout and lockout.count("(") > 1 else w.settle_rule
+    there = (
+        f"the progressives linked to it ({', '.join(linked)}) take other wagers"
+        if linked
+        else "no progressive is linked to it"
+    )
+    return LinkError(
+        f"{offer.describe()} at table {table} has no progressive behind it: {there} "
+        f"({citation(rule)}: the {w.name} wager is placed and settled through a progressive "
+        "table game system; link the table to a progressive of that paytable, deck count and "
+        "wager size)",
+        section="605a.8",
+    )
+
+
+def assign_progressives(
+    offers: Sequence[ProgressiveOffer],
+    *,
+    table: str,
+    named: Sequence[ProgressiveDefinition] = (),
+    linked: Sequence[ProgressiveDefinition] = (),
+) -> dict[ProgressiveOffer, ProgressiveDefinition]:
+    """The progressive each of ``offers`` feeds at ``table``: one of ``named`` (the caller's,
+    e.g. ``croupier settle --progressive``) that takes it, else the one linked to the table that
+    takes it (a table is never linked to two of the same wager, § 605a.8). An offer none takes
+    is a :class:`~croupier.errors.LinkError` citing § 605a.8 and the wager's section: a
+    progressive wager is never settled with no progressive behind it."""
+    found: dict[ProgressiveOffer, ProgressiveDefinition] = {}
+    for offer in dict.fromkeys(offers):
+        defn = next((d for d in named if takes(d, offer)), None) or next(
+            (d for d in linked if takes(d, offer)), None
+        )
+        if defn is None:
+            raise no_progressive_error(offer, table, [d.name for d in linked])
+        found[offer] = defn
+    return found
+
+
+def check_named_match(sub: RulesSubmission, defn: ProgressiveDefinition) -> None:
+    """Refuse a progressive named for a table whose submission does not offer its wager under its
+    section, paytable and deck count (:class:`~croupier.errors.ProgressiveMismatchError`, as
+    :func:`check_round_matches` for a round)."""
+    check_round_matches(TableRound.open(sub), defn)
+
+
+def progressives_for(
+    rnd: TableRound,
+    *,
+    table: str,
+    named: Sequence[ProgressiveDefinition] = (),
+    linked: Callable[[], Sequence[ProgressiveDefinition]] = tuple,
+) -> tuple[ProgressiveDefinition, ...]:
+    """The progressives ``rnd`` at ``table`` is fed to: those ``named`` (each must be one of a
+    wager the round's table offers under its paytable and deck count,
+    :func:`check_round_matches`; no two of one wager, :func:`check_one_meter_per_wager`), then,
+    for each progressive bet none of them takes, the one ``linked()`` to the table that takes it
+    (read only then). A progressive bet none takes is a :class:`~croupier.errors.LinkError`
+    (§ 605a.8 and the wager's section, :func:`assign_progressives`): a round that stores money is
+    never settled with a progressive wager valued at the seed and on no ledger."""
+    if len(named) > 1:
+        check_one_meter_per_wager(named)
+    for d in named:
+        check_round_matches(rnd, d)
+    offers = [o for _, o in progressive_bets(rnd)]
+    if all(any(takes(d, o) for d in named) for o in offers):
+        return tuple(named)
+    assigned = assign_progressives(offers, table=table, named=named, linked=linked())
+    out = {d.name: d for d in named}
+    for d in assigned.values():
+        out.setdefault(d.name, d)
+    return tuple(out.values())
+
+
+def suspended_error(progressive: str) -> LinkError:
+    """The refusal of a wager on a progressive suspended for a reconfiguration (§ 605a.8; NY 9
+    NYCRR 5321.18(b)(4) supporting) — the ledger's own words (:meth:`ProgressiveSystem.accept_wagers
+    <croupier.progressive.ProgressiveSystem.accept_wagers>`), said when the bet is placed."""
+    return LinkError(
+        f"progressive {progressive!r} is suspended for a reconfiguration: no wager is "
+        "accepted at its tables until it is resumed",
+        section="605a.8",
+        also="NY 9 NYCRR 5321.18(b)(4)",  # croupier.progressive.configuration's rule
+    )
 
 
 def ledger_round_id(table: str, round_id: str) -> str:
@@ -320,19 +475,26 @@ the seed, the ledger pays it from the live meter."""
 
 
 def with_ledger_amounts(
-    rnd: TableRound, settlements: Sequence[tuple[str, RoundSettlement]]
+    rnd: TableRound,
+    settlements: Sequence[tuple[str, RoundSettlement]],
+    sizes: Mapping[str, int] | None = None,
 ) -> TableRound:
     """``rnd`` with every progressive line's pay replaced by the ledger's: for each
     ``(wager id, settlement)``, a seat's return is what the ledger awarded it (its own award
     and envy bonuses, stake included where the definition returns it), its net that less the
     wager; an envy bonus line (``from_seat``) the ledger's envy award for that seat's hand. A
     share of a meter names its award and that it waits for validation. The amounts printed and
-    written as JSON for those lines (events and settlement lines) are then the ledger's."""
+    written as JSON for those lines (events and settlement lines) are then the ledger's.
+    ``sizes``: each progressive's wager size by name — a seat is then paid only by the
+    progressive of its own bet's size (a $1 and a $5 progressive of one wager fed together)."""
     events = list(rnd.events)
     for wager, settlement in settlements:
+        size = (sizes or {}).get(settlement.progressive)
         for i, e in enumerate(events):
             if e.action is not Action.SETTLEMENT or e.wager != wager or e.seat is None:
                 continue
+            if size is not None and rnd.seat_bets(e.seat).get(wager) != size:
+                continue  # another size's progressive pays this seat
             # a bet's line: its own award; an envy bonus line: the award for its from_seat's hand
             source = e.line.from_seat if e.line is not None else None
             mine = [
@@ -390,14 +552,23 @@ def valued_at_seed(rnd: TableRound) -> TableRound:
 
 __all__ = [
     "SEED_NOTE",
+    "ProgressiveOffer",
+    "assign_progressives",
+    "check_named_match",
     "check_round_matches",
     "feed_new_round",
     "feed_progressive",
     "ledger_round_id",
+    "no_progressive_error",
+    "progressive_bets",
+    "progressive_offers",
     "progressive_wager",
     "progressive_wagers",
+    "progressives_for",
     "round_content",
     "round_id_of",
+    "suspended_error",
+    "takes",
     "valued_at_seed",
     "wager_of",
     "with_ledger_amounts",

@@ -66,6 +66,8 @@ from croupier.errors import (
     SubmissionError,
     UnknownPaytableError,
     UnknownWagerError,
+    cite,
+    clipped,
     one_line,
 )
 from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
@@ -246,8 +248,14 @@ class Violation:
     section: str | None
 
     def __str__(self) -> str:  # one line: control characters in quoted user text escaped
-        text = f"{self.message} (58 Pa. Code § {self.section})" if self.section else self.message
-        return one_line(text)
+        return one_line(cite(self.message, self.section))
+
+
+def _broken_rule(exc: RulesError) -> Violation:
+    """The violation of the rule ``exc`` enforces: its message without the citation (the
+    violation's section cites it), a rule of another jurisdiction it names kept at its end."""
+    text = exc.reason if exc.also is None else f"{exc.reason} ({exc.also})"
+    return Violation(clipped(one_line(text)), exc.section)
 
 
 def _money(text: str, where: str, problems: list[Violation]) -> int | None:
@@ -293,7 +301,7 @@ def _check_paytable(
     try:
         return wager.paytable(key, decks)
     except RulesError as exc:
-        problems.append(Violation(str(exc).rsplit(" (58 Pa. Code", 1)[0], exc.section))
+        problems.append(_broken_rule(exc))
     except UnknownPaytableError as exc:
         exists = any(t.key.upper() == key.strip().upper() for t in wager.paytables())
         section = (wager.decks_rule or wager.section) if exists else wager.section
@@ -353,7 +361,7 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
                 try:
                     wager.check_decks(spec.decks)
                 except RulesError as exc:
-                    problems.append(Violation(str(exc).rsplit(" (58 Pa. Code", 1)[0], exc.section))
+                    problems.append(_broken_rule(exc))
                 else:
                     if spec_w.paytable is None:
                         keys = ", ".join(dict.fromkeys(t.key for t in wager.paytables()))
@@ -388,9 +396,7 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
                     try:
                         wager.check_wager_amount(sizes_table, cents)
                     except RulesError as exc:
-                        problems.append(
-                            Violation(str(exc).rsplit(" (58 Pa. Code", 1)[0], exc.section)
-                        )
+                        problems.append(_broken_rule(exc))
         elif progressive:
             problems.append(
                 Violation(f"{where}: a progressive wager lists its amounts (e.g. $1, $5)", None)
@@ -573,8 +579,8 @@ def _check_hit_odds(offered: OfferedWager, spec: SubmissionFile, problems: list[
             problems.append(
                 Violation(
                     f"wager {offered.wager} paytable {table.key}: {what} {odds.odds} (exact "
-                    f"probability {odds.probability}), longer than the bound of 1 in {bound:,} "
-                    f"(hit_odds_bound; {NJ_RULE}: at most {NJ_MAX_ONE_IN:,} to one)",
+                    f"probability {odds.probability}), longer than its hit_odds_bound of 1 in "
+                    f"{bound:,} ({NJ_RULE}: at most {NJ_MAX_ONE_IN:,} to one)",
                     "601a.2",
                 )
             )

@@ -30,11 +30,12 @@ from sqlalchemy.engine import Engine
 
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
-from croupier.progressive import Role, StaffMember
+from croupier.progressive import StaffMember
 from croupier.service import store
-from croupier.service.auth import require
+from croupier.service.auth import report_reader
 from croupier.service.common import engine_of, ledger_of
 from croupier.service.paid import Book, book_of, line_results
+from croupier.service.rounds import Filters, round_filters, round_query
 from croupier.service.settling import checked_submission
 from croupier.units import format_money
 from croupier.wagers import get_wager
@@ -43,7 +44,7 @@ BAND_SD = 3
 """The band's half-width in standard deviations of the theoretical hold."""
 
 router = APIRouter()
-Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading the hold report"))]
+Reports = Annotated[StaffMember, Depends(report_reader("reading the hold report"))]
 
 
 @dataclass
@@ -80,8 +81,19 @@ def _par(submissions: dict[tuple[str, str], Any], table: str, digest: str, bet: 
         return f"no par sheet: {exc}"
 
 
-def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
-    """``{"band_sd", "rows": [...]}``: per table and wager, ``rounds``, ``lines``,
+def hold_report(
+    engine: Engine,
+    book: Book | None = None,
+    *,
+    table: str | None = None,
+    since: str | None = None,
+    until: str | None = None,
+    wager: str | None = None,
+) -> dict[str, Any]:
+    """``{"band_sd", "filters", "rows": [...]}`` over the stored rounds of ``table`` settled in
+    ``[since, until)`` (ISO 8601), with ``wager`` only that wager's rows — each filter only when
+    given, as ``GET /rounds/summary`` takes them; a round voided at an open table (every wager
+    returned) is left out. Per table and wager, ``rounds``, ``lines``,
     ``handle_cents``, ``hold_cents`` (actual: what the table kept, a progressive's award counted
     as the ledger ``book`` has it — paid, or nothing for a voided one), ``pending_cents`` (awards
     awaiting validation: owed, not yet paid, not in the hold), ``voided_cents``, ``hold_ratio``
@@ -101,13 +113,20 @@ def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
                 continue
             submissions[(opened.table_id, opened.submission_digest)] = sub
         r = store.rounds
-        q = sa.select(r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
-        for table, round_id, digest, text in conn.execute(q.order_by(r.c.id)):
-            for result in line_results(json.loads(text), book):
+        columns = (r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
+        q = round_query(table, since, until, wager, columns).order_by(r.c.id)
+        only = wager.strip().lower() if wager else None
+        for table_id, round_id, digest, text in conn.execute(q):
+            doc = json.loads(text)
+            if doc.get("voided"):  # every wager returned: none was in action
+                continue
+            for result in line_results(doc, book):
                 line = result.line
                 if line.get("settled_by_base_game") or line.get("win_cents") is None:
                     continue
-                tally = tallies.setdefault((table, line["bet"], digest), _Tally())
+                if only is not None and line["bet"] != only:
+                    continue
+                tally = tallies.setdefault((table_id, line["bet"], digest), _Tally())
                 tally.rounds.add(round_id)
                 tally.lines += 1
                 tally.handle += int(line["stake_cents"])
@@ -116,9 +135,9 @@ def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
                 tally.pending += result.pending_cents
                 tally.voided += result.voided_cents
     rows = []
-    for (table, bet, digest), t in sorted(tallies.items()):
+    for (table_id, bet, digest), t in sorted(tallies.items()):
         row: dict[str, Any] = {
-            "table": table,
+            "table": table_id,
             "wager": bet,
             "rounds": len(t.rounds),
             "lines": t.lines,
@@ -132,7 +151,7 @@ def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
             "hold_ratio": -t.win / t.handle if t.handle else None,
             "hold_percent": round(-100 * t.win / t.handle, 4) if t.handle else None,
         }
-        par = _par(submissions, table, digest, bet)
+        par = _par(submissions, table_id, digest, bet)
         if isinstance(par, str):
             row["note"] = par
         else:
@@ -154,7 +173,8 @@ def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
                 flagged=not low <= -t.win <= high,
             )
         rows.append(row)
-    return {"band_sd": BAND_SD, "rows": rows}
+    filters = {"table": table, "since": since, "until": until, "wager": wager}
+    return {"band_sd": BAND_SD, "filters": filters, "rows": rows}
 
 
 @router.get(
@@ -162,11 +182,16 @@ def hold_report(engine: Engine, book: Book | None = None) -> dict[str, Any]:
     summary="Actual against theoretical hold per table and wager",
     tags=["rounds"],
 )
-def hold(request: Request, _member: Staff) -> dict[str, Any]:
-    """The hold report as JSON (a staff member's token, as the stored rounds): progressive
-    awards counted as the ledger has them (a voided award paid nothing; a pending one is owed,
-    shown apart as ``pending_cents``)."""
-    return hold_report(engine_of(request), book_of(ledger_of(request)))
+def hold(
+    request: Request, _member: Reports, filters: Annotated[Filters, Depends(round_filters)]
+) -> dict[str, Any]:
+    """The hold report as JSON (a pit manager or above, accounting or an auditor) over the rounds
+    the filters match — ``?table=``, ``?since=``, ``?until=`` (ISO 8601, settled in
+    ``[since, until)``), ``?wager=`` — as ``GET /rounds/summary`` takes them: per table and
+    wager the handle (amount wagered), the actual hold (what the table kept) against the
+    theoretical; progressive awards counted as the ledger has them (a voided award paid
+    nothing; a pending one is owed, shown apart as ``pending_cents``)."""
+    return hold_report(engine_of(request), book_of(ledger_of(request)), **filters)
 
 
 __all__ = ["BAND_SD", "hold_report", "router"]

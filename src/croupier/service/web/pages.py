@@ -36,10 +36,9 @@ import croupier
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_csv
 from croupier.commands.common import _meter_arg
-from croupier.errors import CroupierError, InputError
+from croupier.errors import CroupierError, InputError, error_section
 from croupier.service import reading
 from croupier.service.eor_routes import MAX_SHOES, WEB_SHOES, eor_document
-from croupier.service.problems import error_section
 from croupier.service.web.designer import (
     PREFIX,
     base_paytable,

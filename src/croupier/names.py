@@ -1,0 +1,184 @@
+"""The one rule for the names people type and read: staff members, progressives, tables.
+
+A name is what a log line, a report row and an error message show, and what a shift manager
+reads to decide who did what. Two names that look alike on a screen are one name to a reader, so
+(issue 16: "Zoë" typed twice, once composed and once decomposed, made two members; ``BJ-1``
+followed by a zero-width space opened a second table beside ``BJ-1``):
+
+* :func:`normalize` — the name stripped and in Unicode NFC (so "Zoë" is one string however it
+  was typed), at most :data:`NAME_LIMIT` characters, holding no control, format, private-use,
+  unassigned or line/paragraph-separator character, no other space than U+0020 and no invisible
+  character (:data:`INVISIBLE`: default-ignorable code points such as U+200B ZERO WIDTH SPACE,
+  U+202E RIGHT-TO-LEFT OVERRIDE, the Hangul fillers, variation selectors, U+2800 BRAILLE
+  PATTERN BLANK). :class:`~croupier.errors.NameRuleError` otherwise.
+* :func:`fold` — the key two names are compared by, a documented subset of the skeleton of
+  Unicode TR39 (*Unicode Security Mechanisms*, § 4 Confusable Detection) that needs no data
+  file: NFKC (fullwidth, ligatures, compatibility forms), invisible characters dropped, the
+  look-alikes of :data:`LOOK_ALIKES` (Cyrillic and Greek letters drawn like Latin ones, ``0``
+  and ``O``, ``1``, ``I`` and ``l``) mapped to one letter, every dash (Unicode category Pd, the
+  minus sign) to ``-``, every space and ``_`` to one space, then case folded. Names with one
+  fold are *confusable*.
+* :func:`check_new` — a new name normalized and refused when it is confusable with one that
+  exists (:class:`~croupier.errors.ConfusableNameError` naming the existing one).
+
+Logins normalize the name the same way (:func:`login_name`): a member named in NFC logs in
+whichever way the keyboard composed it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable
+
+from croupier.errors import ConfusableNameError, NameRuleError
+
+NAME_LIMIT = 100
+"""The longest name of a staff member, a progressive or a table (the columns hold 100)."""
+
+_REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+INVISIBLE = frozenset(
+    [
+        *(0x00AD, 0x034F, 0x061C, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180E, 0x2800, 0x3164),
+        *(0xFFA0, 0xFEFF),
+        *range(0x180B, 0x1810),
+        *range(0x200B, 0x2010),
+        *range(0x202A, 0x202F),
+        *range(0x2060, 0x2070),
+        *range(0xFE00, 0xFE10),
+        *range(0xE0000, 0xE1000),
+    ]
+)
+"""Code points that draw nothing (Unicode's Default_Ignorable_Code_Point, and blanks that are
+letters or symbols: the Hangul fillers, U+2800 BRAILLE PATTERN BLANK)."""
+
+LOOK_ALIKES = {
+    # Cyrillic drawn as Latin (TR39 confusables.txt maps each to the Latin letter)
+    "а": "a", "в": "b", "е": "e", "ѕ": "s", "і": "i", "ј": "j", "к": "k", "м": "m", "н": "h",
+    "о": "o", "р": "p", "с": "c", "т": "t", "у": "y", "х": "x", "ԁ": "d", "ԛ": "q", "ԝ": "w",
+    "ɡ": "g", "ӏ": "l",
+    "А": "A", "В": "B", "Е": "E", "Ѕ": "S", "І": "l", "Ј": "J", "К": "K", "М": "M", "Н": "H",
+    "О": "O", "Р": "P", "С": "C", "Т": "T", "У": "Y", "Х": "X", "Ү": "Y", "Ԁ": "D", "Ӏ": "l",
+    # Greek drawn as Latin
+    "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "l", "Κ": "K", "Μ": "M", "Ν": "N",
+    "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v", "ι": "i", "κ": "k",
+    "ρ": "p", "τ": "t", "υ": "u", "χ": "x", "α": "a",
+    # digits and letters drawn alike (TR39 maps 0 to O, and 1, I and | to l)
+    "0": "O", "1": "l", "I": "l", "|": "l",
+}  # fmt: skip
+"""Characters drawn like a Latin letter, and the letter :func:`fold` puts in their place."""
+
+_DASHES = frozenset("\u2212\u2043\ufe63\uff0d\u02d7")
+
+
+def _refused(ch: str) -> bool:
+    return (
+        ord(ch) in INVISIBLE
+        or unicodedata.category(ch) in _REFUSED_CATEGORIES
+        or (unicodedata.category(ch) == "Zs" and ch != " ")
+    )
+
+
+def normalize(what: str, name: object) -> str:
+    """``name`` stripped and in NFC, as the name of ``what`` ("a staff member", "a progressive",
+    "a table"); :class:`~croupier.errors.NameRuleError` for an empty name, one over
+    :data:`NAME_LIMIT` characters, or one holding a control, format or invisible character
+    (a newline would split every line that names it; a zero-width space makes a second name that
+    reads as the first)."""
+    text = unicodedata.normalize("NFC", name.strip()) if isinstance(name, str) else ""
+    if not text:
+        raise NameRuleError(f"{what} needs a name")
+    if len(text) > NAME_LIMIT:
+        raise NameRuleError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
+    bad = [ch for ch in text if _refused(ch)]
+    if bad:
+        shown = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in bad[:3])
+        raise NameRuleError(
+            f"{what}'s name cannot hold control or format characters (a newline, a tab), "
+            f"invisible ones or other spaces than the plain space: {text[:40]!r} holds {shown}"
+        )
+    return text
+
+
+def fold(name: str) -> str:
+    """The key names are compared by (see the module docstring): equal keys, confusable names.
+
+    >>> fold("Zoë") == fold("Zoe\\u0308"), fold("BJ-1") == fold("BJ\\u20111")
+    (True, True)
+    >>> fold("BJ-1") == fold("bj-l"), fold("sam") == fold("ѕаm"), fold("BJ-1") == fold("BJ 1")
+    (True, True, False)
+    """
+    text = unicodedata.normalize("NFKC", name)
+    out: list[str] = []
+    for ch in text:
+        if ord(ch) in INVISIBLE or unicodedata.category(ch) in ("Cf", "Cc"):
+            continue
+        if ch in _DASHES or unicodedata.category(ch) == "Pd":
+            ch = "-"
+        elif ch == "_" or ch.isspace():
+            ch = " "
+        else:
+            ch = LOOK_ALIKES.get(ch, ch)
+        if ch == " " and (not out or out[-1] == " "):
+            continue
+        out.append(ch)
+    return "".join(out).strip().casefold()
+
+
+def confusable_with(name: str, existing: Iterable[str]) -> str | None:
+    """The first of ``existing`` that is confusable with ``name`` (itself included), or
+    ``None``."""
+    key = fold(name)
+    for other in existing:
+        if fold(other) == key:
+            return other
+    return None
+
+
+def check_new(what: str, name: object, existing: Iterable[str]) -> str:
+    """``name`` normalized (:func:`normalize`), if no name of ``existing`` is confusable with it
+    (the same name included); :class:`~croupier.errors.ConfusableNameError` naming the existing
+    one otherwise."""
+    text = normalize(what, name)
+    other = confusable_with(text, existing)
+    if other is not None:
+        same = "exists already" if other == text else f"looks like the existing {other!r}"
+        raise ConfusableNameError.of(
+            f"{what} named {text!r}: {same} (names are compared as they read: case, dashes, "
+            "spaces, accents composed or not and look-alike letters folded, Unicode TR39); "
+            "choose another name",
+            other,
+        )
+    return text
+
+
+def check_id(what: str, name: object, existing: Iterable[str]) -> str:
+    """:func:`check_new` for a name that is stored as given (a table's id, a progressive's name
+    inside its definition): it must be in the normal form already (no spaces around it, NFC),
+    else :class:`~croupier.errors.NameRuleError`."""
+    text = check_new(what, name, existing)
+    if text != name:
+        raise NameRuleError(
+            f"{what}'s name has no spaces around it and is in Unicode NFC (its accents "
+            f"composed): {name!r}"
+        )
+    return text
+
+
+def login_name(name: object) -> str:
+    """A name as typed at a login, in the form names are stored in: stripped, NFC (nothing is
+    refused here: a name that breaks :func:`normalize` is no member's)."""
+    return unicodedata.normalize("NFC", name.strip()) if isinstance(name, str) else ""
+
+
+__all__ = [
+    "INVISIBLE",
+    "LOOK_ALIKES",
+    "NAME_LIMIT",
+    "check_id",
+    "check_new",
+    "confusable_with",
+    "fold",
+    "login_name",
+    "normalize",
+]

@@ -1,0 +1,161 @@
+"""The staff store over HTTP: what ``croupier meters user`` does (:mod:`croupier.progressive.
+staffing`).
+
+* ``GET /staff`` — the members with their roles, and the names of those removed (a shift
+  manager, or an auditor: the roster is the system's access control, § 605a.7).
+* ``POST /staff`` — a shift manager adds a member with a role and a credential.
+* ``DELETE /staff/{name}`` — a shift manager removes a member: they no longer log in or act,
+  every token issued to them is refused; history still names them.
+* ``POST /staff/{name}/role`` — a shift manager changes a member's role.
+* ``POST /staff/{name}/credential`` — a member sets their own credential, giving the old one
+  (``old_password``); a shift manager sets anyone's.
+
+Each change is a staff event on the ledger naming the actor, refuses the member's earlier tokens
+(:mod:`croupier.service.auth`), and takes an ``Idempotency-Key``. A credential is never part of
+a request's digest nor of an answer.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import Connection
+
+from croupier.progressive import Role, StaffMember
+from croupier.service.auth import Member, require
+from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
+
+router = APIRouter(tags=["staff"])
+
+ShiftManager = Annotated[
+    StaffMember, Depends(require(Role.SHIFT_MANAGER, "605a.7", "managing staff"))
+]
+Roster = Annotated[
+    StaffMember, Depends(require(Role.SHIFT_MANAGER, "605a.7", "reading the staff roster"))
+]
+
+
+def _answer(status: int, body: Any) -> Write:
+    def run(_conn: Connection) -> tuple[int, Any]:
+        return status, body
+
+    return Write(run)
+
+
+@router.get("/staff", summary="The staff: members, roles, and those removed")
+def roster(request: Request, _member: Roster) -> dict[str, Any]:
+    """Every member with their role, by name, and the names of the members removed (a shift
+    manager or an auditor reads it)."""
+    ledger = ledger_of(request)
+    return {
+        "staff": [{"user": m.name, "role": m.role.value} for m in ledger.users()],
+        "removed": ledger.removed_users(),
+    }
+
+
+class NewMember(BaseModel):
+    """A staff member to add, with a role and a credential."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"name": "flo", "role": "floorperson", "password": "a long passphrase"}]
+        },
+    )
+    name: str = Field(min_length=1, max_length=100)
+    role: Role
+    password: str = Field(min_length=1, max_length=1000)
+
+
+@router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
+def add_staff(
+    request: Request, member: ShiftManager, body: NewMember, key: IdempotencyKey = None
+) -> Response:
+    """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
+    credential is kept only as its argon2 hash. A name that is, or reads as, one the staff ever
+    had is a 409 naming it."""
+
+    def effect() -> Write:
+        m = ledger_of(request).add_user(body.name, body.role, body.password, by=member.name)
+        return _answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
+
+    # the credential is not part of the request's digest: no fast hash of it is stored
+    return idempotent(
+        request, key, {"name": body.name, "role": body.role.value}, member.name, effect
+    )
+
+
+@router.delete("/staff/{name}", summary="Remove a staff member (shift manager)")
+def remove_staff(
+    request: Request, member: ShiftManager, name: str, key: IdempotencyKey = None
+) -> Response:
+    """A ``user-removed`` event naming the shift manager: the member no longer logs in or acts,
+    their tokens are refused; the ledger's history still names them. The last shift manager is
+    not removed (409)."""
+
+    def effect() -> Write:
+        ledger_of(request).remove_user(name, by=member.name)
+        return _answer(200, {"user": name, "removed": True, "removed_by": member.name})
+
+    return idempotent(request, key, {"remove": name}, member.name, effect)
+
+
+class NewRole(BaseModel):
+    """A member's new role."""
+
+    model_config = ConfigDict(
+        extra="forbid", json_schema_extra={"examples": [{"role": "pit-manager"}]}
+    )
+    role: Role
+
+
+@router.post("/staff/{name}/role", summary="Change a member's role (shift manager)")
+def change_role(
+    request: Request, member: ShiftManager, name: str, body: NewRole, key: IdempotencyKey = None
+) -> Response:
+    """A ``user-role`` event naming the shift manager and the role before; the member's earlier
+    tokens are refused (they log in again, under the new role)."""
+
+    def effect() -> Write:
+        m = ledger_of(request).set_role(name, body.role, by=member.name)
+        return _answer(200, {"user": m.name, "role": m.role.value, "changed_by": member.name})
+
+    return idempotent(request, key, {"user": name, "role": body.role.value}, member.name, effect)
+
+
+class NewCredential(BaseModel):
+    """A new credential, and the old one when it is the member's own."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [{"old_password": "her old passphrase", "password": "a new passphrase"}]
+        },
+    )
+    password: str = Field(min_length=1, max_length=1000)
+    old_password: str | None = Field(default=None, min_length=1, max_length=1000)
+
+
+@router.post("/staff/{name}/credential", summary="Set a member's credential")
+def change_credential(
+    request: Request, member: Member, name: str, body: NewCredential, key: IdempotencyKey = None
+) -> Response:
+    """One's own, with the old one (a wrong old one counts as a failed login); anyone's, as a
+    shift manager. A ``user-credential`` event with the new hash; the member's earlier tokens
+    are refused, and a lockout of theirs ends."""
+
+    def effect() -> Write:
+        client = request.client.host if request.client is not None else None
+        ledger_of(request).change_credential(
+            name, body.password, by=member.name, old_secret=body.old_password, client=client
+        )
+        return _answer(200, {"user": name, "credential_changed": True, "by": member.name})
+
+    # neither credential is part of the digest: a retry with the same key answers the first
+    return idempotent(request, key, {"credential": name}, member.name, effect)
+
+
+__all__ = ["router"]
