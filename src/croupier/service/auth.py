@@ -194,15 +194,22 @@ def report_reader(what: str) -> Callable[..., Awaitable[StaffMember]]:
     return require(REPORTS, "605a.7", what)
 
 
-async def any_member(
-    request: Request, token: Annotated[str | None, Depends(oauth2)]
-) -> StaffMember:
-    """A dependency: the authenticated member, whatever their role (their own logout, their own
-    credential)."""
-    return _token_of(request, token, "this")
+def signed_in(what: str) -> Callable[..., Awaitable[StaffMember]]:
+    """A dependency: the authenticated member, whatever their role (:class:`AuthenticationError`
+    naming ``what`` without a valid token) — for what a member does for themselves: their own
+    logout, their own credential."""
+
+    async def dependency(
+        request: Request, token: Annotated[str | None, Depends(oauth2)]
+    ) -> StaffMember:
+        return _token_of(request, token, what)
+
+    REQUIREMENTS[dependency] = (Role.DEALER, "605a.7", what)  # every role: no 403 to document
+    return dependency
 
 
-Member = Annotated[StaffMember, Depends(any_member)]
+Member = Annotated[StaffMember, Depends(signed_in("logging out"))]
+"""The member logging out (``POST /token/revoke``)."""
 
 
 def _a(role: Role) -> str:
@@ -295,7 +302,6 @@ __all__ = [
     "REQUIREMENTS",
     "Member",
     "Token",
-    "any_member",
     "check_token",
     "install",
     "issue",
@@ -303,5 +309,6 @@ __all__ = [
     "read_token",
     "report_reader",
     "require",
+    "signed_in",
     "token_key",
 ]

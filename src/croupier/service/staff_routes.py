@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from croupier.progressive import Role, StaffMember
-from croupier.service.auth import Member, require
+from croupier.service.auth import require, signed_in
 from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
 
 router = APIRouter(tags=["staff"])
@@ -33,6 +33,8 @@ router = APIRouter(tags=["staff"])
 ShiftManager = Annotated[
     StaffMember, Depends(require(Role.SHIFT_MANAGER, "605a.7", "managing staff"))
 ]
+Changer = Annotated[StaffMember, Depends(signed_in("changing a credential"))]
+"""Any member (their own credential, with the old one) or a shift manager (anyone's)."""
 Roster = Annotated[
     StaffMember, Depends(require(Role.SHIFT_MANAGER, "605a.7", "reading the staff roster"))
 ]
@@ -141,7 +143,7 @@ class NewCredential(BaseModel):
 
 @router.post("/staff/{name}/credential", summary="Set a member's credential")
 def change_credential(
-    request: Request, member: Member, name: str, body: NewCredential, key: IdempotencyKey = None
+    request: Request, member: Changer, name: str, body: NewCredential, key: IdempotencyKey = None
 ) -> Response:
     """One's own, with the old one (a wrong old one counts as a failed login); anyone's, as a
     shift manager. A ``user-credential`` event with the new hash; the member's earlier tokens
