@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from croupier.cards import Card, Rank, Shoe, format_cards
 from croupier.errors import CardError, InputError, ProcedureError, RulesError
@@ -217,17 +218,20 @@ class BlackjackPlay:
                     f"seat {seat}: two Switch Hands cards, not {len(down)}", format_cards(down)
                 )
             assert len(up) == 2
+            pair = (up[0], up[1])
             seats.append(
                 SeatPlay(
                     seat,
                     wager,
                     ante,
-                    (up[0], up[1]),
+                    pair,
                     (down[0], down[1]) if down is not None else None,
+                    # a player without the Ante has no choice to make: the hand is the pair
+                    # (what _open_hands gives a seat that has chosen)
+                    hands=() if ante else (HandInPlay(pair),),
                 )
             )
-        play = BlackjackPlay(rules, variant, tie_pays, tuple(seats), tuple(dealer), tuple(undealt))
-        return play._open_hands()
+        return BlackjackPlay(rules, variant, tie_pays, tuple(seats), tuple(dealer), tuple(undealt))
 
     def _open_hands(self) -> BlackjackPlay:
         """Give every seat that has chosen its pair its hand."""
@@ -252,7 +256,7 @@ class BlackjackPlay:
 
     def to_ask(self) -> SeatPlay | None:
         """The next player the dealer asks to keep or switch (§ 633b.4(f): highest seat first)."""
-        for s in sorted(self.seats, key=lambda s: -s.seat):
+        for s in reversed(self.seats):  # the seats are kept in ascending order
             if not s.asked:
                 return s
         return None
@@ -267,9 +271,10 @@ class BlackjackPlay:
                 return s
         return None
 
-    @property
+    @cached_property
     def finished(self) -> bool:
-        """Whether every player's play is over (the wagers can be settled)."""
+        """Whether every player's play is over (the wagers can be settled); worked out once (the
+        play is immutable, and the round asks at every step)."""
         return self.to_ask() is None and self.to_act() is None
 
     # -- the switch -------------------------------------------------------------------------

@@ -10,8 +10,9 @@ bets" (the lock-out); the cards are dealt; the wagers are settled. The state mac
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from enum import Enum
+from typing import Any
 
 from croupier.errors import citation
 from croupier.wagers.at_table import SettlementLine, TableGame
@@ -130,4 +131,31 @@ class Event:
         }
 
 
-__all__ = ["BLACKJACK_MOVES", "PROCEDURE", "Action", "Event", "Phase"]
+_EVENT_DEFAULTS: dict[str, Any] = {
+    f.name: f.default for f in fields(Event) if f.default is not MISSING
+}
+
+
+def make_event(
+    index: int, action: Action, phase: Phase, section: str, detail: str, **kw: Any
+) -> Event:
+    """``Event(index, action, phase, section, detail, **kw)``: the same frozen value, made
+    without the dataclass's ``__init__`` (one ``object.__setattr__`` a field, sixteen fields),
+    since a round makes an event at every step. An event has no ``__post_init__``; a keyword
+    that is not one of its fields is a :class:`TypeError`, as ``Event(...)`` would raise."""
+    if not kw.keys() <= _EVENT_DEFAULTS.keys():
+        raise TypeError(f"Event has no field {sorted(kw.keys() - _EVENT_DEFAULTS.keys())}")
+    ev = object.__new__(Event)
+    ev.__dict__.update(
+        _EVENT_DEFAULTS,
+        index=index,
+        action=action,
+        phase=phase,
+        section=section,
+        detail=detail,
+        **kw,
+    )
+    return ev
+
+
+__all__ = ["BLACKJACK_MOVES", "PROCEDURE", "Action", "Event", "Phase", "make_event"]

@@ -44,9 +44,9 @@ settlement of the Blackjack wagers live in :mod:`croupier.table.round_blackjack`
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Self
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Self
 
 from croupier.cards import Card, Shoe, format_cards
 from croupier.errors import (
@@ -63,7 +63,7 @@ from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import play_dealer
 from croupier.paytables import MeterLevel, Paytable
 from croupier.table.blackjack_play import BlackjackPlay
-from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
+from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase, make_event
 from croupier.table.round_blackjack import BlackjackDecisions, a_or_an
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import check_cents, format_money
@@ -96,6 +96,9 @@ round asks about its base wager at every bet and settlement."""
 
 def _registered(wager_id: str) -> Wager | None:
     """The registered wager, or ``None`` for a base wager croupier records (or the Ante)."""
+    found = wager_registry._REGISTRY.get(wager_id)  # an id as registered: get_wager's answer
+    if found is not None:
+        return found
     known = len(wager_registry._REGISTRY)
     if _UNREGISTERED.get(wager_id) == known:  # still a miss: nothing registered since
         return None
@@ -151,9 +154,19 @@ class TableRound(BlackjackDecisions):
         what = f"betting open at {submission.name or submission.game.value}"
         return r._log(Action.OPEN, "601a.2", what)
 
+    def _evolve(self, **changes: Any) -> Self:
+        """The round with ``changes`` made: what :func:`dataclasses.replace` gives — a round has
+        no ``__post_init__`` and every field is an ``__init__`` argument — without calling
+        ``__init__`` again, since a round is copied at every step and every event."""
+        new = object.__new__(type(self))
+        state = new.__dict__
+        state.update(self.__dict__)
+        state.update(changes)
+        return new
+
     def _log(self, action: Action, section: str, detail: str, **kw: object) -> Self:
-        ev = Event(len(self.events), action, self.phase, section, detail, **kw)  # type: ignore[arg-type]
-        return replace(self, events=(*self.events, ev))
+        ev = make_event(len(self.events), action, self.phase, section, detail, **kw)
+        return self._evolve(events=(*self.events, ev))
 
     def settlements(self) -> tuple[Event, ...]:
         """The settlement events, in the order they were made."""
@@ -266,7 +279,7 @@ class TableRound(BlackjackDecisions):
         section = self.base.recorded.get(wid) or (
             offered.paytable.section if offered.paytable else "601a.2"
         )
-        r = replace(self, bets=(*self.bets, Bet(seat, wid, amount_cents, player)))
+        r = self._evolve(bets=(*self.bets, Bet(seat, wid, amount_cents, player)))
         return r._log(
             Action.BET,
             section,
@@ -295,7 +308,7 @@ class TableRound(BlackjackDecisions):
                 section="633b.4(c)",
             )
         check_ante(variant, wager, amount_cents)
-        r = replace(self, bets=(*self.bets, Bet(seat, ANTE_WAGER, amount_cents)))
+        r = self._evolve(bets=(*self.bets, Bet(seat, ANTE_WAGER, amount_cents)))
         return r._log(
             Action.BET,
             "633b.4(c)",
@@ -347,7 +360,7 @@ class TableRound(BlackjackDecisions):
                         f"{format_money(bets[base])})",
                         section="633b.4(c)",
                     )
-        r = replace(self, phase=Phase.LOCKED)
+        r = self._evolve(phase=Phase.LOCKED)
         return r._log(Action.NO_MORE_BETS, self.base.lockout_rule, "No more bets")
 
     # -- dealing -------------------------------------------------------------------------
@@ -389,11 +402,11 @@ class TableRound(BlackjackDecisions):
                 f"the dealer is dealt {_NUMBERS[base.dealer_size]} cards, not {len(cards.dealer)}",
                 format_cards(cards.dealer),
             )
-        r = replace(self, phase=Phase.DEALT, cards=cards)
+        r = self._evolve(phase=Phase.DEALT, cards=cards)
         detail = cards.describe()
         if game is TableGame.BLACKJACK:
             self._check_dealer_cards(cards.dealer)  # the draws come later (dealer-draw)
-            r = replace(r, blackjack=self._start_play(cards, undealt))
+            r = r._evolve(blackjack=self._start_play(cards, undealt))
         elif game is TableGame.BACCARAT:
             detail += f" · {deal_coup(cards.coup).describe()}"
         for b in self.bets:
@@ -462,7 +475,7 @@ class TableRound(BlackjackDecisions):
                 f"{format_money(amount_cents) if isinstance(amount_cents, int) else amount_cents}",
                 section=rule,
             )
-        r = replace(self, decisions=(*self.decisions, (seat, amount_cents)))
+        r = self._evolve(decisions=(*self.decisions, (seat, amount_cents)))
         return r._log(
             Action.PLAY,
             rule,
@@ -488,7 +501,7 @@ class TableRound(BlackjackDecisions):
             if any(s == seat for s, _ in self.decisions):
                 raise ProcedureError(f"seat {seat} has already folded", section="674b.1(c)")
             section = "674b.1(c)"
-        r = replace(self, decisions=(*self.decisions, (seat, 0)))
+        r = self._evolve(decisions=(*self.decisions, (seat, 0)))
         return r._log(Action.FOLD, section, f"seat {seat} folds", seat=seat)
 
     def _decision_seat(self, seat: int) -> tuple[int, str, str]:
@@ -532,7 +545,7 @@ class TableRound(BlackjackDecisions):
             for wager, section in base.recorded.items():
                 r = r._record_unsettled(wager, section, base.recorded_why)
         r._check_every_bet_settled()
-        r = replace(r, phase=Phase.SETTLED)
+        r = r._evolve(phase=Phase.SETTLED)
         net = sum(e.win_cents or 0 for e in r.settlements())
         return r._log(Action.SETTLE, base.procedure_rule, f"{SETTLED_NET}{_signed(net)}")
 
@@ -571,16 +584,10 @@ class TableRound(BlackjackDecisions):
             return self
         assert self.cards is not None
         sub = self.submission
-        ctx = TableContext(
-            self.cards,
-            (),
-            self.bets,
-            self._paytables(),
-            sub.decks,
-            dict(self.decisions),
-            sub.blackjack_rules if self.game is TableGame.BLACKJACK else None,
-            {wid: dict(levels) for wid, levels in self.meter_cents},
-        )
+        paytables = self._paytables()
+        decisions = dict(self.decisions)
+        rules = sub.blackjack_rules if self.game is TableGame.BLACKJACK else None
+        meters = {wid: dict(levels) for wid, levels in self.meter_cents}
         keyed: list[tuple[tuple[int, str, int, int], SettlementLine]] = []
         for leader_id, items in groups.items():
             leader = get_wager(leader_id)
@@ -588,39 +595,55 @@ class TableRound(BlackjackDecisions):
             first: dict[int, int] = {}
             for i, b in items:
                 first.setdefault(b.seat, i)
-            lines = leader.settle_at_table(replace(ctx, bets=tuple(b for _, b in items)))
+            ctx = TableContext(
+                self.cards,
+                tuple(b for _, b in items),
+                self.bets,
+                paytables,
+                sub.decks,
+                decisions,
+                rules,
+                meters,
+            )
+            lines = leader.settle_at_table(ctx)
             keyed += (
                 ((-line.seat, leader.section, first[line.seat], n), line)
                 for n, line in enumerate(lines)
             )
         keyed.sort(key=lambda kl: kl[0])
-        r = self
-        for _, line in keyed:
-            r = r._log_line(line)
-        return r
+        return self._log_lines(line for _, line in keyed)
 
     def _with_play(self, play: BlackjackPlay) -> Self:
-        return replace(self, blackjack=play)
+        return self._evolve(blackjack=play)
 
     def _with_cards(self, cards: DealtCards) -> Self:
-        return replace(self, cards=cards)
+        return self._evolve(cards=cards)
 
-    def _log_line(self, line: SettlementLine) -> Self:
-        return self._log(
-            Action.SETTLEMENT,
-            line.section,
-            line.detail,
-            seat=line.seat,
-            wager=line.shown_wager,
-            amount_cents=line.stake_cents,
-            outcome=line.outcome,
-            pays=line.pays,
-            win_cents=line.win_cents,
-            returned_cents=line.returned_cents,
-            pending_validation=line.pending_validation,
-            outcome_key=line.outcome_key,
-            line=line,
-        )
+    def _log_lines(self, lines: Iterable[SettlementLine]) -> Self:
+        """The round with a settlement event for each of ``lines``, in order."""
+        events = list(self.events)
+        phase = self.phase
+        for line in lines:
+            events.append(
+                make_event(
+                    len(events),
+                    Action.SETTLEMENT,
+                    phase,
+                    line.section,
+                    line.detail,
+                    seat=line.seat,
+                    wager=line.shown_wager,
+                    amount_cents=line.stake_cents,
+                    outcome=line.outcome,
+                    pays=line.pays,
+                    win_cents=line.win_cents,
+                    returned_cents=line.returned_cents,
+                    pending_validation=line.pending_validation,
+                    outcome_key=line.outcome_key,
+                    line=line,
+                )
+            )
+        return self._evolve(events=tuple(events))
 
     def _record_unsettled(self, wager: str, section: str, what: str) -> Self:
         """Record each seat's base wager that the round does not settle (from the dealer's

@@ -19,7 +19,7 @@ the hole card (a recorded round), checked card by card against the drawing rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Self
 
@@ -62,7 +62,7 @@ class BlackjackDecisions:
 
         def _log(self, action: Action, section: str, detail: str, **kw: object) -> Self: ...
 
-        def _log_line(self, line: SettlementLine) -> Self: ...
+        def _log_lines(self, lines: Iterable[SettlementLine]) -> Self: ...
 
         def _record_unsettled(self, wager: str, section: str, what: str) -> Self: ...
 
@@ -366,20 +366,18 @@ class BlackjackDecisions:
                 r = r._record_unsettled(wager, section, self.base.recorded_why)
             return r
         settled = [(seat, play.settle(seat)) for seat in reversed(self.seats())]
-        r = self
-        for seat, ss in settled:
-            for line in ss.lines:
-                r = r._log_line(
-                    SettlementLine(
-                        seat=seat,
-                        wager=line.wager,
-                        outcome=line.label,
-                        pays=line.pays,
-                        stake_cents=line.wagered_cents,
-                        win_cents=line.net_cents,
-                        returned_cents=line.returned_cents,
-                        section=line.section,
-                        detail=f"seat {seat}: {line.describe()}",
-                    )
-                )
-        return r
+        return self._log_lines(
+            SettlementLine(
+                seat=seat,
+                wager=line.wager,
+                outcome=line.label,
+                pays=line.pays,
+                stake_cents=line.wagered_cents,
+                win_cents=line.net_cents,
+                returned_cents=line.returned_cents,
+                section=line.section,
+                detail=f"seat {seat}: {line.describe()}",
+            )
+            for seat, ss in settled
+            for line in ss.lines
+        )

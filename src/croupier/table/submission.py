@@ -205,16 +205,17 @@ class RulesSubmission:
                 return w
         return None
 
-    @property
+    @functools.cached_property
     def blackjack_rules(self) -> BlackjackRules:
-        """The house rules the dealer plays by (§ 633a.7)."""
+        """The house rules the dealer plays by (§ 633a.7); made once (an immutable value the
+        round reads at every step)."""
         return BlackjackRules(
             decks=self.decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
         )
 
-    @property
+    @functools.cached_property
     def play_rules(self) -> PlayRules:
-        """The rules the players' hands are played by (§§ 633a.9–633a.11)."""
+        """The rules the players' hands are played by (§§ 633a.9–633a.11); made once."""
         return PlayRules(
             table=self.blackjack_rules,
             double_after_split=self.double_after_split,
