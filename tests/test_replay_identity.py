@@ -31,12 +31,17 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import test_table_agreement as agreement
 from croupier.cards import Shoe
@@ -46,8 +51,13 @@ from croupier.progressive.model import AwardKind, AwardStatus
 from croupier.progressive.records import Award, RoundSettlement
 from croupier.service.settling import replay
 from croupier.table import RulesSubmission, TableRound, load_submission, submission_from_data
-from croupier.table.procedure import Action, Phase
-from croupier.table.progressive import round_content, valued_at_seed, with_ledger_amounts
+from croupier.table.procedure import Action, Event, Phase, make_event
+from croupier.table.progressive import (
+    canonical_json,
+    round_content,
+    valued_at_seed,
+    with_ledger_amounts,
+)
 from croupier.table.record import Step, apply_step
 from croupier.table.round import settled_net
 
@@ -512,6 +522,69 @@ def test_the_round_files_exercise_what_they_should() -> None:
                  "hit:blackjack", "split:blackjack", "dealer-draw", "switch:blackjack",
                  "settlement:cover-all", "fold", "play:four-card-poker"):  # fmt: skip
         assert kinds.get(kind, 0) > 0, (kind, sorted(kinds.items()))
+
+
+# -- the shortcuts the engine takes, and what they rest on --------------------------------------
+
+
+def _outcome(make: Callable[[], bytes]) -> bytes | str:
+    try:
+        return make()
+    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+        return type(exc).__name__
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.text(st.characters(exclude_categories=())),  # lone surrogates too
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.text(st.characters(exclude_categories=()), max_size=4), inner, max_size=4
+        )
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400)
+@given(JSON_VALUES)
+def test_canonical_json_is_what_json_dumps_made(value: object) -> None:
+    """round_content's orjson bytes are json.dumps's (sorted keys, no spaces, UTF-8) for every
+    value a round holds — control characters, quotes, any Unicode — and where orjson refuses a
+    value (beyond 64 bits, a lone surrogate) the outcome is json's: the same bytes, or the same
+    error."""
+
+    def plain() -> bytes:
+        text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return text.encode()
+
+    assert _outcome(lambda: canonical_json(value)) == _outcome(plain)
+
+
+def test_make_event_makes_what_event_makes() -> None:
+    for kw in (
+        {},
+        {"seat": 3, "wager": "perfect-pairs", "amount_cents": 500, "outcome": "x", "pays": "25"},
+        {"win_cents": -5, "returned_cents": 0, "pending_validation": True, "outcome_key": "k"},
+    ):
+        made = make_event(4, Action.SETTLEMENT, Phase.DEALT, "633b.1(e)", "seat 3: …", **kw)
+        event = Event(4, Action.SETTLEMENT, Phase.DEALT, "633b.1(e)", "seat 3: …", **kw)  # type: ignore[arg-type]
+        assert made == event and repr(made) == repr(event) and vars(made) == vars(event)
+        assert made.to_json() == event.to_json() and made.to_json() is not made.to_json()
+    with pytest.raises(TypeError, match="sate"):
+        make_event(0, Action.BET, Phase.BETTING, "601a.2", "", sate=3)
+
+
+@pytest.mark.parametrize("cls", [TableRound, Event])
+def test_the_values_made_without_init_have_nothing_else_to_init(cls: type) -> None:
+    """TableRound._evolve and make_event skip ``__init__``: sound only while it does nothing but
+    store the fields."""
+    assert not hasattr(cls, "__post_init__")
+    assert all(f.init for f in fields(cls))
+    assert cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
 
 
 def _write() -> None:  # pragma: no cover - run by hand at a reference commit

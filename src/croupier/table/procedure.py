@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from enum import Enum
+from functools import cached_property
 from typing import Any
 
 from croupier.errors import citation
@@ -112,10 +113,16 @@ class Event:
 
     def to_json(self) -> dict[str, object]:
         """The event as plain JSON values (money in cents)."""
+        return dict(self._json)
+
+    @cached_property
+    def _json(self) -> dict[str, object]:
+        """:meth:`to_json`'s values, made once (a round's content digest and its settlement
+        document both read every event); :meth:`to_json` hands out a copy."""
         return {
             "index": self.index,
-            "action": self.action.value,
-            "phase": self.phase.value,
+            "action": self.action._value_,  # .value, without the enum property's Python call
+            "phase": self.phase._value_,
             "seat": self.seat,
             "wager": self.wager,
             "amount_cents": self.amount_cents,
