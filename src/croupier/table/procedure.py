@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import MISSING, dataclass, fields
 from enum import Enum
-from functools import cached_property
 from typing import Any
 
 from croupier.errors import citation
@@ -22,6 +21,10 @@ from croupier.wagers.at_table import SettlementLine, TableGame
 class Phase(Enum):
     """Where a round stands."""
 
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the round
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
+
     BETTING = "betting open"
     LOCKED = "no more bets"
     DEALT = "dealt"
@@ -30,6 +33,10 @@ class Phase(Enum):
 
 class Action(Enum):
     """What can be done to a round (one event kind each, plus ``settlement``)."""
+
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the round
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
 
     OPEN = "open"
     BET = "bet"
@@ -112,13 +119,14 @@ class Event:
     line: SettlementLine | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The event as plain JSON values (money in cents)."""
-        return dict(self._json)
+        """The event as plain JSON values (money in cents); made once per event (a round's
+        content digest and its settlement document both read every event), a copy handed out."""
+        made: dict[str, object] | None = self.__dict__.get("_json")
+        if made is None:
+            made = self.__dict__["_json"] = self._make_json()
+        return dict(made)
 
-    @cached_property
-    def _json(self) -> dict[str, object]:
-        """:meth:`to_json`'s values, made once (a round's content digest and its settlement
-        document both read every event); :meth:`to_json` hands out a copy."""
+    def _make_json(self) -> dict[str, object]:
         return {
             "index": self.index,
             "action": self.action._value_,  # .value, without the enum property's Python call
@@ -138,6 +146,7 @@ class Event:
         }
 
 
+_EVENT_FIELDS = len(fields(Event))
 _EVENT_DEFAULTS: dict[str, Any] = {
     f.name: f.default for f in fields(Event) if f.default is not MISSING
 }
@@ -150,10 +159,9 @@ def make_event(
     without the dataclass's ``__init__`` (one ``object.__setattr__`` a field, sixteen fields),
     since a round makes an event at every step. An event has no ``__post_init__``; a keyword
     that is not one of its fields is a :class:`TypeError`, as ``Event(...)`` would raise."""
-    if not kw.keys() <= _EVENT_DEFAULTS.keys():
-        raise TypeError(f"Event has no field {sorted(kw.keys() - _EVENT_DEFAULTS.keys())}")
     ev = object.__new__(Event)
-    ev.__dict__.update(
+    state = ev.__dict__
+    state.update(
         _EVENT_DEFAULTS,
         index=index,
         action=action,
@@ -162,6 +170,8 @@ def make_event(
         detail=detail,
         **kw,
     )
+    if len(state) != _EVENT_FIELDS:
+        raise TypeError(f"Event has no field {sorted(kw.keys() - _EVENT_DEFAULTS.keys())}")
     return ev
 
 

@@ -384,7 +384,10 @@ def with_ledger_amounts(
 def valued_at_seed(rnd: TableRound) -> TableRound:
     """``rnd`` with each share-of-meter line saying plainly that its pay is valued at the seed
     (:data:`SEED_NOTE`): no ledger was fed, so the amount shown is not what the meter pays."""
-    if not any(e.pending_validation and e.action is Action.SETTLEMENT for e in rnd.events):
+    for e in rnd.events:
+        if e.pending_validation and e.action is Action.SETTLEMENT:
+            break
+    else:
         return rnd  # nothing to say: the round as it is (an immutable value)
     events: list[Event] = [
         replace(e, pays=f"{e.pays} ({SEED_NOTE})")

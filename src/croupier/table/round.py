@@ -170,12 +170,12 @@ class TableRound(BlackjackDecisions):
 
     def settlements(self) -> tuple[Event, ...]:
         """The settlement events, in the order they were made."""
-        return tuple(e for e in self.events if e.action is Action.SETTLEMENT)
+        return tuple([e for e in self.events if e.action is Action.SETTLEMENT])
 
     def settlement(self) -> RoundSettlement:
         """Every settlement line of the round so far (those recording a bet the base game settles
         included), in settlement order."""
-        return RoundSettlement(tuple(e.line for e in self.events if e.line is not None))
+        return RoundSettlement(tuple([e.line for e in self.events if e.line is not None]))
 
     @property
     def game(self) -> TableGame:
@@ -185,7 +185,7 @@ class TableRound(BlackjackDecisions):
     @property
     def base(self) -> BaseGame:
         """What the table knows of its base game (:data:`~croupier.wagers.at_table.BASE_GAMES`)."""
-        return self.submission.game.base
+        return self.submission.base
 
     def _require(self, action: Action) -> None:
         allowed = PROCEDURE[self.game][self.phase]
@@ -242,7 +242,8 @@ class TableRound(BlackjackDecisions):
             raise ProcedureError(
                 f"the table does not offer the {wid} wager{hint}", section="601a.2"
             )
-        if wid in self.seat_bets(seat):
+        placed = self.seat_bets(seat)
+        if wid in placed:
             raise ProcedureError(f"seat {seat} already has {a_or_an(wid)} wager", section="601a.2")
         if offered.amounts_cents:
             if amount_cents not in offered.amounts_cents:
@@ -259,24 +260,21 @@ class TableRound(BlackjackDecisions):
                     f"limits {offered.describe_limits()}",
                     section=(w.limits_rule if w is not None else None) or "601a.2",
                 )
-        if sub.switch_hands and wid in self.base.base_wagers and amount_cents % 500:
+        base = sub.base
+        if sub.switch_hands and wid in base.base_wagers and amount_cents % 500:
             raise RulesError(
                 f"seat {seat}: at Switch Hands the Blackjack wager is placed in $5 increments, "
                 f"not {format_money(amount_cents)}",
                 section="633b.4(b)",
             )
-        if (
-            w is not None
-            and w.base_wagers
-            and not any(b in self.seat_bets(seat) for b in w.base_wagers)
-        ):
+        if w is not None and w.base_wagers and placed.keys().isdisjoint(w.base_wagers):
             raise ProcedureError(
                 f"seat {seat}: the {wid} wager needs the {' or '.join(w.base_wagers)} wager first",
                 section=w.base_rule or w.section,
             )
-        if player is not None and self.base.adjacent_boxes_rule:
+        if player is not None and base.adjacent_boxes_rule:
             self._check_boxes(seat, player)
-        section = self.base.recorded.get(wid) or (
+        section = base.recorded.get(wid) or (
             offered.paytable.section if offered.paytable else "601a.2"
         )
         r = self._evolve(bets=(*self.bets, Bet(seat, wid, amount_cents, player)))
@@ -563,11 +561,12 @@ class TableRound(BlackjackDecisions):
     def _paytables(self) -> dict[str, Paytable]:
         """The paytable the table offers for each wager id (the bets' ids included)."""
         sub = self.submission
-        out = {w.wager: w.paytable for w in sub.wagers if w.paytable is not None}
+        out = dict(sub.paytables)
         for b in self.bets:
-            offered = sub.offered(b.wager)
-            if offered is not None and offered.paytable is not None:
-                out.setdefault(b.wager, offered.paytable)
+            if b.wager not in out:  # an alias of an offered wager (axman-h17 for axman)
+                offered = sub.offered(b.wager)
+                if offered is not None and offered.paytable is not None:
+                    out[b.wager] = offered.paytable
         return out
 
     def _settle_moment(self, when: SettleWhen) -> TableRound:

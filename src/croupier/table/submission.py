@@ -52,6 +52,7 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -75,7 +76,7 @@ from croupier.paytables import Paytable, paytable_digest
 from croupier.paytables.digest import sha256_of
 from croupier.units import format_money, parse_money
 from croupier.wagers import Wager, get_wager
-from croupier.wagers.at_table import RECORDED_BASE, TableGame
+from croupier.wagers.at_table import RECORDED_BASE, BaseGame, TableGame
 from croupier.wagers.switch_hands import Variant
 
 HitOddsBasis = Literal["level", "award"]
@@ -204,6 +205,19 @@ class RulesSubmission:
             if w.paytable is not None and wager_id in get_wager(w.wager).aliases:
                 return w
         return None
+
+    @functools.cached_property
+    def base(self) -> BaseGame:
+        """What the table knows of its game (:attr:`TableGame.base`)."""
+        return self.game.base
+
+    @functools.cached_property
+    def paytables(self) -> Mapping[str, Paytable]:
+        """The paytable of each offered wager that has one, by wager id (aliases aside: see
+        :meth:`offered`)."""
+        return MappingProxyType(
+            {w.wager: w.paytable for w in self.wagers if w.paytable is not None}
+        )
 
     @functools.cached_property
     def blackjack_rules(self) -> BlackjackRules:

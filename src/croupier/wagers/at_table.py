@@ -51,6 +51,10 @@ class TableGame(Enum):
     FOUR_CARD_POKER = "four-card-poker"
     CRISS_CROSS_POKER = "criss-cross-poker"
 
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the table
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
+
     @property
     def game(self) -> Game:
         """The :class:`Game` its wagers are registered for."""
@@ -95,6 +99,12 @@ class CardSource(Enum):
 
 
 def _hand(what: str, cards: object) -> tuple[Card, ...]:
+    if type(cards) is tuple:
+        for c in cards:
+            if type(c) is not Card:
+                break
+        else:
+            return cards  # cards already (DealtCards.parse, a shoe): nothing to convert
     if isinstance(cards, str):
         return parse_cards(cards)
     if not isinstance(cards, Sequence) or not all(isinstance(c, Card) for c in cards):
@@ -196,7 +206,10 @@ class DealtCards:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards dealt to ``seat`` (empty when none)."""
-        return dict(self.players).get(seat, ())
+        for s, cards in self.players:  # a seat appears once (seats ascending)
+            if s == seat:
+                return cards
+        return ()
 
     def read(self, source: CardSource, seat: int) -> tuple[Card, ...]:
         """The cards ``source`` names for ``seat`` (empty when the round has none there)."""
@@ -379,7 +392,7 @@ class SettlementLine:
             "citation": citation(self.section),
             "rounding_dropped_cent_fraction": _fraction(self.rounding_cents_dropped),
             "settled_by_base_game": self.by_base_game,
-            "kind": self.kind.value,
+            "kind": self.kind._value_,  # .value, without the enum property's Python call
             "from_seat": self.from_seat,
         }
 
@@ -393,12 +406,12 @@ class RoundSettlement:
     @property
     def net_cents(self) -> int:
         """The players' net result over the lines croupier settled."""
-        return sum(line.win_cents for line in self.lines if not line.by_base_game)
+        return sum([line.win_cents for line in self.lines if not line.by_base_game])
 
     @property
     def returned_cents(self) -> int:
         """What the dealer hands back over the lines croupier settled."""
-        return sum(line.returned_cents for line in self.lines if not line.by_base_game)
+        return sum([line.returned_cents for line in self.lines if not line.by_base_game])
 
     def for_seat(self, seat: int) -> tuple[SettlementLine, ...]:
         """The lines of ``seat``."""

@@ -191,6 +191,10 @@ def _checked_paytable(wager: Wager, key: str, decks: int | None) -> Paytable:
     return wager._find_paytable(key, decks)
 
 
+_NOTHING_DROPPED = Fraction(0)
+"""No fraction of a cent left by rounding (the common case: one value, not a new one a pay)."""
+
+
 def net_win(
     line: PayLine | None,
     meters: MeterValues | None = None,
@@ -672,7 +676,7 @@ class Wager(ABC):
             paid, rest = divmod(
                 amount_cents * (net.denominator + net.numerator * factor), net.denominator
             )
-            dropped = Fraction(rest, net.denominator)
+            dropped = Fraction(rest, net.denominator) if rest else _NOTHING_DROPPED
         return Settlement(
             self.id,
             self.settle_rule,
