@@ -28,12 +28,13 @@ straightforward ``json.dumps`` of the round's data written here.
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import random
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import fields
+from dataclasses import MISSING, FrozenInstanceError, dataclass, field, fields
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
@@ -46,12 +47,14 @@ from hypothesis import strategies as st
 import test_table_agreement as agreement
 from croupier.cards import Shoe
 from croupier.errors import CroupierError
+from croupier.frozen import stored_at_once
 from croupier.paytables import MeterLevel
 from croupier.progressive.model import AwardKind, AwardStatus
 from croupier.progressive.records import Award, RoundSettlement
 from croupier.service.settling import replay
 from croupier.table import RulesSubmission, TableRound, load_submission, submission_from_data
-from croupier.table.procedure import Action, Event, Phase, make_event
+from croupier.table.blackjack_play import BlackjackPlay, HandInPlay, MoveResult, SeatPlay
+from croupier.table.procedure import Action, Event, Phase
 from croupier.table.progressive import (
     canonical_json,
     round_content,
@@ -60,6 +63,10 @@ from croupier.table.progressive import (
 )
 from croupier.table.record import Step, apply_step
 from croupier.table.round import settled_net
+from croupier.wagers.at_table import SeatBet, SettlementLine, TableContext
+from croupier.wagers.base import Settlement
+from croupier.wagers.switch_hands import Line as SwitchLine
+from croupier.wagers.switch_hands import PlayedHand, SeatSettlement, SwitchSeat
 
 DIGESTS = Path(__file__).with_name("replay_identity_digests.txt")
 PER_LINE = 16
@@ -564,27 +571,78 @@ def test_canonical_json_is_what_json_dumps_made(value: object) -> None:
     assert _outcome(lambda: canonical_json(value)) == _outcome(plain)
 
 
-def test_make_event_makes_what_event_makes() -> None:
-    for kw in (
-        {},
-        {"seat": 3, "wager": "perfect-pairs", "amount_cents": 500, "outcome": "x", "pays": "25"},
-        {"win_cents": -5, "returned_cents": 0, "pending_validation": True, "outcome_key": "k"},
-    ):
-        made = make_event(4, Action.SETTLEMENT, Phase.DEALT, "633b.1(e)", "seat 3: …", **kw)
-        event = Event(4, Action.SETTLEMENT, Phase.DEALT, "633b.1(e)", "seat 3: …", **kw)  # type: ignore[arg-type]
-        assert made == event and repr(made) == repr(event) and vars(made) == vars(event)
-        assert made.to_json() == event.to_json() and made.to_json() is not made.to_json()
-    with pytest.raises(TypeError, match="sate"):
-        make_event(0, Action.BET, Phase.BETTING, "601a.2", "", sate=3)
+STORED_AT_ONCE = [
+    Event, SettlementLine, Settlement, SeatBet, TableContext,
+    HandInPlay, SeatPlay, MoveResult, BlackjackPlay,
+    PlayedHand, SwitchSeat, SwitchLine, SeatSettlement,
+]  # fmt: skip
 
 
-@pytest.mark.parametrize("cls", [TableRound, Event])
-def test_the_values_made_without_init_have_nothing_else_to_init(cls: type) -> None:
-    """TableRound._evolve and make_event skip ``__init__``: sound only while it does nothing but
+@pytest.mark.parametrize("cls", STORED_AT_ONCE, ids=lambda c: c.__name__)
+def test_an_init_that_stores_at_once_takes_and_makes_what_the_generated_one_did(
+    cls: type,
+) -> None:
+    """The classes given :func:`croupier.frozen.stored_at_once`: the same parameters, kinds and
+    defaults as the dataclass's generated ``__init__``, and the same instance from the same
+    arguments (every field in the instance dict, in order), still frozen."""
+    init: Any = vars(cls)["__init__"]
+    generated = init.__wrapped__
+    assert init.__qualname__ == generated.__qualname__ == f"{cls.__qualname__}.__init__"
+    ours, theirs = inspect.signature(init), inspect.signature(generated)
+    assert [(p.name, p.kind, p.annotation) for p in ours.parameters.values()] == [
+        (p.name, p.kind, p.annotation) for p in theirs.parameters.values()
+    ]
+    for f, p in zip(fields(cls), list(ours.parameters.values())[1:], strict=True):
+        if f.default_factory is not MISSING:
+            assert repr(p.default) == "<factory>"
+        else:
+            assert p.default is (inspect.Parameter.empty if f.default is MISSING else f.default)
+    # every field given (a distinct object each), then only the required ones
+    given = {f.name: object() for f in fields(cls)}
+    made: Any = object.__new__(cls)
+    reference: Any = object.__new__(cls)
+    init(made, **given)
+    generated(reference, **given)
+    assert list(vars(made).items()) == list(vars(reference).items())
+    required = [
+        given[f.name] for f in fields(cls) if f.default is MISSING and f.default_factory is MISSING
+    ]
+    made, reference = object.__new__(cls), object.__new__(cls)
+    init(made, *required)
+    generated(reference, *required)
+    assert vars(made) == vars(reference)
+    with pytest.raises(FrozenInstanceError):
+        setattr(made, fields(cls)[0].name, None)
+
+
+def test_stored_at_once_refuses_a_class_whose_init_does_more() -> None:
+    @dataclass(frozen=True)
+    class Checked:
+        a: int
+
+        def __post_init__(self) -> None:
+            pass
+
+    @dataclass(frozen=True)
+    class Hidden:
+        a: int
+        b: int = field(default=0, init=False)
+
+    @dataclass
+    class Mutable:
+        a: int
+
+    for cls in (Checked, Hidden, Mutable):
+        with pytest.raises(TypeError):
+            stored_at_once(cls)
+
+
+def test_a_round_copied_without_init_has_nothing_else_to_init() -> None:
+    """TableRound._evolve copies a round's dict: sound only while ``__init__`` does nothing but
     store the fields."""
-    assert not hasattr(cls, "__post_init__")
-    assert all(f.init for f in fields(cls))
-    assert cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert not hasattr(TableRound, "__post_init__")
+    assert all(f.init for f in fields(TableRound))
+    assert TableRound.__dataclass_params__.frozen  # type: ignore[attr-defined]
 
 
 def _write() -> None:  # pragma: no cover - run by hand at a reference commit

@@ -39,6 +39,7 @@ from functools import cached_property
 
 from croupier.cards import Card, Rank, Shoe, format_cards
 from croupier.errors import CardError, InputError, ProcedureError, RulesError
+from croupier.frozen import stored_at_once
 from croupier.games.blackjack import card_value, hand_total, is_blackjack
 from croupier.games.blackjack_rules import PlayRules
 from croupier.units import format_money
@@ -67,6 +68,7 @@ class Move(Enum):
     SURRENDER = "surrender"
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class HandInPlay:
     """One hand being played: its cards, the double down (cents), and how it came to be."""
@@ -102,6 +104,7 @@ class HandInPlay:
         return False
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SeatPlay:
     """One seat's Blackjack hand: its wager and Ante (cents), the face-up pair, the face-down
@@ -158,6 +161,7 @@ class SeatPlay:
         )
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class MoveResult:
     """A move made: the new play, a line for the round record, the section it follows, the seat,
@@ -169,6 +173,7 @@ class MoveResult:
     amount_cents: int | None = None
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class BlackjackPlay:
     """Every seat's play in one round at a Blackjack, Switch Hands or Blackjack Premium table."""

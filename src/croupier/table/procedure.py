@@ -10,11 +10,11 @@ bets" (the lock-out); the cards are dealt; the wagers are settled. The state mac
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import MISSING, dataclass, fields
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any
 
 from croupier.errors import citation
+from croupier.frozen import stored_at_once
 from croupier.wagers.at_table import SettlementLine, TableGame
 
 
@@ -94,6 +94,7 @@ PROCEDURE: Mapping[TableGame, Mapping[Phase, frozenset[Action]]] = {
 next phase: ``no-more-bets`` → LOCKED, ``deal`` → DEALT, ``settle`` → SETTLED)."""
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class Event:
     """One immutable entry of the round record: who (seat), what (action, wager), amount, outcome,
@@ -146,33 +147,4 @@ class Event:
         }
 
 
-_EVENT_FIELDS = len(fields(Event))
-_EVENT_DEFAULTS: dict[str, Any] = {
-    f.name: f.default for f in fields(Event) if f.default is not MISSING
-}
-
-
-def make_event(
-    index: int, action: Action, phase: Phase, section: str, detail: str, **kw: Any
-) -> Event:
-    """``Event(index, action, phase, section, detail, **kw)``: the same frozen value, made
-    without the dataclass's ``__init__`` (one ``object.__setattr__`` a field, sixteen fields),
-    since a round makes an event at every step. An event has no ``__post_init__``; a keyword
-    that is not one of its fields is a :class:`TypeError`, as ``Event(...)`` would raise."""
-    ev = object.__new__(Event)
-    state = ev.__dict__
-    state.update(
-        _EVENT_DEFAULTS,
-        index=index,
-        action=action,
-        phase=phase,
-        section=section,
-        detail=detail,
-        **kw,
-    )
-    if len(state) != _EVENT_FIELDS:
-        raise TypeError(f"Event has no field {sorted(kw.keys() - _EVENT_DEFAULTS.keys())}")
-    return ev
-
-
-__all__ = ["BLACKJACK_MOVES", "PROCEDURE", "Action", "Event", "Phase", "make_event"]
+__all__ = ["BLACKJACK_MOVES", "PROCEDURE", "Action", "Event", "Phase"]

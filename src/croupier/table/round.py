@@ -63,7 +63,7 @@ from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import play_dealer
 from croupier.paytables import MeterLevel, Paytable
 from croupier.table.blackjack_play import BlackjackPlay
-from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase, make_event
+from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
 from croupier.table.round_blackjack import BlackjackDecisions, a_or_an
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import check_cents, format_money
@@ -165,7 +165,7 @@ class TableRound(BlackjackDecisions):
         return new
 
     def _log(self, action: Action, section: str, detail: str, **kw: object) -> Self:
-        ev = make_event(len(self.events), action, self.phase, section, detail, **kw)
+        ev = Event(len(self.events), action, self.phase, section, detail, **kw)  # type: ignore[arg-type]
         return self._evolve(events=(*self.events, ev))
 
     def settlements(self) -> tuple[Event, ...]:
@@ -624,7 +624,7 @@ class TableRound(BlackjackDecisions):
         phase = self.phase
         for line in lines:
             events.append(
-                make_event(
+                Event(
                     len(events),
                     Action.SETTLEMENT,
                     phase,

@@ -28,6 +28,7 @@ from fractions import Fraction
 
 from croupier.cards import Card, format_cards, parse_card, parse_cards
 from croupier.errors import InputError, citation
+from croupier.frozen import stored_at_once
 from croupier.games.blackjack import BlackjackRules
 from croupier.paytables import MeterLevel, Paytable
 from croupier.units import format_money
@@ -252,6 +253,7 @@ class DealtCards:
         return "; ".join(parts)
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SeatBet:
     """A wager placed at a seat (1 = first base, at the dealer's left), in cents."""
@@ -262,6 +264,7 @@ class SeatBet:
     player: str | None = None
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class TableContext:
     """What the table gives a wager to settle its bets: the dealt cards, the bets this call
@@ -300,6 +303,7 @@ class LineKind(Enum):
     (``from_seat``) and has no stake of its own."""
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SettlementLine:
     """One settled amount of a round — the one record every game and wager settles into.

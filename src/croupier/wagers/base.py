@@ -31,6 +31,7 @@ from croupier.errors import (
     RulesError,
     UnknownPaytableError,
 )
+from croupier.frozen import stored_at_once
 from croupier.paytables import (
     MeterLevel,
     MeterShare,
@@ -228,6 +229,7 @@ def net_win(
     return award - 1 if stake is ProgressiveStake.COLLECTED else award
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class Settlement:
     """The settled result of one wager on one dealt hand. Money in integer cents.
