@@ -120,14 +120,7 @@ class Event:
     line: SettlementLine | None = None
 
     def to_json(self) -> dict[str, object]:
-        """The event as plain JSON values (money in cents); made once per event (a round's
-        content digest and its settlement document both read every event), a copy handed out."""
-        made: dict[str, object] | None = self.__dict__.get("_json")
-        if made is None:
-            made = self.__dict__["_json"] = self._make_json()
-        return dict(made)
-
-    def _make_json(self) -> dict[str, object]:
+        """The event as plain JSON values (money in cents)."""
         return {
             "index": self.index,
             "action": self.action._value_,  # .value, without the enum property's Python call
