@@ -71,6 +71,7 @@ from croupier.wagers import Wager, get_wager
 from croupier.wagers import registry as wager_registry
 from croupier.wagers.at_table import (
     BaseGame,
+    CardSource,
     DealtCards,
     RoundSettlement,
     SeatBet,
@@ -164,9 +165,22 @@ class TableRound(BlackjackDecisions):
         state.update(changes)
         return new
 
-    def _log(self, action: Action, section: str, detail: str, **kw: object) -> Self:
-        ev = Event(len(self.events), action, self.phase, section, detail, **kw)  # type: ignore[arg-type]
-        return self._evolve(events=(*self.events, ev))
+    def _log(
+        self,
+        action: Action,
+        section: str,
+        detail: str,
+        changes: Mapping[str, Any] | None = None,
+        **kw: object,
+    ) -> Self:
+        """The round with the event appended to its record, its fields named in ``changes``
+        changed first (the event's phase is the new one): one copy of the round."""
+        if changes is None:
+            ev = Event(len(self.events), action, self.phase, section, detail, **kw)  # type: ignore[arg-type]
+            return self._evolve(events=(*self.events, ev))
+        phase = changes.get("phase", self.phase)
+        ev = Event(len(self.events), action, phase, section, detail, **kw)  # type: ignore[arg-type]
+        return self._evolve(**changes, events=(*self.events, ev))
 
     def settlements(self) -> tuple[Event, ...]:
         """The settlement events, in the order they were made."""
@@ -277,11 +291,11 @@ class TableRound(BlackjackDecisions):
         section = base.recorded.get(wid) or (
             offered.paytable.section if offered.paytable else "601a.2"
         )
-        r = self._evolve(bets=(*self.bets, Bet(seat, wid, amount_cents, player)))
-        return r._log(
+        return self._log(
             Action.BET,
             section,
             f"seat {seat} places {format_money(amount_cents)} on {wid}",
+            {"bets": (*self.bets, Bet(seat, wid, amount_cents, player))},
             seat=seat,
             wager=wid,
             amount_cents=amount_cents,
@@ -306,11 +320,11 @@ class TableRound(BlackjackDecisions):
                 section="633b.4(c)",
             )
         check_ante(variant, wager, amount_cents)
-        r = self._evolve(bets=(*self.bets, Bet(seat, ANTE_WAGER, amount_cents)))
-        return r._log(
+        return self._log(
             Action.BET,
             "633b.4(c)",
             f"seat {seat} places the Switch Hands Ante {format_money(amount_cents)}",
+            {"bets": (*self.bets, Bet(seat, ANTE_WAGER, amount_cents))},
             seat=seat,
             wager=ANTE_WAGER,
             amount_cents=amount_cents,
@@ -358,8 +372,9 @@ class TableRound(BlackjackDecisions):
                         f"{format_money(bets[base])})",
                         section="633b.4(c)",
                     )
-        r = self._evolve(phase=Phase.LOCKED)
-        return r._log(Action.NO_MORE_BETS, self.base.lockout_rule, "No more bets")
+        return self._log(
+            Action.NO_MORE_BETS, self.base.lockout_rule, "No more bets", {"phase": Phase.LOCKED}
+        )
 
     # -- dealing -------------------------------------------------------------------------
     def deal(self, cards: DealtCards, undealt: Sequence[Card] = ()) -> TableRound:
@@ -400,21 +415,25 @@ class TableRound(BlackjackDecisions):
                 f"the dealer is dealt {_NUMBERS[base.dealer_size]} cards, not {len(cards.dealer)}",
                 format_cards(cards.dealer),
             )
-        r = self._evolve(phase=Phase.DEALT, cards=cards)
+        changes: dict[str, Any] = {"phase": Phase.DEALT, "cards": cards}
         detail = cards.describe()
         if game is TableGame.BLACKJACK:
             self._check_dealer_cards(cards.dealer)  # the draws come later (dealer-draw)
-            r = r._evolve(blackjack=self._start_play(cards, undealt))
+            changes["blackjack"] = self._start_play(cards, undealt)
         elif game is TableGame.BACCARAT:
             detail += f" · {deal_coup(cards.coup).describe()}"
+        found: set[tuple[CardSource, int]] = set()  # cards seen there already
         for b in self.bets:
             w = _registered(b.wager)
             if w is None:
                 continue
             for g in w.deal.groups:
-                if g.source is not None and not cards.read(g.source, b.seat):
+                if g.source is None or (g.source, b.seat) in found:
+                    continue
+                if not cards.read(g.source, b.seat):
                     raise CardError(f"the {w.name} wager needs the {g.name}", "")
-        r = r._log(Action.DEAL, base.deal_rule, detail)
+                found.add((g.source, b.seat))
+        r = self._log(Action.DEAL, base.deal_rule, detail, changes)
         return r._settle_moment(SettleWhen.SECOND_CARD)
 
     def deal_shoe(self, seed: int) -> TableRound:
@@ -473,11 +492,11 @@ class TableRound(BlackjackDecisions):
                 f"{format_money(amount_cents) if isinstance(amount_cents, int) else amount_cents}",
                 section=rule,
             )
-        r = self._evolve(decisions=(*self.decisions, (seat, amount_cents)))
-        return r._log(
+        return self._log(
             Action.PLAY,
             rule,
             f"seat {seat} plays {format_money(amount_cents)}",
+            {"decisions": (*self.decisions, (seat, amount_cents))},
             seat=seat,
             wager=wager,
             amount_cents=amount_cents,
@@ -499,8 +518,10 @@ class TableRound(BlackjackDecisions):
             if any(s == seat for s, _ in self.decisions):
                 raise ProcedureError(f"seat {seat} has already folded", section="674b.1(c)")
             section = "674b.1(c)"
-        r = self._evolve(decisions=(*self.decisions, (seat, 0)))
-        return r._log(Action.FOLD, section, f"seat {seat} folds", seat=seat)
+        decisions = (*self.decisions, (seat, 0))
+        return self._log(
+            Action.FOLD, section, f"seat {seat} folds", {"decisions": decisions}, seat=seat
+        )
 
     def _decision_seat(self, seat: int) -> tuple[int, str, str]:
         """(the seat's Ante in cents, its wager id, the decision's paragraph). Raises
@@ -543,9 +564,13 @@ class TableRound(BlackjackDecisions):
             for wager, section in base.recorded.items():
                 r = r._record_unsettled(wager, section, base.recorded_why)
         r._check_every_bet_settled()
-        r = r._evolve(phase=Phase.SETTLED)
-        net = sum(e.win_cents or 0 for e in r.settlements())
-        return r._log(Action.SETTLE, base.procedure_rule, f"{SETTLED_NET}{_signed(net)}")
+        net = settled_net(r.events)
+        return r._log(
+            Action.SETTLE,
+            base.procedure_rule,
+            f"{SETTLED_NET}{_signed(net)}",
+            {"phase": Phase.SETTLED},
+        )
 
     def _check_every_bet_settled(self) -> None:
         """Raise :class:`UnsettledBetError` naming a bet without a settlement line."""
@@ -612,12 +637,6 @@ class TableRound(BlackjackDecisions):
         keyed.sort(key=lambda kl: kl[0])
         return self._log_lines(line for _, line in keyed)
 
-    def _with_play(self, play: BlackjackPlay) -> Self:
-        return self._evolve(blackjack=play)
-
-    def _with_cards(self, cards: DealtCards) -> Self:
-        return self._evolve(cards=cards)
-
     def _log_lines(self, lines: Iterable[SettlementLine]) -> Self:
         """The round with a settlement event for each of ``lines``, in order."""
         events = list(self.events)
@@ -647,7 +666,7 @@ class TableRound(BlackjackDecisions):
     def _record_unsettled(self, wager: str, section: str, what: str) -> Self:
         """Record each seat's base wager that the round does not settle (from the dealer's
         right): a line saying the base game settles it."""
-        r = self
+        events = list(self.events)
         for seat in reversed(self.seats()):
             amount = self.seat_bets(seat).get(wager)
             line = None
@@ -664,16 +683,20 @@ class TableRound(BlackjackDecisions):
                     detail=what,
                     by_base_game=True,
                 )
-            r = r._log(
-                Action.RECORDED,
-                section,
-                f"seat {seat}: {what} (not recorded)",
-                seat=seat,
-                wager=wager,
-                amount_cents=amount,
-                line=line,
+            events.append(
+                Event(
+                    len(events),
+                    Action.RECORDED,
+                    self.phase,
+                    section,
+                    f"seat {seat}: {what} (not recorded)",
+                    seat=seat,
+                    wager=wager,
+                    amount_cents=amount,
+                    line=line,
+                )
             )
-        return r
+        return self._evolve(events=tuple(events))
 
 
 def _amount_rule(wager_id: str, amount_cents: int) -> str:

@@ -99,7 +99,7 @@ class CardSource(Enum):
     """A Baccarat coup's cards in dealing order (§ 631a.9–§ 631a.11)."""
 
 
-def _hand(what: str, cards: object) -> tuple[Card, ...]:
+def _hand(what: str, cards: object, seat: int | None = None) -> tuple[Card, ...]:
     if type(cards) is tuple:
         for c in cards:
             if type(c) is not Card:
@@ -109,26 +109,30 @@ def _hand(what: str, cards: object) -> tuple[Card, ...]:
     if isinstance(cards, str):
         return parse_cards(cards)
     if not isinstance(cards, Sequence) or not all(isinstance(c, Card) for c in cards):
+        where = what if seat is None else f"{what} of seat {seat}"
         raise InputError(
-            f"DealtCards {what}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}"
+            f"DealtCards {where}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}"
         )
     return tuple(cards)
 
 
 def _seat_hands(what: str, value: object) -> tuple[tuple[int, tuple[Card, ...]], ...]:
-    pairs = list(value.items()) if isinstance(value, Mapping) else value
-    if not isinstance(pairs, Sequence) or isinstance(pairs, str):
+    # a tuple (DealtCards.parse's pairs) is neither a mapping nor text: no ABC checks for it
+    pairs = value if type(value) is tuple else (
+        list(value.items()) if isinstance(value, Mapping) else value
+    )  # fmt: skip
+    if type(pairs) is not tuple and (not isinstance(pairs, Sequence) or isinstance(pairs, str)):
         raise InputError(f"DealtCards {what}: give seat → cards, not {value!r}")
     out: dict[int, tuple[Card, ...]] = {}
     for pair in pairs:
-        if not (isinstance(pair, Sequence) and len(pair) == 2):
+        if not ((type(pair) is tuple or isinstance(pair, Sequence)) and len(pair) == 2):
             raise InputError(f"DealtCards {what}: give (seat, cards) pairs, not {pair!r}")
         seat, cards = pair
         if isinstance(seat, str) and seat.strip().isdigit():
             seat = int(seat)
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
             raise InputError(f"DealtCards {what}: a seat is a number from 1, not {seat!r}")
-        out[seat] = _hand(f"{what} of seat {seat}", cards)
+        out[seat] = _hand(what, cards, seat)
     return tuple(sorted(out.items()))
 
 
