@@ -413,6 +413,8 @@ class Shoe:
         shoe that is left: the check alone, for validating dealt cards.
         """
         dealt = cards if isinstance(cards, tuple | list) else list(cards)
+        if len(dealt) <= self._fewest:
+            return  # no card can be dealt more often than the shoe's scarcest card is held
         counts = self.counts
         need: dict[int, int] = {}
         for c in dealt:
@@ -422,6 +424,11 @@ class Shoe:
                 self.remove(dealt)  # raises: the first card the shoe runs out of is this one
                 raise AssertionError("unreachable")  # pragma: no cover
             need[i] = n
+
+    @cached_property
+    def _fewest(self) -> int:
+        """How many copies the shoe holds of its scarcest card."""
+        return min(self.counts)
 
     def cards(self) -> tuple[Card, ...]:
         """Every card in the shoe, in index order, duplicates repeated."""

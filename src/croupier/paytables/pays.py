@@ -62,6 +62,10 @@ class OddsTo:
         return Fraction(self.win, self.stake)
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:  # printed with every settlement line it pays
         return f"{self.win} to {self.stake}"
 
 
@@ -78,6 +82,10 @@ class OddsFor:
         return Fraction(self.total, self.stake) - 1
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:  # printed with every settlement line it pays
         return f"{self.total} for {self.stake}"
 
 
@@ -89,6 +97,10 @@ class MeterShare:
     level: MeterLevel
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:  # printed with every settlement line it pays
         if self.level is MeterLevel.PROGRESSIVE:
             return f"{format_percent(self.share)} of Progressive"
         return f"{format_percent(self.share)} {self.level.value}"

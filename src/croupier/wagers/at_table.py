@@ -83,6 +83,10 @@ class SettleWhen(Enum):
 class CardSource(Enum):
     """Where at the table the cards of a :class:`~croupier.wagers.base.CardGroup` come from."""
 
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the table
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
+
     PLAYER = "player"
     """The seat's hand as dealt (Blackjack: the initial two cards; Four Card Poker: five)."""
     DEALER = "dealer"

@@ -82,7 +82,7 @@ class OrderedOutcome(RankedCategory):
     @property
     def key(self) -> str:
         """The paytable outcome key."""
-        return str(self.value)
+        return str(self._value_)  # .value, without the enum property's Python call
 
     @property
     def position(self) -> int:
