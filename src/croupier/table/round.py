@@ -419,7 +419,7 @@ class TableRound(BlackjackDecisions):
         detail = cards.describe()
         if game is TableGame.BLACKJACK:
             self._check_dealer_cards(cards.dealer)  # the draws come later (dealer-draw)
-            changes["blackjack"] = self._start_play(cards, undealt)
+            changes.update(blackjack=self._start_play(cards, undealt))  # the field, by keyword
         elif game is TableGame.BACCARAT:
             detail += f" · {deal_coup(cards.coup).describe()}"
         found: set[tuple[CardSource, int]] = set()  # cards seen there already
