@@ -20,6 +20,7 @@ from croupier.analysis.exact import exact_counts
 from croupier.analysis.meters import ReseedFunding, meter_return
 from croupier.cards import DECK, Shoe, parse_cards
 from croupier.errors import RulesError
+from croupier.games.blackjack import hand_total
 from croupier.paytables import MeterLevel
 from croupier.wagers import get_wager
 from croupier.wagers.jackpot_party import JackpotParty, JackpotPartyOutcome, classify_four
@@ -129,6 +130,25 @@ def test_the_vectorised_classifier_agrees_on_dealer_blackjacks_and_a_sample() ->
     for row, got in zip(cards.tolist(), vector.tolist(), strict=True):
         o = classify_four((DECK[row[0]], DECK[row[1]]), DECK[row[2]], DECK[row[3]])
         assert got == (len(Out) if o is None else o.position), row
+
+
+def test_classify_on_indices_reads_the_cards_as_classify_four_does() -> None:
+    """JackpotParty.classify (on card indices, what a table settles by) and classify_four (the
+    reading written from the text) agree on every deal: every player pair against every dealer
+    Blackjack, either card up; every other dealer hand against a player pair."""
+    rng = np.random.default_rng(16)
+    blackjacks = 0
+    for up in DECK:
+        for hole in DECK:
+            if hand_total((up, hole)).total != 21:
+                p1, p2 = (DECK[i] for i in rng.integers(0, 52, size=2).tolist())
+                assert JP.classify((p1, p2, up, hole)) is classify_four((p1, p2), up, hole)
+                continue
+            blackjacks += 1
+            for p1 in DECK:
+                for p2 in DECK:
+                    assert JP.classify((p1, p2, up, hole)) is classify_four((p1, p2), up, hole)
+    assert blackjacks == 2 * 4 * 16
 
 
 # --------------------------------------------------------------------------- rules

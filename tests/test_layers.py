@@ -1,7 +1,7 @@
 """The layers of the house (README "Layout"): each package imports only from the ones before it,
 and no module imports itself back through others.
 
-``errors``, ``units`` → ``cards`` → ``poker``, ``games`` → ``paytables`` → ``wagers`` →
+``errors``, ``units``, ``frozen`` → ``cards`` → ``poker``, ``games`` → ``paytables`` → ``wagers`` →
 ``analysis``, ``table``, ``progressive`` → ``cli``, ``commands``, ``service``. A module may import
 from its own layer or a lower one, never a higher one — every import counts, at module level or
 inside a function, absolute or relative. And there is no import cycle between modules (a module's
@@ -25,6 +25,7 @@ LAYER = {
     "inputs": 0,
     "names": 0,
     "units": 0,
+    "frozen": 0,
     "cards": 1,
     "poker": 2,
     "games": 2,

@@ -170,13 +170,24 @@ def parse_card(text: str) -> Card:
     Raises :class:`~croupier.errors.CardError` naming the token when it is empty, has an unknown
     rank or suit, or is not one card.
     """
+    card = _PARSED.get(text)
+    if card is not None:
+        return card
     token = text.strip()
     if not token:
         raise CardError("empty card: expected a rank and a suit, e.g. 'Ah' or '10d'", text)
     m = _TOKEN.fullmatch(token)
     if not m:
         raise CardError(_why_not_a_card(token), token)
-    return Card(_RANKS[m.group(1)], _SUITS[m.group(2)])
+    card = DECK[_RANKS[m.group(1)].index * 4 + _SUITS[m.group(2)].value]
+    _PARSED[token] = card
+    return card
+
+
+_PARSED: dict[str, Card] = {}
+"""Card text read before (stripped, so a few hundred spellings at most) → its card: the
+:data:`DECK` card, equal to ``Card(rank, suit)`` and with its index and text already worked out
+(rounds read the same cards all day)."""
 
 
 def _named(text: str) -> str:
@@ -219,6 +230,10 @@ def parse_cards(text: str | Iterable[str]) -> tuple[Card, ...]:
         )
     cards: list[Card] = []
     for token in tokens:
+        known = _PARSED.get(token)
+        if known is not None:
+            cards.append(known)
+            continue
         if _TOKEN.fullmatch(token.strip()) or not token.strip():
             cards.append(parse_card(token))
             continue
@@ -245,6 +260,12 @@ def as_cards(cards: CardsLike) -> tuple[Card, ...]:
 
     Raises :class:`~croupier.errors.CardError` naming the first bad card.
     """
+    if type(cards) is tuple:
+        for c in cards:
+            if type(c) is not Card:
+                break
+        else:
+            return cards  # already Card values (the common case at a table): nothing to convert
     if isinstance(cards, str):
         return parse_cards(cards)
     if not isinstance(cards, Iterable):
@@ -274,7 +295,7 @@ def as_card(card: Card | str | None) -> Card | None:
 
 def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
     """Format cards back as text, space-separated (``'Ah Td'``, or ``'A♥ T♦'``)."""
-    return " ".join(c.symbol if symbols else str(c) for c in cards)
+    return " ".join([c.symbol for c in cards] if symbols else map(str, cards))
 
 
 def decks_phrase(decks: int | Iterable[int], joiner: str = "/") -> str:
@@ -392,6 +413,8 @@ class Shoe:
         shoe that is left: the check alone, for validating dealt cards.
         """
         dealt = cards if isinstance(cards, tuple | list) else list(cards)
+        if len(dealt) <= self._fewest:
+            return  # no card can be dealt more often than the shoe's scarcest card is held
         counts = self.counts
         need: dict[int, int] = {}
         for c in dealt:
@@ -401,6 +424,11 @@ class Shoe:
                 self.remove(dealt)  # raises: the first card the shoe runs out of is this one
                 raise AssertionError("unreachable")  # pragma: no cover
             need[i] = n
+
+    @cached_property
+    def _fewest(self) -> int:
+        """How many copies the shoe holds of its scarcest card."""
+        return min(self.counts)
 
     def cards(self) -> tuple[Card, ...]:
         """Every card in the shoe, in index order, duplicates repeated."""

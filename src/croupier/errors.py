@@ -15,6 +15,7 @@ import difflib
 import re
 import unicodedata
 from collections.abc import Iterable
+from functools import lru_cache
 
 
 def one_line(text: str) -> str:
@@ -149,6 +150,7 @@ class UnknownPaytableError(CroupierError, KeyError):
         return clipped(one_line(str(self.args[0]))) if self.args else ""
 
 
+@lru_cache(maxsize=1024)  # pure; every event and line of a round cites its section
 def citation(section: str) -> str:
     """The full citation of a section of 58 Pa. Code, as every JSON output gives it beside the
     bare ``section`` (docs/schemas: ``"section": "633b.1(e)"``, ``"citation"``).

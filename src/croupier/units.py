@@ -23,6 +23,7 @@ _AMOUNT = re.compile(rf"^\$?\s*({_DOLLARS})?(?:\.(\d{{0,2}})0*)?$")
 _PERCENT = re.compile(r"^(\d{1,6}(?:\.\d{1,12})?)\s*%$")
 
 
+@lru_cache(maxsize=4096)  # pure (str → int); a rejected text raises afresh, nothing cached
 def parse_money(text: str) -> int:
     """Parse a dollar amount as printed ("$50,000", "$5", "$2.50") into integer cents.
 
@@ -89,6 +90,7 @@ def check_cents(amount_cents: object, what: str = "a wager") -> None:
     raise InputError(f"{what} must be a whole number of cents from 1 to {MAX_CENTS}, not {shown}")
 
 
+@lru_cache(maxsize=4096, typed=True)  # pure; rounds print the same few amounts all day
 def format_money(cents: int) -> str:
     """Format integer cents as dollars, dropping ".00".
 

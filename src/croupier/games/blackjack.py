@@ -142,9 +142,13 @@ def rank_value(rank: Rank) -> int:
     return min(int(rank), 10)
 
 
+_VALUES = tuple(rank_value(Rank(v)) if v >= 2 else 0 for v in range(15))
+""":func:`rank_value` by the rank's number (2–14)."""
+
+
 def card_value(card: Card) -> int:
     """Blackjack value of a card with an ace as 1 (see :func:`rank_value`)."""
-    return rank_value(card.rank)
+    return _VALUES[card.rank]
 
 
 @dataclass(frozen=True)
@@ -160,6 +164,7 @@ class HandTotal:
         return self.total > 21
 
 
+@lru_cache(maxsize=1024)  # pure, and a HandTotal is immutable: one value per total
 def total_of(hard: int, has_ace: bool) -> HandTotal:
     """The total of a hand whose cards sum to ``hard`` with aces as 1."""
     if has_ace and hard + 10 <= 21:
@@ -174,7 +179,7 @@ def hand_total(cards: Iterable[Card]) -> HandTotal:
     >>> hand_total(parse_cards("As Ad 9c")), hand_total(parse_cards("Ks Qd 5c")).bust
     (HandTotal(total=21, soft=True), True)
     """
-    values = [card_value(c) for c in cards]
+    values = [_VALUES[c.rank] for c in cards]
     return total_of(sum(values), 1 in values)
 
 

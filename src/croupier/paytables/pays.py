@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from croupier.errors import PaytableError
 from croupier.units import format_percent, parse_percent
@@ -56,12 +56,16 @@ class OddsTo:
     win: int
     stake: int = 1
 
-    @property
+    @cached_property
     def net(self) -> Fraction:
-        """Net win per unit wagered."""
+        """Net win per unit wagered (worked out once: settling reads it at every pay)."""
         return Fraction(self.win, self.stake)
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:  # printed with every settlement line it pays
         return f"{self.win} to {self.stake}"
 
 
@@ -72,12 +76,16 @@ class OddsFor:
     total: int
     stake: int = 1
 
-    @property
+    @cached_property
     def net(self) -> Fraction:
-        """Net win per unit wagered."""
+        """Net win per unit wagered (worked out once: settling reads it at every pay)."""
         return Fraction(self.total, self.stake) - 1
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:  # printed with every settlement line it pays
         return f"{self.total} for {self.stake}"
 
 
@@ -89,6 +97,10 @@ class MeterShare:
     level: MeterLevel
 
     def __str__(self) -> str:
+        return self._text
+
+    @cached_property
+    def _text(self) -> str:  # printed with every settlement line it pays
         if self.level is MeterLevel.PROGRESSIVE:
             return f"{format_percent(self.share)} of Progressive"
         return f"{format_percent(self.share)} {self.level.value}"
@@ -106,7 +118,7 @@ class NotAvailable:
 class Push:
     """The wager pushes: the stake is returned and nothing is won (net 0)."""
 
-    @property
+    @cached_property
     def net(self) -> Fraction:
         """Net win per unit wagered: 0."""
         return Fraction(0)

@@ -35,9 +35,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cached_property
 
 from croupier.cards import Card, Rank, Shoe, format_cards
 from croupier.errors import CardError, InputError, ProcedureError, RulesError
+from croupier.frozen import stored_at_once
 from croupier.games.blackjack import card_value, hand_total, is_blackjack
 from croupier.games.blackjack_rules import PlayRules
 from croupier.units import format_money
@@ -66,6 +68,7 @@ class Move(Enum):
     SURRENDER = "surrender"
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class HandInPlay:
     """One hand being played: its cards, the double down (cents), and how it came to be."""
@@ -101,6 +104,7 @@ class HandInPlay:
         return False
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SeatPlay:
     """One seat's Blackjack hand: its wager and Ante (cents), the face-up pair, the face-down
@@ -157,6 +161,7 @@ class SeatPlay:
         )
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class MoveResult:
     """A move made: the new play, a line for the round record, the section it follows, the seat,
@@ -168,6 +173,7 @@ class MoveResult:
     amount_cents: int | None = None
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class BlackjackPlay:
     """Every seat's play in one round at a Blackjack, Switch Hands or Blackjack Premium table."""
@@ -217,17 +223,20 @@ class BlackjackPlay:
                     f"seat {seat}: two Switch Hands cards, not {len(down)}", format_cards(down)
                 )
             assert len(up) == 2
+            pair = (up[0], up[1])
             seats.append(
                 SeatPlay(
                     seat,
                     wager,
                     ante,
-                    (up[0], up[1]),
+                    pair,
                     (down[0], down[1]) if down is not None else None,
+                    # a player without the Ante has no choice to make: the hand is the pair
+                    # (what _open_hands gives a seat that has chosen)
+                    hands=() if ante else (HandInPlay(pair),),
                 )
             )
-        play = BlackjackPlay(rules, variant, tie_pays, tuple(seats), tuple(dealer), tuple(undealt))
-        return play._open_hands()
+        return BlackjackPlay(rules, variant, tie_pays, tuple(seats), tuple(dealer), tuple(undealt))
 
     def _open_hands(self) -> BlackjackPlay:
         """Give every seat that has chosen its pair its hand."""
@@ -252,7 +261,7 @@ class BlackjackPlay:
 
     def to_ask(self) -> SeatPlay | None:
         """The next player the dealer asks to keep or switch (§ 633b.4(f): highest seat first)."""
-        for s in sorted(self.seats, key=lambda s: -s.seat):
+        for s in reversed(self.seats):  # the seats are kept in ascending order
             if not s.asked:
                 return s
         return None
@@ -267,9 +276,10 @@ class BlackjackPlay:
                 return s
         return None
 
-    @property
+    @cached_property
     def finished(self) -> bool:
-        """Whether every player's play is over (the wagers can be settled)."""
+        """Whether every player's play is over (the wagers can be settled); worked out once (the
+        play is immutable, and the round asks at every step)."""
         return self.to_ask() is None and self.to_act() is None
 
     # -- the switch -------------------------------------------------------------------------

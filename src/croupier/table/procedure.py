@@ -14,11 +14,16 @@ from dataclasses import dataclass
 from enum import Enum
 
 from croupier.errors import citation
+from croupier.frozen import stored_at_once
 from croupier.wagers.at_table import SettlementLine, TableGame
 
 
 class Phase(Enum):
     """Where a round stands."""
+
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the round
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
 
     BETTING = "betting open"
     LOCKED = "no more bets"
@@ -28,6 +33,10 @@ class Phase(Enum):
 
 class Action(Enum):
     """What can be done to a round (one event kind each, plus ``settlement``)."""
+
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the round
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
 
     OPEN = "open"
     BET = "bet"
@@ -85,6 +94,7 @@ PROCEDURE: Mapping[TableGame, Mapping[Phase, frozenset[Action]]] = {
 next phase: ``no-more-bets`` → LOCKED, ``deal`` → DEALT, ``settle`` → SETTLED)."""
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class Event:
     """One immutable entry of the round record: who (seat), what (action, wager), amount, outcome,
@@ -113,8 +123,8 @@ class Event:
         """The event as plain JSON values (money in cents)."""
         return {
             "index": self.index,
-            "action": self.action.value,
-            "phase": self.phase.value,
+            "action": self.action._value_,  # .value, without the enum property's Python call
+            "phase": self.phase._value_,
             "seat": self.seat,
             "wager": self.wager,
             "amount_cents": self.amount_cents,

@@ -28,6 +28,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
+
 from croupier.cards import decks_phrase
 from croupier.errors import (
     CroupierError,
@@ -135,8 +137,21 @@ def round_content(rnd: TableRound) -> str:
         "cards": [str(c) for c in rnd.cards.every_card()] if rnd.cards is not None else None,
         "events": [e.to_json() for e in rnd.events],
     }
-    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode()).hexdigest()
+    return hashlib.sha256(canonical_json(data)).hexdigest()
+
+
+def canonical_json(data: object) -> bytes:
+    """``data`` as canonical JSON, UTF-8: ``json.dumps(data, sort_keys=True, separators=(",",
+    ":"), ensure_ascii=False).encode()``, byte for byte — made by orjson, whose bytes are those
+    for the values a round holds (text, integers, ``None``, booleans, lists, objects with text
+    keys; tests/test_replay_identity.py checks it on any such value). A value orjson refuses (an
+    integer beyond 64 bits, text with a lone surrogate) goes through :mod:`json` as before (so
+    the same digest, or the same error)."""
+    try:
+        return orjson.dumps(data, option=orjson.OPT_SORT_KEYS)
+    except orjson.JSONEncodeError:
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return text.encode()
 
 
 def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
@@ -535,19 +550,24 @@ def with_ledger_amounts(
         for i, e in enumerate(events):
             if e.action is Action.SETTLE and e.detail.startswith(SETTLED_NET):
                 events[i] = replace(e, detail=f"{SETTLED_NET}{signed_money(net)}")
-    return replace(rnd, events=tuple(events))
+    return rnd._evolve(events=tuple(events))
 
 
 def valued_at_seed(rnd: TableRound) -> TableRound:
     """``rnd`` with each share-of-meter line saying plainly that its pay is valued at the seed
     (:data:`SEED_NOTE`): no ledger was fed, so the amount shown is not what the meter pays."""
+    for e in rnd.events:
+        if e.pending_validation and e.action is Action.SETTLEMENT:
+            break
+    else:
+        return rnd  # nothing to say: the round as it is (an immutable value)
     events: list[Event] = [
         replace(e, pays=f"{e.pays} ({SEED_NOTE})")
         if e.action is Action.SETTLEMENT and e.pending_validation
         else e
         for e in rnd.events
     ]
-    return replace(rnd, events=tuple(events))
+    return rnd._evolve(events=tuple(events))
 
 
 __all__ = [

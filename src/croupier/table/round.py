@@ -44,9 +44,9 @@ settlement of the Blackjack wagers live in :mod:`croupier.table.round_blackjack`
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Self
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Self
 
 from croupier.cards import Card, Shoe, format_cards
 from croupier.errors import (
@@ -71,6 +71,7 @@ from croupier.wagers import Wager, get_wager
 from croupier.wagers import registry as wager_registry
 from croupier.wagers.at_table import (
     BaseGame,
+    CardSource,
     DealtCards,
     RoundSettlement,
     SeatBet,
@@ -96,6 +97,9 @@ round asks about its base wager at every bet and settlement."""
 
 def _registered(wager_id: str) -> Wager | None:
     """The registered wager, or ``None`` for a base wager croupier records (or the Ante)."""
+    found = wager_registry._REGISTRY.get(wager_id)  # an id as registered: get_wager's answer
+    if found is not None:
+        return found
     known = len(wager_registry._REGISTRY)
     if _UNREGISTERED.get(wager_id) == known:  # still a miss: nothing registered since
         return None
@@ -151,18 +155,41 @@ class TableRound(BlackjackDecisions):
         what = f"betting open at {submission.name or submission.game.value}"
         return r._log(Action.OPEN, "601a.2", what)
 
-    def _log(self, action: Action, section: str, detail: str, **kw: object) -> Self:
-        ev = Event(len(self.events), action, self.phase, section, detail, **kw)  # type: ignore[arg-type]
-        return replace(self, events=(*self.events, ev))
+    def _evolve(self, **changes: Any) -> Self:
+        """The round with ``changes`` made: what :func:`dataclasses.replace` gives — a round has
+        no ``__post_init__`` and every field is an ``__init__`` argument — without calling
+        ``__init__`` again, since a round is copied at every step and every event."""
+        new = object.__new__(type(self))
+        state = new.__dict__
+        state.update(self.__dict__)
+        state.update(changes)
+        return new
+
+    def _log(
+        self,
+        action: Action,
+        section: str,
+        detail: str,
+        changes: Mapping[str, Any] | None = None,
+        **kw: object,
+    ) -> Self:
+        """The round with the event appended to its record, its fields named in ``changes``
+        changed first (the event's phase is the new one): one copy of the round."""
+        if changes is None:
+            ev = Event(len(self.events), action, self.phase, section, detail, **kw)  # type: ignore[arg-type]
+            return self._evolve(events=(*self.events, ev))
+        phase = changes.get("phase", self.phase)
+        ev = Event(len(self.events), action, phase, section, detail, **kw)  # type: ignore[arg-type]
+        return self._evolve(**changes, events=(*self.events, ev))
 
     def settlements(self) -> tuple[Event, ...]:
         """The settlement events, in the order they were made."""
-        return tuple(e for e in self.events if e.action is Action.SETTLEMENT)
+        return tuple([e for e in self.events if e.action is Action.SETTLEMENT])
 
     def settlement(self) -> RoundSettlement:
         """Every settlement line of the round so far (those recording a bet the base game settles
         included), in settlement order."""
-        return RoundSettlement(tuple(e.line for e in self.events if e.line is not None))
+        return RoundSettlement(tuple([e.line for e in self.events if e.line is not None]))
 
     @property
     def game(self) -> TableGame:
@@ -172,7 +199,7 @@ class TableRound(BlackjackDecisions):
     @property
     def base(self) -> BaseGame:
         """What the table knows of its base game (:data:`~croupier.wagers.at_table.BASE_GAMES`)."""
-        return self.submission.game.base
+        return self.submission.base
 
     def _require(self, action: Action) -> None:
         allowed = PROCEDURE[self.game][self.phase]
@@ -229,7 +256,8 @@ class TableRound(BlackjackDecisions):
             raise ProcedureError(
                 f"the table does not offer the {wid} wager{hint}", section="601a.2"
             )
-        if wid in self.seat_bets(seat):
+        placed = self.seat_bets(seat)
+        if wid in placed:
             raise ProcedureError(f"seat {seat} already has {a_or_an(wid)} wager", section="601a.2")
         if offered.amounts_cents:
             if amount_cents not in offered.amounts_cents:
@@ -246,31 +274,28 @@ class TableRound(BlackjackDecisions):
                     f"limits {offered.describe_limits()}",
                     section=(w.limits_rule if w is not None else None) or "601a.2",
                 )
-        if sub.switch_hands and wid in self.base.base_wagers and amount_cents % 500:
+        base = sub.base
+        if sub.switch_hands and wid in base.base_wagers and amount_cents % 500:
             raise RulesError(
                 f"seat {seat}: at Switch Hands the Blackjack wager is placed in $5 increments, "
                 f"not {format_money(amount_cents)}",
                 section="633b.4(b)",
             )
-        if (
-            w is not None
-            and w.base_wagers
-            and not any(b in self.seat_bets(seat) for b in w.base_wagers)
-        ):
+        if w is not None and w.base_wagers and placed.keys().isdisjoint(w.base_wagers):
             raise ProcedureError(
                 f"seat {seat}: the {wid} wager needs the {' or '.join(w.base_wagers)} wager first",
                 section=w.base_rule or w.section,
             )
-        if player is not None and self.base.adjacent_boxes_rule:
+        if player is not None and base.adjacent_boxes_rule:
             self._check_boxes(seat, player)
-        section = self.base.recorded.get(wid) or (
+        section = base.recorded.get(wid) or (
             offered.paytable.section if offered.paytable else "601a.2"
         )
-        r = replace(self, bets=(*self.bets, Bet(seat, wid, amount_cents, player)))
-        return r._log(
+        return self._log(
             Action.BET,
             section,
             f"seat {seat} places {format_money(amount_cents)} on {wid}",
+            {"bets": (*self.bets, Bet(seat, wid, amount_cents, player))},
             seat=seat,
             wager=wid,
             amount_cents=amount_cents,
@@ -295,11 +320,11 @@ class TableRound(BlackjackDecisions):
                 section="633b.4(c)",
             )
         check_ante(variant, wager, amount_cents)
-        r = replace(self, bets=(*self.bets, Bet(seat, ANTE_WAGER, amount_cents)))
-        return r._log(
+        return self._log(
             Action.BET,
             "633b.4(c)",
             f"seat {seat} places the Switch Hands Ante {format_money(amount_cents)}",
+            {"bets": (*self.bets, Bet(seat, ANTE_WAGER, amount_cents))},
             seat=seat,
             wager=ANTE_WAGER,
             amount_cents=amount_cents,
@@ -347,8 +372,9 @@ class TableRound(BlackjackDecisions):
                         f"{format_money(bets[base])})",
                         section="633b.4(c)",
                     )
-        r = replace(self, phase=Phase.LOCKED)
-        return r._log(Action.NO_MORE_BETS, self.base.lockout_rule, "No more bets")
+        return self._log(
+            Action.NO_MORE_BETS, self.base.lockout_rule, "No more bets", {"phase": Phase.LOCKED}
+        )
 
     # -- dealing -------------------------------------------------------------------------
     def deal(self, cards: DealtCards, undealt: Sequence[Card] = ()) -> TableRound:
@@ -389,21 +415,25 @@ class TableRound(BlackjackDecisions):
                 f"the dealer is dealt {_NUMBERS[base.dealer_size]} cards, not {len(cards.dealer)}",
                 format_cards(cards.dealer),
             )
-        r = replace(self, phase=Phase.DEALT, cards=cards)
+        changes: dict[str, Any] = {"phase": Phase.DEALT, "cards": cards}
         detail = cards.describe()
         if game is TableGame.BLACKJACK:
             self._check_dealer_cards(cards.dealer)  # the draws come later (dealer-draw)
-            r = replace(r, blackjack=self._start_play(cards, undealt))
+            changes.update(blackjack=self._start_play(cards, undealt))  # the field, by keyword
         elif game is TableGame.BACCARAT:
             detail += f" · {deal_coup(cards.coup).describe()}"
+        found: set[tuple[CardSource, int]] = set()  # cards seen there already
         for b in self.bets:
             w = _registered(b.wager)
             if w is None:
                 continue
             for g in w.deal.groups:
-                if g.source is not None and not cards.read(g.source, b.seat):
+                if g.source is None or (g.source, b.seat) in found:
+                    continue
+                if not cards.read(g.source, b.seat):
                     raise CardError(f"the {w.name} wager needs the {g.name}", "")
-        r = r._log(Action.DEAL, base.deal_rule, detail)
+                found.add((g.source, b.seat))
+        r = self._log(Action.DEAL, base.deal_rule, detail, changes)
         return r._settle_moment(SettleWhen.SECOND_CARD)
 
     def deal_shoe(self, seed: int) -> TableRound:
@@ -462,11 +492,11 @@ class TableRound(BlackjackDecisions):
                 f"{format_money(amount_cents) if isinstance(amount_cents, int) else amount_cents}",
                 section=rule,
             )
-        r = replace(self, decisions=(*self.decisions, (seat, amount_cents)))
-        return r._log(
+        return self._log(
             Action.PLAY,
             rule,
             f"seat {seat} plays {format_money(amount_cents)}",
+            {"decisions": (*self.decisions, (seat, amount_cents))},
             seat=seat,
             wager=wager,
             amount_cents=amount_cents,
@@ -488,8 +518,10 @@ class TableRound(BlackjackDecisions):
             if any(s == seat for s, _ in self.decisions):
                 raise ProcedureError(f"seat {seat} has already folded", section="674b.1(c)")
             section = "674b.1(c)"
-        r = replace(self, decisions=(*self.decisions, (seat, 0)))
-        return r._log(Action.FOLD, section, f"seat {seat} folds", seat=seat)
+        decisions = (*self.decisions, (seat, 0))
+        return self._log(
+            Action.FOLD, section, f"seat {seat} folds", {"decisions": decisions}, seat=seat
+        )
 
     def _decision_seat(self, seat: int) -> tuple[int, str, str]:
         """(the seat's Ante in cents, its wager id, the decision's paragraph). Raises
@@ -532,9 +564,13 @@ class TableRound(BlackjackDecisions):
             for wager, section in base.recorded.items():
                 r = r._record_unsettled(wager, section, base.recorded_why)
         r._check_every_bet_settled()
-        r = replace(r, phase=Phase.SETTLED)
-        net = sum(e.win_cents or 0 for e in r.settlements())
-        return r._log(Action.SETTLE, base.procedure_rule, f"{SETTLED_NET}{_signed(net)}")
+        net = settled_net(r.events)
+        return r._log(
+            Action.SETTLE,
+            base.procedure_rule,
+            f"{SETTLED_NET}{_signed(net)}",
+            {"phase": Phase.SETTLED},
+        )
 
     def _check_every_bet_settled(self) -> None:
         """Raise :class:`UnsettledBetError` naming a bet without a settlement line."""
@@ -550,11 +586,12 @@ class TableRound(BlackjackDecisions):
     def _paytables(self) -> dict[str, Paytable]:
         """The paytable the table offers for each wager id (the bets' ids included)."""
         sub = self.submission
-        out = {w.wager: w.paytable for w in sub.wagers if w.paytable is not None}
+        out = dict(sub.paytables)
         for b in self.bets:
-            offered = sub.offered(b.wager)
-            if offered is not None and offered.paytable is not None:
-                out.setdefault(b.wager, offered.paytable)
+            if b.wager not in out:  # an alias of an offered wager (axman-h17 for axman)
+                offered = sub.offered(b.wager)
+                if offered is not None and offered.paytable is not None:
+                    out[b.wager] = offered.paytable
         return out
 
     def _settle_moment(self, when: SettleWhen) -> TableRound:
@@ -571,16 +608,10 @@ class TableRound(BlackjackDecisions):
             return self
         assert self.cards is not None
         sub = self.submission
-        ctx = TableContext(
-            self.cards,
-            (),
-            self.bets,
-            self._paytables(),
-            sub.decks,
-            dict(self.decisions),
-            sub.blackjack_rules if self.game is TableGame.BLACKJACK else None,
-            {wid: dict(levels) for wid, levels in self.meter_cents},
-        )
+        paytables = self._paytables()
+        decisions = dict(self.decisions)
+        rules = sub.blackjack_rules if self.game is TableGame.BLACKJACK else None
+        meters = {wid: dict(levels) for wid, levels in self.meter_cents}
         keyed: list[tuple[tuple[int, str, int, int], SettlementLine]] = []
         for leader_id, items in groups.items():
             leader = get_wager(leader_id)
@@ -588,44 +619,54 @@ class TableRound(BlackjackDecisions):
             first: dict[int, int] = {}
             for i, b in items:
                 first.setdefault(b.seat, i)
-            lines = leader.settle_at_table(replace(ctx, bets=tuple(b for _, b in items)))
+            ctx = TableContext(
+                self.cards,
+                tuple(b for _, b in items),
+                self.bets,
+                paytables,
+                sub.decks,
+                decisions,
+                rules,
+                meters,
+            )
+            lines = leader.settle_at_table(ctx)
             keyed += (
                 ((-line.seat, leader.section, first[line.seat], n), line)
                 for n, line in enumerate(lines)
             )
         keyed.sort(key=lambda kl: kl[0])
-        r = self
-        for _, line in keyed:
-            r = r._log_line(line)
-        return r
+        return self._log_lines(line for _, line in keyed)
 
-    def _with_play(self, play: BlackjackPlay) -> Self:
-        return replace(self, blackjack=play)
-
-    def _with_cards(self, cards: DealtCards) -> Self:
-        return replace(self, cards=cards)
-
-    def _log_line(self, line: SettlementLine) -> Self:
-        return self._log(
-            Action.SETTLEMENT,
-            line.section,
-            line.detail,
-            seat=line.seat,
-            wager=line.shown_wager,
-            amount_cents=line.stake_cents,
-            outcome=line.outcome,
-            pays=line.pays,
-            win_cents=line.win_cents,
-            returned_cents=line.returned_cents,
-            pending_validation=line.pending_validation,
-            outcome_key=line.outcome_key,
-            line=line,
-        )
+    def _log_lines(self, lines: Iterable[SettlementLine]) -> Self:
+        """The round with a settlement event for each of ``lines``, in order."""
+        events = list(self.events)
+        phase = self.phase
+        for line in lines:
+            events.append(
+                Event(
+                    len(events),
+                    Action.SETTLEMENT,
+                    phase,
+                    line.section,
+                    line.detail,
+                    seat=line.seat,
+                    wager=line.shown_wager,
+                    amount_cents=line.stake_cents,
+                    outcome=line.outcome,
+                    pays=line.pays,
+                    win_cents=line.win_cents,
+                    returned_cents=line.returned_cents,
+                    pending_validation=line.pending_validation,
+                    outcome_key=line.outcome_key,
+                    line=line,
+                )
+            )
+        return self._evolve(events=tuple(events))
 
     def _record_unsettled(self, wager: str, section: str, what: str) -> Self:
         """Record each seat's base wager that the round does not settle (from the dealer's
         right): a line saying the base game settles it."""
-        r = self
+        events = list(self.events)
         for seat in reversed(self.seats()):
             amount = self.seat_bets(seat).get(wager)
             line = None
@@ -642,16 +683,20 @@ class TableRound(BlackjackDecisions):
                     detail=what,
                     by_base_game=True,
                 )
-            r = r._log(
-                Action.RECORDED,
-                section,
-                f"seat {seat}: {what} (not recorded)",
-                seat=seat,
-                wager=wager,
-                amount_cents=amount,
-                line=line,
+            events.append(
+                Event(
+                    len(events),
+                    Action.RECORDED,
+                    self.phase,
+                    section,
+                    f"seat {seat}: {what} (not recorded)",
+                    seat=seat,
+                    wager=wager,
+                    amount_cents=amount,
+                    line=line,
+                )
             )
-        return r
+        return self._evolve(events=tuple(events))
 
 
 def _amount_rule(wager_id: str, amount_cents: int) -> str:

@@ -19,9 +19,9 @@ the hole card (a recorded round), checked card by card against the drawing rule.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from croupier.cards import Card, Shoe, as_card, format_cards
 from croupier.errors import CardError, InputError, ProcedureError, RulesError
@@ -34,7 +34,7 @@ from croupier.games.blackjack import (
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.procedure import Action
 from croupier.table.submission import RulesSubmission, TableGame
-from croupier.wagers.at_table import BaseGame, DealtCards, SettlementLine
+from croupier.wagers.at_table import BaseGame, DealtCards, SeatBet, SettlementLine
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 
 
@@ -51,6 +51,7 @@ class BlackjackDecisions:
         cards: DealtCards | None
         blackjack: BlackjackPlay | None
         step_by_step: bool
+        bets: tuple[SeatBet, ...]
 
         @property
         def game(self) -> TableGame: ...
@@ -60,9 +61,16 @@ class BlackjackDecisions:
 
         def _require(self, action: Action) -> None: ...
 
-        def _log(self, action: Action, section: str, detail: str, **kw: object) -> Self: ...
+        def _log(
+            self,
+            action: Action,
+            section: str,
+            detail: str,
+            changes: Mapping[str, Any] | None = None,
+            **kw: object,
+        ) -> Self: ...
 
-        def _log_line(self, line: SettlementLine) -> Self: ...
+        def _log_lines(self, lines: Iterable[SettlementLine]) -> Self: ...
 
         def _record_unsettled(self, wager: str, section: str, what: str) -> Self: ...
 
@@ -70,18 +78,16 @@ class BlackjackDecisions:
 
         def seats(self) -> tuple[int, ...]: ...
 
-        def _with_play(self, play: BlackjackPlay) -> Self: ...
-
-        def _with_cards(self, cards: DealtCards) -> Self: ...
-
     def _start_play(self, cards: DealtCards, undealt: Sequence[Card]) -> BlackjackPlay:
         """The players' play at the deal (:class:`BlackjackPlay`)."""
         sub = self.submission
         base = self.base.base_wagers[0]
+        placed: dict[int, dict[str, int]] = {}  # seat → its bets (seat_bets of every seat)
+        for b in self.bets:
+            placed.setdefault(b.seat, {})[b.wager] = b.amount_cents
         wagers = {
             seat: (bets.get(base, 0), bets.get(ANTE_WAGER, 0))
-            for seat in self.seats()
-            for bets in (self.seat_bets(seat),)
+            for seat, bets in sorted(placed.items())
         }
         down = dict(cards.switch_cards)
         if set(down) - set(wagers):
@@ -168,11 +174,11 @@ class BlackjackDecisions:
         assert self.blackjack is not None and self.cards is not None
         result = make(self.blackjack)
         result.play.check_shoe(self.submission.decks, self.cards.every_card())
-        r = self._with_play(result.play)
-        return r._log(
+        return self._log(
             action,
             result.section,
             result.detail,
+            {"blackjack": result.play},
             seat=seat,
             wager=self.base.base_wagers[0],
             amount_cents=result.amount_cents,
@@ -288,11 +294,11 @@ class BlackjackDecisions:
         )
         t = hand_total(hand)
         now = "busts" if t.bust else f"has {'soft ' if t.soft else ''}{t.total}"
-        r = self._with_play(new_play)._with_cards(new_dealt)
-        return r._log(
+        return self._log(
             Action.DEALER_DRAW,
             DEALING_RULE,
             f"the dealer draws {format_cards(drawn)}: {format_cards(hand)} {now}",
+            {"blackjack": new_play, "cards": new_dealt},
         )
 
     def dealer_finished(self) -> bool:
@@ -366,20 +372,18 @@ class BlackjackDecisions:
                 r = r._record_unsettled(wager, section, self.base.recorded_why)
             return r
         settled = [(seat, play.settle(seat)) for seat in reversed(self.seats())]
-        r = self
-        for seat, ss in settled:
-            for line in ss.lines:
-                r = r._log_line(
-                    SettlementLine(
-                        seat=seat,
-                        wager=line.wager,
-                        outcome=line.label,
-                        pays=line.pays,
-                        stake_cents=line.wagered_cents,
-                        win_cents=line.net_cents,
-                        returned_cents=line.returned_cents,
-                        section=line.section,
-                        detail=f"seat {seat}: {line.describe()}",
-                    )
-                )
-        return r
+        return self._log_lines(
+            SettlementLine(
+                seat=seat,
+                wager=line.wager,
+                outcome=line.label,
+                pays=line.pays,
+                stake_cents=line.wagered_cents,
+                win_cents=line.net_cents,
+                returned_cents=line.returned_cents,
+                section=line.section,
+                detail=f"seat {seat}: {line.describe()}",
+            )
+            for seat, ss in settled
+            for line in ss.lines
+        )

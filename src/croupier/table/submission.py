@@ -52,6 +52,7 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -77,7 +78,7 @@ from croupier.paytables import Paytable, paytable_digest
 from croupier.paytables.digest import sha256_of
 from croupier.units import format_money, parse_money
 from croupier.wagers import Wager, get_wager
-from croupier.wagers.at_table import RECORDED_BASE, TableGame
+from croupier.wagers.at_table import RECORDED_BASE, BaseGame, TableGame
 from croupier.wagers.switch_hands import Variant
 
 HitOddsBasis = Literal["level", "award"]
@@ -207,16 +208,30 @@ class RulesSubmission:
                 return w
         return None
 
-    @property
+    @functools.cached_property
+    def base(self) -> BaseGame:
+        """What the table knows of its game (:attr:`TableGame.base`)."""
+        return self.game.base
+
+    @functools.cached_property
+    def paytables(self) -> Mapping[str, Paytable]:
+        """The paytable of each offered wager that has one, by wager id (aliases aside: see
+        :meth:`offered`)."""
+        return MappingProxyType(
+            {w.wager: w.paytable for w in self.wagers if w.paytable is not None}
+        )
+
+    @functools.cached_property
     def blackjack_rules(self) -> BlackjackRules:
-        """The house rules the dealer plays by (§ 633a.7)."""
+        """The house rules the dealer plays by (§ 633a.7); made once (an immutable value the
+        round reads at every step)."""
         return BlackjackRules(
             decks=self.decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
         )
 
-    @property
+    @functools.cached_property
     def play_rules(self) -> PlayRules:
-        """The rules the players' hands are played by (§§ 633a.9–633a.11)."""
+        """The rules the players' hands are played by (§§ 633a.9–633a.11); made once."""
         return PlayRules(
             table=self.blackjack_rules,
             double_after_split=self.double_after_split,

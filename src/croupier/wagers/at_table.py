@@ -28,6 +28,7 @@ from fractions import Fraction
 
 from croupier.cards import Card, format_cards, parse_card, parse_cards
 from croupier.errors import InputError, citation
+from croupier.frozen import stored_at_once
 from croupier.games.blackjack import BlackjackRules
 from croupier.paytables import MeterLevel, Paytable
 from croupier.units import format_money
@@ -50,6 +51,10 @@ class TableGame(Enum):
     BACCARAT = "baccarat"
     FOUR_CARD_POKER = "four-card-poker"
     CRISS_CROSS_POKER = "criss-cross-poker"
+
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the table
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
 
     @property
     def game(self) -> Game:
@@ -78,6 +83,10 @@ class SettleWhen(Enum):
 class CardSource(Enum):
     """Where at the table the cards of a :class:`~croupier.wagers.base.CardGroup` come from."""
 
+    __hash__ = object.__hash__
+    """Identity: members are singletons compared by identity, and the C slot spares the table
+    Enum's Python-level ``hash(self._name_)`` at every lookup of a step."""
+
     PLAYER = "player"
     """The seat's hand as dealt (Blackjack: the initial two cards; Four Card Poker: five)."""
     DEALER = "dealer"
@@ -94,30 +103,40 @@ class CardSource(Enum):
     """A Baccarat coup's cards in dealing order (§ 631a.9–§ 631a.11)."""
 
 
-def _hand(what: str, cards: object) -> tuple[Card, ...]:
+def _hand(what: str, cards: object, seat: int | None = None) -> tuple[Card, ...]:
+    if type(cards) is tuple:
+        for c in cards:
+            if type(c) is not Card:
+                break
+        else:
+            return cards  # cards already (DealtCards.parse, a shoe): nothing to convert
     if isinstance(cards, str):
         return parse_cards(cards)
     if not isinstance(cards, Sequence) or not all(isinstance(c, Card) for c in cards):
+        where = what if seat is None else f"{what} of seat {seat}"
         raise InputError(
-            f"DealtCards {what}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}"
+            f"DealtCards {where}: give cards (e.g. parse_cards('Kd 7c')), not {cards!r}"
         )
     return tuple(cards)
 
 
 def _seat_hands(what: str, value: object) -> tuple[tuple[int, tuple[Card, ...]], ...]:
-    pairs = list(value.items()) if isinstance(value, Mapping) else value
-    if not isinstance(pairs, Sequence) or isinstance(pairs, str):
+    # a tuple (DealtCards.parse's pairs) is neither a mapping nor text: no ABC checks for it
+    pairs = value if type(value) is tuple else (
+        list(value.items()) if isinstance(value, Mapping) else value
+    )  # fmt: skip
+    if type(pairs) is not tuple and (not isinstance(pairs, Sequence) or isinstance(pairs, str)):
         raise InputError(f"DealtCards {what}: give seat → cards, not {value!r}")
     out: dict[int, tuple[Card, ...]] = {}
     for pair in pairs:
-        if not (isinstance(pair, Sequence) and len(pair) == 2):
+        if not ((type(pair) is tuple or isinstance(pair, Sequence)) and len(pair) == 2):
             raise InputError(f"DealtCards {what}: give (seat, cards) pairs, not {pair!r}")
         seat, cards = pair
         if isinstance(seat, str) and seat.strip().isdigit():
             seat = int(seat)
         if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
             raise InputError(f"DealtCards {what}: a seat is a number from 1, not {seat!r}")
-        out[seat] = _hand(f"{what} of seat {seat}", cards)
+        out[seat] = _hand(what, cards, seat)
     return tuple(sorted(out.items()))
 
 
@@ -196,7 +215,10 @@ class DealtCards:
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards dealt to ``seat`` (empty when none)."""
-        return dict(self.players).get(seat, ())
+        for s, cards in self.players:  # a seat appears once (seats ascending)
+            if s == seat:
+                return cards
+        return ()
 
     def read(self, source: CardSource, seat: int) -> tuple[Card, ...]:
         """The cards ``source`` names for ``seat`` (empty when the round has none there)."""
@@ -239,6 +261,7 @@ class DealtCards:
         return "; ".join(parts)
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SeatBet:
     """A wager placed at a seat (1 = first base, at the dealer's left), in cents."""
@@ -249,6 +272,7 @@ class SeatBet:
     player: str | None = None
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class TableContext:
     """What the table gives a wager to settle its bets: the dealt cards, the bets this call
@@ -287,6 +311,7 @@ class LineKind(Enum):
     (``from_seat``) and has no stake of its own."""
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SettlementLine:
     """One settled amount of a round — the one record every game and wager settles into.
@@ -379,7 +404,7 @@ class SettlementLine:
             "citation": citation(self.section),
             "rounding_dropped_cent_fraction": _fraction(self.rounding_cents_dropped),
             "settled_by_base_game": self.by_base_game,
-            "kind": self.kind.value,
+            "kind": self.kind._value_,  # .value, without the enum property's Python call
             "from_seat": self.from_seat,
         }
 
@@ -393,12 +418,12 @@ class RoundSettlement:
     @property
     def net_cents(self) -> int:
         """The players' net result over the lines croupier settled."""
-        return sum(line.win_cents for line in self.lines if not line.by_base_game)
+        return sum([line.win_cents for line in self.lines if not line.by_base_game])
 
     @property
     def returned_cents(self) -> int:
         """What the dealer hands back over the lines croupier settled."""
-        return sum(line.returned_cents for line in self.lines if not line.by_base_game)
+        return sum([line.returned_cents for line in self.lines if not line.by_base_game])
 
     def for_seat(self, seat: int) -> tuple[SettlementLine, ...]:
         """The lines of ``seat``."""

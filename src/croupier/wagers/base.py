@@ -31,6 +31,7 @@ from croupier.errors import (
     RulesError,
     UnknownPaytableError,
 )
+from croupier.frozen import stored_at_once
 from croupier.paytables import (
     MeterLevel,
     MeterShare,
@@ -81,7 +82,7 @@ class OrderedOutcome(RankedCategory):
     @property
     def key(self) -> str:
         """The paytable outcome key."""
-        return str(self.value)
+        return str(self._value_)  # .value, without the enum property's Python call
 
     @property
     def position(self) -> int:
@@ -191,6 +192,10 @@ def _checked_paytable(wager: Wager, key: str, decks: int | None) -> Paytable:
     return wager._find_paytable(key, decks)
 
 
+_NOTHING_DROPPED = Fraction(0)
+"""No fraction of a cent left by rounding (the common case: one value, not a new one a pay)."""
+
+
 def net_win(
     line: PayLine | None,
     meters: MeterValues | None = None,
@@ -224,6 +229,7 @@ def net_win(
     return award - 1 if stake is ProgressiveStake.COLLECTED else award
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class Settlement:
     """The settled result of one wager on one dealt hand. Money in integer cents.
@@ -672,7 +678,7 @@ class Wager(ABC):
             paid, rest = divmod(
                 amount_cents * (net.denominator + net.numerator * factor), net.denominator
             )
-            dropped = Fraction(rest, net.denominator)
+            dropped = Fraction(rest, net.denominator) if rest else _NOTHING_DROPPED
         return Settlement(
             self.id,
             self.settle_rule,

@@ -141,6 +141,12 @@ def _with_dealer_blackjack(p1: int, p2: int, ace: int, ten: int) -> int:
 
 
 _ACES = tuple(i for i, c in enumerate(DECK) if c.rank is Rank.ACE)
+_DEALER_BLACKJACKS = frozenset(
+    pair for a in _ACES for t in _TEN_VALUED for pair in ((a, t), (t, a))
+)
+"""The (upcard, hole card) index pairs that make a dealer Blackjack: an ace and a 10-valued
+card, either one up."""
+_OUTCOMES = tuple(JackpotPartyOutcome)
 
 
 @register
@@ -199,9 +205,15 @@ class JackpotParty(Wager):
         return tuple(lines)
 
     def classify(self, cards: Sequence[Card]) -> JackpotPartyOutcome | None:
-        """§ 633b.2(a), (i): the highest combination the four cards form, or ``None``."""
+        """§ 633b.2(a), (i): the highest combination the four cards form, or ``None`` — the
+        reading of :func:`classify_four`, on the cards' indices (:func:`_with_dealer_blackjack`:
+        a table settles a wager at every deal; tests/test_jackpot_party.py checks the two agree
+        on every deal with a dealer Blackjack)."""
         p1, p2, up, hole = cards
-        return classify_four((p1, p2), up, hole)
+        u, h = up.index, hole.index
+        if (u, h) not in _DEALER_BLACKJACKS:
+            return JackpotPartyOutcome.DEALER_ACE_UP if u in _ACES else None
+        return _OUTCOMES[_with_dealer_blackjack(p1.index, p2.index, u, h)]
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Exact counts under the generic convention (player's pair unordered, upcard and hole card

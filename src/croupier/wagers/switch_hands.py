@@ -30,6 +30,7 @@ from math import floor
 
 from croupier.cards import Card, format_cards
 from croupier.errors import InputError, RulesError
+from croupier.frozen import stored_at_once
 from croupier.games.blackjack import (
     BlackjackRules,
     card_value,
@@ -103,6 +104,7 @@ BLACKJACK_WAGER = "blackjack"
 """The wager id of the Blackjack wager (§ 633a.6(d))."""
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class PlayedHand:
     """One hand the player finished: its cards in order (the first two are the pair played, or a
@@ -113,6 +115,7 @@ class PlayedHand:
     double_cents: int = 0
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SwitchSeat:
     """What one player wagered and played: at a § 633b.4 table the Ante and both pairs; at a plain
@@ -137,6 +140,7 @@ class SwitchSeat:
         return self.face_up
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class Line:
     """One settled amount: what it is, the wager it settles (``blackjack`` or
@@ -160,6 +164,7 @@ class Line:
         return f"{self.label}: {sign}{format_money(self.net_cents)} on {format_money(self.wagered_cents)}"
 
 
+@stored_at_once
 @dataclass(frozen=True)
 class SeatSettlement:
     """The settlement of one seat: every line, and the cents dropped by rounding pays down."""
