@@ -449,7 +449,10 @@ def test_the_hold_report_flags_a_table_with_mis_settled_rounds(
 
     expect = sync_api.expect
     page.goto(server.base + "/pit")
-    login(page, DEALER)
+    login(page, DEALER)  # the floor sees the meters; the hold report is not theirs
+    expect(page.locator("#hold td.refused")).to_contain_text("needs a pit-manager or above")
+    page.locator("#logout").click()
+    login(page, PIT)
     bad = page.locator(f"#hold tr[data-table={MIS_SETTLED}][data-wager=perfect-pairs]")
     good = page.locator(f"#hold tr[data-table={HONEST}][data-wager=perfect-pairs]")
     expect(bad).to_contain_text("outside the band")

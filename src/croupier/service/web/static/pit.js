@@ -65,8 +65,15 @@
 
   let holdChart = null;
   async function hold() {
-    const h = await api("/hold-report");
     const body = document.querySelector("#hold tbody");
+    let h;
+    try {
+      h = await api("/hold-report");
+    } catch (e) {  // a dealer or a floorperson: the report is a pit manager's, accounting's, an auditor's
+      body.replaceChildren(el("tr", {}, el("td", {colspan: "9", class: "refused"}, describe(e))));
+      if (holdChart) { holdChart.destroy(); holdChart = null; }
+      return;
+    }
     body.replaceChildren(...h.rows.map((r) => el("tr", {"data-table": r.table, "data-wager": r.wager, class: r.flagged ? "flagged" : ""},
       el("th", {scope: "row"}, r.table), el("td", {}, r.wager),
       el("td", {}, r.paytable ? `§ ${r.section} ${r.paytable} · ${r.decks}` : "—"),
