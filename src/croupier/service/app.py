@@ -16,11 +16,12 @@ are migrated (:mod:`croupier.service.store`). ``/`` serves the web page (:mod:`c
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import orjson
@@ -69,22 +70,45 @@ class ServiceConfig:
     """What a server needs to know."""
 
     db: str | None = None
+    """The database URL (``None``: the ledger's SQLite file under the data directory)."""
     cors_origins: tuple[str, ...] = ()
+    """The origins CORS allows (none: CORS closed)."""
     max_body: int = 1 << 20
+    """The largest request body, bytes."""
     token_ttl: int = 8 * 3600
+    """How long a token lives, seconds."""
+    freeze_startup: bool = False
+    """Whether the objects made while starting (the application, its schemas, the paytables,
+    the ledger's tables and caches) are moved out of the garbage collector's reach once started
+    (``gc.freeze``): they live as long as the process, and a full collection walking them —
+    hundreds of thousands of objects — was a pause of its own in a request's time. A server
+    process sets it (:func:`app_from_env`); an application made in a test's process does not."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls) -> ServiceConfig:
-        """From ``$CROUPIER_DB``, ``$CROUPIER_CORS_ORIGINS``, ``$CROUPIER_MAX_BODY``,
-        ``$CROUPIER_TOKEN_TTL``."""
+        """From ``$CROUPIER_DB``, ``$CROUPIER_CORS_ORIGINS``, ``$CROUPIER_MAX_BODY`` (bytes) and
+        ``$CROUPIER_TOKEN_TTL`` (seconds); :class:`~croupier.errors.InputError` for a size or a
+        time that is not a whole number in its range."""
         origins = tuple(o.strip() for o in os.environ.get(ENV_CORS, "").split(",") if o.strip())
         return cls(
             db=os.environ.get("CROUPIER_DB") or None,
             cors_origins=origins,
-            max_body=int(os.environ.get(ENV_MAX_BODY) or cls.max_body),
-            token_ttl=int(os.environ.get(ENV_TOKEN_TTL) or cls.token_ttl),
+            max_body=_env_int(ENV_MAX_BODY, cls.max_body, 1, 1 << 30, "bytes"),
+            token_ttl=_env_int(ENV_TOKEN_TTL, cls.token_ttl, 60, 7 * 24 * 3600, "seconds"),
         )
+
+
+def _env_int(name: str, default: int, low: int, high: int, unit: str) -> int:
+    """``$name`` as a whole number from ``low`` to ``high`` (``default`` when unset)."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit() or not low <= int(text) <= high:
+        raise InputError(
+            f"${name} is a whole number of {unit} from {low:,} to {high:,}, not {text[:40]!r}"
+        )
+    return int(text)
 
 
 class BodyLimit:
@@ -224,6 +248,9 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
         app.state.committer = Committer(ledger.engine, before_commit)
         app.state.jobs = JobRunner.from_env(ledger.engine)  # simulations: processes of their own
+        if cfg.freeze_startup:
+            gc.collect()
+            gc.freeze()  # what starting made lives as long as the process (ServiceConfig)
         try:
             yield
         finally:
@@ -317,7 +344,7 @@ def app_from_env() -> FastAPI:
     interval = switch_interval()
     if interval > 0:
         sys.setswitchinterval(interval)
-    return create_app(ServiceConfig.from_env())
+    return create_app(replace(ServiceConfig.from_env(), freeze_startup=True))
 
 
 __all__ = [

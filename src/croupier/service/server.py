@@ -17,9 +17,12 @@ def serve(
     (:func:`croupier.service.app.app_from_env`), so the options are passed through it."""
     import uvicorn
 
-    from croupier.service.app import switch_interval
+    from croupier.service.app import ServiceConfig, switch_interval
 
-    switch_interval()  # a bad $CROUPIER_SWITCH_INTERVAL is one error line, before any worker starts
+    # a bad $CROUPIER_SWITCH_INTERVAL, $CROUPIER_MAX_BODY or $CROUPIER_TOKEN_TTL is one error
+    # line here, before any worker starts (each worker reads them again)
+    switch_interval()
+    ServiceConfig.from_env()
     if db:
         os.environ["CROUPIER_DB"] = db
     if cors_origins:
