@@ -114,6 +114,17 @@ from croupier.progressive.totals import read_levels, read_meter_set
 __all__ = ["FaultHook", "Ledger", "default_url"]
 
 
+_LINKED = (
+    sa.select(t.progressives.c.id, t.progressives.c.name, t.progressives.c.definition)
+    .add_columns(t.progressives.c.suspended)
+    .join(t.linked_tables, t.linked_tables.c.progressive_id == t.progressives.c.id)
+    .where(t.linked_tables.c.table_id == sa.bindparam("b_table"))
+    .order_by(t.progressives.c.id)
+)
+"""A table's linked progressives (:meth:`Ledger.linked_progressives`), built once: read for every
+round the service settles."""
+
+
 class Ledger(LedgerBase):
     """The progressive ledger in one database.
 
@@ -414,15 +425,8 @@ class Ledger(LedgerBase):
         """Every progressive linked to ``table`` (§ 605a.8), oldest first, each with whether it
         is suspended — one read, without the writer lock (a link is never removed; the ledger
         checks the link and the suspension again under its lock when a round is fed)."""
-        p, lt = t.progressives, t.linked_tables
-        q = (
-            sa.select(p.c.id, p.c.name, p.c.definition, p.c.suspended)
-            .join(lt, lt.c.progressive_id == p.c.id)
-            .where(lt.c.table_id == table)
-            .order_by(p.c.id)
-        )
         with self.reader.connect() as conn:
-            rows = conn.execute(q).all()
+            rows = conn.execute(_LINKED, {"b_table": table}).all()
         found = []
         for row in rows:
             cached = self._defs.get(row.name)

@@ -200,6 +200,21 @@ def free_number(conn: Connection, table: str, number: int) -> int:
     return number
 
 
+_OPENED_STORED = sa.select(
+    sa.select(store.tables.c.submission_digest)
+    .where(store.tables.c.table_id == sa.bindparam("b_table"))
+    .scalar_subquery(),
+    sa.select(store.rounds.c.id)
+    .where(
+        store.rounds.c.table_id == sa.bindparam("b_table"),
+        store.rounds.c.round_id == sa.bindparam("b_rid"),
+    )
+    .scalar_subquery(),
+)
+"""The submission digest a table is open under and whether a round is stored under an id: built
+once (a statement made per request costs more than the read it makes)."""
+
+
 def check_round_file(request: Request, table: str, rid: str, digest: str) -> None:
     """Refuse a round file at a table open with ``POST /tables`` (nothing changed) whose id is of
     the form ``round-N`` (those ids are the open table's own: a 409), or whose Rules Submission
@@ -208,13 +223,8 @@ def check_round_file(request: Request, table: str, rid: str, digest: str) -> Non
     A round stored already under ``rid`` is not checked: its retry answers it, or is a conflict.
     At a table the service holds no submission for, the round file's own is used (checked in
     full; docs/interpretations.md)."""
-    t, r = store.tables, store.rounds
-    q = sa.select(
-        sa.select(t.c.submission_digest).where(t.c.table_id == table).scalar_subquery(),
-        sa.select(r.c.id).where(r.c.table_id == table, r.c.round_id == rid).scalar_subquery(),
-    )
     with reader_of(request).connect() as conn:
-        opened, stored = conn.execute(q).one()
+        opened, stored = conn.execute(_OPENED_STORED, {"b_table": table, "b_rid": rid}).one()
     if opened is None or stored is not None:  # one stored before: its retry answers it
         return
     if ROUND_ID.fullmatch(rid) is not None:
