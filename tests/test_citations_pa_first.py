@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import typer
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
@@ -152,8 +151,9 @@ def _cli_error(exc: CroupierError, monkeypatch: pytest.MonkeyPatch) -> tuple[dic
         def main(self, **_: Any) -> None:
             raise exc
 
-    monkeypatch.setattr(typer.main, "get_command", lambda _app: Raising())
-    monkeypatch.setattr(cli, "tidy_help", lambda _c: None)
+    # the command tree cli.main runs (built once and kept: patching typer's builder instead
+    # would leave the raising tree cached for every later in-process run on this worker)
+    monkeypatch.setattr(cli, "_root_command", lambda: Raising())
     run = run_main(["anything", "--json"])
     assert run.code == 2
     (line,) = run.error_lines()
