@@ -108,7 +108,7 @@ from croupier.progressive.significant import (
     start_session,
     try_record,
 )
-from croupier.progressive.store import default_url
+from croupier.progressive.store import default_url, read_rows
 from croupier.progressive.totals import read_levels, read_meter_set
 
 __all__ = ["FaultHook", "Ledger", "default_url"]
@@ -425,15 +425,13 @@ class Ledger(LedgerBase):
         """Every progressive linked to ``table`` (§ 605a.8), oldest first, each with whether it
         is suspended — one read, without the writer lock (a link is never removed; the ledger
         checks the link and the suspension again under its lock when a round is fed)."""
-        with self.reader.connect() as conn:
-            rows = conn.execute(_LINKED, {"b_table": table}).all()
         found = []
-        for row in rows:
-            cached = self._defs.get(row.name)
-            if cached is None or cached[0] != row.id or cached[1] != row.definition:
-                cached = (row.id, row.definition, ProgressiveDefinition.from_json(row.definition))
-                self._defs[row.name] = cached
-            found.append((cached[2], bool(row.suspended)))
+        for pid, name, definition, suspended in read_rows(self.reader, _LINKED, {"b_table": table}):
+            cached = self._defs.get(name)
+            if cached is None or cached[0] != pid or cached[1] != definition:
+                cached = (pid, definition, ProgressiveDefinition.from_json(definition))
+                self._defs[name] = cached
+            found.append((cached[2], bool(suspended)))
         return found
 
     def reconfigure(

@@ -48,7 +48,7 @@ from croupier.progressive.model import EventKind, Role
 from croupier.progressive.records import StaffMember
 from croupier.progressive.roster import STAFF_KINDS, LoggedMember, Roster
 from croupier.progressive.staff import check_credential, hash_credential
-from croupier.progressive.store import TX_STATE, check_name, now
+from croupier.progressive.store import TX_STATE, check_name, now, read_rows
 
 STAFF_SECTION = "605a.7"
 """Adding and changing staff, creating a progressive: the system's internal controls."""
@@ -157,27 +157,8 @@ class StaffLedger:
             return self._staff_at(conn, seq)
 
     def _staff_seq_now(self) -> int:
-        sql = self.__dict__.get("_staff_seq_sql")
-        if sql is None:
-            compiled = STAFF_SEQ.compile(dialect=self.reader.dialect)
-            sql = self.__dict__["_staff_seq_sql"] = str(compiled)
-        raw = self.reader.raw_connection()
-        try:
-            driver: Any = raw.driver_connection
-            autocommit = self.reader.dialect.name == "postgresql"
-            if autocommit:  # one round trip: no BEGIN before it, no ROLLBACK after
-                driver.autocommit = True
-            try:
-                cur = raw.cursor()
-                cur.execute(sql)
-                row = cur.fetchone()
-                cur.close()
-            finally:
-                if autocommit:
-                    driver.autocommit = False
-        finally:
-            raw.close()
-        return int(row[0] or 0) if row else 0
+        rows = read_rows(self.reader, STAFF_SEQ, {})
+        return int(rows[0][0] or 0) if rows else 0
 
     def _member(self, conn: Connection, name: str, roster: Roster | None = None) -> LoggedMember:
         """``name`` as the log has them, if their staff row agrees (``roster``: the log as read

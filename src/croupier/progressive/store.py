@@ -191,6 +191,59 @@ def make_reader(engine: Engine) -> Engine:
     return ro
 
 
+_READS: dict[tuple[int, str], tuple[str, tuple[str, ...] | None, dict[str, Any]]] = {}
+_READS_KEPT: list[sa.Select[Any]] = []  # the statements compiled: their ids stay theirs
+
+
+def read_rows(
+    engine: Engine, stmt: sa.Select[Any], params: Mapping[str, Any]
+) -> list[tuple[Any, ...]]:
+    """The rows of the SELECT ``stmt`` (module-level: compiled once per dialect and kept) with
+    ``params``, read on the driver's own connection from ``engine``'s pool, outside any
+    transaction — one statement is one snapshot: no BEGIN, no ROLLBACK, none of SQLAlchemy's
+    connection and transaction (on SQLite ~0.3 ms of CPU a read through them, ~30 µs this way;
+    on PostgreSQL one round trip instead of three). For the indexed reads every request a
+    service serves makes. The values are the driver's, untyped by SQLAlchemy: select columns
+    whose driver value is already the Python one (text, integers; a SQLite boolean is 0 or 1).
+    A failure of the database is a :class:`LedgerDatabaseError`."""
+    k = (id(stmt), engine.dialect.name)
+    found = _READS.get(k)
+    if found is None:
+        compiled: Any = stmt.compile(dialect=engine.dialect)
+        order = tuple(compiled.positiontup) if compiled.positional else None
+        found = _READS[k] = (str(compiled), order, dict(compiled.params))
+        _READS_KEPT.append(stmt)
+    sql, order, defaults = found
+    values: Any = {**defaults, **params}
+    if order is not None:
+        values = tuple(values[n] for n in order)
+    try:
+        raw = engine.raw_connection()
+    except sa.exc.SQLAlchemyError as exc:
+        raise LedgerDatabaseError(
+            f"the ledger database refused the operation: {db_error(exc)}"
+        ) from exc
+    try:
+        driver: Any = raw.driver_connection
+        autocommit = engine.dialect.name == "postgresql"
+        if autocommit:  # one round trip: no BEGIN before it, no ROLLBACK after
+            driver.autocommit = True
+        try:
+            cur = raw.cursor()
+            try:
+                cur.execute(sql, values)
+                return [tuple(r) for r in cur.fetchall()]
+            finally:
+                cur.close()
+        except Exception as exc:
+            raise LedgerDatabaseError(f"the ledger database refused the operation: {exc}") from exc
+        finally:
+            if autocommit:
+                driver.autocommit = False
+    finally:
+        raw.close()
+
+
 class FlockConnection(sqlite3.Connection):
     """A SQLite connection holding the ledger file's writer lock (an exclusive ``flock`` on
     ``<file>.lock``) from its ``BEGIN IMMEDIATE`` until its COMMIT or ROLLBACK has *returned*:

@@ -21,6 +21,7 @@ and, if that transaction fails, written as above without them.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -37,7 +38,8 @@ Rows = list[tuple[Insert, dict[str, Any]]]
 
 def unique_violation(exc: BaseException) -> bool:
     """Whether ``exc`` (or what it wraps) is a unique key taken: SQLAlchemy's integrity error,
-    or psycopg's from a pipelined :class:`~croupier.progressive.batch.Batch`."""
+    or the driver's from a :class:`~croupier.progressive.batch.Batch` that went past SQLAlchemy
+    (psycopg's pipeline, the SQLite driver's cursor)."""
     seen: BaseException | None = exc
     while seen is not None:
         if isinstance(seen, IntegrityError):
@@ -47,6 +49,8 @@ def unique_violation(exc: BaseException) -> bool:
             "UniqueViolation",
             "IntegrityError",
         ):
+            return True
+        if isinstance(seen, sqlite3.IntegrityError):
             return True
         seen = seen.__cause__
     return False

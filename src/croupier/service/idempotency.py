@@ -25,6 +25,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 
 from croupier.errors import IdempotencyConflictError, InputError
+from croupier.progressive.store import read_rows
 from croupier.service import store
 
 HEADER = "Idempotency-Key"
@@ -65,30 +66,30 @@ def check_key(key: str | None, what: str) -> str:
 def lookup(engine: Engine, actor: str, key: str, route: str, request_digest: str) -> Stored | None:
     """The response first given to member ``actor`` under ``key`` for this same request, or
     ``None`` when the key is new to them; :class:`IdempotencyConflictError` (409) when they used
-    it for another request."""
-    with engine.connect() as conn:
-        return _found(conn, actor, key, route, request_digest)
+    it for another request. One indexed read outside any transaction
+    (:func:`~croupier.progressive.store.read_rows`): every request that changes money makes it."""
+    rows = read_rows(engine, _LOOKUP, {"actor": actor, "key": key})
+    if not rows:
+        return None
+    stored_route, stored_digest, status, response = rows[0]
+    if stored_route != route or stored_digest != request_digest:
+        raise IdempotencyConflictError(
+            f"{HEADER} {key!r} was used for another request ({stored_route}); nothing changed: "
+            "a new request needs a new key"
+        )
+    return Stored(int(status), str(response))
 
 
-_LOOKUP = sa.select(store.idempotency).where(
+_LOOKUP = sa.select(
+    store.idempotency.c.route,
+    store.idempotency.c.request_digest,
+    store.idempotency.c.status,
+    store.idempotency.c.response,
+).where(
     store.idempotency.c.actor == sa.bindparam("actor"),
     store.idempotency.c.key == sa.bindparam("key"),
 )
 """Built once: a statement made per request costs more than the read it makes."""
-
-
-def _found(
-    conn: Connection, actor: str, key: str, route: str, request_digest: str
-) -> Stored | None:
-    row = conn.execute(_LOOKUP, {"actor": actor, "key": key}).first()
-    if row is None:
-        return None
-    if row.route != route or row.request_digest != request_digest:
-        raise IdempotencyConflictError(
-            f"{HEADER} {key!r} was used for another request ({row.route}); nothing changed: "
-            "a new request needs a new key"
-        )
-    return Stored(int(row.status), str(row.response))
 
 
 def record(

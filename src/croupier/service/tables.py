@@ -48,6 +48,7 @@ from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
 from croupier.progressive import Role, StaffMember
 from croupier.progressive.meters import share_award_cents
+from croupier.progressive.store import read_rows
 from croupier.service import store
 from croupier.service.auth import require
 from croupier.service.common import (
@@ -223,8 +224,9 @@ def check_round_file(request: Request, table: str, rid: str, digest: str) -> Non
     A round stored already under ``rid`` is not checked: its retry answers it, or is a conflict.
     At a table the service holds no submission for, the round file's own is used (checked in
     full; docs/interpretations.md)."""
-    with reader_of(request).connect() as conn:
-        opened, stored = conn.execute(_OPENED_STORED, {"b_table": table, "b_rid": rid}).one()
+    ((opened, stored),) = read_rows(
+        reader_of(request), _OPENED_STORED, {"b_table": table, "b_rid": rid}
+    )
     if opened is None or stored is not None:  # one stored before: its retry answers it
         return
     if ROUND_ID.fullmatch(rid) is not None:
