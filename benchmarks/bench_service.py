@@ -18,7 +18,12 @@ waited behind a slow one, which the service time hides). The goal of issue 16 �
 within 20 ms. Also printed: errors, the rounds stored (each must be stored once: stored = distinct
 = sent) and fed to the progressive, and the load average before and after (the machine may be
 shared: a load above its core count inflates every figure). Warm-up rounds (a few per worker) are
-not counted. PostgreSQL: ``$CROUPIER_TEST_PG_URL`` or
+not counted, nor are the rounds of the warm-up: ``--warmup`` seconds (5) of the same load on the
+same connections before the measured time — the server's pools fill, its threads start, every
+table's first round is past (the first second of load was a p99 of 60 ms where the rest were
+15–25). Also printed: how the keep-alive connections are spread over the workers (each
+connection stays with the worker that accepted it: a 5/3 split gives one worker five clients'
+rounds). PostgreSQL: ``$CROUPIER_TEST_PG_URL`` or
 ``postgresql+psycopg://postgres@127.0.0.1:5432/test`` (a fresh schema per run, dropped
 afterwards). Prints figures; asserts nothing.
 """
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import http.client
+import importlib
 import json
 import os
 import secrets
@@ -149,6 +155,26 @@ def tree_cpu(pid: int) -> float:
     return total
 
 
+def connections_by_worker(port: int) -> str:
+    """How the clients' keep-alive connections are spread over the server's worker processes
+    (``5/3``: one worker serves five of the eight, the other three). Every connection a worker
+    accepted stays its own, and uvicorn's workers accept from one listening socket, each taking
+    what is waiting when it wakes — so the split is the luck of the start, and a worker that
+    serves more of the clients carries more of the rounds."""
+    try:
+        psutil: Any = importlib.import_module("psutil")  # untyped; comes with dask's distributed
+    except ImportError:  # pragma: no cover
+        return "?"
+    counts: dict[int, int] = {}
+    try:
+        for c in psutil.net_connections(kind="tcp"):
+            if c.status == "ESTABLISHED" and c.laddr and c.laddr.port == port and c.pid:
+                counts[c.pid] = counts.get(c.pid, 0) + 1
+    except (psutil.Error, OSError):
+        return "?"
+    return "/".join(str(n) for n in sorted(counts.values(), reverse=True)) or "?"
+
+
 def client_loop(
     c: int,
     port: int,
@@ -159,6 +185,7 @@ def client_loop(
     rate: float,
     seconds: float,
     start: float,
+    warmup: float,
     out: dict[str, list[Any]],
     lock: threading.Lock,
 ) -> None:
@@ -167,11 +194,12 @@ def client_loop(
     shares the machine's cores with the server, so it is kept light)."""
     table = TABLES[c % len(TABLES)]
     interval = clients / rate
+    origin = start - warmup  # the schedule starts with the warm-up, on the same connections
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     i = 0
     try:
         while True:
-            due = start + (c / clients) * interval + i * interval
+            due = origin + (c / clients) * interval + i * interval
             if due - start >= seconds:
                 return
             delay = due - time.perf_counter()
@@ -197,6 +225,12 @@ def client_loop(
                 ok, why = False, repr(exc)
             done = time.perf_counter()
             with lock:
+                if due < start:  # a warm-up round: stored, not counted
+                    out["warm"].append(done)
+                    if not ok:
+                        out["errors"].append(why)
+                    i += 1
+                    continue
                 out["service"].append((done - sent) * 1000)
                 out["response"].append((done - max(due, start)) * 1000)
                 out["finished"].append(done)
@@ -208,7 +242,14 @@ def client_loop(
 
 
 def run(
-    backend: str, progressive: bool, seconds: float, rate: float, clients: int, workers: int
+    backend: str,
+    progressive: bool,
+    seconds: float,
+    rate: float,
+    clients: int,
+    workers: int,
+    timeline: float = 0.0,
+    warmup: float = 5.0,
 ) -> None:
     tmp = Path(tempfile.mkdtemp(prefix="croupier-bench-service-"))
     env = {**os.environ, "XDG_DATA_HOME": str(tmp / "data")}
@@ -244,7 +285,13 @@ def run(
         stderr=subprocess.STDOUT,
         env=env,
     )
-    out: dict[str, list[Any]] = {"service": [], "response": [], "finished": [], "errors": []}
+    out: dict[str, list[Any]] = {
+        "service": [],
+        "response": [],
+        "finished": [],
+        "errors": [],
+        "warm": [],
+    }
     try:
         for _ in range(600):
             try:
@@ -266,9 +313,7 @@ def run(
                 timeout=60,
             )
         lock = threading.Lock()
-        load_before = os.getloadavg()[0]
-        cpu_before = tree_cpu(proc.pid)
-        start = time.perf_counter() + 0.5
+        start = time.perf_counter() + 0.5 + warmup
         threads = [
             threading.Thread(
                 target=client_loop,
@@ -278,6 +323,7 @@ def run(
                     "rate": rate,
                     "seconds": seconds,
                     "start": start,
+                    "warmup": warmup,
                     "out": out,
                     "lock": lock,
                 },
@@ -286,6 +332,11 @@ def run(
         ]
         for t in threads:
             t.start()
+        time.sleep(max(0.0, start - time.perf_counter()))
+        load_before = os.getloadavg()[0]
+        cpu_before = tree_cpu(proc.pid)
+        time.sleep(min(seconds / 2, 5.0))
+        split = connections_by_worker(port)
         for t in threads:
             t.join()
         took = max(out["finished"], default=start) - start
@@ -321,13 +372,14 @@ def run(
     resp = sorted(out["response"])
     offered = sent / seconds
     achieved = sent / took if took > 0 else float("nan")
-    fed = wagered // (2 * 500) - (len(warm) if progressive else 0)
+    n_warm = len(warm) + len(out["warm"])  # the rounds posted one by one, then the warm-up's
+    fed = wagered // (2 * 500) - (n_warm if progressive else 0)
     # the service time of the first and the last tenth of the rounds answered: a ledger that
     # slows as it grows shows here
     by_end = [ms for _, ms in sorted(zip(out["finished"], out["service"], strict=True))]
     tenth = max(1, len(by_end) // 10)
     first, last = sorted(by_end[:tenth]), sorted(by_end[-tenth:])
-    once = stored - len(warm) == len(ids) - len(warm) == sent
+    once = stored - n_warm == len(ids) - n_warm == sent
     print(
         f"{backend:10s} progressive={'yes' if progressive else 'no ':3s} workers={workers} "
         f"offered {offered:6.1f}/s achieved {achieved:6.1f}/s ({sent} rounds in {took:5.1f} s)\n"
@@ -338,12 +390,26 @@ def run(
         f"    server CPU {cpu / sent * 1000 if sent else float('nan'):.2f} ms a round; "
         f"service time p50 of the first tenth {percentile(first, 0.5):.1f} ms, of the last "
         f"{percentile(last, 0.5):.1f} ms\n"
-        f"    errors {len(out['errors'])}  stored {stored - len(warm)} "
-        f"(distinct {len(ids) - len(warm)}, sent {sent}: {'each once' if once else 'MISMATCH'})  "
+        f"    errors {len(out['errors'])}  stored {stored - n_warm} "
+        f"(distinct {len(ids) - n_warm}, sent {sent}: {'each once' if once else 'MISMATCH'})  "
         f"fed {fed if progressive else '-'}  load {load_before:.1f} → {os.getloadavg()[0]:.1f}"
+        f"  connections by worker {split}"
     )
     for e in out["errors"][:3]:
         print(f"    error: {e}")
+    if timeline > 0:  # the service time window by window: a transient shows here
+        windows: dict[int, list[float]] = {}
+        for done, ms in zip(out["finished"], out["service"], strict=True):
+            windows.setdefault(int((done - start) // timeline), []).append(ms)
+        wall0 = time.time() - (time.perf_counter() - start)  # the clock time of ``start``
+        for w in sorted(windows):
+            ms_w = sorted(windows[w])
+            clock = time.strftime("%H:%M:%S", time.localtime(wall0 + w * timeline))
+            print(
+                f"      {w * timeline:6.1f} s ({clock})  {len(ms_w):5d} rounds"
+                f"  p50 {percentile(ms_w, 0.5):6.1f}  p99 {percentile(ms_w, 0.99):6.1f}"
+                f"  max {ms_w[-1]:6.1f} ms"
+            )
 
 
 def main() -> None:
@@ -354,6 +420,21 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--backend", choices=["sqlite", "postgresql"], action="append")
     ap.add_argument("--progressive", choices=["yes", "no", "both"], default="both")
+    ap.add_argument(
+        "--warmup",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds of the same load, on the same connections, before the measured time "
+        "(not counted; default 5)",
+    )
+    ap.add_argument(
+        "--timeline",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="also print the service time in windows of S seconds",
+    )
     ap.add_argument(
         "--switch-interval",
         help="the server's GIL switch interval in seconds ($CROUPIER_SWITCH_INTERVAL; "
@@ -366,12 +447,22 @@ def main() -> None:
     modes = {"yes": [True], "no": [False], "both": [False, True]}[args.progressive]
     print(
         f"{args.clients} clients, target {args.rate:g} rounds/s for {seconds:g} s, "
-        f"{args.workers} worker(s), {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}, "
+        f"after {args.warmup:g} s of warm-up, {args.workers} worker(s), {os.cpu_count()} CPUs, "
+        f"load {os.getloadavg()[0]:.1f}, "
         f"server switch interval {args.switch_interval or 'croupier serve default'}"
     )
     for backend in args.backend or ["sqlite", "postgresql"]:
         for progressive in modes:
-            run(backend, progressive, seconds, args.rate, args.clients, args.workers)
+            run(
+                backend,
+                progressive,
+                seconds,
+                args.rate,
+                args.clients,
+                args.workers,
+                args.timeline,
+                min(args.warmup, 60.0),
+            )
 
 
 if __name__ == "__main__":
