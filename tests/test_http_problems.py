@@ -90,6 +90,7 @@ MEANING = {
     "LedgerIntegrityError": 500,  # the ledger's own fault: not the caller's
     "LedgerKeyError": 500,
     "LedgerDatabaseError": 503,  # the database cannot be used now: retry later
+    "UnconfirmedFlushError": 503,  # committed, its flush not confirmed: the retry answers it
 }
 """What each kind of error means over HTTP; every other kind is the caller's input or a rule of
 the regulation (422)."""

@@ -72,13 +72,24 @@ class Batch:
         self.items.append((stmt, params, rows))
         return len(self.items) - 1
 
-    def run(self, *, commit: bool = False) -> list[list[Mapping[str, Any]] | int]:
+    def run(
+        self, *, commit: bool = False, flush_later: bool = False
+    ) -> list[list[Mapping[str, Any]] | int]:
         """Run every queued statement, in order (see the class docstring). ``commit``: commit
         the transaction with the batch — on PostgreSQL in its round trip, so the locks it holds
         are released one round trip sooner; elsewhere the caller's transaction commits when it
-        ends, as it would anyway (so nothing that can fail may follow a committing batch)."""
+        ends, as it would anyway (so nothing that can fail may follow a committing batch).
+        ``flush_later`` (with ``commit``, on PostgreSQL): the commit does not wait for the disk
+        (``SET LOCAL synchronous_commit TO OFF``), so the locks are released before the sync;
+        the caller must not answer before :func:`~croupier.progressive.store.flush_barrier`
+        has returned (the ledger's transaction does it, :data:`FLUSH_LATER`)."""
         items, self.items = self.items, []
+        if commit and flush_later and self.conn.dialect.name == "postgresql":
+            items.append((_ASYNC_COMMIT, {}, None))
         if self.conn.dialect.driver == "psycopg":
+            raw_pg: Any = self.conn.connection.dbapi_connection
+            if raw_pg.info.transaction_status == _INTRANS:
+                return self._simple(raw_pg, items, commit)
             return self._pipeline(items, commit)
         raw = self.conn.dialect.driver == "pysqlite"
         out: list[list[Mapping[str, Any]] | int] = []
@@ -126,6 +137,67 @@ class Batch:
         finally:
             cur.close()
 
+    def _simple(
+        self,
+        raw: Any,
+        items: list[tuple[ClauseElement, Params, int | None]],
+        commit: bool,
+    ) -> list[list[Mapping[str, Any]] | int]:
+        """The batch as **one** query message of statements bound on the client (psycopg's
+        ``ClientCursor``), for a connection inside a transaction already: one send and one
+        wait for the answers, where a pipeline waits on the socket once per statement — and
+        each wait gives up the GIL, which a thread holding the ledger's lock then waits for
+        behind every request the process is working on."""
+        import psycopg
+
+        cur = psycopg.ClientCursor(raw)
+        parts: list[str] = []
+        counts: list[int] = []  # statements per item
+        try:
+            for stmt, params, rows in items:
+                if not isinstance(params, Mapping):
+                    if params:
+                        sql, defaults = _sql(self.conn, stmt, list(params[0]))
+                        head, values = _values_split(stmt, sql)
+                        if values is not None:  # an INSERT of many rows: one statement
+                            rendered = (cur.mogrify(values, {**defaults, **p}) for p in params)
+                            parts.append(head + ", ".join(rendered))
+                            counts.append(1)
+                            continue
+                        parts.extend(cur.mogrify(sql, {**defaults, **p}) for p in params)
+                    counts.append(len(params))
+                else:
+                    guarded = _guarded(stmt, rows) if rows is not None else stmt
+                    sql, defaults = _sql(self.conn, guarded, list(params))
+                    parts.append(cur.mogrify(sql, {**defaults, **params}))
+                    counts.append(1)
+            if commit:
+                parts.append("COMMIT")
+            out: list[list[Mapping[str, Any]] | int] = []
+            if not parts:
+                return [0 for _ in items]
+            cur.execute(";\n".join(parts))
+            first = True
+            for (_stmt, _params, rows), n in zip(items, counts, strict=True):
+                found: list[Mapping[str, Any]] | int = 0
+                for _ in range(n):
+                    if not first and not cur.nextset():  # pragma: no cover - one per statement
+                        raise LedgerDatabaseError("the ledger database answered too few results")
+                    first = False
+                    if cur.description is not None and rows is None:
+                        names = [c.name for c in cur.description]
+                        found = [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+                    elif isinstance(found, int):
+                        found += max(int(cur.rowcount), 0)
+                out.append(rows if rows is not None else found)
+            return out
+        except psycopg.errors.DivisionByZero as exc:
+            raise _unserialised() from exc
+        except psycopg.Error as exc:
+            raise LedgerDatabaseError(f"the ledger database refused the operation: {exc}") from exc
+        finally:
+            cur.close()
+
     def _pipeline(
         self, items: list[tuple[ClauseElement, Params, int | None]], commit: bool
     ) -> list[list[Mapping[str, Any]] | int]:
@@ -166,6 +238,24 @@ class Batch:
             for cur in cursors:
                 cur.close()
 
+
+_ASYNC_COMMIT = sa.text("SET LOCAL synchronous_commit TO OFF")
+"""This transaction's commit does not wait for its log to reach the disk (see :meth:`Batch.run`)."""
+
+
+def _values_split(stmt: ClauseElement, sql: str) -> tuple[str, str | None]:
+    """A plain INSERT's text as its head (``INSERT INTO t (a, b) VALUES``) and its row of
+    values (``(%(a)s, %(b)s)``), to be repeated for many rows; ``(sql, None)`` otherwise."""
+    if not isinstance(stmt, Insert) or stmt._returning:
+        return sql, None
+    head, sep, values = sql.partition(" VALUES ")
+    if not sep or not values.startswith("(") or not values.endswith(")"):
+        return sql, None  # pragma: no cover - every plain INSERT compiles so
+    return head + sep, values
+
+
+_INTRANS = 2
+"""libpq's ``PQTRANS_INTRANS``: idle inside a transaction block."""
 
 _POSITIONAL: dict[
     tuple[int, str, tuple[str, ...] | None],

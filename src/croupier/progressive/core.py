@@ -51,9 +51,10 @@ from croupier.progressive.records import (
 )
 from croupier.progressive.roster import Roster
 from croupier.progressive.staffing import STAFF_SECTION, StaffLedger
-from croupier.progressive.store import TX_STATE as TX_STATE  # re-exported: play.py, rounds.py
 from croupier.progressive.store import (
+    FLUSH_LATER,
     LedgerDatabaseError,
+    UnconfirmedFlushError,
     check_name,
     create_key,
     database_url,
@@ -61,6 +62,7 @@ from croupier.progressive.store import (
     default_key_file,
     default_url,
     definition_digest,
+    flush_barrier,
     head_file,
     held_head,
     keep_head,
@@ -72,6 +74,7 @@ from croupier.progressive.store import (
     read_key,
     sqlite_file,
 )
+from croupier.progressive.store import TX_STATE as TX_STATE  # re-exported: play.py, rounds.py
 from croupier.progressive.totals import write_totals
 from croupier.units import format_money
 
@@ -254,6 +257,7 @@ class LedgerBase(StaffLedger):
     def _tx(self) -> Iterator[Connection]:
         self._require_key()
         moved: list[Any] | None = None
+        later = False
         try:
             with self.engine.begin() as conn:
                 conn.info[TX_STATE] = {}
@@ -261,12 +265,21 @@ class LedgerBase(StaffLedger):
                     yield conn
                     self._flush(conn)
                     moved = conn.info[TX_STATE].get("head")
+                    later = bool(conn.info[TX_STATE].get(FLUSH_LATER))
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
             raise LedgerDatabaseError(
                 f"the ledger database refused the operation: {db_error(exc)}"
             ) from exc
+        if later:  # committed without waiting for the disk: wait now, outside the locks
+            try:
+                flush_barrier(self.engine)
+            except LedgerDatabaseError as exc:  # the head's copy is not moved past the unsure
+                raise UnconfirmedFlushError(
+                    "the ledger committed the operation but could not confirm it reached the "
+                    f"database's disk ({exc}); the same request again answers it"
+                ) from exc
         if moved is not None:
             fd = self._head_copy()
             if fd is not None:

@@ -7,21 +7,29 @@ lock; one commit per round caps a ledger at about a hundred rounds a second what
 Every writer of one database engine in this process — the :class:`Feeder` of its ledger and any
 :class:`RowsWriter` (:class:`croupier.service.committer.Committer`) — queues on the engine's one
 :class:`Lane`: what is queued while a batch is being written waits for it and is then written
-together, in **one** transaction and one commit: the rounds first, each as
-:func:`~croupier.progressive.play.play` writes it alone, one after another in arrival order (the
-progressive's row and the chain head locked once), then the rows. Nothing is answered before the
-commit holding it has returned.
+together, in **one** transaction and one commit: the rounds of a progressive as one group
+(:func:`~croupier.progressive.play.play_group`: one batch of reads locking the progressive's row
+and the chain head, every round planned in memory in arrival order, one batch of writes), the
+rows the rounds bring and the other writers' rows queued with the writes, and the commit with
+them — on PostgreSQL the writes and the commit are one message, so a batch holds the ledger's
+lock for two round trips however many rounds it holds, and the commit does not wait for the
+disk under the lock: the locks go at once, and the lane waits for the flush
+(:func:`~croupier.progressive.store.flush_barrier`) before anything of the batch is answered.
+Nothing is answered before the commit holding it is on the disk.
 
-Every ledger invariant is the one-round-at-a-time path's, since each round is that path's
-statements in the same transaction:
+Every ledger invariant is the one-round-at-a-time path's: each round makes the events and rows
+that path makes, in the same transaction, from the state the rounds before it left:
 
 * the HMAC chain: each round's events are chained after the previous round's head, held in the
   transaction's state (:data:`~croupier.progressive.core.TX_STATE`), in the order the rounds
   are written; the copy of the head outside the database is written after the commit;
-* meter conservation: each round reads the levels the rounds before it left (its own
-  ``SELECT`` in the transaction) and moves them with a compare-and-set UPDATE;
+* meter conservation: the group reads the levels once, under the lock, and each round is
+  planned from the levels the rounds before it left; the levels are written once, from what was
+  read to what the group left, with a compare-and-set UPDATE;
 * idempotency per round and once per round: each round reads whether its round, key and table
-  are known *in the transaction*, so two requests for one round in a batch settle it once;
+  are known *in the transaction*, and a round whose round id or key an earlier round of the
+  group has is left to the step-by-step procedure after the commit (its replay, or its
+  conflict), so two requests for one round in a batch settle it once;
 * anything that is not the common case (a round or key on the ledger already, a table not
   linked, a member unknown, a definition changed, a suspended progressive, a 100% hit of a
   share progressive) makes only reads, and that round is answered ``None``: its caller runs the
@@ -33,10 +41,13 @@ statements in the same transaction:
 
 A round may bring rows of its own, made from its settlement (``after``, :meth:`Feeder.play`): the
 service's stored round and its ``Idempotency-Key`` record, which then commit **with** the
-ledger's rows — a crash leaves both or neither. They are inserted right after the round's own
-statements; a unique key of them taken (the round stored already, the key recorded by a
-concurrent request) fails the batch like any other failure, and that round is answered ``None``
-without an error, its ``after`` rows unwritten: its caller decides step by step.
+ledger's rows — a crash leaves both or neither. They are queued with the rounds' writes; a
+unique key of them taken (the round stored already, the key recorded by a concurrent request)
+fails the batch like any other failure, and that round is answered ``None`` without an error,
+its ``after`` rows unwritten: its caller decides step by step. A batch committed whose flush
+cannot be confirmed (:class:`~croupier.progressive.store.UnconfirmedFlushError`) is answered
+with that error, every round and row of it: it is committed, and the same request again
+answers it.
 
 One transaction locks one progressive (rounds of several progressives arriving together are
 written progressive by progressive, the rows with the first): it locks the progressive's row
@@ -51,11 +62,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Engine
 
-from croupier.progressive.core import LedgerBase
-from croupier.progressive.play import Prepared, play
+from croupier.progressive.batch import Batch
+from croupier.progressive.core import TX_STATE, LedgerBase
+from croupier.progressive.play import Prepared, play_group
 from croupier.progressive.records import RoundSettlement
+from croupier.progressive.store import FLUSH_LATER, UnconfirmedFlushError
 
 After = Callable[[RoundSettlement], "RowsItem | None"]
 """Rows a round brings to its own transaction, made from its settlement (:meth:`Feeder.play`)."""
@@ -87,9 +100,9 @@ class RowsItem:
 class RowsWriter:
     """A writer of rows that shares its engine's :class:`Lane` with the ledger's rounds."""
 
-    def stage(self, conn: Connection, items: Sequence[RowsItem]) -> None:
-        """Write ``items``' rows in ``conn``'s transaction, without committing (a failure fails
-        the batch)."""
+    def add_rows(self, batch: Batch, items: Sequence[RowsItem]) -> None:
+        """Queue the statements writing ``items``' rows on ``batch`` (the lane runs it, with the
+        rounds' writes and the commit, in the batch's transaction; a failure fails the batch)."""
         raise NotImplementedError
 
     def pre_commit(self) -> None:
@@ -154,20 +167,31 @@ class Lane:
         brought: list[RowsItem] = []
         try:
             with self.ledger._tx() as conn:
-                for job in jobs:
-                    job.brought = None
-                    job.result = play(self.ledger, job.prepared, conn, commit=False)
-                    if job.result is not None and job.after is not None:
-                        job.brought = job.after(job.result)
+                writes = Batch(conn)
+                results = play_group(self.ledger, [job.prepared for job in jobs], conn, writes)
+                for job, result in zip(jobs, results, strict=True):
+                    job.result, job.brought = result, None
+                    if result is not None and job.after is not None:
+                        job.brought = job.after(result)
                         if job.brought is not None:
-                            job.brought.writer.stage(conn, [job.brought])
                             brought.append(job.brought)
                 staged = [*brought, *items]
-                if staged:
-                    for writer, mine in _by_writer(items).items():
-                        writer.stage(conn, mine)
-                    for writer in _by_writer(staged):
-                        writer.pre_commit()
+                for writer, mine in _by_writer(staged).items():
+                    writer.add_rows(writes, mine)
+                for writer in _by_writer(staged):
+                    writer.pre_commit()
+                if writes.items:
+                    # the commit does not hold the ledger's lock through the disk's sync; the
+                    # ledger's transaction waits for it before any of the batch is answered
+                    later = conn.dialect.name == "postgresql"
+                    conn.info[TX_STATE][FLUSH_LATER] = later
+                    writes.run(commit=True, flush_later=later)
+        except UnconfirmedFlushError as exc:  # committed, not answered: a retry replays it
+            for job in jobs:
+                job.error = exc
+            for it in (*brought, *items):
+                it.error = exc
+            return
         except BaseException as exc:
             for job in jobs:
                 job.result = None  # rolled back: nothing of the batch was committed

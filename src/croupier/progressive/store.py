@@ -41,6 +41,13 @@ class LedgerDatabaseError(LedgerError):
     :mod:`croupier.errors`, whose source is part of every stored count's fingerprint.)"""
 
 
+class UnconfirmedFlushError(LedgerDatabaseError):
+    """A transaction committed on PostgreSQL without waiting for its log to reach the disk
+    (:data:`FLUSH_LATER`), whose flush could then not be confirmed: it is committed — the same
+    request again answers it, nothing doubled — but was not answered, since a crash of the
+    database server might still have lost it (the service answers 503)."""
+
+
 ENV_DB = "CROUPIER_DB"
 ENV_KEY_FILE = "CROUPIER_LEDGER_KEY_FILE"
 
@@ -492,3 +499,21 @@ def db_error(exc: BaseException) -> str:
     text = str(orig if orig is not None else exc).strip()
     text = text.split("(Background on this error")[0].strip()
     return (text.splitlines() or [type(exc).__name__])[0]
+
+
+FLUSH_LATER = "flush-later"
+"""``TX_STATE`` key: the transaction commits on PostgreSQL without waiting for its log to be on
+the disk (``SET LOCAL synchronous_commit TO OFF``), and its locks are released at once; the
+ledger's transaction then waits for the flush (:func:`flush_barrier`) before it is answered."""
+
+_BARRIER = sa.select(sa.func.txid_current())
+
+
+def flush_barrier(engine: Engine) -> None:
+    """Return once everything committed on ``engine``'s PostgreSQL server so far is on its
+    disk: a transaction given an id (``txid_current()``) commits synchronously, and its commit
+    waits for the log to be flushed up to its own record — after every commit before it,
+    flushed with it (commits waiting at once share one flush). One round trip, outside any lock:
+    a transaction committed with :data:`FLUSH_LATER` held its row locks for its statements
+    only, not through the disk's sync, and is answered only after this returned."""
+    read_rows(engine, _BARRIER, {})

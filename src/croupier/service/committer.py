@@ -81,9 +81,9 @@ class Committer(RowsWriter):
             raise item.error
         return item.ok
 
-    def stage(self, conn: Connection, items: Sequence[RowsItem]) -> None:
-        """Insert ``items``' rows in ``conn``'s transaction (a batch of rounds holds it)."""
-        self._insert(conn, [r for it in items for r in it.rows])
+    def add_rows(self, batch: Batch, items: Sequence[RowsItem]) -> None:
+        """Queue the inserts of ``items``' rows on ``batch`` (a batch of rounds holds it)."""
+        _add_inserts(batch, [r for it in items for r in it.rows])
 
     def write_items(self, items: Sequence[RowsItem]) -> None:
         """Write ``items`` without rounds: all in one transaction, or — when a unique key is
@@ -116,12 +116,8 @@ class Committer(RowsWriter):
         self.before_commit()
 
     def _insert(self, conn: Connection, rows: Rows, *, commit: bool = False) -> None:
-        grouped: dict[int, tuple[Insert, list[dict[str, Any]]]] = {}
-        for stmt, values in rows:
-            grouped.setdefault(id(stmt), (stmt, []))[1].append(values)
         batch = Batch(conn)
-        for stmt, many in grouped.values():
-            batch.add(stmt, many[0] if len(many) == 1 else many)
+        _add_inserts(batch, rows)
         if commit:
             self.before_commit()
         batch.run(commit=commit)
@@ -129,6 +125,15 @@ class Committer(RowsWriter):
     def _commit(self, rows: Rows) -> None:
         with self.engine.begin() as conn:
             self._insert(conn, rows, commit=True)
+
+
+def _add_inserts(batch: Batch, rows: Rows) -> None:
+    """Queue ``rows`` on ``batch``: one statement per INSERT, with all its rows."""
+    grouped: dict[int, tuple[Insert, list[dict[str, Any]]]] = {}
+    for stmt, values in rows:
+        grouped.setdefault(id(stmt), (stmt, []))[1].append(values)
+    for stmt, many in grouped.values():
+        batch.add(stmt, many[0] if len(many) == 1 else many)
 
 
 __all__ = ["Committer", "Rows", "unique_violation"]
