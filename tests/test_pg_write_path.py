@@ -14,7 +14,6 @@ doubled.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -182,39 +181,4 @@ def test_a_flush_not_confirmed_answers_an_error_and_the_retry_replays(
     assert again.replayed and len(again.awards) == 1
     wagered = sum(lv.wagered_cents for lv in ledger.status("mtd-5").levels)
     assert wagered == 2 * 500 * len(ledger.status("mtd-5").levels)  # contributed once
-    ledger.audit()
-
-
-def test_the_next_batch_is_written_while_one_waits_for_its_flush(
-    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The lane lets the next batch take the ledger's lock while the one before waits for the
-    disk: round A's flush is held back; round B, fed after A committed, is written, flushed and
-    answered meanwhile; A is answered only once its flush returns."""
-    if ledger.dialect != "postgresql":
-        pytest.skip("SQLite's commit syncs the file itself: no barrier")
-    real = store.flush_barrier
-    first_waiting, release = threading.Event(), threading.Event()
-    calls: list[int] = []
-
-    def barrier(engine: sa.Engine) -> None:
-        calls.append(1)
-        if len(calls) == 1:
-            first_waiting.set()
-            assert release.wait(30), "the test never released the first flush"
-        real(engine)
-
-    monkeypatch.setattr(core, "flush_barrier", barrier)
-    answers: dict[str, Any] = {}
-    a = threading.Thread(target=lambda: answers.__setitem__("A", _feed(ledger, "rA")))
-    a.start()
-    assert first_waiting.wait(30)
-    assert "A" not in answers  # committed, not yet durable: not answered
-    answers["B"] = _feed(ledger, "rB")  # written and answered while A waits
-    assert "A" not in answers and answers["B"] is not None
-    release.set()
-    a.join(30)
-    assert answers["A"] is not None and len(calls) == 2
-    system = ledger.system("mtd-5")
-    assert system.find_round("rA") is not None and system.find_round("rB") is not None
     ledger.audit()

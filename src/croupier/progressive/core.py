@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -174,7 +173,6 @@ class LedgerBase(StaffLedger):
         self._staff_cache: tuple[int, Roster] | None = None
         self.login_policy = LoginPolicy.from_env()
         self._head_fd: int | None = None
-        self._head_lock = threading.Lock()  # the copy is moved by the threads of a Lane
         # the Rules Submission this process runs under, and its configuration checks (cached)
         self.running_submission = submission_sha256
         self._configuration: dict[tuple[Any, ...], Any] = {}
@@ -257,18 +255,9 @@ class LedgerBase(StaffLedger):
     # -- transactions ----------------------------------------------------------------------
     @contextmanager
     def _tx(self) -> Iterator[Connection]:
-        """A write transaction of the ledger, committed when the block ends, then the copy of
-        the chain head kept outside the database moved to the head it left. With
-        :data:`~croupier.progressive.store.FLUSH_LATER` set in its ``TX_STATE`` (PostgreSQL;
-        its commit did not wait for the disk), the block's end first waits for the flush
-        (:func:`~croupier.progressive.store.flush_barrier`) — or, when that value is a list,
-        appends that wait and the head's move to it, for the caller to run once it has let the
-        next writer in (:class:`~croupier.progressive.feeder.Lane`). A flush that cannot be
-        confirmed raises :class:`~croupier.progressive.store.UnconfirmedFlushError` and the
-        copy is not moved."""
         self._require_key()
         moved: list[Any] | None = None
-        later: Any = None
+        later = False
         try:
             with self.engine.begin() as conn:
                 conn.info[TX_STATE] = {}
@@ -276,33 +265,25 @@ class LedgerBase(StaffLedger):
                     yield conn
                     self._flush(conn)
                     moved = conn.info[TX_STATE].get("head")
-                    later = conn.info[TX_STATE].get(FLUSH_LATER)
+                    later = bool(conn.info[TX_STATE].get(FLUSH_LATER))
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
             raise LedgerDatabaseError(
                 f"the ledger database refused the operation: {db_error(exc)}"
             ) from exc
-
-        def durable() -> None:
-            if later:  # committed without waiting for the disk: wait now, outside the locks
-                try:
-                    flush_barrier(self.engine)
-                except LedgerDatabaseError as exc:  # the head's copy is not moved past it
-                    raise UnconfirmedFlushError(
-                        "the ledger committed the operation but could not confirm it reached "
-                        f"the database's disk ({exc}); the same request again answers it"
-                    ) from exc
-            if moved is not None:
-                with self._head_lock:
-                    fd = self._head_copy()
-                    if fd is not None:
-                        keep_head(fd, int(moved[0]), str(moved[1]))
-
-        if isinstance(later, list):
-            later.append(durable)
-        else:
-            durable()
+        if later:  # committed without waiting for the disk: wait now, outside the locks
+            try:
+                flush_barrier(self.engine)
+            except LedgerDatabaseError as exc:  # the head's copy is not moved past the unsure
+                raise UnconfirmedFlushError(
+                    "the ledger committed the operation but could not confirm it reached the "
+                    f"database's disk ({exc}); the same request again answers it"
+                ) from exc
+        if moved is not None:
+            fd = self._head_copy()
+            if fd is not None:
+                keep_head(fd, int(moved[0]), str(moved[1]))
 
     def _head_copy(self) -> int | None:
         """The open file of the copy of the chain head (opened again if it was removed);

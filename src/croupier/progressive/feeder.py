@@ -59,7 +59,7 @@ from __future__ import annotations
 import threading
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Engine
@@ -84,8 +84,6 @@ class _Job:
     error: BaseException | None = None
     done: bool = False
     brought: RowsItem | None = None
-    taken: bool = False
-    settled: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass
@@ -97,8 +95,6 @@ class RowsItem:
     ok: bool = False
     error: BaseException | None = None
     done: bool = False
-    taken: bool = False
-    settled: threading.Event = field(default_factory=threading.Event)
 
 
 class RowsWriter:
@@ -139,29 +135,16 @@ class Lane:
         return len(self._queue)
 
     def submit(self, item: _Job | RowsItem) -> None:
-        """Queue ``item`` and return once the batch holding it is committed and durable (or
-        failed). The thread that takes the queue writes it as one batch, lets the next batch
-        be taken and written meanwhile, and then waits for its batch's flush
-        (:meth:`LedgerBase._tx <croupier.progressive.core.LedgerBase._tx>`) and answers its
-        items; a thread whose item another took waits for that answer."""
+        """Queue ``item`` and return once the batch holding it is committed (or failed)."""
         with self._queue_lock:
             self._queue.append(item)
-        batch: list[_Job | RowsItem] = []
         with self._writer:
-            with self._queue_lock:
-                if not item.taken:
+            if not item.done:
+                with self._queue_lock:
                     batch, self._queue = self._queue, []
-                    for it in batch:
-                        it.taken = True
-            if batch:
-                finish = self._write(batch)
-        if batch:
-            finish()
-        item.settled.wait()
+                self._write(batch)
 
-    def _write(self, batch: list[_Job | RowsItem]) -> Callable[[], None]:
-        """Write ``batch``: its rounds progressive by progressive, each group with the rows
-        (the first) in one transaction; what then answers it once it is durable."""
+    def _write(self, batch: list[_Job | RowsItem]) -> None:
         groups: dict[int, list[_Job]] = {}
         items: list[RowsItem] = []
         for it in batch:
@@ -169,29 +152,19 @@ class Lane:
                 groups.setdefault(it.prepared.pid, []).append(it)
             else:
                 items.append(it)
-        pending: list[Callable[[], None]] = []
         try:
             for jobs in groups.values():
-                pending.append(self._write_rounds(jobs, items))
+                self._write_rounds(jobs, items)
                 items = []
             if items:
                 _write_alone(items)
-        except BaseException:
-            _answer(batch, pending)
-            raise
+        finally:
+            for it in batch:
+                it.done = True
 
-        def finish() -> None:
-            _answer(batch, pending)
-
-        return finish
-
-    def _write_rounds(self, jobs: list[_Job], items: list[RowsItem]) -> Callable[[], None]:
-        """Settle ``jobs`` (rounds of one progressive) with ``items``' rows in one transaction;
-        what makes it durable and answers it (``UnconfirmedFlushError``: every round and row of
-        it hears that error — committed, and the same request again answers it)."""
+    def _write_rounds(self, jobs: list[_Job], items: list[RowsItem]) -> None:
         assert self.ledger is not None  # a round is queued by its ledger's feeder
         brought: list[RowsItem] = []
-        durable: list[Callable[[], None]] = []
         try:
             with self.ledger._tx() as conn:
                 writes = Batch(conn)
@@ -209,10 +182,16 @@ class Lane:
                     writer.pre_commit()
                 if writes.items:
                     # the commit does not hold the ledger's lock through the disk's sync; the
-                    # batch is answered once the flush is confirmed (durable, below)
+                    # ledger's transaction waits for it before any of the batch is answered
                     later = conn.dialect.name == "postgresql"
-                    conn.info[TX_STATE][FLUSH_LATER] = durable if later else None
+                    conn.info[TX_STATE][FLUSH_LATER] = later
                     writes.run(commit=True, flush_later=later)
+        except UnconfirmedFlushError as exc:  # committed, not answered: a retry replays it
+            for job in jobs:
+                job.error = exc
+            for it in (*brought, *items):
+                it.error = exc
+            return
         except BaseException as exc:
             for job in jobs:
                 job.result = None  # rolled back: nothing of the batch was committed
@@ -221,39 +200,12 @@ class Lane:
                 jobs[0].error = exc
             if items:
                 _write_alone(items)
-            return _nothing
+            return
         for it in (*brought, *items):
             it.ok = True
         self.batches += 1
         self.rounds += sum(job.result is not None for job in jobs)
         self.shared += bool(items)
-
-        def finish() -> None:
-            try:
-                for step in durable:
-                    step()
-            except UnconfirmedFlushError as exc:  # committed, not answered: a retry replays it
-                for job in jobs:
-                    job.error = exc
-                for it in (*brought, *items):
-                    it.error = exc
-
-        return finish
-
-
-def _nothing() -> None:
-    """Nothing left to do for a batch."""
-
-
-def _answer(batch: Sequence[_Job | RowsItem], pending: Sequence[Callable[[], None]]) -> None:
-    """Run ``pending`` (each batch's flush and head), then answer every item of ``batch``."""
-    try:
-        for step in pending:
-            step()
-    finally:
-        for it in batch:
-            it.done = True
-            it.settled.set()
 
 
 def _by_writer(items: Sequence[RowsItem]) -> dict[RowsWriter, list[RowsItem]]:
