@@ -64,7 +64,8 @@ def kinds(r: TableRound) -> set[str]:
 def test_dealer_16_must_draw_after_the_players() -> None:
     # the deal gives only the upcard and hole card: Kd 6c is 16, which must draw (§ 633a.7)
     r = one_seat("Kd 6c", "Th 9c")
-    assert kinds(r) == {"hit", "stand", "double", "split", "surrender"}  # no settle yet
+    # no settle yet; Th 9c is no pair (no split) and the table offers no surrender (§ 633a.9)
+    assert kinds(r) == {"hit", "stand", "double"}
     with pytest.raises(ProcedureError, match=r"seat 1's hand is not finished") as exc:
         r.settle()
     assert exc.value.section == "633a.7"

@@ -465,7 +465,7 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         link(c, server, table)  # jp-5, mtd-1, mtd-5: one for each progressive wager offered
         opened = c.post("/tables", json=spec, headers=keyed(pit))
         assert opened.status_code == 201, opened.text
-        assert opened.json()["allowed"] == ["bet", "no-more-bets"]
+        assert opened.json()["allowed"] == ["bet"]  # no wager yet: nothing to lock out
         # the named one first, then the one linked for each other wager and size offered
         assert opened.json()["progressives"] == ["jp-5", "mtd-1", "mtd-5"]
 
@@ -504,7 +504,7 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         assert (nxt["round"], nxt["phase"], nxt["allowed"]) == (
             "round-2",
             "betting open",
-            ["bet", "no-more-bets"],
+            ["bet"],
         )
         stored = c.get(f"/rounds/{table}/round-1", headers=dealer).json()
         assert stored == settled
