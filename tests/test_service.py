@@ -486,11 +486,13 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         assert step({"action": "no-more-bets"}).json()["allowed"] == ["deal"]
         late = step({"action": "bet", "seat": 5, "wager": "blackjack", "amount": "$10"})
         assert late.status_code == 422 and late.json()["section"] == "633b.1(d)"
-        dealt = step({"action": "deal", "players": {"2": "Th 6c"}, "dealer": "9s 7d Ts"})
+        # the upcard and the hole card; the dealer draws after the hand (§ 633a.7)
+        dealt = step({"action": "deal", "players": {"2": "Th 6c"}, "dealer": "9s 7d"})
         assert dealt.status_code == 200, dealt.text
         kinds = set(dealt.json()["allowed"])  # the hand is played before settle (§ 633a.7)
         assert {"hit", "stand"} <= kinds and "settle" not in kinds
         assert step({"action": "stand", "seat": 2}).status_code == 200
+        assert step({"action": "dealer-draw", "card": "Ts"}).status_code == 200
         done = step({"action": "settle"}, "settle-1")
         assert done.status_code == 200, done.text
         settled = done.json()["settled"]

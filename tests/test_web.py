@@ -363,13 +363,19 @@ def test_the_dealer_screen_settles_a_round(server: Server, page: Any, tmp_path: 
     dealer_cards.fill("")
     dealer_cards.focus()
     page.get_by_text("Pick cards").click()  # the dealer's cards picked, not typed
-    for card in ("9 of spades", "7 of diamonds", "10 of spades"):
+    for card in ("9 of spades", "7 of diamonds"):  # the upcard and the hole card
         page.get_by_role("button", name=card, exact=True).click()
-    expect(dealer_cards).to_have_value("9s 7d Ts")
+    expect(dealer_cards).to_have_value("9s 7d")
     page.get_by_role("button", name="Deal").click()
     expect(page.locator("#round-phase")).to_have_text("dealt")
     page.locator("#play-seat").fill("1")
     page.get_by_role("button", name="Stand").click()
+    # the dealer's 16 draws after the hand (§ 633a.7): the 10 of spades, picked
+    expect(page.get_by_role("button", name="Draw")).to_be_enabled()
+    page.locator("#play-card").focus()
+    page.get_by_role("button", name="10 of spades", exact=True).click()
+    page.get_by_role("button", name="Draw").click()
+    expect(page.locator("#round-cards")).to_contain_text("dealer: 9s 7d Ts")
     page.get_by_role("button", name="Settle").click()
     expect(page.locator("#round-phase")).to_have_text("settled")
     # by hand: 8h 8c is a mixed pair (§ 633b.1(e): 6 to 1 on $5 = +$30); 16 stands and the

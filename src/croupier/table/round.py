@@ -548,7 +548,9 @@ class TableRound(BlackjackDecisions):
 
     def deal_shoe(self, seed: int) -> TableRound:
         """Deal from a shoe of the table's decks shuffled with ``seed`` (the Blackjack dealer's
-        hand drawn by the house rule, § 633a.7; the coup by § 631a.9–§ 631a.11).
+        hand drawn by the house rule, § 633a.7 — in a round played step by step only the upcard
+        and the hole card, the draws left to ``dealer-draw`` from the rest of the shoe; the coup
+        by § 631a.9–§ 631a.11).
 
         Raises what :meth:`deal` raises.
         """
@@ -570,7 +572,13 @@ class TableRound(BlackjackDecisions):
         hands = {s: cards[i * n : (i + 1) * n] for i, s in enumerate(seats)}
         rest = cards[len(seats) * n :]
         if game is TableGame.BLACKJACK:
-            dealer = play_dealer(rest, self.submission.blackjack_rules)
+            # played step by step, the deal is the upcard and the hole card: the dealer draws
+            # from the rest of the shoe after every hand (dealer-draw, § 633a.7)
+            dealer = (
+                tuple(rest[:2])
+                if self.step_by_step
+                else play_dealer(rest, self.submission.blackjack_rules)
+            )
             dealt = DealtCards(
                 tuple((s, tuple(h)) for s, h in hands.items()),
                 dealer,

@@ -13,8 +13,9 @@ The order of a round (58 Pa. Code § 633a.7; shared/regulations/base-games.md): 
 each player two cards and the dealer the upcard and the hole card; the wagers settled on the first
 two cards (Perfect Pairs, Jackpot Party, Match the Dealer: § 633b.1(e), § 633b.2(g),
 § 633b.3(g)) are settled then; the Switch Hands choice (§ 633b.4(f)) and the players' decisions
-follow; then the dealer's draws; then ``settle``. The deal may still give the dealer's draws after
-the hole card (a recorded round), checked card by card against the drawing rule.
+follow; then the dealer's draws; then ``settle``. The deal of a recorded round may still give the
+dealer's draws after the hole card, checked card by card against the drawing rule; a round played
+step by step (an open table) is dealt the upcard and the hole card only.
 
 What the round accepts now is asked of the round itself: :meth:`BlackjackDecisions.blackjack_turn`
 is the player in turn with the decisions the round would take from it (the
@@ -206,13 +207,24 @@ class BlackjackDecisions:
         """At the deal: the dealer has the upcard and the hole card, and each further card given
         (a recorded round's draws) was drawn to a hand that had to draw (§ 633a.7). A hand that
         must still draw is dealt: the draws come in a ``dealer-draw`` step after the players'.
+        A round played step by step (:attr:`step_by_step`, an open table) is dealt the upcard
+        and the hole card only: the dealer draws after every player's hand (§ 633a.7), never at
+        the deal (docs/interpretations.md).
 
-        Raises :class:`CardError` (fewer than two cards) and :class:`RulesError` (a card drawn
-        to a hand that stands)."""
+        Raises :class:`CardError` (fewer than two cards), :class:`ProcedureError` (more than two
+        in a round played step by step) and :class:`RulesError` (a card drawn to a hand that
+        stands)."""
         if len(dealer) < 2:
             raise CardError(
                 f"the dealer is dealt the upcard and the hole card: two cards, not {len(dealer)}",
                 format_cards(dealer),
+            )
+        if self.step_by_step and len(dealer) > 2:
+            raise ProcedureError(
+                f"the deal gives the dealer the upcard and the hole card only: two cards, not "
+                f"{len(dealer)} ({format_cards(dealer)}); the dealer draws after every player's "
+                "hand, in dealer-draw steps",
+                section=DEALING_RULE,
             )
         for i in range(2, len(dealer)):
             self._check_owed(dealer[:i], dealer[i], None)
