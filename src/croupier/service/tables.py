@@ -5,8 +5,10 @@ round state machine (:class:`croupier.table.round.TableRound`).
 wager its submission offers with the progressive linked to the table that takes it (§ 605a.8);
 ``POST /tables/{table}/steps`` posts one step — the same objects as a round file's steps (``bet``,
 ``no-more-bets``, ``deal``, ``play``, ``fold``, ``switch``, ``keep``, ``hit``, ``stand``,
-``double``, ``split``, ``surrender``, ``settle``) — and answers the record so far and the actions
-the round allows next (:func:`croupier.table.actions.allowed`). A step that breaks a rule is a
+``double``, ``split``, ``surrender``, ``dealer-draw``, ``settle``) — and answers the record so far,
+exactly the actions the round would accept next (``allowed``: :func:`croupier.table.actions.allowed`,
+each asked of the round itself) and who is to act with which of them (``to_act``: the seat, the
+hand and its cards, :meth:`~croupier.table.round.TableRound.turns`). A step that breaks a rule is a
 422 problem citing its section, and the round is as it was. ``settle`` stores the round (as
 ``POST /rounds/settle`` does, its progressive wagers fed to the table's progressives) and opens
 the table's next round. A progressive wager whose progressive is suspended is refused at its
@@ -259,6 +261,7 @@ def _state(row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
         "progressives": json.loads(row.progressives),
         "phase": rnd.phase.value,
         "allowed": sorted(a.value for a in allowed(rnd)),
+        "to_act": [t.to_json() for t in rnd.turns()],
         "cards": rnd.cards.describe() if rnd.cards else None,
         "events": [e.to_json() for e in rnd.events],
         "settlement": rnd.settlement().to_json(),
