@@ -180,3 +180,46 @@ def test_a_round_file_may_still_give_the_dealers_draws_at_the_deal(server: Serve
     assert r.status_code == 201, r.text
     (line,) = r.json()["settlement"]["lines"]
     assert line["win_cents"] == 2500  # the dealer's 26 busts: 16 wins 1 to 1 on $25
+
+
+def test_a_round_dealt_the_dealers_whole_hand_before_the_change_still_plays(
+    server: Server,
+) -> None:
+    """A table's round stored mid-play with a deal this service now refuses (the dealer's whole
+    hand, taken before the deal was held to two cards) is replayed as it was taken: the table
+    can still be read, played and settled (or voided), never stuck."""
+    import json
+
+    import sqlalchemy as sa
+
+    from croupier.service import store
+
+    with server.client() as c:
+        table = open_table(c, server)
+        step = stepper(c, server, table)
+        step({"action": "bet", "seat": 1, "wager": "blackjack", "amount": "$25"})
+        step({"action": "no-more-bets"})
+        engine = sa.create_engine(server.url)
+        try:
+            with engine.begin() as conn:
+                t = store.tables
+                row = conn.execute(sa.select(t).where(t.c.table_id == table)).one()
+                steps = [
+                    *json.loads(row.steps),
+                    {"action": "deal", "players": {"1": "Th 6c"}, "dealer": "9s 7d Ts"},
+                ]
+                conn.execute(
+                    sa.update(t)
+                    .where(t.c.table_id == table)
+                    .values(steps=json.dumps(steps), version=row.version + 1)
+                )
+        finally:
+            engine.dispose()
+        read = c.get(f"/tables/{table}", headers=server.auth(DEALER))
+        assert read.status_code == 200, read.text
+        assert read.json()["cards"].startswith("dealer: 9s 7d Ts;")
+        assert read.json()["allowed"] == ["double", "hit", "stand"]  # Th 6c: 16, no pair
+        assert step({"action": "stand", "seat": 1}).json()["allowed"] == ["settle"]  # 26: bust
+        done = step({"action": "settle"})
+        (line,) = done.json()["settled"]["settlement"]["lines"]
+        assert line["win_cents"] == 2500  # the dealer's 26 busts: 16 wins 1 to 1 on $25

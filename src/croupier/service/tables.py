@@ -38,9 +38,11 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Connection
 
+from croupier.cards import parse_cards
 from croupier.errors import (
     InputError,
     LedgerLookupError,
+    ProcedureError,
     RoundConflictError,
     RoundStateError,
     SubmissionError,
@@ -171,10 +173,21 @@ def open_round(sub: RulesSubmission, table: str) -> TableRound:
 
 
 def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
+    """The round of a table's stored steps, replayed. A step stored was accepted when it was
+    posted: a deal stored before an open table's deal was held to the upcard and the hole card
+    (the dealer's whole hand, § 633a.7) is replayed as it was taken, so a round in play across
+    that change can still be read, played, settled or voided."""
     _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
     rnd = open_round(sub, row.table_id)
     for i, s in enumerate(steps, start=1):
-        rnd = apply_step(rnd, Step.model_validate(s), i)
+        step = Step.model_validate(s)
+        try:
+            rnd = apply_step(rnd, step, i)
+        except ProcedureError:
+            if step.action != "deal" or len(parse_cards(step.dealer or "")) <= 2:
+                raise
+            taken = apply_step(replace(rnd, step_by_step=False), step, i)
+            rnd = replace(taken, step_by_step=True)
     return rnd
 
 
