@@ -64,7 +64,8 @@ def kinds(r: TableRound) -> set[str]:
 def test_dealer_16_must_draw_after_the_players() -> None:
     # the deal gives only the upcard and hole card: Kd 6c is 16, which must draw (§ 633a.7)
     r = one_seat("Kd 6c", "Th 9c")
-    assert kinds(r) == {"hit", "stand", "double", "split", "surrender"}  # no settle yet
+    # no settle yet; Th 9c is no pair (no split) and the table offers no surrender (§ 633a.9)
+    assert kinds(r) == {"hit", "stand", "double"}
     with pytest.raises(ProcedureError, match=r"seat 1's hand is not finished") as exc:
         r.settle()
     assert exc.value.section == "633a.7"
@@ -222,3 +223,45 @@ def test_the_example_side_wager_record_still_records_the_blackjack_bets() -> Non
     r = settle_record(json.loads(path.read_text("utf-8")), path.parent)
     bj = [x for x in r.settlement().lines if x.wager == "blackjack"]
     assert len(bj) == 2 and all(x.by_base_game for x in bj)
+
+
+# -- the deal at an open table: the upcard and the hole card only (a fresh user's trial) ------
+
+
+def test_a_round_played_step_by_step_is_dealt_the_upcard_and_the_hole_card_only() -> None:
+    locked = TableRound.open(rules(), step_by_step=True).bet(1, "blackjack", 1000).no_more_bets()
+    # 7 9 = 16 owes a card, but the dealer draws after the players act (§ 633a.7)
+    with pytest.raises(ProcedureError, match=r"two cards, not 3 \(7h 9c 5d\)") as exc:
+        locked.deal(DealtCards.parse(players={1: "Th 6c"}, dealer="7h 9c 5d"))
+    assert exc.value.section == "633a.7"
+    r = locked.deal(DealtCards.parse(players={1: "Th 6c"}, dealer="7h 9c")).stand(1)
+    assert kinds(r) == {"dealer-draw"}
+    # a recorded round (a round file) may still give the draw at the deal, as before
+    rec = TableRound.open(rules()).bet(1, "blackjack", 1000).no_more_bets()
+    rec = rec.deal(DealtCards.parse(players={1: "Th 6c"}, dealer="7h 9c 5d"))
+    assert rec.cards is not None and len(rec.cards.dealer) == 3
+
+
+def test_a_seeded_deal_step_by_step_leaves_the_draws_to_the_rest_of_the_shoe() -> None:
+    """A shoe shuffled with the seed is dealt in its order: seat 1's two cards, the dealer's
+    upcard and hole card, then the rest — the players' hits first, the dealer's draws after."""
+    import random
+
+    from croupier.cards import Shoe
+
+    for seed in range(40):
+        shoe = list(Shoe.standard(6).cards())
+        random.Random(seed).shuffle(shoe)
+        r = TableRound.open(rules(), step_by_step=True).bet(1, "blackjack", 1000)
+        r = r.no_more_bets().deal_shoe(seed)
+        assert r.cards is not None and r.cards.dealer == tuple(shoe[2:4]), seed
+        if r.blackjack is None or not r.turns():
+            continue  # a Blackjack at the peek or at the seat: nothing to play
+        r = r.hit(1)  # seat 1's hit: the next card after the hole card
+        assert r.blackjack is not None and r.blackjack.seats[0].hands[0].cards[2] == shoe[4]
+        r = r.stand(1) if r.turns() else r
+        if kinds(r) == {"dealer-draw"}:
+            drew = r.dealer_draw()
+            assert drew.cards is not None and drew.cards.dealer[2] == shoe[5], seed
+            return
+    raise AssertionError("no seed among 40 made the dealer draw")

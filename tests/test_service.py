@@ -465,7 +465,7 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         link(c, server, table)  # jp-5, mtd-1, mtd-5: one for each progressive wager offered
         opened = c.post("/tables", json=spec, headers=keyed(pit))
         assert opened.status_code == 201, opened.text
-        assert opened.json()["allowed"] == ["bet", "no-more-bets"]
+        assert opened.json()["allowed"] == ["bet"]  # no wager yet: nothing to lock out
         # the named one first, then the one linked for each other wager and size offered
         assert opened.json()["progressives"] == ["jp-5", "mtd-1", "mtd-5"]
 
@@ -486,11 +486,13 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         assert step({"action": "no-more-bets"}).json()["allowed"] == ["deal"]
         late = step({"action": "bet", "seat": 5, "wager": "blackjack", "amount": "$10"})
         assert late.status_code == 422 and late.json()["section"] == "633b.1(d)"
-        dealt = step({"action": "deal", "players": {"2": "Th 6c"}, "dealer": "9s 7d Ts"})
+        # the upcard and the hole card; the dealer draws after the hand (§ 633a.7)
+        dealt = step({"action": "deal", "players": {"2": "Th 6c"}, "dealer": "9s 7d"})
         assert dealt.status_code == 200, dealt.text
         kinds = set(dealt.json()["allowed"])  # the hand is played before settle (§ 633a.7)
         assert {"hit", "stand"} <= kinds and "settle" not in kinds
         assert step({"action": "stand", "seat": 2}).status_code == 200
+        assert step({"action": "dealer-draw", "card": "Ts"}).status_code == 200
         done = step({"action": "settle"}, "settle-1")
         assert done.status_code == 200, done.text
         settled = done.json()["settled"]
@@ -504,7 +506,7 @@ def test_an_open_table_runs_its_round_step_by_step(server: Server) -> None:
         assert (nxt["round"], nxt["phase"], nxt["allowed"]) == (
             "round-2",
             "betting open",
-            ["bet", "no-more-bets"],
+            ["bet"],
         )
         stored = c.get(f"/rounds/{table}/round-1", headers=dealer).json()
         assert stored == settled

@@ -169,7 +169,8 @@ def test_actions_are_records_and_the_round_says_what_it_allows() -> None:
     cards = DealtCards.parse(players={1: "9h 9c 9d Ks 2s"}, dealer="Ah Ad 7c 7s 3d 4h")
     steps = (PlaceBet(1, "four-card-poker", 500), NoMoreBets(), Deal(cards))
     r = apply(TableRound.open(sub), *steps)
-    assert allowed(r) == {Action.PLAY, Action.FOLD, Action.SETTLE}
+    # settle only once the seat has played or folded (§ 641a.7(d)(1)): what can(Settle) says
+    assert allowed(r) == {Action.PLAY, Action.FOLD}
     # the Play is one to three times the Ante (§ 641a.7(d)(1)); asking changes nothing
     assert can(r, PlayWager(1, 1500)) and not can(r, PlayWager(1, 2000))
     assert not can(r, Settle())  # the seat has neither played nor folded

@@ -56,6 +56,7 @@ LINKED = "WEB-2"
 HONEST, HONEST_ROUNDS = "HOLD-OK", 5
 MIS_SETTLED, MIS_ROUNDS = "HOLD-BAD", 40
 RETRY = "WEB-3"
+TURNS = "WEB-4"
 
 
 @pytest.fixture(scope="module")
@@ -82,9 +83,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
                 MIS_SETTLED,
                 LINKED,
                 RETRY,
+                TURNS,
             ):  # each progressive wager: linked
                 link(c, srv, table)
-            for table in (TABLE, HONEST, MIS_SETTLED, RETRY):
+            for table in (TABLE, HONEST, MIS_SETTLED, RETRY, TURNS):
                 r = c.post(
                     "/tables",
                     json={"table": table, "submission": sub},
@@ -363,13 +365,19 @@ def test_the_dealer_screen_settles_a_round(server: Server, page: Any, tmp_path: 
     dealer_cards.fill("")
     dealer_cards.focus()
     page.get_by_text("Pick cards").click()  # the dealer's cards picked, not typed
-    for card in ("9 of spades", "7 of diamonds", "10 of spades"):
+    for card in ("9 of spades", "7 of diamonds"):  # the upcard and the hole card
         page.get_by_role("button", name=card, exact=True).click()
-    expect(dealer_cards).to_have_value("9s 7d Ts")
+    expect(dealer_cards).to_have_value("9s 7d")
     page.get_by_role("button", name="Deal").click()
     expect(page.locator("#round-phase")).to_have_text("dealt")
     page.locator("#play-seat").fill("1")
     page.get_by_role("button", name="Stand").click()
+    # the dealer's 16 draws after the hand (§ 633a.7): the 10 of spades, picked
+    expect(page.get_by_role("button", name="Draw")).to_be_enabled()
+    page.locator("#play-card").focus()
+    page.get_by_role("button", name="10 of spades", exact=True).click()
+    page.get_by_role("button", name="Draw").click()
+    expect(page.locator("#round-cards")).to_contain_text("dealer: 9s 7d Ts")
     page.get_by_role("button", name="Settle").click()
     expect(page.locator("#round-phase")).to_have_text("settled")
     # by hand: 8h 8c is a mixed pair (§ 633b.1(e): 6 to 1 on $5 = +$30); 16 stands and the
@@ -387,6 +395,72 @@ def test_the_dealer_screen_settles_a_round(server: Server, page: Any, tmp_path: 
     with httpx.Client(base_url=server.base, timeout=60) as c:
         stored = c.get(f"/rounds/{TABLE}/round-1", headers=server.auth(DEALER))
     assert stored.status_code == 200 and stored.json()["recorded_by"] == DEALER
+
+
+DECISION_BUTTONS = (
+    "Hit",
+    "Stand",
+    "Double",
+    "Split",
+    "Surrender",
+    "Play",
+    "Fold",
+    "Switch",
+    "Keep",
+)
+
+
+def test_the_dealer_screen_enables_only_what_the_round_takes(server: Server, page: Any) -> None:
+    """The trial's round at a table without surrender: the buttons are live exactly for the
+    steps the round accepts, and the screen says who acts (they followed an ``allowed`` that
+    listed double, hit, split, stand and surrender after every step)."""
+    expect = sync_api.expect
+    page.goto(server.base + "/dealer")
+    login(page, DEALER)
+    page.get_by_label("Table", exact=True).select_option(TURNS)
+    page.get_by_role("button", name="Open the round").click()
+    expect(page.locator("#round-phase")).to_have_text("betting open")
+
+    def live(*names: str) -> None:
+        for name in ("Place bet", "No more bets", "Deal", *DECISION_BUTTONS, "Draw", "Settle"):
+            button = page.get_by_role("button", name=name, exact=True)
+            if name in names:
+                expect(button).to_be_enabled()
+            else:
+                expect(button).to_be_disabled()
+
+    live("Place bet")  # no wager yet: "No more bets" would be refused
+    page.locator("#bet-seat").fill("1")
+    page.get_by_label("Wager", exact=True).fill("blackjack")
+    page.get_by_label("Amount", exact=True).fill("$25")
+    page.get_by_role("button", name="Place bet").click()
+    expect(page.locator("#events")).to_contain_text("places $25 on blackjack")
+    live("Place bet", "No more bets")
+    page.get_by_role("button", name="No more bets").click()
+    live("Deal")
+    page.get_by_label("Players (seat: cards; …)", exact=True).fill("1: 9h 2c")
+    page.get_by_label("Dealer", exact=True).fill("7h 9c")
+    page.get_by_role("button", name="Deal").click()
+    expect(page.locator("#round-phase")).to_have_text("dealt")
+    # 9h 2c: a double on two cards (§ 633a.10); no pair (§ 633a.11); no surrender here
+    # (§ 633a.9); no Switch Hands, so no keep or switch; the dealer draws after the hand
+    live("Hit", "Stand", "Double")
+    expect(page.locator("#round-to-act")).to_have_text("seat 1 (9h 2c): double, hit, stand")
+    page.locator("#play-card").fill("5c")
+    page.get_by_role("button", name="Hit").click()
+    expect(page.locator("#round-to-act")).to_have_text("seat 1 (9h 2c 5c): hit, stand")
+    live("Hit", "Stand")  # three cards: no double down
+    page.get_by_role("button", name="Stand").click()
+    expect(page.locator("#round-to-act")).to_have_text("the dealer draws")
+    live("Draw")  # 7h 9c is 16: the dealer must draw (§ 633a.7)
+    page.locator("#play-card").fill("Ts")
+    page.get_by_role("button", name="Draw").click()
+    live("Settle")  # 26: busts
+    page.get_by_role("button", name="Settle").click()
+    expect(page.locator("#round-phase")).to_have_text("settled")
+    # by hand: 9 2 5 = 16 stands, the dealer's 7 9 T = 26 busts: +$25 at 1 to 1
+    expect(page.locator("#lines tbody tr").filter(has_text="blackjack")).to_contain_text("+$25")
+    live()
 
 
 def test_the_designer_solves_a_pay_and_exports_a_paytable_croupier_loads(

@@ -27,6 +27,8 @@ from typing import Any
 import orjson
 from fastapi import Depends, FastAPI
 from fastapi.middleware.cors import CORSMiddleware
+from fastapi.responses import RedirectResponse
+from starlette.routing import Match
 
 import croupier
 from croupier.errors import CroupierError, InputError
@@ -109,6 +111,37 @@ def _env_int(name: str, default: int, low: int, high: int, unit: str) -> int:
             f"${name} is a whole number of {unit} from {low:,} to {high:,}, not {text[:40]!r}"
         )
     return int(text)
+
+
+def root_relative_redirects(app: FastAPI) -> None:
+    """Redirect a path with or without its trailing slash (``/pit/`` → ``/pit``, ``/static`` →
+    ``/static/``) as Starlette does, with a root-relative ``Location``: Starlette's own builds
+    an absolute URL from the request's ``Host`` header and scheme (``http://evil.example/pit``
+    for a client that sent that ``Host``; ``http://`` behind a TLS proxy). Only a request no
+    route takes comes here (the router's default), so nothing is added to any other."""
+    router = app.router
+    router.redirect_slashes = False
+    fallback = router.default
+
+    async def slash_redirect(scope: Scope, receive: Receive, send: Send) -> None:
+        path, root = str(scope.get("path", "")), str(scope.get("root_path", ""))
+        route_path = path[len(root) :] if root and path.startswith(root + "/") else path
+        if scope["type"] == "http" and route_path != "/":
+            other = path.rstrip("/") if route_path.endswith("/") else path + "/"
+            probe = {**scope, "path": other}
+            if any(route.matches(probe)[0] is not Match.NONE for route in router.routes):
+                # the path escaped as Starlette's URL escapes it, and never "//…", which a
+                # browser reads as another host
+                location = other.replace("?", "%3F").replace("#", "%23").replace("\\", "%5C")
+                if location.startswith("//"):
+                    location = "/%2F" + location[2:]
+                query = bytes(scope.get("query_string", b"")).decode("latin-1")
+                location += f"?{query}" if query else ""
+                await RedirectResponse(location)(scope, receive, send)
+                return
+        await fallback(scope, receive, send)
+
+    router.default = slash_redirect
 
 
 class BodyLimit:
@@ -301,6 +334,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
         )
     app.add_middleware(BodyLimit, limit=cfg.max_body)
+    root_relative_redirects(app)  # no Location built from the Host header
     return app
 
 

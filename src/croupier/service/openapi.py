@@ -140,7 +140,34 @@ TABLE = _obj(
         "submission_digest": _S,
         "progressives": {"type": "array", "items": _S},
         "phase": _S,
-        "allowed": {"type": "array", "items": _S},
+        "allowed": {
+            "type": "array",
+            "items": _S,
+            "description": "Exactly the kinds of step the round would accept now (each asked "
+            "of the round: its phase, whose turn it is, the hand's cards, the Rules "
+            "Submission's options).",
+        },
+        "to_act": {
+            "type": "array",
+            "description": "The players whose decisions the round takes now: at Blackjack the "
+            "one in turn (the Switch Hands choice, highest seat first, then each hand from "
+            "seat 1), at Four Card Poker every seat yet to play or fold, at Criss-Cross Poker "
+            "every seat that may fold; empty when none (the dealer draws, or the round "
+            "settles).",
+            "items": _obj(
+                {
+                    "seat": _I,
+                    "hand": {
+                        "type": ["integer", "null"],
+                        "description": "The hand's number among the seat's hands, from 1 "
+                        "(null: the keep-or-switch choice, or a game of one hand a seat).",
+                    },
+                    "hands": _I,
+                    "cards": _S,
+                    "actions": {"type": "array", "items": _S},
+                }
+            ),
+        },
         "cards": {"type": ["string", "null"], "description": "The cards dealt, as text."},
         "events": _A,
         "settlement": _O,

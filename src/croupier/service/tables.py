@@ -5,8 +5,10 @@ round state machine (:class:`croupier.table.round.TableRound`).
 wager its submission offers with the progressive linked to the table that takes it (§ 605a.8);
 ``POST /tables/{table}/steps`` posts one step — the same objects as a round file's steps (``bet``,
 ``no-more-bets``, ``deal``, ``play``, ``fold``, ``switch``, ``keep``, ``hit``, ``stand``,
-``double``, ``split``, ``surrender``, ``settle``) — and answers the record so far and the actions
-the round allows next (:func:`croupier.table.actions.allowed`). A step that breaks a rule is a
+``double``, ``split``, ``surrender``, ``dealer-draw``, ``settle``) — and answers the record so far,
+exactly the actions the round would accept next (``allowed``: :func:`croupier.table.actions.allowed`,
+each asked of the round itself) and who is to act with which of them (``to_act``: the seat, the
+hand and its cards, :meth:`~croupier.table.round.TableRound.turns`). A step that breaks a rule is a
 422 problem citing its section, and the round is as it was. ``settle`` stores the round (as
 ``POST /rounds/settle`` does, its progressive wagers fed to the table's progressives) and opens
 the table's next round. A progressive wager whose progressive is suspended is refused at its
@@ -36,9 +38,11 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Connection
 
+from croupier.cards import parse_cards
 from croupier.errors import (
     InputError,
     LedgerLookupError,
+    ProcedureError,
     RoundConflictError,
     RoundStateError,
     SubmissionError,
@@ -169,10 +173,21 @@ def open_round(sub: RulesSubmission, table: str) -> TableRound:
 
 
 def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
+    """The round of a table's stored steps, replayed. A step stored was accepted when it was
+    posted: a deal stored before an open table's deal was held to the upcard and the hole card
+    (the dealer's whole hand, § 633a.7) is replayed as it was taken, so a round in play across
+    that change can still be read, played, settled or voided."""
     _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
     rnd = open_round(sub, row.table_id)
     for i, s in enumerate(steps, start=1):
-        rnd = apply_step(rnd, Step.model_validate(s), i)
+        step = Step.model_validate(s)
+        try:
+            rnd = apply_step(rnd, step, i)
+        except ProcedureError:
+            if step.action != "deal" or len(parse_cards(step.dealer or "")) <= 2:
+                raise
+            taken = apply_step(replace(rnd, step_by_step=False), step, i)
+            rnd = replace(taken, step_by_step=True)
     return rnd
 
 
@@ -259,6 +274,7 @@ def _state(row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
         "progressives": json.loads(row.progressives),
         "phase": rnd.phase.value,
         "allowed": sorted(a.value for a in allowed(rnd)),
+        "to_act": [t.to_json() for t in rnd.turns()],
         "cards": rnd.cards.describe() if rnd.cards else None,
         "events": [e.to_json() for e in rnd.events],
         "settlement": rnd.settlement().to_json(),

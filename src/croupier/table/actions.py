@@ -5,8 +5,8 @@ A round is driven by :class:`~croupier.table.round.TableRound`'s methods; the sa
 :class:`Fold`, :class:`Switch`, :class:`Keep`, :class:`Hit`, :class:`Stand`, :class:`Double`,
 :class:`Split`, :class:`Surrender`, :class:`DealerDraw`, :class:`Settle`) can be stored, sent and replayed:
 :func:`apply` makes one, :func:`can` asks whether the round would accept it (a dry run: rounds are
-immutable, so asking changes nothing), :func:`allowed` lists the kinds of action the round's phase
-allows (pokerkit's operations and ``can_*`` queries are the model).
+immutable, so asking changes nothing), :func:`allowed` lists exactly the kinds of action the round
+would accept now (pokerkit's operations and ``can_*`` queries are the model).
 
 >>> from croupier.table.submission import submission_from_data
 >>> sub = submission_from_data({"game": "blackjack", "decks": 6, "dealer": "S17", "wagers": [
@@ -17,6 +17,8 @@ allows (pokerkit's operations and ``can_*`` queries are the model).
 (True, False)
 >>> sorted(a.value for a in allowed(r))
 ['bet', 'no-more-bets']
+>>> sorted(a.value for a in allowed(TableRound.open(sub)))  # no wager yet: nothing to lock out
+['bet']
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import ClassVar
 
 from croupier.cards import Card
 from croupier.errors import CroupierError
-from croupier.table.procedure import PROCEDURE, Action
+from croupier.table.procedure import Action
 from croupier.table.round import DealtCards, TableRound
 
 
@@ -245,30 +247,20 @@ def can(r: TableRound, action: TableAction) -> bool:
 
 
 def allowed(r: TableRound) -> frozenset[Action]:
-    """The kinds of action the round's phase allows at its game (:data:`PROCEDURE`), less the
-    Switch Hands decisions (keep, switch; § 633b.4(f)) where no seat can make one — at a table
-    without Switch Hands, or once every Ante player has decided; whether a given action is
-    accepted (its seat, amount, turn) is :func:`can`.
+    """Exactly the kinds of action the round would accept now
+    (:meth:`TableRound.allowed_actions`): each is asked of the round's own steps — its phase at
+    its game (:data:`~croupier.table.procedure.PROCEDURE`), whose turn it is, the hand's cards and the Rules
+    Submission's options — so a kind listed is one some step of that kind (its seat, amount or
+    card right) is accepted, and a kind not listed is refused whatever its parameters. Who is
+    to act, with what, is :meth:`TableRound.turns`; whether a given step is accepted is
+    :func:`can`.
 
-    A dealt Blackjack round follows its order (§ 633a.7): the players' decisions while a hand is
-    to play (and ``settle`` only at a side-wager record, :meth:`TableRound.plays_out`), then
-    ``dealer-draw`` while the dealer's hand must draw, then ``settle``."""
-    kinds = PROCEDURE[r.game][r.phase]
-    if r.blackjack is not None and Action.DEALER_DRAW in kinds:
-        if not r.blackjack.finished:
-            kinds = kinds - {Action.DEALER_DRAW}
-            if r.plays_out() or not r.dealer_finished():
-                kinds = kinds - {Action.SETTLE}
-        else:
-            kinds = frozenset({Action.SETTLE if r.dealer_finished() else Action.DEALER_DRAW})
-    if Action.KEEP not in kinds and Action.SWITCH not in kinds:
-        return kinds
-    seats = sorted({b.seat for b in r.bets})
-    out = set(kinds)
-    for kind, make in ((Action.KEEP, Keep), (Action.SWITCH, Switch)):
-        if kind in out and not any(can(r, make(seat)) for seat in seats):
-            out.discard(kind)
-    return frozenset(out)
+    A dealt Blackjack round follows its order (§ 633a.7): the Switch Hands choice, then the
+    decisions of the hand in turn (no ``double`` after a hit, no ``split`` of a non-pair, no
+    ``surrender`` where the table offers none), then ``dealer-draw`` while the dealer's hand
+    must draw, then ``settle`` (at once only at a side-wager record,
+    :meth:`TableRound.plays_out`)."""
+    return r.allowed_actions()
 
 
 __all__ = [

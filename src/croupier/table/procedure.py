@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 
+from croupier.cards import Card, format_cards
 from croupier.errors import citation
 from croupier.frozen import stored_at_once
 from croupier.wagers.at_table import SettlementLine, TableGame
@@ -70,6 +71,49 @@ BLACKJACK_MOVES = frozenset(
 )
 """The players' decisions in a Blackjack round (:mod:`croupier.table.blackjack_play`); the dealer's
 draws after them are :attr:`Action.DEALER_DRAW` (§ 633a.7)."""
+
+DECISIONS = BLACKJACK_MOVES | {Action.PLAY, Action.FOLD}
+"""Every player's decision after the deal, at any game: what a :class:`Turn` offers."""
+
+
+def or_list(words: list[str]) -> str:
+    """``['hit', 'stand', 'double']`` as ``'hit, stand or double'`` (none: ``'nothing'``)."""
+    if not words:
+        return "nothing"
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A player whose decision the round takes now: the seat, the hand (Blackjack: its number
+    among the seat's hands, from 1, ``None`` for the keep-or-switch choice and at games of one
+    hand a seat), how many hands the seat plays, the cards of that hand and the decisions the
+    round would accept from it now (each checked against the round's rules)."""
+
+    seat: int
+    actions: frozenset[Action]
+    hand: int | None = None
+    hands: int = 1
+    cards: tuple[Card, ...] = ()
+
+    def describe(self) -> str:
+        """``'seat 1, hand 2 of 2 (8h 3c): hit or stand'``."""
+        where = f"seat {self.seat}"
+        if self.hand is not None and self.hands > 1:
+            where += f", hand {self.hand} of {self.hands}"
+        if self.cards:
+            where += f" ({format_cards(self.cards)})"
+        return f"{where}: {or_list(sorted(a.value for a in self.actions))}"
+
+    def to_json(self) -> dict[str, object]:
+        """The turn as plain JSON values."""
+        return {
+            "seat": self.seat,
+            "hand": self.hand,
+            "hands": self.hands,
+            "cards": format_cards(self.cards),
+            "actions": sorted(a.value for a in self.actions),
+        }
 
 
 _COMMON: dict[Phase, frozenset[Action]] = {
@@ -140,4 +184,13 @@ class Event:
         }
 
 
-__all__ = ["BLACKJACK_MOVES", "PROCEDURE", "Action", "Event", "Phase"]
+__all__ = [
+    "BLACKJACK_MOVES",
+    "DECISIONS",
+    "PROCEDURE",
+    "Action",
+    "Event",
+    "Phase",
+    "Turn",
+    "or_list",
+]

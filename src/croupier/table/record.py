@@ -37,8 +37,9 @@ A double may give its ``"amount"`` (e.g. ``"$10"``) to double for less; each spl
 its own hits. Then the dealer's draws, once every hand is played: ``{"action": "dealer-draw",
 "cards": "5h Kd"}`` (or ``"card": "5h"``, one step a card), each checked against the drawing rule
 (S17 or H17, § 633a.7: a card the dealer must not take is refused, and ``settle`` refuses a dealer
-hand that must still draw). A recorded round may instead give the draws at the deal after the
-hole card (``"dealer": "Kd 6c 5h"``), as before.
+hand that must still draw). A round file may instead give the draws at the deal after the
+hole card (``"dealer": "Kd 6c 5h"``), as before; a round played step by step at an open table may
+not (its deal is the upcard and the hole card only, § 633a.7).
 
 A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``). When the
 round records the players' play, the Blackjack wagers are settled (§ 633b.4(i), (o); Chapter 633a);

@@ -46,6 +46,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Self
 
 from croupier.cards import Card, Shoe, format_cards
@@ -63,8 +64,16 @@ from croupier.games.baccarat import deal_coup, play_coup
 from croupier.games.blackjack import play_dealer
 from croupier.paytables import MeterLevel, Paytable
 from croupier.table.blackjack_play import BlackjackPlay
-from croupier.table.procedure import BLACKJACK_MOVES, PROCEDURE, Action, Event, Phase
-from croupier.table.round_blackjack import BlackjackDecisions, a_or_an
+from croupier.table.procedure import (
+    BLACKJACK_MOVES,
+    DECISIONS,
+    PROCEDURE,
+    Action,
+    Event,
+    Phase,
+    Turn,
+)
+from croupier.table.round_blackjack import BlackjackDecisions, a_or_an, accepts
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import check_cents, format_money
 from croupier.wagers import Wager, get_wager
@@ -202,17 +211,118 @@ class TableRound(BlackjackDecisions):
         return self.submission.base
 
     def _require(self, action: Action) -> None:
-        allowed = PROCEDURE[self.game][self.phase]
-        if action in allowed:
+        """Raise :class:`ProcedureError` when the round's phase never takes ``action`` at its
+        game (:data:`PROCEDURE`), naming what the round would accept now
+        (:meth:`allowed_actions`) and who acts next (:meth:`turns`)."""
+        if action in PROCEDURE[self.game][self.phase]:
             return
-        names = ", ".join(sorted(a.value for a in allowed)) or "nothing"
+        names = ", ".join(sorted(a.value for a in self.allowed_actions())) or "nothing"
+        turns = "; ".join(t.describe() for t in self.turns())
         # the Play wager is placed after the player sees the cards (§ 641a.7(d)(1))
         play_rule = self.base.decision_rule if action is Action.PLAY else None
         raise ProcedureError(
             f"{action.value} is not allowed once the round is {self.phase.value} "
-            f"(allowed: {names})",
+            f"(allowed: {names}{'; to act: ' + turns if turns else ''})",
             section=play_rule or self.base.procedure_rule,
         )
+
+    # -- what the round accepts now --------------------------------------------------------
+    def turns(self) -> tuple[Turn, ...]:
+        """The players whose decisions the dealt round takes now, each with the decisions it
+        would accept (asked of the round itself: nothing changes). Blackjack: the one player in
+        turn (:meth:`blackjack_turn`: the keep-or-switch choice, § 633b.4(f), then each hand,
+        seat 1 first, § 633a.7), none once every hand is played. Four Card Poker: every seat
+        with an Ante that has neither played nor folded (§ 641a.7(d)(1)), in no set order.
+        Criss-Cross Poker: every seat that may still fold (§ 674b.1(c)). Before the deal and
+        after the settlement: none."""
+        if self.phase is not Phase.DEALT:
+            return ()
+        if self.game is TableGame.BLACKJACK:
+            turn = self.blackjack_turn()
+            return () if turn is None else (turn,)
+        kinds = PROCEDURE[self.game][self.phase] & DECISIONS
+        if not kinds:
+            return ()
+        assert self.cards is not None
+        hands = dict(self.cards.players)
+        wager = self.base.decision_wager
+        out: list[Turn] = []
+        for seat in self.seats():
+            ante = self.seat_bets(seat).get(wager) if wager is not None else None
+            can = set()
+            if (
+                Action.PLAY in kinds
+                and ante is not None
+                and accepts(partial(self.play, seat, ante))
+            ):
+                can.add(Action.PLAY)
+            if Action.FOLD in kinds and accepts(partial(self.fold, seat)):
+                can.add(Action.FOLD)
+            if can:
+                out.append(Turn(seat, frozenset(can), None, 1, hands.get(seat, ())))
+        return tuple(out)
+
+    def allowed_actions(self) -> frozenset[Action]:
+        """Exactly the kinds of action the round would accept now: a player's decision where
+        :meth:`turns` offers it, a bet while some seat can still place an offered wager
+        (:meth:`bet`: its amount, within the limits, is the bet's own), ``no-more-bets`` once
+        the bets are complete (:meth:`no_more_bets`), the deal after the lock-out, the dealer's
+        draw while the drawing rule owes one after every hand (:meth:`dealer_draw`, § 633a.7),
+        ``settle`` once nothing is left to decide (:meth:`settle`'s own checks). Each is asked
+        of the round's own steps, so a step named here is one the round takes (with its
+        parameters — a seat, an amount, a card — right) and a step refused is never named."""
+        kinds = PROCEDURE[self.game][self.phase]
+        turns = self.turns()
+        out = {a for t in turns for a in t.actions}
+        # a Blackjack player still to act: the dealer does not draw, and only a side-wager
+        # record settles (what dealer_draw and settle check first; asked here without making
+        # their refusals' words, which name the turn again)
+        waiting = self.game is TableGame.BLACKJACK and bool(turns)
+        for kind in kinds - DECISIONS:
+            if kind is Action.BET:
+                ok = self._bet_open()
+            elif kind is Action.DEAL:
+                ok = True  # the cards are the deal's own: any deal the shoe holds
+            elif kind is Action.NO_MORE_BETS:
+                ok = accepts(self.no_more_bets)
+            elif kind is Action.DEALER_DRAW:
+                ok = not waiting and accepts(lambda: self.dealer_draw(self._draw_probe()))
+            elif kind is Action.SETTLE:
+                ok = not (waiting and self.plays_out()) and accepts(self._check_settle)
+            else:  # pragma: no cover - every kind a phase lists is one of the above
+                ok = False
+            if ok:
+                out.add(kind)
+        return frozenset(out)
+
+    def _draw_probe(self) -> list[Card]:
+        """The card a dealer's draw is asked with (:meth:`allowed_actions`): one the shoe still
+        holds, else none (a seeded deal's next card)."""
+        card = self._spare_card()
+        return [card] if card is not None else []
+
+    def _bet_open(self) -> bool:
+        """Whether, while betting is open, some seat can still place some offered wager: one
+        it has not placed, whose base wager it has (§ 633b.1(c) and the like), or the Switch
+        Hands Ante after the Blackjack wager (§ 633b.4(c)); the amount is the bet's own."""
+        sub = self.submission
+        ids = [w.wager for w in sub.wagers]
+        if sub.variant is not None:
+            ids.append(ANTE_WAGER)
+        base = self.base.base_wagers
+        for seat in range(1, sub.seats + 1):
+            placed = self.seat_bets(seat)
+            for wid in ids:
+                if wid in placed:
+                    continue
+                if wid == ANTE_WAGER:
+                    needs: tuple[str, ...] = base[:1]
+                else:
+                    w = _registered(wid)
+                    needs = w.base_wagers if w is not None else ()
+                if not needs or not placed.keys().isdisjoint(needs):
+                    return True
+        return False
 
     def seat_bets(self, seat: int) -> dict[str, int]:
         """The wagers at ``seat``: id → cents."""
@@ -438,7 +548,9 @@ class TableRound(BlackjackDecisions):
 
     def deal_shoe(self, seed: int) -> TableRound:
         """Deal from a shoe of the table's decks shuffled with ``seed`` (the Blackjack dealer's
-        hand drawn by the house rule, § 633a.7; the coup by § 631a.9–§ 631a.11).
+        hand drawn by the house rule, § 633a.7 — in a round played step by step only the upcard
+        and the hole card, the draws left to ``dealer-draw`` from the rest of the shoe; the coup
+        by § 631a.9–§ 631a.11).
 
         Raises what :meth:`deal` raises.
         """
@@ -460,7 +572,13 @@ class TableRound(BlackjackDecisions):
         hands = {s: cards[i * n : (i + 1) * n] for i, s in enumerate(seats)}
         rest = cards[len(seats) * n :]
         if game is TableGame.BLACKJACK:
-            dealer = play_dealer(rest, self.submission.blackjack_rules)
+            # played step by step, the deal is the upcard and the hole card: the dealer draws
+            # from the rest of the shoe after every hand (dealer-draw, § 633a.7)
+            dealer = (
+                tuple(rest[:2])
+                if self.step_by_step
+                else play_dealer(rest, self.submission.blackjack_rules)
+            )
             dealt = DealtCards(
                 tuple((s, tuple(h)) for s, h in hands.items()),
                 dealer,
@@ -545,17 +663,8 @@ class TableRound(BlackjackDecisions):
         Raises :class:`ProcedureError` (a decision not made: a Play or fold, a switch, a hand
         not finished) and :class:`UnsettledBetError` when a bet would have no settlement line.
         """
-        self._require(Action.SETTLE)
+        self._check_settle()
         base = self.base
-        if base.decision_wager is not None and base.decision_rule is not None:
-            decided = dict(self.decisions)
-            for seat in self.seats():
-                if base.decision_wager in self.seat_bets(seat) and seat not in decided:
-                    raise ProcedureError(
-                        f"seat {seat} has neither played nor folded", section=base.decision_rule
-                    )
-        if self.game is TableGame.BLACKJACK:
-            self._check_play_over()  # the players' hands, then the dealer's (§ 633a.7)
         r = self._settle_moment(SettleWhen.ROUND_END)
         if self.game is TableGame.BLACKJACK:
             r = r._settle_blackjack()
@@ -571,6 +680,22 @@ class TableRound(BlackjackDecisions):
             f"{SETTLED_NET}{_signed(net)}",
             {"phase": Phase.SETTLED},
         )
+
+    def _check_settle(self) -> None:
+        """What :meth:`settle` checks before settling anything: the phase, every decision made
+        (a Play or fold, § 641a.7(d)(1)), at Blackjack every hand played and the dealer's hand
+        finished (§ 633a.7)."""
+        self._require(Action.SETTLE)
+        base = self.base
+        if base.decision_wager is not None and base.decision_rule is not None:
+            decided = dict(self.decisions)
+            for seat in self.seats():
+                if base.decision_wager in self.seat_bets(seat) and seat not in decided:
+                    raise ProcedureError(
+                        f"seat {seat} has neither played nor folded", section=base.decision_rule
+                    )
+        if self.game is TableGame.BLACKJACK:
+            self._check_play_over()  # the players' hands, then the dealer's (§ 633a.7)
 
     def _check_every_bet_settled(self) -> None:
         """Raise :class:`UnsettledBetError` naming a bet without a settlement line."""

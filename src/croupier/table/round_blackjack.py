@@ -13,18 +13,25 @@ The order of a round (58 Pa. Code § 633a.7; shared/regulations/base-games.md): 
 each player two cards and the dealer the upcard and the hole card; the wagers settled on the first
 two cards (Perfect Pairs, Jackpot Party, Match the Dealer: § 633b.1(e), § 633b.2(g),
 § 633b.3(g)) are settled then; the Switch Hands choice (§ 633b.4(f)) and the players' decisions
-follow; then the dealer's draws; then ``settle``. The deal may still give the dealer's draws after
-the hole card (a recorded round), checked card by card against the drawing rule.
+follow; then the dealer's draws; then ``settle``. The deal of a recorded round may still give the
+dealer's draws after the hole card, checked card by card against the drawing rule; a round played
+step by step (an open table) is dealt the upcard and the hole card only.
+
+What the round accepts now is asked of the round itself: :meth:`BlackjackDecisions.blackjack_turn`
+is the player in turn with the decisions the round would take from it (the
+:class:`~croupier.table.procedure.Turn` the round's ``turns`` and ``allowed_actions`` read).
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TYPE_CHECKING, Any, Self
 
 from croupier.cards import Card, Shoe, as_card, format_cards
-from croupier.errors import CardError, InputError, ProcedureError, RulesError
+from croupier.errors import CardError, CroupierError, InputError, ProcedureError, RulesError
 from croupier.games.blackjack import (
     DEALING_RULE,
     DealerCompletion,
@@ -32,7 +39,7 @@ from croupier.games.blackjack import (
     is_blackjack,
 )
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
-from croupier.table.procedure import Action
+from croupier.table.procedure import Action, Phase, Turn, or_list
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.wagers.at_table import BaseGame, DealtCards, SeatBet, SettlementLine
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
@@ -43,11 +50,22 @@ def a_or_an(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
+def accepts(step: Callable[[], object]) -> bool:
+    """Whether ``step`` (a step of an immutable round, made only to ask) is accepted: every rule
+    checked, nothing changed."""
+    try:
+        step()
+    except CroupierError:
+        return False
+    return True
+
+
 class BlackjackDecisions:
     """The Blackjack decisions and settlement of a :class:`~croupier.table.round.TableRound`."""
 
     if TYPE_CHECKING:  # what the round provides
         submission: RulesSubmission
+        phase: Phase
         cards: DealtCards | None
         blackjack: BlackjackPlay | None
         step_by_step: bool
@@ -189,13 +207,24 @@ class BlackjackDecisions:
         """At the deal: the dealer has the upcard and the hole card, and each further card given
         (a recorded round's draws) was drawn to a hand that had to draw (§ 633a.7). A hand that
         must still draw is dealt: the draws come in a ``dealer-draw`` step after the players'.
+        A round played step by step (:attr:`step_by_step`, an open table) is dealt the upcard
+        and the hole card only: the dealer draws after every player's hand (§ 633a.7), never at
+        the deal (docs/interpretations.md).
 
-        Raises :class:`CardError` (fewer than two cards) and :class:`RulesError` (a card drawn
-        to a hand that stands)."""
+        Raises :class:`CardError` (fewer than two cards), :class:`ProcedureError` (more than two
+        in a round played step by step) and :class:`RulesError` (a card drawn to a hand that
+        stands)."""
         if len(dealer) < 2:
             raise CardError(
                 f"the dealer is dealt the upcard and the hole card: two cards, not {len(dealer)}",
                 format_cards(dealer),
+            )
+        if self.step_by_step and len(dealer) > 2:
+            raise ProcedureError(
+                f"the deal gives the dealer the upcard and the hole card only: two cards, not "
+                f"{len(dealer)} ({format_cards(dealer)}); the dealer draws after every player's "
+                "hand, in dealer-draw steps",
+                section=DEALING_RULE,
             )
         for i in range(2, len(dealer)):
             self._check_owed(dealer[:i], dealer[i], None)
@@ -311,19 +340,73 @@ class BlackjackDecisions:
         return not self._must_draw(play.dealer, live)
 
     def _check_players_done(self, play: BlackjackPlay, what: str) -> None:
-        """Raise :class:`ProcedureError` naming the seat still to choose or act."""
+        """Raise :class:`ProcedureError` naming the seat still to choose or act, and what the
+        round accepts from it now (:meth:`blackjack_turn`)."""
         asking, acting = play.to_ask(), play.to_act()
         if asking is not None:
             raise ProcedureError(
                 f"seat {asking.seat} has not chosen to keep or switch: {what} after every player",
                 section="633b.4(f)",
             )
-        if acting is not None:
-            raise ProcedureError(
-                f"seat {acting.seat}'s hand is not finished: hit, stand, double, split or "
-                f"surrender ({what} once every hand is played)",
-                section=ORDER_RULE,
+        if acting is None:
+            return
+        turn = self.blackjack_turn()
+        assert turn is not None
+        hand = f" (hand {turn.hand} of {turn.hands})" if turn.hands > 1 else ""
+        raise ProcedureError(
+            f"seat {acting.seat}'s hand is not finished{hand}: "
+            f"{or_list(sorted(a.value for a in turn.actions))} ({what} once every hand is played)",
+            section=ORDER_RULE,
+        )
+
+    def _spare_card(self) -> Card | None:
+        """A card the table's shoe still holds after every card of the round (the lowest by
+        index), to ask whether a move that draws would be accepted: none of the players' rules
+        reads the card drawn. ``None`` when the shoe holds none."""
+        play, dealt = self.blackjack, self.cards
+        assert play is not None and dealt is not None
+        used = Counter((*dealt.every_card(), *play.drawn()))
+        decks = self.submission.decks
+        for i in range(52):
+            card = Card.from_index(i)
+            if used[card] < decks:
+                return card
+        return None
+
+    def blackjack_turn(self) -> Turn | None:
+        """The player the dealt round waits for — the Switch Hands choice (§ 633b.4(f): the
+        highest seat first), else the hand in turn (§ 633a.7: seat 1 first, a seat's hands in
+        the order they lie) — with the decisions the round would accept from it now, each asked
+        of the round itself (its rules, the submission's options, the hand's cards); ``None``
+        when no player is to act (every hand played, or the dealer's Blackjack at the peek)."""
+        play = self.blackjack
+        if play is None or self.phase is not Phase.DEALT:
+            return None
+        asking = play.to_ask()
+        if asking is not None:
+            seat = asking.seat
+            kinds = frozenset(
+                kind
+                for kind, choose in ((Action.KEEP, self.keep), (Action.SWITCH, self.switch))
+                if accepts(partial(choose, seat))
             )
+            return Turn(seat, kinds, None, 1, asking.face_up)
+        acting = play.to_act()
+        if acting is None:
+            return None
+        seat = acting.seat
+        i = acting.current(play.rules)
+        assert i is not None
+        card = self._spare_card()
+        moves: tuple[tuple[Action, Callable[[], object]], ...] = (
+            (Action.HIT, partial(self.hit, seat, card)),
+            (Action.STAND, partial(self.stand, seat)),
+            (Action.DOUBLE, partial(self.double, seat, None, card)),
+            (Action.SPLIT, partial(self.split, seat)),
+            (Action.SURRENDER, partial(self.surrender, seat)),
+        )
+        kinds = frozenset(kind for kind, move in moves if accepts(move))
+        return Turn(seat, kinds, i + 1, len(acting.hands), acting.hands[i].cards)
 
     def plays_out(self) -> bool:
         """Whether ``settle`` needs every hand played out: a round played step by step, at a

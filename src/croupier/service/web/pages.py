@@ -17,6 +17,11 @@
   (:mod:`croupier.service.web.designer`).
 * ``GET /parsheet.csv`` — one par sheet as CSV (:func:`croupier.analysis.report.parsheets_csv`).
 
+Every URL a page names is root-relative (``/static/app.js``, ``/pit``): none is built from the
+request's ``Host`` header, so a client cannot make a page load a script from a host of its
+choosing, and behind a TLS proxy nothing is fetched over ``http://`` (the templates' ``url_for``
+is :func:`_url_path_for`).
+
 Bad input is shown on the page as the croupier error's one line with its section (status 422),
 never a traceback.
 """
@@ -24,6 +29,7 @@ never a traceback.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,6 +37,7 @@ from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from jinja2 import pass_context
 
 import croupier
 from croupier.analysis.parsheet import exact_parsheet
@@ -54,6 +61,21 @@ from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
 templates.env.globals["version"] = croupier.__version__
+
+
+@pass_context
+def _url_path_for(context: Mapping[str, Any], name: str, /, **path_params: Any) -> str:
+    """The templates' ``url_for``: the root-relative path of a route or mount (the server's
+    configured root path, then the route's), never an absolute URL. Starlette's own builds it
+    from the request's ``Host`` header and scheme — a page naming a host the client chose (a
+    script from ``http://evil.example/…`` on the pages that keep a staff token), and ``http://``
+    behind a TLS proxy."""
+    request: Request = context["request"]
+    root = str(request.scope.get("root_path", "")).rstrip("/")
+    return root + str(request.app.url_path_for(name, **path_params))
+
+
+templates.env.globals["url_for"] = _url_path_for
 
 router = APIRouter(include_in_schema=False)
 

@@ -14,6 +14,14 @@
     $("round-phase").textContent = state.phase;
     $("round-cards").textContent = state.cards || "—";
     $("round-allowed").textContent = state.allowed.join(", ") || "nothing: the round is settled";
+    // who acts next (seat and hand) and with what: the round's own answer, never guessed here
+    const turns = state.to_act || [];
+    $("round-to-act").textContent = turns.length ? turns.map((t) =>
+      `seat ${t.seat}${t.hand !== null && t.hands > 1 ? `, hand ${t.hand} of ${t.hands}` : ""}` +
+      `${t.cards ? ` (${t.cards})` : ""}: ${t.actions.join(", ")}`).join("; ") :
+      (state.allowed.includes("dealer-draw") ? "the dealer draws" : "no player");
+    if (turns.length === 1) $("play-seat").value = String(turns[0].seat);
+    // a button is live only for what the round would accept now (allowed is exact)
     document.querySelectorAll("button[data-action]").forEach((b) => {
       b.disabled = !state.allowed.includes(b.dataset.action);
     });
