@@ -285,3 +285,20 @@ def test_the_service_refuses_what_the_cli_refuses_in_its_words(
     with server.client() as c:  # nothing was made, either way
         gone = c.get(f"/progressives/{name}", headers=server.auth(SHIFT))
     assert gone.status_code == 404
+
+
+def test_the_openapi_examples_of_a_new_progressive_are_created(server: Server) -> None:
+    """Each example body ``/openapi.json`` shows for ``POST /progressives`` — the second with
+    every field the CLI's options have — creates its progressive (under a fresh name, at fresh
+    tables: the test ledger's BJ-1 has a $5 Match the Dealer progressive already)."""
+    with server.client() as c:
+        spec = c.get("/openapi.json").json()
+    examples = spec["components"]["schemas"]["NewProgressive"]["examples"]
+    assert {"reseed", "hit_policy", "limits", "submission"} <= set(examples[1])
+    for example in examples:
+        fresh = {"name": uid(example["name"]), "tables": [uid(t) for t in example["tables"]]}
+        r = http_create(server, {**example, **fresh})
+        assert r.status_code == 201, r.text
+        shown = r.json()
+        assert shown["paytable"] == example["paytable"].partition(":")[2]
+        assert shown["tables"] == fresh["tables"]
