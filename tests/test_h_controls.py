@@ -226,7 +226,13 @@ def test_a_dollar_and_a_five_dollar_wager_each_feed_their_own_progressive(server
     with server.client() as c:
         elsewhere = uid("BJ")
         nope = post_round(c, server, elsewhere, body, "no-such-progressive")
-        assert (nope.status_code, nope.json()["error_type"]) == (404, "LedgerLookupError")
+        # the query of a change names nothing: refused as a progressive not linked (§ 605a.8),
+        # a 422 — a 404 is for a path that names nothing
+        assert (nope.status_code, nope.json()["error_type"], nope.json()["section"]) == (
+            422,
+            "LinkError",
+            "605a.8",
+        )
         unlinked = post_round(c, server, elsewhere, body, "mtd-5")
         assert unlinked.status_code == 422, unlinked.text
         assert "not linked to progressive 'mtd-5'" in unlinked.json()["detail"]

@@ -32,6 +32,7 @@ from service_support import (
     SHIFT,
     Server,
     keyed,
+    round_file,
     royal_round,
     serving,
 )
@@ -191,6 +192,186 @@ def test_an_unknown_paytable_is_not_found(server: Server) -> None:
         f"{server.base}/paytables", params={"section": "633b.1", "paytable": "Z"}, timeout=60
     )
     assert (r.status_code, r.json()["error_type"]) == (404, "UnknownPaytableError")
+
+
+MTD_2_DECKS = (
+    "the Match the Dealer Progressive wager is played with 6 or 8 decks, not 2 "
+    "(58 Pa. Code § 633b.3(b))"
+)
+"""§ 633b.3(b): Match the Dealer is dealt from six or eight decks (the trial's input)."""
+MTD_99 = (
+    "the Match the Dealer Progressive wager: § 633b.3 has no paytable '99' (its paytables: 1, 2, "
+    "3, 4, 5, 6, 7, 8, 9, 10)"
+)
+"""§ 633b.3(i) prints paytables 1 to 10."""
+
+
+def test_a_body_naming_what_the_rule_refuses_is_refused_alike_on_every_route(
+    server: Server,
+) -> None:
+    """The trial: Match the Dealer at 2 decks was a 404 ``UnknownPaytableError`` ("paytable 1 of
+    § 633b.3 is not for 2 decks", no section) from ``POST /progressives`` and a 422
+    ``RulesError`` (§ 633b.3(b)) from ``POST /simulations``. A body naming a paytable its
+    section does not print is a 422 citing the section on every route that takes one; a Rules
+    Submission says it in the same words. Nothing is made."""
+    name = uid("mtd")
+    with server.client() as c:
+
+        def post(path: str, body: dict[str, Any], **params: str) -> httpx.Response:
+            return c.post(path, json=body, params=params, headers=keyed(server.auth(SHIFT)))
+
+        for decks, paytable, detail, section in (
+            (2, "1", MTD_2_DECKS, "633b.3(b)"),
+            (6, "99", f"{MTD_99} (58 Pa. Code § 633b.3)", "633b.3"),
+        ):
+            made = post(
+                "/progressives",
+                {"paytable": f"match-the-dealer:{paytable}", "decks": decks, "amount": "$5",
+                 "name": name},
+            )  # fmt: skip
+            simulated = post(
+                "/simulations", {"wager": "match-the-dealer", "paytable": paytable, "decks": decks}
+            )
+            for r in (made, simulated):
+                assert (r.status_code, r.json()["error_type"]) == (422, "RulesError"), r.text
+                assert (r.json()["detail"], r.json()["section"]) == (detail, section)
+        submission = {
+            **PLAIN_SUBMISSION,
+            "wagers": [
+                *PLAIN_SUBMISSION["wagers"],
+                {"wager": "match-the-dealer", "paytable": "99", "amounts": ["$5"]},
+            ],
+        }
+        table = post("/tables", {"table": uid("T"), "submission": submission})
+        assert (table.status_code, table.json()["error_type"]) == (422, "SubmissionError")
+        assert table.json()["violations"] == [{"message": MTD_99, "section": "633b.3"}]
+        assert c.get(f"/progressives/{name}", headers=server.auth(SHIFT)).status_code == 404
+
+
+def test_a_body_naming_nothing_is_a_422_a_path_naming_nothing_a_404(server: Server) -> None:
+    """A request whose body (or, for a change, its query) names a wager or a progressive that
+    does not exist is unprocessable as sent — a 422 saying so, citing the rule where one binds
+    (a table's progressive wagers feed progressives linked to it, § 605a.8: the same refusal as
+    for one that exists and is not linked); a 404 is for a path that names nothing."""
+    ghost = "nope-" + uuid.uuid4().hex[:6]
+    not_linked = (
+        f"table {{table}} is not linked to progressive {ghost!r}: no progressive named {ghost!r}"
+    )
+    with server.client() as c:
+        table = uid("T")
+        opened = c.post(
+            "/tables",
+            json={"table": table, "submission": PLAIN_SUBMISSION, "progressives": [ghost]},
+            headers=keyed(server.auth(PIT)),
+        )
+        fed = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-1", "progressive": ghost},
+            json=royal_round(uid("r")),
+            headers=keyed(server.auth(DEALER)),
+        )
+        for r, where in ((opened, table), (fed, "BJ-1")):
+            assert (r.status_code, r.json()["error_type"], r.json()["section"]) == (
+                422,
+                "LinkError",
+                "605a.8",
+            ), r.text
+            assert r.json()["detail"].startswith(not_linked.format(table=where))
+        assert c.get(f"/tables/{table}", headers=server.auth(DEALER)).status_code == 404
+        wager = c.post(
+            "/simulations",
+            json={"wager": "perfect-pears", "paytable": "A", "decks": 6},
+            headers=server.auth(DEALER),
+        )
+        assert (wager.status_code, wager.json()["error_type"]) == (422, "InputError")
+        assert wager.json()["detail"].startswith("no wager 'perfect-pears'; did you mean")
+        for method, path, body in (
+            ("GET", f"/progressives/{ghost}", None),
+            ("POST", f"/progressives/{ghost}/links", {"table": "BJ-9"}),
+            ("POST", f"/progressives/{ghost}/adjust", {"level": "Progressive", "reason": "r"}),
+            ("POST", "/tables/NO-SUCH-TABLE/steps", {"action": "no-more-bets"}),
+            ("GET", "/parsheets/perfect-pears", None),
+        ):
+            r = c.request(method, path, json=body, headers=keyed(server.auth(SHIFT)))
+            assert r.status_code == 404, (path, r.text)
+
+
+def test_an_adjustment_says_which_condition_it_breaks_citing_its_rule(server: Server) -> None:
+    """The trial's 409 said "would leave the Progressive meter at $0 or below, below what is
+    held for pending awards, or the reserve below zero" — which, it did not say — and cited
+    nothing. By hand (§ 633b.3(j)): a new $5 paytable 1 progressive stands at 1,000 × $5 =
+    $5,000 with a $0 reserve; one $5 wager adds 15% ($0.75) to the meter and 6% ($0.30) to the
+    reserve, and seat 2's 2 Suited Match (7♥ 7♥ against the 7♥ up) takes 10% of the $5,000.75
+    meter, $500.075 paid rounded down to the cent (docs/interpretations.md): $500.07 held until a
+    floorperson validates it. Each refusal changes nothing."""
+    name, table = uid("mtd"), uid("BJ")
+    spec = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": name}
+    rule = ("605a.7(a)(6)", "(58 Pa. Code § 605a.7(a)(6))")
+    with server.client() as c:
+
+        def adjust(**change: str) -> httpx.Response:
+            body = {"level": "Progressive", "reason": "meter test", **change}
+            return c.post(
+                f"/progressives/{name}/adjust", json=body, headers=keyed(server.auth(PIT))
+            )
+
+        def level() -> dict[str, Any]:
+            r = c.get(f"/progressives/{name}", headers=server.auth(PIT))
+            (lv,) = r.json()["levels"]
+            return dict(lv)
+
+        made = c.post(
+            "/progressives", json={**spec, "tables": [table]}, headers=keyed(server.auth(SHIFT))
+        )
+        assert made.status_code == 201, made.text
+        for change, said in (
+            ({"meter": "-5000"}, "the Progressive meter at $0, not above $0"),
+            ({"reserve": "-0.01"}, "the Progressive reserve at -$0.01, below $0"),
+            (
+                {"meter": "-6000", "reserve": "-1"},
+                "the Progressive meter at -$1,000, not above $0 and the Progressive reserve at "
+                "-$1, below $0",
+            ),
+        ):
+            r = adjust(**change)
+            assert (r.status_code, r.json()["error_type"], r.json()["section"]) == (
+                409,
+                "LedgerError",
+                rule[0],
+            ), r.text
+            assert r.json()["detail"] == f"the adjustment would leave {said} {rule[1]}"
+        assert (level()["meter_micros"], level()["reserve_micros"]) == (5_000_000_000, 0)
+        steps: list[dict[str, Any]] = [
+            {"action": "bet", "seat": 2, "wager": "blackjack", "amount": "$25"},
+            {"action": "bet", "seat": 2, "wager": "match-the-dealer", "amount": "$5"},
+            {"action": "no-more-bets"},
+            {"action": "deal", "players": {"2": "7h 7h"}, "dealer": "7h Qs"},
+            {"action": "stand", "seat": 2},
+            {"action": "settle"},
+        ]
+        fed = c.post(
+            "/rounds/settle",
+            params={"table": table, "progressive": name},
+            json=round_file(uid("r"), steps),
+            headers=keyed(server.auth(DEALER)),
+        )
+        assert fed.status_code == 201, fed.text
+        before = level()
+        assert (before["meter_micros"], before["held_micros"], before["reserve_micros"]) == (
+            5_000_750_000,
+            500_070_000,
+            300_000,
+        )
+        r = adjust(meter="-4500.69")  # $5,000.75 − $4,500.69 = $500.06 < $500.07
+        assert (r.status_code, r.json()["section"]) == (409, rule[0])
+        assert r.json()["detail"] == (
+            "the adjustment would leave the Progressive meter at $500.06, below the $500.07 it "
+            f"holds for pending awards {rule[1]}"
+        )
+        assert level() == before
+        ok = adjust(meter="-4500.68")  # leaves $500.07: all of it held, none below
+        assert ok.status_code == 200, ok.text
+        assert ok.json()["meter_micros"] == 500_070_000
 
 
 def test_a_reconfiguration_shows_rates_as_the_request_gives_them(server: Server) -> None:

@@ -345,8 +345,13 @@ def test_a_changed_meter_row_is_caught_by_verify(ledger: Ledger) -> None:
 def test_adjustments_need_a_pit_manager_and_a_reason(ledger: Ledger) -> None:
     with pytest.raises(AuthorizationError, match=r"605a\.7\(a\)\(6\)"):
         ledger.adjust("mtd-5", P, meter_cents=100, by=FLOOR, reason="meter fault")
-    with pytest.raises(LedgerError, match="below zero"):
+    with pytest.raises(LedgerError) as refused:  # the reserve starts at $0
         ledger.adjust("mtd-5", P, reserve_cents=-1, by=PIT, reason="x")
+    assert str(refused.value) == (
+        "the adjustment would leave the Progressive reserve at -$0.01, below $0 "
+        "(58 Pa. Code § 605a.7(a)(6))"
+    )
+    assert refused.value.section == "605a.7(a)(6)"
     after = ledger.adjust("mtd-5", P, meter_cents=-100, by=PIT, reason="meter fault")
     assert after.meter == (SEED_5 - 100) * U
     assert ledger.verify("mtd-5")[P] == after

@@ -507,18 +507,23 @@ def test_the_designer_solves_a_pay_and_exports_a_paytable_croupier_loads(
 def test_the_hold_report_flags_a_table_with_mis_settled_rounds(
     server: Server, page: Any, tmp_path: Path
 ) -> None:
-    # by hand, 6 decks (312 cards): Perfect Pairs A's exact house edge and variance per unit
+    # by hand, 6 decks (312 cards): Perfect Pairs A's exact house edge, variance and third
+    # central moment per unit
     deals = comb(312, 2)
     counts = {25: 52 * comb(6, 2), 12: 13 * 2 * 36, 6: 13 * 4 * 36}
     counts[-1] = deals - sum(counts.values())
     mean = Fraction(sum(n * c for n, c in counts.items()), deals)
-    var = Fraction(sum(n * n * c for n, c in counts.items()), deals) - mean**2
+    var = Fraction(sum((n - mean) ** 2 * c for n, c in counts.items()), deals)
+    third = Fraction(sum((n - mean) ** 3 * c for n, c in counts.items()), deals)
     sd = math.sqrt(var)
+    needed = math.floor(25 * third**2 / var**3) + 1  # Cochran's rule: n > 25 × skewness²
+    assert needed == 627
 
-    def band(lines: int) -> str:  # ± 3 SD of the theoretical hold of `lines` $5 wagers
+    def band(lines: int) -> str:  # the band of the theoretical hold of `lines` $5 wagers:
+        k = 3 if lines >= needed else math.sqrt(10_000 / 27)  # ± 3 SD, else Chebyshev's
         theo = -mean * 500 * lines
         spread = sd * math.sqrt(lines * 500**2)
-        lo, hi = math.floor(float(theo) - 3 * spread), math.ceil(float(theo) + 3 * spread)
+        lo, hi = math.floor(float(theo) - k * spread), math.ceil(float(theo) + k * spread)
         return f"{format_money(lo)} to {format_money(hi)}"
 
     expect = sync_api.expect
@@ -529,11 +534,15 @@ def test_the_hold_report_flags_a_table_with_mis_settled_rounds(
     login(page, PIT)
     bad = page.locator(f"#hold tr[data-table={MIS_SETTLED}][data-wager=perfect-pairs]")
     good = page.locator(f"#hold tr[data-table={HONEST}][data-wager=perfect-pairs]")
+    # 40 wagers are too few for the ± 3 SD band, but paying every one 25 to 1 is far outside
+    # even the ± 19.2 SD band that holds at any count
     expect(bad).to_contain_text("outside the band")
+    expect(bad).to_contain_text(f"{MIS_ROUNDS} of the {needed} needed")
     expect(bad).to_have_class("flagged")
     expect(bad).to_contain_text(format_money(-12500 * MIS_ROUNDS))  # the players won it all
     expect(bad).to_contain_text(band(MIS_ROUNDS))
-    expect(good).to_contain_text("within the band")
+    expect(good).to_contain_text(f"too few wagers to judge: {HONEST_ROUNDS} of the {needed} needed")
+    expect(good).not_to_have_class("flagged")
     expect(good).to_contain_text(format_money(500 * HONEST_ROUNDS))  # every wager lost
     expect(good).to_contain_text(band(HONEST_ROUNDS))
     assert page.locator("#chart-hold").bounding_box()["height"] > 100

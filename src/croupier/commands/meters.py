@@ -31,7 +31,6 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 import sys
@@ -40,7 +39,7 @@ from typing import Annotated, Any
 
 import typer
 
-from croupier.commands.common import _money, app, err, out, where
+from croupier.commands.common import app, err, out, where
 from croupier.commands.meters_report import ReportFormat, write_report
 from croupier.commands.meters_view import _print_history, _print_status
 from croupier.errors import (
@@ -50,12 +49,10 @@ from croupier.errors import (
     LedgerError,
     LedgerKeyError,
 )
-from croupier.paytables import MeterLevel
 from croupier.progressive import (
     EnvyRule,
     HitPolicy,
     Ledger,
-    ProgressiveDefinition,
     ReseedFunding,
     ResetTiming,
     RoundSettlement,
@@ -63,17 +60,16 @@ from croupier.progressive import (
     default_url,
     format_micros,
 )
+from croupier.progressive.create import new_definition
 from croupier.progressive.views import (
     award_dict,
     event_dict,
-    progressive_paytable,
     signed_cents,
     status_dict,
 )
 from croupier.table.progressive import (
     check_one_meter_per_wager,
     feed_progressive,
-    progressive_wager,
     progressives_for,
     round_id_of,
     wager_of,
@@ -303,25 +299,21 @@ def create(
     json_out: JsonOut = False,
 ) -> None:
     """Create a progressive from a paytable of the regulation, its levels at their seeds; a shift
-    manager does it."""
-    section, key = progressive_paytable(paytable)
-    wager_cents = _money(amount, "--amount")
-    assert wager_cents is not None
-    # the wager's own paytables (§ 641a.7's progressives read the EXAMPLE operator tables)
-    t = progressive_wager(section, key).book.get(section, key, decks)
-    definition = ProgressiveDefinition.from_paytable(
-        t,
+    manager does it. (``POST /progressives`` creates the same: :mod:`croupier.progressive.create`
+    is both.)"""
+    definition = new_definition(
+        paytable,
         decks=decks,
-        wager_cents=wager_cents,
+        amount=amount,
         name=name,
         reset_timing=reset_timing,
-        envy_rule=envy,
+        envy=envy,
         stake=stake,
         reseed=reseed,
-        submission_sha256=None if submission is None else _submission_digest(submission),
         hit_policy=hit_policy,
+        limits=[_limit_spec(spec) for spec in limit or []],
+        submission=None if submission is None else load_submission(submission),
     )
-    definition = _with_limits(definition, limit or [])
     with _ledger(ctx, db) as ledger:
         who = login(ledger, _required_as(by), password_file)
         ledger.create_progressive(definition, tables=table or [], by=who.name)
@@ -337,28 +329,11 @@ def _submission_digest(path: Path) -> str:
     return submission_digest(load_submission(path))
 
 
-def _with_limits(definition: ProgressiveDefinition, specs: list[str]) -> ProgressiveDefinition:
-    """``definition`` with the limits of ``--limit LEVEL=DOLLARS`` (or ``DOLLARS`` for a
-    one-level progressive) set."""
-    limits: dict[MeterLevel, int] = {}
-    for spec in specs:
-        level_text, sep, dollars = spec.rpartition("=")
-        if not sep:
-            if len(definition.levels) != 1:
-                names = ", ".join(lv.level.value for lv in definition.levels)
-                raise InputError(f"--limit {spec}: name the level, LEVEL=DOLLARS (levels: {names})")
-            level = definition.levels[0].level
-        else:
-            level = MeterLevel.parse(level_text)
-            definition.level(level)
-        cents = _money(dollars, "--limit")
-        assert cents is not None
-        limits[level] = cents
-    levels = tuple(
-        dataclasses.replace(lv, limit_cents=limits.get(lv.level, lv.limit_cents))
-        for lv in definition.levels
-    )
-    return dataclasses.replace(definition, levels=levels)
+def _limit_spec(spec: str) -> tuple[str | None, str]:
+    """``--limit LEVEL=DOLLARS`` → ``(LEVEL, DOLLARS)``; ``--limit DOLLARS`` (a one-level
+    progressive's) → ``(None, DOLLARS)``."""
+    level, sep, dollars = spec.rpartition("=")
+    return (level, dollars) if sep else (None, dollars)
 
 
 @meters_app.command()
@@ -565,11 +540,7 @@ def adjust(
     """Correct a level by hand, with a reason, as a pit manager or above (§ 605a.7(a)(6))."""
     with _ledger(ctx, db) as ledger:
         who = login(ledger, by, password_file)
-        wanted = level.strip().lower()
-        levels = ledger.definition(name).levels
-        lv = next((x.level for x in levels if x.level.value.lower() == wanted), None)
-        if lv is None:
-            raise InputError(f"progressive {name!r} has no level {level!r}")
+        lv = ledger.definition(name).named_level(level)
         after = ledger.adjust(
             name,
             lv,

@@ -82,9 +82,7 @@ def _level_values(
                 raise InputError(f"{option} {spec}: name the level, LEVEL=VALUE")
             out_[defn.levels[0].level] = value
         else:
-            level = MeterLevel.parse(text)
-            defn.level(level)
-            out_[level] = value
+            out_[defn.named_level(text)] = value
     return out_
 
 

@@ -90,6 +90,7 @@ from croupier.progressive.model import (
     ProgressiveDefinition,
     Role,
     SignificantCode,
+    format_micros,
 )
 from croupier.progressive.records import (
     Award,
@@ -111,7 +112,31 @@ from croupier.progressive.significant import (
 from croupier.progressive.store import default_url, read_rows
 from croupier.progressive.totals import read_levels, read_meter_set
 
-__all__ = ["FaultHook", "Ledger", "default_url"]
+__all__ = ["FaultHook", "Ledger", "check_adjusted", "default_url"]
+
+ADJUSTMENT_RULE = "605a.7(a)(6)"
+"""The rule of a manual adjustment of a meter: no alteration but an authorised one."""
+
+
+def check_adjusted(level: MeterLevel, after: LevelState) -> None:
+    """Refuse an adjustment that would leave ``level`` at ``after``, saying which condition it
+    breaks: the meter not above $0, the meter below what it holds for pending awards, the
+    reserve below $0 — a :class:`LedgerError` (a conflict with what the ledger holds, 409 over
+    HTTP) citing the adjustment's rule, § 605a.7(a)(6)."""
+    broken = []
+    if after.meter <= 0:
+        broken.append(f"the {level.value} meter at {format_micros(after.meter)}, not above $0")
+    elif after.available < 0:
+        broken.append(
+            f"the {level.value} meter at {format_micros(after.meter)}, below the "
+            f"{format_micros(after.held)} it holds for pending awards"
+        )
+    if after.reserve < 0:
+        broken.append(f"the {level.value} reserve at {format_micros(after.reserve)}, below $0")
+    if broken:
+        raise LedgerError(
+            f"the adjustment would leave {' and '.join(broken)}", section=ADJUSTMENT_RULE
+        )
 
 
 _LINKED = (
@@ -357,11 +382,7 @@ class Ledger(LedgerBase):
             levels = self._levels(conn, pid)
             d = Delta(meter=meter_cents * MICROS_PER_CENT, reserve=reserve_cents * MICROS_PER_CENT)
             after = levels[level].apply(d)
-            if after.available < 0 or after.reserve < 0 or after.meter <= 0:
-                raise LedgerError(
-                    f"the adjustment would leave the {level.value} meter at $0 or below, below "
-                    "what is held for pending awards, or the reserve below zero"
-                )
+            check_adjusted(level, after)
             self._append(
                 conn,
                 pid,

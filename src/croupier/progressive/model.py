@@ -455,6 +455,18 @@ class ProgressiveDefinition:
                 return lv
         raise PaytableError(f"progressive {self.name!r} has no {level.value} level")
 
+    def named_level(self, text: str) -> MeterLevel:
+        """The level of this progressive named ``text`` (its printed name, any case): the one
+        lookup of a level a command or a request names (``--limit``, ``--level``, a
+        reconfiguration's or an adjustment's level), refused in the same words everywhere with
+        :class:`InputError` naming the progressive's levels."""
+        wanted = text.strip().lower()
+        for lv in self.levels:
+            if lv.level.value.lower() == wanted:
+                return lv.level
+        names = ", ".join(lv.level.value for lv in self.levels)
+        raise InputError(f"progressive {self.name!r} has no level {text!r} (its levels: {names})")
+
     def line(self, outcome: str) -> LineRule:
         """The line paying ``outcome``; :class:`PaytableError` naming the known outcomes."""
         for line in self.lines:

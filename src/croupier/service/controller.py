@@ -24,30 +24,29 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
-from croupier.commands.common import _money
-from croupier.errors import InputError
-from croupier.paytables import builtin_paytables
 from croupier.progressive import (
     AwardStatus,
     EnvyRule,
     EventKind,
+    HitPolicy,
     Ledger,
-    ProgressiveDefinition,
+    ReseedFunding,
     ResetTiming,
     Role,
     SignificantCode,
     StaffMember,
     format_micros,
 )
+from croupier.progressive.create import FIELDS, new_definition
 from croupier.progressive.staffing import STAFF_SECTION
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
-from croupier.progressive.views import progressive_paytable as _progressive_paytable
 from croupier.progressive.views import signed_cents as _signed_cents
 from croupier.progressive.views import significant_dict
 from croupier.progressive.views import status_dict as _status_dict
 from croupier.service.auth import require
 from croupier.service.common import AwardId, IdempotencyKey, Write, idempotent, ledger_of
+from croupier.service.settling import checked_submission
 from croupier.wagers import ProgressiveStake
 
 router = APIRouter(tags=["progressive controller"])
@@ -253,8 +252,29 @@ def void(
     return idempotent(request, key, body.model_dump(), member.name, effect, check)
 
 
+FCP_SUBMISSION_EXAMPLE: dict[str, Any] = {
+    "game": "four-card-poker",
+    "name": "4CP-1 progressive",
+    "decks": 1,
+    "seats": 6,
+    "adjacent_boxes": 2,
+    "wagers": [
+        {"wager": "four-card-poker", "paytable": "25-20-2", "min": "$10", "max": "$500"},
+        {"wager": "aces-up", "paytable": "pa-casino", "min": "$5", "max": "$100"},
+        {
+            "wager": "four-card-progressive",
+            "paytable": "example-four-card-progressive",
+            "amounts": ["$1"],
+        },
+    ],
+}
+"""examples/submissions/four-card-poker-progressive.toml's table, with the Four-Card Progressive
+Payout wager (§ 641a.7(d)(4)) on its EXAMPLE paytable."""
+
+
 class NewProgressive(BaseModel):
-    """A progressive from a paytable of the regulation (as ``croupier meters create``)."""
+    """A progressive from a paytable (as ``croupier meters create``, with the same options and
+    checks: :func:`croupier.progressive.create.new_definition` is both)."""
 
     model_config = ConfigDict(
         extra="forbid",
@@ -266,38 +286,91 @@ class NewProgressive(BaseModel):
                     "amount": "$5",
                     "name": "mtd-5",
                     "tables": ["BJ-1"],
-                }
+                },
+                {
+                    "paytable": "four-card-progressive:example-four-card-progressive",
+                    "decks": 1,
+                    "amount": "$1",
+                    "name": "fcp-1",
+                    "tables": ["4CP-1"],
+                    "reset_timing": "on-award",
+                    "hit_policy": "first-takes-meter",
+                    "reseed": "house",
+                    "limits": {"Progressive": "$50,000"},
+                    "submission": FCP_SUBMISSION_EXAMPLE,
+                },
             ]
         },
     )
-    paytable: str = Field(description="SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1")
-    decks: int = Field(ge=1, le=8)
-    amount: str = Field(description="The progressive wager's stake in dollars.")
-    name: str = Field(min_length=1, max_length=100)
-    tables: list[str] = Field(default_factory=list)
-    reset_timing: ResetTiming = ResetTiming.ON_VALIDATION
-    envy: EnvyRule = EnvyRule.EACH
-    stake: ProgressiveStake = ProgressiveStake.COLLECTED
+    paytable: str = Field(
+        description="SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1, match-the-dealer:1 or "
+        "four-card-progressive:example-four-card-progressive (--paytable)."
+    )
+    decks: int = Field(ge=1, le=8, description="The table's deck count (--decks).")
+    amount: str = Field(description="The progressive wager's stake in dollars (--amount).")
+    name: str = Field(min_length=1, max_length=100, description="A name for it (--name).")
+    tables: list[str] = Field(
+        default_factory=list, description="Table ids to link (§ 605a.8; --table)."
+    )
+    reset_timing: ResetTiming = Field(
+        ResetTiming.ON_VALIDATION,
+        description="When a share award leaves the meter and a 100% award resets it "
+        "(--reset-timing).",
+    )
+    envy: EnvyRule = Field(EnvyRule.EACH, description="Envy bonuses per player per round (--envy).")
+    stake: ProgressiveStake = Field(
+        ProgressiveStake.COLLECTED,
+        description="Whether a meter award returns the stake (--progressive-stake).",
+    )
+    reseed: ReseedFunding = Field(
+        ReseedFunding.RESERVE,
+        description="Who funds a level's reset after a 100% award: the reserve (the house tops "
+        "it up to the seed) or a new seed from the house, the reserve on top (--reseed).",
+    )
+    hit_policy: HitPolicy | None = Field(
+        None,
+        description="Near-simultaneous 100% hits at linked tables: the first takes the meter "
+        "and the next the reseeded value, or they share the first's value; needs reset_timing "
+        "on-award (--hit-policy).",
+    )
+    limits: dict[str, str] = Field(
+        default_factory=dict,
+        description="LEVEL: dollars, each level's progressive limit (ceiling; § 605a.7(a)): "
+        "contributions above it go to the reserve, counted on the overflow meter (--limit).",
+    )
+    submission: dict[str, Any] | None = Field(
+        None,
+        description="The Rules Submission the progressive is offered under, as POST /tables "
+        "takes it (checked as croupier check does): its digest is stored with the paytable's, "
+        "and play is refused while the running one differs (--submission).",
+    )
 
 
 @router.post("/progressives", status_code=201, summary="Create a progressive (shift manager)")
 def create(
     request: Request, member: Creator, body: NewProgressive, key: IdempotencyKey = None
 ) -> Response:
-    """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7)."""
+    """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7). Every
+    progressive ``croupier meters create`` makes, with its options: Jackpot Party, Match the
+    Dealer and the Four Card Poker progressives on their EXAMPLE paytables. A paytable its
+    section does not print, or not for that deck count, is a 422 citing the section."""
 
     def effect() -> Write:
-        section, pkey = _progressive_paytable(body.paytable)
-        wager_cents = _money(body.amount, "amount")
-        assert wager_cents is not None
-        definition = ProgressiveDefinition.from_paytable(
-            builtin_paytables().get(section, pkey, body.decks),
+        definition = new_definition(
+            body.paytable,
             decks=body.decks,
-            wager_cents=wager_cents,
+            amount=body.amount,
             name=body.name,
             reset_timing=body.reset_timing,
-            envy_rule=body.envy,
+            envy=body.envy,
             stake=body.stake,
+            reseed=body.reseed,
+            hit_policy=body.hit_policy,
+            limits=list(body.limits.items()),
+            submission=None
+            if body.submission is None
+            else checked_submission(body.submission, "submission")[1],
+            words=FIELDS,
         )
         ledger_of(request).create_progressive(definition, tables=body.tables, by=member.name)
         return _answer(201, _status(ledger_of(request), definition.name))
@@ -353,11 +426,7 @@ def adjust(
 
     def effect() -> Write:
         ledger = ledger_of(request)
-        wanted = body.level.strip().lower()
-        levels = ledger.definition(name).levels
-        lv = next((x.level for x in levels if x.level.value.lower() == wanted), None)
-        if lv is None:
-            raise InputError(f"progressive {name!r} has no level {body.level!r}")
+        lv = ledger.definition(name).named_level(body.level)
         after = ledger.adjust(
             name,
             lv,

@@ -147,9 +147,7 @@ class Reconfiguration(BaseModel):
 
 
 def _level(defn: ProgressiveDefinition, text: str) -> MeterLevel:
-    level = MeterLevel.parse(text)
-    defn.level(level)  # the progressive has it
-    return level
+    return defn.named_level(text)
 
 
 def _rate(text: str, what: str) -> Fraction:

@@ -32,7 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from croupier.analysis.kernels import KernelPlan
 from croupier.cards import Shoe
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, InputError, UnknownWagerError
 from croupier.wagers import ProgressiveStake, Wager
 
 MAX_ROUNDS = 50_000_000
@@ -186,10 +186,16 @@ def checked(spec: Simulation) -> None:
     amount) before the job is accepted: a bad one is a 4xx now, not a failed job later."""
     from croupier.analysis.parsheet import exact_parsheet
     from croupier.commands.common import _meter_arg, _money
+    from croupier.table.submission import offered_paytable
     from croupier.wagers import get_wager
 
+    try:
+        wager = get_wager(spec.wager.strip().lower())
+    except UnknownWagerError as exc:  # the body names no wager: its own mistake (422), no path's
+        raise InputError(str(exc)) from None
+    offered_paytable(wager, spec.paytable, spec.decks)  # refused as a Rules Submission's is
     exact_parsheet(
-        get_wager(spec.wager.strip().lower()),
+        wager,
         spec.paytable,
         decks=spec.decks,
         meter_cents=_meter_arg(spec.meter, METER),

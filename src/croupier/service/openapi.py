@@ -341,8 +341,8 @@ def examples_of(
                 f"({citation(section)})"
             )
             out["403"] = [Example(f"A {below.value}", "AuthorizationError", text, section)]
-    for status, example in own.items():
-        out.setdefault(status, []).append(example)
+    for status, given in own.items():
+        out.setdefault(status, []).extend([given] if isinstance(given, Example) else given)
     if keyed:
         text = (
             f"{IDEMPOTENCY_HEADER} 'k1' was used for another request ({where}); nothing changed: "

@@ -56,7 +56,22 @@ _NO_WAGER = Example(
     names=MappingProxyType({"wager": "perfect-pears"}),
 )
 
-OWN: dict[tuple[str, str], dict[str, Example]] = {
+_NOT_LINKED = Example(
+    "?progressive= names no progressive",
+    "LinkError",
+    "table BJ-1 is not linked to progressive 'nope': no progressive named 'nope' (progressives: "
+    "jp-5, mtd-5) (58 Pa. Code § 605a.8)",
+    "605a.8",
+)
+_MTD_DECKS = Example(
+    "A deck count the section forbids",
+    "RulesError",
+    "the Match the Dealer Progressive wager is played with 6 or 8 decks, not 2 "
+    "(58 Pa. Code § 633b.3(b))",
+    "633b.3(b)",
+)
+
+OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
     ("post", "/token"): {
         "401": Example(
             "A wrong name or credential (which, is not said)",
@@ -85,23 +100,21 @@ OWN: dict[tuple[str, str], dict[str, Example]] = {
         ),
     },
     ("post", "/rounds/settle"): {
-        "404": Example(
-            "?progressive= names no progressive",
-            "LedgerLookupError",
-            "no progressive named 'nope' (progressives: jp-5, mtd-5)",
-        ),
         "409": Example(
             "The round id is stored with other content",
             "RoundConflictError",
             "round 'r1' of table BJ-1 is stored already with other content (seats, wagers, "
             "amounts or cards): nothing changed; give the round its own id",
         ),
-        "422": Example(
-            "A step breaks the round procedure",
-            "LockoutError",
-            'step 4 (bet): seat 4: the blackjack wager comes after "No more bets" '
-            "(58 Pa. Code § 633b.1(d))",
-            "633b.1(d)",
+        "422": (
+            Example(
+                "A step breaks the round procedure",
+                "LockoutError",
+                'step 4 (bet): seat 4: the blackjack wager comes after "No more bets" '
+                "(58 Pa. Code § 633b.1(d))",
+                "633b.1(d)",
+            ),
+            _NOT_LINKED,
         ),
     },
     ("get", "/rounds"): {
@@ -134,13 +147,22 @@ OWN: dict[tuple[str, str], dict[str, Example]] = {
             "table 'BJ-1' is open already: read it with GET /tables/BJ-1, or close it "
             "(DELETE /tables/BJ-1) while its round has no bets",
         ),
-        "422": Example(
-            "The Rules Submission breaks rules of the regulation",
-            "SubmissionError",
-            "table BJ-1: paytable P1 of the Jackpot Party Progressive wager is printed for 6 "
-            "decks, not 2 (58 Pa. Code § 633b.2(b)); the Match the Dealer Progressive wager is "
-            "played with 6 or 8 decks, not 2 (58 Pa. Code § 633b.3(b))",
-            "633b.2(b)",
+        "422": (
+            Example(
+                "The Rules Submission breaks rules of the regulation",
+                "SubmissionError",
+                "table BJ-1: paytable P1 of the Jackpot Party Progressive wager is printed for 6 "
+                "decks, not 2 (58 Pa. Code § 633b.2(b)); the Match the Dealer Progressive wager "
+                "is played with 6 or 8 decks, not 2 (58 Pa. Code § 633b.3(b))",
+                "633b.2(b)",
+            ),
+            Example(
+                "progressives names no progressive",
+                "LinkError",
+                "table BJ-1 is not linked to progressive 'nope': no progressive named 'nope' "
+                "(progressives: jp-5, mtd-5) (58 Pa. Code § 605a.8)",
+                "605a.8",
+            ),
         ),
     },
     ("get", "/tables/{table}"): {"404": _NO_TABLE},
@@ -246,18 +268,29 @@ OWN: dict[tuple[str, str], dict[str, Example]] = {
             "(58 Pa. Code § 605a.7)",
             "605a.7",
         ),
-        "404": Example(
-            "No such paytable",
-            "UnknownPaytableError",
-            "§ 633b.3 has no paytable '99' (its paytables: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)",
-        ),
         "409": Example(
             "The name is taken", "LedgerError", "a progressive named 'mtd-5' exists already"
         ),
-        "422": Example(
-            "A deck count no shoe has",
-            "InputError",
-            "not a valid request: body.decks: Input should be less than or equal to 8",
+        "422": (
+            Example(
+                "A paytable its section does not print",
+                "RulesError",
+                "the Match the Dealer Progressive wager: § 633b.3 has no paytable '99' (its "
+                "paytables: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) (58 Pa. Code § 633b.3)",
+                "633b.3",
+            ),
+            _MTD_DECKS,
+            Example(
+                "A hit policy without on-award resets",
+                "InputError",
+                "progressive 'fcp-1': the first-takes-meter hit policy reseeds the link at the "
+                "hit, so other tables play on: its reset timing is on-award",
+            ),
+            Example(
+                "A deck count no shoe has",
+                "InputError",
+                "not a valid request: body.decks: Input should be less than or equal to 8",
+            ),
         ),
     },
     ("post", "/progressives/{name}/links"): {
@@ -285,14 +318,33 @@ OWN: dict[tuple[str, str], dict[str, Example]] = {
             "605a.7(a)(6)",
         ),
         "404": _NO_PROGRESSIVE,
-        "409": Example(
-            "The meter would go below what it holds",
-            "LedgerError",
-            "the adjustment would leave the Progressive meter at $0 or below, below what is "
-            "held for pending awards, or the reserve below zero",
+        "409": (
+            Example(
+                "The meter would go to $0 or below",
+                "LedgerError",
+                "the adjustment would leave the Progressive meter at -$1,000, not above $0 "
+                "(58 Pa. Code § 605a.7(a)(6))",
+                "605a.7(a)(6)",
+            ),
+            Example(
+                "The meter would go below what it holds",
+                "LedgerError",
+                "the adjustment would leave the Progressive meter at $400, below the $500 it "
+                "holds for pending awards (58 Pa. Code § 605a.7(a)(6))",
+                "605a.7(a)(6)",
+            ),
+            Example(
+                "The reserve would go below $0",
+                "LedgerError",
+                "the adjustment would leave the Progressive reserve at -$50, below $0 "
+                "(58 Pa. Code § 605a.7(a)(6))",
+                "605a.7(a)(6)",
+            ),
         ),
         "422": Example(
-            "No level by that name", "InputError", "progressive 'mtd-5' has no level 'Mega'"
+            "No level by that name",
+            "InputError",
+            "progressive 'mtd-5' has no level 'Mega' (its levels: Progressive)",
         ),
     },
     ("post", "/staff"): {
@@ -378,12 +430,20 @@ OWN: dict[tuple[str, str], dict[str, Example]] = {
         ),
     },
     ("post", "/simulations"): {
-        "404": _NO_WAGER,
-        "422": Example(
-            "An amount that is not dollars",
-            "InputError",
-            "the amount field must be an amount in dollars (up to 13 digits, at most two "
-            "decimals), e.g. 12345.67, not '1e400'",
+        "422": (
+            Example(
+                "An amount that is not dollars",
+                "InputError",
+                "the amount field must be an amount in dollars (up to 13 digits, at most two "
+                "decimals), e.g. 12345.67, not '1e400'",
+            ),
+            Example(
+                "No wager by that id",
+                "InputError",
+                "no wager 'perfect-pears'; did you mean 'perfect-pairs'? (known wagers: aces-up, "
+                "axman, …)",
+            ),
+            _MTD_DECKS,
         ),
     },
     ("get", "/simulations/{job}"): {
@@ -399,6 +459,8 @@ OWN: dict[tuple[str, str], dict[str, Example]] = {
         ),
     },
 }
-"""The examples of each operation (method, path) that are its own, by status."""
+"""The examples of each operation (method, path) that are its own, by status (one, or several:
+each refusal a route makes in words of its own). A name a request's body (or a change's query)
+gives that names nothing is a 422, not a 404: a 404 is for a path that names nothing."""
 
 __all__ = ["OWN", "Example"]

@@ -25,12 +25,19 @@ from sqlalchemy.exc import IntegrityError
 from croupier.errors import (
     CroupierError,
     InputError,
+    LedgerLookupError,
     LinkError,
     RoundConflictError,
     RoundStateError,
     citation,
 )
-from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement, RoundStatus
+from croupier.progressive import (
+    Ledger,
+    ProgressiveDefinition,
+    ProgressiveSystem,
+    RoundSettlement,
+    RoundStatus,
+)
 from croupier.progressive.feeder import RowsItem, RowsWriter
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.service import store
@@ -131,6 +138,20 @@ def _wager(ledger: Ledger, name: str) -> tuple[str, int]:
     return _WAGERS[key]
 
 
+def named_progressive(ledger: Ledger, name: str, table: str) -> ProgressiveDefinition:
+    """The definition of progressive ``name`` a request names for ``table`` (``?progressive=``
+    of ``POST /rounds/settle``, ``POST /tables``' ``progressives``). One that does not exist is
+    the request's mistake, not a path that names nothing: a :class:`~croupier.errors.LinkError`
+    (422, § 605a.8: a table's progressive wagers feed a progressive linked to it), as for one
+    that exists and is not linked to the table."""
+    try:
+        return ledger.definition(name)
+    except LedgerLookupError as exc:
+        raise LinkError(
+            f"table {table} is not linked to progressive {name!r}: {exc}", "605a.8"
+        ) from None
+
+
 def progressives_to_feed(
     ledger: Ledger,
     rnd: TableRound,
@@ -150,7 +171,7 @@ def progressives_to_feed(
     if not bets and not named:
         return []
     if not bets:  # nothing to feed: feeding checks the names against the round, as before
-        defs = [ledger.definition(name) for name in named]
+        defs = [named_progressive(ledger, name, table) for name in named]
         return [d.name for d in progressives_for(rnd, table=table, named=defs)]
     linked = ledger.linked_progressives(table)  # one read: the links and their suspension
     suspended = {d.name: s for d, s in linked}
@@ -158,7 +179,7 @@ def progressives_to_feed(
     for name in named:  # a named progressive is one linked to the table
         found = next((d for d, _ in linked if d.name == name), None)
         if found is None:
-            ledger.definition(name)  # a name no progressive has: LedgerLookupError (404)
+            named_progressive(ledger, name, table)  # a name no progressive has: said so
             raise LinkError(f"table {table} is not linked to progressive {name!r}", "605a.8")
         defs.append(found)
     fed = progressives_for(rnd, table=table, named=defs, linked=lambda: [d for d, _ in linked])
@@ -180,7 +201,7 @@ def table_progressives(
     that none of them takes, the one linked to the table that takes it. A wager and size no
     progressive takes refuses the table (:class:`~croupier.errors.LinkError`, § 605a.8 and the
     wager's section): its bets could not be settled."""
-    defs = [ledger.definition(name) for name in named]
+    defs = [named_progressive(ledger, name, table) for name in named]
     if len(defs) > 1:
         check_one_meter_per_wager(defs)
     for d in defs:
@@ -216,7 +237,7 @@ def check_progressive_bet(
         found = assign_progressives(
             [offer],
             table=table,
-            named=[ledger.definition(name) for name in named],
+            named=[named_progressive(ledger, name, table) for name in named],
             linked=[d for d, _ in linked],
         )
         name = found[offer].name
@@ -550,6 +571,7 @@ __all__ = [
     "feed_and_document",
     "feed_and_store",
     "insert_round",
+    "named_progressive",
     "progressives_to_feed",
     "round_row",
     "submission_digest",

@@ -61,6 +61,7 @@ from croupier.analysis.hit_odds import NJ_MAX_ONE_IN, NJ_RULE, AwardOdds, LevelO
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import (
     CroupierError,
+    InputError,
     InputFileError,
     PaytableError,
     RulesError,
@@ -308,22 +309,46 @@ def _paytables_or_none(wager: Wager) -> tuple[Paytable, ...]:
         return ()
 
 
-def _check_paytable(
-    wager: Wager, key: str, decks: int, problems: list[Violation]
-) -> Paytable | None:
-    """The wager's paytable ``key`` for ``decks`` decks, via :meth:`Wager.paytable`; a paytable of
-    the section printed for another deck count cites the section's deck rule (§ 633b.2(b))."""
+def offered_paytable(wager: Wager, key: str, decks: int | None) -> Paytable:
+    """The wager's paytable ``key`` a table dealing ``decks`` decks may offer, via
+    :meth:`Wager.paytable`, every refusal a :class:`~croupier.errors.RulesError` citing its rule:
+    a deck count the section forbids (Match the Dealer at 6 or 8 decks, § 633b.3(b)), a paytable
+    of the section printed for another deck count (its deck rule, § 633b.2(b)), an id the section
+    does not print (the section: its paytables are the ones a table may offer). The one check of
+    a paytable a request names — a Rules Submission's wagers (``croupier check``, ``POST
+    /tables``), a progressive (``croupier meters create``, ``POST /progressives``), a simulation
+    (``POST /simulations``) — so each refuses it in the same words, citing the same section.
+    ``decks`` ``None`` (a simulation may leave it out): the deck count the paytable is printed
+    for, an :class:`~croupier.errors.InputError` when it is printed apart for several.
+
+    >>> try:
+    ...     offered_paytable(get_wager("match-the-dealer"), "99", 6)
+    ... except RulesError as exc:
+    ...     print(exc.section, "·", exc.reason.partition(": ")[2])
+    633b.3 · § 633b.3 has no paytable '99' (its paytables: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10)
+    """
     try:
         return wager.paytable(key, decks)
-    except RulesError as exc:
-        problems.append(_broken_rule(exc))
     except UnknownPaytableError as exc:
         exists = any(t.key.upper() == key.strip().upper() for t in wager.paytables())
         section = (wager.decks_rule or wager.section) if exists else wager.section
         what = f"the {wager.name} wager: {exc}"
+        if exists and decks is None:
+            raise InputError(what) from None
         if exists:
             what += f" — the table deals {decks} decks"
-        problems.append(Violation(what, section))
+        raise RulesError(what, section) from None
+
+
+def _check_paytable(
+    wager: Wager, key: str, decks: int, problems: list[Violation]
+) -> Paytable | None:
+    """The wager's paytable ``key`` for ``decks`` decks (:func:`offered_paytable`), or ``None``
+    with its violation added to ``problems``."""
+    try:
+        return offered_paytable(wager, key, decks)
+    except RulesError as exc:
+        problems.append(_broken_rule(exc))
     except PaytableError as exc:
         problems.append(Violation(str(exc), wager.section))
     return None
@@ -732,6 +757,7 @@ __all__ = [
     "check_file_and_build",
     "check_submission",
     "load_submission",
+    "offered_paytable",
     "submission_digest",
     "submission_from_data",
 ]

@@ -8,6 +8,16 @@ paytable and deck count the table's Rules Submission offers) and its standard de
 independent wager). The band is the theoretical ± ``BAND_SD`` standard deviations; a hold
 outside it is flagged (a table settling too much or too little, or rounds altered).
 
+The ± 3 SD band reads the hold as normal, which it is not for few wagers of a long shot: two $5
+Perfect Pairs wagers, one a Perfect Pair (25 to 1), fall outside it though a Perfect Pair comes
+once in 62 deals — an honest table would be flagged 3.4% of the time, not 0.27%. The band is
+trusted from the number of wagers Cochran's rule asks of the wager's own distribution
+(:func:`lines_needed`: more than 25 × its skewness², the skewness exact from the par sheet's
+probabilities and pays; docs/interpretations.md); with fewer the row says "too few wagers to
+judge" and how many are needed, and only a hold outside a band that holds at any count is
+flagged: ± :data:`CHEBYSHEV_SD` standard deviations, Chebyshev's inequality at the same 0.27%
+(:func:`judge`).
+
 The paytable comes from the table's Rules Submission as the service holds it (an open table,
 ``POST /tables``) and only for rounds settled under that submission (same digest); rounds of a
 table whose submission the service does not hold get their actual hold only. A progressive's
@@ -19,6 +29,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
@@ -43,6 +54,21 @@ from croupier.wagers import get_wager
 BAND_SD = 3
 """The band's half-width in standard deviations of the theoretical hold."""
 
+FALSE_FLAG = Fraction(27, 10_000)
+"""How often an honest table may be flagged: 0.27%, what ± 3 SD leaves outside a normal hold
+(2 × (1 − Φ(3)) = 0.26998%)."""
+
+CHEBYSHEV_SD = math.sqrt(1 / FALSE_FLAG)
+"""The band's half-width, in standard deviations, that holds at any count of wagers: by
+Chebyshev's inequality P(|hold − theoretical| ≥ k·SD) ≤ 1/k², so k = 1/√0.0027 ≈ 19.245 leaves
+out at most 0.27% of an honest table's holds, whatever the wager's distribution."""
+
+COCHRAN = 25
+"""Cochran's rule (W. G. Cochran, *Sampling Techniques*, 3rd ed., 1977, § 2.15; derived from
+the Edgeworth expansion by Sugden, Smith & Jones, JRSS B 62 (2000) 787–793): the normal
+approximation to a sum of ``n`` independent draws is adequate when ``n > 25 G1²``, ``G1`` the
+skewness of one draw."""
+
 router = APIRouter()
 Reports = Annotated[StaffMember, Depends(report_reader("reading the hold report"))]
 
@@ -53,16 +79,110 @@ class _Tally:
     lines: int = 0
     handle: int = 0
     squares: int = 0
+    cubes: int = 0
     win: int = 0
     pending: int = 0
     voided: int = 0
 
 
+@dataclass(frozen=True)
+class Par:
+    """One unit wagered on a paytable, exactly: the house edge and the second and third central
+    moments of the player's result (its variance and skewness² = third² / variance³)."""
+
+    edge: Fraction
+    variance: Fraction
+    third: Fraction
+
+    @classmethod
+    def of(cls, outcomes: Iterable[tuple[Fraction, Fraction]]) -> Par:
+        """From each outcome's (net pay per unit, probability)."""
+        rows = list(outcomes)
+        mean = sum((p * net for net, p in rows), Fraction(0))
+        variance = sum((p * (net - mean) ** 2 for net, p in rows), Fraction(0))
+        third = sum((p * (net - mean) ** 3 for net, p in rows), Fraction(0))
+        return cls(-mean, variance, third)
+
+
+def lines_needed(par: Par) -> int:
+    """The fewest wagers of equal stakes for which Cochran's rule trusts the normal band: the
+    least ``n`` with ``n > 25 × skewness²`` (:data:`COCHRAN`), exact. One long-shot outcome of
+    probability ``p`` that dominates the variance has skewness² ≈ 1/p: about 25 expected hits."""
+    if par.variance == 0:
+        return 1
+    return math.floor(COCHRAN * par.third**2 / par.variance**3) + 1
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A table's hold against its band: ``rule`` ``"normal"`` (± :data:`BAND_SD` SD, the wagers
+    enough for it) or ``"chebyshev"`` (± :data:`CHEBYSHEV_SD` SD, too few), the band in cents,
+    whether the hold is outside it, the wagers the normal band needs and how many of equal
+    stakes the wagers count as (``(Σs²)³ / (Σs³)²``: the lines themselves when the stakes are
+    equal)."""
+
+    rule: str
+    sd: float
+    theoretical: Fraction
+    spread: float
+    low: float
+    high: float
+    flagged: bool
+    needed: int
+    effective: Fraction
+
+    @property
+    def judged(self) -> bool:
+        """Whether there were wagers enough for the ± 3 SD band."""
+        return self.rule == "normal"
+
+
+def judge(par: Par, *, handle: int, squares: int, cubes: int, hold: int) -> Judgement:
+    """The hold ``hold`` (cents) of wagers with stakes ``s_i`` (``handle`` = Σ s_i, ``squares``
+    = Σ s_i², ``cubes`` = Σ s_i³) against the theoretical ``edge × handle``. The sum's skewness
+    is ``skewness × Σs³ / (Σs²)^{3/2}``; Cochran's rule (:data:`COCHRAN`) trusts the ± 3 SD
+    band when it is below 1/5 — for equal stakes, more than :func:`lines_needed` wagers. With
+    fewer, only a hold outside ± :data:`CHEBYSHEV_SD` SD is flagged (decided exactly:
+    ``(hold − theoretical)² > variance × Σs² / 0.0027``)."""
+    theoretical = par.edge * handle
+    variance = par.variance * squares
+    spread = math.sqrt(variance)
+    needed = lines_needed(par)
+    effective = Fraction(squares**3, cubes**2) if cubes else Fraction(0)
+    if squares**3 * par.variance**3 > COCHRAN * par.third**2 * cubes**2:
+        low, high = float(theoretical) - BAND_SD * spread, float(theoretical) + BAND_SD * spread
+        return Judgement(
+            "normal", BAND_SD, theoretical, spread, low, high, not low <= hold <= high, needed,
+            effective,
+        )  # fmt: skip
+    half = CHEBYSHEV_SD * spread
+    flagged = (hold - theoretical) ** 2 > variance / FALSE_FLAG
+    low, high = float(theoretical) - half, float(theoretical) + half
+    return Judgement(
+        "chebyshev", CHEBYSHEV_SD, theoretical, spread, low, high, flagged, needed, effective
+    )
+
+
+def verdict(j: Judgement, lines: int) -> str:
+    """The row's status as the pit reads it."""
+    if j.judged:
+        return "outside the band" if j.flagged else "within the band"
+    counted = f"{lines:,}"
+    if j.effective != lines:
+        counted += f" (as {float(j.effective):,.1f} of equal stakes)"
+    if j.flagged:
+        return (
+            f"outside the band: beyond ± {j.sd:.1f} SD, which holds at any count (too few "
+            f"wagers for ± {BAND_SD} SD: {counted} of the {j.needed:,} needed)"
+        )
+    return f"too few wagers to judge: {counted} of the {j.needed:,} needed"
+
+
 @cache
-def _figures(wager: str, paytable_key: str, section: str, decks: int) -> tuple[Fraction, float]:
+def _figures(wager: str, paytable_key: str, section: str, decks: int) -> Par:
     w = get_wager(wager)
     sheet = exact_parsheet(w, w.paytable(paytable_key, decks), decks=decks)
-    return sheet.house_edge, sheet.standard_deviation
+    return Par.of((row.net, row.probability) for row in sheet.rows)
 
 
 def _par(submissions: dict[tuple[str, str], Any], table: str, digest: str, bet: str) -> Any:
@@ -76,7 +196,7 @@ def _par(submissions: dict[tuple[str, str], Any], table: str, digest: str, bet: 
     if pt.progressive is not None:
         return "a progressive: its theoretical hold depends on the meters"
     try:
-        return (pt, sub.decks, *_figures(bet, pt.key, pt.section, sub.decks))
+        return (pt, sub.decks, _figures(bet, pt.key, pt.section, sub.decks))
     except CroupierError as exc:
         return f"no par sheet: {exc}"
 
@@ -99,7 +219,12 @@ def hold_report(
     awaiting validation: owed, not yet paid, not in the hold), ``voided_cents``, ``hold_ratio``
     (hold ÷ handle) and ``hold_percent`` (the same in percent), and where the par sheet is known
     ``paytable``, ``decks``, ``house_edge``, ``theoretical_cents``, ``sd_cents``, ``low_cents``,
-    ``high_cents`` and ``flagged`` (outside the band); else ``note`` says why not."""
+    ``high_cents`` (the band in force), ``band_rule`` (``normal``: ± 3 SD; ``chebyshev``: too few
+    wagers for it, ± ``band_sd`` SD), ``judged`` (wagers enough for the ± 3 SD band),
+    ``lines_needed`` (how many of equal stakes it needs), ``effective_lines`` (how many of equal
+    stakes the wagers count as), ``flagged`` (outside the band in force) and ``verdict`` (the
+    status in words: "too few wagers to judge: 2 of the 627 needed"); else ``note`` says why
+    not (:func:`judge`)."""
     book = book or Book({}, {})
     tallies: dict[tuple[str, str, str], _Tally] = {}
     submissions: dict[tuple[str, str], Any] = {}
@@ -131,6 +256,7 @@ def hold_report(
                 tally.lines += 1
                 tally.handle += int(line["stake_cents"])
                 tally.squares += int(line["stake_cents"]) ** 2
+                tally.cubes += int(line["stake_cents"]) ** 3
                 tally.win += result.win_cents
                 tally.pending += result.pending_cents
                 tally.voided += result.voided_cents
@@ -155,26 +281,36 @@ def hold_report(
         if isinstance(par, str):
             row["note"] = par
         else:
-            pt, decks, edge, sd = par
-            theoretical = edge * t.handle
-            spread = sd * math.sqrt(t.squares)
-            low, high = float(theoretical) - BAND_SD * spread, float(theoretical) + BAND_SD * spread
+            pt, decks, figures = par
+            j = judge(figures, handle=t.handle, squares=t.squares, cubes=t.cubes, hold=-t.win)
             row.update(
                 paytable=pt.key,
                 section=pt.section,
                 decks=decks,
-                house_edge=float(edge),
-                theoretical_cents=round(theoretical),
-                theoretical=format_money(round(theoretical)),
-                sd_cents=round(spread),
-                low_cents=math.floor(low),
-                high_cents=math.ceil(high),
-                band=f"{format_money(math.floor(low))} to {format_money(math.ceil(high))}",
-                flagged=not low <= -t.win <= high,
+                house_edge=float(figures.edge),
+                theoretical_cents=round(j.theoretical),
+                theoretical=format_money(round(j.theoretical)),
+                sd_cents=round(j.spread),
+                low_cents=math.floor(j.low),
+                high_cents=math.ceil(j.high),
+                band=f"{format_money(math.floor(j.low))} to {format_money(math.ceil(j.high))}",
+                band_rule=j.rule,
+                band_sd=round(j.sd, 3),
+                judged=j.judged,
+                lines_needed=j.needed,
+                effective_lines=round(float(j.effective), 2),
+                flagged=j.flagged,
+                verdict=verdict(j, t.lines),
             )
         rows.append(row)
     filters = {"table": table, "since": since, "until": until, "wager": wager}
-    return {"band_sd": BAND_SD, "filters": filters, "rows": rows}
+    return {
+        "band_sd": BAND_SD,
+        "chebyshev_sd": round(CHEBYSHEV_SD, 3),
+        "false_flag_rate": float(FALSE_FLAG),
+        "filters": filters,
+        "rows": rows,
+    }
 
 
 @router.get(
@@ -190,8 +326,22 @@ def hold(
     ``[since, until)``), ``?wager=`` — as ``GET /rounds/summary`` takes them: per table and
     wager the handle (amount wagered), the actual hold (what the table kept) against the
     theoretical; progressive awards counted as the ledger has them (a voided award paid
-    nothing; a pending one is owed, shown apart as ``pending_cents``)."""
+    nothing; a pending one is owed, shown apart as ``pending_cents``). A row is judged against
+    ± 3 SD once its wagers are enough for it (Cochran's rule: ``lines_needed``); with fewer it
+    says "too few wagers to judge" and is flagged only beyond ± 19.2 SD (Chebyshev)."""
     return hold_report(engine_of(request), book_of(ledger_of(request)), **filters)
 
 
-__all__ = ["BAND_SD", "hold_report", "router"]
+__all__ = [
+    "BAND_SD",
+    "CHEBYSHEV_SD",
+    "COCHRAN",
+    "FALSE_FLAG",
+    "Judgement",
+    "Par",
+    "hold_report",
+    "judge",
+    "lines_needed",
+    "router",
+    "verdict",
+]

@@ -74,13 +74,13 @@
       if (holdChart) { holdChart.destroy(); holdChart = null; }
       return;
     }
-    body.replaceChildren(...h.rows.map((r) => el("tr", {"data-table": r.table, "data-wager": r.wager, class: r.flagged ? "flagged" : ""},
+    body.replaceChildren(...h.rows.map((r) => el("tr", {"data-table": r.table, "data-wager": r.wager, "data-band": r.band_rule ?? "", class: r.flagged ? "flagged" : (r.judged === false ? "unjudged" : "")},
       el("th", {scope: "row"}, r.table), el("td", {}, r.wager),
       el("td", {}, r.paytable ? `§ ${r.section} ${r.paytable} · ${r.decks}` : "—"),
       el("td", {class: "num"}, String(r.rounds)), el("td", {class: "num"}, r.handle),
       el("td", {class: "num"}, r.hold), el("td", {class: "num"}, r.theoretical ?? "—"),
       el("td", {class: "num"}, r.band ?? "—"),
-      el("td", {class: "status-cell"}, r.note ? r.note : (r.flagged ? "⚠ outside the band" : "within the band")))));
+      el("td", {class: "status-cell"}, r.note ?? (r.flagged ? `⚠ ${r.verdict}` : r.verdict)))));
     if (!h.rows.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "9"}, "No stored rounds.")));
     const rows = h.rows.filter((r) => r.low_cents !== undefined);
     if (typeof Chart === "undefined") return;
@@ -91,7 +91,7 @@
     if (holdChart) holdChart.destroy();
     holdChart = new Chart(document.getElementById("chart-hold"), {
       data: {labels, datasets: [
-        {type: "bar", label: "Band (± 3 SD of the theoretical hold, $)", data: band, backgroundColor: "#d6e4f0"},
+        {type: "bar", label: "Band of the theoretical hold ($): ± 3 SD, or ± 19.2 SD for too few wagers", data: band, backgroundColor: "#d6e4f0"},
         {type: "line", label: "Actual hold ($)", data: actual, showLine: false, pointRadius: 7,
           pointBackgroundColor: colours, borderColor: colours},
       ]},
