@@ -26,6 +26,7 @@ from sqlalchemy import Connection
 
 from croupier.commands.common import _money
 from croupier.errors import InputError
+from croupier.names import PROGRESSIVE, TABLE, exact
 from croupier.paytables import builtin_paytables
 from croupier.progressive import (
     AwardStatus,
@@ -273,8 +274,10 @@ class NewProgressive(BaseModel):
     paytable: str = Field(description="SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1")
     decks: int = Field(ge=1, le=8)
     amount: str = Field(description="The progressive wager's stake in dollars.")
-    name: str = Field(min_length=1, max_length=100)
-    tables: list[str] = Field(default_factory=list)
+    name: str = Field(description="Its name (croupier.names: at most 100 characters, no '/').")
+    tables: list[str] = Field(
+        default_factory=list, description="Table ids to link (no space, no '/')."
+    )
     reset_timing: ResetTiming = ResetTiming.ON_VALIDATION
     envy: EnvyRule = EnvyRule.EACH
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
@@ -287,6 +290,9 @@ def create(
     """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7)."""
 
     def effect() -> Write:
+        exact(PROGRESSIVE, body.name)  # the name rule (croupier.names), the name as given
+        for table in body.tables:
+            exact(TABLE, table)  # a table's id as every route takes it: as given
         section, pkey = _progressive_paytable(body.paytable)
         wager_cents = _money(body.amount, "amount")
         assert wager_cents is not None
@@ -310,7 +316,7 @@ class Link(BaseModel):
     """A table to link."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"table": "BJ-2"}]})
-    table: str = Field(min_length=1, max_length=100)
+    table: str = Field(description="The table's id (croupier.names: no space, no '/').")
 
 
 @router.post("/progressives/{name}/links", status_code=201, summary="Link a table (§ 605a.8)")
@@ -320,6 +326,7 @@ def link(
     """Link a table to the progressive's meters; a shift manager does it."""
 
     def effect() -> Write:
+        exact(TABLE, body.table)  # a table's id as every route takes it: as given
         ledger_of(request).link_table(name, body.table, by=member.name)
         return _answer(201, {"progressive": name, "table": body.table, "linked_by": member.name})
 

@@ -61,6 +61,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from croupier.cards import parse_card
 from croupier.errors import CroupierError, InputError, PaytableError
 from croupier.inputs import read_json, where
+from croupier.names import round_id
 from croupier.table.round import DealtCards, Phase, TableRound
 from croupier.table.submission import (
     RulesSubmission,
@@ -207,6 +208,8 @@ def settle_record(
     submission path is relative to. Raises the typed error of the first step that breaks a rule
     (:class:`~croupier.errors.RulesError` and subclasses name the section); nothing is settled."""
     record = parse_record(data, source)
+    if record.id is not None:
+        round_id(record.id)  # the round id rule (croupier.names): NameRuleError
     sub = _submission(record.submission, base)
     rnd = TableRound.open(sub)
     for i, step in enumerate(record.steps, start=1):
