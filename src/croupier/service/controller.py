@@ -21,7 +21,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import Connection
 
 from croupier.commands.common import _money
@@ -272,7 +272,7 @@ class NewProgressive(BaseModel):
         },
     )
     paytable: str = Field(description="SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1")
-    decks: int = Field(ge=1, le=8)
+    decks: StrictInt = Field(ge=1, le=8)
     amount: str = Field(description="The progressive wager's stake in dollars.")
     name: str = Field(description="Its name (croupier.names: at most 100 characters, no '/').")
     tables: list[str] = Field(
