@@ -24,14 +24,22 @@ from typing import Any
 import httpx
 import pytest
 
-from croupier.errors import InputError, InputFileError, PaytableError, SubmissionError
+from croupier.errors import (
+    InputError,
+    InputFileError,
+    PaytableError,
+    RoundStateError,
+    SubmissionError,
+)
 from croupier.inputs import parse_json
+from croupier.progressive import QualifyingHand
 from croupier.service.app import _plainly_within
 from croupier.table.record import settle_record
 from croupier.table.round import TableRound
 from croupier.table.submission import submission_from_data
 from croupier.units import ascii_digits, parse_amount, parse_money
 from croupier.wagers.at_table import DealtCards
+from progressive_support import FLOOR, mtd_ledger
 from service_support import (
     BLACKJACK_SUBMISSION,
     DEALER,
@@ -128,6 +136,23 @@ def test_the_round_library_takes_no_boolean_seat_or_seed() -> None:
     with pytest.raises(InputError, match="a seat is a whole number from 1, not True"):
         dealt.stand(True)
     assert dealt.stand(1).phase is not None  # seat 1 itself stands
+
+
+def test_the_ledgers_library_takes_no_boolean_count_position_or_award(tmp_path: Path) -> None:
+    with mtd_ledger(f"sqlite:///{tmp_path / 'ledger.db'}") as ledger:
+        system = ledger.system("mtd-5")
+        system.accept_wagers("BJ-1/r1", "BJ-1", [1], by=DEALER)
+        system.lock_out("BJ-1/r1", by=DEALER)
+        before = ledger.event_count()
+        with pytest.raises(RoundStateError, match="a chip count is a whole number, not True"):
+            system.verify_chips("BJ-1/r1", True, by=DEALER)
+        with pytest.raises(InputError, match="a position is a seat number"):
+            QualifyingHand(True, "suited-match")
+        with pytest.raises(InputError, match="an award id is a whole number, not True"):
+            ledger.validate(True, by=FLOOR)
+        with pytest.raises(InputError, match="an award id is a whole number, not True"):
+            ledger.void_award(True, by=FLOOR, reason="not a winning hand")
+        assert ledger.event_count() == before
 
 
 @pytest.mark.parametrize("key", ["３", "3_0", "x"])

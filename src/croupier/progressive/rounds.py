@@ -515,7 +515,7 @@ class ProgressiveSystem:
         (§ 633b.2(f)): equal, the round is ``VERIFIED``; different, it is ``HELD`` and cannot be
         settled. A held round is recounted by a floorperson or above (internal controls) or
         voided (:meth:`void_round`). Returns the new status."""
-        if not isinstance(chips, int) or chips < 0:
+        if type(chips) is not int or chips < 0:  # True is no count of one chip
             raise RoundStateError(f"a chip count is a whole number, not {chips!r}")
         with self._write() as (conn, pid, defn):
             r = self._round_for_update(conn, pid, defn, round_id)
