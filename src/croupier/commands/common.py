@@ -175,7 +175,7 @@ err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True, emoji=
 
 
 def shown(text: object) -> str:
-    """Text users gave croupier (a name, a table's or a round's id, a reason), as a cell or a
+    r"""Text users gave croupier (a name, a table's or a round's id, a reason), as a cell or a
     title prints it: one line, every control, format or invisible-making character escaped
     (:func:`croupier.errors.one_line`) — a newline stored before the name rule would break a
     table's row, U+202E RIGHT-TO-LEFT OVERRIDE would print the text after it reversed.
