@@ -8,7 +8,9 @@ docs/limits.md):
   byte is read) of at most :data:`MAX_FILE_BYTES` bytes; at most that many + 1 are ever read;
 * its bytes are UTF-8 (an error names the byte offset of the first bad byte);
 * JSON and TOML nest arrays and tables at most :data:`MAX_NESTING` deep;
-* an integer has at most :data:`MAX_INTEGER_DIGITS` digits (Python itself stops at 4,300).
+* an integer has at most :data:`MAX_INTEGER_DIGITS` digits (Python itself stops at 4,300);
+* a JSON object names each key once (JSON parsers keep the last of two silently:
+  ``{"action": "bet", …, "action": "settle"}`` ran as a settle); TOML refuses them itself.
 
 Every rejection is an :class:`~croupier.errors.InputFileError` naming the file.
 
@@ -175,6 +177,22 @@ def _json_constant(name: str) -> float:
     raise _Reject(f"{name} is not a JSON number")
 
 
+def _json_object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members as a dict, refusing a key named twice (the parser would keep the
+    last one silently)."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Reject(
+                    f"the key {key!r} appears twice in one object (a JSON reader would keep the "
+                    "last one silently; croupier reads each key once)"
+                )
+            seen.add(key)
+    return found
+
+
 class _Reject(Exception):
     """Raised inside the JSON parser's hooks; becomes an InputFileError."""
 
@@ -183,14 +201,24 @@ def parse_json(text: str, source: str) -> Any:
     """Parse JSON ``text`` (``source`` names it in errors) within the nesting and digit limits.
 
     Raises :class:`~croupier.errors.InputFileError` for malformed JSON (with line and column),
-    ``NaN``/``Infinity``, nesting deeper than :data:`MAX_NESTING` or an integer longer than
-    :data:`MAX_INTEGER_DIGITS` digits.
+    ``NaN``/``Infinity``, a key named twice in one object, nesting deeper than
+    :data:`MAX_NESTING` or an integer longer than :data:`MAX_INTEGER_DIGITS` digits.
+
+    >>> parse_json('{"action": "bet", "seat": 3, "action": "settle"}', "step")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.InputFileError: step: the key 'action' appears twice in one object ...
     """
     return _parsed("JSON", _JSON_TOKENS, _load_json, text, source)
 
 
 def _load_json(text: str) -> Any:
-    return json.loads(text, parse_int=_json_int, parse_constant=_json_constant)
+    return json.loads(
+        text,
+        parse_int=_json_int,
+        parse_constant=_json_constant,
+        object_pairs_hook=_json_object,
+    )
 
 
 def _parsed(

@@ -1,4 +1,5 @@
-"""The one rule for the names people type and read: staff members, progressives, tables.
+"""The one rule for the names people type and read: staff members, progressives, tables, and
+the ids of rounds.
 
 A name is what a log line, a report row and an error message show, and what a shift manager
 reads to decide who did what. Two names that look alike on a screen are one name to a reader, so
@@ -21,6 +22,19 @@ followed by a zero-width space opened a second table beside ``BJ-1``):
 * :func:`check_new` — a new name normalized and refused when it is confusable with one that
   exists (:class:`~croupier.errors.ConfusableNameError` naming the existing one).
 
+Each kind of name has its own characters on top of that (:func:`normalize` refuses them with a
+:class:`~croupier.errors.NameRuleError` naming the character): a name is one segment of the
+service's paths (``/staff/NAME``, ``/progressives/NAME/history``, ``/tables/ID/steps``,
+``/rounds/TABLE/ROUND``), so no kind holds ``/`` nor is ``.`` or ``..`` (a client resolves those
+before it sends the path); a table's id holds no space either (:data:`TABLE`: it is the
+``?table=`` of a round and a word of the ledger's ``TABLE/ROUND``). Names stored before the rule
+keep working wherever they are read — the rule is checked where a name is made.
+
+A round's id (:func:`round_id`) follows the same rule, given in its normal form (nothing is
+changed silently: an id is the client's key), and holds no character drawn like another
+(:func:`confusable_characters`): with those refused, two round ids that differ can be told
+apart by a reader without comparing them with every stored one.
+
 Logins normalize the name the same way (:func:`login_name`): a member named in NFC logs in
 whichever way the keyboard composed it.
 """
@@ -33,7 +47,22 @@ from collections.abc import Iterable
 from croupier.errors import ConfusableNameError, NameRuleError
 
 NAME_LIMIT = 100
-"""The longest name of a staff member, a progressive or a table (the columns hold 100)."""
+"""The longest name of a staff member, a progressive or a table, and the longest round id (the
+columns hold 100)."""
+
+STAFF = "a staff member"
+PROGRESSIVE = "a progressive"
+TABLE = "a table"
+ROUND = "a round"
+LEDGER_ROUND = "a ledger round"
+"""The kinds of names (the ``what`` of :func:`normalize`, in its messages)."""
+
+PATH_SEGMENTS = frozenset({STAFF, PROGRESSIVE, TABLE, ROUND})
+"""The kinds whose names are one segment of the service's paths: no ``/``, not ``.`` or ``..``."""
+
+NO_SPACES = frozenset({TABLE, ROUND})
+"""The kinds whose names hold no space at all (a table's id; a round's id may not start or end
+with one, :func:`round_id`)."""
 
 _REFUSED_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 
@@ -79,23 +108,90 @@ def _refused(ch: str) -> bool:
     )
 
 
+_CONTROL_NAMES = {
+    "\x00": "NULL",
+    "\t": "CHARACTER TABULATION",
+    "\n": "LINE FEED",
+    "\r": "CARRIAGE RETURN",
+    "\x1b": "ESCAPE",
+    "\x7f": "DELETE",
+}
+
+
+def _named(chars: Iterable[str]) -> str:
+    """``U+200B ZERO WIDTH SPACE, U+000A LINE FEED``: each character's code point and name."""
+    return ", ".join(
+        f"U+{ord(ch):04X} {unicodedata.name(ch, _CONTROL_NAMES.get(ch, 'a control character'))}"
+        for ch in chars
+    )
+
+
+def _noun(what: str) -> str:
+    """What a name of ``what`` is called: a table's and a round's *id*, anything else's *name*."""
+    return "id" if what in (TABLE, ROUND, LEDGER_ROUND) else "name"
+
+
 def normalize(what: str, name: object) -> str:
-    """``name`` stripped and in NFC, as the name of ``what`` ("a staff member", "a progressive",
-    "a table"); :class:`~croupier.errors.NameRuleError` for an empty name, one over
-    :data:`NAME_LIMIT` characters, or one holding a control, format or invisible character
-    (a newline would split every line that names it; a zero-width space makes a second name that
-    reads as the first)."""
+    """``name`` stripped and in NFC, as the name of ``what`` (:data:`STAFF`, :data:`PROGRESSIVE`,
+    :data:`TABLE`, :data:`ROUND`); :class:`~croupier.errors.NameRuleError` for an empty name,
+    one over :data:`NAME_LIMIT` characters, or one holding a control, format or invisible
+    character (a newline would split every line that names it; a zero-width space makes a second
+    name that reads as the first), and for the characters its kind refuses (module docstring:
+    ``/`` in any, a space in a table's or a round's id).
+
+    >>> normalize(PROGRESSIVE, " Mega Jackpot ")
+    'Mega Jackpot'
+    >>> normalize(PROGRESSIVE, "mtd/6")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.NameRuleError: a progressive's name cannot hold '/' (U+002F SOLIDUS): ...
+    """
+    noun = _noun(what)
     text = unicodedata.normalize("NFC", name.strip()) if isinstance(name, str) else ""
     if not text:
-        raise NameRuleError(f"{what} needs a name")
+        raise NameRuleError(f"{what} needs {'an id' if noun == 'id' else 'a name'}")
     if len(text) > NAME_LIMIT:
-        raise NameRuleError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
-    bad = [ch for ch in text if _refused(ch)]
+        raise NameRuleError(f"{what}'s {noun} has at most {NAME_LIMIT} characters, not {len(text)}")
+    bad = [] if text.isascii() and text.isprintable() else [ch for ch in text if _refused(ch)]
     if bad:
-        shown = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in bad[:3])
         raise NameRuleError(
-            f"{what}'s name cannot hold control or format characters (a newline, a tab), "
-            f"invisible ones or other spaces than the plain space: {text[:40]!r} holds {shown}"
+            f"{what}'s {noun} cannot hold control or format characters (a newline, a tab), "
+            f"invisible ones or other spaces than the plain space: {text[:40]!r} holds "
+            f"{_named(bad[:3])}"
+        )
+    if what in PATH_SEGMENTS:
+        if "/" in text:
+            raise NameRuleError(
+                f"{what}'s {noun} cannot hold '/' (U+002F SOLIDUS): it is one segment of the "
+                f"service's paths, and {text[:40]!r} could not be reached there; choose another"
+            )
+        if text in (".", ".."):
+            raise NameRuleError(
+                f"{what}'s {noun} cannot be {text!r}: a client resolves it in a path before it "
+                "sends it; choose another"
+            )
+    if what in NO_SPACES and " " in text:
+        example = "BJ-1" if what == TABLE else "r-17"
+        raise NameRuleError(
+            f"{what}'s {noun} cannot hold a space (U+0020 SPACE): {text[:40]!r}; join its words "
+            f"with '-' ({example})"
+        )
+    return text
+
+
+def exact(what: str, name: object) -> str:
+    """``name`` if :func:`normalize` leaves it as it is (a name stored as given: a table's id in
+    a path, a progressive's name in its definition); :class:`~croupier.errors.NameRuleError`
+    otherwise — a name is never changed silently where it is a key.
+
+    >>> exact(TABLE, "BJ-1")
+    'BJ-1'
+    """
+    text = normalize(what, name)
+    if text != name:
+        raise NameRuleError(
+            f"{what}'s {_noun(what)} has no spaces around it and is in Unicode NFC (its accents "
+            f"composed): {name!r}"
         )
     return text
 
@@ -155,14 +251,101 @@ def check_new(what: str, name: object, existing: Iterable[str]) -> str:
 def check_id(what: str, name: object, existing: Iterable[str]) -> str:
     """:func:`check_new` for a name that is stored as given (a table's id, a progressive's name
     inside its definition): it must be in the normal form already (no spaces around it, NFC),
-    else :class:`~croupier.errors.NameRuleError`."""
-    text = check_new(what, name, existing)
-    if text != name:
+    else :class:`~croupier.errors.NameRuleError` (:func:`exact`)."""
+    exact(what, name)
+    return check_new(what, name, existing)
+
+
+def confusable_characters(text: str) -> list[str]:
+    """The characters of ``text`` drawn like another one that :func:`fold` puts in their place:
+    a letter of another script drawn as a Latin one (:data:`LOOK_ALIKES` beyond ASCII), a
+    compatibility form (fullwidth ``Ｂ``, a ligature: NFKC changes it) and a dash other than
+    ``-``. Two texts without them that :func:`fold` makes one differ in ASCII only — case,
+    ``0``/``O``, ``1``/``l``/``I``, ``_``/space — which a reader sees.
+
+    >>> confusable_characters("m1"), confusable_characters("\u043c1"), confusable_characters("r\u20131")
+    ([], ['м'], ['–'])
+    """
+    if text.isascii():
+        return []
+    return [
+        ch
+        for ch in text
+        if not ch.isascii()
+        and (
+            ch in LOOK_ALIKES
+            or ch in _DASHES
+            or unicodedata.category(ch) == "Pd"
+            or unicodedata.normalize("NFKC", ch) != ch
+        )
+    ]
+
+
+def round_id(rid: object) -> str:
+    """``rid`` if it is a round's id: a string of at most :data:`NAME_LIMIT` characters that
+    the name rule (:func:`normalize`, kind :data:`ROUND`) leaves as it is — no control, format or
+    invisible character, no space (none around it, none inside), in NFC, no ``/`` — and holding
+    no character drawn like another (:func:`confusable_characters`).
+    :class:`~croupier.errors.NameRuleError` naming what is wrong otherwise. An id is stored as
+    given, never changed: one that read as another (``m1``, and ``m`` ZERO WIDTH SPACE ``1``)
+    would be a second round that is the first.
+
+    >>> round_id("r-17")
+    'r-17'
+    >>> round_id("r-17 ")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.NameRuleError: a round's id has no spaces around it and is in Unicode NFC ...
+    """
+    if not isinstance(rid, str):
+        raise NameRuleError(f"a round's id is a string, not {type(rid).__name__} {rid!r}"[:200])
+    if (
+        rid.isascii()
+        and rid.isprintable()
+        and 0 < len(rid) <= NAME_LIMIT
+        and " " not in rid
+        and "/" not in rid
+        and rid not in (".", "..")
+    ):
+        return rid  # the common case, checked at a glance
+    return _as_given(ROUND, rid)
+
+
+def _as_given(what: str, rid: str) -> str:
+    """``rid`` if :func:`normalize` leaves it as it is (:func:`exact`) and it holds no
+    :func:`confusable_characters`; :class:`~croupier.errors.NameRuleError` otherwise."""
+    text = exact(what, rid)
+    odd = confusable_characters(text)
+    if odd:
         raise NameRuleError(
-            f"{what}'s name has no spaces around it and is in Unicode NFC (its accents "
-            f"composed): {name!r}"
+            f"{what}'s id cannot hold characters drawn like others (a letter of another "
+            f"script drawn as a Latin one, a fullwidth form, a dash other than '-'): "
+            f"{text[:40]!r} holds {_named(odd[:3])}"
         )
     return text
+
+
+def ledger_round_id(rid: object) -> str:
+    """``rid`` if it is a round's id on the ledger — ``TABLE/ROUND``
+    (:func:`croupier.table.progressive.ledger_round_id`), or whatever id a caller of the
+    library keys its rounds by: as :func:`round_id`, but ``/`` and inner spaces allowed (a table
+    linked before the table rule may hold one), at most :data:`NAME_LIMIT` characters in all
+    (the ledger's column holds 100).
+
+    >>> ledger_round_id("BJ-1/r-17")
+    'BJ-1/r-17'
+    """
+    if not isinstance(rid, str):
+        raise NameRuleError(f"a round's id is a string, not {type(rid).__name__} {rid!r}"[:200])
+    if (
+        rid.isascii()
+        and rid.isprintable()
+        and 0 < len(rid) <= NAME_LIMIT
+        and rid[0] != " "
+        and rid[-1] != " "
+    ):
+        return rid  # the common case, checked at a glance
+    return _as_given(LEDGER_ROUND, rid)
 
 
 def login_name(name: object) -> str:
@@ -173,12 +356,23 @@ def login_name(name: object) -> str:
 
 __all__ = [
     "INVISIBLE",
+    "LEDGER_ROUND",
     "LOOK_ALIKES",
     "NAME_LIMIT",
+    "NO_SPACES",
+    "PATH_SEGMENTS",
+    "PROGRESSIVE",
+    "ROUND",
+    "STAFF",
+    "TABLE",
     "check_id",
     "check_new",
+    "confusable_characters",
     "confusable_with",
+    "exact",
     "fold",
+    "ledger_round_id",
     "login_name",
     "normalize",
+    "round_id",
 ]

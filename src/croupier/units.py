@@ -6,6 +6,7 @@ Money is an ``int`` number of cents; rates are :class:`fractions.Fraction`. Floa
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import UTC, datetime
 from decimal import Decimal
 from fractions import Fraction
@@ -17,10 +18,33 @@ MAX_AMOUNT_DIGITS = 13
 """The most digits in the whole-dollar part of an amount croupier reads (just under $10 trillion):
 a printed amount, a stake or a meter given on the command line."""
 
+# ASCII digits only (re.ASCII): Python's \d is any decimal digit, and int() reads them all —
+# "$１０" (fullwidth) and "$١٠" (Arabic-Indic) would be read as $10
 _DOLLARS = rf"\d{{1,3}}(?:,\d{{3}}){{1,{(MAX_AMOUNT_DIGITS - 1) // 3}}}|\d{{1,{MAX_AMOUNT_DIGITS}}}"
-_MONEY = re.compile(rf"^\$\s*({_DOLLARS})(?:\.(\d{{1,2}}))?$")
-_AMOUNT = re.compile(rf"^\$?\s*({_DOLLARS})?(?:\.(\d{{0,2}})0*)?$")
-_PERCENT = re.compile(r"^(\d{1,6}(?:\.\d{1,12})?)\s*%$")
+_MONEY = re.compile(rf"^\$\s*({_DOLLARS})(?:\.(\d{{1,2}}))?$", re.ASCII)
+_AMOUNT = re.compile(rf"^\$?\s*({_DOLLARS})?(?:\.(\d{{0,2}})0*)?$", re.ASCII)
+_PERCENT = re.compile(r"^(\d{1,6}(?:\.\d{1,12})?)\s*%$", re.ASCII)
+
+
+def ascii_digits(text: str) -> bool:
+    """Whether ``text`` is one or more ASCII digits ``0``–``9`` and nothing else — what croupier
+    reads as a whole number (``str.isdigit`` is true of ``"９"``, ``"٣"`` and ``"²"`` too, and
+    ``int`` reads the first two).
+
+    >>> ascii_digits("42"), ascii_digits("４２"), ascii_digits("٤"), ascii_digits(""), ascii_digits("²")
+    (True, False, False, False, False)
+    """
+    return text.isascii() and text.isdigit()
+
+
+def digits_note(text: str) -> str:
+    """``" (its digits are ASCII 0–9 only: '１' is U+FF11 FULLWIDTH DIGIT ONE)"`` when ``text``
+    holds a digit croupier does not read, else ``""``: the words an error about a number adds."""
+    odd = next((ch for ch in text if ch.isdigit() and not ch.isascii()), None)
+    if odd is None:
+        return ""
+    name = unicodedata.name(odd, "a digit")
+    return f" (digits are ASCII 0–9 only: {odd!r} is U+{ord(odd):04X} {name})"
 
 
 @lru_cache(maxsize=4096)  # pure (str → int); a rejected text raises afresh, nothing cached
@@ -36,7 +60,9 @@ def parse_money(text: str) -> int:
     """
     m = _MONEY.match(text.strip())
     if not m:
-        raise PaytableError(f"not a dollar amount: {text!r} (expected e.g. '$3,000' or '$2.50')")
+        raise PaytableError(
+            f"not a dollar amount: {text!r} (expected e.g. '$3,000' or '$2.50'){digits_note(text)}"
+        )
     dollars = int(m.group(1).replace(",", ""))
     cents = int(m.group(2).ljust(2, "0")) if m.group(2) else 0
     return dollars * 100 + cents
@@ -58,7 +84,7 @@ def parse_amount(text: str, what: str) -> int:
         shown = text if len(text) <= 40 else text[:40] + "…"
         raise InputError(
             f"{what} must be an amount in dollars (up to {MAX_AMOUNT_DIGITS} digits, at most "
-            f"two decimals), e.g. 12345.67, not {shown!r}"
+            f"two decimals), e.g. 12345.67, not {shown!r}{digits_note(text)}"
         )
     dollars = int((m.group(1) or "0").replace(",", ""))
     cents = dollars * 100 + int((m.group(2) or "0").ljust(2, "0"))
@@ -117,7 +143,9 @@ def parse_percent(text: str) -> Fraction:
     """
     m = _PERCENT.match(text.strip())
     if not m:
-        raise PaytableError(f"not a percentage: {text!r} (expected e.g. '15%' or '3.75%')")
+        raise PaytableError(
+            f"not a percentage: {text!r} (expected e.g. '15%' or '3.75%'){digits_note(text)}"
+        )
     return Fraction(m.group(1)) / 100
 
 

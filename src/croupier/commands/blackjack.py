@@ -29,7 +29,7 @@ from croupier.games.blackjack import (
 )
 from croupier.paytables import MeterLevel
 from croupier.table.submission import RulesSubmission, submission_from_data
-from croupier.units import format_money
+from croupier.units import ascii_digits, format_money
 
 DecksOption = Annotated[int, typer.Option("--decks", "-d", min=1, help="Decks in the shoe.")]
 H17Option = Annotated[
@@ -174,7 +174,7 @@ def seat_bets(specs: list[str] | None) -> dict[str, dict[int, int]]:
     for spec in specs or []:
         where, sep, amount = spec.partition("=")
         seat, colon, wager = where.partition(":")
-        if not sep or not colon or not seat.strip().isdigit():
+        if not sep or not colon or not ascii_digits(seat.strip()):
             raise InputError(f"--bet takes SEAT:WAGER=DOLLARS, e.g. 1:blackjack=10, not {spec!r}")
         wager_id = _wager_id(wager, "--bet", round_wagers())
         cents = _money(amount, f"--bet {seat.strip()}:{wager_id}")
@@ -214,7 +214,7 @@ def player_moves(specs: list[str] | None) -> list[tuple[int, str, str | None]]:
     for spec in specs or []:
         seat, _, rest = spec.partition(":")
         move, _, card = rest.partition(":")
-        if not seat.strip().isdigit() or not move.strip():
+        if not ascii_digits(seat.strip()) or not move.strip():
             raise InputError(f"--move takes SEAT:MOVE[:CARD], e.g. 1:hit:5d, not {spec!r}")
         name = move.strip().lower()
         if name not in MOVES:

@@ -174,6 +174,18 @@ out = Console(highlight=False, markup=False, width=None if sys.stdout.isatty() e
 err = Console(stderr=True, highlight=False, markup=False, soft_wrap=True, emoji=False)
 
 
+def shown(text: object) -> str:
+    r"""Text users gave croupier (a name, a table's or a round's id, a reason), as a cell or a
+    title prints it: one line, every control, format or invisible-making character escaped
+    (:func:`croupier.errors.one_line`) — a newline stored before the name rule would break a
+    table's row, U+202E RIGHT-TO-LEFT OVERRIDE would print the text after it reversed.
+
+    >>> shown("m1\nforged row"), shown("\u202eevil")
+    ('m1\\nforged row', '\\u202eevil')
+    """
+    return one_line(str(text))
+
+
 def where(exc: BaseException) -> str:
     """The context a :class:`CroupierError` collected on its way up (its notes, e.g. the round
     file and step), as a prefix for its one-line message."""

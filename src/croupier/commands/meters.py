@@ -48,6 +48,7 @@ from croupier.errors import (
     InputError,
     LedgerError,
     LedgerKeyError,
+    one_line,
 )
 from croupier.progressive import (
     EnvyRule,
@@ -168,11 +169,12 @@ def login(ledger: Ledger, name: str, path: Path | None) -> StaffMember:
 
 
 def _done(json_out: bool, data: dict[str, Any], text: str) -> None:
-    """What a command that changed the ledger did: ``data`` as JSON, else ``text``."""
+    """What a command that changed the ledger did: ``data`` as JSON, else ``text`` (one line:
+    the names in it printed as :func:`croupier.commands.common.shown` prints them)."""
     if json_out:
         print(json.dumps(data, indent=2, ensure_ascii=False))
     else:
-        out.print(text)
+        out.print(one_line(text))
 
 
 @meters_app.callback()
@@ -494,9 +496,11 @@ def validate(
         level = ledger.status(a.progressive).levels
         now = next(s for s in level if s.level is a.level)
         out.print(
-            f"award {a.id} validated by {by} and paid: {format_money(a.amount_cents)} to "
-            f"position {a.position} at {a.table_id} ({a.outcome}); {a.progressive} "
-            f"{now.level.value} meter now {format_micros(now.meter)}"
+            one_line(
+                f"award {a.id} validated by {by} and paid: {format_money(a.amount_cents)} to "
+                f"position {a.position} at {a.table_id} ({a.outcome}); {a.progressive} "
+                f"{now.level.value} meter now {format_micros(now.meter)}"
+            )
         )
 
 
@@ -650,10 +654,10 @@ def verify(
             raise LedgerError("the ledger holds no progressive to verify")
         for n, levels_shown in results.items():
             shown = ", ".join(f"{k} {v}" for k, v in levels_shown.items())
-            out.print(f"{n}: replayed, every level matches the ledger ({shown})")
-            c = checks[n]
+            c, named = checks[n], one_line(n)
+            out.print(f"{named}: replayed, every level matches the ledger ({shown})")
             if c.approved_paytable is None:
-                out.print(f"{n}: made before configuration digests: none to compare")
+                out.print(f"{named}: made before configuration digests: none to compare")
             else:
                 sub = (
                     "the submission's matches too"
@@ -661,7 +665,8 @@ def verify(
                     else "no submission compared"
                 )
                 out.print(
-                    f"{n}: running paytable digest {c.running_paytable} is the approved one; {sub}"
+                    f"{named}: running paytable digest {c.running_paytable} is the approved one; "
+                    f"{sub}"
                 )
         out.print(f"{report.events} events in {ledger.display_url}")
         out.print(chain)

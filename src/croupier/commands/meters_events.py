@@ -13,7 +13,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from croupier.commands.common import out
+from croupier.commands.common import out, shown
 from croupier.commands.meters import DbOpt, JsonOut, _ledger, meters_app
 from croupier.errors import InputError
 from croupier.progressive import EventKind, SignificantCode
@@ -94,9 +94,9 @@ def events(
             str(r["seq"]),
             r["at"][:19],
             r["code"],
-            r["progressive"] or "",
-            r["table"] or "",
-            r["by"] or "(controller)",
-            _summary(r["code"], r["detail"]),
+            shown(r["progressive"] or ""),
+            shown(r["table"] or ""),
+            shown(r["by"] or "(controller)"),
+            shown(_summary(r["code"], r["detail"])),
         )
     out.print(t)

@@ -13,7 +13,7 @@ from typing import Any
 
 from rich.table import Table
 
-from croupier.commands.common import out
+from croupier.commands.common import out, shown
 from croupier.errors import LedgerError
 from croupier.progressive import format_micros
 from croupier.progressive.report import Reconciliation
@@ -151,7 +151,7 @@ def write_report(
     else:
         for r in recs:
             t = Table(
-                title=f"{r.progressive} · reconciliation, "
+                title=f"{shown(r.progressive)} · reconciliation, "
                 f"{lo.isoformat() if lo else 'first event'} to {hi.isoformat() if hi else 'now'}",
                 title_justify="left",
                 caption=f"paid by the table (odds, envy): {format_money(r.paid_by_table_cents)}; "
@@ -179,7 +179,7 @@ def write_report(
                 )
             out.print(t)
     if not all(r.balanced for r in recs):
-        bad = ", ".join(r.progressive for r in recs if not r.balanced)
+        bad = ", ".join(shown(r.progressive) for r in recs if not r.balanced)
         raise LedgerError(
             f"the reconciliation of {bad} does not balance: run `croupier meters verify`"
         )

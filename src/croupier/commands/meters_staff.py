@@ -26,7 +26,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from croupier.commands.common import out
+from croupier.commands.common import out, shown
 from croupier.commands.meters import (
     ENV_NEW_PASSWORD,
     DbOpt,
@@ -168,7 +168,7 @@ def users(ctx: typer.Context, db: DbOpt = None, json_out: JsonOut = False) -> No
     t.add_column("Member")
     t.add_column("Role")
     for m in members:
-        t.add_row(m.name, m.role.value)
+        t.add_row(shown(m.name), m.role.value)
     for n in removed:
-        t.add_row(n, "(removed)")
+        t.add_row(shown(n), "(removed)")
     out.print(t)

@@ -7,7 +7,7 @@ from rich import box
 from rich.table import Table
 
 from croupier.cards import decks_phrase
-from croupier.commands.common import out
+from croupier.commands.common import out, shown
 from croupier.errors import CroupierError
 from croupier.progressive import (
     HitPolicy,
@@ -70,9 +70,9 @@ def _outcome_label(d: ProgressiveDefinition, outcome: str) -> str:
 def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
     d = s.definition
     by_level = {lm.level: lm for lm in m.levels}
-    tables = ", ".join(s.tables) or "no table linked"
+    tables = ", ".join(shown(x) for x in s.tables) or "no table linked"
     t = Table(
-        title=f"{d.name} · § {d.section} paytable {d.paytable} · {decks_phrase(d.decks)} · "
+        title=f"{shown(d.name)} · § {d.section} paytable {d.paytable} · {decks_phrase(d.decks)} · "
         f"{format_money(d.wager_cents)} wager · {tables}",
         title_justify="left",
         caption=f"{_RESET_WORDS[d.reset_timing.value]}; {_envy_words(d)}; "
@@ -128,10 +128,10 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
             share = f"{format_percent(a.share)} {a.level.value}" if a.share and a.level else ""
             p.add_row(
                 str(a.id),
-                a.round_id,
-                a.table_id,
+                shown(a.round_id),
+                shown(a.table_id),
                 str(a.position),
-                _outcome_label(d, a.outcome),
+                shown(_outcome_label(d, a.outcome)),
                 share,
                 format_money(a.amount_cents),
             )
@@ -159,14 +159,14 @@ def _print_history(events: list[LedgerEvent]) -> None:
     t.add_column("Note")
     for e in events:
         ev = e.event
-        who = f"{ev.actor} ({ev.actor_role})" if ev.actor else ""
+        who = f"{shown(ev.actor)} ({ev.actor_role})" if ev.actor else ""
         t.add_row(
             str(ev.seq),
             ev.kind.value,
-            *([e.progressive or ""] if several else []),
+            *([shown(e.progressive or "")] if several else []),
             ev.level.value if ev.level else "",
-            ev.table_id or "",
-            ev.round_id or "",
+            shown(ev.table_id or ""),
+            shown(ev.round_id or ""),
             str(ev.position) if ev.position is not None else "",
             str(ev.award_id) if ev.award_id is not None else "",
             _signed(ev.delta.meter),
@@ -174,7 +174,7 @@ def _print_history(events: list[LedgerEvent]) -> None:
             _signed(ev.delta.held),
             format_money(ev.amount_cents) if ev.amount_cents is not None else "",
             who,
-            _note(e),
+            shown(_note(e)),
         )
     out.print(t)
 

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from croupier.commands.common import JsonFlag, app, err, out, where
+from croupier.commands.common import JsonFlag, app, err, out, shown, where
 from croupier.errors import CroupierError, citation, one_line
 from croupier.paytables import paytable_digest
 from croupier.table.progressive import SEED_NOTE, valued_at_seed
@@ -235,7 +235,7 @@ def show_rounds(
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     for name, r in rounds:
-        out.print(f"{name} · {r.submission.name or r.submission.game.value}")
+        out.print(f"{shown(name)} · {shown(r.submission.name or r.submission.game.value)}")
         if r.cards is not None:
             out.print(r.cards.describe())
         t = Table("#", "step", "seat", "wager", "outcome", "pays", "amount", "net", "section")

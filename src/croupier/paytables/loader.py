@@ -52,7 +52,16 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Annotated, Any, cast
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from croupier.errors import InputFileError, PaytableError, one_line
 from croupier.inputs import parse_toml, read_text, where
@@ -68,7 +77,7 @@ from croupier.paytables.pays import MeterLevel, MeterShare, parse_pay
 from croupier.units import parse_money, parse_percent
 
 _KEY = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
-_SECTION = re.compile(r"^\d{3}[a-z]\.\d+$")
+_SECTION = re.compile(r"^\d{3}[a-z]\.\d+$", re.ASCII)
 
 
 class _Strict(BaseModel):
@@ -87,7 +96,7 @@ class LineSpec(_Strict):
     pays: str
     envy: str | None = None
     wager: str | None = None
-    optional: bool = False
+    optional: StrictBool = False
 
     @field_validator("outcome", "wager")
     @classmethod
@@ -117,7 +126,7 @@ class MeterSpec(_Strict):
 
     level: str
     seed: str | None = None
-    seed_wager_multiple: Annotated[int, Field(gt=0)] | None = None
+    seed_wager_multiple: Annotated[StrictInt, Field(gt=0)] | None = None
     increment_rate: str | None = None
     secondary_increment_rate: str | None = None
 
@@ -165,7 +174,7 @@ class MultiplierSpec(_Strict):
 
     condition: str
     label: str
-    factor: Annotated[int, Field(ge=1)]
+    factor: Annotated[StrictInt, Field(ge=1)]
 
 
 class PaytableSpec(_Strict):
@@ -174,7 +183,7 @@ class PaytableSpec(_Strict):
     id: str = Field(min_length=1)
     option: str | None = None
     title: str | None = None
-    decks: list[Annotated[int, Field(ge=1, le=8)]] = Field(min_length=1)
+    decks: list[Annotated[StrictInt, Field(ge=1, le=8)]] = Field(min_length=1)
     citation: str | None = None
     notes: str = ""
     lines: list[LineSpec] = Field(min_length=1)
@@ -212,7 +221,7 @@ class SectionFile(_Strict):
     section: str
     title: str
     citation: str
-    printed_in_regulation: bool = True
+    printed_in_regulation: StrictBool = True
     paytables: list[PaytableSpec] = Field(min_length=1)
 
     @field_validator("section")

@@ -150,6 +150,12 @@ _LINKED = (
 round the service settles."""
 
 
+def _award_id(award_id: object) -> None:
+    """Refuse an award id that is not a whole number (``True`` would be award 1)."""
+    if type(award_id) is not int:
+        raise InputError(f"an award id is a whole number, not {award_id!r}")
+
+
 class Ledger(LedgerBase):
     """The progressive ledger in one database.
 
@@ -262,6 +268,7 @@ class Ledger(LedgerBase):
         definition's reseed funding says. Odds and envy pays need no validation; validating one,
         or an award already paid or voided, is a :class:`~croupier.errors.RoundStateError`.
         """
+        _award_id(award_id)
         with self._tx() as conn:
             a = self._award_by_id(conn, award_id)
             pid, defn = self._definition(conn, a.progressive, lock=True)
@@ -309,6 +316,7 @@ class Ledger(LedgerBase):
     def void_award(self, award_id: int, *, by: str, reason: str) -> Award:
         """Void a pending share award the floorperson found not to be a winning hand
         (§ 633b.2(h)(1)): its held amount is released to the meter (an ``adjustment`` event)."""
+        _award_id(award_id)
         if not reason.strip():
             raise InputError("voiding an award needs a reason")
         with self._tx() as conn:

@@ -42,6 +42,7 @@ import croupier.progressive.schema as t
 from croupier.errors import InputError, LoginLockedError
 from croupier.progressive.meters import EventDraft
 from croupier.progressive.model import EventKind, SignificantCode
+from croupier.units import ascii_digits
 
 Append = Callable[[Connection, Sequence[EventDraft]], None]
 """Chains events outside any progressive in a write transaction (the ledger's ``_append``)."""
@@ -59,7 +60,7 @@ def _env_int(name: str, default: int, low: int, high: int) -> int:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not ascii_digits(text) or not low <= int(text) <= high:
         raise InputError(f"${name} is a whole number from {low} to {high}, not {text!r}")
     return int(text)
 

@@ -275,6 +275,10 @@ class QualifyingHand:
     position: int
     outcome: str
 
+    def __post_init__(self) -> None:
+        if type(self.position) is not int or self.position < 1:  # True would be position 1
+            raise InputError(f"a position is a seat number 1, 2, …, not {self.position!r}")
+
     @classmethod
     def from_settlement(cls, position: int, settlement: Settlement) -> QualifyingHand | None:
         """The hand a wager's :class:`~croupier.wagers.base.Settlement` paid at ``position``

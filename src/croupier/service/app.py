@@ -19,7 +19,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -54,6 +54,7 @@ from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.job_runner import JobRunner
 from croupier.service.problems import croupier_problem, install, problem
 from croupier.service.query import known_query
+from croupier.units import ascii_digits
 
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
 ENV_MAX_BODY = "CROUPIER_MAX_BODY"
@@ -106,7 +107,7 @@ def _env_int(name: str, default: int, low: int, high: int, unit: str) -> int:
     text = os.environ.get(name, "").strip()
     if not text:
         return default
-    if not text.isdigit() or not low <= int(text) <= high:
+    if not ascii_digits(text) or not low <= int(text) <= high:
         raise InputError(
             f"${name} is a whole number of {unit} from {low:,} to {high:,}, not {text[:40]!r}"
         )
@@ -148,7 +149,9 @@ class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes is a 413 problem, whether it
     says so in ``Content-Length`` or not (the body is counted as it arrives); a JSON body is
     held to the limits croupier reads any JSON file within (:func:`croupier.inputs.parse_json`:
-    nesting, integer digits, no ``NaN``) — beyond them a 422 problem, before any route sees it."""
+    nesting, integer digits, no ``NaN``, no key named twice in one object) — beyond them a 422
+    problem, before any route sees it. A body is JSON when its ``Content-Type`` says so in any
+    case (``application/JSON``: the routes read it as JSON too)."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -180,7 +183,11 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if body and b"json" in headers.get(b"content-type", b"") and not _plainly_within(body):
+        if (
+            body
+            and b"json" in headers.get(b"content-type", b"").lower()
+            and not _plainly_within(body)
+        ):
             try:
                 parse_json(body.decode("utf-8"), "the request body")
             except UnicodeDecodeError as exc:
@@ -206,32 +213,43 @@ class BodyLimit:
 def _plainly_within(body: bytes) -> bool:
     """Whether ``body`` is JSON plainly within :func:`croupier.inputs.parse_json`'s limits: it
     parses (orjson: strict JSON, no ``NaN``, every integer within 64 bits — far fewer digits than
-    the limit), holds no number with a fraction or exponent and nests no deeper than the limit.
-    ``False`` says only "look closer": :func:`~croupier.inputs.parse_json` then gives the
-    verdict, and its error. A request's body is checked at a tenth of the cost."""
+    the limit), holds no number with a fraction or exponent, nests no deeper than the limit and
+    plainly names no key twice in one object: its objects hold as many members as the body has
+    colons. Each member of an object is written with one colon, and a colon anywhere else is
+    inside a string, so as many members as colons leaves no member that a repeated key could have
+    dropped (orjson keeps the last of two). ``False`` says only "look closer" — a key named
+    twice, or a colon in a string (a time, ``633b.3:1``): :func:`~croupier.inputs.parse_json`
+    then gives the verdict, and its error. A request's body is checked at a tenth of the cost."""
     try:
         data = orjson.loads(body)
     except orjson.JSONDecodeError:
         return False
     kind = type(data)
     if kind is dict or kind is list:
-        return _plain(data, 0)
-    return kind is not float
+        return _members(data, 0) == body.count(b":")
+    return kind is not float and b":" not in body
 
 
-def _plain(container: dict[str, Any] | list[Any], depth: int) -> bool:
-    """Whether ``container`` (at ``depth``, the outermost at 0) and what it holds are plain: no
-    float, no container at the nesting limit (the recursion stops there)."""
+def _members(container: dict[str, Any] | list[Any], depth: int) -> int:
+    """How many members the objects of ``container`` (at ``depth``, the outermost at 0) hold, it
+    and every container inside it; ``-1`` unless they are plain: no float, no container at the
+    nesting limit (the recursion stops there)."""
     if depth >= MAX_NESTING:
-        return False
-    for value in container.values() if isinstance(container, dict) else container:
+        return -1
+    values: Iterable[Any] = container
+    count = 0
+    if type(container) is dict:
+        count, values = len(container), container.values()
+    for value in values:
         kind = type(value)
         if kind is dict or kind is list:
-            if not _plain(value, depth + 1):
-                return False
+            inner = _members(value, depth + 1)
+            if inner < 0:
+                return -1
+            count += inner
         elif kind is float:
-            return False  # a big integer orjson read as a float, or a number to look at
-    return True
+            return -1  # a big integer orjson read as a float, or a number to look at
+    return count
 
 
 def _replay(messages: list[Message], then: Receive) -> Receive:
@@ -361,7 +379,7 @@ def switch_interval() -> float:
     if not text:
         return SWITCH_INTERVAL
     try:
-        interval = float(text)
+        interval = float(text) if text.isascii() else -1.0  # float reads "０.５" as 0.5
     except ValueError:
         interval = -1.0
     if not 0 <= interval <= 1:  # NaN fails both

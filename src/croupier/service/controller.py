@@ -21,9 +21,10 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import Connection
 
+from croupier.names import PROGRESSIVE, TABLE, exact
 from croupier.progressive import (
     AwardStatus,
     EnvyRule,
@@ -306,11 +307,14 @@ class NewProgressive(BaseModel):
         description="SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1, match-the-dealer:1 or "
         "four-card-progressive:example-four-card-progressive (--paytable)."
     )
-    decks: int = Field(ge=1, le=8, description="The table's deck count (--decks).")
+    decks: StrictInt = Field(ge=1, le=8, description="The table's deck count (--decks).")
     amount: str = Field(description="The progressive wager's stake in dollars (--amount).")
-    name: str = Field(min_length=1, max_length=100, description="A name for it (--name).")
+    name: str = Field(
+        description="A name for it (--name; croupier.names: at most 100 characters, no '/')."
+    )
     tables: list[str] = Field(
-        default_factory=list, description="Table ids to link (§ 605a.8; --table)."
+        default_factory=list,
+        description="Table ids to link (§ 605a.8; --table; no space, no '/').",
     )
     reset_timing: ResetTiming = Field(
         ResetTiming.ON_VALIDATION,
@@ -356,6 +360,9 @@ def create(
     section does not print, or not for that deck count, is a 422 citing the section."""
 
     def effect() -> Write:
+        exact(PROGRESSIVE, body.name)  # the name rule (croupier.names), the name as given
+        for table in body.tables:
+            exact(TABLE, table)  # a table's id as every route takes it: as given
         definition = new_definition(
             body.paytable,
             decks=body.decks,
@@ -383,7 +390,7 @@ class Link(BaseModel):
     """A table to link."""
 
     model_config = ConfigDict(extra="forbid", json_schema_extra={"examples": [{"table": "BJ-2"}]})
-    table: str = Field(min_length=1, max_length=100)
+    table: str = Field(description="The table's id (croupier.names: no space, no '/').")
 
 
 @router.post("/progressives/{name}/links", status_code=201, summary="Link a table (§ 605a.8)")
@@ -393,6 +400,7 @@ def link(
     """Link a table to the progressive's meters; a shift manager does it."""
 
     def effect() -> Write:
+        exact(TABLE, body.table)  # a table's id as every route takes it: as given
         ledger_of(request).link_table(name, body.table, by=member.name)
         return _answer(201, {"progressive": name, "table": body.table, "linked_by": member.name})
 

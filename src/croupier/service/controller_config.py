@@ -153,6 +153,8 @@ def _level(defn: ProgressiveDefinition, text: str) -> MeterLevel:
 def _rate(text: str, what: str) -> Fraction:
     t = text.strip().removesuffix("%")
     try:
+        if not t.isascii():  # Fraction reads every script's digits: "１５" would be 15
+            raise ValueError(t)
         r = Fraction(t) / 100
     except (ValueError, ZeroDivisionError):
         raise InputError(f"{what} {text!r} is not a percentage (e.g. 15%, 3.75%)") from None

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from croupier.analysis.kernels import KernelPlan
 from croupier.cards import Shoe
@@ -66,9 +66,9 @@ class Simulation(BaseModel):
     )
     wager: str
     paytable: str
-    decks: int | None = Field(default=None, ge=1, le=8)
-    rounds: int = Field(default=1_000_000, ge=2, le=MAX_ROUNDS)
-    seed: int = Field(default=1, ge=0, le=MAX_SEED)
+    decks: StrictInt | None = Field(default=None, ge=1, le=8)
+    rounds: StrictInt = Field(default=1_000_000, ge=2, le=MAX_ROUNDS)
+    seed: StrictInt = Field(default=1, ge=0, le=MAX_SEED)
     meter: str | None = None
     amount: str | None = None
     stake: ProgressiveStake = ProgressiveStake.COLLECTED

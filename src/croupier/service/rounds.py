@@ -27,6 +27,8 @@ from fastapi.responses import Response
 from sqlalchemy import Connection
 
 from croupier.errors import InputError, LedgerLookupError
+from croupier.names import TABLE, exact
+from croupier.names import round_id as checked_round_id
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.auth import report_reader, require
@@ -69,7 +71,10 @@ Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading t
 Reports = Annotated[StaffMember, Depends(report_reader("reading the handle and hold summary"))]
 TableId = Annotated[
     str,
-    Query(min_length=1, max_length=100, pattern=r"^[^/\s]+$", description="The table's id."),
+    Query(
+        description="The table's id (the name rule of croupier.names: no space, no '/', at "
+        "most 100 characters)."
+    ),
 ]
 
 
@@ -144,6 +149,7 @@ def settle_round(
     ledger (``?progressive=``), store it, and answer its settlement (as ``croupier settle
     --json``). A dealer or above records rounds; the member is the ledger's actor."""
     data = record.model_dump(mode="json", exclude_none=True)
+    exact(TABLE, table)  # the table rule (croupier.names): no space, no "/", as given
 
     def effect() -> Write:
         if not isinstance(record.submission, dict):
@@ -151,13 +157,14 @@ def settle_round(
                 "the service reads no file: give the Rules Submission inline as a JSON object "
                 '("submission": {"game": ..., "decks": ..., "wagers": [...]})'
             )
-        if not record.id or "/" in record.id:
-            raise InputError('give the round its "id" at the table (a string without "/")')
+        if record.id is None:
+            raise InputError('give the round its "id" at the table (e.g. "r-17")')
+        rid = checked_round_id(record.id)  # the round id rule (croupier.names), the id as given
         digest, sub = checked_submission(record.submission, "submission")
         # an open table's ids are its own, and its Rules Submission the round's (§ 601a.2)
-        check_round_file(request, table, record.id.strip(), digest)
-        rnd = replay(sub, record.steps, f"round {record.id}")
-        ledger, rid = ledger_of(request), record.id.strip()
+        check_round_file(request, table, rid, digest)
+        rnd = replay(sub, record.steps, f"round {rid}")
+        ledger = ledger_of(request)
         bet_steps = [i for i, s in enumerate(record.steps, start=1) if s.action == "bet"]
         # every progressive bet is fed to the ledger: to a progressive named, else to the one
         # linked to the table that takes it; none, or a suspended one, refuses the round

@@ -67,7 +67,7 @@ class NewMember(BaseModel):
             "examples": [{"name": "flo", "role": "floorperson", "password": "a long passphrase"}]
         },
     )
-    name: str = Field(min_length=1, max_length=100)
+    name: str = Field(description="Their name (croupier.names: at most 100 characters, no '/').")
     role: Role
     password: str = Field(min_length=1, max_length=1000)
 

@@ -47,7 +47,7 @@ from croupier.errors import (
     RoundStateError,
     SubmissionError,
 )
-from croupier.names import check_id
+from croupier.names import TABLE, check_id, exact
 from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
 from croupier.progressive import Role, StaffMember
@@ -106,7 +106,10 @@ class OpenTable(BaseModel):
         json_schema_extra={"examples": [{"table": "BJ-1", "submission": SUBMISSION_EXAMPLE}]},
     )
 
-    table: str = Field(min_length=1, max_length=100, pattern=r"^[^/\s]+$")
+    table: str = Field(
+        description="The table's id (the name rule of croupier.names: no space, no '/', at "
+        "most 100 characters)."
+    )
     submission: dict[str, Any]
     progressives: list[str] = Field(default_factory=list)
 
@@ -373,6 +376,7 @@ def open_table(
     table with betting open on its first round."""
 
     def effect() -> Write:
+        exact(TABLE, spec.table)  # the table rule (croupier.names), before anything is read
         digest, sub = checked_submission(spec.submission, f"table {spec.table}")
         ledger = ledger_of(request)
         # every progressive wager the table offers feeds a progressive linked to it (§ 605a.8)
@@ -389,7 +393,7 @@ def open_table(
             # one name rule (croupier.names): no invisible characters, none that reads as another
             # (the ledger's linked tables read on this transaction's connection: same database)
             known = {*conn.execute(sa.select(t.c.table_id)).scalars(), *ledger.tables(conn)}
-            check_id("a table", spec.table, known - {spec.table})
+            check_id(TABLE, spec.table, known - {spec.table})
             number = free_number(conn, spec.table, 1)
             conn.execute(
                 sa.insert(t).values(

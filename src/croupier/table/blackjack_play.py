@@ -434,7 +434,7 @@ class BlackjackPlay:
         if h.split_aces and not self.rules.hit_split_aces:
             raise RulesError(f"{name}: a split ace takes one card only", "633a.11")
         amount = s.wager_cents if amount_cents is None else amount_cents
-        if not isinstance(amount, int) or not 0 < amount <= s.wager_cents:
+        if type(amount) is not int or not 0 < amount <= s.wager_cents:
             raise RulesError(
                 f"{name}: a double down is up to the hand's wager, {format_money(s.wager_cents)}, "
                 f"not {format_money(amount) if isinstance(amount, int) else amount}",

@@ -35,12 +35,14 @@ from croupier.errors import (
     CroupierError,
     InputError,
     LinkError,
+    NameRuleError,
     ProcedureError,
     ProgressiveMismatchError,
     RoundConflictError,
     UnknownPaytableError,
     citation,
 )
+from croupier.names import round_id as checked_round_id
 from croupier.paytables import Paytable
 from croupier.table.round import SETTLED_NET, Action, Event, Phase, TableRound
 from croupier.table.submission import RulesSubmission
@@ -112,19 +114,22 @@ def wager_of(defn: ProgressiveDefinition) -> str:
 
 
 def round_id_of(path: str | Path) -> str:
-    """The round id of a round file: its ``"id"`` (a non-empty string) if it has one, else the
-    file name's stem. :class:`~croupier.errors.InputError` for an ``id`` that is not a string."""
+    """The round id of a round file: its ``"id"`` if it has one, else the file name's stem —
+    either one a round's id by the rule of :func:`croupier.names.round_id` (no control, format
+    or invisible character, no space, no ``/``, at most 100 characters, as given), else a
+    :class:`~croupier.errors.NameRuleError` naming the file."""
     p = Path(path)
     try:
         data = json.loads(p.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError):
-        return p.stem  # settle_file has reported the file already
+    except (OSError, ValueError):
+        data = None  # settle_file has reported the file already
     rid = data.get("id") if isinstance(data, dict) else None
-    if rid is None:
-        return p.stem
-    if not isinstance(rid, str) or not rid.strip() or "/" in rid:
-        raise InputError(f'{p}: a round "id" is a non-empty string without "/", not {rid!r}')
-    return rid.strip()
+    try:
+        return checked_round_id(p.stem if rid is None else rid)
+    except NameRuleError as exc:
+        whose = 'its "id"' if rid is not None else 'its file name (give the round an "id")'
+        exc.add_note(f"{p}: {whose}")
+        raise
 
 
 def round_content(rnd: TableRound) -> str:

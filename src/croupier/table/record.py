@@ -55,13 +55,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, ValidationError
+from pydantic_core import PydanticCustomError
 
 from croupier.cards import parse_card
 from croupier.errors import CroupierError, InputError, PaytableError
 from croupier.inputs import read_json, where
+from croupier.names import round_id
 from croupier.table.round import DealtCards, Phase, TableRound
 from croupier.table.submission import (
     RulesSubmission,
@@ -69,10 +71,26 @@ from croupier.table.submission import (
     submission_from_data,
 )
 from croupier.units import parse_money
+from croupier.wagers.at_table import seat_number
+
+
+def _seat_key(value: object) -> int:
+    """A seat as a JSON object's key gives it ("3"): :func:`~croupier.wagers.at_table.seat_number`
+    (ASCII digits only: pydantic alone would read "3_0" as 30 and " +3" as 3)."""
+    try:
+        return seat_number(value)
+    except InputError as exc:
+        raise PydanticCustomError("seat", str(exc)) from None
+
+
+SeatKey = Annotated[int, BeforeValidator(_seat_key)]
+"""A seat as the key of a step's ``players`` or ``switch_cards``."""
 
 
 class Step(BaseModel):
-    """One step of a round file."""
+    """One step of a round file. Its numbers are JSON numbers, never converted from another
+    type: ``"seat": true`` is not seat 1, ``"seat": "3"`` not seat 3 (pydantic's strict
+    integers); an object's keys are seats written with the digits 0–9 (:data:`SeatKey`)."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -92,16 +110,16 @@ class Step(BaseModel):
         "dealer-draw",
         "settle",
     ]
-    seat: int | None = None
+    seat: StrictInt | None = None
     wager: str | None = None
     amount: str | None = None
     player: str | None = None
-    players: dict[int, str] | None = None
+    players: dict[SeatKey, str] | None = None
     dealer: str | None = None
     coup: str | None = None
     bonus: str | None = None
-    seed: int | None = None
-    switch_cards: dict[int, str] | None = None
+    seed: StrictInt | None = None
+    switch_cards: dict[SeatKey, str] | None = None
     card: str | None = None
     cards: str | None = None
     """A ``dealer-draw`` step's cards, in order (``"5h Kd"``); one card may be ``card``."""
@@ -208,6 +226,8 @@ def settle_record(
     submission path is relative to. Raises the typed error of the first step that breaks a rule
     (:class:`~croupier.errors.RulesError` and subclasses name the section); nothing is settled."""
     record = parse_record(data, source)
+    if record.id is not None:
+        round_id(record.id)  # the round id rule (croupier.names): NameRuleError
     sub = _submission(record.submission, base)
     rnd = TableRound.open(sub)
     for i, step in enumerate(record.steps, start=1):

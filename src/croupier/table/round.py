@@ -73,7 +73,7 @@ from croupier.table.procedure import (
     Phase,
     Turn,
 )
-from croupier.table.round_blackjack import BlackjackDecisions, a_or_an, accepts
+from croupier.table.round_blackjack import BlackjackDecisions, a_or_an, accepts, check_seat
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.units import check_cents, format_money
 from croupier.wagers import Wager, get_wager
@@ -354,7 +354,7 @@ class TableRound(BlackjackDecisions):
                 section=lockout or self.base.procedure_rule,
             )
         self._require(Action.BET)
-        if not isinstance(seat, int) or not 1 <= seat <= sub.seats:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= sub.seats:
             raise InputError(f"seat {seat!r}: the table has seats 1–{sub.seats}")
         check_cents(amount_cents)  # a whole number of cents within croupier's limit
         if wid == ANTE_WAGER:
@@ -555,6 +555,8 @@ class TableRound(BlackjackDecisions):
         Raises what :meth:`deal` raises.
         """
         self._require(Action.DEAL)
+        if type(seed) is not int:  # Random takes any hashable: True, "7" and 7.0 too
+            raise InputError(f"a shoe's seed is a whole number, not {seed!r}")
         cards = list(Shoe.standard(self.submission.decks).cards())
         random.Random(seed).shuffle(cards)
         seats = self.seats()
@@ -602,8 +604,9 @@ class TableRound(BlackjackDecisions):
         :class:`RulesError` (an amount outside one to three times the Ante).
         """
         self._require(Action.PLAY)
+        check_seat(seat)
         ante, wager, rule = self._decision_seat(seat)
-        if not isinstance(amount_cents, int) or not ante <= amount_cents <= 3 * ante:
+        if type(amount_cents) is not int or not ante <= amount_cents <= 3 * ante:
             raise RulesError(
                 f"seat {seat}: the Play wager is one to three times the Ante "
                 f"({format_money(ante)} to {format_money(3 * ante)}), not "
@@ -628,6 +631,7 @@ class TableRound(BlackjackDecisions):
         without a wager).
         """
         self._require(Action.FOLD)
+        check_seat(seat)
         if self.base.decision_wager is not None:
             section = self._decision_seat(seat)[2]
         else:

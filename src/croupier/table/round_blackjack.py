@@ -45,6 +45,14 @@ from croupier.wagers.at_table import BaseGame, DealtCards, SeatBet, SettlementLi
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 
 
+def check_seat(seat: object) -> None:
+    """Refuse a seat that is not a whole number from 1 — ``True`` included, which Python counts
+    as 1 (a seat given as ``true`` in JSON was taken for seat 1):
+    :class:`~croupier.errors.InputError`."""
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
+        raise InputError(f"a seat is a whole number from 1, not {seat!r}")
+
+
 def a_or_an(word: str) -> str:
     """``word`` with its indefinite article: ``'an axman'``, ``'a blackjack'``."""
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
@@ -181,8 +189,10 @@ class BlackjackDecisions:
         return self._move(Action.SURRENDER, seat, lambda p: p.surrender(seat))
 
     def _move(self, action: Action, seat: int, make: Callable[[BlackjackPlay], MoveResult]) -> Self:
-        """A Blackjack decision. Raises :class:`ProcedureError` at another game, out of turn or
-        phase, and what the move raises (:mod:`croupier.table.blackjack_play`)."""
+        """A Blackjack decision. Raises :class:`InputError` for a seat that is no seat number,
+        :class:`ProcedureError` at another game, out of turn or phase, and what the move raises
+        (:mod:`croupier.table.blackjack_play`)."""
+        check_seat(seat)
         if self.game is not TableGame.BLACKJACK:
             raise ProcedureError(
                 f"{action.value} is a Blackjack decision, not {a_or_an(self.game.value)} one",

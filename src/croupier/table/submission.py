@@ -55,7 +55,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 
 from croupier.analysis.hit_odds import NJ_MAX_ONE_IN, NJ_RULE, AwardOdds, LevelOdds, longer_than
 from croupier.analysis.parsheet import exact_parsheet
@@ -115,23 +115,25 @@ class WagerSpec(_Strict):
 
 
 class SubmissionFile(_Strict):
-    """The whole file (see the module docstring)."""
+    """The whole file (see the module docstring). Its numbers and flags are the file's own
+    types, never converted: ``decks = true`` is not one deck, ``switch_hands = "no"`` not
+    ``False`` (pydantic's strict integers and booleans)."""
 
     game: TableGame
     name: str = ""
-    decks: int = Field(ge=1, le=8)
+    decks: StrictInt = Field(ge=1, le=8)
     dealer: Literal["S17", "H17"] | None = None
-    switch_hands: bool = False
-    blackjack_premium: bool = False
-    tie_blackjack_pays: bool | None = None
-    late_surrender: bool | None = None
-    double_after_split: bool | None = None
-    split_hands: int | None = Field(default=None, ge=1, le=8)
-    resplit_aces: bool | None = None
-    hit_split_aces: bool | None = None
-    seats: int = Field(default=7, ge=1, le=9)
-    adjacent_boxes: int | None = Field(default=None, ge=1)
-    hit_odds_bound: int = Field(default=NJ_MAX_ONE_IN, ge=1)
+    switch_hands: StrictBool = False
+    blackjack_premium: StrictBool = False
+    tie_blackjack_pays: StrictBool | None = None
+    late_surrender: StrictBool | None = None
+    double_after_split: StrictBool | None = None
+    split_hands: StrictInt | None = Field(default=None, ge=1, le=8)
+    resplit_aces: StrictBool | None = None
+    hit_split_aces: StrictBool | None = None
+    seats: StrictInt = Field(default=7, ge=1, le=9)
+    adjacent_boxes: StrictInt | None = Field(default=None, ge=1)
+    hit_odds_bound: StrictInt = Field(default=NJ_MAX_ONE_IN, ge=1)
     hit_odds_basis: HitOddsBasis = "level"
     wagers: list[WagerSpec] = Field(min_length=1)
 

@@ -31,7 +31,7 @@ from croupier.errors import InputError, citation
 from croupier.frozen import stored_at_once
 from croupier.games.blackjack import BlackjackRules
 from croupier.paytables import MeterLevel, Paytable
-from croupier.units import format_money
+from croupier.units import ascii_digits, format_money
 
 
 class Game(Enum):
@@ -120,6 +120,21 @@ def _hand(what: str, cards: object, seat: int | None = None) -> tuple[Card, ...]
     return tuple(cards)
 
 
+def seat_number(value: object) -> int:
+    """A seat as given: a whole number from 1 (not ``True``, which Python counts as 1), or its
+    ASCII digits as text (``"3"``, a JSON object's key); :class:`~croupier.errors.InputError`
+    otherwise (``"３"``, ``"3_0"``, ``"+3"``: no number is read out of other text).
+
+    >>> seat_number(3), seat_number("3")
+    (3, 3)
+    """
+    if isinstance(value, str) and ascii_digits(value.strip()):
+        return int(value)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InputError(f"a seat is a whole number from 1 (digits 0–9), not {value!r}")
+    return value
+
+
 def _seat_hands(what: str, value: object) -> tuple[tuple[int, tuple[Card, ...]], ...]:
     # a tuple (DealtCards.parse's pairs) is neither a mapping nor text: no ABC checks for it
     pairs = value if type(value) is tuple else (
@@ -132,11 +147,13 @@ def _seat_hands(what: str, value: object) -> tuple[tuple[int, tuple[Card, ...]],
         if not ((type(pair) is tuple or isinstance(pair, Sequence)) and len(pair) == 2):
             raise InputError(f"DealtCards {what}: give (seat, cards) pairs, not {pair!r}")
         seat, cards = pair
-        if isinstance(seat, str) and seat.strip().isdigit():
-            seat = int(seat)
-        if isinstance(seat, bool) or not isinstance(seat, int) or seat < 1:
-            raise InputError(f"DealtCards {what}: a seat is a number from 1, not {seat!r}")
-        out[seat] = _hand(what, cards, seat)
+        try:
+            number = seat_number(seat)
+        except InputError:
+            raise InputError(
+                f"DealtCards {what}: a seat is a number from 1, not {seat!r}"
+            ) from None
+        out[number] = _hand(what, cards, number)
     return tuple(sorted(out.items()))
 
 
@@ -203,8 +220,10 @@ class DealtCards:
         switch_cards: Mapping[int, str] | None = None,
     ) -> DealtCards:
         """From card text; raises :class:`CardError` naming a bad card."""
-        seats = tuple(sorted((int(s), parse_cards(t)) for s, t in (players or {}).items()))
-        switch = tuple(sorted((int(s), parse_cards(t)) for s, t in (switch_cards or {}).items()))
+        seats = tuple(sorted((seat_number(s), parse_cards(t)) for s, t in (players or {}).items()))
+        switch = tuple(
+            sorted((seat_number(s), parse_cards(t)) for s, t in (switch_cards or {}).items())
+        )
         return DealtCards(
             seats,
             parse_cards(dealer) if dealer else (),

@@ -113,6 +113,8 @@ def pays_from(query: Mapping[str, str]) -> dict[str, str]:
 def _edge(text: str) -> Fraction:
     t = text.strip().removesuffix("%").strip()
     try:
+        if not t.isascii():  # Decimal reads every script's digits: "５" would be 5
+            raise ValueError(t)
         value = Fraction(Decimal(t)) / 100
     except (InvalidOperation, ValueError):
         raise InputError(f"target house edge {text!r}: give a percentage, e.g. 5 or 2.5%") from None

@@ -22,7 +22,7 @@ from croupier.analysis.meters import meter_returns
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import decks_phrase
 from croupier.errors import InputError, PaytableError
-from croupier.units import format_money
+from croupier.units import ascii_digits, format_money
 from croupier.wagers import Wager, all_wagers, get_wager
 
 DEFAULT_WAGER = "perfect-pairs"
@@ -62,7 +62,7 @@ def catalogue() -> list[dict[str, Any]]:
 def _decks(text: str | None) -> int | None:
     if text is None or not text.strip():
         return None
-    if not text.strip().isdigit() or not 1 <= int(text) <= 8:
+    if not ascii_digits(text.strip()) or not 1 <= int(text) <= 8:
         raise InputError(f"decks {text!r}: give a whole number of decks, 1 to 8")
     return int(text)
 

@@ -56,6 +56,7 @@ from croupier.service.web.designer import (
 )
 from croupier.service.web.figures import catalogue, choose, comparison, eor_view
 from croupier.service.web.hold import router as hold_router
+from croupier.units import ascii_digits
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
 HERE = Path(__file__).parent
@@ -209,7 +210,7 @@ EOR_WAGER = "jackpot-party"
 def _shoes(text: str | None) -> int:
     if text is None or not text.strip():
         return WEB_SHOES
-    if not text.strip().isdigit() or int(text) > MAX_SHOES:
+    if not ascii_digits(text.strip()) or int(text) > MAX_SHOES:
         raise InputError(f"shoes {text!r}: give a whole number of shoes, 0 to {MAX_SHOES:,}")
     return int(text)
 

@@ -67,13 +67,22 @@ const croupier = (() => {
     if (!r.ok) throw problem(data, r.status);
     return data;
   }
+  // text shown as the command line shows it (croupier.errors.one_line): a control, format or
+  // separator character escaped, so a newline or a RIGHT-TO-LEFT OVERRIDE in a name or an id
+  // stored before the name rule can neither break a row nor reverse what follows it
+  const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Co}\p{Zl}\p{Zp}]/gu;
+  const ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"};
+  function shown(text) {
+    return String(text).replace(UNPRINTABLE,
+      (c) => ESCAPES[c] ?? "\\u" + c.codePointAt(0).toString(16).padStart(4, "0"));
+  }
   function el(tag, attrs = {}, ...children) {
     const e = document.createElement(tag);
     for (const [k, v] of Object.entries(attrs)) {
       if (k === "class") e.className = v; else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
       else e.setAttribute(k, v);
     }
-    for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(c ?? ""));
+    for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(shown(c ?? "")));
     return e;
   }
   // the log-in form of the pit and dealer views; onChange(login or null) after each change
@@ -131,5 +140,5 @@ const croupier = (() => {
   }
   const pct = (x) => `${(x * 100).toFixed(4)}%`;
   document.addEventListener("DOMContentLoaded", pickers);
-  return {api, token, describe, el, loginForm, session, pct};
+  return {api, token, describe, el, loginForm, session, pct, shown};
 })();
