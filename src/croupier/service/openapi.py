@@ -124,7 +124,15 @@ ROUND = _obj(
         "progressives": _A,
         "recorded_by": _S,
         "settled_at": {**_S, "format": "date-time"},
-    }
+    },
+    {
+        "stored_already": {
+            **_B,
+            "description": "Present (true) when the answer settled nothing: the round was "
+            "stored already, or the answer is given again under its Idempotency-Key; its "
+            "awards are then the ledger's now (Content-Location names the round).",
+        },
+    },
 )
 """A settled round's document (docs/schemas/service-round.schema.json)."""
 

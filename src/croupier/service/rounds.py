@@ -35,6 +35,7 @@ from croupier.service.common import (
     IdempotencyKey,
     KeyRows,
     Rows,
+    Shown,
     Together,
     Write,
     committer_of,
@@ -44,8 +45,16 @@ from croupier.service.common import (
     reader_of,
 )
 from croupier.service.examples import ROUND_EXAMPLE
-from croupier.service.jsontext import Encoded
-from croupier.service.paid import as_ledger_has_it, book_for, book_of, line_results
+from croupier.service.jsontext import Encoded, dumps
+from croupier.service.paid import (
+    STORED_ALREADY,
+    as_ledger_has_it,
+    book_for,
+    book_of,
+    line_results,
+    round_location,
+    stored_round,
+)
 from croupier.service.settling import (
     INSERT_ROUND,
     Settled,
@@ -73,6 +82,31 @@ TableId = Annotated[
 ]
 
 
+def stored_answer(request: Request) -> Shown:
+    """How ``POST /rounds/settle`` shows an answer it did not just make — the round stored
+    already under its table and id (200), or any answer given again under its
+    ``Idempotency-Key`` (``Idempotent-Replayed: true``): the stored round as every read shows
+    it, each award as the ledger has it now (validated, voided: :func:`~croupier.service.paid.
+    as_ledger_has_it`; what was recorded at settlement beside it), marked ``stored_already:
+    true`` (this answer settled nothing), and ``Content-Location`` naming where it is read
+    (``GET /rounds/{table}/{round}``). The status is the first answer's. A replay never tells a
+    table to pay an award voided since it was first answered (docs/interpretations.md)."""
+
+    def shown(status: int, text: str, replayed: bool) -> tuple[str, dict[str, str]]:
+        if not replayed and status != 200:
+            return text, {}
+        first = json.loads(text)
+        table, rid = str(first.get("table")), str(first.get("round"))
+        now = stored_round(reader_of(request), ledger_of(request), table, rid)
+        if now is None:  # pragma: no cover - a recorded answer's round is stored with it
+            return text, {}
+        return dumps({STORED_ALREADY: True, **now}), {
+            "Content-Location": round_location(table, rid)
+        }
+
+    return shown
+
+
 def store_write(
     settled: Callable[[], Settled], digest: str, by: str, together: Together | None = None
 ) -> Write:
@@ -89,8 +123,8 @@ def store_write(
     def run(conn: Connection) -> tuple[int, Any]:
         s = once()
         prior = existing(conn, s)
-        if prior is not None:
-            return 200, prior
+        if prior is not None:  # shown as the ledger has it now (stored_answer)
+            return 200, {STORED_ALREADY: True, **prior}
         insert_round(conn, s, submission_digest=digest, by=by)
         return 201, s.document
 
@@ -167,6 +201,7 @@ def settle_round(
             table=table,
             named=progressive or [],
             bet_step=lambda i: f"step {bet_steps[i]} (bet)",
+            round_name=f"round {rid}",  # a progressive named takes a bet of the round
         )
 
         def settled() -> Settled:
@@ -202,7 +237,14 @@ def settle_round(
 
         return store_write(settled, digest, member.name, together)
 
-    return idempotent(request, key, {"table": table, "round": data}, member.name, effect)
+    return idempotent(
+        request,
+        key,
+        {"table": table, "round": data},
+        member.name,
+        effect,
+        shown=stored_answer(request),
+    )
 
 
 def round_query(
@@ -333,12 +375,7 @@ def get_round(request: Request, _member: Staff, table: str, round_id: str) -> di
     awards as the ledger has them now — status, who validated or voided them, the amount paid —
     with what was recorded at settlement beside them (``as_settled``); the stored text is the
     record and is never changed."""
-    r = store.rounds
-    with reader_of(request).connect() as conn:
-        doc = conn.execute(
-            sa.select(r.c.document).where(r.c.table_id == table, r.c.round_id == round_id)
-        ).scalar()
-    if doc is None:
+    found = stored_round(reader_of(request), ledger_of(request), table, round_id)
+    if found is None:
         raise LedgerLookupError(f"no round {round_id!r} of table {table} is stored")
-    found: dict[str, Any] = json.loads(doc)
-    return as_ledger_has_it(found, book_for(ledger_of(request), [found]))
+    return found

@@ -54,13 +54,21 @@ from croupier.service.auth import require
 from croupier.service.common import (
     REPLAYED,
     IdempotencyKey,
+    Shown,
     Write,
     idempotent,
     ledger_of,
     reader_of,
 )
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
-from croupier.service.paid import as_ledger_has_it, book_for
+from croupier.service.jsontext import dumps
+from croupier.service.paid import (
+    STORED_ALREADY,
+    as_ledger_has_it,
+    book_for,
+    round_location,
+    stored_round,
+)
 from croupier.service.settling import (
     check_progressive_bet,
     checked_submission,
@@ -517,6 +525,8 @@ def post_step(
                         conn, settled, submission_digest=row.submission_digest, by=member.name
                     )
                 stored = as_ledger_has_it(prior or settled.document, book)
+                if prior is not None:  # settled nothing: the round was stored already
+                    stored = {STORED_ALREADY: True, **stored}
                 state["settled"] = stored
                 # one settlement in the answer: the stored round's, with the ledger's amounts
                 # (the round as dealt values a share of a meter at the seed)
@@ -536,10 +546,38 @@ def post_step(
 
         return Write(run)
 
-    response = idempotent(request, key, step, member.name, effect)
+    response = idempotent(request, key, step, member.name, effect, shown=settled_now(request))
     if committed and REPLAYED not in response.headers:
         _open_rounds(request).put(*committed[0])
     return response
+
+
+def settled_now(request: Request) -> Shown:
+    """How ``POST /tables/{table}/steps`` shows a step's answer given again under its
+    ``Idempotency-Key`` (``Idempotent-Replayed: true``): a ``settle`` step's answer with its
+    stored round (``settled``, and the answer's own events, settlement and net) as every read
+    shows it now — each award as the ledger has it, validated or voided since the step was
+    first answered (:func:`~croupier.service.paid.stored_round`), marked ``stored_already:
+    true`` (this answer settled nothing) — and ``Content-Location``
+    naming where the round is read. Any other step's answer is the first one."""
+
+    def shown(status: int, text: str, replayed: bool) -> tuple[str, dict[str, str]]:
+        if not replayed:
+            return text, {}
+        first = json.loads(text)
+        was = first.get("settled")
+        if not isinstance(was, dict):
+            return text, {}
+        table, rid = str(was.get("table")), str(was.get("round"))
+        now = stored_round(reader_of(request), ledger_of(request), table, rid)
+        if now is None:  # pragma: no cover - a recorded settle step's round is stored with it
+            return text, {}
+        first["settled"] = now = {STORED_ALREADY: True, **now}
+        for k in ("events", "settlement", "net_cents"):
+            first[k] = now[k]
+        return dumps(first), {"Content-Location": round_location(table, rid)}
+
+    return shown
 
 
 class Void(BaseModel):
