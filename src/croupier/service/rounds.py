@@ -26,8 +26,9 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import Response
 from sqlalchemy import Connection
 
-from croupier.errors import InputError, LedgerLookupError
+from croupier.errors import InputError, LedgerLookupError, suggest
 from croupier.progressive import Role, StaffMember
+from croupier.progressive.report import check_period
 from croupier.service import store
 from croupier.service.auth import report_reader, require
 from croupier.service.common import (
@@ -70,6 +71,9 @@ from croupier.service.settling import (
 from croupier.service.tables import check_round_file
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
+from croupier.wagers import all_wagers
+from croupier.wagers.at_table import BASE_GAMES
+from croupier.wagers.switch_hands import ANTE_WAGER
 
 router = APIRouter(tags=["rounds"])
 
@@ -273,12 +277,37 @@ def round_query(
 Filters = dict[str, Any]
 
 
+def bet_ids() -> frozenset[str]:
+    """Every wager id a stored round's bet can have: the registry's wagers, each base game's
+    wagers (``blackjack``, ``player``, …) and the Switch Hands Ante."""
+    base = {w for g in BASE_GAMES.values() for w in (*g.base_wagers, *g.recorded)}
+    return frozenset({w.id for w in all_wagers()} | base | {ANTE_WAGER})
+
+
+def check_wager_filter(wager: str, parameter: str = "?wager=") -> None:
+    """:class:`~croupier.errors.InputError` (422) for a wager filter that names no wager a round
+    can hold (with the nearest one): a filter matching nothing must not look like a period with
+    no such bets."""
+    wanted, known = wager.strip().lower(), bet_ids()
+    if wanted not in known:
+        hint = suggest(wanted, known) or f" (the wagers: {', '.join(sorted(known))})"
+        raise InputError(f"{parameter} {wager!r} is not a wager croupier records{hint}")
+
+
 def round_filters(
     table: Annotated[str | None, Query(description="Only this table's rounds.")] = None,
     since: Annotated[str | None, Query(description="Settled at or after (ISO 8601).")] = None,
     until: Annotated[str | None, Query(description="Settled before (ISO 8601).")] = None,
     wager: Annotated[str | None, Query(description="Only rounds holding this wager id.")] = None,
 ) -> Filters:
+    """The filters of the stored rounds' listings and reports (``GET /rounds``,
+    ``/rounds/summary``, ``/hold-report``), checked before anything is read: a period that ends
+    before or when it starts and a wager no round can hold are 422 problems (as
+    ``/reconciliation``'s period), never an empty answer that looks like a quiet period."""
+    start, end = _when(since, "since"), _when(until, "until")
+    check_period(start, end, ("?since=", "?until="), "the period of the rounds")
+    if wager is not None:
+        check_wager_filter(wager)
     return {"table": table, "since": since, "until": until, "wager": wager}
 
 
