@@ -92,7 +92,7 @@ def normalize(what: str, name: object) -> str:
         raise NameRuleError(f"{what}'s name has at most {NAME_LIMIT} characters, not {len(text)}")
     bad = [ch for ch in text if _refused(ch)]
     if bad:
-        shown = ", ".join(f"U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')}" for ch in bad[:3])
+        shown = ", ".join(char_name(ch) for ch in bad[:3])
         raise NameRuleError(
             f"{what}'s name cannot hold control or format characters (a newline, a tab), "
             f"invisible ones or other spaces than the plain space: {text[:40]!r} holds {shown}"
@@ -165,6 +165,51 @@ def check_id(what: str, name: object, existing: Iterable[str]) -> str:
     return text
 
 
+CONTROL_NAMES: dict[int, str] = {
+    **dict(
+        enumerate(
+            (
+                "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT",
+                "END OF TRANSMISSION", "ENQUIRY", "ACKNOWLEDGE", "ALERT", "BACKSPACE",
+                "CHARACTER TABULATION", "LINE FEED", "LINE TABULATION", "FORM FEED",
+                "CARRIAGE RETURN", "SHIFT OUT", "SHIFT IN", "DATA LINK ESCAPE",
+                "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE",
+                "DEVICE CONTROL FOUR", "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE",
+                "END OF TRANSMISSION BLOCK", "CANCEL", "END OF MEDIUM", "SUBSTITUTE", "ESCAPE",
+                "FILE SEPARATOR", "GROUP SEPARATOR", "RECORD SEPARATOR", "UNIT SEPARATOR",
+            )
+        )
+    ),
+    0x7F: "DELETE",
+    0x82: "BREAK PERMITTED HERE", 0x83: "NO BREAK HERE", 0x85: "NEXT LINE",
+    0x86: "START OF SELECTED AREA", 0x87: "END OF SELECTED AREA",
+    0x88: "CHARACTER TABULATION SET", 0x89: "CHARACTER TABULATION WITH JUSTIFICATION",
+    0x8A: "LINE TABULATION SET", 0x8B: "PARTIAL LINE FORWARD", 0x8C: "PARTIAL LINE BACKWARD",
+    0x8D: "REVERSE LINE FEED", 0x8E: "SINGLE SHIFT TWO", 0x8F: "SINGLE SHIFT THREE",
+    0x90: "DEVICE CONTROL STRING", 0x91: "PRIVATE USE ONE", 0x92: "PRIVATE USE TWO",
+    0x93: "SET TRANSMIT STATE", 0x94: "CANCEL CHARACTER", 0x95: "MESSAGE WAITING",
+    0x96: "START OF GUARDED AREA", 0x97: "END OF GUARDED AREA", 0x98: "START OF STRING",
+    0x9A: "SINGLE CHARACTER INTRODUCER", 0x9B: "CONTROL SEQUENCE INTRODUCER",
+    0x9C: "STRING TERMINATOR", 0x9D: "OPERATING SYSTEM COMMAND", 0x9E: "PRIVACY MESSAGE",
+    0x9F: "APPLICATION PROGRAM COMMAND",
+}  # fmt: skip
+"""The control characters' names (Unicode's name aliases of type *control*, NameAliases.txt:
+the names they are known by — ``unicodedata.name`` has none for them)."""
+
+_UNNAMED = {"Cc": "a control character", "Co": "a private-use character", "Cs": "a surrogate"}
+
+
+def char_name(ch: str) -> str:
+    """``'U+000A LINE FEED'``, ``'U+200B ZERO WIDTH SPACE'``: a character as a message names it
+    — its code point and its name, a control character by its common name (:data:`CONTROL_NAMES`),
+    one with no name by what it is (``'U+E000 a private-use character'``, ``'unassigned'``)."""
+    code = ord(ch)
+    name = CONTROL_NAMES.get(code) or unicodedata.name(ch, "")
+    if not name:
+        name = _UNNAMED.get(unicodedata.category(ch), "unassigned")
+    return f"U+{code:04X} {name}"
+
+
 def login_name(name: object) -> str:
     """A name as typed at a login, in the form names are stored in: stripped, NFC (nothing is
     refused here: a name that breaks :func:`normalize` is no member's)."""
@@ -172,9 +217,11 @@ def login_name(name: object) -> str:
 
 
 __all__ = [
+    "CONTROL_NAMES",
     "INVISIBLE",
     "LOOK_ALIKES",
     "NAME_LIMIT",
+    "char_name",
     "check_id",
     "check_new",
     "confusable_with",

@@ -134,14 +134,15 @@ def event_dict(e: LedgerEvent) -> dict[str, Any]:
     }
 
 
-def progressive_paytable(spec: str) -> tuple[str, str]:
+def progressive_paytable(spec: str, option: str = "--paytable") -> tuple[str, str]:
     """``'633b.3:1'`` or ``'match-the-dealer:1'`` → ``('633b.3', '1')``: the section of the
     regulation (a progressive wager's id names its section) and the paytable's id.
-    :class:`~croupier.errors.InputError` for any other shape or wager."""
+    :class:`~croupier.errors.InputError` for any other shape or wager, naming the value as
+    ``option`` (the CLI's option; the service passes its body field's name)."""
     section, sep, key = (x.strip() for x in spec.partition(":"))
     if not sep or not section or not key:
         raise InputError(
-            "--paytable is SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1 or "
+            f"{option} is SECTION:PAYTABLE or WAGER:PAYTABLE, e.g. 633b.3:1 or "
             f"match-the-dealer:1, not {spec!r}"
         )
     by_wager = {w.id: w.section for w in progressive_wagers()}
@@ -154,7 +155,7 @@ def progressive_paytable(spec: str) -> tuple[str, str]:
     near = difflib.get_close_matches(wanted, list(by_wager), n=1)
     hint = f"did you mean {near[0]!r}? " if near else ""
     raise InputError(
-        f"--paytable {spec!r}: {section!r} is not a progressive wager; {hint}"
+        f"{option} {spec!r}: {section!r} is not a progressive wager; {hint}"
         f"the progressive wagers are {known}"
     )
 

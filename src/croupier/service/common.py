@@ -29,7 +29,7 @@ IdempotencyKey = Annotated[
     Header(
         alias=idempotency.HEADER,
         description="Required: a key of the client's choosing (e.g. a UUID) for this request, "
-        f"1–{idempotency.MAX_KEY} printable characters: a retry with the same key and body "
+        f"1–{idempotency.MAX_KEY} printable ASCII characters: a retry with the same key and body "
         "answers the first response and changes nothing; the same key with another body is a "
         "409 problem; none is a 400 problem. A key is the member's own: another member's use "
         "of the same key is another request.",

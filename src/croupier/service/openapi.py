@@ -317,9 +317,8 @@ def examples_of(
         if role.rank > 0:
             below = list(Role)[role.rank - 1]
             text = (
-                f"{MEMBERS[below]} is {'an' if below.value[0] in 'aeiou' else 'a'} {below.value}; "
-                f"{what} needs a {role.value} or above "
-                f"({citation(section)})"
+                f"{MEMBERS[below]} is {below.said}; {what} needs "
+                f"{role.who_may(reading=method.lower() == 'get')} ({citation(section)})"
             )
             out["403"] = [Example(f"A {below.value}", "AuthorizationError", text, section)]
     for status, example in own.items():

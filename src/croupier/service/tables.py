@@ -81,7 +81,7 @@ from croupier.service.settling import (
     void_on_ledger,
 )
 from croupier.table.actions import allowed
-from croupier.table.procedure import Action, Phase
+from croupier.table.procedure import PHASE_WORDS, Action, Phase
 from croupier.table.progressive import wager_of
 from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
@@ -483,7 +483,10 @@ def post_step(
             # table was opened is not settled over: the table's round is numbered past it)
             number = free_number(conn, table, row.round_number)
         steps: list[dict[str, Any]] = json.loads(row.steps)
-        rnd = apply_step(_current(request, row), parsed, len(steps) + 1)
+        current = _current(request, row)
+        if parsed.action == "settle" and current.phase is Phase.BETTING and not current.bets:
+            _settled_before(request, table, row.round_number - 1, round_id(number))
+        rnd = apply_step(current, parsed, len(steps) + 1)
         new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
         ledger, named = ledger_of(request), json.loads(row.progressives)
         if parsed.action == "bet":  # a progressive wager needs its progressive, in play
@@ -550,6 +553,28 @@ def post_step(
     if committed and REPLAYED not in response.headers:
         _open_rounds(request).put(*committed[0])
     return response
+
+
+def _settled_before(request: Request, table: str, last: int, now: str) -> None:
+    """Refuse a ``settle`` step posted to a round with no bet yet, right after the table's round
+    ``last`` was stored — a settle step sent again under a new ``Idempotency-Key`` (its answer
+    lost, its key too): a :class:`~croupier.errors.RoundStateError` (409) naming the round it
+    settled and where it is read, nothing changed. (Under its own key the retry is answered the
+    first answer, the round as the ledger has it now.) No stored round: the step goes on to the
+    round procedure's own refusal."""
+    if last < 1:
+        return
+    rid = round_id(last)
+    doc = stored_round(reader_of(request), ledger_of(request), table, rid)
+    if doc is None:
+        return
+    what = "voided" if doc.get("voided") else "settled"
+    raise RoundStateError(
+        f"table {table}'s round {now} has no bet yet: there is nothing to settle; its last "
+        f"round, {rid}, was {what} and stored (GET {round_location(table, rid)}, its awards as "
+        "the ledger has them now) — a settle step sent again under a new Idempotency-Key "
+        "settles nothing twice; nothing changed"
+    )
 
 
 def settled_now(request: Request) -> Shown:
@@ -688,7 +713,7 @@ def close_table(
         if rnd.bets or rnd.cards is not None:
             raise RoundStateError(
                 f"table {table}'s round {round_id(number)} has {len(rnd.bets)} bet(s) "
-                f"({rnd.phase.value}): settle it with POST /tables/{table}/steps (or have a "
+                f"({PHASE_WORDS[rnd.phase]}): settle it with POST /tables/{table}/steps (or have a "
                 f"floorperson void it, POST /tables/{table}/void) before closing the table; "
                 "nothing changed"
             )

@@ -129,13 +129,25 @@ def round_id_of(path: str | Path) -> str:
 
 def round_content(rnd: TableRound) -> str:
     """SHA-256 (hex) of the whole round: the submission's game and decks, every bet (seat, wager,
-    amount, player), the cards and every event of the record."""
+    amount, player), the cards and every event of the record.
+
+    The "No more bets" event is counted with the paragraph the record cited for it when round
+    identities were first stored — the base game's lock-out (``BaseGame.lockout_rule``) — not
+    the one it cites now (the table's own, :func:`~croupier.table.round.lockout_rule`): a
+    citation is the record's words about the rules, not the round's content, and a round stored
+    (or fed to a ledger) before the citation changed is the same round when it is posted again,
+    never a conflict with itself."""
+    events = [e.to_json() for e in rnd.events]
+    legacy = rnd.base.lockout_rule
+    for e in events:
+        if e["action"] == "no-more-bets" and e["section"] != legacy:
+            e["section"], e["citation"] = legacy, citation(legacy)
     data = {
         "game": rnd.submission.game.value,
         "decks": rnd.submission.decks,
         "bets": [[b.seat, b.wager, b.amount_cents, b.player] for b in rnd.bets],
         "cards": [str(c) for c in rnd.cards.every_card()] if rnd.cards is not None else None,
-        "events": [e.to_json() for e in rnd.events],
+        "events": events,
     }
     return hashlib.sha256(canonical_json(data)).hexdigest()
 

@@ -66,8 +66,8 @@ from croupier.table.submission import (
     RulesSubmission,
     load_submission,
     submission_from_data,
+    table_money,
 )
-from croupier.units import parse_money
 
 
 class Step(BaseModel):
@@ -122,7 +122,7 @@ def _cents(step: Step) -> int:
     if step.amount is None:
         raise InputError('give its amount, e.g. "$5"')
     try:
-        return parse_money(step.amount)
+        return table_money(step.amount)
     except PaytableError as exc:
         raise InputError(str(exc)) from exc
 
