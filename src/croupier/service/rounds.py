@@ -144,8 +144,16 @@ def store_write(
     status_code=201,
     summary="Settle a round file and store it",
     responses={
-        200: {"description": "The round was stored already with this content: its document."},
-        201: {"description": "The round's settlement document (stored)."},
+        200: {
+            "description": "The round was stored already with this content: nothing settled; "
+            "its document as a read shows it (each award as the ledger has it now), "
+            '"stored_already": true, Content-Location naming GET /rounds/{table}/{round}.'
+        },
+        201: {
+            "description": "The round's settlement document (stored). Given again under its "
+            "Idempotency-Key (Idempotent-Replayed: true): the round as the ledger has it now, "
+            '"stored_already": true.'
+        },
         409: {
             "description": "Idempotency-Key reused for another body, or the round id taken "
             "by other content."

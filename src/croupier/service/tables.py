@@ -444,11 +444,14 @@ def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
     responses={
         200: {
             "description": "The record so far and the actions allowed next (after "
-            "``settle``: the settled round's, with its stored document as ``settled``)."
+            "``settle``: the settled round's, with its stored document as ``settled``; a "
+            "settle step given again under its key shows it as the ledger has it now, "
+            '``"stored_already": true``).'
         },
         409: {
-            "description": "Another step was posted to the table at the same time, or the "
-            "Idempotency-Key was used for another step."
+            "description": "Another step was posted to the table at the same time, the "
+            "Idempotency-Key was used for another step, or a settle step came again under a new "
+            "key after its round was stored (the problem names the round)."
         },
         422: {
             "description": "The step breaks a rule: problem citing its section; the round is "
@@ -485,7 +488,7 @@ def post_step(
         steps: list[dict[str, Any]] = json.loads(row.steps)
         current = _current(request, row)
         if parsed.action == "settle" and current.phase is Phase.BETTING and not current.bets:
-            _settled_before(request, table, row.round_number - 1, round_id(number))
+            _settled_before(request, row, row.round_number - 1, round_id(number))
         rnd = apply_step(current, parsed, len(steps) + 1)
         new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
         ledger, named = ledger_of(request), json.loads(row.progressives)
@@ -555,19 +558,22 @@ def post_step(
     return response
 
 
-def _settled_before(request: Request, table: str, last: int, now: str) -> None:
+def _settled_before(request: Request, row: Any, last: int, now: str) -> None:
     """Refuse a ``settle`` step posted to a round with no bet yet, right after the table's round
     ``last`` was stored — a settle step sent again under a new ``Idempotency-Key`` (its answer
     lost, its key too): a :class:`~croupier.errors.RoundStateError` (409) naming the round it
     settled and where it is read, nothing changed. (Under its own key the retry is answered the
-    first answer, the round as the ledger has it now.) No stored round: the step goes on to the
-    round procedure's own refusal."""
+    first answer, the round as the ledger has it now.) No round the table stored since it was
+    opened (``row``: its stored row): the step goes on to the round procedure's own refusal."""
+    table = row.table_id
     if last < 1:
         return
     rid = round_id(last)
     doc = stored_round(reader_of(request), ledger_of(request), table, rid)
-    if doc is None:
-        return
+    if doc is None or datetime.fromisoformat(str(doc["settled_at"])) < datetime.fromisoformat(
+        _utc(row.opened_at)
+    ):
+        return  # a round file stored under that id before the table was opened
     what = "voided" if doc.get("voided") else "settled"
     raise RoundStateError(
         f"table {table}'s round {now} has no bet yet: there is nothing to settle; its last "
