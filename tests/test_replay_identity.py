@@ -83,13 +83,21 @@ FILE_ROUNDS = 2400
 
 def reference_content(rnd: TableRound) -> str:
     """The round's content digest written out plainly: SHA-256 of the canonical JSON (sorted
-    keys, no spaces, UTF-8) of its game, decks, bets, cards and every event's JSON."""
+    keys, no spaces, UTF-8) of its game, decks, bets, cards and every event's JSON — the "No
+    more bets" event with the base game's lock-out paragraph, as the record cited it when the
+    digests were first stored (its citation is the table's own since: a round's identity does
+    not change with a citation)."""
+    events = [e.to_json() for e in rnd.events]
+    for e in events:
+        if e["action"] == "no-more-bets":
+            e["section"] = rnd.base.lockout_rule
+            e["citation"] = f"58 Pa. Code § {rnd.base.lockout_rule}"
     data = {
         "game": rnd.submission.game.value,
         "decks": rnd.submission.decks,
         "bets": [[b.seat, b.wager, b.amount_cents, b.player] for b in rnd.bets],
         "cards": [str(c) for c in rnd.cards.every_card()] if rnd.cards is not None else None,
-        "events": [e.to_json() for e in rnd.events],
+        "events": events,
     }
     text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(text.encode()).hexdigest()

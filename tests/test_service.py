@@ -196,7 +196,8 @@ def test_same_key_same_body_answers_the_first_response(server: Server) -> None:
     first = settle(server, body, key=key)
     again = settle(server, body, key=key)
     assert first.status_code == again.status_code == 201
-    assert again.json() == first.json()
+    # the first answer, marked as settling nothing (no award to show as the ledger has it now)
+    assert again.json() == {"stored_already": True, **first.json()}
     assert again.headers["Idempotent-Replayed"] == "true"
     other = pp_round(uid("idem"))
     conflict = settle(server, other, key=key)
@@ -214,6 +215,7 @@ def test_a_round_id_is_stored_once(server: Server) -> None:
     assert settle(server, pp_round(rid)).status_code == 201
     again = settle(server, pp_round(rid))  # another key, same content: the stored round
     assert again.status_code == 200
+    assert again.json()["stored_already"] is True and "Idempotent-Replayed" not in again.headers
     other = settle(server, pp_round(rid, cards="8s 8h"))
     assert other.status_code == 409
     assert other.json()["error_type"] == "RoundConflictError"

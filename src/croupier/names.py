@@ -108,22 +108,10 @@ def _refused(ch: str) -> bool:
     )
 
 
-_CONTROL_NAMES = {
-    "\x00": "NULL",
-    "\t": "CHARACTER TABULATION",
-    "\n": "LINE FEED",
-    "\r": "CARRIAGE RETURN",
-    "\x1b": "ESCAPE",
-    "\x7f": "DELETE",
-}
-
-
 def _named(chars: Iterable[str]) -> str:
-    """``U+200B ZERO WIDTH SPACE, U+000A LINE FEED``: each character's code point and name."""
-    return ", ".join(
-        f"U+{ord(ch):04X} {unicodedata.name(ch, _CONTROL_NAMES.get(ch, 'a control character'))}"
-        for ch in chars
-    )
+    """``U+200B ZERO WIDTH SPACE, U+000A LINE FEED``: each character as :func:`char_name` names
+    it."""
+    return ", ".join(char_name(ch) for ch in chars)
 
 
 def _noun(what: str) -> str:
@@ -348,6 +336,51 @@ def ledger_round_id(rid: object) -> str:
     return _as_given(LEDGER_ROUND, rid)
 
 
+CONTROL_NAMES: dict[int, str] = {
+    **dict(
+        enumerate(
+            (
+                "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT",
+                "END OF TRANSMISSION", "ENQUIRY", "ACKNOWLEDGE", "ALERT", "BACKSPACE",
+                "CHARACTER TABULATION", "LINE FEED", "LINE TABULATION", "FORM FEED",
+                "CARRIAGE RETURN", "SHIFT OUT", "SHIFT IN", "DATA LINK ESCAPE",
+                "DEVICE CONTROL ONE", "DEVICE CONTROL TWO", "DEVICE CONTROL THREE",
+                "DEVICE CONTROL FOUR", "NEGATIVE ACKNOWLEDGE", "SYNCHRONOUS IDLE",
+                "END OF TRANSMISSION BLOCK", "CANCEL", "END OF MEDIUM", "SUBSTITUTE", "ESCAPE",
+                "FILE SEPARATOR", "GROUP SEPARATOR", "RECORD SEPARATOR", "UNIT SEPARATOR",
+            )
+        )
+    ),
+    0x7F: "DELETE",
+    0x82: "BREAK PERMITTED HERE", 0x83: "NO BREAK HERE", 0x85: "NEXT LINE",
+    0x86: "START OF SELECTED AREA", 0x87: "END OF SELECTED AREA",
+    0x88: "CHARACTER TABULATION SET", 0x89: "CHARACTER TABULATION WITH JUSTIFICATION",
+    0x8A: "LINE TABULATION SET", 0x8B: "PARTIAL LINE FORWARD", 0x8C: "PARTIAL LINE BACKWARD",
+    0x8D: "REVERSE LINE FEED", 0x8E: "SINGLE SHIFT TWO", 0x8F: "SINGLE SHIFT THREE",
+    0x90: "DEVICE CONTROL STRING", 0x91: "PRIVATE USE ONE", 0x92: "PRIVATE USE TWO",
+    0x93: "SET TRANSMIT STATE", 0x94: "CANCEL CHARACTER", 0x95: "MESSAGE WAITING",
+    0x96: "START OF GUARDED AREA", 0x97: "END OF GUARDED AREA", 0x98: "START OF STRING",
+    0x9A: "SINGLE CHARACTER INTRODUCER", 0x9B: "CONTROL SEQUENCE INTRODUCER",
+    0x9C: "STRING TERMINATOR", 0x9D: "OPERATING SYSTEM COMMAND", 0x9E: "PRIVACY MESSAGE",
+    0x9F: "APPLICATION PROGRAM COMMAND",
+}  # fmt: skip
+"""The control characters' names (Unicode's name aliases of type *control*, NameAliases.txt:
+the names they are known by — ``unicodedata.name`` has none for them)."""
+
+_UNNAMED = {"Cc": "a control character", "Co": "a private-use character", "Cs": "a surrogate"}
+
+
+def char_name(ch: str) -> str:
+    """``'U+000A LINE FEED'``, ``'U+200B ZERO WIDTH SPACE'``: a character as a message names it
+    — its code point and its name, a control character by its common name (:data:`CONTROL_NAMES`),
+    one with no name by what it is (``'U+E000 a private-use character'``, ``'unassigned'``)."""
+    code = ord(ch)
+    name = CONTROL_NAMES.get(code) or unicodedata.name(ch, "")
+    if not name:
+        name = _UNNAMED.get(unicodedata.category(ch), "unassigned")
+    return f"U+{code:04X} {name}"
+
+
 def login_name(name: object) -> str:
     """A name as typed at a login, in the form names are stored in: stripped, NFC (nothing is
     refused here: a name that breaks :func:`normalize` is no member's)."""
@@ -355,6 +388,7 @@ def login_name(name: object) -> str:
 
 
 __all__ = [
+    "CONTROL_NAMES",
     "INVISIBLE",
     "LEDGER_ROUND",
     "LOOK_ALIKES",
@@ -365,6 +399,7 @@ __all__ = [
     "ROUND",
     "STAFF",
     "TABLE",
+    "char_name",
     "check_id",
     "check_new",
     "confusable_characters",

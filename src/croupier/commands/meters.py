@@ -31,6 +31,7 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import sys
@@ -69,6 +70,7 @@ from croupier.progressive.views import (
     status_dict,
 )
 from croupier.table.progressive import (
+    check_named_take,
     check_one_meter_per_wager,
     feed_progressive,
     progressives_for,
@@ -409,17 +411,22 @@ def feed_rounds(
     password_file: Path | None,
     db: str | None,
     quiet: bool = False,
-) -> tuple[dict[Path, TableRound], int]:
+) -> tuple[dict[Path, TableRound], set[Path], int]:
     """``croupier settle --progressive``: feed each round file to each progressive, each file on
     its own — a ledger error in one file is one error line (file, progressive, error) and the
     others are still fed. A progressive bet no named progressive takes feeds the progressive
     linked to the table that takes it; with none, the file is refused (§ 605a.8): what the ledger
-    stores never values a progressive wager at the seed. The dealer ``by`` is authenticated
-    once. Returns every file fed, its round with the ledger's amounts on its progressive lines
-    (:func:`~croupier.table.progressive.with_ledger_amounts`), and how many files failed."""
+    stores never values a progressive wager at the seed. A progressive named that takes none of
+    a round's progressive bets refuses the file (:func:`~croupier.table.progressive.
+    check_named_take`). The dealer ``by`` is authenticated once. Returns every file fed, its round
+    with the ledger's amounts on its progressive lines (:func:`~croupier.table.progressive.
+    with_ledger_amounts`), the files whose round the ledger held already — settled before,
+    nothing changed: their awards as the ledger has them now (validated or voided since) — and
+    how many files failed."""
     if not table.strip():
         raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
     fed: dict[Path, TableRound] = {}
+    before: set[Path] = set()  # on the ledger already: settled nothing
     failed: set[Path] = set()
     with Ledger(default_url() if db is None else db, create=False) as ledger:
         who = login(ledger, _required_as(by), password_file)
@@ -439,6 +446,7 @@ def feed_rounds(
                     named=named,
                     linked=lambda: [d for d, _ in ledger.linked_progressives(table)],
                 )
+                check_named_take(rnd, named, f"round {rid}")  # each one named is used
                 sizes = {d.name: d.wager_cents for d in fed_to}
                 for defn in fed_to:
                     name = defn.name
@@ -447,10 +455,14 @@ def feed_rounds(
                     )
                     if result is None:
                         continue
+                    if result.replayed:  # settled before: each award as the ledger has it now
+                        now = tuple(ledger.award(a.id) for a in result.awards)
+                        result = dataclasses.replace(result, awards=now)
                     results.append((wager_of(defn), result))
                     if not quiet:
                         what = (
-                            "already on the ledger, nothing changed:"
+                            "already on the ledger, nothing changed (its awards as the ledger "
+                            "has them now):"
                             if result.replayed
                             else "fed to"
                         )
@@ -462,7 +474,9 @@ def feed_rounds(
                 failed.add(path)
                 continue
             fed[path] = with_ledger_amounts(rnd, results, sizes)
-    return fed, len(failed)
+            if results and all(r.replayed for _, r in results):
+                before.add(path)
+    return fed, before, len(failed)
 
 
 def result_section(ledger: Ledger, name: str) -> str:

@@ -49,7 +49,7 @@ def _shift_manager(who: StaffMember, what: str) -> None:
     """Refuse ``who`` unless a shift manager, before a new credential is asked for."""
     if not who.role.at_least(Role.SHIFT_MANAGER):
         raise AuthorizationError(
-            f"{who.name} is a {who.role.value}; {what} needs a {Role.SHIFT_MANAGER.value} or above",
+            f"{who.name} is {who.role.said}; {what} needs {Role.SHIFT_MANAGER.who_may()}",
             section=STAFF_SECTION,
         )
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Collection
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -176,6 +177,7 @@ def settle(
     With several files, a file that breaks a rule is one error line (file, step, section) and the
     others are still settled; the exit status is then 2."""
     settled: list[tuple[Path, TableRound]] = []
+    before: set[Path] = set()  # on the ledger already: settled nothing
     failed = 0
     for p in rounds:
         try:
@@ -188,7 +190,7 @@ def settle(
     if progressive:
         from croupier.commands.meters import feed_rounds  # the ledger (SQLAlchemy) only here
 
-        fed, errors = feed_rounds(
+        fed, before, errors = feed_rounds(
             settled,
             progressive,
             table=table,
@@ -201,9 +203,13 @@ def settle(
         failed += errors
     else:
         settled = [(p, valued_at_seed(r)) for p, r in settled]
-    show_rounds([(str(p), r) for p, r in settled], json_out)
+    show_rounds([(str(p), r) for p, r in settled], json_out, stored={str(p) for p in before})
     if failed:
         raise typer.Exit(2)
+
+
+STORED_ALREADY = "stored_already"
+"""The field marking a round this run settled nothing of: it was on the ledger already."""
 
 
 def round_json(name: str, r: TableRound) -> dict[str, object]:
@@ -220,22 +226,36 @@ def round_json(name: str, r: TableRound) -> dict[str, object]:
 
 
 def show_rounds(
-    rounds: list[tuple[str, TableRound]], json_out: bool, extra: dict[str, object] | None = None
+    rounds: list[tuple[str, TableRound]],
+    json_out: bool,
+    extra: dict[str, object] | None = None,
+    stored: Collection[str] = (),
 ) -> None:
     """Print settled rounds: each round's events as a table (the players' decisions, every
     settlement line with its outcome, pay, net and section, the payouts awaiting validation), or
     under ``json_out`` a JSON array of :func:`round_json` — one object, with ``extra`` keys,
-    when ``extra`` is given (``croupier blackjack-round``)."""
+    when ``extra`` is given (``croupier blackjack-round``). The rounds named in ``stored`` were
+    on the ledger already (``croupier settle --progressive`` of a round settled before): each
+    says so (``"stored_already": true``) — this run settled nothing of it, and its awards are
+    shown as the ledger has them now."""
     if json_out:
         if extra is not None:
             ((name, r),) = rounds
             print(json.dumps({**extra, **round_json(name, r)}, indent=2, ensure_ascii=False))
             return
-        data = [round_json(name, r) for name, r in rounds]
+        data = [
+            {**({STORED_ALREADY: True} if name in stored else {}), **round_json(name, r)}
+            for name, r in rounds
+        ]
         print(json.dumps(data, indent=2, ensure_ascii=False))
         return
     for name, r in rounds:
         out.print(f"{shown(name)} · {shown(r.submission.name or r.submission.game.value)}")
+        if name in stored:
+            out.print(
+                "settled before: on the ledger already, nothing was settled or fed again; its "
+                "awards as the ledger has them now"
+            )
         if r.cards is not None:
             out.print(r.cards.describe())
         t = Table("#", "step", "seat", "wager", "outcome", "pays", "amount", "net", "section")

@@ -44,6 +44,7 @@ from croupier.progressive.meters import LevelState, Replayer, StoredEvent
 from croupier.progressive.meterset import Totals
 from croupier.progressive.model import (
     MICROS_PER_CENT,
+    VOID_RULE,
     EventKind,
     ProgressiveDefinition,
     Role,
@@ -197,7 +198,7 @@ def _check_actors(
             else:
                 held.add(rk)
         elif e.kind is EventKind.ADJUSTMENT and d.get("void_award") is not None:
-            least, rule = Role.FLOORPERSON, "(h)(3)"
+            least, rule = Role.FLOORPERSON, VOID_RULE  # a hand found not a winning one
         elif e.kind is EventKind.VALIDATION and e.award_id is not None:
             validated.add(e.award_id)
         elif e.kind is EventKind.RESET and e.award_id in validated:
@@ -216,13 +217,14 @@ def _actor_ok(
     role = staff[e.actor].role
     if e.actor_role != role.value:
         raise _fail(
-            e, f"records {e.actor} as a {e.actor_role}, but the log makes them a {role.value}"
+            e,
+            f"records {e.actor} as {e.actor_role!r}, but the log makes them {role.value!r} "
+            f"({e.actor} is {role.said})",
         )
     if least is not None and not role.at_least(least):
         raise _fail(
             e,
-            f"is by {e.actor}, a {role.value}; it needs a {least.value} or above "
-            f"(58 Pa. Code § {rule})",
+            f"is by {e.actor}, {role.said}; it needs {least.who_may()} (58 Pa. Code § {rule})",
         )
 
 

@@ -84,6 +84,8 @@ from croupier.progressive.meters import (
 from croupier.progressive.meterset import ProgressiveMeters, meter_set, stored_meter_set
 from croupier.progressive.model import (
     MICROS_PER_CENT,
+    VOID_RULE,
+    VOIDING,
     AwardKind,
     AwardStatus,
     EventKind,
@@ -315,7 +317,10 @@ class Ledger(LedgerBase):
 
     def void_award(self, award_id: int, *, by: str, reason: str) -> Award:
         """Void a pending share award the floorperson found not to be a winning hand
-        (§ 633b.2(h)(1)): its held amount is released to the meter (an ``adjustment`` event)."""
+        (§ 633b.2(h)(1)): its held amount is released to the meter (an ``adjustment`` event).
+        A floorperson or above voids it, as one validates it (the regulation says who validates,
+        (h)(3), not who voids); a dealer is refused citing the paragraph a void answers to,
+        (h)(1) (:data:`VOID_RULE`)."""
         _award_id(award_id)
         if not reason.strip():
             raise InputError("voiding an award needs a reason")
@@ -324,9 +329,7 @@ class Ledger(LedgerBase):
             pid, defn = self._definition(conn, a.progressive, lock=True)
             self._award_by_id(conn, award_id, lock=True)
             a = self._logged_award(conn, pid, a.progressive, award_id)
-            role = self._user(
-                conn, by, Role.FLOORPERSON, defn.rule("(h)(3)"), "voiding a progressive payout"
-            )
+            role = self._user(conn, by, Role.FLOORPERSON, defn.rule(VOID_RULE), VOIDING)
             self._check_pending(a)
             assert a.level is not None and a.share is not None
             levels = self._levels(conn, pid)
@@ -472,6 +475,7 @@ class Ledger(LedgerBase):
         seeds_cents: Mapping[MeterLevel, int] | None = None,
         rates: Mapping[MeterLevel, tuple[Fraction, Fraction]] | None = None,
         limits_cents: Mapping[MeterLevel, int | None] | None = None,
+        suspend_with: str = "`croupier meters suspend`",
     ) -> ProgressiveDefinition:
         """Change a suspended progressive's parameters — levels' seed/reset amount, primary and
         secondary increment rates, limit — by a recorded reconfiguration (NY 9 NYCRR
@@ -480,7 +484,8 @@ class Ledger(LedgerBase):
         event records who, when, the old and new definitions and the approval. The meters are
         not moved: a new seed applies from the next reset, a new rate from the next wager, a new
         limit to the next contribution. A progressive in play is refused
-        (:class:`~croupier.errors.RoundStateError`: suspend it first)."""
+        (:class:`~croupier.errors.RoundStateError`: suspend it first, ``suspend_with`` — the
+        CLI's command, or the service's route)."""
         if not approval.strip():
             raise InputError("a reconfiguration needs the reference of its approval")
         with self._tx() as conn:
@@ -491,9 +496,8 @@ class Ledger(LedgerBase):
             ).scalar_one()
             if not suspended:
                 raise RoundStateError(
-                    f"progressive {progressive!r} is in play: suspend it first (`croupier meters "
-                    "suspend`); a parameter changes only by a reconfiguration of a suspended "
-                    "link",
+                    f"progressive {progressive!r} is in play: suspend it first ({suspend_with}); "
+                    "a parameter changes only by a reconfiguration of a suspended link",
                     section=CONFIGURATION_RULE,
                     also=RECONFIGURATION_RULE,
                 )

@@ -96,6 +96,33 @@ class Role(Enum):
             return needed is Role.ACCOUNTING or Role.PIT_MANAGER.at_least(needed)
         return self.at_least(needed)
 
+    @property
+    def said(self) -> str:
+        """What a member of the role is, as a sentence says it after "is": "a dealer", "an
+        auditor", "in accounting" (a department, not a title: "acct is in accounting")."""
+        if self is Role.ACCOUNTING:
+            return "in accounting"
+        return f"{'an' if self.value[0] in 'aeiou' else 'a'} {self.value}"
+
+    def who_may(self, reading: bool = False) -> str:
+        """Who may do what needs this role, as a message says it after "needs": "a
+        floorperson or above"; ``reading`` (what the role reads), with the roles that only
+        read and may read it too: "a shift-manager or above, or an auditor", "a pit-manager or
+        above, accounting or an auditor"."""
+        if self.read_only:
+            first = "accounting" if self is Role.ACCOUNTING else self.said
+        else:
+            first = f"{self.said} or above"
+        if not reading:
+            return first
+        also = [r for r in _READ_ONLY_ORDER if r is not self and r.may_read(self)]
+        names = ["accounting" if r is Role.ACCOUNTING else r.said for r in also]
+        if not names:
+            return first
+        if len(names) == 1:
+            return f"{first}, or {names[0]}"
+        return f"{first}, {', '.join(names[:-1])} or {names[-1]}"
+
     @classmethod
     def parse(cls, text: str) -> Role:
         """Look a role up by name ("floorperson", "pit-manager", "pit manager")."""
@@ -115,6 +142,16 @@ _CHAIN = (
     Role.SHIFT_MANAGER,
 )
 _READ_ONLY = frozenset({Role.ACCOUNTING, Role.AUDITOR})
+_READ_ONLY_ORDER = (Role.ACCOUNTING, Role.AUDITOR)
+
+
+VOID_RULE = "(h)(1)"
+"""The paragraph of a progressive's section a void of its payout answers to: the dealer verifies
+that the hand is a winning hand (§ 633b.2(h)(1), § 633b.3(h)(1)); a payout found not to be one is
+voided. (Validating one is (h)(3).)"""
+
+VOIDING = "voiding a progressive payout (a hand found not to be a winning one)"
+"""What a void is, as a refusal names it."""
 
 
 class ResetTiming(Enum):

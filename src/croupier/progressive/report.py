@@ -91,14 +91,19 @@ def _naive(dt: datetime) -> datetime:
 
 
 def check_period(
-    start: datetime | None, end: datetime | None, names: tuple[str, str] = ("--from", "--to")
+    start: datetime | None,
+    end: datetime | None,
+    names: tuple[str, str] = ("--from", "--to"),
+    what: str = "the period to reconcile",
 ) -> None:
     """:class:`~croupier.errors.InputError` for a period ``[start, end)`` that ends before or
     when it starts (an open end is no error); the message names the bounds as ``names`` (the
-    CLI's options, or the service's query parameters)."""
+    CLI's options, or the service's query parameters) and the period as ``what`` (the period of
+    a report's rounds: nothing is in an empty one, and an empty report must not look like a
+    quiet period)."""
     if start is not None and end is not None and _naive(end) <= _naive(start):
         raise InputError(
-            f"the period to reconcile ends ({end.isoformat()}) before or when it starts "
+            f"{what} ends ({end.isoformat()}) before or when it starts "
             f"({start.isoformat()}): give {names[0]} before {names[1]}"
         )
 

@@ -190,7 +190,7 @@ class StaffLedger:
         if not role.at_least(at_least):
             only = " (a role that reads and changes nothing)" if role.read_only else ""
             raise AuthorizationError(
-                f"{name} is {_a(role)}{only}; {what} needs a {at_least.value} or above",
+                f"{name} is {role.said}{only}; {what} needs {at_least.who_may()}",
                 section=section,
             )
         return role
@@ -351,11 +351,13 @@ class StaffLedger:
         by_role = self._user(conn, by, Role.SHIFT_MANAGER, STAFF_SECTION, what)
         return by_role, self._member(conn, name).role
 
-    def _keep_a_shift_manager(self, conn: Connection, name: str, what: str) -> None:
+    def _keep_a_shift_manager(self, conn: Connection, name: str, action: str) -> None:
+        """Refuse ``action`` (``"removing 'sam'"``, ``"making 'sam' a pit-manager"``) on the
+        ledger's only shift manager ``name``."""
         if self._roster(conn).shift_managers() == [name]:
             raise LedgerError(
-                f"{what} {name!r} would leave the ledger without a shift manager (the only one "
-                "who manages staff): add or promote another first"
+                f"{action} would leave the ledger without a shift manager ({name!r} is the only "
+                "one, and a shift manager manages staff): add or promote another first"
             )
 
     def remove_user(self, name: str, *, by: str) -> None:
@@ -367,7 +369,7 @@ class StaffLedger:
         self._shift_manager(by, "removing staff")
         with self._tx() as conn:
             self._other(conn, name, by, "removing staff")
-            self._keep_a_shift_manager(conn, name, "removing")
+            self._keep_a_shift_manager(conn, name, f"removing {name!r}")
             self._change(conn, EventKind.USER_REMOVED, name, by, self._member(conn, by).role)
 
     def set_role(self, name: str, role: Role, *, by: str) -> StaffMember:
@@ -378,9 +380,11 @@ class StaffLedger:
         with self._tx() as conn:
             by_role, before = self._other(conn, name, by, "changing a role")
             if before is role:
-                raise LedgerError(f"{name!r} is {_a(role)} already")
+                raise LedgerError(f"{name!r} is {role.said} already")
             if before is Role.SHIFT_MANAGER:
-                self._keep_a_shift_manager(conn, name, "making")
+                moving = "moving" if role is Role.ACCOUNTING else "making"
+                to = "to accounting" if role is Role.ACCOUNTING else role.said
+                self._keep_a_shift_manager(conn, name, f"{moving} {name!r} {to}")
             self._change(
                 conn, EventKind.USER_ROLE, name, by, by_role, role=role.value, before=before.value
             )
@@ -436,11 +440,6 @@ class StaffLedger:
         """The names of the members removed, in the order they were."""
         with self.engine.connect() as conn:
             return list(self._roster(conn).removed)
-
-
-def _a(role: Role) -> str:
-    """ "a dealer", "an auditor", "an assistant-shift-manager"."""
-    return f"{'an' if role.value[0] in 'aeiou' else 'a'} {role.value}"
 
 
 __all__ = ["STAFF_SECTION", "STAFF_SEQ", "StaffLedger"]

@@ -137,8 +137,8 @@ def event_dict(e: LedgerEvent) -> dict[str, Any]:
 def progressive_paytable(spec: str, option: str = "--paytable") -> tuple[str, str]:
     """``'633b.3:1'`` or ``'match-the-dealer:1'`` → ``('633b.3', '1')``: the section of the
     regulation (a progressive wager's id names its section) and the paytable's id.
-    :class:`~croupier.errors.InputError` for any other shape or wager, naming ``option`` (the
-    command's option, or the request's field)."""
+    :class:`~croupier.errors.InputError` for any other shape or wager, naming the value as
+    ``option`` (the CLI's option; the service passes its body field's name)."""
     section, sep, key = (x.strip() for x in spec.partition(":"))
     if not sep or not section or not key:
         raise InputError(

@@ -172,9 +172,9 @@ def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[Staf
             return member
         if not r.at_least(role):
             only = " (a role that reads and changes nothing)" if r.read_only else ""
+            who = role.who_may(reading=request.method in _READS)  # who reads it, if a read
             raise AuthorizationError(
-                f"{member.name} is {_a(r)}{only}; {what} needs a {role.value} or above",
-                section=section,
+                f"{member.name} is {r.said}{only}; {what} needs {who}", section=section
             )
         return member
 
@@ -210,10 +210,6 @@ def signed_in(what: str) -> Callable[..., Awaitable[StaffMember]]:
 
 Member = Annotated[StaffMember, Depends(signed_in("logging out"))]
 """The member logging out (``POST /token/revoke``)."""
-
-
-def _a(role: Role) -> str:
-    return f"{'an' if role.value[0] in 'aeiou' else 'a'} {role.value}"
 
 
 class Token(BaseModel):

@@ -29,7 +29,7 @@ IdempotencyKey = Annotated[
     Header(
         alias=idempotency.HEADER,
         description="Required: a key of the client's choosing (e.g. a UUID) for this request, "
-        f"1–{idempotency.MAX_KEY} printable characters: a retry with the same key and body "
+        f"1–{idempotency.MAX_KEY} printable ASCII characters: a retry with the same key and body "
         "answers the first response and changes nothing; the same key with another body is a "
         "409 problem; none is a 400 problem. A key is the member's own: another member's use "
         "of the same key is another request.",
@@ -40,6 +40,14 @@ its absence is the service's own 400 problem (:func:`idempotent`), marked requir
 OpenAPI document (:mod:`croupier.service.openapi`)."""
 
 REPLAYED = "Idempotent-Replayed"
+
+Shown = Callable[[int, str, bool], "tuple[str, dict[str, str]]"]
+"""How a route shows an answer that was not just made: ``(status, recorded text, replayed)`` →
+``(text, headers)``. :func:`idempotent` calls it on every answer given again under a key
+(``replayed``) and on the answers its :attr:`Write.run` decides (a round stored already), never
+on the common case's fresh answer: a route whose answer shows what can change since — a stored
+round's awards, validated or voided on the ledger — shows it as it is now (docs/interpretations.md,
+"What a replay shows")."""
 
 MAX_STORED_INT = 2**63 - 1
 """The largest integer the databases store (SQLite's INTEGER, PostgreSQL's BIGINT: signed 64
@@ -152,6 +160,7 @@ def idempotent(
     actor: str,
     effect: Callable[[], Write],
     authorize: Callable[[], object] | None = None,
+    shown: Shown | None = None,
 ) -> Response:
     """Answer a request that changes money or configuration once per member ``actor`` and
     ``Idempotency-Key``.
@@ -165,7 +174,18 @@ def idempotent(
     in the ledger's own idempotent transactions) and its :class:`Write` runs in one service
     transaction with the key's record. A concurrent request of the member's that recorded the
     same key first wins: its answer is given.
+
+    ``shown`` (:data:`Shown`) shows an answer given again, and one ``run`` decided, as it is now
+    (the recorded text stays the record of what was answered first).
     """
+
+    def respond(status: int, text: str, replayed: bool) -> Response:
+        headers = {REPLAYED: "true"} if replayed else {}
+        if shown is not None:
+            text, more = shown(status, text, replayed)
+            headers.update(more)
+        return _json(text, status, headers)
+
     route = route_of(request)
     k = idempotency.check_key(key, route)
     if authorize is not None:
@@ -174,7 +194,7 @@ def idempotent(
     engine = engine_of(request)
     stored = idempotency.lookup(reader_of(request), actor, k, route, digest)
     if stored is not None:
-        return _json(stored.body, stored.status, {REPLAYED: "true"})
+        return respond(stored.status, stored.body, True)
     write = effect()
     crash_point(request, "after-effect")
     if write.together is not None:
@@ -198,11 +218,11 @@ def idempotent(
                 text = dumps(answer)
                 idempotency.record(conn, k, route, digest, status, text, actor)
                 crash_point(request, "service-before-commit")
-            return Response(text.encode(), status, media_type="application/json")
+            return respond(status, text, False)
         except IntegrityError:
             stored = idempotency.lookup(engine, actor, k, route, digest)
             if stored is not None:
-                return _json(stored.body, stored.status, {REPLAYED: "true"})
+                return respond(stored.status, stored.body, True)
             if attempt == 2:
                 raise LedgerError(
                     "the request conflicted with concurrent ones three times; nothing changed: "
@@ -217,6 +237,7 @@ __all__ = [
     "IdempotencyKey",
     "KeyRows",
     "Rows",
+    "Shown",
     "Together",
     "Write",
     "body_digest",

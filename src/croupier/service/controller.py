@@ -10,7 +10,8 @@ ledger checks their role against its own log and the rule): ``POST /progressives
 manager creates one, § 605a.7), ``POST /progressives/{name}/links`` (§ 605a.8), ``POST
 /progressives/{name}/adjust`` (a pit manager, § 605a.7(a)(6)), ``POST /awards/{id}/validate``
 and ``POST /awards/{id}/void`` (a floorperson or above, § 633b.2(h)(3), § 633b.3(h)(3): a dealer
-is refused with a 403 problem citing the paragraph). The staff routes (``/staff``) are
+is refused with a 403 problem citing the paragraph — (h)(3) for a validation, (h)(1) for a void,
+a hand found not to be a winning one). The staff routes (``/staff``) are
 :mod:`croupier.service.staff_routes`'s.
 """
 
@@ -39,6 +40,7 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.progressive.create import FIELDS, new_definition
+from croupier.progressive.model import VOID_RULE, VOIDING
 from croupier.progressive.staffing import STAFF_SECTION
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
@@ -90,14 +92,16 @@ def may(
 
 
 def _may_decide(
-    request: Request, member: StaffMember, award_id: int, what: str
+    request: Request, member: StaffMember, award_id: int, what: str, paragraph: str
 ) -> Callable[[], object]:
     """The ledger's check of who may validate or void award ``award_id``: a floorperson or
-    above, citing the award's progressive's own (h)(3) (§ 633b.2(h)(3), § 633b.3(h)(3))."""
+    above, citing the award's progressive's own ``paragraph`` — (h)(3) for a validation
+    (§ 633b.2(h)(3), § 633b.3(h)(3)), (h)(1) for a void (a hand found not to be a winning one),
+    as the ledger's own check does."""
 
     def check() -> object:
         ledger = ledger_of(request)
-        section = ledger.definition(ledger.award(award_id).progressive).rule("(h)(3)")
+        section = ledger.definition(ledger.award(award_id).progressive).rule(paragraph)
         return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
 
     return check
@@ -234,7 +238,7 @@ def validate(
         a = ledger_of(request).validate(award_id, by=member.name)
         return _answer(200, _award_dict(a))
 
-    check = _may_decide(request, member, award_id, "validating a progressive payout")
+    check = _may_decide(request, member, award_id, "validating a progressive payout", "(h)(3)")
     return idempotent(request, key, {"award": award_id}, member.name, effect, check)
 
 
@@ -249,7 +253,7 @@ def void(
         a = ledger_of(request).void_award(award_id, by=member.name, reason=body.reason)
         return _answer(200, {**_award_dict(a), "voided_by": member.name, "reason": body.reason})
 
-    check = _may_decide(request, member, award_id, "voiding a progressive payout")
+    check = _may_decide(request, member, award_id, VOIDING, VOID_RULE)
     return idempotent(request, key, body.model_dump(), member.name, effect, check)
 
 
@@ -438,8 +442,8 @@ def adjust(
         after = ledger.adjust(
             name,
             lv,
-            meter_cents=_signed_cents(body.meter, "meter"),
-            reserve_cents=_signed_cents(body.reserve, "reserve"),
+            meter_cents=_signed_cents(body.meter, "the meter field"),
+            reserve_cents=_signed_cents(body.reserve, "the reserve field"),
             by=member.name,
             reason=body.reason,
         )

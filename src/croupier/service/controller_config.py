@@ -218,6 +218,7 @@ def reconfigure(
             seeds_cents=seeds,
             rates=rates,
             limits_cents=limits,
+            suspend_with=f"POST /progressives/{name}/suspend",
         )
         (ev,) = [e.event for e in ledger.history(name, 1)]
         return _answer(

@@ -34,7 +34,7 @@ MAX_KEY = 200
 
 class IdempotencyKeyError(InputError):
     """A request that changes money or configuration came without an ``Idempotency-Key``
-    header, or with one that is not a key (empty, too long, not printable): the service answers
+    header, or with one that is not a key (empty, too long, not printable ASCII): the service answers
     400, as draft-ietf-httpapi-idempotency-key-header asks, and does nothing. (Declared here, not
     in :mod:`croupier.errors`, whose source is part of every stored count's fingerprint.)"""
 
@@ -50,7 +50,9 @@ class Stored:
 
 def check_key(key: str | None, what: str) -> str:
     """The key, stripped; :class:`IdempotencyKeyError` (400) for none, an empty or overlong
-    one. ``what`` names the request (``POST /awards/3/validate``)."""
+    one, or one that is not printable ASCII — a header's text (RFC 9110 § 5.5; the draft's key
+    is a Structured Field String, RFC 8941 § 3.3.3, printable ASCII). ``what`` names the request
+    (``POST /awards/3/validate``)."""
     if key is None:
         raise IdempotencyKeyError(
             f"{what} changes money or configuration: send an {HEADER} header, a key of your "
@@ -58,9 +60,23 @@ def check_key(key: str | None, what: str) -> str:
             "changed"
         )
     k = key.strip()
-    if not k or len(k) > MAX_KEY or not k.isprintable():
-        raise IdempotencyKeyError(f"{HEADER} is 1–{MAX_KEY} printable characters; nothing changed")
-    return k
+    if not k:
+        why = "this one is empty"
+    elif len(k) > MAX_KEY:
+        why = f"this one has {len(k):,}"
+    elif not (k.isascii() and k.isprintable()):
+        # a header's value is bytes read as ISO-8859-1: a key typed as UTF-8 ('ключ-ü')
+        # arrives as other characters, some not printable — never as the key the client has
+        why = (
+            "this one holds other characters (a header carries ASCII text: a key in another "
+            "script arrives as other characters)"
+        )
+    else:
+        return k
+    raise IdempotencyKeyError(
+        f"{HEADER} is 1–{MAX_KEY} printable ASCII characters (letters, digits, punctuation: "
+        f"a UUID, or e.g. BJ-1/r1); {why}; nothing changed"
+    )
 
 
 def lookup(engine: Engine, actor: str, key: str, route: str, request_digest: str) -> Stored | None:

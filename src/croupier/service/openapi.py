@@ -124,7 +124,15 @@ ROUND = _obj(
         "progressives": _A,
         "recorded_by": _S,
         "settled_at": {**_S, "format": "date-time"},
-    }
+    },
+    {
+        "stored_already": {
+            **_B,
+            "description": "Present (true) when the answer settled nothing: the round was "
+            "stored already, or the answer is given again under its Idempotency-Key; its "
+            "awards are then the ledger's now (Content-Location names the round).",
+        },
+    },
 )
 """A settled round's document (docs/schemas/service-round.schema.json)."""
 
@@ -336,9 +344,8 @@ def examples_of(
         if role.rank > 0:
             below = list(Role)[role.rank - 1]
             text = (
-                f"{MEMBERS[below]} is {'an' if below.value[0] in 'aeiou' else 'a'} {below.value}; "
-                f"{what} needs a {role.value} or above "
-                f"({citation(section)})"
+                f"{MEMBERS[below]} is {below.said}; {what} needs "
+                f"{role.who_may(reading=method.lower() == 'get')} ({citation(section)})"
             )
             out["403"] = [Example(f"A {below.value}", "AuthorizationError", text, section)]
     for status, given in own.items():

@@ -366,8 +366,8 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
         "409": Example(
             "The last shift manager",
             "LedgerError",
-            "removing 'sam' would leave the ledger without a shift manager (the only one "
-            "who manages staff): add or promote another first",
+            "removing 'sam' would leave the ledger without a shift manager ('sam' is the only "
+            "one, and a shift manager manages staff): add or promote another first",
         ),
     },
     ("post", "/staff/{name}/role"): {

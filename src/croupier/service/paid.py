@@ -13,19 +13,26 @@ hold report and ``GET /rounds/summary``; :func:`as_ledger_has_it` shows a stored
 from __future__ import annotations
 
 import copy
+import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
+
+import sqlalchemy as sa
+from sqlalchemy import Engine
 
 from croupier.errors import LedgerLookupError
 from croupier.progressive import Award, AwardStatus, Ledger
-from croupier.table.progressive import wager_of
+from croupier.service import store
+from croupier.table.progressive import award_status_words, wager_of
 from croupier.units import format_money
 from croupier.wagers.at_table import signed_money
 
 __all__ = [
     "FEW_AWARDS",
+    "STORED_ALREADY",
     "AwardState",
     "Book",
     "LineResult",
@@ -33,7 +40,15 @@ __all__ = [
     "book_for",
     "book_of",
     "line_results",
+    "round_location",
+    "stored_round",
 ]
+
+
+STORED_ALREADY = "stored_already"
+"""The field marking an answer that shows a stored round and settled nothing (``true``): the
+round was stored already — posted again under another ``Idempotency-Key`` — or the answer is
+given again under its key (``POST /rounds/settle``; an open table's ``settled``)."""
 
 
 @dataclass(frozen=True)
@@ -160,11 +175,7 @@ validation)``."""
 
 
 def _status_words(state: AwardState) -> str:
-    if state.status is AwardStatus.PAID:
-        return f"paid, validated by {state.by}" if state.by else "paid"
-    if state.status is AwardStatus.VOIDED:
-        return f"voided by {state.by}: not paid" if state.by else "voided: not paid"
-    return "pending validation"
+    return award_status_words(state.status.value, state.by)
 
 
 def _award_now(a: Mapping[str, Any], book: Book) -> tuple[AwardState, dict[str, Any]]:
@@ -186,6 +197,30 @@ def _award_now(a: Mapping[str, Any], book: Book) -> tuple[AwardState, dict[str, 
     return state, shown
 
 
+def _fed_award_now(a: Mapping[str, Any], book: Book) -> dict[str, Any]:
+    """An award of a stored round's ``progressives`` as the ledger has it now: its status,
+    amount and who validated or voided it, what was recorded beside them (``recorded_status``,
+    ``recorded_amount_cents``) — the award's other fields (seat, outcome, level) never change.
+    An award the ledger does not hold (never: an award is not removed) is as recorded."""
+    state = book.awards.get(int(a["award"]))
+    if state is None:
+        return dict(a)
+    voided = state.status is AwardStatus.VOIDED
+    shown = {
+        **a,
+        "status": state.status.value,
+        "amount_cents": state.amount_cents,
+        "amount": format_money(state.amount_cents),
+        "validated_by": None if voided else state.by,
+    }
+    shown.pop("voided_by", None)
+    if voided:
+        shown["voided_by"] = state.by
+    shown["recorded_status"] = a.get("status")
+    shown["recorded_amount_cents"] = int(a["amount_cents"])
+    return shown
+
+
 def as_ledger_has_it(doc: Mapping[str, Any], book: Book) -> dict[str, Any]:
     """Stored round ``doc`` as the ledger has it now: each line a progressive fed (its seat's
     own awards, an envy line's awards for its ``from_seat``) shows what became of its awards —
@@ -194,8 +229,10 @@ def as_ledger_has_it(doc: Mapping[str, Any], book: Book) -> dict[str, Any]:
     voided award returns nothing; a share settled since names its new amount); ``as_settled``
     keeps what the line said at settlement. The settlement event of the line is shown the same
     way (its detail says what the ledger holds now), and the round's totals with them
-    (``as_settled`` at the top keeps the recorded ones). A line no progressive fed is as stored.
-    ``doc`` itself is not changed: the stored text is the record."""
+    (``as_settled`` at the top keeps the recorded ones), and each award of ``progressives``
+    with its status and amount now beside the recorded ones (``recorded_status``,
+    ``recorded_amount_cents``). A line no progressive fed is as stored. ``doc`` itself is not
+    changed: the stored text is the record."""
     out = copy.deepcopy(dict(doc))
     lines = out["settlement"]["lines"]
     events = [e for e in out.get("events") or () if e.get("action") == "settlement"]
@@ -281,4 +318,31 @@ def as_ledger_has_it(doc: Mapping[str, Any], book: Book) -> dict[str, Any]:
         }
         settlement.update(net_cents=net, net=signed_money(net), returned_cents=returned_all)
         out["net_cents"] = out["net_cents"] - int(out["as_settled"]["settlement_net_cents"]) + net
+    for fed in out.get("progressives") or ():  # what each progressive fed paid: as it is now
+        fed["awards"] = [_fed_award_now(a, book) for a in fed.get("awards") or ()]
     return out
+
+
+_STORED = sa.select(store.rounds.c.document).where(
+    store.rounds.c.table_id == sa.bindparam("b_table"),
+    store.rounds.c.round_id == sa.bindparam("b_round"),
+)
+
+
+def stored_round(
+    reader: Engine, ledger: Ledger, table: str, round_id: str
+) -> dict[str, Any] | None:
+    """Round ``round_id`` of ``table`` as every read shows it — its stored document with each
+    award as ``ledger`` has it now (:func:`as_ledger_has_it`) — or ``None`` when none is
+    stored (``reader``: the service's engine for reads)."""
+    with reader.connect() as conn:
+        text = conn.execute(_STORED, {"b_table": table, "b_round": round_id}).scalar()
+    if text is None:
+        return None
+    doc: dict[str, Any] = json.loads(text)
+    return as_ledger_has_it(doc, book_for(ledger, [doc]))
+
+
+def round_location(table: str, round_id: str) -> str:
+    """The path that reads round ``round_id`` of ``table`` (``GET /rounds/{table}/{round}``)."""
+    return f"/rounds/{quote(table, safe='')}/{quote(round_id, safe='')}"

@@ -20,9 +20,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, params
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from croupier.errors import (
@@ -136,6 +137,31 @@ def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
     )
 
 
+FORM = "application/x-www-form-urlencoded"
+
+
+def _form_body(request: Request) -> Any:
+    """The form model of ``request``'s route (``POST /token``'s), or ``None``."""
+    route = request.scope.get("route")
+    field = getattr(route, "body_field", None) if isinstance(route, APIRoute) else None
+    if field is None or not isinstance(field.field_info, params.Form):
+        return None
+    return field
+
+
+def _reads_form(request: Request) -> bool:
+    """Whether ``request``'s route reads its body as form fields."""
+    return _form_body(request) is not None
+
+
+def _form_fields(request: Request) -> list[str]:
+    """The form fields ``request``'s route requires (``username``, ``password``)."""
+    field = _form_body(request)
+    model = field.field_info.annotation if field is not None else None
+    fields = getattr(model, "model_fields", {})
+    return [name for name, f in fields.items() if f.is_required()]
+
+
 _NOT_AN_OBJECT = {"dict_type", "model_attributes_type", "missing"}
 """Pydantic's error types for a body that did not arrive as a JSON object."""
 
@@ -154,6 +180,16 @@ def install(app: FastAPI) -> None:
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         kind = request.headers.get("content-type") or "none"
+        if _reads_form(request) and FORM not in kind and "multipart/form-data" not in kind:
+            fields = " and ".join(_form_fields(request)) or "its fields"
+            return problem(
+                415,
+                "UnsupportedMediaType",
+                f"{request.method} {request.url.path} reads form fields ({fields}), as OAuth2's "
+                f"password grant: send them with Content-Type: {FORM} "
+                f"(username=…&password=…), not {one_line(kind)[:80]}",
+                request.url.path,
+            )
         if "json" not in kind and any(
             tuple(e.get("loc", ())) == ("body",)
             and e.get("type") in _NOT_AN_OBJECT

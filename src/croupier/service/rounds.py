@@ -26,10 +26,11 @@ from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import Response
 from sqlalchemy import Connection
 
-from croupier.errors import InputError, LedgerLookupError
+from croupier.errors import InputError, LedgerLookupError, suggest
 from croupier.names import TABLE, exact
 from croupier.names import round_id as checked_round_id
 from croupier.progressive import Role, StaffMember
+from croupier.progressive.report import check_period
 from croupier.service import store
 from croupier.service.auth import report_reader, require
 from croupier.service.common import (
@@ -37,6 +38,7 @@ from croupier.service.common import (
     IdempotencyKey,
     KeyRows,
     Rows,
+    Shown,
     Together,
     Write,
     committer_of,
@@ -46,8 +48,16 @@ from croupier.service.common import (
     reader_of,
 )
 from croupier.service.examples import ROUND_EXAMPLE
-from croupier.service.jsontext import Encoded
-from croupier.service.paid import as_ledger_has_it, book_for, book_of, line_results
+from croupier.service.jsontext import Encoded, dumps
+from croupier.service.paid import (
+    STORED_ALREADY,
+    as_ledger_has_it,
+    book_for,
+    book_of,
+    line_results,
+    round_location,
+    stored_round,
+)
 from croupier.service.settling import (
     INSERT_ROUND,
     Settled,
@@ -63,6 +73,9 @@ from croupier.service.settling import (
 from croupier.service.tables import check_round_file
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
+from croupier.wagers import all_wagers
+from croupier.wagers.at_table import BASE_GAMES
+from croupier.wagers.switch_hands import ANTE_WAGER
 
 router = APIRouter(tags=["rounds"])
 
@@ -76,6 +89,31 @@ TableId = Annotated[
         "most 100 characters)."
     ),
 ]
+
+
+def stored_answer(request: Request) -> Shown:
+    """How ``POST /rounds/settle`` shows an answer it did not just make — the round stored
+    already under its table and id (200), or any answer given again under its
+    ``Idempotency-Key`` (``Idempotent-Replayed: true``): the stored round as every read shows
+    it, each award as the ledger has it now (validated, voided: :func:`~croupier.service.paid.
+    as_ledger_has_it`; what was recorded at settlement beside it), marked ``stored_already:
+    true`` (this answer settled nothing), and ``Content-Location`` naming where it is read
+    (``GET /rounds/{table}/{round}``). The status is the first answer's. A replay never tells a
+    table to pay an award voided since it was first answered (docs/interpretations.md)."""
+
+    def shown(status: int, text: str, replayed: bool) -> tuple[str, dict[str, str]]:
+        if not replayed and status != 200:
+            return text, {}
+        first = json.loads(text)
+        table, rid = str(first.get("table")), str(first.get("round"))
+        now = stored_round(reader_of(request), ledger_of(request), table, rid)
+        if now is None:  # pragma: no cover - a recorded answer's round is stored with it
+            return text, {}
+        return dumps({STORED_ALREADY: True, **now}), {
+            "Content-Location": round_location(table, rid)
+        }
+
+    return shown
 
 
 def store_write(
@@ -94,8 +132,8 @@ def store_write(
     def run(conn: Connection) -> tuple[int, Any]:
         s = once()
         prior = existing(conn, s)
-        if prior is not None:
-            return 200, prior
+        if prior is not None:  # shown as the ledger has it now (stored_answer)
+            return 200, {STORED_ALREADY: True, **prior}
         insert_round(conn, s, submission_digest=digest, by=by)
         return 201, s.document
 
@@ -111,8 +149,16 @@ def store_write(
     status_code=201,
     summary="Settle a round file and store it",
     responses={
-        200: {"description": "The round was stored already with this content: its document."},
-        201: {"description": "The round's settlement document (stored)."},
+        200: {
+            "description": "The round was stored already with this content: nothing settled; "
+            "its document as a read shows it (each award as the ledger has it now), "
+            '"stored_already": true, Content-Location naming GET /rounds/{table}/{round}.'
+        },
+        201: {
+            "description": "The round's settlement document (stored). Given again under its "
+            "Idempotency-Key (Idempotent-Replayed: true): the round as the ledger has it now, "
+            '"stored_already": true.'
+        },
         409: {
             "description": "Idempotency-Key reused for another body, or the round id taken "
             "by other content."
@@ -174,6 +220,7 @@ def settle_round(
             table=table,
             named=progressive or [],
             bet_step=lambda i: f"step {bet_steps[i]} (bet)",
+            round_name=f"round {rid}",  # a progressive named takes a bet of the round
         )
 
         def settled() -> Settled:
@@ -209,7 +256,14 @@ def settle_round(
 
         return store_write(settled, digest, member.name, together)
 
-    return idempotent(request, key, {"table": table, "round": data}, member.name, effect)
+    return idempotent(
+        request,
+        key,
+        {"table": table, "round": data},
+        member.name,
+        effect,
+        shown=stored_answer(request),
+    )
 
 
 def round_query(
@@ -238,12 +292,37 @@ def round_query(
 Filters = dict[str, Any]
 
 
+def bet_ids() -> frozenset[str]:
+    """Every wager id a stored round's bet can have: the registry's wagers, each base game's
+    wagers (``blackjack``, ``player``, …) and the Switch Hands Ante."""
+    base = {w for g in BASE_GAMES.values() for w in (*g.base_wagers, *g.recorded)}
+    return frozenset({w.id for w in all_wagers()} | base | {ANTE_WAGER})
+
+
+def check_wager_filter(wager: str, parameter: str = "?wager=") -> None:
+    """:class:`~croupier.errors.InputError` (422) for a wager filter that names no wager a round
+    can hold (with the nearest one): a filter matching nothing must not look like a period with
+    no such bets."""
+    wanted, known = wager.strip().lower(), bet_ids()
+    if wanted not in known:
+        hint = suggest(wanted, known) or f" (the wagers: {', '.join(sorted(known))})"
+        raise InputError(f"{parameter} {wager!r} is not a wager croupier records{hint}")
+
+
 def round_filters(
     table: Annotated[str | None, Query(description="Only this table's rounds.")] = None,
     since: Annotated[str | None, Query(description="Settled at or after (ISO 8601).")] = None,
     until: Annotated[str | None, Query(description="Settled before (ISO 8601).")] = None,
     wager: Annotated[str | None, Query(description="Only rounds holding this wager id.")] = None,
 ) -> Filters:
+    """The filters of the stored rounds' listings and reports (``GET /rounds``,
+    ``/rounds/summary``, ``/hold-report``), checked before anything is read: a period that ends
+    before or when it starts and a wager no round can hold are 422 problems (as
+    ``/reconciliation``'s period), never an empty answer that looks like a quiet period."""
+    start, end = _when(since, "since"), _when(until, "until")
+    check_period(start, end, ("?since=", "?until="), "the period of the rounds")
+    if wager is not None:
+        check_wager_filter(wager)
     return {"table": table, "since": since, "until": until, "wager": wager}
 
 
@@ -340,12 +419,7 @@ def get_round(request: Request, _member: Staff, table: str, round_id: str) -> di
     awards as the ledger has them now — status, who validated or voided them, the amount paid —
     with what was recorded at settlement beside them (``as_settled``); the stored text is the
     record and is never changed."""
-    r = store.rounds
-    with reader_of(request).connect() as conn:
-        doc = conn.execute(
-            sa.select(r.c.document).where(r.c.table_id == table, r.c.round_id == round_id)
-        ).scalar()
-    if doc is None:
+    found = stored_round(reader_of(request), ledger_of(request), table, round_id)
+    if found is None:
         raise LedgerLookupError(f"no round {round_id!r} of table {table} is stored")
-    found: dict[str, Any] = json.loads(doc)
-    return as_ledger_has_it(found, book_for(ledger_of(request), [found]))
+    return found

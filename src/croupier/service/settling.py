@@ -47,6 +47,7 @@ from croupier.table.procedure import Phase
 from croupier.table.progressive import (
     assign_progressives,
     check_named_match,
+    check_named_take,
     check_one_meter_per_wager,
     feed_new_round,
     feed_progressive,
@@ -159,6 +160,7 @@ def progressives_to_feed(
     table: str,
     named: Sequence[str] = (),
     bet_step: Callable[[int], str] = lambda i: f"bet {i + 1}",
+    round_name: str | None = None,
 ) -> list[str]:
     """The progressives the service feeds ``rnd`` at ``table`` to: ``named`` (``?progressive=``,
     an open table's), then for each progressive bet none of them takes the progressive linked
@@ -166,13 +168,19 @@ def progressives_to_feed(
     progressive bet is fed: one no progressive takes is a :class:`~croupier.errors.LinkError`
     (§ 605a.8 and the wager's section), and one whose progressive is suspended is refused with
     the ledger's words, noted with its step (``bet_step(i)`` of the round's ``i``-th bet) — the
-    round is then neither fed nor stored. A progressive named must be linked to the table."""
+    round is then neither fed nor stored. A progressive named must be linked to the table.
+    ``round_name`` (the caller named them: ``?progressive=``): each progressive named must also
+    take a progressive bet of the round (:func:`~croupier.table.progressive.check_named_take`) —
+    an open table's own progressives (one per wager it offers) need not."""
     bets = progressive_bets(rnd)
     if not bets and not named:
         return []
     if not bets:  # nothing to feed: feeding checks the names against the round, as before
         defs = [named_progressive(ledger, name, table) for name in named]
-        return [d.name for d in progressives_for(rnd, table=table, named=defs)]
+        chosen = progressives_for(rnd, table=table, named=defs)
+        if round_name is not None:
+            check_named_take(rnd, defs, round_name)
+        return [d.name for d in chosen]
     linked = ledger.linked_progressives(table)  # one read: the links and their suspension
     suspended = {d.name: s for d, s in linked}
     defs = []
@@ -183,6 +191,8 @@ def progressives_to_feed(
             raise LinkError(f"table {table} is not linked to progressive {name!r}", "605a.8")
         defs.append(found)
     fed = progressives_for(rnd, table=table, named=defs, linked=lambda: [d for d, _ in linked])
+    if round_name is not None:
+        check_named_take(rnd, defs, round_name)
     for i, offer in bets:
         name = next(d.name for d in fed if takes(d, offer))
         if suspended[name]:

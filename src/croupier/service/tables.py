@@ -58,13 +58,21 @@ from croupier.service.auth import require
 from croupier.service.common import (
     REPLAYED,
     IdempotencyKey,
+    Shown,
     Write,
     idempotent,
     ledger_of,
     reader_of,
 )
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
-from croupier.service.paid import as_ledger_has_it, book_for
+from croupier.service.jsontext import dumps
+from croupier.service.paid import (
+    STORED_ALREADY,
+    as_ledger_has_it,
+    book_for,
+    round_location,
+    stored_round,
+)
 from croupier.service.settling import (
     check_progressive_bet,
     checked_submission,
@@ -77,7 +85,7 @@ from croupier.service.settling import (
     void_on_ledger,
 )
 from croupier.table.actions import allowed
-from croupier.table.procedure import Action, Phase
+from croupier.table.procedure import PHASE_WORDS, Action, Phase
 from croupier.table.progressive import wager_of
 from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
@@ -456,11 +464,14 @@ def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
     responses={
         200: {
             "description": "The record so far and the actions allowed next (after "
-            "``settle``: the settled round's, with its stored document as ``settled``)."
+            "``settle``: the settled round's, with its stored document as ``settled``; a "
+            "settle step given again under its key shows it as the ledger has it now, "
+            '``"stored_already": true``).'
         },
         409: {
-            "description": "Another step was posted to the table at the same time, or the "
-            "Idempotency-Key was used for another step."
+            "description": "Another step was posted to the table at the same time, the "
+            "Idempotency-Key was used for another step, or a settle step came again under a new "
+            "key after its round was stored (the problem names the round)."
         },
         422: {
             "description": "The step breaks a rule: problem citing its section; the round is "
@@ -495,7 +506,10 @@ def post_step(
             # table was opened is not settled over: the table's round is numbered past it)
             number = free_number(conn, table, row.round_number)
         steps: list[dict[str, Any]] = json.loads(row.steps)
-        rnd = apply_step(_current(request, row), parsed, len(steps) + 1)
+        current = _current(request, row)
+        if parsed.action == "settle" and current.phase is Phase.BETTING and not current.bets:
+            _settled_before(request, row, row.round_number - 1, round_id(number))
+        rnd = apply_step(current, parsed, len(steps) + 1)
         new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
         ledger, named = ledger_of(request), json.loads(row.progressives)
         if parsed.action == "bet":  # a progressive wager needs its progressive, in play
@@ -537,6 +551,8 @@ def post_step(
                         conn, settled, submission_digest=row.submission_digest, by=member.name
                     )
                 stored = as_ledger_has_it(prior or settled.document, book)
+                if prior is not None:  # settled nothing: the round was stored already
+                    stored = {STORED_ALREADY: True, **stored}
                 state["settled"] = stored
                 # one settlement in the answer: the stored round's, with the ledger's amounts
                 # (the round as dealt values a share of a meter at the seed)
@@ -556,10 +572,63 @@ def post_step(
 
         return Write(run)
 
-    response = idempotent(request, key, step, member.name, effect)
+    response = idempotent(request, key, step, member.name, effect, shown=settled_now(request))
     if committed and REPLAYED not in response.headers:
         _open_rounds(request).put(*committed[0])
     return response
+
+
+def _settled_before(request: Request, row: Any, last: int, now: str) -> None:
+    """Refuse a ``settle`` step posted to a round with no bet yet, right after the table's round
+    ``last`` was stored — a settle step sent again under a new ``Idempotency-Key`` (its answer
+    lost, its key too): a :class:`~croupier.errors.RoundStateError` (409) naming the round it
+    settled and where it is read, nothing changed. (Under its own key the retry is answered the
+    first answer, the round as the ledger has it now.) No round the table stored since it was
+    opened (``row``: its stored row): the step goes on to the round procedure's own refusal."""
+    table = row.table_id
+    if last < 1:
+        return
+    rid = round_id(last)
+    doc = stored_round(reader_of(request), ledger_of(request), table, rid)
+    if doc is None or datetime.fromisoformat(str(doc["settled_at"])) < datetime.fromisoformat(
+        _utc(row.opened_at)
+    ):
+        return  # a round file stored under that id before the table was opened
+    what = "voided" if doc.get("voided") else "settled"
+    raise RoundStateError(
+        f"table {table}'s round {now} has no bet yet: there is nothing to settle; its last "
+        f"round, {rid}, was {what} and stored (GET {round_location(table, rid)}, its awards as "
+        "the ledger has them now) — a settle step sent again under a new Idempotency-Key "
+        "settles nothing twice; nothing changed"
+    )
+
+
+def settled_now(request: Request) -> Shown:
+    """How ``POST /tables/{table}/steps`` shows a step's answer given again under its
+    ``Idempotency-Key`` (``Idempotent-Replayed: true``): a ``settle`` step's answer with its
+    stored round (``settled``, and the answer's own events, settlement and net) as every read
+    shows it now — each award as the ledger has it, validated or voided since the step was
+    first answered (:func:`~croupier.service.paid.stored_round`), marked ``stored_already:
+    true`` (this answer settled nothing) — and ``Content-Location``
+    naming where the round is read. Any other step's answer is the first one."""
+
+    def shown(status: int, text: str, replayed: bool) -> tuple[str, dict[str, str]]:
+        if not replayed:
+            return text, {}
+        first = json.loads(text)
+        was = first.get("settled")
+        if not isinstance(was, dict):
+            return text, {}
+        table, rid = str(was.get("table")), str(was.get("round"))
+        now = stored_round(reader_of(request), ledger_of(request), table, rid)
+        if now is None:  # pragma: no cover - a recorded settle step's round is stored with it
+            return text, {}
+        first["settled"] = now = {STORED_ALREADY: True, **now}
+        for k in ("events", "settlement", "net_cents"):
+            first[k] = now[k]
+        return dumps(first), {"Content-Location": round_location(table, rid)}
+
+    return shown
 
 
 class Void(BaseModel):
@@ -670,7 +739,7 @@ def close_table(
         if rnd.bets or rnd.cards is not None:
             raise RoundStateError(
                 f"table {table}'s round {round_id(number)} has {len(rnd.bets)} bet(s) "
-                f"({rnd.phase.value}): settle it with POST /tables/{table}/steps (or have a "
+                f"({PHASE_WORDS[rnd.phase]}): settle it with POST /tables/{table}/steps (or have a "
                 f"floorperson void it, POST /tables/{table}/void) before closing the table; "
                 "nothing changed"
             )

@@ -32,6 +32,16 @@ class Phase(Enum):
     SETTLED = "settled"
 
 
+PHASE_WORDS: Mapping[Phase, str] = {
+    Phase.BETTING: "while betting is open",
+    Phase.LOCKED: 'after "No more bets"',
+    Phase.DEALT: "once the cards are dealt",
+    Phase.SETTLED: "once the round is settled",
+}
+"""Where a round stands, as a sentence says it ("settle is not allowed while betting is open"):
+the phases' values (``betting open``, ``no more bets``) are the record's words, not prose."""
+
+
 class Action(Enum):
     """What can be done to a round (one event kind each, plus ``settlement``)."""
 
@@ -187,6 +197,7 @@ class Event:
 __all__ = [
     "BLACKJACK_MOVES",
     "DECISIONS",
+    "PHASE_WORDS",
     "PROCEDURE",
     "Action",
     "Event",

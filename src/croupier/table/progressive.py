@@ -134,13 +134,25 @@ def round_id_of(path: str | Path) -> str:
 
 def round_content(rnd: TableRound) -> str:
     """SHA-256 (hex) of the whole round: the submission's game and decks, every bet (seat, wager,
-    amount, player), the cards and every event of the record."""
+    amount, player), the cards and every event of the record.
+
+    The "No more bets" event is counted with the paragraph the record cited for it when round
+    identities were first stored — the base game's lock-out (``BaseGame.lockout_rule``) — not
+    the one it cites now (the table's own, :func:`~croupier.table.round.lockout_rule`): a
+    citation is the record's words about the rules, not the round's content, and a round stored
+    (or fed to a ledger) before the citation changed is the same round when it is posted again,
+    never a conflict with itself."""
+    events = [e.to_json() for e in rnd.events]
+    legacy = rnd.base.lockout_rule
+    for e in events:
+        if e["action"] == "no-more-bets" and e["section"] != legacy:
+            e["section"], e["citation"] = legacy, citation(legacy)
     data = {
         "game": rnd.submission.game.value,
         "decks": rnd.submission.decks,
         "bets": [[b.seat, b.wager, b.amount_cents, b.player] for b in rnd.bets],
         "cards": [str(c) for c in rnd.cards.every_card()] if rnd.cards is not None else None,
-        "events": [e.to_json() for e in rnd.events],
+        "events": events,
     }
     return hashlib.sha256(canonical_json(data)).hexdigest()
 
@@ -262,15 +274,19 @@ def takes(defn: ProgressiveDefinition, offer: ProgressiveOffer) -> bool:
     )
 
 
+def system_rule(w: Wager) -> str:
+    """The paragraph that puts progressive wager ``w`` on a progressive table game system: the
+    one holding its lock-out (§ 633b.2(d), § 633b.3(d)), else the one placing it on the
+    progressive wagering device (§ 641a.7(d)(4), (5))."""
+    lockout = w.lockout_rule
+    return lockout.rsplit("(", 1)[0] if lockout and lockout.count("(") > 1 else w.settle_rule
+
+
 def no_progressive_error(offer: ProgressiveOffer, table: str, linked: Sequence[str]) -> LinkError:
     """The refusal of a progressive wager no progressive of its table takes (§ 605a.8 and the
     wager's own section, which requires the progressive table game system)."""
     w = progressive_wager(offer.section, offer.paytable)
-    # the paragraph that puts the wager on a progressive table game system: the one holding
-    # its lock-out (§ 633b.2(d), § 633b.3(d)), else the one placing it on the progressive
-    # wagering device (§ 641a.7(d)(4), (5))
-    lockout = w.lockout_rule
-    rule = lockout.rsplit("(", 1)[0] if lockout and lockout.count("(") > 1 else w.settle_rule
+    rule = system_rule(w)
     there = (
         f"the progressives linked to it ({', '.join(linked)}) take other wagers"
         if linked
@@ -341,6 +357,35 @@ def progressives_for(
     for d in assigned.values():
         out.setdefault(d.name, d)
     return tuple(out.values())
+
+
+def check_named_take(
+    rnd: TableRound, named: Sequence[ProgressiveDefinition], round_name: str = "the round"
+) -> None:
+    """Refuse a progressive the caller named (``croupier settle --progressive``,
+    ``?progressive=``) that takes none of ``rnd``'s progressive bets — another wager, paytable,
+    deck count or wager size (a $1 progressive named for a round of $5 bets): fed nothing, it
+    would be named and silently unused (:class:`~croupier.errors.LinkError`, § 605a.8 and the
+    paragraph of its wager's section that puts the wager on the system). ``round_name`` names
+    the round in the message."""
+    offers = list(dict.fromkeys(o for _, o in progressive_bets(rnd)))
+    for d in named:
+        if any(takes(d, o) for o in offers):
+            continue
+        own = ProgressiveOffer(wager_of(d), d.wager_cents, d.section, d.paytable, d.decks)
+        w = progressive_wager(d.section, d.paytable)
+        theirs = (
+            "its progressive bets are " + "; ".join(o.describe() for o in offers)
+            if offers
+            else "it has no progressive bet"
+        )
+        raise LinkError(
+            f"progressive {d.name!r} takes {own.describe()} and no bet of {round_name} is one: "
+            f"{theirs} ({citation(system_rule(w))}: each progressive wager feeds the progressive "
+            "of its paytable, deck count and wager size); name only progressives that take a "
+            "bet of the round: nothing was settled or stored",
+            section="605a.8",
+        )
 
 
 def suspended_error(progressive: str) -> LinkError:
@@ -494,6 +539,16 @@ SEED_NOTE = "valued at the meter's seed; the progressive meter decides the pay"
 the seed, the ledger pays it from the live meter."""
 
 
+def award_status_words(status: str, by: str | None) -> str:
+    """What became of an award, as a line's pay says it: ``pending validation``, ``paid,
+    validated by flo``, ``voided by flo: not paid`` (``status`` the award's status value)."""
+    if status == "paid":
+        return f"paid, validated by {by}" if by else "paid"
+    if status == "voided":
+        return f"voided by {by}: not paid" if by else "voided: not paid"
+    return "pending validation"
+
+
 def with_ledger_amounts(
     rnd: TableRound,
     settlements: Sequence[tuple[str, RoundSettlement]],
@@ -503,8 +558,11 @@ def with_ledger_amounts(
     ``(wager id, settlement)``, a seat's return is what the ledger awarded it (its own award
     and envy bonuses, stake included where the definition returns it), its net that less the
     wager; an envy bonus line (``from_seat``) the ledger's envy award for that seat's hand. A
-    share of a meter names its award and that it waits for validation. The amounts printed and
-    written as JSON for those lines (events and settlement lines) are then the ledger's.
+    share of a meter names its award and what became of it — pending validation, paid (validated
+    by whom) or voided (it then returns nothing, and nothing awaits validation): the awards given
+    are the ledger's as the caller read them (at settlement, or now for a round settled before).
+    The amounts printed and written as JSON for those lines (events and settlement lines) are
+    then the ledger's.
     ``sizes``: each progressive's wager size by name — a seat is then paid only by the
     progressive of its own bet's size (a $1 and a $5 progressive of one wager fed together)."""
     events = list(rnd.events)
@@ -520,14 +578,21 @@ def with_ledger_amounts(
             mine = [
                 a for a in settlement.awards if a.position == e.seat and a.source_position == source
             ]
-            returned = sum(a.amount_cents for a in mine)
+            # an award voided since pays nothing (§ 633b.2(h)(1), § 633b.3(h)(1): the wager lost)
+            returned = sum(a.amount_cents for a in mine if a.status.value != "voided")
             pays = e.pays
-            for a in mine:
-                if a.source_position is None and a.status.value == "pending":
+            for a in mine:  # a share of a meter: its award, and what became of it
+                if a.source_position is None and (
+                    a.status.value == "pending" or a.validated_by is not None
+                ):
                     pays = (
                         f"{e.pays}: {format_money(a.amount_cents)} from the meter "
-                        f"(award {a.id}, pending validation)"
+                        f"(award {a.id}, {award_status_words(a.status.value, a.validated_by)})"
                     )
+            # no longer awaiting validation once every award of the line was decided since it
+            # was settled: validated (paid, by a floorperson) or voided
+            decided = [a.status.value == "voided" or a.validated_by is not None for a in mine]
+            pending = e.pending_validation and not (decided and all(decided))
             win = returned - (e.amount_cents or 0)
             said = e.detail  # the table's words value a share of a meter at the seed
             if e.win_cents is not None and e.amount_cents:
@@ -545,10 +610,16 @@ def with_ledger_amounts(
             if line is not None:
                 line = replace(
                     line, pays=pays or line.pays, returned_cents=returned, win_cents=win,
-                    detail=detail,
+                    detail=detail, pending_validation=pending,
                 )  # fmt: skip
             events[i] = replace(
-                e, pays=pays, returned_cents=returned, win_cents=win, detail=detail, line=line
+                e,
+                pays=pays,
+                returned_cents=returned,
+                win_cents=win,
+                detail=detail,
+                line=line,
+                pending_validation=pending,
             )
     if settlements:  # the round's closing line names the players' net the ledger paid
         net = sum(e.win_cents or 0 for e in events if e.action is Action.SETTLEMENT)
@@ -579,7 +650,9 @@ __all__ = [
     "SEED_NOTE",
     "ProgressiveOffer",
     "assign_progressives",
+    "award_status_words",
     "check_named_match",
+    "check_named_take",
     "check_round_matches",
     "feed_new_round",
     "feed_progressive",
@@ -593,6 +666,7 @@ __all__ = [
     "round_content",
     "round_id_of",
     "suspended_error",
+    "system_rule",
     "takes",
     "valued_at_seed",
     "wager_of",

@@ -69,8 +69,8 @@ from croupier.table.submission import (
     RulesSubmission,
     load_submission,
     submission_from_data,
+    table_money,
 )
-from croupier.units import parse_money
 from croupier.wagers.at_table import seat_number
 
 
@@ -141,7 +141,7 @@ def _cents(step: Step) -> int:
     if step.amount is None:
         raise InputError('give its amount, e.g. "$5"')
     try:
-        return parse_money(step.amount)
+        return table_money(step.amount)
     except PaytableError as exc:
         raise InputError(str(exc)) from exc
 

@@ -67,6 +67,7 @@ from croupier.table.blackjack_play import BlackjackPlay
 from croupier.table.procedure import (
     BLACKJACK_MOVES,
     DECISIONS,
+    PHASE_WORDS,
     PROCEDURE,
     Action,
     Event,
@@ -117,6 +118,40 @@ def _registered(wager_id: str) -> Wager | None:
     except UnknownWagerError:
         _UNREGISTERED[wager_id] = len(wager_registry._REGISTRY)
         return None
+
+
+def lockout_rule(sub: RulesSubmission) -> str:
+    """The paragraph the dealer's "No more bets" answers to at a table under ``sub``: the
+    lock-out of a progressive wager the table offers — the progressive table game system's
+    device (§ 633b.2(d)(2), § 633b.3(d)(2)) —, else the paragraph of another wager it offers
+    whose bets end at "No more bets" (§ 633b.1(d), § 633c.12(c), § 631c.3(c)), else the base
+    game's own: its lock-out when that is its own section's (§ 641a.7(c)), else the paragraph
+    placing its wager before the deal (§ 633a.6(d), § 631a.8(a), § 674a.7(d)) — never the
+    section of a wager the table does not offer (docs/interpretations.md)."""
+    offered = [(w, o) for o in sub.wagers if (w := _registered(o.wager)) is not None]
+    progressive = [
+        w.lockout_rule
+        for w, o in offered
+        if w.lockout_rule and o.paytable is not None and o.paytable.progressive is not None
+    ]
+    if progressive:
+        return progressive[0]
+    others = [w.lockout_rule for w, _ in offered if w.lockout_rule]
+    if others:
+        return others[0]
+    return own_rule(sub, sub.base.lockout_rule)
+
+
+def own_rule(sub: RulesSubmission, rule: str) -> str:
+    """``rule``, a paragraph of the base game's procedure, if the table under ``sub`` offers a
+    wager of its section (Blackjack's procedure is written in § 633b.1(d), the Perfect Pairs
+    section; Baccarat's lock-out in § 631c.3(c), the 5 Treasures'); else the paragraph placing
+    the base game's wager before the deal (§ 633a.6(d), § 631a.8(a), § 674a.7(d)), when it has
+    one: a table's refusal or record never cites a wager it does not offer."""
+    section = rule.split("(", 1)[0]
+    if any((w := _registered(o.wager)) is not None and w.section == section for o in sub.wagers):
+        return rule
+    return sub.base.wager_rule or rule
 
 
 @dataclass(frozen=True)
@@ -221,7 +256,7 @@ class TableRound(BlackjackDecisions):
         # the Play wager is placed after the player sees the cards (§ 641a.7(d)(1))
         play_rule = self.base.decision_rule if action is Action.PLAY else None
         raise ProcedureError(
-            f"{action.value} is not allowed once the round is {self.phase.value} "
+            f"{action.value} is not allowed {PHASE_WORDS[self.phase]} "
             f"(allowed: {names}{'; to act: ' + turns if turns else ''})",
             section=play_rule or self.base.procedure_rule,
         )
@@ -351,7 +386,7 @@ class TableRound(BlackjackDecisions):
             lockout = w.lockout_rule if w is not None else None
             raise LockoutError(
                 f'seat {seat}: the {wid} wager comes after "No more bets"',
-                section=lockout or self.base.procedure_rule,
+                section=lockout or own_rule(sub, self.base.procedure_rule),
             )
         self._require(Action.BET)
         if isinstance(seat, bool) or not isinstance(seat, int) or not 1 <= seat <= sub.seats:
@@ -483,7 +518,10 @@ class TableRound(BlackjackDecisions):
                         section="633b.4(c)",
                     )
         return self._log(
-            Action.NO_MORE_BETS, self.base.lockout_rule, "No more bets", {"phase": Phase.LOCKED}
+            Action.NO_MORE_BETS,
+            lockout_rule(self.submission),
+            "No more bets",
+            {"phase": Phase.LOCKED},
         )
 
     # -- dealing -------------------------------------------------------------------------
