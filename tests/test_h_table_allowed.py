@@ -116,7 +116,7 @@ def test_the_trial_round_allows_only_what_it_accepts() -> None:
     with pytest.raises(ProcedureError) as refused:
         r.deal(DealtCards.parse(players={1: "9h 2c", 3: "Th 7c"}, dealer="7h 9c"))
     assert str(refused.value).startswith(
-        "deal is not allowed once the round is dealt (allowed: hit, stand; to act: seat 1 "
+        "deal is not allowed once the cards are dealt (allowed: hit, stand; to act: seat 1 "
         "(9h 2c 5c): hit or stand)"
     )
     # the dealer's draw and the settlement, refused while seat 1 plays, name its real choices

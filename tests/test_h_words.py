@@ -231,8 +231,7 @@ def test_a_settle_step_sent_again_under_a_new_key_names_the_round_it_settled(
         first = c.post(steps, json={"action": "settle"}, headers=keyed(server.auth(DEALER)))
         assert first.status_code == 422, first.text  # round-1 has no bet: the procedure's words
         assert detail(first) == (
-            "step 1 (settle): settle is not allowed while betting is open (allowed: bet, "
-            "no-more-bets) "
+            "step 1 (settle): settle is not allowed while betting is open (allowed: bet) "
             "(58 Pa. Code § 633b.1(d))"
         )
         for step in (
