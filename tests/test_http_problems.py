@@ -586,3 +586,26 @@ def test_health_shows_the_database_only_to_staff(server: Server) -> None:
     assert anyone.json()["status"] == "ok" and anyone.json()["service_revision"] == "s0003"
     assert staff.json()["database"].startswith("sqlite:///")
     assert staff.json()["database"].endswith(Path(server.url.removeprefix("sqlite:///")).name)
+
+
+def test_each_415_example_is_what_the_route_answers(server: Server, spec: dict[str, Any]) -> None:
+    """A body sent as another media type than the route reads: the example's words, on every
+    route taking a body (the token form sent as JSON; a JSON body sent as text)."""
+    sent = 0
+    with server.client() as c:
+        for path, ops in spec["paths"].items():
+            for method, op in ops.items():
+                if "requestBody" not in op:
+                    assert "415" not in op["responses"], (method, path)
+                    continue
+                (example,) = problems(op)["415"]
+                url = path.format(**SAMPLE)
+                if path == "/token":
+                    r = c.post(url, json={"username": DEALER, "password": "x"})
+                else:
+                    headers = {**keyed(server.auth(SHIFT)), "Content-Type": "text/plain"}
+                    r = c.request(method.upper(), url, content=b"x", headers=headers)
+                assert r.status_code == 415, (method, path, r.text)
+                assert r.json()["detail"] == example["detail"], (method, path)
+                sent += 1
+    assert sent > 10

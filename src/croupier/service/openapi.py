@@ -3,7 +3,7 @@ problem it is (``application/problem+json``, :mod:`croupier.service.problems`), 
 that are the route's own (instance, words, section) — 400 where the ``Idempotency-Key`` is
 required (marked so), 401 on the routes that need a token (their own words), 403 where a role
 above the lowest is needed, 404 where a name is looked up, 409 where what is asked can conflict
-with what is recorded, 413 on a request body, 422 on every route but ``GET /health`` (FastAPI's
+with what is recorded, 413 and 415 on a request body, 422 on every route but ``GET /health`` (FastAPI's
 default schema there is replaced: the service never answers it) — and the token form has its
 example. The examples that are not made from the route itself are
 :data:`croupier.service.openapi_examples.OWN`."""
@@ -30,7 +30,14 @@ from croupier.service.common import MAX_STORED_INT
 from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
 from croupier.service.idempotency import MAX_KEY, check_key
 from croupier.service.openapi_examples import OWN, Example
-from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE
+from croupier.service.problems import (
+    FORM,
+    MEDIA_TYPE,
+    PROBLEM_BASE,
+    UNSUPPORTED,
+    form_media_refusal,
+    json_media_refusal,
+)
 from croupier.service.query import LENIENT, query_names, refusal
 
 PROBLEM_SCHEMA: dict[str, Any] = {
@@ -261,6 +268,7 @@ DESCRIPTIONS = {
     "404": "Nothing by that name.",
     "409": "A conflict with what is recorded; nothing changed.",
     "413": "The request body is larger than the service takes.",
+    "415": "A body sent as another media type than the route reads; nothing changed.",
     "422": "The request breaks a rule, or is not one the route takes; nothing changed.",
 }
 
@@ -327,9 +335,15 @@ def _refusal(make: Callable[[], object]) -> str:
 
 
 def examples_of(
-    method: str, path: str, op: dict[str, Any], facts: Facts, max_body: int = 1 << 20
+    method: str,
+    path: str,
+    op: dict[str, Any],
+    facts: Facts,
+    max_body: int = 1 << 20,
+    schemas: Mapping[str, Any] = MappingProxyType({}),
 ) -> dict[str, list[Example]]:
-    """The operation's problems by status, each with its own examples (module docstring)."""
+    """The operation's problems by status, each with its own examples (module docstring);
+    ``schemas`` the document's ``components.schemas`` (a form body's fields)."""
     where = f"{method.upper()} {_instance(path)}"
     own = OWN.get((method, path), {})
     out: dict[str, list[Example]] = {}
@@ -361,6 +375,16 @@ def examples_of(
     if "requestBody" in op:
         text = f"the request body is larger than the service takes ({max_body:,} bytes)"
         out["413"] = [Example("A body too large", "RequestTooLarge", text)]
+        content = op["requestBody"].get("content", {})
+        if FORM in content:
+            form = content[FORM].get("schema", {})
+            form = schemas.get(str(form.get("$ref", "")).rsplit("/", 1)[-1], form)
+            fields = [str(f) for f in form.get("required", [])]
+            text = form_media_refusal(where, fields, "application/json")
+            out["415"] = [Example("A JSON body, not form fields", UNSUPPORTED, text)]
+        elif "application/json" in content:
+            text = json_media_refusal("text/plain")
+            out["415"] = [Example("A body that is not JSON", UNSUPPORTED, text)]
     if path not in LENIENT:
         known = facts.query
         typed = sorted(known)[0][:-1] if known else "page"
@@ -414,7 +438,8 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
                     p["required"] = True
                     p["schema"] = {"type": "string", "minLength": 1, "maxLength": MAX_KEY}
             fact = facts.get((method, path), Facts(None, frozenset()))
-            problems = examples_of(method, path, op, fact, max_body)
+            schemas = spec["components"]["schemas"]
+            problems = examples_of(method, path, op, fact, max_body, schemas)
             for status in [s for s in responses if s.startswith(("4", "5"))]:
                 if status not in problems:
                     del responses[status]  # FastAPI's own 422, on a route that never answers it

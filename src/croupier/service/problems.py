@@ -139,6 +139,27 @@ def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
 
 FORM = "application/x-www-form-urlencoded"
 
+UNSUPPORTED = "UnsupportedMediaType"
+"""The problem type of a body sent as another media type than the route reads (415)."""
+
+
+def form_media_refusal(where: str, fields: list[str], kind: str) -> str:
+    """The 415 problem's detail for a body of media type ``kind`` sent to ``where`` (``"POST
+    /token"``), which reads the form ``fields``."""
+    names = " and ".join(fields) or "its fields"
+    return (
+        f"{where} reads form fields ({names}), as OAuth2's password grant: send them with "
+        f"Content-Type: {FORM} (username=…&password=…), not {one_line(kind)[:80]}"
+    )
+
+
+def json_media_refusal(kind: str) -> str:
+    """The 415 problem's detail for a body of media type ``kind`` sent where JSON is read."""
+    return (
+        "the request body is read as JSON: send it with Content-Type: application/json, "
+        f"not {one_line(kind)[:80]}"
+    )
+
 
 def _form_body(request: Request) -> Any:
     """The form model of ``request``'s route (``POST /token``'s), or ``None``."""
@@ -181,13 +202,11 @@ def install(app: FastAPI) -> None:
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         kind = request.headers.get("content-type") or "none"
         if _reads_form(request) and FORM not in kind and "multipart/form-data" not in kind:
-            fields = " and ".join(_form_fields(request)) or "its fields"
+            where = f"{request.method} {request.url.path}"
             return problem(
                 415,
-                "UnsupportedMediaType",
-                f"{request.method} {request.url.path} reads form fields ({fields}), as OAuth2's "
-                f"password grant: send them with Content-Type: {FORM} "
-                f"(username=…&password=…), not {one_line(kind)[:80]}",
+                UNSUPPORTED,
+                form_media_refusal(where, _form_fields(request), kind),
                 request.url.path,
             )
         if "json" not in kind and any(
@@ -196,13 +215,7 @@ def install(app: FastAPI) -> None:
             and (e.get("type") != "missing" or "content-type" in request.headers)
             for e in exc.errors()
         ):
-            return problem(
-                415,
-                "UnsupportedMediaType",
-                f"the request body is read as JSON: send it with Content-Type: "
-                f"application/json, not {one_line(kind)[:80]}",
-                request.url.path,
-            )
+            return problem(415, UNSUPPORTED, json_media_refusal(kind), request.url.path)
         errors = [
             {"where": ".".join(str(p) for p in e.get("loc", ())), "message": str(e.get("msg"))}
             for e in exc.errors()[:10]
