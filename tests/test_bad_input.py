@@ -58,7 +58,7 @@ def one_error_line(args: list[str]) -> str:
         ("\u0130s", "U+0130 LATIN CAPITAL LETTER I WITH DOT ABOVE"),
         ("Ah\u212ad", None),  # run together: not split into cards
         ("K\ue000", "U+E000 a private-use character"),  # Unicode gives it no name
-        ("A\U000e0080", "U+E0080 an unassigned code point"),
+        ("A\U000e0080", "U+E0080 unassigned"),
     ],
 )
 def test_case_folding_look_alikes_are_not_cards(text: str, named: str | None) -> None:

@@ -22,13 +22,13 @@ suit letter (``c d h s``) or symbol (``♣ ♦ ♥ ♠``, also the white ``♧ �
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cached_property, lru_cache
 
 from croupier.errors import CardError, ShoeError
+from croupier.names import char_name
 
 
 class Color(Enum):
@@ -194,28 +194,8 @@ def _named(text: str) -> str:
     """``text`` quoted, with the Unicode name of any character outside ASCII and the suit symbols
     (a KELVIN SIGN looks like K but is not one)."""
     odd = [c for c in dict.fromkeys(text) if not c.isascii() and c not in _SUITS]
-    names = ", ".join(f"U+{ord(c):04X} {_character_name(c)}" for c in odd)
+    names = ", ".join(char_name(c) for c in odd)
     return f"{text!r} ({names})" if names else repr(text)
-
-
-_NAMELESS = {
-    "Cc": "a control character",
-    "Co": "a private-use character",
-    "Cs": "a lone surrogate",
-    "Cn": "an unassigned code point",
-}
-"""What a character Unicode gives no name is, by its general category."""
-
-
-def _character_name(c: str) -> str:
-    """``c``'s Unicode name, or what it is when it has none (a control character, private use,
-    a surrogate, unassigned).
-
-    >>> _character_name("\u212a"), _character_name("\x85"), _character_name("\ue000")
-    ('KELVIN SIGN', 'a control character', 'a private-use character')
-    """
-    category = unicodedata.category(c)
-    return unicodedata.name(c, "") or _NAMELESS.get(category, f"a character of category {category}")
 
 
 def _why_not_a_card(token: str) -> str:

@@ -45,11 +45,13 @@ FORMAT = 1
 _ROOT = "croupier"
 _ALSO = ("croupier.analysis.exact",)
 """Modules every count depends on besides the wager's own (the generic enumeration)."""
-_NOT = frozenset({__name__, "croupier.analysis.regenerate", "croupier.errors"})
-"""Not part of any fingerprint: this module reads the counts, it does not make them; and
+_NOT = frozenset({__name__, "croupier.analysis.regenerate", "croupier.errors", "croupier.names"})
+"""Not part of any fingerprint: this module reads the counts, it does not make them;
 ``croupier.errors``, the exception classes and the text of their messages, which a count may
 raise but never reads — a new error type or a reworded message (every branch of the service's
-work makes one) left every count as it was and still made every stored count stale."""
+work makes one) left every count as it was and still made every stored count stale; and
+``croupier.names``, the rules for the names of tables, rounds and staff and the names of
+characters a message shows (a card refused names its odd characters), which no count reads."""
 
 
 @dataclass(frozen=True)
