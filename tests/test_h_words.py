@@ -7,9 +7,11 @@ paragraph a void answers to, and "No more bets" at a table without Jackpot Party
 from __future__ import annotations
 
 import copy
+import tomllib
 import unicodedata
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -35,6 +37,7 @@ from service_support import (
 )
 
 ACCT, AUDIT = "acct", "audrey"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "submissions"
 
 
 @pytest.fixture(scope="module")
@@ -292,6 +295,58 @@ def test_no_more_bets_cites_a_rule_of_the_table(
     with pytest.raises(LockoutError) as exc:  # a late Blackjack wager
         r.bet(2, "blackjack", 1000)
     assert exc.value.section == ("633b.1(d)" if PP in offered else "633a.6(d)")
+
+
+@pytest.mark.parametrize(
+    ("offered", "section"),
+    [
+        ((), "633a.7"),  # the base game's dealing and completion, which § 633b.1(d) refers to
+        ((JP,), "633a.7"),
+        ((MTD,), "633a.7"),
+        ((PP,), "633b.1(d)"),  # Perfect Pairs: "the dealer shall deal the cards"
+        ((PP, JP), "633b.1(d)"),
+    ],
+)
+def test_the_deal_and_the_settlement_cite_a_rule_of_the_table(
+    offered: tuple[dict[str, Any], ...], section: str
+) -> None:
+    """A Blackjack table without Perfect Pairs records its deal and its settlement, and refuses
+    a step out of phase, under § 633a.7 — never § 633b.1(d), a wager it does not offer."""
+    r = locked(*offered)
+    with pytest.raises(ProcedureError) as exc:  # settled before the deal
+        r.settle()
+    assert exc.value.section == section
+    done = r.deal(DealtCards(players={1: "Ts 9h"}, dealer="Kd 9c")).settle()
+    cited = {e.action.value: e.section for e in done.events}
+    assert (cited["deal"], cited["settle"]) == (section, section)
+
+
+def other_game(example: str, keep: set[str]) -> TableRound:
+    """A table of ``example``'s game offering only the wagers ``keep``, one base wager placed."""
+    data = tomllib.loads((EXAMPLES / f"{example}.toml").read_text(encoding="utf-8"))
+    data["wagers"] = [w for w in data["wagers"] if w["wager"] in keep]
+    base = {"baccarat-8deck": "player", "criss-cross-poker": "criss-cross"}[example]
+    return TableRound.open(submission_from_data(data, "t")).bet(1, base, 2500)
+
+
+@pytest.mark.parametrize(
+    ("example", "keep", "cited"),
+    [  # (no more bets, deal, settle): the base chapter's paragraphs without the side wager
+        ("baccarat-8deck", {"player", "banker"}, ("631a.8(a)", "631a.9", "631a.12")),
+        ("baccarat-8deck", {"player", "fortune-7"}, ("631c.3(c)", "631a.9", "631c.3(c)")),
+        ("criss-cross-poker", {"criss-cross"}, ("674a.7(d)", "674a.11", "674a.11")),
+        ("criss-cross-poker", {"criss-cross", "ultimate-pairs"}, ("674b.1(c)",) * 3),
+    ],
+)
+def test_other_games_cite_the_side_wager_only_where_it_is_offered(
+    example: str, keep: set[str], cited: tuple[str, str, str]
+) -> None:
+    """§ 631c.3(d) deals "in accordance with § 631a.9(b)—(f)" and completes the round under
+    § 631a.10—631a.12; § 674b.1(c), (d) under § 674a.11: a table without the side wager cites
+    those instead (the Baccarat deal is § 631a.9 at every table)."""
+    done = other_game(example, keep).no_more_bets().deal_shoe(7).settle()
+    by = {e.action.value: e.section for e in done.events}
+    assert (by["no-more-bets"], by["deal"], by["settle"]) == cited
 
 
 def test_a_rounds_identity_does_not_change_with_its_citation() -> None:

@@ -84,14 +84,19 @@ FILE_ROUNDS = 2400
 def reference_content(rnd: TableRound) -> str:
     """The round's content digest written out plainly: SHA-256 of the canonical JSON (sorted
     keys, no spaces, UTF-8) of its game, decks, bets, cards and every event's JSON — the "No
-    more bets" event with the base game's lock-out paragraph, as the record cited it when the
-    digests were first stored (its citation is the table's own since: a round's identity does
-    not change with a citation)."""
+    more bets", deal and "round settled" events with the base game's lock-out, deal and
+    procedure paragraphs, as the record cited them when the digests were first stored (their
+    citations are the table's own since: a round's identity does not change with a citation)."""
     events = [e.to_json() for e in rnd.events]
+    was = {
+        "no-more-bets": rnd.base.lockout_rule,
+        "deal": rnd.base.deal_rule,
+        "settle": rnd.base.procedure_rule,
+    }
     for e in events:
-        if e["action"] == "no-more-bets":
-            e["section"] = rnd.base.lockout_rule
-            e["citation"] = f"58 Pa. Code § {rnd.base.lockout_rule}"
+        if e["action"] in was:
+            e["section"] = was[e["action"]]
+            e["citation"] = f"58 Pa. Code § {was[e['action']]}"
     data = {
         "game": rnd.submission.game.value,
         "decks": rnd.submission.decks,
@@ -323,7 +328,7 @@ def _amount(rng: random.Random, sub: RulesSubmission, wager: str) -> str:
 
 def _bets(rng: random.Random, sub: RulesSubmission) -> list[dict[str, Any]]:
     ids = [w.wager for w in sub.wagers]
-    base = [w for w in ids if w in sub.game.base.base_wagers]
+    base = [w for w in ids if w in sub.base.base_wagers]
     side = [w for w in ids if w not in base]
     if sub.variant is not None:
         side.append("switch-hands-ante")

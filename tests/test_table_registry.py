@@ -20,7 +20,8 @@ from croupier.errors import UnsettledBetError
 from croupier.table import TableRound, settle_file, submission_from_data
 from croupier.table.round import DealtCards
 from croupier.wagers import all_wagers
-from croupier.wagers.at_table import RECORDED_BASE, SettleWhen
+from croupier.wagers.at_table import SettleWhen
+from croupier.wagers.base_games import RECORDED_BASE
 from croupier.wagers.switch_hands import ANTE_WAGER
 
 ROOT = Path(__file__).resolve().parent.parent

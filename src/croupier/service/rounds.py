@@ -74,7 +74,7 @@ from croupier.service.tables import check_round_file
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
 from croupier.wagers import all_wagers
-from croupier.wagers.at_table import BASE_GAMES
+from croupier.wagers.base_games import BASE_GAMES
 from croupier.wagers.switch_hands import ANTE_WAGER
 
 router = APIRouter(tags=["rounds"])

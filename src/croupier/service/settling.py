@@ -441,7 +441,7 @@ def void_document(
     back. ``voided`` says who voided it, why, what was returned and the progressives whose
     ledger round was voided (``voided_on``). Stored as the round, so its id is never reused; the
     summary and the hold report count it apart (no wager was in action)."""
-    section = rnd.base.procedure_rule
+    section = rnd.procedure_rule
     returned = sum(b.amount_cents for b in rnd.bets)
     lines = [
         {

@@ -136,17 +136,25 @@ def round_content(rnd: TableRound) -> str:
     """SHA-256 (hex) of the whole round: the submission's game and decks, every bet (seat, wager,
     amount, player), the cards and every event of the record.
 
-    The "No more bets" event is counted with the paragraph the record cited for it when round
-    identities were first stored — the base game's lock-out (``BaseGame.lockout_rule``) — not
-    the one it cites now (the table's own, :func:`~croupier.table.round.lockout_rule`): a
-    citation is the record's words about the rules, not the round's content, and a round stored
-    (or fed to a ledger) before the citation changed is the same round when it is posted again,
-    never a conflict with itself."""
+    The "No more bets", deal and "round settled" events are counted with the paragraphs the
+    record cited for them when round identities were first stored — the base game's lock-out,
+    deal and procedure (``BaseGame.lockout_rule``, ``deal_rule``, ``procedure_rule``) — not the
+    ones they cite now (the table's own: :func:`~croupier.table.round.lockout_rule`,
+    :attr:`~croupier.table.round.TableRound.deal_rule`, ``settlement_rule``): a citation is the
+    record's words about the rules, not the round's content, and a round stored (or fed to a
+    ledger) before a citation changed is the same round when it is posted again, never a
+    conflict with itself."""
     events = [e.to_json() for e in rnd.events]
-    legacy = rnd.base.lockout_rule
+    base = rnd.base
+    legacy = {
+        "no-more-bets": base.lockout_rule,
+        "deal": base.deal_rule,
+        "settle": base.procedure_rule,
+    }
     for e in events:
-        if e["action"] == "no-more-bets" and e["section"] != legacy:
-            e["section"], e["citation"] = legacy, citation(legacy)
+        was = legacy.get(str(e["action"]))
+        if was is not None and e["section"] != was:
+            e["section"], e["citation"] = was, citation(was)
     data = {
         "game": rnd.submission.game.value,
         "decks": rnd.submission.decks,

@@ -80,7 +80,6 @@ from croupier.units import check_cents, format_money
 from croupier.wagers import Wager, get_wager
 from croupier.wagers import registry as wager_registry
 from croupier.wagers.at_table import (
-    BaseGame,
     CardSource,
     DealtCards,
     RoundSettlement,
@@ -90,6 +89,7 @@ from croupier.wagers.at_table import (
     TableContext,
     signed_money,
 )
+from croupier.wagers.base_games import BaseGame
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 from croupier.wagers.switch_hands import check_wagers as check_ante
 
@@ -142,16 +142,17 @@ def lockout_rule(sub: RulesSubmission) -> str:
     return own_rule(sub, sub.base.lockout_rule)
 
 
-def own_rule(sub: RulesSubmission, rule: str) -> str:
+def own_rule(sub: RulesSubmission, rule: str, instead: str | None = None) -> str:
     """``rule``, a paragraph of the base game's procedure, if the table under ``sub`` offers a
     wager of its section (Blackjack's procedure is written in § 633b.1(d), the Perfect Pairs
-    section; Baccarat's lock-out in § 631c.3(c), the 5 Treasures'); else the paragraph placing
+    section; Baccarat's lock-out in § 631c.3(c), the 5 Treasures'); else ``instead`` (the base
+    game's own section the paragraph refers to: § 633a.7 for the deal), or the paragraph placing
     the base game's wager before the deal (§ 633a.6(d), § 631a.8(a), § 674a.7(d)), when it has
     one: a table's refusal or record never cites a wager it does not offer."""
     section = rule.split("(", 1)[0]
     if any((w := _registered(o.wager)) is not None and w.section == section for o in sub.wagers):
         return rule
-    return sub.base.wager_rule or rule
+    return instead or sub.base.wager_rule or rule
 
 
 @dataclass(frozen=True)
@@ -242,8 +243,29 @@ class TableRound(BlackjackDecisions):
 
     @property
     def base(self) -> BaseGame:
-        """What the table knows of its base game (:data:`~croupier.wagers.at_table.BASE_GAMES`)."""
+        """What the table knows of its base game (:data:`~croupier.wagers.base_games.BASE_GAMES`)."""
         return self.submission.base
+
+    @property
+    def procedure_rule(self) -> str:
+        """The paragraph of the game's procedure this table's refusals out of phase cite: the
+        base game's (:attr:`BaseGame.procedure_rule`) where the table offers a wager of its
+        section, else the base game's own section it refers to (:func:`own_rule`)."""
+        base = self.base
+        return own_rule(self.submission, base.procedure_rule, base.own_procedure)
+
+    @property
+    def deal_rule(self) -> str:
+        """The paragraph the deal is recorded under at this table (:func:`own_rule`)."""
+        base = self.base
+        return own_rule(self.submission, base.deal_rule, base.own_procedure)
+
+    @property
+    def settlement_rule(self) -> str:
+        """The paragraph "round settled" is recorded under at this table (:func:`own_rule`)."""
+        base = self.base
+        instead = base.own_settlement or base.own_procedure
+        return own_rule(self.submission, base.procedure_rule, instead)
 
     def _require(self, action: Action) -> None:
         """Raise :class:`ProcedureError` when the round's phase never takes ``action`` at its
@@ -258,7 +280,7 @@ class TableRound(BlackjackDecisions):
         raise ProcedureError(
             f"{action.value} is not allowed {PHASE_WORDS[self.phase]} "
             f"(allowed: {names}{'; to act: ' + turns if turns else ''})",
-            section=play_rule or self.base.procedure_rule,
+            section=play_rule or self.procedure_rule,
         )
 
     # -- what the round accepts now --------------------------------------------------------
@@ -581,7 +603,7 @@ class TableRound(BlackjackDecisions):
                 if not cards.read(g.source, b.seat):
                     raise CardError(f"the {w.name} wager needs the {g.name}", "")
                 found.add((g.source, b.seat))
-        r = self._log(Action.DEAL, base.deal_rule, detail, changes)
+        r = self._log(Action.DEAL, self.deal_rule, detail, changes)
         return r._settle_moment(SettleWhen.SECOND_CARD)
 
     def deal_shoe(self, seed: int) -> TableRound:
@@ -718,7 +740,7 @@ class TableRound(BlackjackDecisions):
         net = settled_net(r.events)
         return r._log(
             Action.SETTLE,
-            base.procedure_rule,
+            self.settlement_rule,
             f"{SETTLED_NET}{_signed(net)}",
             {"phase": Phase.SETTLED},
         )
@@ -747,7 +769,7 @@ class TableRound(BlackjackDecisions):
                 raise UnsettledBetError(
                     f"seat {b.seat}: the {b.wager} wager has no settlement line: the round cannot "
                     "close with a bet neither settled nor recorded as the base game's",
-                    section=self.base.procedure_rule,
+                    section=self.settlement_rule,
                 )
 
     def _paytables(self) -> dict[str, Paytable]:

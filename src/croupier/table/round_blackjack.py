@@ -41,7 +41,8 @@ from croupier.games.blackjack import (
 from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.procedure import Action, Phase, Turn, or_list
 from croupier.table.submission import RulesSubmission, TableGame
-from croupier.wagers.at_table import BaseGame, DealtCards, SeatBet, SettlementLine
+from croupier.wagers.at_table import DealtCards, SeatBet, SettlementLine
+from croupier.wagers.base_games import BaseGame
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 
 
@@ -84,6 +85,9 @@ class BlackjackDecisions:
 
         @property
         def base(self) -> BaseGame: ...
+
+        @property
+        def procedure_rule(self) -> str: ...
 
         def _require(self, action: Action) -> None: ...
 
@@ -196,7 +200,7 @@ class BlackjackDecisions:
         if self.game is not TableGame.BLACKJACK:
             raise ProcedureError(
                 f"{action.value} is a Blackjack decision, not {a_or_an(self.game.value)} one",
-                section=self.base.procedure_rule,
+                section=self.procedure_rule,
             )
         self._require(action)
         assert self.blackjack is not None and self.cards is not None
@@ -292,7 +296,7 @@ class BlackjackDecisions:
         if self.game is not TableGame.BLACKJACK:
             raise ProcedureError(
                 f"dealer-draw is a Blackjack step, not {a_or_an(self.game.value)} one",
-                section=self.base.procedure_rule,
+                section=self.procedure_rule,
             )
         self._require(Action.DEALER_DRAW)
         play, dealt = self.blackjack, self.cards

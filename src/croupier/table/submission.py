@@ -80,7 +80,8 @@ from croupier.paytables import Paytable, paytable_digest
 from croupier.paytables.digest import sha256_of
 from croupier.units import MAX_AMOUNT_DIGITS, MAX_CENTS, format_money, parse_money
 from croupier.wagers import Wager, get_wager
-from croupier.wagers.at_table import RECORDED_BASE, BaseGame, TableGame
+from croupier.wagers.at_table import TableGame
+from croupier.wagers.base_games import BASE_GAMES, RECORDED_BASE, BaseGame
 from croupier.wagers.switch_hands import Variant
 
 HitOddsBasis = Literal["level", "award"]
@@ -214,8 +215,8 @@ class RulesSubmission:
 
     @functools.cached_property
     def base(self) -> BaseGame:
-        """What the table knows of its game (:attr:`TableGame.base`)."""
-        return self.game.base
+        """What the table knows of its game (:data:`~croupier.wagers.base_games.BASE_GAMES`)."""
+        return BASE_GAMES[self.game]
 
     @functools.cached_property
     def paytables(self) -> Mapping[str, Paytable]:
@@ -396,7 +397,7 @@ def check_submission(spec: SubmissionFile) -> tuple[Violation, ...]:
 def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Violation, ...]]:
     problems: list[Violation] = []
     game = spec.game
-    bases = game.base.base_wagers
+    bases = BASE_GAMES[game].base_wagers
     offered_ids = [w.wager.strip().lower() for w in spec.wagers]
     wagers: list[OfferedWager] = []
     seen: set[str] = set()

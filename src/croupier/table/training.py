@@ -20,7 +20,7 @@ from croupier.table.blackjack_play import BlackjackPlay, SeatPlay
 from croupier.table.round import TableRound
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.wagers import get_wager
-from croupier.wagers.at_table import RECORDED_BASE
+from croupier.wagers.base_games import BASE_GAMES, RECORDED_BASE
 from croupier.wagers.four_card_poker import AntePlay
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 
@@ -39,7 +39,7 @@ def random_round(sub: RulesSubmission, rng: random.Random) -> TableRound:
     r = TableRound.open(sub)
     seats = sorted(rng.sample(range(1, sub.seats + 1), rng.randint(1, min(3, sub.seats))))
     offered = [w.wager for w in sub.wagers]
-    game = sub.game.base
+    game = BASE_GAMES[sub.game]
     bases = [w for w in offered if w in game.base_wagers]
     for seat in seats:
         base = rng.choice(bases) if sub.game is TableGame.BACCARAT else bases[0]

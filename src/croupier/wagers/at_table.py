@@ -14,9 +14,10 @@ each registered :class:`~croupier.wagers.base.Wager` declares —
 and settles each bet by the wager's :meth:`~croupier.wagers.base.Wager.settle_at_table` (by default
 :meth:`~croupier.wagers.base.Wager.settle` on the cards of its deal), which returns
 :class:`SettlementLine` records. A round's lines make one :class:`RoundSettlement`, whose
-:meth:`~RoundSettlement.to_json` every command's JSON uses. The base games are declared here too
-(:data:`BASE_GAMES`): their base wagers, the ones croupier records without settling, and the
-paragraphs of their procedure.
+:meth:`~RoundSettlement.to_json` every command's JSON uses. The base games are declared beside it,
+in :mod:`croupier.wagers.base_games` (their base wagers, the ones croupier records without
+settling, the paragraphs of their procedure): no wager reads them, so a change to them leaves
+the stored counts' fingerprints as they were.
 """
 
 from __future__ import annotations
@@ -60,11 +61,6 @@ class TableGame(Enum):
     def game(self) -> Game:
         """The :class:`Game` its wagers are registered for."""
         return Game[self.name]
-
-    @property
-    def base(self) -> BaseGame:
-        """What the table needs to know of the game (:data:`BASE_GAMES`)."""
-        return BASE_GAMES[self]
 
 
 class SettleWhen(Enum):
@@ -481,80 +477,3 @@ def cents_note(value: Fraction) -> str:
 def signed_money(cents: int) -> str:
     """``'+$12.50'``, ``'-$5.00'``, ``'+$0.00'``."""
     return ("+" if cents >= 0 else "") + format_money(cents)
-
-
-@dataclass(frozen=True)
-class BaseGame:
-    """What the table needs to know of a base game: its base wagers (one of which a table offers,
-    § 601a.2), those croupier records without settling (id → the section that settles them, and
-    why), the wager a decision after the cards is made on (the Ante's Play or fold) and its
-    paragraph, the cards each player and the dealer are dealt (``None``: no fixed number), and
-    the paragraphs of its procedure, lock-out, deal and of the adjacent boxes a player may wager
-    on (``None``: the game has no such rule)."""
-
-    base_wagers: tuple[str, ...]
-    procedure_rule: str
-    lockout_rule: str
-    deal_rule: str
-    hand_size: int | None
-    dealer_size: int | None = None
-    recorded: Mapping[str, str] = field(default_factory=dict)
-    recorded_why: str = ""
-    decision_wager: str | None = None
-    decision_rule: str | None = None
-    adjacent_boxes_rule: str | None = None
-    wager_rule: str | None = None
-    """The paragraph requiring a base wager before the deal (§ 633a.6(d)); ``None``: the
-    procedure's."""
-
-
-BASE_GAMES: Mapping[TableGame, BaseGame] = {
-    TableGame.BLACKJACK: BaseGame(
-        ("blackjack",),
-        procedure_rule="633b.1(d)",
-        lockout_rule="633b.2(d)(2)",
-        deal_rule="633b.1(d)",
-        hand_size=2,
-        recorded={"blackjack": "633a.6(d)"},
-        recorded_why="the Blackjack wager is settled by the play of the hand",
-        wager_rule="633a.6(d)",
-    ),
-    TableGame.BACCARAT: BaseGame(
-        ("player", "banker", "tie"),
-        procedure_rule="631c.3(c)",
-        lockout_rule="631c.3(c)",
-        deal_rule="631a.9",
-        hand_size=None,
-        wager_rule="631a.8(a)",
-    ),
-    TableGame.FOUR_CARD_POKER: BaseGame(
-        ("four-card-poker",),
-        procedure_rule="641a.7(c)",
-        lockout_rule="641a.7(c)",
-        deal_rule="641a.7(d)",
-        hand_size=5,
-        dealer_size=6,
-        decision_wager="four-card-poker",
-        decision_rule="641a.7(d)(1)",
-        adjacent_boxes_rule="641a.7(e)",
-    ),
-    TableGame.CRISS_CROSS_POKER: BaseGame(
-        ("criss-cross",),
-        procedure_rule="674b.1(c)",
-        lockout_rule="674b.1(c)",
-        deal_rule="674b.1(c)",
-        hand_size=2,
-        recorded={"criss-cross": "674a.7(d)"},
-        wager_rule="674a.7(d)",
-        recorded_why="the Criss-Cross Poker wagers are settled by the base game",
-    ),
-}
-"""The base games croupier runs rounds of: the Blackjack wager
-(§ 633a.6(d)), the Baccarat wagers (§ 631a.8(a)), the Ante (§ 641a.7(d)(1), registered as
-``four-card-poker``: Ante and Play) and the Criss-Cross Poker wagers (§ 674a.7(d))."""
-
-RECORDED_BASE: Mapping[str, str] = {
-    wager: section for g in BASE_GAMES.values() for wager, section in g.recorded.items()
-}
-"""Base wagers croupier records but does not settle (the players' decisions are not recorded) →
-the section that settles them."""
