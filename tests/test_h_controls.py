@@ -518,3 +518,41 @@ def test_a_void_voids_the_round_on_the_progressives_ledger(server: Server) -> No
             f"/tables/{table}/void", json={"reason": "x"}, headers=keyed(server.auth(FLOOR))
         )
         assert again.status_code == 409
+
+
+# -- a step's fields --------------------------------------------------------------------------
+
+
+def test_a_field_the_step_does_not_read_is_refused_not_dropped(server: Server) -> None:
+    """The trial: a split posted with ``cards`` and a stand with ``card``, ``wager`` and
+    ``amount`` were answered 200, the fields dropped unread; a hit with ``cards`` said only
+    "name the card dealt". Each is a 422 naming the fields the step takes; nothing changes."""
+    table = uid("BJ")
+    with server.client() as c:
+        r = c.post(
+            "/tables",
+            json={"table": table, "submission": PLAIN_SUBMISSION},
+            headers=keyed(server.auth(PIT)),
+        )
+        assert r.status_code == 201, r.text
+        assert step(c, server, table, BJ_BET).status_code == 200
+        assert step(c, server, table, {"action": "no-more-bets"}).status_code == 200
+        late = step(c, server, table, {**BJ_BET, "seat": 2})
+        assert late.status_code == 422 and late.json()["error_type"] == "LockoutError"
+        assert "(allowed: deal)" in late.json()["detail"]  # what the round takes now
+        deal = {"action": "deal", "players": {"1": "8s 8h"}, "dealer": "Kd 9c"}
+        before = step(c, server, table, deal).json()
+        for body, words in (
+            ({"action": "split", "seat": 1, "cards": "3h 2d"}, "a split step takes 'seat', not "
+             "'cards'"),
+            ({"action": "hit", "seat": 1, "cards": "3h"}, "a hit step takes 'seat' and 'card', "
+             "not 'cards'"),
+            ({"action": "stand", "seat": 1, "card": "5h", "wager": "perfect-pairs",
+              "amount": "$99"}, "a stand step takes 'seat', not 'wager', 'amount' or 'card'"),
+        ):  # fmt: skip
+            r = step(c, server, table, body)
+            assert r.status_code == 422, (body, r.text)
+            assert words in r.json()["detail"], r.json()["detail"]
+        now = c.get(f"/tables/{table}", headers=server.auth(DEALER)).json()
+        assert now["events"] == before["events"]  # nothing was taken
+        assert step(c, server, table, {"action": "split", "seat": 1}).status_code == 200

@@ -397,3 +397,14 @@ def test_the_phase_in_prose() -> None:
     assert str(exc.value) == (
         'no-more-bets is not allowed after "No more bets" (allowed: deal) (58 Pa. Code § 633b.1(d))'
     )
+
+
+def test_a_step_stored_before_its_fields_were_checked_replays() -> None:
+    """A step an open table stored when a field its action does not read was dropped unread
+    replays as it was taken (Step.stored); the same step posted now is refused."""
+    from croupier.table.record import Step
+
+    taken = {"action": "stand", "seat": 1, "card": "5h"}
+    assert Step.stored(taken) == Step(action="stand", seat=1)
+    with pytest.raises(ValueError, match="a stand step takes 'seat', not 'card'"):
+        Step.model_validate(taken)

@@ -39,6 +39,21 @@ STEP_EXAMPLES: dict[str, dict[str, Any]] = {
         "summary": "The cards dealt",
         "value": {"action": "deal", "players": {"3": "8s 8s"}, "dealer": "Kd 9c"},
     },
+    "hit": {
+        "summary": "A hit: the card dealt (`card`, one)",
+        "value": {"action": "hit", "seat": 3, "card": "5d"},
+    },
     "stand": {"summary": "A player's decision", "value": {"action": "stand", "seat": 3}},
+    "double": {
+        "summary": "A double: the one card dealt (`amount` to double for less)",
+        "value": {"action": "double", "seat": 3, "card": "Th"},
+    },
+    "split": {"summary": "A split of a pair", "value": {"action": "split", "seat": 3}},
+    "dealer-draw": {
+        "summary": "The dealer's draws, in order (`cards`; one may be `card`)",
+        "value": {"action": "dealer-draw", "cards": "5h Kd"},
+    },
     "settle": {"summary": "Settle the round", "value": {"action": "settle"}},
 }
+"""One example of each kind of step; a field a step's action does not read is refused
+(:data:`croupier.table.record.STEP_FIELDS`)."""

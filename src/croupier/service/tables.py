@@ -191,7 +191,7 @@ def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
     _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
     rnd = open_round(sub, row.table_id)
     for i, s in enumerate(steps, start=1):
-        step = Step.model_validate(s)
+        step = Step.stored(s)
         try:
             rnd = apply_step(rnd, step, i)
         except ProcedureError:

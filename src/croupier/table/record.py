@@ -55,9 +55,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, Self
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    StrictInt,
+    ValidationError,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from croupier.cards import parse_card
@@ -123,6 +130,54 @@ class Step(BaseModel):
     card: str | None = None
     cards: str | None = None
     """A ``dealer-draw`` step's cards, in order (``"5h Kd"``); one card may be ``card``."""
+
+    @classmethod
+    def stored(cls, data: Mapping[str, Any]) -> Step:
+        """A step as stored when it was accepted: the fields its action does not read left out
+        (a step stored before :data:`STEP_FIELDS` was checked was taken with them unread, so
+        a round in play across that change replays as it was played)."""
+        takes = STEP_FIELDS.get(str(data.get("action")), ())
+        return cls.model_validate({k: v for k, v in data.items() if k == "action" or k in takes})
+
+    @model_validator(mode="after")
+    def _fields_of_its_action(self) -> Self:
+        """Refuse a field the step's action does not read (:data:`STEP_FIELDS`): a split's
+        ``cards``, a stand's ``card`` or a hit's ``cards`` would otherwise be dropped unread."""
+        takes = STEP_FIELDS[self.action]
+        extra = [f for f in type(self).model_fields if f != "action" and f not in takes]
+        extra = [f for f in extra if getattr(self, f) is not None]
+        if extra:
+            said = _listed([f"'{f}'" for f in takes], "and") if takes else "no other field"
+            raise PydanticCustomError(
+                "step_field",
+                "a {action} step takes {said}, not {extra}",
+                {"action": self.action, "said": said, "extra": _listed(list(map(repr, extra)))},
+            )
+        return self
+
+
+def _listed(words: list[str], last: str = "or") -> str:
+    """``'a'``, ``'a or b'``, ``'a, b or c'``."""
+    return ", ".join(words[:-1]) + f" {last} " + words[-1] if len(words) > 1 else words[0]
+
+
+STEP_FIELDS: Mapping[str, tuple[str, ...]] = {
+    "bet": ("seat", "wager", "amount", "player"),
+    "no-more-bets": (),
+    "deal": ("players", "dealer", "coup", "bonus", "seed", "switch_cards"),
+    "play": ("seat", "amount"),
+    "fold": ("seat",),
+    "switch": ("seat",),
+    "keep": ("seat",),
+    "hit": ("seat", "card"),
+    "stand": ("seat",),
+    "double": ("seat", "amount", "card"),
+    "split": ("seat",),
+    "surrender": ("seat",),
+    "dealer-draw": ("card", "cards"),
+    "settle": (),
+}
+"""The fields each step's action reads (besides ``action``); any other given is refused."""
 
 
 class RoundFile(BaseModel):

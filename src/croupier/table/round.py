@@ -273,15 +273,19 @@ class TableRound(BlackjackDecisions):
         (:meth:`allowed_actions`) and who acts next (:meth:`turns`)."""
         if action in PROCEDURE[self.game][self.phase]:
             return
-        names = ", ".join(sorted(a.value for a in self.allowed_actions())) or "nothing"
-        turns = "; ".join(t.describe() for t in self.turns())
         # the Play wager is placed after the player sees the cards (§ 641a.7(d)(1))
         play_rule = self.base.decision_rule if action is Action.PLAY else None
         raise ProcedureError(
-            f"{action.value} is not allowed {PHASE_WORDS[self.phase]} "
-            f"(allowed: {names}{'; to act: ' + turns if turns else ''})",
+            f"{action.value} is not allowed {PHASE_WORDS[self.phase]} ({self._what_now()})",
             section=play_rule or self.procedure_rule,
         )
+
+    def _what_now(self) -> str:
+        """``'allowed: deal'``, ``'allowed: hit, stand; to act: seat 3 …'``: what the round
+        accepts now and who acts, as a refusal says it."""
+        names = ", ".join(sorted(a.value for a in self.allowed_actions())) or "nothing"
+        turns = "; ".join(t.describe() for t in self.turns())
+        return f"allowed: {names}{'; to act: ' + turns if turns else ''}"
 
     # -- what the round accepts now --------------------------------------------------------
     def turns(self) -> tuple[Turn, ...]:
@@ -407,7 +411,7 @@ class TableRound(BlackjackDecisions):
         if self.phase is not Phase.BETTING:
             lockout = w.lockout_rule if w is not None else None
             raise LockoutError(
-                f'seat {seat}: the {wid} wager comes after "No more bets"',
+                f'seat {seat}: the {wid} wager comes after "No more bets" ({self._what_now()})',
                 section=lockout or own_rule(sub, self.base.procedure_rule),
             )
         self._require(Action.BET)
