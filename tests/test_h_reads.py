@@ -245,6 +245,13 @@ def test_the_hold_report_takes_the_summarys_filters(server: Server) -> None:
         (row,) = report["rows"]
         assert (row["table"], row["wager"], row["rounds"]) == (table, "perfect-pairs", 2)
         assert (row["handle_cents"], row["hold_cents"]) == (1_000, -12_000)
+        # round files, not an open table: their submission is kept, so the par sheet is known.
+        # By hand, 6 decks (311 cards after the first): a perfect pair 5, colored 6, mixed 12
+        # → (25·5 + 12·6 + 6·12 − 288) / 311 = −19/311 a unit, on $10: 61.09¢ theoretical
+        assert "note" not in row, row
+        assert (row["paytable"], row["decks"]) == ("A", 6)
+        assert row["house_edge"] == pytest.approx(19 / 311, abs=1e-12)
+        assert row["theoretical_cents"] == 61
         assert report["filters"]["table"] == table
         summary = c.get("/rounds/summary", params={"table": table}, headers=server.auth(PIT)).json()
         (pp,) = [w for w in summary["wagers"] if w["wager"] == "perfect-pairs"]

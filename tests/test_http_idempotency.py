@@ -279,7 +279,7 @@ def test_the_migration_scopes_each_key_to_its_member(backend: str, tmp_path: Pat
                     {**ROW, "key": "anon", "actor": None, "created_at": at},
                 ],
             )
-        store.upgrade(engine)
+        store.upgrade(engine, "s0003")
         t = store.idempotency
         with engine.begin() as conn:
             assert store.current_revision(conn) == "s0003"

@@ -23,6 +23,7 @@ import pytest
 
 import croupier.errors as errors
 from croupier.service.problems import status_of
+from progressive_support import secret
 from service_support import (
     ASH,
     DEALER,
@@ -544,7 +545,32 @@ def test_each_403_example_is_what_the_route_answers(server: Server, spec: dict[s
     assert checked == set(refused)
     with_403 = {(m, p) for p, ops in spec["paths"].items() for m, op in ops.items()}
     with_403 = {(m, p) for m, p in with_403 if "403" in spec["paths"][p][m]["responses"]}
-    assert with_403 == set(refused) | {("post", "/awards/{award_id}/void")}
+    assert with_403 == set(refused) | {("post", "/awards/{award_id}/void")} | set(BY_AN_AUDITOR)
+
+
+BY_AN_AUDITOR = {
+    ("post", "/rounds/settle"): "/rounds/settle?table=BJ-1",
+    ("post", "/tables/{table}/steps"): "/tables/BJ-1/steps",
+    ("post", "/simulations"): "/simulations",
+}
+"""The routes a dealer may use that change something: the roles that only read are refused."""
+
+
+def test_an_auditor_is_refused_what_changes_something(server: Server, spec: dict[str, Any]) -> None:
+    """The 403 of a route open to a dealer is an auditor's (a role that reads and changes
+    nothing), in the route's own words; what changes nothing for the member (their own logout,
+    their own credential) has no 403."""
+    with server.client() as c:
+        member = {"name": "audrey", "role": "auditor", "password": secret("audrey")}
+        assert c.post("/staff", json=member, headers=keyed(server.auth(SHIFT))).status_code == 201
+        for (method, path), url in BY_AN_AUDITOR.items():
+            (example,) = problems(spec["paths"][path][method])["403"]
+            assert example["detail"].startswith("audrey is an auditor"), (method, path)
+            r = c.request(method.upper(), url, json={}, headers=keyed(server.auth("audrey")))
+            assert r.status_code == 403, (method, path, r.text)
+            assert r.json()["detail"] == example["detail"], (method, path)
+    for path in ("/token/revoke", "/staff/{name}/credential"):
+        assert "403" not in spec["paths"][path]["post"]["responses"], path
 
 
 # -- CORS, /health ------------------------------------------------------------------------------
@@ -583,7 +609,7 @@ def test_health_shows_the_database_only_to_staff(server: Server) -> None:
         staff = c.get("/health", headers=server.auth(DEALER))
     assert anyone.status_code == forged.status_code == staff.status_code == 200
     assert "database" not in anyone.json() and "database" not in forged.json()
-    assert anyone.json()["status"] == "ok" and anyone.json()["service_revision"] == "s0003"
+    assert anyone.json()["status"] == "ok" and anyone.json()["service_revision"] == "s0004"
     assert staff.json()["database"].startswith("sqlite:///")
     assert staff.json()["database"].endswith(Path(server.url.removeprefix("sqlite:///")).name)
 

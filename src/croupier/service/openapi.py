@@ -25,7 +25,7 @@ except ImportError:  # pragma: no cover - an older FastAPI lists them in app.rou
 
 from croupier.errors import CroupierError, citation
 from croupier.progressive import Role
-from croupier.service.auth import REQUIREMENTS
+from croupier.service.auth import EVERY_ROLE, REQUIREMENTS
 from croupier.service.common import MAX_STORED_INT
 from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
 from croupier.service.idempotency import MAX_KEY, check_key
@@ -278,8 +278,11 @@ MEMBERS = {
     Role.PIT_MANAGER: "pat",
     Role.ASSISTANT_SHIFT_MANAGER: "ash",
     Role.SHIFT_MANAGER: "sam",
+    Role.AUDITOR: "audrey",
 }
-"""Who is refused in a 403 example: a member of the role just below the route's."""
+"""Who is refused in a 403 example: a member of the role just below the route's — or, on a
+route that changes something and takes the lowest pit role, an auditor (a role that reads and
+changes nothing)."""
 
 Requirement = tuple[Role, str, str]
 
@@ -291,6 +294,8 @@ class Facts(NamedTuple):
     """The role, section and words of the token the route requires (:func:`require`)."""
     query: frozenset[str]
     """The query parameters it declares."""
+    every_role: bool = False
+    """Whether its token may be any member's, one that only reads included (no 403)."""
 
 
 def api_routes(app: FastAPI) -> Iterator[tuple[str, frozenset[str], Dependant]]:
@@ -309,10 +314,14 @@ def route_facts(app: FastAPI) -> dict[tuple[str, str], Facts]:
     """Each API operation's :class:`Facts`, by method (lower case) and path."""
     out: dict[tuple[str, str], Facts] = {}
     for path, methods, dependant in api_routes(app):
-        facts = Facts(_requirement(dependant), query_names(dependant))
+        facts = Facts(_requirement(dependant), query_names(dependant), _every_role(dependant))
         for method in methods:
             out[(method.lower(), path)] = facts
     return out
+
+
+def _every_role(dependant: Dependant) -> bool:
+    return dependant.call in EVERY_ROLE or any(_every_role(d) for d in dependant.dependencies)
 
 
 def _requirement(dependant: Dependant) -> Requirement | None:
@@ -362,6 +371,14 @@ def examples_of(
                 f"{role.who_may(reading=method.lower() == 'get')} ({citation(section)})"
             )
             out["403"] = [Example(f"A {below.value}", "AuthorizationError", text, section)]
+        elif method.lower() not in ("get", "head") and not facts.every_role and "403" not in own:
+            # the roles that only read are refused what changes something
+            a = Role.AUDITOR
+            text = (
+                f"{MEMBERS[a]} is {a.said} (a role that reads and changes nothing); {what} "
+                f"needs {role.who_may()} ({citation(section)})"
+            )
+            out["403"] = [Example("An auditor", "AuthorizationError", text, section)]
     for status, given in own.items():
         out.setdefault(status, []).extend([given] if isinstance(given, Example) else given)
     if keyed:

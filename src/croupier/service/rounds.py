@@ -43,6 +43,7 @@ from croupier.service.common import (
     Write,
     committer_of,
     crash_point,
+    engine_of,
     idempotent,
     ledger_of,
     reader_of,
@@ -209,6 +210,8 @@ def settle_round(
         digest, sub = checked_submission(record.submission, "submission")
         # an open table's ids are its own, and its Rules Submission the round's (§ 601a.2)
         check_round_file(request, table, rid, digest)
+        # the paytables the round is settled under, for the hold report (once per digest)
+        store.remember_submission(engine_of(request), digest, dumps(record.submission))
         rnd = replay(sub, record.steps, f"round {rid}")
         ledger = ledger_of(request)
         bet_steps = [i for i, s in enumerate(record.steps, start=1) if s.action == "bet"]

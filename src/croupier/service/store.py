@@ -11,6 +11,9 @@
   (:mod:`croupier.service.jobs`).
 * ``service_tables`` — the open tables: each one's Rules Submission and the steps of its current
   round (the round is replayed from them, :mod:`croupier.service.tables`).
+* ``service_submissions`` — the Rules Submission of every round file posted, by digest
+  (:func:`remember_submission`): the hold report's paytables for a round not played at an
+  open table.
 
 Reads that need no lock (an ``Idempotency-Key`` looked up, the stored rounds listed) go through
 :func:`reader`: on SQLite an engine of its own on the same file, whose reads take no writer lock
@@ -25,6 +28,7 @@ The migrations (Alembic) are in ``croupier/service/migrations``; their version t
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +87,47 @@ tables = sa.Table(
     sa.Column("opened_by", sa.String(100), nullable=False),
     sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
 )
+
+
+submissions = sa.Table(
+    "service_submissions",
+    metadata,
+    sa.Column("submission_digest", sa.String(64), primary_key=True),
+    sa.Column("submission", sa.Text, nullable=False),
+    sa.Column("first_seen", sa.DateTime(timezone=True), nullable=False),
+)
+"""The Rules Submission of every round file posted (``POST /rounds/settle``), by its digest —
+the text as first posted: the hold report reads the paytables a round was settled under."""
+
+_REMEMBERED: set[tuple[str, str]] = set()
+"""(database, digest) of the submissions this process has written or found written."""
+
+
+def remember_submission(engine: Engine, digest: str, submission: str) -> None:
+    """Keep ``submission`` (its JSON text) under ``digest`` unless a submission is kept under it
+    already: one small transaction the first time this process sees the digest, nothing after
+    (a table posts the same submission with every round). Content-addressed: written before the
+    round it came with, it stays if that round is refused, and is the same for every round that
+    names it."""
+    key = (engine.url.render_as_string(hide_password=True), digest)
+    if key in _REMEMBERED:
+        return
+    row = {
+        "submission_digest": digest,
+        "submission": submission,
+        "first_seen": datetime.now(UTC),
+    }
+    if engine.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        stmt: Any = pg_insert(submissions).values(row).on_conflict_do_nothing()
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+        stmt = sqlite_insert(submissions).values(row).on_conflict_do_nothing()
+    with engine.begin() as conn:
+        conn.execute(stmt)
+    _REMEMBERED.add(key)
 
 
 jobs = sa.Table(

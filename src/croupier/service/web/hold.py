@@ -18,9 +18,10 @@ judge" and how many are needed, and only a hold outside a band that holds at any
 flagged: ± :data:`CHEBYSHEV_SD` standard deviations, Chebyshev's inequality at the same 0.27%
 (:func:`judge`).
 
-The paytable comes from the table's Rules Submission as the service holds it (an open table,
-``POST /tables``) and only for rounds settled under that submission (same digest); rounds of a
-table whose submission the service does not hold get their actual hold only. A progressive's
+The paytable comes from the Rules Submission the rounds were settled under (same digest), as the
+service holds it: an open table's (``POST /tables``), or a round file's (``POST /rounds/settle``,
+kept by digest in ``service_submissions``); rounds whose submission the service does not hold
+(stored before it kept them) get their actual hold only. A progressive's
 theoretical hold depends on its meters and is not set against a band here. Lines settled by the
 base game (e.g. the Blackjack wager) have no par sheet of their own and are left out.
 """
@@ -185,10 +186,9 @@ def _figures(wager: str, paytable_key: str, section: str, decks: int) -> Par:
     return Par.of((row.net, row.probability) for row in sheet.rows)
 
 
-def _par(submissions: dict[tuple[str, str], Any], table: str, digest: str, bet: str) -> Any:
-    sub = submissions.get((table, digest))
-    if sub is None:
-        return "the table's Rules Submission is not held by the service"
+def _par(sub: Any, bet: str) -> Any:
+    if sub is None:  # a round stored before the service kept round files' submissions
+        return "the Rules Submission the round was settled under is not held by the service"
     offered = sub.offered(bet)
     if offered is None or offered.paytable is None:
         return "no par sheet: a base-game wager"
@@ -237,6 +237,13 @@ def hold_report(
             except (CroupierError, ValueError):
                 continue
             submissions[(opened.table_id, opened.submission_digest)] = sub
+        posted: dict[str, Any] = {}  # the round files' submissions, by digest
+        for kept in conn.execute(sa.select(store.submissions)).all():
+            try:
+                _, sub = checked_submission(json.loads(kept.submission), "a kept submission")
+            except (CroupierError, ValueError):
+                continue
+            posted[kept.submission_digest] = sub
         r = store.rounds
         columns = (r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
         q = round_query(table, since, until, wager, columns).order_by(r.c.id)
@@ -277,7 +284,7 @@ def hold_report(
             "hold_ratio": -t.win / t.handle if t.handle else None,
             "hold_percent": round(-100 * t.win / t.handle, 4) if t.handle else None,
         }
-        par = _par(submissions, table_id, digest, bet)
+        par = _par(submissions.get((table_id, digest)) or posted.get(digest), bet)
         if isinstance(par, str):
             row["note"] = par
         else:
