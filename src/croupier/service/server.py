@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 
 def serve(
@@ -27,6 +28,7 @@ def serve(
         os.environ["CROUPIER_DB"] = db
     if cors_origins:
         os.environ["CROUPIER_CORS_ORIGINS"] = ",".join(cors_origins)
+    print(f"croupier serve: the ledger and the stored rounds in {shown_url()}", file=sys.stderr)
     uvicorn.run(
         "croupier.service.app:app_from_env",
         factory=True,
@@ -39,4 +41,19 @@ def serve(
     )
 
 
-__all__ = ["serve"]
+def shown_url() -> str:
+    """The database the service will use (``$CROUPIER_DB``, else the ledger's SQLite file), its
+    password hidden — or the text as given when it is no URL (the service refuses it, saying
+    why)."""
+    import sqlalchemy as sa
+
+    from croupier.progressive.store import database_url, default_url
+
+    text = default_url()
+    try:
+        return sa.engine.make_url(database_url(text)).render_as_string(hide_password=True)
+    except Exception:  # a URL the service will refuse in one line of its own
+        return repr(text)
+
+
+__all__ = ["serve", "shown_url"]
