@@ -423,17 +423,23 @@ def test_a_suspended_progressives_wager_is_refused_when_placed(server: Server) -
         assert [f["progressive"] for f in done.json()["settled"]["progressives"]] == [name]
 
 
+def plain_table(c: httpx.Client, srv: Server) -> str:
+    """A new table open under :data:`PLAIN_SUBMISSION` (no progressive wager): its id."""
+    table = uid("BJ")
+    r = c.post(
+        "/tables",
+        json={"table": table, "submission": PLAIN_SUBMISSION},
+        headers=keyed(srv.auth(PIT)),
+    )
+    assert r.status_code == 201, r.text
+    return table
+
+
 def test_a_floorperson_voids_a_misdealt_round_every_wager_returned(server: Server) -> None:
     """Seat 3: $25 Blackjack and $5 Perfect Pairs; 8♠ 8♠ dealt (Perfect Pairs settled at the deal,
     +$125), then the round is voided: both wagers go back, $30, and nothing is won or lost."""
-    table = uid("BJ")
     with server.client() as c:
-        r = c.post(
-            "/tables",
-            json={"table": table, "submission": PLAIN_SUBMISSION},
-            headers=keyed(server.auth(PIT)),
-        )
-        assert r.status_code == 201, r.text
+        table = plain_table(c, server)
         nothing = c.post(
             f"/tables/{table}/void", json={"reason": "r"}, headers=keyed(server.auth(FLOOR))
         )
@@ -527,14 +533,8 @@ def test_a_field_the_step_does_not_read_is_refused_not_dropped(server: Server) -
     """The trial: a split posted with ``cards`` and a stand with ``card``, ``wager`` and
     ``amount`` were answered 200, the fields dropped unread; a hit with ``cards`` said only
     "name the card dealt". Each is a 422 naming the fields the step takes; nothing changes."""
-    table = uid("BJ")
     with server.client() as c:
-        r = c.post(
-            "/tables",
-            json={"table": table, "submission": PLAIN_SUBMISSION},
-            headers=keyed(server.auth(PIT)),
-        )
-        assert r.status_code == 201, r.text
+        table = plain_table(c, server)
         assert step(c, server, table, BJ_BET).status_code == 200
         assert step(c, server, table, {"action": "no-more-bets"}).status_code == 200
         late = step(c, server, table, {**BJ_BET, "seat": 2})
