@@ -34,6 +34,7 @@ SAMPLE = {
     "table": "BJ-1",
     "round_id": "r1",
     "job": "nope",
+    "kind": "LockoutError",
 }
 """Values of the path parameters a sweep is not probing."""
 

@@ -46,6 +46,7 @@ SAMPLE = {
     "table": "BJ-1",
     "round_id": "r1",
     "job": "nope",
+    "kind": "LockoutError",
 }
 
 
@@ -446,7 +447,9 @@ def test_each_operations_examples_are_its_own(server: Server, spec: dict[str, An
                 if status in ("400", "409", "422"):  # an operation's own words, no other's
                     other = details.setdefault((status, first), (where, first))
                     assert other[0] == where, (status, where, other)
-    assert operations == 40  # every route: a new one needs its own examples
+    assert operations == 41  # every route: a new one needs its own examples
+    settled = spec["paths"]["/rounds/settle"]["post"]["responses"]
+    assert settled["200"]["content"] == settled["201"]["content"]  # stored already: the same doc
     assert problems(spec["paths"]["/health"]["get"]) == {}
     token = problems(spec["paths"]["/token"]["post"])
     assert "credential" in token["401"][0]["detail"]
@@ -635,3 +638,26 @@ def test_each_415_example_is_what_the_route_answers(server: Server, spec: dict[s
                 assert r.json()["detail"] == example["detail"], (method, path)
                 sent += 1
     assert sent > 10
+
+
+def test_a_problems_type_leads_to_what_it_means(server: Server) -> None:
+    """RFC 9457 § 3.1.1: ``type`` is a URI reference; resolved against the request's address it
+    is ``GET /problems/{type}`` on the same service, which says the type's status and meaning —
+    for every problem the service answered here, whatever made it (a croupier error, the
+    service's own)."""
+    with server.client() as c:
+        answers = [
+            c.post("/rounds/settle", params={"table": "BJ-1"}, json={}),  # no token: 401
+            c.get("/paytables", params={"section": "633b.1", "paytable": "Z"}),  # 404
+            c.post("/token", json={"username": "x", "password": "y"}),  # 415
+            c.get("/nowhere"),  # the service's own 404
+        ]
+        for r in answers:
+            kind = r.json()["error_type"]
+            assert r.json()["type"] == f"/problems/{kind}"
+            meant = c.get(httpx.URL(str(r.request.url)).join(r.json()["type"]))
+            assert meant.status_code == 200, (kind, meant.text)
+            assert (meant.json()["title"], meant.json()["status"]) == (kind, r.status_code)
+            assert meant.json()["description"] and "``" not in meant.json()["description"]
+        none = c.get("/problems/NoSuchThing")
+        assert none.status_code == 404 and none.json()["error_type"] == "NotFound"

@@ -316,7 +316,9 @@ class LedgerIntegrityError(LedgerError):
 
 
 class LockoutError(RulesError):
-    """A progressive wager was offered after the lock-out ("No more bets"), § 633b.2(d)(2)."""
+    """A wager was offered after the lock-out ("No more bets"): a progressive wager's is the
+    system's device, § 633b.2(d)(2); another wager cites the rule of the table it was offered
+    at (§ 633b.1(d), § 633a.6(d), …)."""
 
 
 class RoundHeldError(RulesError):

@@ -473,6 +473,14 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
                 csv_body = (given.get("content") or {}).get("text/csv")
                 if csv_body is not None and not csv_body.get("schema"):
                     csv_body["schema"] = {"type": "string", "description": "CSV with a header"}
+            bodies = [
+                g["content"]["application/json"]
+                for g in responses.values()
+                if "application/json" in (g.get("content") or {})
+            ]
+            for status, given in responses.items():  # a 200 beside a 201: the same document
+                if bodies and status[0] == "2" and status != "204" and not given.get("content"):
+                    given["content"] = {"application/json": {"schema": bodies[0]["schema"]}}
             op["responses"] = dict(sorted(responses.items()))
             if method == "post" and path == "/token":
                 form = op["requestBody"]["content"].get("application/x-www-form-urlencoded")

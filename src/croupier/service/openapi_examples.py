@@ -84,6 +84,13 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             "not a valid request: body.password: Field required",
         ),
     },
+    ("get", "/problems/{kind}"): {
+        "404": Example(
+            "No problem type by that name",
+            "NotFound",
+            "no problem type 'x': the type of a problem the service answers is its error_type",
+        ),
+    },
     ("get", "/paytables"): {
         "404": Example(
             "No paytable by that id in the section",

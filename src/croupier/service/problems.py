@@ -2,14 +2,15 @@
 
 Every rejection the service gives is one problem object::
 
-    {"type": "https://croupier.example/problems/AuthorizationError",
+    {"type": "/problems/AuthorizationError",
      "title": "AuthorizationError", "status": 403,
      "detail": "dana is a dealer; validating a progressive payout needs a floorperson or above
                 (58 Pa. Code § 633b.2(h)(3))",
      "instance": "/progressives/awards/3/validate",
      "error_type": "AuthorizationError", "section": "633b.2(h)(3)"}
 
-``error_type`` is the croupier error's class (:mod:`croupier.errors`), ``section`` the rule it
+``type`` is a relative reference: ``GET /problems/AuthorizationError`` on the service says what
+the type means. ``error_type`` is the croupier error's class (:mod:`croupier.errors`), ``section`` the rule it
 cites (or ``null``), ``detail`` its one-line message; a Rules Submission's ``violations`` are
 listed too. The HTTP status follows the kind of error (:func:`status_of`). Nothing else reaches a
 client: an unexpected exception is a 500 problem without its traceback.
@@ -18,6 +19,7 @@ client: an unexpected exception is a 500 problem without its traceback.
 from __future__ import annotations
 
 import logging
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request, params
@@ -45,7 +47,61 @@ from croupier.errors import (
 from croupier.progressive.store import LedgerDatabaseError
 from croupier.service.idempotency import IdempotencyKeyError
 
-PROBLEM_BASE = "https://croupier.example/problems/"
+PROBLEM_BASE = "/problems/"
+"""Where a problem's ``type`` is described: a relative reference (RFC 9457 § 3.1.1), resolved
+against the request's own address — ``GET /problems/{type}`` on the same service answers what
+the type means (:func:`describe`)."""
+
+SERVICE_KINDS: dict[str, tuple[int, str]] = {
+    "InputError": (422, "The request is not one the route takes (its fields, types or shape)."),
+    "UnsupportedMediaType": (415, "The body was sent as another media type than the route reads."),
+    "RequestTooLarge": (413, "The request body is larger than the service takes."),
+    "NotFound": (404, "Nothing is served at that address."),
+    "MethodNotAllowed": (405, "The address does not take that method."),
+    "ServiceUnavailable": (503, "The service is stopping, or cannot take the request now."),
+    "InternalError": (500, "The service failed; its log says why. A retry with the same "
+                      "Idempotency-Key answers what was recorded."),
+    "HTTPError": (400, "An HTTP error the service names no other way."),
+}  # fmt: skip
+"""The problem types the service makes itself (not a croupier error class): status, meaning."""
+
+
+def describe(kind: str) -> dict[str, Any] | None:
+    """What problem type ``kind`` means — ``{"type", "title", "status", "description"}`` — for a
+    croupier error class (:mod:`croupier.errors`, its docstring) or a kind the service makes
+    itself (:data:`SERVICE_KINDS`); ``None`` for no such type."""
+    import croupier.errors as errors
+    import croupier.progressive.store as pstore
+    import croupier.service.idempotency as idem
+
+    found = next(
+        (
+            c
+            for m in (errors, pstore, idem)
+            if isinstance(c := getattr(m, kind, None), type) and issubclass(c, CroupierError)
+        ),
+        None,
+    )
+    if found is not None:
+        doc = " ".join((found.__doc__ or "").split())
+        doc = re.sub(r":\w+:`~?(?:[\w.]+\.)?([^`.]+)`", r"\1", doc).replace("``", "")
+        return {
+            "type": f"{PROBLEM_BASE}{kind}",
+            "title": kind,
+            "status": status_of_type(found),
+            "description": doc,
+        }
+    if kind in SERVICE_KINDS:
+        status, meaning = SERVICE_KINDS[kind]
+        return {
+            "type": f"{PROBLEM_BASE}{kind}",
+            "title": kind,
+            "status": status,
+            "description": meaning,
+        }
+    return None
+
+
 MEDIA_TYPE = "application/problem+json"
 
 log = logging.getLogger("croupier.service")
@@ -67,29 +123,34 @@ class ServiceProblem(Exception):
 
 
 def status_of(exc: CroupierError) -> int:
-    """The HTTP status of a croupier error: 400 a request without the ``Idempotency-Key`` it
+    """The HTTP status of a croupier error (:func:`status_of_type` of its class)."""
+    return status_of_type(type(exc))
+
+
+def status_of_type(kind: type[CroupierError]) -> int:
+    """The HTTP status of a croupier error class: 400 a request without the ``Idempotency-Key`` it
     needs (draft-ietf-httpapi-idempotency-key-header), 429 logins refused for a while after too
     many failed ones (with ``Retry-After``), 401 unauthenticated, 403 a role below the
     rule's, 404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round
     or award already settled, a name taken), 500 the ledger's integrity or key, 503 a database
     that cannot be used now, 422 every other rejection (bad input, a rule of the regulation)."""
-    if isinstance(exc, IdempotencyKeyError):
+    if issubclass(kind, IdempotencyKeyError):
         return 400
-    if isinstance(exc, LoginLockedError):
+    if issubclass(kind, LoginLockedError):
         return 429
-    if isinstance(exc, AuthenticationError):
+    if issubclass(kind, AuthenticationError):
         return 401
-    if isinstance(exc, AuthorizationError):
+    if issubclass(kind, AuthorizationError):
         return 403
-    if isinstance(exc, LedgerLookupError | UnknownWagerError | UnknownPaytableError):
+    if issubclass(kind, LedgerLookupError | UnknownWagerError | UnknownPaytableError):
         return 404
-    if isinstance(exc, IdempotencyConflictError | RoundStateError):
+    if issubclass(kind, IdempotencyConflictError | RoundStateError):
         return 409
-    if isinstance(exc, LedgerIntegrityError | LedgerKeyError):
+    if issubclass(kind, LedgerIntegrityError | LedgerKeyError):
         return 500
-    if isinstance(exc, LedgerDatabaseError):
+    if issubclass(kind, LedgerDatabaseError):
         return 503
-    if isinstance(exc, LedgerError):
+    if issubclass(kind, LedgerError):
         return 409
     return 422
 
@@ -188,7 +249,20 @@ _NOT_AN_OBJECT = {"dict_type", "model_attributes_type", "missing"}
 
 
 def install(app: FastAPI) -> None:
-    """Register the handlers that turn every exception into a problem."""
+    """Register the handlers that turn every exception into a problem, and serve what each
+    problem type means (``GET /problems/{kind}``)."""
+
+    @app.get("/problems/{kind}", tags=["problems"], summary="What a problem type means")
+    def problem_type(kind: str) -> dict[str, Any]:
+        """A problem's ``type`` resolved: its name, the HTTP status it comes with and what it
+        means (a croupier error's docstring, :mod:`croupier.errors`). Open to anyone."""
+        found = describe(kind)
+        if found is None:
+            raise ServiceProblem(
+                404, "NotFound", f"no problem type {one_line(kind)[:100]!r}: the type of a "
+                "problem the service answers is its error_type"
+            )  # fmt: skip
+        return found
 
     @app.exception_handler(CroupierError)
     async def _croupier(request: Request, exc: CroupierError) -> JSONResponse:
