@@ -408,3 +408,34 @@ def test_a_step_stored_before_its_fields_were_checked_replays() -> None:
     assert Step.stored(taken) == Step(action="stand", seat=1)
     with pytest.raises(ValueError, match="a stand step takes 'seat', not 'card'"):
         Step.model_validate(taken)
+
+
+def test_a_role_that_only_reads_is_refused_the_rule_of_what_it_tried(server: Server) -> None:
+    """The trial: accounting validating, voiding or suspending was told each "needs a dealer or
+    above (§ 605a.7)" — the route's token gate, not the rule. The ledger answers every role with
+    the operation's own: a floorperson or above validates (§ 633b.2(h)(3)) and voids ((h)(1)) a
+    Jackpot Party award; a pit manager suspends."""
+    with server.client() as c:
+        r = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-4", "progressive": "jp-5"},
+            json=royal_round(uid("royal")),
+            headers=keyed(server.auth(DEALER)),
+        )
+        assert r.status_code == 201, r.text
+        (award,) = [a for a in r.json()["progressives"][0]["awards"] if a["status"] == "pending"]
+        for who in (ACCT, AUDIT):
+            for path, body, needs in (
+                (f"/awards/{award['award']}/validate", None, "633b.2(h)(3)"),
+                (f"/awards/{award['award']}/void", {"reason": "r"}, "633b.2(h)(1)"),
+                ("/progressives/jp-5/suspend", {"reason": "r"}, None),
+            ):
+                refused = c.post(path, json=body, headers=keyed(server.auth(who)))
+                assert refused.status_code == 403, (who, path, refused.text)
+                said = refused.json()
+                assert "dealer or above" not in said["detail"], said["detail"]
+                if needs is not None:
+                    assert said["section"] == needs, (who, path, said)
+                    assert "floorperson or above" in said["detail"], said["detail"]
+                else:
+                    assert "pit-manager or above" in said["detail"], said["detail"]
