@@ -439,3 +439,31 @@ def test_a_role_that_only_reads_is_refused_the_rule_of_what_it_tried(server: Ser
                     assert "floorperson or above" in said["detail"], said["detail"]
                 else:
                     assert "pit-manager or above" in said["detail"], said["detail"]
+
+
+def test_a_suspended_progressive_says_so_and_why(server: Server) -> None:
+    """The trial: after a suspension no read of the progressive said it was suspended, and a bet
+    was refused as "suspended for a reconfiguration" whatever the reason given."""
+    with server.client() as c:
+        name = "mtd-1"
+        why = {"reason": "meter display fault"}
+        assert c.post(f"/progressives/{name}/suspend", json=why, headers=keyed(server.auth(PIT)))
+        shown = c.get(f"/progressives/{name}", headers=server.auth(DEALER)).json()
+        assert shown["suspended"]["reason"] == "meter display fault"
+        assert shown["suspended"]["by"] == PIT and shown["suspended"]["since"]
+        listed = c.get("/progressives", headers=server.auth(DEALER)).json()["progressives"]
+        assert [p["suspended"] is not None for p in listed if p["name"] == name] == [True]
+        round_ = royal_round(uid("off"))
+        round_["steps"][1] = {**round_["steps"][1], "wager": "match-the-dealer", "amount": "$1"}
+        refused = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-4"},
+            json=round_,
+            headers=keyed(server.auth(DEALER)),
+        )
+        assert refused.status_code == 422, refused.text
+        assert "for a reconfiguration" not in refused.json()["detail"]
+        assert f"GET /progressives/{name}" in refused.json()["detail"]
+        assert c.post(f"/progressives/{name}/resume", headers=keyed(server.auth(PIT))).is_success
+        back = c.get(f"/progressives/{name}", headers=server.auth(DEALER)).json()
+        assert back["suspended"] is None

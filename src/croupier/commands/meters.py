@@ -209,7 +209,8 @@ def meters(
             data: dict[str, Any] = {
                 "database": ledger.display_url,
                 "progressives": [
-                    status_dict(s, m) for s, m in zip(statuses, meter_sets, strict=True)
+                    status_dict(s, m, ledger.suspension(n))
+                    for n, s, m in zip(names, statuses, meter_sets, strict=True)
                 ],
             }
             if history:
@@ -323,7 +324,8 @@ def create(
         ledger.create_progressive(definition, tables=table or [], by=who.name)
         status, m = ledger.snapshot(definition.name)
         if json_out:
-            print(json.dumps(status_dict(status, m), indent=2, ensure_ascii=False))
+            shown = status_dict(status, m, ledger.suspension(definition.name))
+            print(json.dumps(shown, indent=2, ensure_ascii=False))
             return
         _print_status(status, m)
 

@@ -453,6 +453,22 @@ class Ledger(LedgerBase):
                 ).scalar_one()
             )
 
+    def suspension(self, progressive: str) -> LedgerEvent | None:
+        """The ``suspend`` event that took the progressive out of play (who, when, the
+        reason in its ``detail``), or ``None`` when it is in play — two indexed reads."""
+        with self.reader.connect() as conn:
+            pid, _ = self._definition(conn, progressive, lock=False)
+            p, e = t.progressives, t.ledger_events
+            if not conn.execute(sa.select(p.c.suspended).where(p.c.id == pid)).scalar_one():
+                return None
+            row = conn.execute(
+                sa.select(e)
+                .where(e.c.progressive_id == pid, e.c.kind == EventKind.SUSPEND.value)
+                .order_by(e.c.seq.desc())
+                .limit(1)
+            ).first()
+        return None if row is None else LedgerEvent(progressive, stored_event(row), row.created_at)
+
     def linked_progressives(self, table: str) -> list[tuple[ProgressiveDefinition, bool]]:
         """Every progressive linked to ``table`` (§ 605a.8), oldest first, each with whether it
         is suspended — one read, without the writer lock (a link is never removed; the ledger

@@ -416,8 +416,9 @@ class ProgressiveSystem:
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(1)"), "accepting wagers")
             if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
                 raise LinkError(
-                    f"progressive {self.name!r} is suspended for a reconfiguration: no wager is "
-                    "accepted at its tables until it is resumed",
+                    f"progressive {self.name!r} is suspended (its reason: GET /progressives/"
+                    f"{self.name}, or croupier meters --history): no wager is accepted at its tables until "
+                    "it is resumed",
                     section="605a.8",
                     also=RECONFIGURATION_RULE,
                 )

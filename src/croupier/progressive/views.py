@@ -57,11 +57,23 @@ def award_dict(a: Award) -> dict[str, Any]:
     }
 
 
-def status_dict(s: ProgressiveStatus, m: ProgressiveMeters) -> dict[str, Any]:
-    """A progressive's status and § 605a.7(a) meters as JSON (docs/schemas/meters-status)."""
+def status_dict(
+    s: ProgressiveStatus, m: ProgressiveMeters, suspension: LedgerEvent | None = None
+) -> dict[str, Any]:
+    """A progressive's status and § 605a.7(a) meters as JSON (docs/schemas/meters-status), with
+    ``suspended``: ``null`` in play, else who suspended it, why and since when (``suspension``,
+    :meth:`~croupier.progressive.Ledger.suspension`)."""
     d = s.definition
     by_level = {lm.level: lm for lm in m.levels}
+    off = suspension
     return {
+        "suspended": None
+        if off is None
+        else {
+            "by": off.event.actor,
+            "reason": off.event.detail.get("reason"),
+            "since": off.created_at.isoformat(),
+        },
         "name": d.name,
         "section": d.section,
         "citation": f"58 Pa. Code § {d.section}",

@@ -117,8 +117,10 @@ def _answer(status: int, body: Any) -> Write:
 def _status(ledger: Ledger, name: str) -> dict[str, Any]:
     """Progressive ``name`` as ``croupier meters --json`` shows it: definition, levels, the
     § 605a.7(a) meter set, linked tables, pending awards — from one read snapshot of the stored
-    state (:meth:`Ledger.snapshot`: a few indexed reads, not a replay of the log)."""
-    return _status_dict(*ledger.snapshot(name))
+    state (:meth:`Ledger.snapshot`: a few indexed reads, not a replay of the log) — and
+    ``suspended``: ``null`` in play, else who suspended it, why and since when
+    (:meth:`Ledger.suspension`)."""
+    return _status_dict(*ledger.snapshot(name), ledger.suspension(name))
 
 
 @router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")

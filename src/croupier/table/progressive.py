@@ -401,8 +401,9 @@ def suspended_error(progressive: str) -> LinkError:
     NYCRR 5321.18(b)(4) supporting) — the ledger's own words (:meth:`ProgressiveSystem.accept_wagers
     <croupier.progressive.ProgressiveSystem.accept_wagers>`), said when the bet is placed."""
     return LinkError(
-        f"progressive {progressive!r} is suspended for a reconfiguration: no wager is "
-        "accepted at its tables until it is resumed",
+        f"progressive {progressive!r} is suspended (its reason: GET /progressives/"
+        f"{progressive}, or croupier meters --history): no wager is accepted at its tables until it is "
+        "resumed",
         section="605a.8",
         also="NY 9 NYCRR 5321.18(b)(4)",  # croupier.progressive.configuration's rule
     )
