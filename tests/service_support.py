@@ -274,6 +274,21 @@ def royal_round(round_id: str) -> dict[str, Any]:
     )
 
 
+def pending_award(srv: Server, c: httpx.Client, table: str = "BJ-3") -> dict[str, Any]:
+    """A Royal Flush (:func:`royal_round`) fed to jp-5 at ``table``: 100% of the meter, pending
+    a floorperson's validation — the award's JSON."""
+    r = c.post(
+        "/rounds/settle",
+        params={"table": table, "progressive": "jp-5"},
+        json=royal_round(f"royal-{uuid.uuid4().hex[:8]}"),
+        headers=keyed(srv.auth(DEALER)),
+    )
+    assert r.status_code == 201, r.text
+    (fed,) = r.json()["progressives"]
+    (award,) = [a for a in fed["awards"] if a["status"] == "pending"]
+    return dict(award)
+
+
 __all__ = [
     "ASH",
     "BLACKJACK_SUBMISSION",
@@ -288,6 +303,7 @@ __all__ = [
     "keyed",
     "link",
     "make_ledger",
+    "pending_award",
     "pp_round",
     "round_file",
     "royal_round",

@@ -31,6 +31,7 @@ from service_support import (
     SHIFT,
     Server,
     keyed,
+    pending_award,
     pp_round,
     royal_round,
     serving,
@@ -416,14 +417,7 @@ def test_a_role_that_only_reads_is_refused_the_rule_of_what_it_tried(server: Ser
     the operation's own: a floorperson or above validates (§ 633b.2(h)(3)) and voids ((h)(1)) a
     Jackpot Party award; a pit manager suspends."""
     with server.client() as c:
-        r = c.post(
-            "/rounds/settle",
-            params={"table": "BJ-4", "progressive": "jp-5"},
-            json=royal_round(uid("royal")),
-            headers=keyed(server.auth(DEALER)),
-        )
-        assert r.status_code == 201, r.text
-        (award,) = [a for a in r.json()["progressives"][0]["awards"] if a["status"] == "pending"]
+        award = pending_award(server, c, "BJ-4")
         for who in (ACCT, AUDIT):
             for path, body, needs in (
                 (f"/awards/{award['award']}/validate", None, "633b.2(h)(3)"),

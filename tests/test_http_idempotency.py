@@ -31,8 +31,8 @@ from service_support import (
     SHIFT,
     Server,
     keyed,
+    pending_award,
     pp_round,
-    royal_round,
     serving,
 )
 
@@ -49,20 +49,6 @@ def server(
 
 def uid(prefix: str) -> str:
     return f"{prefix}-{uuid.uuid4().hex[:8]}"
-
-
-def pending_award(srv: Server, c: httpx.Client) -> dict[str, Any]:
-    """A Royal Flush fed to jp-5 at BJ-3: 100% of the meter, pending a floorperson."""
-    r = c.post(
-        "/rounds/settle",
-        params={"table": "BJ-3", "progressive": "jp-5"},
-        json=royal_round(uid("royal")),
-        headers=keyed(srv.auth(DEALER)),
-    )
-    assert r.status_code == 201, r.text
-    (fed,) = r.json()["progressives"]
-    (award,) = [a for a in fed["awards"] if a["status"] == "pending"]
-    return dict(award)
 
 
 def award_status(srv: Server, c: httpx.Client, award_id: int) -> str:

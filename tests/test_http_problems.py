@@ -33,6 +33,7 @@ from service_support import (
     SHIFT,
     Server,
     keyed,
+    pending_award,
     round_file,
     royal_round,
     serving,
@@ -145,14 +146,7 @@ def test_a_weak_new_credential_is_input_not_authentication(server: Server) -> No
 
 def test_a_reason_left_blank_is_input_and_changes_nothing(server: Server) -> None:
     with server.client() as c:
-        r = c.post(
-            "/rounds/settle",
-            params={"table": "BJ-3", "progressive": "jp-5"},
-            json=royal_round(uid("royal")),
-            headers=keyed(server.auth(DEALER)),
-        )
-        assert r.status_code == 201, r.text
-        (award,) = [a for a in r.json()["progressives"][0]["awards"] if a["status"] == "pending"]
+        award = pending_award(server, c)
         void = c.post(
             f"/awards/{award['award']}/void",
             json={"reason": "   "},
@@ -517,13 +511,7 @@ REFUSED = {
 def test_each_403_example_is_what_the_route_answers(server: Server, spec: dict[str, Any]) -> None:
     """Asked by a member of the example's role, each route refuses in the example's words."""
     with server.client() as c:
-        r = c.post(
-            "/rounds/settle",
-            params={"table": "BJ-4", "progressive": "jp-5"},
-            json=royal_round(uid("royal")),
-            headers=keyed(server.auth(DEALER)),
-        )
-        (award,) = [a for a in r.json()["progressives"][0]["awards"] if a["status"] == "pending"]
+        award = pending_award(server, c, "BJ-4")
         refused = {
             **REFUSED,
             ("post", "/awards/{award_id}/validate"): (
