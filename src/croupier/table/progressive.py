@@ -139,7 +139,7 @@ def round_content(rnd: TableRound) -> str:
     The "No more bets", deal and "round settled" events are counted with the paragraphs the
     record cited for them when round identities were first stored — the base game's lock-out,
     deal and procedure (``BaseGame.lockout_rule``, ``deal_rule``, ``procedure_rule``) — not the
-    ones they cite now (the table's own: :func:`~croupier.table.round.lockout_rule`,
+    ones they cite now (the table's own: :func:`~croupier.table.round_queries.lockout_rule`,
     :attr:`~croupier.table.round.TableRound.deal_rule`, ``settlement_rule``): a citation is the
     record's words about the rules, not the round's content, and a round stored (or fed to a
     ledger) before a citation changed is the same round when it is posted again, never a
