@@ -86,11 +86,12 @@ DECISIONS = BLACKJACK_MOVES | {Action.PLAY, Action.FOLD}
 """Every player's decision after the deal, at any game: what a :class:`Turn` offers."""
 
 
-def or_list(words: list[str]) -> str:
-    """``['hit', 'stand', 'double']`` as ``'hit, stand or double'`` (none: ``'nothing'``)."""
+def or_list(words: list[str], last: str = "or") -> str:
+    """``['hit', 'stand', 'double']`` as ``'hit, stand or double'`` (none: ``'nothing'``);
+    ``last="and"``: ``'hit, stand and double'``."""
     if not words:
         return "nothing"
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} {last} {words[-1]}"
 
 
 @dataclass(frozen=True)

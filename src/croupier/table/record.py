@@ -71,6 +71,7 @@ from croupier.cards import parse_card
 from croupier.errors import CroupierError, InputError, PaytableError
 from croupier.inputs import read_json, where
 from croupier.names import round_id
+from croupier.table.procedure import or_list
 from croupier.table.round import DealtCards, Phase, TableRound
 from croupier.table.submission import (
     RulesSubmission,
@@ -147,18 +148,13 @@ class Step(BaseModel):
         extra = [f for f in type(self).model_fields if f != "action" and f not in takes]
         extra = [f for f in extra if getattr(self, f) is not None]
         if extra:
-            said = _listed([f"'{f}'" for f in takes], "and") if takes else "no other field"
+            said = or_list([f"'{f}'" for f in takes], "and") if takes else "no other field"
             raise PydanticCustomError(
                 "step_field",
                 "a {action} step takes {said}, not {extra}",
-                {"action": self.action, "said": said, "extra": _listed(list(map(repr, extra)))},
+                {"action": self.action, "said": said, "extra": or_list(list(map(repr, extra)))},
             )
         return self
-
-
-def _listed(words: list[str], last: str = "or") -> str:
-    """``'a'``, ``'a or b'``, ``'a, b or c'``."""
-    return ", ".join(words[:-1]) + f" {last} " + words[-1] if len(words) > 1 else words[0]
 
 
 STEP_FIELDS: Mapping[str, tuple[str, ...]] = {
