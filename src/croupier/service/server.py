@@ -47,12 +47,13 @@ def shown_url() -> str:
     why)."""
     import sqlalchemy as sa
 
+    from croupier.errors import CroupierError
     from croupier.progressive.store import database_url, default_url
 
     text = default_url()
     try:
         return sa.engine.make_url(database_url(text)).render_as_string(hide_password=True)
-    except Exception:  # a URL the service will refuse in one line of its own
+    except (CroupierError, sa.exc.ArgumentError, ValueError):  # refused later, in one line
         return repr(text)
 
 
