@@ -461,3 +461,27 @@ def test_a_suspended_progressive_says_so_and_why(server: Server) -> None:
         assert c.post(f"/progressives/{name}/resume", headers=keyed(server.auth(PIT))).is_success
         back = c.get(f"/progressives/{name}", headers=server.auth(DEALER)).json()
         assert back["suspended"] is None
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("/progressives/mtd-5/links", {"table": "BJ-9"}),
+        ("/progressives/mtd-5/adjust", {"level": "Progressive", "meter": "1", "reason": "t"}),
+        ("/progressives/mtd-5/reconfigure", {"approval": "A", "rates": {"Progressive": "12%"}}),
+        ("/progressives", {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5",
+                           "name": "ro-x"}),
+    ],
+)  # fmt: skip
+def test_no_route_lets_a_role_that_only_reads_change_anything(
+    server: Server, path: str, body: dict[str, Any]
+) -> None:
+    """The controller's routes take any member's token and leave the role to the ledger: each
+    refuses accounting and an auditor, naming who may (never the token gate's dealer; starting a
+    simulation is a dealer's, BY_AN_AUDITOR in test_http_problems)."""
+    with server.client() as c:
+        for who in (ACCT, AUDIT):
+            r = c.post(path, json=body, headers=keyed(server.auth(who)))
+            assert r.status_code == 403, (who, path, r.text)
+            assert "reads and changes nothing" in r.json()["detail"], r.json()["detail"]
+            assert "dealer or above" not in r.json()["detail"], r.json()["detail"]
