@@ -114,7 +114,7 @@ from croupier.progressive.significant import (
     start_session,
     try_record,
 )
-from croupier.progressive.store import create_head, default_url, read_rows
+from croupier.progressive.store import create_head, default_url, head_trouble, read_rows
 from croupier.progressive.totals import read_levels, read_meter_set
 
 __all__ = ["FaultHook", "Ledger", "check_adjusted", "default_url"]
@@ -712,7 +712,7 @@ class Ledger(LedgerBase):
         if it verifies, the copy is made anew at the head verified — the report's
         ``head_recreated`` names it — and that is recorded as a ``head-copy-recreated``
         significant event; an unreadable copy is first moved aside, kept as evidence."""
-        trouble = self.head_trouble() if accept_missing_head else None
+        missing = accept_missing_head and self.head_trouble() is not None
         try:
             report = self.audit(checkpoints=checkpoints, accept_missing_head=accept_missing_head)
         except LedgerIntegrityError as exc:
@@ -724,8 +724,8 @@ class Ledger(LedgerBase):
                 detail={"during": "verify", "error": str(exc)},
             )
             raise
-        if trouble is not None:
-            report = self._remake_head(report, trouble, actor)
+        if missing:
+            report = self._remake_head(report, actor)
         names = self.names() if progressives is None else list(progressives)
         bad = [c for c in (ledger_check(self, self.definition(n)) for n in names) if not c.ok]
         for c in bad:
@@ -734,12 +734,13 @@ class Ledger(LedgerBase):
             raise bad[0].error()
         return report
 
-    def _remake_head(self, report: AuditReport, trouble: str, actor: str | None) -> AuditReport:
+    def _remake_head(self, report: AuditReport, actor: str | None) -> AuditReport:
         """Make the copy of the chain head anew at ``report``'s head, which the audit verified
         (writers refuse the ledger while it is missing, so the head has not moved), and record
         it; an unreadable copy is renamed ``<head>.unreadable-<time>`` first."""
         path = self.head_file
         assert path is not None  # head_trouble is None in memory
+        was = head_trouble(path) or "is missing"
         if path.exists():
             path.rename(path.with_name(f"{path.name}.unreadable-{time.strftime('%Y%m%dT%H%M%S')}"))
         made = create_head(path, report.events, report.head_mac)
@@ -748,7 +749,7 @@ class Ledger(LedgerBase):
                 "head_file": str(path),
                 "seq": report.events,
                 "head_mac": report.head_mac,
-                "was": trouble,
+                "was": was,
             }
             try_record(self, SignificantCode.HEAD_COPY_RECREATED, actor=actor, detail=detail)
         return replace(report, head_recreated=str(path) if made else None, head_kept=report.events)
