@@ -365,7 +365,8 @@ class LedgerBase(StaffLedger):
                 f"the copy of the chain head beside the ledger key names event {kept[0]}, but the "
                 f"database's log ends at {head_seq}: its newest events were removed together "
                 "with the head (rolled back or restored from an earlier copy); nothing is "
-                f"written. If that restore was deliberate, record why and remove {self.head_file}"
+                f"written. If that restore was deliberate, record why, remove {self.head_file} "
+                "and run `croupier meters verify --accept-missing-head`"
             )
 
     def head_trouble(self) -> str | None:
