@@ -32,14 +32,15 @@ A checkpoint is one JSON object (:data:`FORMAT`)::
   as for the chain itself; the checkpoint's worth is that it is kept where the database and the
   key's host cannot reach it.
 
-Automatic checkpoints (:func:`write_automatic`): with ``$CROUPIER_CHECKPOINT_DIR`` set (a second
-location — another disk, a mount of another host), a checkpoint is written there after every
-commit that appended a significant event, an award, an award's payment or a manual adjustment,
-atomically (written and fsynced under a temporary name, renamed, the directory fsynced), as
-``<ledger>/<seq>.json``. It never fails the operation it follows, which has committed: a location
-that cannot be written is recorded as a ``checkpoint-failure`` significant event (once, until a
-checkpoint is written again, which is recorded as ``checkpoint-resumed``: a fault and its
-clearing, 25 CFR 547.10; NJ 13:69E-1.39C's security events).
+Automatic checkpoints (:func:`~croupier.progressive.significant.write_automatic`): with
+``$CROUPIER_CHECKPOINT_DIR`` set (a second location — another disk, a mount of another host), a
+checkpoint is written there after every commit that appended a significant event, an award, an
+award's payment or a manual adjustment, atomically (written and fsynced under a temporary name,
+renamed, the directory fsynced), as ``<ledger>/<seq>.json`` (:func:`write_to`). It never fails
+the operation it follows, which has committed: a location that cannot be written is recorded as
+a ``checkpoint-failure`` significant event (once, until a checkpoint is written again, which is
+recorded as ``checkpoint-resumed``: a fault and its clearing, 25 CFR 547.10; NJ 13:69E-1.39C's
+security events).
 """
 
 from __future__ import annotations
@@ -54,19 +55,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 
 import croupier.progressive.schema as t
-from croupier.errors import CheckpointError, CroupierError, InputFileError, LedgerError
-from croupier.progressive.model import SignificantCode
+from croupier.errors import CheckpointError, InputFileError, LedgerError
 from croupier.progressive.records import level_from_row
 from croupier.progressive.store import dumps, fsync_dir
-
-if TYPE_CHECKING:
-    from croupier.progressive.core import LedgerBase
 
 FORMAT = "croupier-checkpoint/1"
 ENV_CHECKPOINT_DIR = "CROUPIER_CHECKPOINT_DIR"
@@ -266,6 +263,17 @@ def _b(text: object) -> bytes:
 
 
 # -- automatic checkpoints -----------------------------------------------------------------
+def write_to(reader: Engine, key: bytes, where: Path, reason: str) -> Path:
+    """Write a checkpoint of the ledger read on ``reader`` (one snapshot) under
+    ``where/<ledger>/<seq>.json`` (:func:`write_file`), and return its path; ``OSError`` when
+    the location cannot be written."""
+    with reader.connect() as conn:
+        doc = document(key, read_state(conn), reason)
+    path = where / str(doc["ledger"]) / f"{int(doc['seq']):012d}.json"
+    write_file(path, to_text(doc))
+    return path
+
+
 def checkpoint_dir() -> Path | None:
     """``$CROUPIER_CHECKPOINT_DIR`` as a path (``None``: unset or empty)."""
     text = os.environ.get(ENV_CHECKPOINT_DIR, "").strip()
@@ -290,50 +298,6 @@ def write_file(path: Path, text: str) -> None:
     fsync_dir(path.parent)
 
 
-def write_automatic(ledger: LedgerBase, reason: str) -> Path | None:
-    """Write an automatic checkpoint of ``ledger`` to :func:`checkpoint_dir` (``None``: none is
-    configured, or it could not be written). Never raises: a failure is recorded as a
-    ``checkpoint-failure`` significant event, the first write after one as
-    ``checkpoint-resumed``; the checkpoint after recording either is not attempted again."""
-    where = checkpoint_dir()
-    if where is None or ledger.key is None or ledger.checkpointing:
-        return None
-    from croupier.progressive.significant import try_record
-
-    ledger.checkpointing = True
-    try:
-        try:
-            path = _write(ledger, ledger.key, where, reason)
-        except (OSError, CroupierError, sa.exc.SQLAlchemyError) as exc:
-            if not ledger.checkpoint_failing:
-                ledger.checkpoint_failing = True
-                detail = {"location": str(where), "after": reason, "error": _said(exc)}
-                try_record(ledger, SignificantCode.CHECKPOINT_FAILURE, detail=detail)
-            return None
-        if ledger.checkpoint_failing:
-            ledger.checkpoint_failing = False
-            detail = {"location": str(where), "checkpoint": str(path)}
-            if try_record(ledger, SignificantCode.CHECKPOINT_RESUMED, detail=detail):
-                with contextlib.suppress(OSError, CroupierError, sa.exc.SQLAlchemyError):
-                    path = _write(ledger, ledger.key, where, "significant")  # covers it
-        return path
-    finally:
-        ledger.checkpointing = False
-
-
-def _write(ledger: LedgerBase, key: bytes, where: Path, reason: str) -> Path:
-    with ledger.reader.connect() as conn:
-        doc = document(key, read_state(conn), reason)
-    path = where / str(doc["ledger"]) / f"{int(doc['seq']):012d}.json"
-    write_file(path, to_text(doc))
-    return path
-
-
-def _said(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text.splitlines()[0][:300]
-
-
 __all__ = [
     "ENV_CHECKPOINT_DIR",
     "FIELDS",
@@ -351,6 +315,6 @@ __all__ = [
     "read_state",
     "sign",
     "to_text",
-    "write_automatic",
     "write_file",
+    "write_to",
 ]

@@ -320,12 +320,9 @@ class LedgerBase(StaffLedger):
                 self._anchor(anchor)
 
     def _anchor(self, reason: str) -> None:
-        """After a commit that appended an event of :data:`ANCHOR_KINDS`: an automatic
-        checkpoint to ``$CROUPIER_CHECKPOINT_DIR`` when it is set
-        (:func:`~croupier.progressive.checkpoint.write_automatic`, which never raises)."""
-        from croupier.progressive.checkpoint import write_automatic
-
-        write_automatic(self, reason)
+        """After a commit that appended an event of :data:`ANCHOR_KINDS` (``reason``: its
+        kind): :class:`~croupier.progressive.Ledger` writes an automatic checkpoint
+        (:func:`~croupier.progressive.significant.write_automatic`, which never raises)."""
 
     def _head_copy(self) -> int | None:
         """The open file of the copy of the chain head (opened again if it was replaced);

@@ -113,6 +113,7 @@ from croupier.progressive.significant import (
     self_check,
     start_session,
     try_record,
+    write_automatic,
 )
 from croupier.progressive.store import create_head, default_url, head_trouble, read_rows
 from croupier.progressive.totals import read_levels, read_meter_set
@@ -733,6 +734,9 @@ class Ledger(LedgerBase):
         if bad:
             raise bad[0].error()
         return report
+
+    def _anchor(self, reason: str) -> None:
+        write_automatic(self, reason)
 
     def _remake_head(self, report: AuditReport, actor: str | None) -> AuditReport:
         """Make the copy of the chain head anew at ``report``'s head, which the audit verified
