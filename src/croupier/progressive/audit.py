@@ -9,7 +9,11 @@ naming the first thing that does not hold:
    head matches the last event. Without the key the macs cannot be recomputed: everything else is
    still checked and the report says so (:attr:`AuditReport.chain_checked`). The copy of the head
    kept outside the database (:func:`~croupier.progressive.store.head_file`) names an event the
-   log holds with that mac — else the newest events were removed together with the head.
+   log holds with that mac — else the newest events were removed together with the head (a
+   ledger with events must have that copy: :meth:`~croupier.progressive.Ledger.audit`). Each
+   checkpoint given (:mod:`~croupier.progressive.checkpoint`: a signed head kept off the box)
+   is this ledger's, signed with its key, and names an event the log holds with that mac —
+   else the log was rolled back past it or forked (:class:`~croupier.errors.CheckpointError`).
 2. **Who did it.** The first ``user`` event is the bootstrap of a shift manager by themself; every
    later staff event (:mod:`~croupier.progressive.roster`: a member added, removed, their role or
    credential changed) is by a shift manager, but a member's change of their own credential and
