@@ -93,6 +93,7 @@ MEANING = {
     "LoginLockedError": 429,  # too many failed logins: wait (Retry-After)
     "LedgerIntegrityError": 500,  # the ledger's own fault: not the caller's
     "LedgerKeyError": 500,
+    "CheckpointError": 500,  # a checkpoint the ledger does not hold: the ledger's integrity
     "LedgerDatabaseError": 503,  # the database cannot be used now: retry later
     "UnconfirmedFlushError": 503,  # committed, its flush not confirmed: the retry answers it
 }
@@ -441,7 +442,7 @@ def test_each_operations_examples_are_its_own(server: Server, spec: dict[str, An
                 if status in ("400", "409", "422"):  # an operation's own words, no other's
                     other = details.setdefault((status, first), (where, first))
                     assert other[0] == where, (status, where, other)
-    assert operations == 41  # every route: a new one needs its own examples
+    assert operations == 42  # every route: a new one needs its own examples
     settled = spec["paths"]["/rounds/settle"]["post"]["responses"]
     assert settled["200"]["content"] == settled["201"]["content"]  # stored already: the same doc
     assert problems(spec["paths"]["/health"]["get"]) == {}
@@ -488,6 +489,7 @@ REFUSED = {
     ),
     ("post", "/staff"): (ASH, "/staff", {"name": "x", "role": "dealer", "password": "long enough"}),
     ("get", "/staff"): (ASH, "/staff", None),
+    ("get", "/checkpoint"): (ASH, "/checkpoint", None),
     ("delete", "/staff/{name}"): (ASH, f"/staff/{DEALER}", None),
     ("post", "/staff/{name}/role"): (ASH, f"/staff/{DEALER}/role", {"role": "floorperson"}),
     ("post", "/tables/{table}/void"): (DEALER, "/tables/BJ-1/void", {"reason": "misdeal"}),

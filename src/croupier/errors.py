@@ -380,6 +380,13 @@ class LedgerKeyError(LedgerError):
     written without it; ``croupier meters verify`` still checks everything else and says so."""
 
 
+class CheckpointError(LedgerIntegrityError):
+    """A checkpoint given to ``croupier meters verify --checkpoint`` is refused, named: its
+    signature does not verify under the ledger key, it belongs to another ledger, or the log
+    does not hold the head it records (rolled back past it, or forked since:
+    :mod:`croupier.progressive.checkpoint`)."""
+
+
 class RoundConflictError(IdempotencyConflictError):
     """A round id already on the ledger for that table was fed again with other content (seats,
     wagers, amounts or cards): nothing was changed."""

@@ -606,6 +606,23 @@ def verify(
             "(an auditor's copy of the database); without it a missing key is an error.",
         ),
     ] = False,
+    checkpoint: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--checkpoint",
+            help="A checkpoint kept off the box (`croupier meters checkpoint`), or a directory of "
+            "them: the ledger must hold the head each records (repeatable).",
+        ),
+    ] = None,
+    accept_missing_head: Annotated[
+        bool,
+        typer.Option(
+            "--accept-missing-head",
+            help="This ledger never had a copy of its chain head beside the key: verify the whole "
+            "chain without it and, if it verifies, make the copy anew (recorded as a "
+            "significant event). Without it a missing copy is an error.",
+        ),
+    ] = False,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -614,14 +631,22 @@ def verify(
     links, rounds, settlements, awards, meters); the first difference is an error. Each
     progressive's running configuration is compared with its approved digests; a failure is
     recorded as a significant event. Without the ledger key the macs cannot be checked, so an
-    edit of the events would not show: that is an error unless ``--without-key`` is given."""
+    edit of the events would not show: that is an error unless ``--without-key`` is given. A
+    ledger with events whose copy of the chain head (beside the key) is missing is an error
+    unless ``--accept-missing-head``; each ``--checkpoint`` must be this ledger's, signed with
+    its key, and held by its log (not rolled back past, not forked)."""
+    from croupier.progressive.checkpoint import read as read_checkpoints
+
+    checkpoints = read_checkpoints(checkpoint or [])
     with _ledger(ctx, db) as ledger:
         if submission is not None:
             ledger.running_submission = _submission_digest(submission)
         if name is not None:
             ledger.definition(name)
         names = [name] if name else ledger.names()
-        report = ledger.verify_all(names)
+        report = ledger.verify_all(
+            names, checkpoints=checkpoints, accept_missing_head=accept_missing_head
+        )
         checks = {n: ledger.check_configuration(n) for n in names}
         results = {
             n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
@@ -640,18 +665,18 @@ def verify(
             else f"the ledger key {ledger.key_file} is not here: the chain's macs were NOT "
             "checked (everything else was)"
         )
-        kept = (
-            f"the copy of the chain head beside the ledger key (event {report.head_kept}) is in "
-            "the log: no newest events were rolled back with the head"
-            if report.head_kept is not None
-            else "no copy of the chain head is kept beside the ledger key: a rollback of the "
-            "newest events together with the head would not show"
-        )
+        kept = _kept_said(report, ledger, accept_missing_head)
+        anchored = [
+            f"checkpoint {c.source} (event {c.seq}, made {c.doc['time']}) is held by the log"
+            for c in checkpoints
+        ]
         if json_out:
             data = {
                 "events": report.events,
                 "chain_checked": report.chain_checked,
                 "head_kept": report.head_kept,
+                "head_recreated": report.head_recreated,
+                "checkpoints": [{"file": c.source, "seq": c.seq} for c in checkpoints],
                 "verified": results,
                 "verified_micros": micros,
                 "configuration": {
@@ -666,8 +691,6 @@ def verify(
             }
             print(json.dumps(data, indent=2))
             return
-        if not names:
-            raise LedgerError("the ledger holds no progressive to verify")
         for n, levels_shown in results.items():
             shown = ", ".join(f"{k} {v}" for k, v in levels_shown.items())
             c, named = checks[n], one_line(n)
@@ -687,6 +710,30 @@ def verify(
         out.print(f"{report.events} events in {ledger.display_url}")
         out.print(chain)
         out.print(kept)
+        for line in anchored:
+            out.print(line)
+        if not names:
+            raise LedgerError("the ledger holds no progressive to verify")
+
+
+def _kept_said(report: Any, ledger: Ledger, accepted: bool) -> str:
+    """What ``verify`` says of the copy of the chain head kept beside the ledger key."""
+    if report.head_recreated is not None:
+        return (
+            f"--accept-missing-head: the whole chain verified without a copy of its head, so "
+            f"{report.head_recreated} was made anew at event {report.head_kept} (recorded as a "
+            "head-copy-recreated significant event)"
+        )
+    if report.head_kept is not None:
+        also = " (--accept-missing-head: the copy was there, nothing made)" if accepted else ""
+        return (
+            f"the copy of the chain head beside the ledger key (event {report.head_kept}) is in "
+            f"the log: no newest events were rolled back with the head{also}"
+        )
+    return (
+        f"no copy of the chain head is kept beside the ledger key {ledger.key_file}: a rollback "
+        "of the newest events together with the head would not show"
+    )
 
 
 @meters_app.command()

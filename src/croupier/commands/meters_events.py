@@ -40,6 +40,10 @@ def _summary(code: str, d: dict[str, Any]) -> str:
         who = d.get("user") or d.get("client")
         wait = f"{d['seconds']} s" if d.get("seconds") else "until a new credential"
         return f"{d.get('scope')} {who} locked out for {wait} after {d.get('failures')} failures"
+    if code == SignificantCode.HEAD_COPY_RECREATED.value:
+        return f"{d.get('head_file')} made anew at event {d.get('seq')} ({d.get('was')})"
+    if code in (SignificantCode.CHECKPOINT_FAILURE.value, SignificantCode.CHECKPOINT_RESUMED.value):
+        return f"{d.get('location')}: {d.get('error') or d.get('checkpoint')}"
     return f"session {str(d.get('session', ''))[:8]}"
 
 
@@ -52,7 +56,8 @@ def events(
         typer.Option(
             "--code",
             help="Only this code: startup-self-check, verification-failure, "
-            "configuration-mismatch, crash-recovery, shutdown, login-failure or login-lockout.",
+            "configuration-mismatch, crash-recovery, shutdown, login-failure, login-lockout, "
+            "head-copy-recreated, checkpoint-failure or checkpoint-resumed.",
         ),
     ] = None,
     limit: Annotated[int | None, typer.Option("--limit", help="Only the last N.")] = None,

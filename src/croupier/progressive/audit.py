@@ -9,7 +9,11 @@ naming the first thing that does not hold:
    head matches the last event. Without the key the macs cannot be recomputed: everything else is
    still checked and the report says so (:attr:`AuditReport.chain_checked`). The copy of the head
    kept outside the database (:func:`~croupier.progressive.store.head_file`) names an event the
-   log holds with that mac — else the newest events were removed together with the head.
+   log holds with that mac — else the newest events were removed together with the head (a
+   ledger with events must have that copy: :meth:`~croupier.progressive.Ledger.audit`). Each
+   checkpoint given (:mod:`~croupier.progressive.checkpoint`: a signed head kept off the box)
+   is this ledger's, signed with its key, and names an event the log holds with that mac —
+   else the log was rolled back past it or forked (:class:`~croupier.errors.CheckpointError`).
 2. **Who did it.** The first ``user`` event is the bootstrap of a shift manager by themself; every
    later staff event (:mod:`~croupier.progressive.roster`: a member added, removed, their role or
    credential changed) is by a shift manager, but a member's change of their own credential and
@@ -30,7 +34,7 @@ naming the first thing that does not hold:
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,8 +42,10 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
-from croupier.errors import LedgerIntegrityError
+from croupier.errors import LedgerIntegrityError, LedgerKeyError
 from croupier.paytables import MeterLevel
+from croupier.progressive.checkpoint import Checkpoint
+from croupier.progressive.checkpoint import check as check_checkpoints
 from croupier.progressive.meters import LevelState, Replayer, StoredEvent
 from croupier.progressive.meterset import Totals
 from croupier.progressive.model import (
@@ -110,6 +116,11 @@ class AuditReport:
     head_kept: int | None = None
     """The event the copy of the chain head kept outside the database names (``None``: no
     copy); the log holds it with its mac, and everything after it is newer than the copy."""
+    head_mac: str = ""
+    """The mac of the last event (``""``: none)."""
+    head_recreated: str | None = None
+    """The copy of the chain head :meth:`~croupier.progressive.Ledger.verify_all` made anew
+    (``accept_missing_head``), or ``None``."""
 
 
 @dataclass
@@ -309,14 +320,29 @@ def _check_results(
             )
 
 
-def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = None) -> AuditReport:
+def audit(
+    conn: Connection,
+    key: bytes | None,
+    kept: tuple[int, str] | None = None,
+    checkpoints: Sequence[Checkpoint] = (),
+) -> AuditReport:
     """Check the whole ledger on ``conn`` (see the module docstring); ``key`` is the ledger key,
     or ``None`` to check everything but the macs; ``kept`` the copy of the chain head kept
-    outside the database (seq, mac), which the log must hold."""
+    outside the database (seq, mac), which the log must hold; ``checkpoints`` signed heads kept
+    elsewhere (:mod:`~croupier.progressive.checkpoint`), each of which must be this ledger's,
+    signed with ``key``, and held by the log (:class:`~croupier.errors.CheckpointError`)."""
     rows = list(conn.execute(sa.select(t.ledger_events).order_by(t.ledger_events.c.seq)))
     head = conn.execute(sa.select(t.ledger_chain).where(t.ledger_chain.c.id == 1)).first()
     _check_chain(rows, key, head)
-    if kept is not None:
+    if checkpoints:
+        if key is None:
+            raise LedgerKeyError(
+                "a checkpoint is checked with the ledger key, which is not here: give the "
+                "ledger's key file (CROUPIER_LEDGER_KEY_FILE)"
+            )
+        macs = [r.mac for r in rows]
+        check_checkpoints(checkpoints, key, macs, macs[0] if macs else None)
+    if kept is not None and kept[0] > 0:  # event 0 (a copy made before any event): every log
         seq, mac = kept
         if seq > len(rows) or rows[seq - 1].mac != mac:
             raise LedgerIntegrityError(
@@ -375,7 +401,12 @@ def audit(conn: Connection, key: bytes | None, kept: tuple[int, str] | None = No
         raise _fail(None, f"settlement(s) {', '.join(bad)} differ from the log's settled events")
     _check_results(conn, events, pids, defs)
 
-    report = AuditReport(len(events), key is not None, head_kept=kept[0] if kept else None)
+    report = AuditReport(
+        len(events),
+        key is not None,
+        head_kept=kept[0] if kept else None,
+        head_mac=rows[-1].mac if rows else "",
+    )
     for p in progs:
         defn = defs[p.id]
         mine = [e for e, pid in zip(events, pids, strict=True) if pid == p.id]

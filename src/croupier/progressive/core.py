@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import secrets
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -53,9 +53,11 @@ from croupier.progressive.roster import Roster
 from croupier.progressive.staffing import STAFF_SECTION, StaffLedger
 from croupier.progressive.store import (
     FLUSH_LATER,
+    GENESIS,
     LedgerDatabaseError,
     UnconfirmedFlushError,
     check_name,
+    create_head,
     create_key,
     database_url,
     db_error,
@@ -64,6 +66,7 @@ from croupier.progressive.store import (
     definition_digest,
     flush_barrier,
     head_file,
+    head_trouble,
     held_head,
     keep_head,
     make_engine,
@@ -77,6 +80,31 @@ from croupier.progressive.store import (
 from croupier.progressive.store import TX_STATE as TX_STATE  # re-exported: play.py, rounds.py
 from croupier.progressive.totals import write_totals
 from croupier.units import format_money
+
+ANCHOR = "anchor"
+"""``TX_STATE`` key: why the transaction is followed by an automatic checkpoint (the first
+event of :data:`ANCHOR_KINDS` it appended), :meth:`LedgerBase._anchor`."""
+
+ANCHOR_KINDS = frozenset(
+    {EventKind.SIGNIFICANT, EventKind.AWARD, EventKind.PAYMENT, EventKind.ADJUSTMENT}
+)
+"""The events after whose commit an automatic checkpoint is written: a significant event, an
+award made or paid, a meter adjusted by hand (GLI-13's significant events include the hand-pay
+of a progressive jackpot; docs/interpretations.md, *A rollback that cannot hide*)."""
+
+
+_ANCHOR_VALUES = frozenset(k.value for k in ANCHOR_KINDS)
+
+
+def mark_anchor(st: dict[str, Any], kinds: Iterable[str]) -> None:
+    """Note in a transaction's state ``st`` the first of ``kinds`` (event kinds' values) that
+    asks for an automatic checkpoint after the commit (:data:`ANCHOR`)."""
+    if ANCHOR not in st:
+        for k in kinds:
+            if k in _ANCHOR_VALUES:
+                st[ANCHOR] = k
+                return
+
 
 FaultHook = Callable[[str], None]
 """Called with a stage name at points inside a write transaction (tests inject crashes here)."""
@@ -173,6 +201,8 @@ class LedgerBase(StaffLedger):
         self._staff_cache: tuple[int, Roster] | None = None
         self.login_policy = LoginPolicy.from_env()
         self._head_fd: int | None = None
+        self.checkpointing = False  # an automatic checkpoint is being written (checkpoint.py)
+        self.checkpoint_failing = False  # the last one could not be: a fault not yet cleared
         # the Rules Submission this process runs under, and its configuration checks (cached)
         self.running_submission = submission_sha256
         self._configuration: dict[tuple[Any, ...], Any] = {}
@@ -258,6 +288,7 @@ class LedgerBase(StaffLedger):
         self._require_key()
         moved: list[Any] | None = None
         later = False
+        anchor: str | None = None
         try:
             with self.engine.begin() as conn:
                 conn.info[TX_STATE] = {}
@@ -266,6 +297,7 @@ class LedgerBase(StaffLedger):
                     self._flush(conn)
                     moved = conn.info[TX_STATE].get("head")
                     later = bool(conn.info[TX_STATE].get(FLUSH_LATER))
+                    anchor = conn.info[TX_STATE].get(ANCHOR)
                 finally:
                     conn.info.pop(TX_STATE, None)
         except SQLAlchemyError as exc:
@@ -284,11 +316,18 @@ class LedgerBase(StaffLedger):
             fd = self._head_copy()
             if fd is not None:
                 keep_head(fd, int(moved[0]), str(moved[1]))
+            if anchor is not None:
+                self._anchor(anchor)
+
+    def _anchor(self, reason: str) -> None:
+        """After a commit that appended an event of :data:`ANCHOR_KINDS` (``reason``: its
+        kind): :class:`~croupier.progressive.Ledger` writes an automatic checkpoint
+        (:func:`~croupier.progressive.significant.write_automatic`, which never raises)."""
 
     def _head_copy(self) -> int | None:
-        """The open file of the copy of the chain head (opened again if it was removed);
-        ``None`` in memory, or when it cannot be opened (the copy then lags, and ``verify``
-        shows which event it names)."""
+        """The open file of the copy of the chain head (opened again if it was replaced);
+        ``None`` in memory, or when there is no file to open (a writer never makes it again:
+        :meth:`_check_kept` refuses the next write)."""
         if self.head_file is None:
             return None
         fd = self._head_fd
@@ -306,16 +345,50 @@ class LedgerBase(StaffLedger):
         """Refuse to write on a log that ends before the copy of its head kept outside the
         database: the newest events were removed together with the head (a rollback, or a
         restore from an earlier copy). Committed events are never lost otherwise — the copy is
-        written only after the commit — so this is never a false alarm."""
+        written only after the commit — so this is never a false alarm. A log with events whose
+        copy is missing (or unreadable) is refused too (:meth:`head_trouble`): the copy is made
+        with the ledger, before its first event (:data:`~croupier.progressive.store.GENESIS`),
+        never by a later write, so that deleting it cannot hide a rollback."""
+        if self.head_file is None:
+            return
+        if head_seq == 0 and not self.head_file.exists():
+            create_head(self.head_file, *GENESIS)  # a new ledger: its copy, before any event
         fd = self._head_copy()
         kept = held_head(fd) if fd is not None else None
+        if kept is None and head_seq > 0:
+            raise LedgerIntegrityError(self._head_missing())
         if kept is not None and kept[0] > head_seq:
             raise LedgerIntegrityError(
                 f"the copy of the chain head beside the ledger key names event {kept[0]}, but the "
                 f"database's log ends at {head_seq}: its newest events were removed together "
                 "with the head (rolled back or restored from an earlier copy); nothing is "
-                f"written. If that restore was deliberate, record why and remove {self.head_file}"
+                f"written. If that restore was deliberate, record why, remove {self.head_file} "
+                "and run `croupier meters verify --accept-missing-head`"
             )
+
+    def head_trouble(self) -> str | None:
+        """What is wrong with the copy of the chain head kept beside the ledger key, as an
+        error says it — ``None`` when it holds a record, when the ledger holds no event yet
+        (its copy is made at its first write), in memory, or where the ledger key is not (the
+        copy lives beside the key: an auditor's copy of the database has neither, and
+        ``verify`` says the chain was not checked)."""
+        path = self.head_file
+        if path is None or self.key is None:
+            return None
+        trouble = head_trouble(path)
+        if trouble is None or self.event_count() == 0:
+            return None
+        return self._head_missing(trouble)
+
+    def _head_missing(self, trouble: str | None = None) -> str:
+        what = trouble or (head_trouble(self.head_file) if self.head_file else None) or "is gone"
+        return (
+            f"the copy of the chain head {self.head_file} {what}, but the ledger holds events: "
+            "deleting it would hide a rollback of the newest events (a restored backup); "
+            "nothing is written and the ledger does not verify. If this ledger never had one, "
+            "run `croupier meters verify "
+            "--accept-missing-head`, which verifies the whole chain and makes it anew"
+        )
 
     @property
     def head_file(self) -> Path | None:
@@ -406,6 +479,7 @@ class LedgerBase(StaffLedger):
         )
         st.setdefault("rows", []).extend(new)
         head[0], head[1] = seq, mac
+        mark_anchor(st, (d.kind.value for d in drafts))
 
     @staticmethod
     def _flush(conn: Connection) -> None:

@@ -237,6 +237,9 @@ class SignificantCode(Enum):
     SHUTDOWN = "shutdown"  # a session that opened with a self-check closed in order
     LOGIN_FAILURE = "login-failure"  # a wrong name or credential (never the credential itself)
     LOGIN_LOCKOUT = "login-lockout"  # logins refused for a while: a member's or a client's
+    HEAD_COPY_RECREATED = "head-copy-recreated"  # verify made a missing head file anew
+    CHECKPOINT_FAILURE = "checkpoint-failure"  # an automatic checkpoint could not be written
+    CHECKPOINT_RESUMED = "checkpoint-resumed"  # written again after a failure (its clearing)
 
 
 class AwardKind(Enum):

@@ -48,7 +48,7 @@ from croupier.paytables import MeterLevel, MeterShare
 from croupier.progressive.batch import Batch
 from croupier.progressive.chain import chain_rows
 from croupier.progressive.configuration import ledger_check
-from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase
+from croupier.progressive.core import STORE_LEVEL, TX_STATE, LedgerBase, mark_anchor
 from croupier.progressive.meters import (
     AwardDraft,
     EventDraft,
@@ -521,5 +521,6 @@ def play_group(
         writes.add(stmt, params, rows=1)
     writes.add(_MOVE_HEAD, {"b_seq": head_seq, "b_mac": head_mac})
     st["head"] = [head_seq, head_mac]  # the copy kept outside the database follows it
+    mark_anchor(st, (e["kind"] for e in events))
     locked[p0.pid] = playable
     return out

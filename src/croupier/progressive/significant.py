@@ -42,6 +42,7 @@ import sqlalchemy as sa
 
 import croupier.progressive.schema as t
 from croupier.errors import CroupierError, LedgerIntegrityError
+from croupier.progressive.checkpoint import checkpoint_dir, write_to
 from croupier.progressive.configuration import ConfigurationCheck, ledger_check
 from croupier.progressive.meters import EventDraft, LevelState
 from croupier.progressive.model import EventKind, SignificantCode
@@ -291,6 +292,40 @@ def self_check(
         },
     )
     return report, checks
+
+
+# -- automatic checkpoints (croupier.progressive.checkpoint) ---------------------------------
+def write_automatic(ledger: LedgerBase, reason: str) -> Path | None:
+    """Write an automatic checkpoint of ``ledger`` to ``$CROUPIER_CHECKPOINT_DIR``
+    (:func:`~croupier.progressive.checkpoint.write_to`) after a commit that appended an event
+    of :data:`~croupier.progressive.core.ANCHOR_KINDS` (``reason``: its kind); ``None`` when
+    none is configured, or it could not be written. Never raises — the operation it follows
+    has committed: a failure is recorded as a ``checkpoint-failure`` significant event (once,
+    until one is written again), the first write after one as ``checkpoint-resumed``, followed
+    by a checkpoint that covers it. Recording either does not start another checkpoint."""
+    where = checkpoint_dir()
+    if where is None or ledger.key is None or ledger.checkpointing:
+        return None
+    ledger.checkpointing = True
+    try:
+        try:
+            path = write_to(ledger.reader, ledger.key, where, reason)
+        except (OSError, CroupierError, sa.exc.SQLAlchemyError) as exc:
+            if not ledger.checkpoint_failing:
+                ledger.checkpoint_failing = True
+                said = (str(exc).strip() or type(exc).__name__).splitlines()[0][:300]
+                detail = {"location": str(where), "after": reason, "error": said}
+                try_record(ledger, SignificantCode.CHECKPOINT_FAILURE, detail=detail)
+            return None
+        if ledger.checkpoint_failing:
+            ledger.checkpoint_failing = False
+            detail = {"location": str(where), "checkpoint": str(path)}
+            if try_record(ledger, SignificantCode.CHECKPOINT_RESUMED, detail=detail):
+                with contextlib.suppress(OSError, CroupierError, sa.exc.SQLAlchemyError):
+                    path = write_to(ledger.reader, ledger.key, where, "significant")
+        return path
+    finally:
+        ledger.checkpointing = False
 
 
 def end_session(ledger: LedgerBase, session: Session) -> None:

@@ -404,14 +404,58 @@ def head_file(key_file: Path) -> Path:
     requires the log to hold that event with that mac. The copy may lag the database (a writer
     killed between its commit and this write; writers racing, the later commit's write landing
     first), never lead it: a lagging copy only narrows what is checked to the events before it.
+
+    The file is made with the ledger (:data:`GENESIS`, before its first event is committed) and
+    never again by a writer: a ledger with events whose copy is missing, or holds no readable
+    record, is refused by writers and by ``verify`` alike (it may be the trace of a rollback
+    whose head file was deleted), until ``croupier meters verify --accept-missing-head`` has
+    verified the whole chain and made the file anew (:func:`create_head`).
     """
     return key_file.with_suffix(".head")
 
 
+GENESIS = (0, "-")
+"""The record of a head file made with its ledger, before any event: event 0, which every log
+holds (``-`` stands for the empty mac the first event chains to)."""
+
+
 def open_head(path: Path) -> int:
-    """A file descriptor for reading and writing the copy of the head in ``path`` (created
-    mode 0600)."""
-    return os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    """A file descriptor for reading and writing the copy of the head in ``path``, which exists
+    (``FileNotFoundError`` otherwise: a copy that vanished is never made again by a write)."""
+    return os.open(path, os.O_RDWR)
+
+
+def create_head(path: Path, seq: int, mac: str) -> bool:
+    """Make the copy of the head in ``path`` holding ``(seq, mac)``, atomically (written and
+    fsynced under a temporary name, then linked to ``path``, the directory fsynced), mode 0600,
+    unless a file is there already (``False``: it is left as it is)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(_head_record(seq, mac))
+            f.flush()
+            os.fsync(f.fileno())
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+        fsync_dir(path.parent)
+        return True
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def fsync_dir(path: Path) -> None:
+    """Flush directory ``path``'s entries to the disk (a new name in it survives a crash); a
+    file system that cannot is let be."""
+    with contextlib.suppress(OSError):
+        dfd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
 
 
 def _head_record(seq: int, mac: str) -> str:
@@ -454,6 +498,14 @@ def read_head(path: Path) -> tuple[int, str] | None:
         return _parse_head(path.read_text(encoding="ascii"))
     except (OSError, UnicodeDecodeError):
         return None
+
+
+def head_trouble(path: Path) -> str | None:
+    """What is wrong with the copy of the head in ``path`` — ``"is missing"``, ``"holds no
+    readable record"`` — or ``None`` when it holds one."""
+    if read_head(path) is not None:
+        return None
+    return "holds no readable record" if path.exists() else "is missing"
 
 
 def timestamp(dt: datetime) -> str:

@@ -36,6 +36,7 @@ from croupier.inputs import MAX_NESTING, parse_json
 from croupier.progressive import Ledger, default_url
 from croupier.service import (
     auth,
+    checkpoint_routes,
     controller,
     controller_config,
     docs,
@@ -336,6 +337,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         tables,
         controller,
         controller_config,
+        checkpoint_routes,
         staff_routes,
         jobs,
         eor_routes,

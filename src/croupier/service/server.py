@@ -28,6 +28,7 @@ def serve(
         os.environ["CROUPIER_DB"] = db
     if cors_origins:
         os.environ["CROUPIER_CORS_ORIGINS"] = ",".join(cors_origins)
+    refuse_vanished_head()
     print(f"croupier serve: the ledger and the stored rounds in {shown_url()}", file=sys.stderr)
     uvicorn.run(
         "croupier.service.app:app_from_env",
@@ -39,6 +40,29 @@ def serve(
         access_log=False,
         proxy_headers=False,
     )
+
+
+def refuse_vanished_head() -> None:
+    """Refuse, in one error line before any worker starts, a ledger with events whose copy of
+    the chain head beside the key is missing or unreadable
+    (:meth:`~croupier.progressive.core.LedgerBase.head_trouble`: it may be the trace of a
+    rollback). Each worker's start-up self-check refuses it too, but in uvicorn's log, as a
+    traceback. A ledger that does not exist yet, or cannot be opened, is left to the workers
+    (which create it, or say why not)."""
+    from croupier.errors import CroupierError, LedgerIntegrityError
+    from croupier.progressive import Ledger
+    from croupier.progressive.store import default_url
+
+    try:
+        ledger = Ledger(default_url(), create=False, migrate=False)
+    except CroupierError:
+        return
+    try:
+        trouble = ledger.head_trouble()
+    finally:
+        ledger.close()
+    if trouble is not None:
+        raise LedgerIntegrityError(trouble)
 
 
 def shown_url() -> str:
@@ -57,4 +81,4 @@ def shown_url() -> str:
         return repr(text)
 
 
-__all__ = ["serve", "shown_url"]
+__all__ = ["refuse_vanished_head", "serve", "shown_url"]

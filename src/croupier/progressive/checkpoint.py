@@ -1,0 +1,320 @@
+"""Checkpoints: the ledger's chain head, signed with its key, to be kept off the box.
+
+The chain (:mod:`croupier.progressive.store`) shows any event changed, inserted or removed, and
+the copy of its head beside the key shows the newest events removed with the head — unless that
+copy is restored from the same backup as the database. A **checkpoint** closes that gap the way
+Certificate Transparency's *signed tree head* does (RFC 6962 § 3.5; RFC 9162 § 4.10): the log
+signs its size and head (here: the sequence number of the last event and its mac) with the time,
+an auditor keeps the signed head *elsewhere*, and a log that later does not hold that head —
+shorter than it (rolled back past it) or with another event at that place (forked) — is caught
+by anyone holding the checkpoint (RFC 9162 § 8.2: a log that presents views its signed heads do
+not agree with has misbehaved).
+
+A checkpoint is one JSON object (:data:`FORMAT`)::
+
+    {"format": "croupier-checkpoint/1", "ledger": "<32 hex>", "key_id": "<16 hex>",
+     "seq": 412, "head_mac": "<64 hex>", "time": "2026-12-06T21:30:00.123456Z",
+     "reason": "taken", "meters": {"mtd-5": {"Progressive": {"meter_micros": …, …}}},
+     "mac": "<64 hex>"}
+
+* ``ledger`` — the ledger's identity: SHA-256 of the mac of its first event (which its key and
+  bootstrap made; a ledger has one and keeps it), like a CT log's ID (RFC 9162 § 4.4).
+* ``key_id`` — which key signed: HMAC-SHA256 of a fixed label under the ledger key, 16 hex digits
+  (nothing of the key is learnt from it).
+* ``seq``, ``head_mac`` — the chain head; ``time`` (UTC) when the checkpoint was made;
+  ``reason`` — ``taken`` (``croupier meters checkpoint``, ``GET /checkpoint``) or the kind of
+  event an automatic one followed (:data:`~croupier.progressive.core.ANCHOR_KINDS`).
+* ``meters`` — each progressive's levels as stored at that head (micro-dollars; ``*_cents``,
+  ``hits``): what the auditor can compare with the reports of that time.
+* ``mac`` — HMAC-SHA256, under a key derived from the ledger key (its own label: a checkpoint's
+  mac is never an event's), of the canonical JSON (:func:`~croupier.progressive.store.dumps`) of
+  every other field. The ledger key is symmetric: whoever can check a checkpoint could make one,
+  as for the chain itself; the checkpoint's worth is that it is kept where the database and the
+  key's host cannot reach it.
+
+Automatic checkpoints (:func:`~croupier.progressive.significant.write_automatic`): with
+``$CROUPIER_CHECKPOINT_DIR`` set (a second location — another disk, a mount of another host), a
+checkpoint is written there after every commit that appended a significant event, an award, an
+award's payment or a manual adjustment, atomically (written and fsynced under a temporary name,
+renamed, the directory fsynced), as ``<ledger>/<seq>.json`` (:func:`write_to`). It never fails
+the operation it follows, which has committed: a location that cannot be written is recorded as
+a ``checkpoint-failure`` significant event (once, until a checkpoint is written again, which is
+recorded as ``checkpoint-resumed``: a fault and its clearing, 25 CFR 547.10; NJ 13:69E-1.39C's
+security events).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy import Connection, Engine
+
+import croupier.progressive.schema as t
+from croupier.errors import CheckpointError, InputFileError, LedgerError
+from croupier.progressive.records import level_from_row
+from croupier.progressive.store import dumps, fsync_dir
+
+FORMAT = "croupier-checkpoint/1"
+ENV_CHECKPOINT_DIR = "CROUPIER_CHECKPOINT_DIR"
+"""The second location automatic checkpoints are written to (unset: none are)."""
+TAKEN = "taken"
+"""The ``reason`` of a checkpoint asked for (``croupier meters checkpoint``, ``GET /checkpoint``)."""
+
+_SIGNING = b"croupier checkpoint v1"
+_KEY_ID = b"croupier ledger key id v1"
+_LEDGER_ID = b"croupier ledger id v1\n"
+FIELDS = ("format", "ledger", "key_id", "seq", "head_mac", "time", "reason", "meters", "mac")
+"""Every field of a checkpoint, none more."""
+
+
+def key_id(key: bytes) -> str:
+    """Which ledger key signed: 16 hex digits of HMAC-SHA256 of a fixed label under ``key``."""
+    return hmac.new(key, _KEY_ID, hashlib.sha256).hexdigest()[:16]
+
+
+def ledger_id(first_mac: str) -> str:
+    """The ledger's identity from the mac of its first event: 32 hex digits of SHA-256."""
+    return hashlib.sha256(_LEDGER_ID + first_mac.encode("ascii")).hexdigest()[:32]
+
+
+def sign(key: bytes, body: Mapping[str, Any]) -> str:
+    """The ``mac`` of a checkpoint's other fields ``body`` (see the module docstring)."""
+    signing = hmac.new(key, _SIGNING, hashlib.sha256).digest()
+    fields = {k: v for k, v in body.items() if k != "mac"}
+    return hmac.new(signing, dumps(fields).encode(), hashlib.sha256).hexdigest()
+
+
+@dataclass(frozen=True)
+class HeadState:
+    """What a checkpoint records of a ledger, read in one snapshot: the mac of its first event,
+    its head (seq, mac) and every progressive's levels (name → level → field → value)."""
+
+    first_mac: str
+    seq: int
+    head_mac: str
+    meters: dict[str, dict[str, dict[str, int]]]
+
+
+_FIRST = sa.select(t.ledger_events.c.mac).where(t.ledger_events.c.seq == 1)
+_HEAD = sa.select(t.ledger_chain.c.head_seq, t.ledger_chain.c.head_mac).where(
+    t.ledger_chain.c.id == 1
+)
+_LEVELS = (
+    sa.select(t.progressives.c.name, t.meter_levels)
+    .join(t.meter_levels, t.meter_levels.c.progressive_id == t.progressives.c.id)
+    .order_by(t.progressives.c.id, t.meter_levels.c.ordinal)
+)
+
+
+def read_state(conn: Connection) -> HeadState:
+    """The ledger's :class:`HeadState` on ``conn`` (one snapshot when ``conn`` is in a read
+    transaction); :class:`~croupier.errors.LedgerError` for a ledger with no event yet."""
+    first = conn.execute(_FIRST).scalar()
+    head = conn.execute(_HEAD).first()
+    if first is None or head is None or int(head.head_seq) == 0:
+        raise LedgerError("the ledger holds no event yet: there is no head to checkpoint")
+    meters: dict[str, dict[str, dict[str, int]]] = {}
+    for r in conn.execute(_LEVELS):
+        s = level_from_row(r)
+        meters.setdefault(r.name, {})[s.level.value] = {
+            "meter_micros": s.meter,
+            "reserve_micros": s.reserve,
+            "held_micros": s.held,
+            "wagered_cents": s.wagered_cents,
+            "paid_cents": s.paid_cents,
+            "hits": s.hits,
+        }
+    return HeadState(str(first), int(head.head_seq), str(head.head_mac), meters)
+
+
+def document(
+    key: bytes, state: HeadState, reason: str = TAKEN, at: datetime | None = None
+) -> dict[str, Any]:
+    """The signed checkpoint of ``state`` (see the module docstring), made at ``at`` (now)."""
+    when = (at or datetime.now(UTC)).astimezone(UTC)
+    body: dict[str, Any] = {
+        "format": FORMAT,
+        "ledger": ledger_id(state.first_mac),
+        "key_id": key_id(key),
+        "seq": state.seq,
+        "head_mac": state.head_mac,
+        "time": when.isoformat(timespec="microseconds").replace("+00:00", "Z"),
+        "reason": reason,
+        "meters": state.meters,
+    }
+    return {**body, "mac": sign(key, body)}
+
+
+def to_text(doc: Mapping[str, Any]) -> str:
+    """A checkpoint as the file holds it: indented JSON, one trailing newline."""
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """A checkpoint read from ``source`` (a file name, for messages) whose shape is right; its
+    signature and its ledger are checked against a ledger by :func:`check`."""
+
+    source: str
+    doc: Mapping[str, Any]
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of the head it records."""
+        return int(self.doc["seq"])
+
+
+def _shape_error(doc: Any) -> str | None:
+    if not isinstance(doc, dict):
+        return "is not a JSON object"
+    if doc.get("format") != FORMAT:
+        return f"is not a croupier checkpoint (its format is not {FORMAT!r})"
+    fields = set(doc)
+    if fields != set(FIELDS):
+        extra, missing = sorted(fields - set(FIELDS)), sorted(set(FIELDS) - fields)
+        return f"has the wrong fields (missing {missing}, unknown {extra})"
+    seq = doc["seq"]
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+        return "has no valid seq (a whole number from 1)"
+    texts = ("ledger", "key_id", "head_mac", "time", "reason", "mac")
+    if not all(isinstance(doc[k], str) for k in texts) or not isinstance(doc["meters"], dict):
+        return "has a field of the wrong type"
+    return None
+
+
+def parse(text: str, source: str) -> Checkpoint:
+    """The checkpoint in ``text`` read from ``source``; :class:`~croupier.errors.InputFileError`
+    naming ``source`` when it is not JSON or not a checkpoint's shape (its signature is
+    :func:`check`'s)."""
+    from croupier.inputs import parse_json
+
+    doc = parse_json(text, source)
+    trouble = _shape_error(doc)
+    if trouble is not None:
+        raise InputFileError(source, f"not a usable checkpoint: it {trouble}")
+    return Checkpoint(source, doc)
+
+
+def read(paths: Iterable[Path]) -> list[Checkpoint]:
+    """The checkpoints in ``paths``: each a checkpoint file, or a directory whose ``*.json``
+    files (and those of its subdirectories: an automatic location's ``<ledger>/``) are read."""
+    from croupier.inputs import read_text
+
+    found: list[Checkpoint] = []
+    for p in paths:
+        files = sorted(p.rglob("*.json")) if p.is_dir() else [p]
+        if p.is_dir() and not files:
+            raise InputFileError(str(p), "a checkpoint directory holding no checkpoint (*.json)")
+        found.extend(parse(read_text(f), str(f)) for f in files)
+    return found
+
+
+def check(
+    checkpoints: Sequence[Checkpoint], key: bytes, macs: Sequence[str], first: str | None
+) -> None:
+    """Each of ``checkpoints`` signed with ``key``, of this ledger (whose first event's mac is
+    ``first``), and held by its log (``macs``: the mac of event n at ``macs[n - 1]``);
+    :class:`~croupier.errors.CheckpointError` naming the first that is not."""
+    mine_key, mine = key_id(key), ledger_id(first) if first is not None else None
+    for cp in checkpoints:
+        d, name = cp.doc, cp.source
+        if not hmac.compare_digest(_b(d["mac"]), _b(sign(key, d))):
+            if d["key_id"] != mine_key:
+                raise CheckpointError(
+                    f"checkpoint {name} was signed with another ledger key (key id "
+                    f"{d['key_id']}, this ledger's is {mine_key}): it belongs to another ledger"
+                )
+            raise CheckpointError(
+                f"checkpoint {name} does not match its signature under the ledger key: a field "
+                "of it was changed after it was made"
+            )
+        if d["ledger"] != mine:
+            raise CheckpointError(
+                f"checkpoint {name} belongs to another ledger ({d['ledger']}; this one is "
+                f"{mine}): the key file is shared, or this database is not the one it was made of"
+            )
+        seq = cp.seq
+        if seq > len(macs):
+            raise CheckpointError(
+                f"checkpoint {name} (made {d['time']}) records event {seq}, but the log ends at "
+                f"{len(macs)}: the ledger was rolled back past it (restored from an earlier "
+                "copy, its head file with it)"
+            )
+        if not hmac.compare_digest(_b(macs[seq - 1]), _b(d["head_mac"])):
+            raise CheckpointError(
+                f"checkpoint {name} (made {d['time']}) records event {seq} with another mac than "
+                "the log's: the log was forked (rolled back, then written anew) since"
+            )
+
+
+def _b(text: object) -> bytes:
+    return str(text).encode("utf-8", "surrogatepass")
+
+
+# -- automatic checkpoints -----------------------------------------------------------------
+def write_to(reader: Engine, key: bytes, where: Path, reason: str) -> Path:
+    """Write a checkpoint of the ledger read on ``reader`` (one snapshot) under
+    ``where/<ledger>/<seq>.json`` (:func:`write_file`), and return its path; ``OSError`` when
+    the location cannot be written."""
+    with reader.connect() as conn:
+        doc = document(key, read_state(conn), reason)
+    path = where / str(doc["ledger"]) / f"{int(doc['seq']):012d}.json"
+    write_file(path, to_text(doc))
+    return path
+
+
+def checkpoint_dir() -> Path | None:
+    """``$CROUPIER_CHECKPOINT_DIR`` as a path (``None``: unset or empty)."""
+    text = os.environ.get(ENV_CHECKPOINT_DIR, "").strip()
+    return Path(text).expanduser() if text else None
+
+
+def write_file(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` atomically: a temporary file beside it written and fsynced,
+    renamed over ``path``, the directory fsynced (``OSError`` if any step fails)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+    fsync_dir(path.parent)
+
+
+__all__ = [
+    "ENV_CHECKPOINT_DIR",
+    "FIELDS",
+    "FORMAT",
+    "TAKEN",
+    "Checkpoint",
+    "HeadState",
+    "check",
+    "checkpoint_dir",
+    "document",
+    "key_id",
+    "ledger_id",
+    "parse",
+    "read",
+    "read_state",
+    "sign",
+    "to_text",
+    "write_file",
+    "write_to",
+]
