@@ -210,15 +210,20 @@ class StaffLedger:
         :class:`~croupier.errors.AuthenticationError` otherwise (an unknown name, a removed
         member and a wrong credential read the same, and cost the same). The name is taken as
         :func:`croupier.names.login_name` makes it (NFC). Throttled
-        (:mod:`croupier.progressive.login`): a member or a ``client`` address locked out is
-        refused before the credential is looked at (:class:`~croupier.errors.LoginLockedError`);
-        each failure is recorded. The member's role is the one the event log gives them."""
+        (:mod:`croupier.progressive.login`): a member locked out, or a paced ``client`` address
+        whose next turn has not come, is refused before the credential is looked at
+        (:class:`~croupier.errors.LoginLockedError`); each failure is recorded. The member's role
+        is the one the event log gives them."""
         name = login_name(name)
         keys = [login.member_key(name)] + ([login.client_key(client)] if client else [])
         at = time.time()
+        policy = self.login_policy
         with self.engine.connect() as conn:
             found = login.rows(conn, keys)
-            login.refuse_if_locked(found, at, name, client)
+        login.refuse_if_locked(found, at, name, client, policy)
+        if client:  # a paced address: this attempt takes its turn, or is refused
+            login.take_turn(self.engine, found.get(login.client_key(client)), client, at, policy)
+        with self.engine.connect() as conn:
             seq = conn.execute(STAFF_SEQ).scalar()
             roster = self._roster_at(conn, int(seq or 0))
             entry = roster.members.get(name)
