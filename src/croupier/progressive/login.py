@@ -122,7 +122,7 @@ class LoginPolicy:
         if failures < self.client_failures:
             return 0
         steps = min(failures - self.client_failures, 32)
-        return min(self.client_pace * 2**steps, self.client_pace_max)
+        return min(self.client_pace * (1 << steps), self.client_pace_max)
 
     def paced(self, row: Any, now: float) -> bool:
         """Whether the address of throttle ``row`` (or ``None``) is paced at ``now``: it reached
@@ -164,8 +164,10 @@ def refuse_if_locked(
         raise LoginLockedError.lasting(
             _locked_text(name, r.locked_until - now), _wait(r.locked_until, now)
         )
-    r = found.get(client_key(client)) if client else None
-    if client and policy.paced(r, now) and r.locked_until is not None and r.locked_until > now:
+    if not client:
+        return
+    r = found.get(client_key(client))
+    if r is not None and policy.paced(r, now) and (r.locked_until or 0.0) > now:
         raise _paced_error(client, policy.pace(r.failures), r.locked_until - now)
 
 
