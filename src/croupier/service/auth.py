@@ -3,7 +3,9 @@
 ``POST /token`` (form fields ``username``, ``password``, as OAuth2's password grant) checks the
 credential with :meth:`croupier.progressive.Ledger.authenticate` — the argon2 hashes of the
 ledger's staff store, throttled per member and per client address (NIST SP 800-63B § 5.2.2: a
-lockout is a 429 problem with ``Retry-After``); there is no default password (the first shift
+lockout, or an attempt sooner than a paced address's turn, is a 429 problem with
+``Retry-After``; the address is the real client's behind trusted proxies,
+:mod:`croupier.service.forwarded`); there is no default password (the first shift
 manager is made with ``croupier meters bootstrap``) — and answers a bearer token (a JWT, HS256,
 by PyJWT) naming the member, the role the ledger's log gives them and the staff event their
 role and credential date from (``gen``: :attr:`~croupier.progressive.LoggedMember.since`), valid
@@ -48,6 +50,7 @@ from croupier.errors import (
     LoginLockedError,
 )
 from croupier.progressive import Ledger, Role, StaffMember
+from croupier.service.forwarded import client_address
 from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE, problem
 
 ISSUER = "croupier"
@@ -232,8 +235,9 @@ router = APIRouter(tags=["auth"])
 
 _LOCKED: dict[int | str, dict[str, Any]] = {
     429: {
-        "description": "Too many failed logins of this member or from this address: refused "
-        "for the seconds Retry-After gives (NIST SP 800-63B § 5.2.2).",
+        "description": "Too many failed logins of this member (locked out), or from this "
+        "address (paced: one attempt taken per turn, a sooner one refused): try again after "
+        "the seconds Retry-After gives (NIST SP 800-63B § 5.2.2).",
         "content": {
             MEDIA_TYPE: {
                 "schema": {"$ref": "#/components/schemas/Problem"},
@@ -267,7 +271,7 @@ def token(request: Request, form: Annotated[OAuth2PasswordRequestForm, Depends()
     credential is a 401 problem; after too many, of one member or from one address, a 429 with
     ``Retry-After`` (each failure and lockout a significant event)."""
     ledger: Ledger = request.app.state.ledger
-    client = request.client.host if request.client is not None else None
+    client = client_address(request)  # behind trusted proxies, the real one
     member = ledger.authenticate(form.username, form.password, client=client)
     ttl: int = request.app.state.config.token_ttl
     return Token(
