@@ -186,6 +186,20 @@ def test_twenty_five_guesses_from_an_address_then_a_member_waits_the_pace_and_ge
     assert [f["client_failures"] for f in failures] == list(range(1, 26))
 
 
+def test_an_ipv6_client_is_paced_with_its_64_network(ledger: Ledger, clock: Clock) -> None:
+    """One subscriber's /64 holds 2**64 addresses: rotating through them escapes nothing. The
+    events still name each address."""
+    for i in range(1, POLICY.client_failures + 1):
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate(f"nobody{i}", "guess", client=f"2001:db8:1:2::{i}")
+    with pytest.raises(LoginLockedError, match=r"from 2001:db8:1:2::99: one login"):
+        ledger.authenticate(SHIFT, secret(SHIFT), client="2001:db8:1:2::99")
+    assert ledger.authenticate(SHIFT, secret(SHIFT), client="2001:db8:1:3::1").name == SHIFT
+    failures = _significant(ledger, SignificantCode.LOGIN_FAILURE)
+    assert [f["client"] for f in failures] == [f"2001:db8:1:2::{i}" for i in range(1, 6)]
+    assert [f["client_failures"] for f in failures] == [1, 2, 3, 4, 5]
+
+
 def test_a_pace_ends_after_a_quiet_window(ledger: Ledger, clock: Clock) -> None:
     for i in range(POLICY.client_failures):
         with pytest.raises(AuthenticationError):

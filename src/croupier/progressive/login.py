@@ -26,7 +26,8 @@ standards defer to it for user authentication (docs/interpretations.md).
   process or several sharing the ledger, one is taken and the others refused: parallel requests
   do not multiply the guesses. A correct login does not end the pacing (one's own account would
   otherwise reset the count between guesses at others'); ``client_window`` seconds without a
-  failure from the address do.
+  failure from the address do. An IPv6 address is counted with its /64 network (what one
+  subscriber is given whole).
 
 While a member is locked out, or an address's next turn has not come, a login is refused before
 its credential is looked at, and nothing is written (a flood of refused attempts writes nothing).
@@ -41,6 +42,7 @@ next turn in ``locked_until``); the events are the record.
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -140,8 +142,16 @@ def member_key(name: str) -> str:
 
 
 def client_key(client: str) -> str:
-    """The ``login_throttle`` key of a client address."""
-    return f"client:{client[:200]}"
+    """The ``login_throttle`` key of a client address: an IPv6 address's /64 network (one
+    subscriber's, handed out whole: its 2**64 addresses are one client's to rotate through),
+    any other address as given."""
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return f"client:{client[:200]}"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+        return f"client:{ipaddress.IPv6Network((address, 64), strict=False)}"
+    return f"client:{address}"
 
 
 _ROWS = sa.select(t.login_throttle).where(
