@@ -16,7 +16,7 @@ import pytest
 from croupier.errors import InputError
 from croupier.progressive import Ledger, SignificantCode
 from croupier.service.forwarded import TrustedProxies, parse_address
-from progressive_support import BACKENDS, FLOOR, new_db_url, secret
+from progressive_support import BACKENDS, FLOOR, SHIFT, new_db_url, secret
 from service_support import Server, make_ledger
 
 PROXY = TrustedProxies()  # no proxies: the default
@@ -173,3 +173,31 @@ def test_a_peer_that_is_no_trusted_proxy_cannot_choose_its_address(server: Serve
             assert r.status_code == 401, r.text
     spoofed = [f for f in _failures(server) if f["client"] == UNTRUSTED]
     assert [f["client_failures"] for f in spoofed] == [1, 2, 3]  # one address, counted together
+
+
+def test_a_members_terminal_mark_is_not_held_back_by_the_pace(server: Server) -> None:
+    """A terminal a member logged in from before (the ``terminal`` mark of that login) is not
+    held back by its address's pacing; a mark of another member, a token, or garbage is an
+    ordinary login; a wrong credential with the mark is still counted, and the member's own
+    lockout still applies."""
+    nat = "203.0.113.30"
+    with server.client() as c:
+        mine = _login(c, FLOOR, secret(FLOOR), "198.51.100.200").json()
+        other = _login(c, SHIFT, secret(SHIFT), "198.51.100.200").json()
+        for i in range(CLIENT_FAILURES):
+            _login(c, f"nobody{i}", "guess", nat)
+
+        def with_mark(mark: str, password: str = secret(FLOOR)) -> httpx.Response:
+            headers = {"X-Forwarded-For": nat, "Croupier-Terminal": mark}
+            return c.post("/token", data={"username": FLOOR, "password": password}, headers=headers)
+
+        for mark in [other["terminal"], mine["access_token"], "garbage", ""]:
+            assert with_mark(mark).status_code == 429, mark  # ordinary: too soon
+        wrong = with_mark(mine["terminal"], "guess")
+        assert wrong.status_code == 401, wrong.text  # not held back, and counted
+        let_in = with_mark(mine["terminal"])
+        assert let_in.status_code == 200, let_in.text
+        assert let_in.json()["terminal"]  # a fresh mark with every login
+    at_nat = [f for f in _failures(server) if f["client"] == nat]
+    assert [f["client_failures"] for f in at_nat] == list(range(1, CLIENT_FAILURES + 2))
+    assert at_nat[-1]["user"] == FLOOR

@@ -200,6 +200,27 @@ def test_an_ipv6_client_is_paced_with_its_64_network(ledger: Ledger, clock: Cloc
     assert [f["client_failures"] for f in failures] == [1, 2, 3, 4, 5]
 
 
+def test_a_known_terminal_is_not_held_back_by_the_pace_but_by_the_members_lockout(
+    ledger: Ledger, clock: Clock
+) -> None:
+    for i in range(POLICY.client_failures):
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate(f"nobody{i}", "guess", client="192.0.2.200")
+    with pytest.raises(LoginLockedError):  # an ordinary login waits its turn
+        ledger.authenticate(FLOOR, secret(FLOOR), client="192.0.2.200")
+    assert ledger.authenticate(FLOOR, secret(FLOOR), client="192.0.2.200", known=True).name == FLOOR
+    for _ in range(POLICY.member_failures - 1):  # a wrong credential is a plain failure, counted
+        with pytest.raises(AuthenticationError) as e:
+            ledger.authenticate(FLOOR, "wrong", client="192.0.2.200", known=True)
+        assert not isinstance(e.value, LoginLockedError)
+    with pytest.raises(LoginLockedError, match="failed logins as 'flo'"):  # the member's lockout
+        ledger.authenticate(FLOOR, "wrong", client="192.0.2.200", known=True)
+    with pytest.raises(LoginLockedError, match="failed logins as 'flo'"):
+        ledger.authenticate(FLOOR, secret(FLOOR), client="192.0.2.200", known=True)
+    counts = [f["client_failures"] for f in _significant(ledger, SignificantCode.LOGIN_FAILURE)]
+    assert counts == list(range(1, POLICY.client_failures + POLICY.member_failures + 1))
+
+
 def test_a_pace_ends_after_a_quiet_window(ledger: Ledger, clock: Clock) -> None:
     for i in range(POLICY.client_failures):
         with pytest.raises(AuthenticationError):

@@ -302,11 +302,13 @@ def record_failure(
     client: str | None,
     now: float,
     policy: LoginPolicy,
+    paced: bool = True,
 ) -> LoginLockedError | None:
     """Count a failed login of ``name`` (a member's, when ``member``) from ``client`` in the
     write transaction ``conn`` (its chain head locked: failures of several processes are counted
     one after the other), record it and any lockout it starts; the error to answer with when
-    the member is now locked out or the address paced (else ``None``: the plain failure)."""
+    the member is now locked out or (``paced``: the attempt is one the address's pacing holds
+    back) the address paced — else ``None``, the plain failure."""
     keys = ([member_key(name)] if member else []) + ([client_key(client)] if client else [])
     found = rows(conn, keys)
     # the name typed is recorded only when it is a member's: an unknown one may be a credential
@@ -342,7 +344,7 @@ def record_failure(
     if lockouts and lockouts[0][0] == "member":
         until = lockouts[0][2]
         return LoginLockedError.lasting(_locked_text(name, until - now), _wait(until, now))
-    if pace and client:
+    if pace and client and paced:
         return _paced_error(client, pace, pace, wrong=True)
     return None
 

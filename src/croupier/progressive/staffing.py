@@ -205,23 +205,27 @@ class StaffLedger:
             return self._user(conn, name, at_least, section, what)
 
     # -- logins ----------------------------------------------------------------------------
-    def authenticate(self, name: str, secret: str, *, client: str | None = None) -> StaffMember:
+    def authenticate(
+        self, name: str, secret: str, *, client: str | None = None, known: bool = False
+    ) -> StaffMember:
         """The staff member ``name`` if ``secret`` is their credential;
         :class:`~croupier.errors.AuthenticationError` otherwise (an unknown name, a removed
         member and a wrong credential read the same, and cost the same). The name is taken as
         :func:`croupier.names.login_name` makes it (NFC). Throttled
         (:mod:`croupier.progressive.login`): a member locked out, or a paced ``client`` address
         whose next turn has not come, is refused before the credential is looked at
-        (:class:`~croupier.errors.LoginLockedError`); each failure is recorded. The member's role
-        is the one the event log gives them."""
+        (:class:`~croupier.errors.LoginLockedError`); each failure is recorded. ``known``: the
+        caller recognised a terminal ``name`` logged in from before (the service: a token once
+        issued to them), which the address's pacing does not hold back — the member's own
+        lockout still does. The member's role is the one the event log gives them."""
         name = login_name(name)
         keys = [login.member_key(name)] + ([login.client_key(client)] if client else [])
         at = time.time()
         policy = self.login_policy
         with self.engine.connect() as conn:
             found = login.rows(conn, keys)
-        login.refuse_if_locked(found, at, name, client, policy)
-        if client:  # a paced address: this attempt takes its turn, or is refused
+        login.refuse_if_locked(found, at, name, client if not known else None, policy)
+        if client and not known:  # a paced address: this attempt takes its turn, or is refused
             login.take_turn(self.engine, found.get(login.client_key(client)), client, at, policy)
         with self.engine.connect() as conn:
             seq = conn.execute(STAFF_SEQ).scalar()
@@ -235,12 +239,14 @@ class StaffLedger:
                 with self.engine.begin() as conn:
                     login.clear_member(conn, name)
             return StaffMember(name, entry.role, entry.since)
-        self._failed(name, entry is not None, client, at)
+        self._failed(name, entry is not None, client, at, paced=not known)
         raise AuthenticationError(
             f"{name!r} and that credential are not a staff member of the ledger"
         )
 
-    def _failed(self, name: str, member: bool, client: str | None, at: float) -> None:
+    def _failed(
+        self, name: str, member: bool, client: str | None, at: float, *, paced: bool = True
+    ) -> None:
         """Record a failed login (and raise the lockout it starts); without the ledger key
         nothing can be recorded and the failure is what the caller sees."""
         try:
@@ -256,6 +262,7 @@ class StaffLedger:
                     client=client,
                     now=at,
                     policy=self.login_policy,
+                    paced=paced,
                 )
         except LedgerIntegrityError:
             raise
