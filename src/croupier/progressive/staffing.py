@@ -215,8 +215,8 @@ class StaffLedger:
         (:mod:`croupier.progressive.login`): a member locked out, or a paced ``client`` address
         whose next turn has not come, is refused before the credential is looked at
         (:class:`~croupier.errors.LoginLockedError`); each failure is recorded. ``known``: the
-        caller recognised a terminal ``name`` logged in from before (the service: a token once
-        issued to them), which the address's pacing does not hold back — the member's own
+        caller recognised a terminal ``name`` logged in from before (the service: the terminal
+        mark of their earlier login), which the address's pacing does not hold back — the member's own
         lockout still does. The member's role is the one the event log gives them."""
         name = login_name(name)
         keys = [login.member_key(name)] + ([login.client_key(client)] if client else [])
