@@ -239,7 +239,9 @@ class StaffLedger:
                 with self.engine.begin() as conn:
                     login.clear_member(conn, name)
             return StaffMember(name, entry.role, entry.since)
-        self._failed(name, entry is not None, client, at, paced=not known)
+        # counted as of now, after the credential's check (an argon2 hash: up to a second on
+        # a loaded machine), so a pace or a lockout runs from the answer, not from the asking
+        self._failed(name, entry is not None, client, time.time(), paced=not known)
         raise AuthenticationError(
             f"{name!r} and that credential are not a staff member of the ledger"
         )
