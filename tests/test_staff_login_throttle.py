@@ -1,5 +1,6 @@
-"""Issue 16, item 3: failed logins throttled per member and per client address, with a lockout
-after too many (NIST SP 800-63B § 5.2.2), each failure and lockout a significant event."""
+"""Failed logins throttled per member (a lockout after too many, NIST SP 800-63B § 5.2.2) and per
+client address (paced, never locked out: a member who waits gets in from an address that guessed),
+each failure and lockout a significant event (issues 16 and 27)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from croupier.errors import AuthenticationError, InputError, LoginLockedError
 from croupier.progressive import Ledger, LoginPolicy, Role, SignificantCode
 from progressive_support import BACKENDS, DEALER, FLOOR, SHIFT, mtd_ledger, new_db_url, secret
 
-POLICY = LoginPolicy(member_failures=3, member_lockout=60, client_failures=5, client_lockout=30)
+POLICY = LoginPolicy(
+    member_failures=3, member_lockout=60, client_failures=5, client_pace=2, client_pace_max=8
+)
 
 
 class Clock:
@@ -112,26 +115,146 @@ def test_a_new_credential_set_by_a_shift_manager_ends_a_lockout(ledger: Ledger) 
     assert ledger.authenticate(DEALER, "a fresh pin").name == DEALER
 
 
-def test_a_client_guessing_many_names_is_locked_out(ledger: Ledger, clock: Clock) -> None:
+def test_a_client_guessing_many_names_is_paced_not_locked_out(ledger: Ledger, clock: Clock) -> None:
     names = ["mallory", "trent", DEALER, "eve", FLOOR]
     for i, name in enumerate(names[:-1]):
-        with pytest.raises(AuthenticationError):
+        with pytest.raises(AuthenticationError) as e:
             ledger.authenticate(name, f"guess {i}", client="203.0.113.9")
-    with pytest.raises(LoginLockedError, match=r"from 203\.0\.113\.9") as e:
+        assert not isinstance(e.value, LoginLockedError)
+    with pytest.raises(
+        LoginLockedError, match=r"from 203\.0\.113\.9: one login from it is taken every 2 s"
+    ) as e:
         ledger.authenticate(names[-1], "guess", client="203.0.113.9")
-    assert e.value.retry_after == POLICY.client_lockout
-    with pytest.raises(LoginLockedError):  # any name, the right credential too
+    assert e.value.retry_after == POLICY.client_pace
+    events = ledger.event_count()
+    clock.now += 1  # sooner than the pace: refused before the credential is looked at
+    with pytest.raises(LoginLockedError) as early:
         ledger.authenticate(SHIFT, secret(SHIFT), client="203.0.113.9")
+    assert early.value.retry_after == 1
+    assert ledger.event_count() == events  # nothing written
     assert ledger.authenticate(SHIFT, secret(SHIFT), client="198.51.100.7").name == SHIFT
+    clock.now += 1  # the turn has come: a member who is not locked out gets in
+    assert ledger.authenticate(SHIFT, secret(SHIFT), client="203.0.113.9").name == SHIFT
+    with pytest.raises(LoginLockedError):  # that login took the turn; the next waits its pace
+        ledger.authenticate(FLOOR, secret(FLOOR), client="203.0.113.9")
     failures = _significant(ledger, SignificantCode.LOGIN_FAILURE)
     assert [f["client_failures"] for f in failures] == [1, 2, 3, 4, 5]
+    assert [f.get("pace") for f in failures] == [None, None, None, None, 2]
+    assert all(f["client"] == "203.0.113.9" for f in failures)
     # a name that is no member's is not written down (it may be a credential typed in the
     # wrong field); a member's is
     assert [f["user"] for f in failures] == [None, None, DEALER, None, FLOOR]
     (lockout,) = _significant(ledger, SignificantCode.LOGIN_LOCKOUT)
-    assert (lockout["scope"], lockout["client"]) == ("client", "203.0.113.9")
-    clock.now += POLICY.client_lockout
-    assert ledger.authenticate(SHIFT, secret(SHIFT), client="203.0.113.9").name == SHIFT
+    assert (lockout["scope"], lockout["client"], lockout["pace"]) == ("client", "203.0.113.9", 2)
+    assert "NIST SP 800-63B" in lockout["rule"]
+
+
+def test_twenty_five_guesses_from_an_address_then_a_member_waits_the_pace_and_gets_in(
+    ledger: Ledger, clock: Clock
+) -> None:
+    """The pit behind one NAT address: 25 wrong logins from it (unknown names, none locked),
+    then a floor supervisor with the right credential. The guesses past the 20th are paced (1 s,
+    doubled each failure: 1, 2, 4, 8, 16, 32); ones sent sooner are refused unchecked; the member
+    waits the pace and is let in."""
+    ledger.login_policy = LoginPolicy(client_failures=20, client_pace=1, client_pace_max=60)
+    nat = "192.0.2.77"
+    paces: list[int] = []
+    refused_early = 0
+    for i in range(25):
+        if i >= 20:  # a guess sent at once after a paced one is refused before it is checked
+            with pytest.raises(LoginLockedError, match="one login from it is taken every"):
+                ledger.authenticate(f"nobody{i}", "guess", client=nat)
+            refused_early += 1
+            clock.now += paces[-1]
+        with pytest.raises(AuthenticationError) as e:
+            ledger.authenticate(f"nobody{i}", f"guess {i}", client=nat)
+        if i >= 19:
+            assert isinstance(e.value, LoginLockedError)
+            paces.append(e.value.retry_after)
+        else:
+            assert not isinstance(e.value, LoginLockedError)
+    assert paces == [1, 2, 4, 8, 16, 32]
+    assert refused_early == 5
+    with pytest.raises(LoginLockedError) as wait:  # the right credential, too soon
+        ledger.authenticate(FLOOR, secret(FLOOR), client=nat)
+    assert wait.value.retry_after == 32
+    clock.now += wait.value.retry_after
+    assert ledger.authenticate(FLOOR, secret(FLOOR), client=nat).name == FLOOR
+    failures = _significant(ledger, SignificantCode.LOGIN_FAILURE)
+    assert len(failures) == 25  # every guess checked is recorded, none refused early is
+    assert all(f["client"] == nat for f in failures)
+    assert [f["client_failures"] for f in failures] == list(range(1, 26))
+
+
+def test_an_ipv6_client_is_paced_with_its_64_network(ledger: Ledger, clock: Clock) -> None:
+    """One subscriber's /64 holds 2**64 addresses: rotating through them escapes nothing. The
+    events still name each address."""
+    for i in range(1, POLICY.client_failures + 1):
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate(f"nobody{i}", "guess", client=f"2001:db8:1:2::{i}")
+    with pytest.raises(LoginLockedError, match=r"from 2001:db8:1:2::99: one login"):
+        ledger.authenticate(SHIFT, secret(SHIFT), client="2001:db8:1:2::99")
+    assert ledger.authenticate(SHIFT, secret(SHIFT), client="2001:db8:1:3::1").name == SHIFT
+    failures = _significant(ledger, SignificantCode.LOGIN_FAILURE)
+    assert [f["client"] for f in failures] == [f"2001:db8:1:2::{i}" for i in range(1, 6)]
+    assert [f["client_failures"] for f in failures] == [1, 2, 3, 4, 5]
+
+
+def test_a_known_terminal_is_not_held_back_by_the_pace_but_by_the_members_lockout(
+    ledger: Ledger, clock: Clock
+) -> None:
+    for i in range(POLICY.client_failures):
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate(f"nobody{i}", "guess", client="192.0.2.200")
+    with pytest.raises(LoginLockedError):  # an ordinary login waits its turn
+        ledger.authenticate(FLOOR, secret(FLOOR), client="192.0.2.200")
+    assert ledger.authenticate(FLOOR, secret(FLOOR), client="192.0.2.200", known=True).name == FLOOR
+    for _ in range(POLICY.member_failures - 1):  # a wrong credential is a plain failure, counted
+        with pytest.raises(AuthenticationError) as e:
+            ledger.authenticate(FLOOR, "wrong", client="192.0.2.200", known=True)
+        assert not isinstance(e.value, LoginLockedError)
+    with pytest.raises(LoginLockedError, match="failed logins as 'flo'"):  # the member's lockout
+        ledger.authenticate(FLOOR, "wrong", client="192.0.2.200", known=True)
+    with pytest.raises(LoginLockedError, match="failed logins as 'flo'"):
+        ledger.authenticate(FLOOR, secret(FLOOR), client="192.0.2.200", known=True)
+    counts = [f["client_failures"] for f in _significant(ledger, SignificantCode.LOGIN_FAILURE)]
+    assert counts == list(range(1, POLICY.client_failures + POLICY.member_failures + 1))
+
+
+def test_a_pace_ends_after_a_quiet_window(ledger: Ledger, clock: Clock) -> None:
+    for i in range(POLICY.client_failures):
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate(f"nobody{i}", "guess", client="198.51.100.3")
+    clock.now += POLICY.client_window  # no failure for the window: the run is over
+    for i in range(POLICY.client_failures - 1):
+        with pytest.raises(AuthenticationError) as e:
+            ledger.authenticate(f"again{i}", "guess", client="198.51.100.3")
+        assert not isinstance(e.value, LoginLockedError)
+    counts = [f["client_failures"] for f in _significant(ledger, SignificantCode.LOGIN_FAILURE)]
+    assert counts == [1, 2, 3, 4, 5, 1, 2, 3, 4]
+
+
+def test_parallel_attempts_from_a_paced_address_take_one_turn(ledger: Ledger, clock: Clock) -> None:
+    """Six attempts at once (a service's threads) from a paced address whose turn has come:
+    one is checked, five are refused before their credential is looked at."""
+    for i in range(POLICY.client_failures):
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate(f"nobody{i}", "guess", client="203.0.113.50")
+    clock.now += POLICY.client_pace
+
+    def attempt(i: int) -> str:
+        try:
+            ledger.authenticate(f"burst{i}", "guess", client="203.0.113.50")
+        except LoginLockedError as e:
+            return "checked" if "not a staff member's" in str(e) else "refused"
+        return "in"  # pragma: no cover - the credential is wrong
+
+    with ThreadPoolExecutor(6) as pool:
+        outcomes = list(pool.map(attempt, range(6)))
+    assert sorted(outcomes) == ["checked"] + ["refused"] * 5
+    counted = [f["client_failures"] for f in _significant(ledger, SignificantCode.LOGIN_FAILURE)]
+    assert counted == list(range(1, POLICY.client_failures + 2))
+    ledger.audit()
 
 
 def test_a_member_is_disabled_at_nists_ceiling_until_a_new_credential(
@@ -153,8 +276,20 @@ def test_a_member_is_disabled_at_nists_ceiling_until_a_new_credential(
 def test_the_policy_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CROUPIER_LOGIN_FAILURES", "7")
     monkeypatch.setenv("CROUPIER_LOGIN_LOCKOUT", "120")
+    monkeypatch.setenv("CROUPIER_LOGIN_CLIENT_PACE", "3")
+    monkeypatch.setenv("CROUPIER_LOGIN_CLIENT_PACE_MAX", "30")
     p = LoginPolicy.from_env()
-    assert (p.member_failures, p.member_lockout, p.client_lockout) == (7, 120, 120)
+    assert (p.member_failures, p.member_lockout, p.client_pace, p.client_pace_max) == (
+        7,
+        120,
+        3,
+        30,
+    )
+    assert [p.pace(n) for n in (19, 20, 21, 22, 23, 24)] == [0, 3, 6, 12, 24, 30]
+    monkeypatch.setenv("CROUPIER_LOGIN_CLIENT_PACE_MAX", "2")  # below the first pace
+    with pytest.raises(InputError, match="CROUPIER_LOGIN_CLIENT_PACE_MAX is a whole number"):
+        LoginPolicy.from_env()
+    monkeypatch.delenv("CROUPIER_LOGIN_CLIENT_PACE_MAX")
     monkeypatch.setenv("CROUPIER_LOGIN_FAILURES", "101")  # above NIST's ceiling
     with pytest.raises(InputError, match="CROUPIER_LOGIN_FAILURES is a whole number from 1 to"):
         LoginPolicy.from_env()

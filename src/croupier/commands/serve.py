@@ -31,11 +31,78 @@ def serve(
         ),
     ] = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--trusted-proxy",
+            metavar="CIDR",
+            help="A reverse proxy (address or network) whose forwarded header names the client "
+            "(repeatable; adds to $CROUPIER_TRUSTED_PROXIES; default none: the peer is the "
+            "client). Login throttling and its significant events use that address.",
+        ),
+    ] = None,
+    forwarded_header: Annotated[
+        str | None,
+        typer.Option(
+            "--forwarded-header",
+            envvar="CROUPIER_FORWARDED_HEADER",
+            help="The header the trusted proxies write: x-forwarded-for (default) or forwarded "
+            "(RFC 7239).",
+        ),
+    ] = None,
+    header_timeout: Annotated[
+        int,
+        typer.Option(
+            "--header-timeout",
+            envvar="CROUPIER_HEADER_TIMEOUT",
+            min=1,
+            max=300,
+            help="Seconds a request's line and headers may take to arrive; a slower client "
+            "gets 408 and its connection is closed.",
+        ),
+    ] = 10,
+    limit_concurrency: Annotated[
+        int,
+        typer.Option(
+            "--limit-concurrency",
+            envvar="CROUPIER_LIMIT_CONCURRENCY",
+            min=1,
+            max=100_000,
+            help="Open connections (and requests in progress) per worker past which a request "
+            "is answered 503 at once.",
+        ),
+    ] = 512,
+    timeout_keep_alive: Annotated[
+        int,
+        typer.Option(
+            "--timeout-keep-alive",
+            envvar="CROUPIER_TIMEOUT_KEEP_ALIVE",
+            min=1,
+            max=300,
+            help="Seconds an idle keep-alive connection is kept open.",
+        ),
+    ] = 5,
 ) -> None:
     """Serve settlement, par sheets, open tables and the progressive controller over HTTP
     (OpenAPI at /docs and /openapi.json). The ledger is created if missing; staff log in with
     its staff store (`croupier meters bootstrap` makes the first: there is no default password).
     """
+    import os
+
+    from croupier.service.connections import ConnectionLimits
+    from croupier.service.forwarded import ENV_TRUSTED_PROXIES
     from croupier.service.server import serve as run
 
-    run(host, port, db, workers, tuple(cors_origin or ()), log_level)
+    proxies = [os.environ.get(ENV_TRUSTED_PROXIES, ""), *(trusted_proxy or ())]
+    limits = ConnectionLimits(header_timeout, limit_concurrency, timeout_keep_alive)
+    run(
+        host,
+        port,
+        db,
+        workers,
+        tuple(cors_origin or ()),
+        log_level,
+        trusted_proxies=tuple(p for p in proxies if p.strip()),
+        forwarded_header=forwarded_header,
+        limits=limits,
+    )

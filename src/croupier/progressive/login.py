@@ -6,28 +6,43 @@ controls are not among the texts copied); the project follows NIST here, as GLI'
 standards defer to it for user authentication (docs/interpretations.md).
 
 :class:`LoginPolicy` (defaults; ``$CROUPIER_LOGIN_FAILURES``, ``$CROUPIER_LOGIN_LOCKOUT``,
-``$CROUPIER_LOGIN_CLIENT_FAILURES`` override):
+``$CROUPIER_LOGIN_CLIENT_FAILURES``, ``$CROUPIER_LOGIN_CLIENT_PACE`` and
+``$CROUPIER_LOGIN_CLIENT_PACE_MAX`` override):
 
 * a **member** is locked out after ``member_failures`` (5) consecutive failed logins, for
   ``member_lockout`` seconds (15 minutes), doubled at each further lockout before a correct login
   (up to a day); after ``member_disable`` (100, NIST's ceiling) consecutive failures the member
   stays locked until a shift manager sets a new credential. A correct login clears the count.
-* a **client address** is locked out after ``client_failures`` (20) failed logins within
-  ``client_window`` seconds (15 minutes) — of any names, known or not — for ``client_lockout``
-  seconds. A correct login does not clear it (one's own account would otherwise reset the count
-  between guesses at others').
+* a **client address** (the real client's, as the service finds it behind trusted proxies:
+  :mod:`croupier.service.forwarded`) that has had ``client_failures`` (20) failed logins — of any
+  names, known or not, each within ``client_window`` seconds (15 minutes) of the one before — is
+  **paced**, not locked out: one login attempt from it is taken every ``client_pace`` seconds
+  (1), doubled at each further failure up to ``client_pace_max`` (60); an attempt that comes
+  sooner is refused (:class:`~croupier.errors.LoginLockedError`, a 429 with ``Retry-After``)
+  before its credential is looked at, and an attempt in its turn is checked as any other — a
+  member who is not locked out gets in with the right credential, however many guesses came
+  from their address (a casino's NAT, a reverse proxy). The turn is claimed with one conditional
+  update of the address's row (:func:`take_turn`), so of several attempts at once, from one
+  process or several sharing the ledger, one is taken and the others refused: parallel requests
+  do not multiply the guesses. A correct login does not end the pacing (one's own account would
+  otherwise reset the count between guesses at others'); ``client_window`` seconds without a
+  failure from the address do. An IPv6 address is counted with its /64 network (what one
+  subscriber is given whole).
 
-While either is locked out a login is refused before its credential is looked at
-(:class:`~croupier.errors.LoginLockedError`, a 429 with ``Retry-After`` over HTTP), and nothing is
-written. Every failed login is a ``login-failure`` significant event and every lockout a
-``login-lockout`` (:mod:`croupier.progressive.significant`'s events, recorded by the controller
-itself: no actor), naming the member (a name typed that is no member's is not written: it may be a credential
-typed into the wrong field) and the client — never the credential. The counts live in
-``login_throttle`` (shared by every process serving the ledger); the events are the record.
+While a member is locked out, or an address's next turn has not come, a login is refused before
+its credential is looked at, and nothing is written (a flood of refused attempts writes nothing).
+Every failed login is a ``login-failure`` significant event and every lockout — a member's, or
+an address's pacing starting — a ``login-lockout`` (:mod:`croupier.progressive.significant`'s
+events, recorded by the controller itself: no actor), naming the member (a name typed that is no
+member's is not written: it may be a credential typed into the wrong field) and the client —
+never the credential. The counts live in ``login_throttle`` (shared by every process serving the
+ledger; an address's row keeps its failures, its last failure's time in ``window_start`` and its
+next turn in ``locked_until``); the events are the record.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import math
 import os
 from collections.abc import Callable, Sequence
@@ -36,7 +51,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 
 import croupier.progressive.schema as t
 from croupier.errors import InputError, LoginLockedError
@@ -54,6 +69,8 @@ FOREVER = 1e15
 ENV_FAILURES = "CROUPIER_LOGIN_FAILURES"
 ENV_LOCKOUT = "CROUPIER_LOGIN_LOCKOUT"
 ENV_CLIENT_FAILURES = "CROUPIER_LOGIN_CLIENT_FAILURES"
+ENV_CLIENT_PACE = "CROUPIER_LOGIN_CLIENT_PACE"
+ENV_CLIENT_PACE_MAX = "CROUPIER_LOGIN_CLIENT_PACE_MAX"
 
 
 def _env_int(name: str, default: int, low: int, high: int) -> int:
@@ -67,7 +84,8 @@ def _env_int(name: str, default: int, low: int, high: int) -> int:
 
 @dataclass(frozen=True)
 class LoginPolicy:
-    """How many failed logins lock out a member or a client, and for how long (seconds)."""
+    """How many failed logins lock out a member or pace a client address, for how long and at
+    what pace (seconds)."""
 
     member_failures: int = 5
     member_lockout: int = 900
@@ -75,20 +93,46 @@ class LoginPolicy:
     member_disable: int = 100
     client_failures: int = 20
     client_window: int = 900
-    client_lockout: int = 900
+    client_pace: int = 1
+    client_pace_max: int = 60
 
     @classmethod
     def from_env(cls) -> LoginPolicy:
         """The defaults, with ``$CROUPIER_LOGIN_FAILURES`` (1–100), ``$CROUPIER_LOGIN_LOCKOUT``
-        (seconds, 1–86,400, a member's and a client's) and ``$CROUPIER_LOGIN_CLIENT_FAILURES``
-        (1–10,000) when set."""
+        (a member's, seconds, 1–86,400; an address stays paced at least as long),
+        ``$CROUPIER_LOGIN_CLIENT_FAILURES`` (1–10,000), ``$CROUPIER_LOGIN_CLIENT_PACE`` (the
+        first pace, seconds, 1–3,600) and ``$CROUPIER_LOGIN_CLIENT_PACE_MAX`` (seconds, from the
+        first pace to 3,600) when set; :class:`~croupier.errors.InputError` for a value out of
+        its range."""
         lockout = _env_int(ENV_LOCKOUT, cls.member_lockout, 1, 86_400)
+        pace = _env_int(ENV_CLIENT_PACE, cls.client_pace, 1, 3_600)
         return cls(
             member_failures=_env_int(ENV_FAILURES, cls.member_failures, 1, 100),
             member_lockout=lockout,
             client_failures=_env_int(ENV_CLIENT_FAILURES, cls.client_failures, 1, 10_000),
             client_window=max(cls.client_window, lockout),
-            client_lockout=lockout,
+            client_pace=pace,
+            client_pace_max=_env_int(
+                ENV_CLIENT_PACE_MAX, max(pace, cls.client_pace_max), pace, 3_600
+            ),
+        )
+
+    def pace(self, failures: int) -> int:
+        """Seconds between the attempts taken from an address with ``failures`` failed logins
+        in its run (0 below ``client_failures``): ``client_pace``, doubled at each failure past
+        the threshold, up to ``client_pace_max``."""
+        if failures < self.client_failures:
+            return 0
+        steps = min(failures - self.client_failures, 32)
+        return min(self.client_pace * (1 << steps), self.client_pace_max)
+
+    def paced(self, row: Any, now: float) -> bool:
+        """Whether the address of throttle ``row`` (or ``None``) is paced at ``now``: it reached
+        ``client_failures`` and its last failure was within ``client_window`` seconds."""
+        return (
+            row is not None
+            and row.failures >= self.client_failures
+            and now - row.window_start < self.client_window
         )
 
 
@@ -98,8 +142,16 @@ def member_key(name: str) -> str:
 
 
 def client_key(client: str) -> str:
-    """The ``login_throttle`` key of a client address."""
-    return f"client:{client[:200]}"
+    """The ``login_throttle`` key of a client address: an IPv6 address's /64 network (one
+    subscriber's, handed out whole: its 2**64 addresses are one client's to rotate through),
+    any other address as given."""
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return f"client:{client[:200]}"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is None:
+        return f"client:{ipaddress.IPv6Network((address, 64), strict=False)}"
+    return f"client:{address}"
 
 
 _ROWS = sa.select(t.login_throttle).where(
@@ -112,33 +164,68 @@ def rows(conn: Connection, keys: Sequence[str]) -> dict[str, Any]:
     return {r.key: r for r in conn.execute(_ROWS, {"b_keys": list(keys)})}
 
 
-def refuse_if_locked(found: dict[str, Any], now: float, name: str, client: str | None) -> None:
-    """:class:`~croupier.errors.LoginLockedError` when the member or the client is locked out."""
-    for key, r in found.items():
-        if r.locked_until is None or r.locked_until <= now:
-            continue
+def refuse_if_locked(
+    found: dict[str, Any], now: float, name: str, client: str | None, policy: LoginPolicy
+) -> None:
+    """:class:`~croupier.errors.LoginLockedError` when the member is locked out, or the client
+    address is paced and its next turn has not come (nothing is written either way)."""
+    r = found.get(member_key(name))
+    if r is not None and r.locked_until is not None and r.locked_until > now:
         raise LoginLockedError.lasting(
-            _locked_text(key, name, client, r.locked_until - now), _wait(r, now)
+            _locked_text(name, r.locked_until - now), _wait(r.locked_until, now)
         )
+    if not client:
+        return
+    r = found.get(client_key(client))
+    if r is not None and policy.paced(r, now) and (r.locked_until or 0.0) > now:
+        raise _paced_error(client, policy.pace(r.failures), r.locked_until - now)
 
 
-def _wait(r: Any, now: float) -> int:
-    return max(1, math.ceil(min(float(r.locked_until), now + 10 * 86_400) - now))
-
-
-def _locked_text(key: str, name: str, client: str | None, seconds: float) -> str:
-    if key.startswith("member:"):
-        if seconds > 10 * 86_400:
-            return (
-                f"logins as {name!r} are refused after too many failed ones ({RULE}): a shift "
-                "manager sets a new credential to allow them again"
+def take_turn(engine: Engine, row: Any, client: str, now: float, policy: LoginPolicy) -> None:
+    """Claim a paced address's turn for one login attempt (nothing to do for an address that
+    is not paced): one conditional update moves its next turn a pace on, and of several
+    attempts at once — threads or processes sharing the ledger — the one whose update finds
+    the turn still open is taken; the others are refused
+    (:class:`~croupier.errors.LoginLockedError`)."""
+    if not policy.paced(row, now):
+        return
+    pace = policy.pace(row.failures)
+    c = t.login_throttle.c
+    with engine.begin() as conn:
+        claimed = conn.execute(
+            sa.update(t.login_throttle)
+            .where(
+                c.key == client_key(client),
+                sa.or_(c.locked_until.is_(None), c.locked_until <= now),
             )
-        who = f"as {name!r}"
-    else:
-        who = f"from {client}"
+            .values(locked_until=now + pace)
+        ).rowcount
+    if claimed != 1:
+        raise _paced_error(client, pace, pace)
+
+
+def _paced_error(client: str, pace: int, left: float, wrong: bool = False) -> LoginLockedError:
+    said = "that name and credential are not a staff member's; " if wrong else ""
+    return LoginLockedError.lasting(
+        f"{said}too many failed logins from {client}: one login from it is taken every {pace} "
+        f"seconds ({RULE}, rate limiting); try again in {math.ceil(left)} seconds",
+        math.ceil(left),
+    )
+
+
+def _wait(until: float, now: float) -> int:
+    return max(1, math.ceil(min(float(until), now + 10 * 86_400) - now))
+
+
+def _locked_text(name: str, seconds: float) -> str:
+    if seconds > 10 * 86_400:
+        return (
+            f"logins as {name!r} are refused after too many failed ones ({RULE}): a shift "
+            "manager sets a new credential to allow them again"
+        )
     return (
-        f"too many failed logins {who}: logins refused for {math.ceil(seconds)} more seconds "
-        f"({RULE}, rate limiting); try again then"
+        f"too many failed logins as {name!r}: logins refused for {math.ceil(seconds)} more "
+        f"seconds ({RULE}, rate limiting); try again then"
     )
 
 
@@ -162,6 +249,50 @@ def _significant(
     append(conn, [EventDraft(EventKind.SIGNIFICANT, detail={"code": code.value, **detail})])
 
 
+def _member_failure(
+    conn: Connection, name: str, old: Any, now: float, policy: LoginPolicy, shown: str | None
+) -> tuple[int, tuple[dict[str, Any], float] | None]:
+    """Count a member's failure: their consecutive failures and the lockout it starts, if any
+    (its detail and end)."""
+    failures = (old.failures if old is not None else 0) + 1
+    locks = old.lockouts if old is not None else 0
+    values: dict[str, Any] = {
+        "failures": failures,
+        "lockouts": locks,
+        "window_start": old.window_start if old is not None else now,
+        "locked_until": old.locked_until if old is not None else None,
+    }
+    lockout: tuple[dict[str, Any], float] | None = None
+    if failures >= policy.member_disable:
+        values["locked_until"] = FOREVER
+        lockout = ({"user": shown, "failures": failures, "until": None}, FOREVER)
+    elif failures % policy.member_failures == 0:
+        seconds = min(policy.member_lockout * 2**locks, policy.member_lockout_max)
+        values.update(lockouts=locks + 1, locked_until=now + seconds)
+        lockout = ({"user": shown, "failures": failures}, now + seconds)
+    _put(conn, member_key(name), old, values)
+    return failures, lockout
+
+
+def _client_failure(
+    conn: Connection, client: str, old: Any, now: float, policy: LoginPolicy
+) -> tuple[int, int]:
+    """Count an address's failure: its failures in this run and its pace from now (0: not
+    paced). The run goes on while each failure comes within ``client_window`` of the last."""
+    fresh = old is None or now - old.window_start >= policy.client_window
+    failures = 1 if fresh else old.failures + 1
+    pace = policy.pace(failures)
+    turn = old.locked_until if old is not None and not fresh else None
+    values = {
+        "failures": failures,
+        "lockouts": (old.lockouts if old is not None else 0) + (failures == policy.client_failures),
+        "window_start": now,  # the last failure's time
+        "locked_until": max(now + pace, turn or 0.0) if pace else None,
+    }
+    _put(conn, client_key(client), old, values)
+    return failures, pace
+
+
 def record_failure(
     append: Append,
     conn: Connection,
@@ -171,11 +302,13 @@ def record_failure(
     client: str | None,
     now: float,
     policy: LoginPolicy,
+    paced: bool = True,
 ) -> LoginLockedError | None:
     """Count a failed login of ``name`` (a member's, when ``member``) from ``client`` in the
     write transaction ``conn`` (its chain head locked: failures of several processes are counted
-    one after the other), record it and any lockout it starts; the lockout's error, if one
-    started."""
+    one after the other), record it and any lockout it starts; the error to answer with when
+    the member is now locked out or (``paced``: the attempt is one the address's pacing holds
+    back) the address paced — else ``None``, the plain failure."""
     keys = ([member_key(name)] if member else []) + ([client_key(client)] if client else [])
     found = rows(conn, keys)
     # the name typed is recorded only when it is a member's: an unknown one may be a credential
@@ -184,53 +317,21 @@ def record_failure(
     detail: dict[str, Any] = {"user": shown, "client": client, "member": member}
     lockouts: list[tuple[str, dict[str, Any], float]] = []
     if member:
-        key = member_key(name)
-        old = found.get(key)
-        failures = (old.failures if old is not None else 0) + 1
-        locks = old.lockouts if old is not None else 0
-        values: dict[str, Any] = {
-            "failures": failures,
-            "lockouts": locks,
-            "window_start": old.window_start if old is not None else now,
-            "locked_until": old.locked_until if old is not None else None,
-        }
-        detail["failures"] = failures
-        if failures >= policy.member_disable:
-            values["locked_until"] = FOREVER
-            lockouts.append(
-                ("member", {"user": shown, "failures": failures, "until": None}, FOREVER)
-            )
-        elif failures % policy.member_failures == 0:
-            seconds = min(policy.member_lockout * 2**locks, policy.member_lockout_max)
-            values.update(lockouts=locks + 1, locked_until=now + seconds)
-            lockouts.append(("member", {"user": shown, "failures": failures}, now + seconds))
-        _put(conn, key, old, values)
+        detail["failures"], locked = _member_failure(
+            conn, name, found.get(member_key(name)), now, policy, shown
+        )
+        if locked is not None:
+            lockouts.append(("member", *locked))
+    pace = 0
     if client:
-        key = client_key(client)
-        old = found.get(key)
-        fresh = old is None or now - old.window_start >= policy.client_window
-        failures = 1 if fresh or old is None else old.failures + 1
-        lock_count = int(old.lockouts) if old is not None else 0
-        values = {
-            "failures": failures,
-            "lockouts": lock_count,
-            "window_start": now if fresh or old is None else old.window_start,
-            "locked_until": old.locked_until if old is not None else None,
-        }
+        failures, pace = _client_failure(conn, client, found.get(client_key(client)), now, policy)
         detail["client_failures"] = failures
-        if failures >= policy.client_failures:
-            values.update(
-                failures=0,
-                window_start=now,
-                locked_until=now + policy.client_lockout,
-                lockouts=lock_count + 1,
-            )
-            lockouts.append(
-                ("client", {"client": client, "failures": failures}, now + policy.client_lockout)
-            )
-        _put(conn, key, old, values)
+        if pace:
+            detail["pace"] = pace
+        if failures == policy.client_failures:  # pacing starts
+            what = {"client": client, "failures": failures, "pace": pace}
+            lockouts.append(("client", what, now + pace))
     _significant(append, conn, SignificantCode.LOGIN_FAILURE, detail)
-    error: LoginLockedError | None = None
     for scope, what, until in lockouts:
         seconds = None if until >= FOREVER else math.ceil(until - now)
         at = None if seconds is None else datetime.fromtimestamp(until, UTC).isoformat()
@@ -240,13 +341,12 @@ def record_failure(
             SignificantCode.LOGIN_LOCKOUT,
             {"scope": scope, **what, "seconds": seconds, "until": at, "rule": RULE},
         )
-        if error is None:
-            key = member_key(name) if scope == "member" else client_key(client or "")
-            wait = min(until, now + 10 * 86_400) - now
-            error = LoginLockedError.lasting(
-                _locked_text(key, name, client, until - now), math.ceil(wait)
-            )
-    return error
+    if lockouts and lockouts[0][0] == "member":
+        until = lockouts[0][2]
+        return LoginLockedError.lasting(_locked_text(name, until - now), _wait(until, now))
+    if pace and client and paced:
+        return _paced_error(client, pace, pace, wrong=True)
+    return None
 
 
 __all__ = [
@@ -258,4 +358,5 @@ __all__ = [
     "record_failure",
     "refuse_if_locked",
     "rows",
+    "take_turn",
 ]

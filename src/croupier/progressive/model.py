@@ -236,7 +236,7 @@ class SignificantCode(Enum):
     CRASH_RECOVERY = "crash-recovery"  # a session ended without closing: replayed and checked
     SHUTDOWN = "shutdown"  # a session that opened with a self-check closed in order
     LOGIN_FAILURE = "login-failure"  # a wrong name or credential (never the credential itself)
-    LOGIN_LOCKOUT = "login-lockout"  # logins refused for a while: a member's or a client's
+    LOGIN_LOCKOUT = "login-lockout"  # a member locked out for a while, or a client address paced
     HEAD_COPY_RECREATED = "head-copy-recreated"  # verify made a missing head file anew
     CHECKPOINT_FAILURE = "checkpoint-failure"  # an automatic checkpoint could not be written
     CHECKPOINT_RESUMED = "checkpoint-resumed"  # written again after a failure (its clearing)

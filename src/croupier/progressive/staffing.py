@@ -205,20 +205,29 @@ class StaffLedger:
             return self._user(conn, name, at_least, section, what)
 
     # -- logins ----------------------------------------------------------------------------
-    def authenticate(self, name: str, secret: str, *, client: str | None = None) -> StaffMember:
+    def authenticate(
+        self, name: str, secret: str, *, client: str | None = None, known: bool = False
+    ) -> StaffMember:
         """The staff member ``name`` if ``secret`` is their credential;
         :class:`~croupier.errors.AuthenticationError` otherwise (an unknown name, a removed
         member and a wrong credential read the same, and cost the same). The name is taken as
         :func:`croupier.names.login_name` makes it (NFC). Throttled
-        (:mod:`croupier.progressive.login`): a member or a ``client`` address locked out is
-        refused before the credential is looked at (:class:`~croupier.errors.LoginLockedError`);
-        each failure is recorded. The member's role is the one the event log gives them."""
+        (:mod:`croupier.progressive.login`): a member locked out, or a paced ``client`` address
+        whose next turn has not come, is refused before the credential is looked at
+        (:class:`~croupier.errors.LoginLockedError`); each failure is recorded. ``known``: the
+        caller recognised a terminal ``name`` logged in from before (the service: the terminal
+        mark of their earlier login), which the address's pacing does not hold back — the member's own
+        lockout still does. The member's role is the one the event log gives them."""
         name = login_name(name)
         keys = [login.member_key(name)] + ([login.client_key(client)] if client else [])
         at = time.time()
+        policy = self.login_policy
         with self.engine.connect() as conn:
             found = login.rows(conn, keys)
-            login.refuse_if_locked(found, at, name, client)
+        login.refuse_if_locked(found, at, name, client if not known else None, policy)
+        if client and not known:  # a paced address: this attempt takes its turn, or is refused
+            login.take_turn(self.engine, found.get(login.client_key(client)), client, at, policy)
+        with self.engine.connect() as conn:
             seq = conn.execute(STAFF_SEQ).scalar()
             roster = self._roster_at(conn, int(seq or 0))
             entry = roster.members.get(name)
@@ -230,12 +239,16 @@ class StaffLedger:
                 with self.engine.begin() as conn:
                     login.clear_member(conn, name)
             return StaffMember(name, entry.role, entry.since)
-        self._failed(name, entry is not None, client, at)
+        # counted as of now, after the credential's check (an argon2 hash: up to a second on
+        # a loaded machine), so a pace or a lockout runs from the answer, not from the asking
+        self._failed(name, entry is not None, client, time.time(), paced=not known)
         raise AuthenticationError(
             f"{name!r} and that credential are not a staff member of the ledger"
         )
 
-    def _failed(self, name: str, member: bool, client: str | None, at: float) -> None:
+    def _failed(
+        self, name: str, member: bool, client: str | None, at: float, *, paced: bool = True
+    ) -> None:
         """Record a failed login (and raise the lockout it starts); without the ledger key
         nothing can be recorded and the failure is what the caller sees."""
         try:
@@ -251,6 +264,7 @@ class StaffLedger:
                     client=client,
                     now=at,
                     policy=self.login_policy,
+                    paced=paced,
                 )
         except LedgerIntegrityError:
             raise

@@ -52,6 +52,7 @@ from croupier.service import (
 )
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
+from croupier.service.forwarded import TrustedProxies
 from croupier.service.job_runner import JobRunner
 from croupier.service.problems import croupier_problem, install, problem
 from croupier.service.query import known_query
@@ -87,19 +88,24 @@ class ServiceConfig:
     (``gc.freeze``): they live as long as the process, and a full collection walking them —
     hundreds of thousands of objects — was a pause of its own in a request's time. A server
     process sets it (:func:`app_from_env`); an application made in a test's process does not."""
+    trusted_proxies: TrustedProxies = field(default_factory=TrustedProxies)
+    """The reverse proxies whose forwarded header gives the client address (none: the peer is
+    the client; :mod:`croupier.service.forwarded`)."""
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
     def from_env(cls) -> ServiceConfig:
-        """From ``$CROUPIER_DB``, ``$CROUPIER_CORS_ORIGINS``, ``$CROUPIER_MAX_BODY`` (bytes) and
-        ``$CROUPIER_TOKEN_TTL`` (seconds); :class:`~croupier.errors.InputError` for a size or a
-        time that is not a whole number in its range."""
+        """From ``$CROUPIER_DB``, ``$CROUPIER_CORS_ORIGINS``, ``$CROUPIER_MAX_BODY`` (bytes),
+        ``$CROUPIER_TOKEN_TTL`` (seconds), ``$CROUPIER_TRUSTED_PROXIES`` and
+        ``$CROUPIER_FORWARDED_HEADER``; :class:`~croupier.errors.InputError` for a size or a
+        time that is not a whole number in its range, or a proxy that is no address."""
         origins = tuple(o.strip() for o in os.environ.get(ENV_CORS, "").split(",") if o.strip())
         return cls(
             db=os.environ.get("CROUPIER_DB") or None,
             cors_origins=origins,
             max_body=_env_int(ENV_MAX_BODY, cls.max_body, 1, 1 << 30, "bytes"),
             token_ttl=_env_int(ENV_TOKEN_TTL, cls.token_ttl, 60, 7 * 24 * 3600, "seconds"),
+            trusted_proxies=TrustedProxies.from_env(),
         )
 
 

@@ -3,7 +3,9 @@
 ``POST /token`` (form fields ``username``, ``password``, as OAuth2's password grant) checks the
 credential with :meth:`croupier.progressive.Ledger.authenticate` — the argon2 hashes of the
 ledger's staff store, throttled per member and per client address (NIST SP 800-63B § 5.2.2: a
-lockout is a 429 problem with ``Retry-After``); there is no default password (the first shift
+lockout, or an attempt sooner than a paced address's turn, is a 429 problem with
+``Retry-After``; the address is the real client's behind trusted proxies,
+:mod:`croupier.service.forwarded`); there is no default password (the first shift
 manager is made with ``croupier meters bootstrap``) — and answers a bearer token (a JWT, HS256,
 by PyJWT) naming the member, the role the ledger's log gives them and the staff event their
 role and credential date from (``gen``: :attr:`~croupier.progressive.LoggedMember.since`), valid
@@ -36,7 +38,7 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 import jwt
-from fastapi import APIRouter, Depends, FastAPI, Request
+from fastapi import APIRouter, Depends, FastAPI, Header, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import OAuth2PasswordBearer, OAuth2PasswordRequestForm
 from pydantic import BaseModel
@@ -47,7 +49,9 @@ from croupier.errors import (
     LedgerKeyError,
     LoginLockedError,
 )
+from croupier.names import login_name
 from croupier.progressive import Ledger, Role, StaffMember
+from croupier.service.forwarded import client_address
 from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE, problem
 
 ISSUER = "croupier"
@@ -128,6 +132,48 @@ def _decode(key: bytes, token: str) -> tuple[StaffMember, float]:
         raise AuthenticationError("the token has expired: log in again (POST /token)") from None
     except (jwt.PyJWTError, KeyError, ValueError):
         raise AuthenticationError("not a valid token: log in with POST /token") from None
+
+
+KNOWN_TERMINAL_DAYS = 30
+"""How long a terminal mark (:func:`terminal_mark`) is honoured, days."""
+TERMINAL_HEADER = "Croupier-Terminal"
+_TERMINAL_LABEL = b"croupier terminal mark v1"
+
+
+def terminal_mark(ledger: Ledger, name: str) -> str:
+    """A mark, given with a token, of the terminal ``name`` just logged in from: a JWT signed
+    with a key of its own (derived from the ledger key under another label, so a mark is never
+    a token and a token never a mark), naming the member and when."""
+    claims = {"iss": ISSUER, "sub": name, "iat": int(time.time()), "typ": "terminal"}
+    return jwt.encode(claims, _terminal_key(ledger), algorithm=ALGORITHM)
+
+
+def _terminal_key(ledger: Ledger) -> bytes:
+    return hmac.new(token_key(ledger), _TERMINAL_LABEL, hashlib.sha256).digest()
+
+
+def known_terminal(ledger: Ledger, mark: str | None, name: str) -> bool:
+    """Whether a login of ``name`` comes with a :func:`terminal_mark` this ledger gave ``name``
+    within :data:`KNOWN_TERMINAL_DAYS` (header ``Croupier-Terminal``): a terminal the member
+    logged in from before, which a paced address's turns do not hold back (OWASP's *device
+    cookies*; NIST SP 800-63B § 5.2.2 lets a verifier favour the attempts likely to come from
+    the subscriber). The member's own lockout applies either way. Anything else — no mark,
+    one that is not ours or not theirs — is an ordinary login, never an error."""
+    if not mark:
+        return False
+    try:
+        claims = jwt.decode(
+            mark.strip(),
+            _terminal_key(ledger),
+            algorithms=[ALGORITHM],
+            issuer=ISSUER,
+            options={"verify_exp": False, "require": ["iat", "sub", "iss"]},
+        )
+        issued = float(claims["iat"])
+    except (jwt.PyJWTError, KeyError, TypeError, ValueError, LedgerKeyError):
+        return False
+    fresh = 0 <= time.time() - issued <= KNOWN_TERMINAL_DAYS * 86_400
+    return fresh and claims.get("typ") == "terminal" and claims.get("sub") == login_name(name)
 
 
 REQUIREMENTS: dict[Callable[..., Awaitable[StaffMember]], tuple[Role, str, str]] = {}
@@ -226,14 +272,19 @@ class Token(BaseModel):
     expires_in: int
     user: str
     role: str
+    terminal: str = ""
+    """A mark of this terminal for this member: sent back with a later login as the
+    ``Croupier-Terminal`` header, it lets that login past its address's pacing (never past the
+    member's own lockout) for 30 days."""
 
 
 router = APIRouter(tags=["auth"])
 
 _LOCKED: dict[int | str, dict[str, Any]] = {
     429: {
-        "description": "Too many failed logins of this member or from this address: refused "
-        "for the seconds Retry-After gives (NIST SP 800-63B § 5.2.2).",
+        "description": "Too many failed logins of this member (locked out), or from this "
+        "address (paced: one attempt taken per turn, a sooner one refused): try again after "
+        "the seconds Retry-After gives (NIST SP 800-63B § 5.2.2).",
         "content": {
             MEDIA_TYPE: {
                 "schema": {"$ref": "#/components/schemas/Problem"},
@@ -261,18 +312,32 @@ _LOCKED: dict[int | str, dict[str, Any]] = {
 
 
 @router.post("/token", response_model=Token, summary="Log in: a bearer token", responses=_LOCKED)
-def token(request: Request, form: Annotated[OAuth2PasswordRequestForm, Depends()]) -> Token:
+def token(
+    request: Request,
+    form: Annotated[OAuth2PasswordRequestForm, Depends()],
+    terminal: Annotated[
+        str | None,
+        Header(
+            alias=TERMINAL_HEADER,
+            description="The `terminal` mark of an earlier login of the same member on this "
+            "terminal: that login is not held back by its address's pacing.",
+        ),
+    ] = None,
+) -> Token:
     """OAuth2 password flow: ``username`` and ``password`` (form fields) of a member of the
     ledger's staff store (argon2; `croupier meters bootstrap` makes the first). A wrong name or
     credential is a 401 problem; after too many, of one member or from one address, a 429 with
-    ``Retry-After`` (each failure and lockout a significant event)."""
+    ``Retry-After`` (each failure and lockout a significant event). A terminal that sends the
+    ``terminal`` mark of the member's earlier login (header ``Croupier-Terminal``) is not held
+    back by its address's pacing (:func:`known_terminal`)."""
     ledger: Ledger = request.app.state.ledger
-    client = request.client.host if request.client is not None else None
-    member = ledger.authenticate(form.username, form.password, client=client)
+    client = client_address(request)  # behind trusted proxies, the real one
+    known = known_terminal(ledger, terminal, form.username)
+    member = ledger.authenticate(form.username, form.password, client=client, known=known)
     ttl: int = request.app.state.config.token_ttl
     return Token(
         access_token=issue(ledger, member, ttl), expires_in=ttl, user=member.name,
-        role=member.role.value,
+        role=member.role.value, terminal=terminal_mark(ledger, member.name),
     )  # fmt: skip
 
 
@@ -307,10 +372,12 @@ __all__ = [
     "check_token",
     "install",
     "issue",
+    "known_terminal",
     "oauth2",
     "read_token",
     "report_reader",
     "require",
     "signed_in",
+    "terminal_mark",
     "token_key",
 ]

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from croupier.service.connections import ConnectionLimits
 
 
 def serve(
@@ -13,21 +17,36 @@ def serve(
     workers: int = 1,
     cors_origins: tuple[str, ...] = (),
     log_level: str = "info",
+    trusted_proxies: tuple[str, ...] = (),
+    forwarded_header: str | None = None,
+    limits: ConnectionLimits | None = None,
 ) -> None:
     """Serve until interrupted. Each worker process builds its app from the environment
-    (:func:`croupier.service.app.app_from_env`), so the options are passed through it."""
+    (:func:`croupier.service.app.app_from_env`), so the options are passed through it.
+    ``trusted_proxies`` are the reverse proxies whose forwarded header (``forwarded_header``)
+    names the client (:mod:`croupier.service.forwarded`); ``limits`` the request head's
+    timeout and the bound on open connections (:mod:`croupier.service.connections`; default:
+    from the environment)."""
     import uvicorn
 
     from croupier.service.app import ServiceConfig, switch_interval
+    from croupier.service.connections import ENV_HEADER_TIMEOUT, PROTOCOL, ConnectionLimits
+    from croupier.service.forwarded import ENV_FORWARDED_HEADER, ENV_TRUSTED_PROXIES
 
-    # a bad $CROUPIER_SWITCH_INTERVAL, $CROUPIER_MAX_BODY or $CROUPIER_TOKEN_TTL is one error
-    # line here, before any worker starts (each worker reads them again)
-    switch_interval()
-    ServiceConfig.from_env()
     if db:
         os.environ["CROUPIER_DB"] = db
     if cors_origins:
         os.environ["CROUPIER_CORS_ORIGINS"] = ",".join(cors_origins)
+    if trusted_proxies:
+        os.environ[ENV_TRUSTED_PROXIES] = ",".join(trusted_proxies)
+    if forwarded_header:
+        os.environ[ENV_FORWARDED_HEADER] = forwarded_header
+    limits = limits or ConnectionLimits.from_env()
+    os.environ[ENV_HEADER_TIMEOUT] = str(limits.header_timeout)  # each worker's protocol reads it
+    # a bad $CROUPIER_SWITCH_INTERVAL, $CROUPIER_MAX_BODY, $CROUPIER_TOKEN_TTL or trusted proxy
+    # is one error line here, before any worker starts (each worker reads them again)
+    switch_interval()
+    ServiceConfig.from_env()
     refuse_vanished_head()
     print(f"croupier serve: the ledger and the stored rounds in {shown_url()}", file=sys.stderr)
     uvicorn.run(
@@ -38,7 +57,10 @@ def serve(
         workers=workers if workers > 1 else None,
         log_level=log_level,
         access_log=False,
-        proxy_headers=False,
+        proxy_headers=False,  # croupier reads the forwarded address itself, from trusted proxies
+        http=PROTOCOL,
+        limit_concurrency=limits.limit_concurrency,
+        timeout_keep_alive=limits.timeout_keep_alive,
     )
 
 

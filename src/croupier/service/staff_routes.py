@@ -27,6 +27,7 @@ from sqlalchemy import Connection
 from croupier.progressive import Role, StaffMember
 from croupier.service.auth import require, signed_in
 from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
+from croupier.service.forwarded import client_address
 
 router = APIRouter(tags=["staff"])
 
@@ -150,7 +151,7 @@ def change_credential(
     are refused, and a lockout of theirs ends."""
 
     def effect() -> Write:
-        client = request.client.host if request.client is not None else None
+        client = client_address(request)  # behind trusted proxies, the real one
         ledger_of(request).change_credential(
             name, body.password, by=member.name, old_secret=body.old_password, client=client
         )

@@ -6,14 +6,29 @@ const croupier = (() => {
   function session() {
     try { return JSON.parse(sessionStorage.getItem(KEY) || "null"); } catch { return null; }
   }
+  // This terminal's mark for a member, from their last log-in here: sent with the next, it is
+  // not held back when too many failed log-ins came from the pit's address (only the member's
+  // own lockout holds it back). A mark is no token: it grants nothing else.
+  const TERMINAL = "croupier.terminal.";
+  function mark(user, value) {
+    try {
+      if (value === undefined) return localStorage.getItem(TERMINAL + user);
+      localStorage.setItem(TERMINAL + user, value);
+    } catch { /* no storage: an ordinary log-in */ }
+    return null;
+  }
   async function token(username, password) {
+    const headers = {"Content-Type": "application/x-www-form-urlencoded"};
+    const known = mark(String(username).trim());
+    if (known) headers["Croupier-Terminal"] = known;
     const r = await fetch("/token", {
       method: "POST",
-      headers: {"Content-Type": "application/x-www-form-urlencoded"},
+      headers,
       body: new URLSearchParams({username, password}),
     });
     const data = await r.json().catch(() => ({}));
     if (!r.ok) throw problem(data, r.status);
+    if (data.terminal) mark(data.user, data.terminal);
     return data;
   }
   function problem(data, status) {
