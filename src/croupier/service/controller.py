@@ -11,7 +11,9 @@ manager creates one, § 605a.7), ``POST /progressives/{name}/links`` (§ 605a.8)
 /progressives/{name}/adjust`` (a pit manager, § 605a.7(a)(6)), ``POST /awards/{id}/validate``
 and ``POST /awards/{id}/void`` (a floorperson or above, § 633b.2(h)(3), § 633b.3(h)(3): a dealer
 is refused with a 403 problem citing the paragraph — (h)(3) for a validation, (h)(1) for a void,
-a hand found not to be a winning one). The staff routes (``/staff``) are
+a hand found not to be a winning one — before the award is looked up: the same answer for an
+award that exists and one that does not). ``GET /significant-events`` is a shift manager's or
+an auditor's (:data:`EVENTS_READER`). The staff routes (``/staff``) are
 :mod:`croupier.service.staff_routes`'s.
 """
 
@@ -25,8 +27,10 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import Connection
 
+from croupier.errors import AuthorizationError, CroupierError, RoundStateError
 from croupier.names import PROGRESSIVE, TABLE, exact
 from croupier.progressive import (
+    Award,
     AwardStatus,
     EnvyRule,
     EventKind,
@@ -40,15 +44,28 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.progressive.create import FIELDS, new_definition
+from croupier.progressive.ledger import Decided
 from croupier.progressive.model import VOID_RULE, VOIDING
+from croupier.progressive.significant import READER as EVENTS_READER
+from croupier.progressive.significant import READER_RULE, READER_SECTION, READING
 from croupier.progressive.staffing import STAFF_SECTION
+from croupier.progressive.store import LedgerDatabaseError
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
 from croupier.progressive.views import signed_cents as _signed_cents
 from croupier.progressive.views import significant_dict
 from croupier.progressive.views import status_dict as _status_dict
-from croupier.service.auth import signed_in
-from croupier.service.common import AwardId, IdempotencyKey, Write, idempotent, ledger_of
+from croupier.service.auth import require, signed_in
+from croupier.service.committer import unique_violation
+from croupier.service.common import (
+    AwardId,
+    IdempotencyKey,
+    KeyRows,
+    Write,
+    dumps,
+    idempotent,
+    ledger_of,
+)
 from croupier.service.settling import checked_submission
 from croupier.wagers import ProgressiveStake
 
@@ -64,7 +81,10 @@ def _staff(what: str) -> Any:
 Progressives = Annotated[StaffMember, _staff("reading the progressives")]
 OneProgressive = Annotated[StaffMember, _staff("reading a progressive")]
 History = Annotated[StaffMember, _staff("reading a progressive's history")]
-Significant = Annotated[StaffMember, _staff("reading the significant events")]
+Significant = Annotated[
+    StaffMember, Depends(require(EVENTS_READER, READER_SECTION, READING, also=READER_RULE))
+]
+"""A shift manager or an auditor (:data:`EVENTS_READER`), as ``croupier meters events``."""
 Awards = Annotated[StaffMember, _staff("reading the awards")]
 Verifier = Annotated[StaffMember, _staff("verifying the ledger")]
 Validator = Annotated[StaffMember, _staff("validating an award")]
@@ -78,31 +98,50 @@ Hirer = Annotated[StaffMember, _staff("adding staff")]
 def may(
     request: Request, member: StaffMember, role: Role, section: str, what: str, name: str | None
 ) -> Callable[[], object]:
-    """The ledger's role check of an operation on progressive ``name`` (its existence first, as
-    the ledger checks them), made before a stored response is answered again
-    (:func:`~croupier.service.common.idempotent`'s ``authorize``)."""
+    """The ledger's role check of an operation on progressive ``name``, made before a stored
+    response is answered again (:func:`~croupier.service.common.idempotent`'s ``authorize``):
+    the role first, then the progressive's existence — a member who may not make the request
+    is refused alike whether ``name`` exists or not (docs/interpretations.md, *What a role can
+    learn*)."""
 
     def check() -> object:
         ledger = ledger_of(request)
+        found = ledger.check_role(member.name, role, section, what)
         if name is not None:
             ledger.definition(name)
-        return ledger.check_role(member.name, role, section, what)
+        return found
 
     return check
 
 
+AWARD_RULES: dict[str, tuple[str, str]] = {
+    "(h)(3)": ("633b.2(h)(3)", "58 Pa. Code § 633b.3(h)(3)"),
+    VOID_RULE: ("633b.2(h)(1)", "58 Pa. Code § 633b.3(h)(1)"),
+}
+"""The paragraph an award decision answers to — (h)(3) a validation, (h)(1) a void — as the
+refusal of a member who may not decide one cites it: the same paragraph of § 633b.2 (Jackpot
+Party) and § 633b.3 (Match the Dealer), both cited, since the refusal is made before the award
+is looked up and so names none of its progressive's."""
+
+
 def _may_decide(
-    request: Request, member: StaffMember, award_id: int, what: str, paragraph: str
+    request: Request, member: StaffMember, what: str, paragraph: str
 ) -> Callable[[], object]:
-    """The ledger's check of who may validate or void award ``award_id``: a floorperson or
-    above, citing the award's progressive's own ``paragraph`` — (h)(3) for a validation
-    (§ 633b.2(h)(3), § 633b.3(h)(3)), (h)(1) for a void (a hand found not to be a winning one),
-    as the ledger's own check does."""
+    """Who may validate or void an award: a floorperson or above (§ 633b.2(h)(3),
+    § 633b.3(h)(3); a void answers to (h)(1)), checked against the ledger's log **before the
+    award is looked up** — a member who may not decide awards gets one answer, a 403 citing
+    :data:`AWARD_RULES`, for an award that exists and one that does not (no award id is learnt
+    by trying it: docs/interpretations.md, *What a role can learn*). A member who may is then
+    told a missing award's 404; the ledger checks the role again, citing the award's own
+    progressive, in its transaction."""
 
     def check() -> object:
+        section, also = AWARD_RULES[paragraph]
         ledger = ledger_of(request)
-        section = ledger.definition(ledger.award(award_id).progressive).rule(paragraph)
-        return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
+        try:
+            return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
+        except AuthorizationError as exc:
+            raise AuthorizationError(exc.reason, section=section, also=also) from None
 
     return check
 
@@ -163,7 +202,9 @@ def significant_events(
 ) -> dict[str, Any]:
     """As ``croupier meters events --json`` (GLI-13; N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8):
     start-up self-checks, verification failures, configuration mismatches, recoveries after a
-    crash and shutdowns, each with its table, code, time and actor."""
+    crash and shutdowns, failed logins and lockouts, each with its table, code, time and actor.
+    A shift manager or an auditor reads them (NIST SP 800-53 AU-9(4): they name members and
+    client addresses); any other role is a 403 problem."""
     ledger = ledger_of(request)
     if progressive is not None:
         ledger.definition(progressive)
