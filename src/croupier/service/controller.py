@@ -269,19 +269,59 @@ class Reason(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
+def _decision(decide: Callable[[Decided | None], Award], answer: Callable[[Award], Any]) -> Write:
+    """The write of a decision on an award: the ledger's transaction records it **and** the
+    request's ``Idempotency-Key`` with its answer (:data:`~croupier.progressive.ledger.Decided`),
+    so a crash leaves both or neither — a retry under the key after a crash that followed the
+    commit answers the first answer, not a 409 "paid already". An award decided meanwhile
+    (``RoundStateError``), or the key recorded by a concurrent request of the member's, writes
+    nothing: :func:`~croupier.service.common.idempotent` then answers the key's record, if
+    there is one, and else ``run`` gives the refusal."""
+    refused: list[CroupierError] = []
+
+    def together(key_rows: KeyRows) -> tuple[int, str] | None:
+        made: list[str] = []
+
+        def after(conn: Connection, award: Award) -> None:
+            text = dumps(answer(award))
+            for stmt, values in key_rows(200, text):
+                conn.execute(stmt, values)
+            made.append(text)
+
+        try:
+            decide(after)
+        except RoundStateError as exc:
+            refused.append(exc)
+            return None
+        except LedgerDatabaseError as exc:
+            if unique_violation(exc):  # the key, recorded by a concurrent request
+                return None
+            raise
+        return 200, made[0]
+
+    def run(_conn: Connection) -> tuple[int, Any]:
+        if refused:
+            raise refused[0]
+        return 200, answer(decide(None))  # pragma: no cover - the key taken, then released
+
+    return Write(run, together=together)
+
+
 @router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
 def validate(
     request: Request, member: Validator, award_id: AwardId, key: IdempotencyKey = None
 ) -> Response:
     """A floorperson or above validates a pending share of a meter; it is then paid and, after
-    a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A dealer: 403
-    citing the paragraph; an award paid already: 409."""
+    a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A member below:
+    403 citing the paragraph, whether the award exists or not; an award paid already: 409."""
 
     def effect() -> Write:
-        a = ledger_of(request).validate(award_id, by=member.name)
-        return _answer(200, _award_dict(a))
+        ledger = ledger_of(request)
+        return _decision(
+            lambda after: ledger.validate(award_id, by=member.name, after=after), _award_dict
+        )
 
-    check = _may_decide(request, member, award_id, "validating a progressive payout", "(h)(3)")
+    check = _may_decide(request, member, "validating a progressive payout", "(h)(3)")
     return idempotent(request, key, {"award": award_id}, member.name, effect, check)
 
 
@@ -290,13 +330,18 @@ def void(
     request: Request, member: Voider, award_id: AwardId, body: Reason, key: IdempotencyKey = None
 ) -> Response:
     """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
-    the meter."""
+    the meter. Who may, and what else is answered: as a validation."""
 
     def effect() -> Write:
-        a = ledger_of(request).void_award(award_id, by=member.name, reason=body.reason)
-        return _answer(200, {**_award_dict(a), "voided_by": member.name, "reason": body.reason})
+        ledger = ledger_of(request)
+        return _decision(
+            lambda after: ledger.void_award(
+                award_id, by=member.name, reason=body.reason, after=after
+            ),
+            lambda a: {**_award_dict(a), "voided_by": member.name, "reason": body.reason},
+        )
 
-    check = _may_decide(request, member, award_id, VOIDING, VOID_RULE)
+    check = _may_decide(request, member, VOIDING, VOID_RULE)
     return idempotent(request, key, body.model_dump(), member.name, effect, check)
 
 
