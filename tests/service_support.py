@@ -8,6 +8,7 @@ then opens it, migrates its own tables, and is asked ``/health`` until it answer
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import os
 import signal
@@ -105,6 +106,27 @@ def link(c: httpx.Client, srv: Server, table: str, names: Sequence[str] = PROGRE
         assert r.status_code == 201, r.text
 
 
+def descendants(pid: int) -> list[int]:
+    """The processes under ``pid`` — children, theirs, … — read from ``/proc`` (Linux)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:  # gone meanwhile
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])  # after "(comm)": state, then the ppid
+        children.setdefault(ppid, []).append(int(entry.name))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
 class Server:
     """``python -m croupier serve`` on a free loopback port, serving ``url``."""
 
@@ -174,9 +196,14 @@ class Server:
         self.proc = None
 
     def kill(self) -> None:
-        """SIGKILL the process, as a power cut would."""
+        """SIGKILL the process and every process under it (``--workers 2``: its worker
+        processes; a job's process), as a power cut would."""
         if self.proc is not None:
+            under = descendants(self.proc.pid)
             self.proc.kill()
+            for pid in under:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
             self.proc.wait(15)
             self.proc = None
 

@@ -212,7 +212,7 @@ def test_times_carry_their_offset(server: Server) -> None:
         assert history["history"]
         for e in history["history"]:
             assert re.search(r"[+-]\d\d:\d\d$", e["at"]), e["at"]
-        events = c.get("/significant-events", headers=server.auth(DEALER)).json()["events"]
+        events = c.get("/significant-events", headers=server.auth(SHIFT)).json()["events"]
         for e in events:
             assert re.search(r"[+-]\d\d:\d\d$", e["at"]), e["at"]
 

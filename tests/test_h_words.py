@@ -208,9 +208,10 @@ def test_a_void_by_a_dealer_cites_the_paragraph_a_void_answers_to(server: Server
         )
         assert no.status_code == 403, no.text
         assert no.json()["section"] == "633b.2(h)(1)"  # verify that the hand is a winning hand
-        assert detail(no) == (
+        assert detail(no) == (  # refused before the award is looked up: both games' paragraph
             "dana is a dealer; voiding a progressive payout (a hand found not to be a winning "
-            "one) needs a floorperson or above (58 Pa. Code § 633b.2(h)(1))"
+            "one) needs a floorperson or above (58 Pa. Code § 633b.2(h)(1); 58 Pa. Code "
+            "§ 633b.3(h)(1))"
         )
         ok = c.post(f"/awards/{award}/validate", headers=keyed(server.auth(DEALER)))
         assert ok.json()["section"] == "633b.2(h)(3)"  # validation is (h)(3)

@@ -304,13 +304,16 @@ def test_the_commands_store_print_and_enforce_the_digests_and_list_the_events(
     assert verified["configuration"]["good"]["running_submission_sha256"] == digest
     run("meters", "verify", "--name", "other", "--submission",
         str(SUBMISSIONS / "blackjack-6deck.toml"), *db, code=2)  # fmt: skip
-    listed = json.loads(run("meters", "events", *db, "--json"))
+    env["CROUPIER_PASSWORD"] = "sam-secret"  # the events are a shift manager's to read
+    listed = json.loads(run("meters", "events", "--as", "sam", *db, "--json"))
     _schema_valid("meters-events", listed)
     codes = [(e["code"], e["progressive"]) for e in listed["events"]]
     # the refused settlement and the refused verification, each logged
     assert codes == [("configuration-mismatch", "other")] * 2
     assert listed["events"][0]["table"] == "BJ-2" and listed["events"][0]["by"] == "dana"
-    only = json.loads(run("meters", "events", "--code", "crash-recovery", *db, "--json"))
+    only = json.loads(
+        run("meters", "events", "--code", "crash-recovery", "--as", "sam", *db, "--json")
+    )
     assert only == {"events": []}
-    assert "configuration-mismatch" in run("meters", "events", *db)
-    assert "unknown code" in run("meters", "events", "--code", "nope", *db, code=2)
+    assert "configuration-mismatch" in run("meters", "events", "--as", "sam", *db)
+    assert "unknown code" in run("meters", "events", "--code", "nope", "--as", "sam", *db, code=2)

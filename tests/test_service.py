@@ -730,10 +730,10 @@ def test_a_json_body_is_held_to_croupiers_input_limits(server: Server) -> None:
 def test_the_server_starts_as_a_controller_and_records_it(server: Server) -> None:
     """`croupier serve` opens the ledger as a controller (issue 15): its start-up self-check —
     the whole ledger verified, every progressive's configuration against its approved digests —
-    is a significant event, read back with GET /significant-events (staff only)."""
+    is a significant event, read back with GET /significant-events (a shift manager's)."""
     with server.client() as c:
         assert c.get("/significant-events").status_code == 401
-        h = server.auth(DEALER)
+        h = server.auth(SHIFT)
         got = c.get("/significant-events", params={"code": "startup-self-check"}, headers=h)
         assert got.status_code == 200, got.text
         (*_, last) = got.json()["events"]

@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from progressive_support import BACKENDS, new_db_url
-from service_support import DEALER, TABLES, Server, make_ledger, pp_round
+from service_support import DEALER, SHIFT, TABLES, Server, make_ledger, pp_round
 
 
 @pytest.fixture(params=BACKENDS)
@@ -75,7 +75,7 @@ def test_two_workers_store_every_round_once(url: str, tmp_path: Path) -> None:
     # each worker was a controller session: started, then shut down (not left to recover)
     again = Server(url, tmp_path / "again.log").start()
     try:
-        with again.client(headers=again.auth(DEALER)) as c:
+        with again.client(headers=again.auth(SHIFT)) as c:
             events = c.get("/significant-events").json()["events"]
     finally:
         again.stop()

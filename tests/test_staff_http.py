@@ -171,13 +171,13 @@ def test_wrong_logins_lock_a_member_out_with_a_429(server: Server) -> None:
         time.sleep(int(right_too.headers["Retry-After"]) + 0.2)
         assert login(server, name).status_code == 200
         events = c.get(
-            "/significant-events", params={"code": "login-lockout"}, headers=server.auth(PIT)
+            "/significant-events", params={"code": "login-lockout"}, headers=server.auth(SHIFT)
         ).json()["events"]
         mine = [e for e in events if e["detail"].get("user") == name]
         assert len(mine) == 1 and mine[0]["by"] is None
         assert mine[0]["detail"]["seconds"] == LOCKOUT_SECONDS
         failures = c.get(
-            "/significant-events", params={"code": "login-failure"}, headers=server.auth(PIT)
+            "/significant-events", params={"code": "login-failure"}, headers=server.auth(SHIFT)
         ).json()["events"]
         assert [e["detail"]["failures"] for e in failures if e["detail"].get("user") == name] == [
             1,

@@ -2,6 +2,9 @@
 N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8; docs/interpretations.md): start-up self-checks,
 verification failures, configuration mismatches, recoveries after a crash, shutdowns, failed
 logins and lockouts (NIST SP 800-63B § 5.2.2) — each with its table, code, time and actor.
+Read by a shift manager or an auditor only, who names themselves with ``--as`` and gives their
+credential as every ``--as`` does (:data:`croupier.progressive.significant.READER`: the events
+name members and client addresses; NIST SP 800-53 AU-9(4)), as ``GET /significant-events``.
 Registered on :data:`croupier.commands.meters.meters_app` when imported: the ``meters`` entry of
 :data:`croupier.commands.COMMANDS` lists this module."""
 
@@ -14,9 +17,18 @@ import typer
 from rich.table import Table
 
 from croupier.commands.common import out, shown
-from croupier.commands.meters import DbOpt, JsonOut, _ledger, meters_app
+from croupier.commands.meters import (
+    AsUser,
+    DbOpt,
+    JsonOut,
+    PasswordFile,
+    _ledger,
+    login,
+    meters_app,
+)
 from croupier.errors import InputError
 from croupier.progressive import EventKind, SignificantCode
+from croupier.progressive.significant import check_reader
 from croupier.progressive.views import significant_dict
 
 
@@ -50,6 +62,7 @@ def _summary(code: str, d: dict[str, Any]) -> str:
 @meters_app.command()
 def events(
     ctx: typer.Context,
+    as_name: AsUser,
     name: Annotated[str | None, typer.Option("--name", help="Only this progressive's.")] = None,
     code: Annotated[
         str | None,
@@ -63,16 +76,20 @@ def events(
     limit: Annotated[int | None, typer.Option("--limit", help="Only the last N.")] = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
+    password_file: PasswordFile = None,
 ) -> None:
     """The significant events of the progressive controller (GLI-13; N.J.A.C. 13:69D-1.52, NY 9
-    NYCRR 5320.8): start-up self-checks, verification failures, configuration mismatches and
-    recoveries after a crash, each with its table, code, time and actor."""
+    NYCRR 5320.8): start-up self-checks, verification failures, configuration mismatches,
+    recoveries after a crash, failed logins and lockouts, each with its table, code, time and
+    actor. A shift manager or an auditor reads them (--as; NIST SP 800-53 AU-9(4))."""
     codes = {c.value for c in SignificantCode}
     if code is not None and code not in codes:
         raise InputError(f"unknown code {code!r} (expected one of {', '.join(sorted(codes))})")
     if limit is not None and limit < 1:
         raise InputError(f"--limit must be 1 or more, not {limit}")
     with _ledger(ctx, db) as ledger:
+        who = login(ledger, as_name, password_file)
+        check_reader(who.name, who.role)  # before anything is looked up
         if name is not None:
             ledger.definition(name)
         found = [

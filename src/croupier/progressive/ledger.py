@@ -53,7 +53,7 @@ True
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -162,6 +162,13 @@ def _award_id(award_id: object) -> None:
         raise InputError(f"an award id is a whole number, not {award_id!r}")
 
 
+Decided = Callable[[Connection, Award], None]
+"""What a caller writes with a decision on an award (:meth:`Ledger.validate`,
+:meth:`Ledger.void_award`), in the ledger's transaction, given the award as decided: the
+service's record of the request's ``Idempotency-Key`` and its answer, so that the decision and
+the record commit together — a crash leaves both or neither."""
+
+
 class Ledger(LedgerBase):
     """The progressive ledger in one database.
 
@@ -265,7 +272,7 @@ class Ledger(LedgerBase):
             )
         return a
 
-    def validate(self, award_id: int, *, by: str) -> Award:
+    def validate(self, award_id: int, *, by: str, after: Decided | None = None) -> Award:
         """Validate a pending share award and pay it (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)).
 
         ``by`` must be a floorperson or above (:class:`~croupier.errors.AuthorizationError`
@@ -273,6 +280,7 @@ class Ledger(LedgerBase):
         after a 100% award, when the progressive resets on validation — the reset, funded as the
         definition's reseed funding says. Odds and envy pays need no validation; validating one,
         or an award already paid or voided, is a :class:`~croupier.errors.RoundStateError`.
+        ``after`` (:data:`Decided`) writes its own rows in the same transaction.
         """
         _award_id(award_id)
         with self._tx() as conn:
@@ -286,7 +294,7 @@ class Ledger(LedgerBase):
             self._check_pending(a)
             assert a.level is not None and a.share is not None
             levels = self._levels(conn, pid)
-            drafts, after = payment_events(
+            drafts, paid = payment_events(
                 defn,
                 levels[a.level],
                 PendingAward(a.id, a.level, a.share, a.meter_cents, a.amount_cents),
@@ -310,21 +318,26 @@ class Ledger(LedgerBase):
                 actor=by,
                 role=role,
             )
-            self._store_levels(conn, pid, levels, {a.level: after})
+            self._store_levels(conn, pid, levels, {a.level: paid})
             conn.execute(
                 sa.update(t.awards)
                 .where(t.awards.c.id == a.id)
                 .values(status=AwardStatus.PAID.value, validated_by=by)
             )
+            done = self._logged_award(conn, pid, a.progressive, award_id)
+            if after is not None:
+                after(conn, done)
             self._fault("validation-commit")
-            return self._logged_award(conn, pid, a.progressive, award_id)
+            return done
 
-    def void_award(self, award_id: int, *, by: str, reason: str) -> Award:
+    def void_award(
+        self, award_id: int, *, by: str, reason: str, after: Decided | None = None
+    ) -> Award:
         """Void a pending share award the floorperson found not to be a winning hand
         (§ 633b.2(h)(1)): its held amount is released to the meter (an ``adjustment`` event).
         A floorperson or above voids it, as one validates it (the regulation says who validates,
         (h)(3), not who voids); a dealer is refused citing the paragraph a void answers to,
-        (h)(1) (:data:`VOID_RULE`)."""
+        (h)(1) (:data:`VOID_RULE`). ``after`` as :meth:`validate`'s."""
         _award_id(award_id)
         if not reason.strip():
             raise InputError("voiding an award needs a reason")
@@ -357,13 +370,18 @@ class Ledger(LedgerBase):
                 actor=by,
                 role=role,
             )
+            self._fault("void")
             self._store_levels(conn, pid, levels, {a.level: levels[a.level].apply(d)})
             conn.execute(
                 sa.update(t.awards)
                 .where(t.awards.c.id == a.id)
                 .values(status=AwardStatus.VOIDED.value, validated_by=by)
             )
-            return self._logged_award(conn, pid, a.progressive, award_id)
+            done = self._logged_award(conn, pid, a.progressive, award_id)
+            if after is not None:
+                after(conn, done)
+            self._fault("void-commit")
+            return done
 
     @staticmethod
     def _check_pending(a: Award) -> None:

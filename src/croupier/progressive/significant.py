@@ -41,16 +41,48 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 
 import croupier.progressive.schema as t
-from croupier.errors import CroupierError, LedgerIntegrityError
+from croupier.errors import AuthorizationError, CroupierError, LedgerIntegrityError
 from croupier.progressive.checkpoint import checkpoint_dir, write_to
 from croupier.progressive.configuration import ConfigurationCheck, ledger_check
 from croupier.progressive.meters import EventDraft, LevelState
-from croupier.progressive.model import EventKind, SignificantCode
+from croupier.progressive.model import EventKind, Role, SignificantCode
 
 if TYPE_CHECKING:
     from croupier.paytables import MeterLevel
     from croupier.progressive.audit import AuditReport
     from croupier.progressive.core import LedgerBase
+
+
+READER = Role.SHIFT_MANAGER
+"""Who reads the significant events: a shift manager (or above), and an auditor, who reads
+everything a shift manager reads (:meth:`Role.may_read <croupier.progressive.Role.may_read>`) —
+the readers of the staff roster. The events are the controller's audit log: besides the
+self-checks, recoveries and configuration mismatches they hold every failed login and lockout
+with the member's name and the client's address, which NIST SP 800-53 AU-9(4) keeps to a subset
+of privileged users (docs/interpretations.md, *Who reads the significant events*)."""
+
+READER_SECTION = "605a.7"
+"""The section a refused reader is cited: the system's internal controls (as the roster's)."""
+
+READER_RULE = "NIST SP 800-53 AU-9(4)"
+"""The control the choice of :data:`READER` follows (protection of audit information: access
+by a subset of privileged users)."""
+
+READING = "reading the significant events"
+
+
+def check_reader(name: str, role: Role) -> None:
+    """Refuse member ``name`` of ``role`` the significant events unless the role reads what a
+    :data:`READER` reads (:class:`~croupier.errors.AuthorizationError` citing
+    :data:`READER_SECTION` and :data:`READER_RULE`) — ``croupier meters events`` and ``GET
+    /significant-events`` alike."""
+    if not role.may_read(READER):
+        only = " (a role that reads and changes nothing)" if role.read_only else ""
+        raise AuthorizationError(
+            f"{name} is {role.said}{only}; {READING} needs {READER.who_may(reading=True)}",
+            section=READER_SECTION,
+            also=READER_RULE,
+        )
 
 
 def record(

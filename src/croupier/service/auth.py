@@ -176,9 +176,9 @@ def known_terminal(ledger: Ledger, mark: str | None, name: str) -> bool:
     return fresh and claims.get("typ") == "terminal" and claims.get("sub") == login_name(name)
 
 
-REQUIREMENTS: dict[Callable[..., Awaitable[StaffMember]], tuple[Role, str, str]] = {}
-"""Each :func:`require` dependency's (role, section, what): what the OpenAPI document says a
-route's 401 and 403 problems are (:mod:`croupier.service.openapi`)."""
+REQUIREMENTS: dict[Callable[..., Awaitable[StaffMember]], tuple[Role, str, str, str | None]] = {}
+"""Each :func:`require` dependency's (role, section, what, also): what the OpenAPI document says
+a route's 401 and 403 problems are (:mod:`croupier.service.openapi`)."""
 
 
 def check_token(ledger: Ledger, token: str) -> StaffMember:
@@ -201,11 +201,15 @@ def _token_of(request: Request, token: str | None, what: str) -> StaffMember:
     return check_token(request.app.state.ledger, token)
 
 
-def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[StaffMember]]:
+def require(
+    role: Role, section: str, what: str, *, also: str | None = None
+) -> Callable[..., Awaitable[StaffMember]]:
     """A dependency: the authenticated member, if their role is ``role`` or above — or, for a
     read (``GET``), one that reads what a ``role`` reads (:meth:`Role.may_read`)
-    (:class:`AuthorizationError` citing ``section`` otherwise; :class:`AuthenticationError`
-    without a valid token, or with a revoked one)."""
+    (:class:`AuthorizationError` citing ``section``, and ``also`` — another rule the choice
+    follows — after it, otherwise; :class:`AuthenticationError` without a valid token, or with
+    a revoked one). Decided before the route looks anything up: a member refused is refused
+    alike whatever the path names."""
 
     # async: a signature check remembered and one indexed read — on the event loop, not a trip
     # to the thread pool
@@ -220,11 +224,11 @@ def require(role: Role, section: str, what: str) -> Callable[..., Awaitable[Staf
             only = " (a role that reads and changes nothing)" if r.read_only else ""
             who = role.who_may(reading=request.method in _READS)  # who reads it, if a read
             raise AuthorizationError(
-                f"{member.name} is {r.said}{only}; {what} needs {who}", section=section
+                f"{member.name} is {r.said}{only}; {what} needs {who}", section=section, also=also
             )
         return member
 
-    REQUIREMENTS[dependency] = (role, section, what)
+    REQUIREMENTS[dependency] = (role, section, what, also)
     return dependency
 
 
@@ -255,7 +259,7 @@ def signed_in(what: str) -> Callable[..., Awaitable[StaffMember]]:
     ) -> StaffMember:
         return _token_of(request, token, what)
 
-    REQUIREMENTS[dependency] = (Role.DEALER, "605a.7", what)
+    REQUIREMENTS[dependency] = (Role.DEALER, "605a.7", what, None)
     EVERY_ROLE.add(dependency)  # no 403 to document
     return dependency
 

@@ -83,7 +83,11 @@ fault stages (``contributions``, ``awards``, ``before-commit``, …) or the serv
 round fed step by step — to several progressives, or one the common case does not cover: the
 ledger committed, the service's transaction not begun) and ``service-before-commit`` (the
 service's rows written, not committed: with the ledger's rows in the common case of one
-progressive)."""
+progressive) and ``after-commit`` (the request's rows and its key's record committed, the answer
+not sent). A decision on an award (``POST /awards/{id}/validate``, ``/void``) writes nothing
+before its ledger transaction (``after-effect``), then dies in it at the ledger's ``validation``
+or ``void`` (its first event staged) and ``validation-commit`` or ``void-commit`` (every row,
+the key's record included, staged)."""
 
 
 def crash_point(request: Request, stage: str) -> None:
@@ -204,12 +208,17 @@ def idempotent(
 
         done = write.together(key_rows)
         if done is not None:
+            crash_point(request, "after-commit")
             return Response(done[1].encode(), done[0], media_type="application/json")
+        stored = idempotency.lookup(engine, actor, k, route, digest)
+        if stored is not None:  # a concurrent request of the member's under the key won
+            return respond(stored.status, stored.body, True)
     if write.fast is not None:
         status, answer, rows = write.fast()
         text = dumps(answer)
         rows = [*rows, (_INSERT_KEY, idempotency.row(k, route, digest, status, text, actor))]
         if committer_of(request).write(rows):
+            crash_point(request, "after-commit")
             return Response(text.encode(), status, media_type="application/json")
     for attempt in range(3):
         try:
@@ -218,6 +227,7 @@ def idempotent(
                 text = dumps(answer)
                 idempotency.record(conn, k, route, digest, status, text, actor)
                 crash_point(request, "service-before-commit")
+            crash_point(request, "after-commit")
             return respond(status, text, False)
         except IntegrityError:
             stored = idempotency.lookup(engine, actor, k, route, digest)

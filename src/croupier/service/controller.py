@@ -11,7 +11,9 @@ manager creates one, § 605a.7), ``POST /progressives/{name}/links`` (§ 605a.8)
 /progressives/{name}/adjust`` (a pit manager, § 605a.7(a)(6)), ``POST /awards/{id}/validate``
 and ``POST /awards/{id}/void`` (a floorperson or above, § 633b.2(h)(3), § 633b.3(h)(3): a dealer
 is refused with a 403 problem citing the paragraph — (h)(3) for a validation, (h)(1) for a void,
-a hand found not to be a winning one). The staff routes (``/staff``) are
+a hand found not to be a winning one — before the award is looked up: the same answer for an
+award that exists and one that does not). ``GET /significant-events`` is a shift manager's or
+an auditor's (:data:`EVENTS_READER`). The staff routes (``/staff``) are
 :mod:`croupier.service.staff_routes`'s.
 """
 
@@ -25,8 +27,10 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy import Connection
 
+from croupier.errors import AuthorizationError, CroupierError, RoundStateError
 from croupier.names import PROGRESSIVE, TABLE, exact
 from croupier.progressive import (
+    Award,
     AwardStatus,
     EnvyRule,
     EventKind,
@@ -40,15 +44,28 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.progressive.create import FIELDS, new_definition
+from croupier.progressive.ledger import Decided
 from croupier.progressive.model import VOID_RULE, VOIDING
+from croupier.progressive.significant import READER as EVENTS_READER
+from croupier.progressive.significant import READER_RULE, READER_SECTION, READING
 from croupier.progressive.staffing import STAFF_SECTION
+from croupier.progressive.store import LedgerDatabaseError
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
 from croupier.progressive.views import signed_cents as _signed_cents
 from croupier.progressive.views import significant_dict
 from croupier.progressive.views import status_dict as _status_dict
-from croupier.service.auth import signed_in
-from croupier.service.common import AwardId, IdempotencyKey, Write, idempotent, ledger_of
+from croupier.service.auth import require, signed_in
+from croupier.service.committer import unique_violation
+from croupier.service.common import (
+    AwardId,
+    IdempotencyKey,
+    KeyRows,
+    Write,
+    dumps,
+    idempotent,
+    ledger_of,
+)
 from croupier.service.settling import checked_submission
 from croupier.wagers import ProgressiveStake
 
@@ -64,7 +81,10 @@ def _staff(what: str) -> Any:
 Progressives = Annotated[StaffMember, _staff("reading the progressives")]
 OneProgressive = Annotated[StaffMember, _staff("reading a progressive")]
 History = Annotated[StaffMember, _staff("reading a progressive's history")]
-Significant = Annotated[StaffMember, _staff("reading the significant events")]
+Significant = Annotated[
+    StaffMember, Depends(require(EVENTS_READER, READER_SECTION, READING, also=READER_RULE))
+]
+"""A shift manager or an auditor (:data:`EVENTS_READER`), as ``croupier meters events``."""
 Awards = Annotated[StaffMember, _staff("reading the awards")]
 Verifier = Annotated[StaffMember, _staff("verifying the ledger")]
 Validator = Annotated[StaffMember, _staff("validating an award")]
@@ -78,31 +98,50 @@ Hirer = Annotated[StaffMember, _staff("adding staff")]
 def may(
     request: Request, member: StaffMember, role: Role, section: str, what: str, name: str | None
 ) -> Callable[[], object]:
-    """The ledger's role check of an operation on progressive ``name`` (its existence first, as
-    the ledger checks them), made before a stored response is answered again
-    (:func:`~croupier.service.common.idempotent`'s ``authorize``)."""
+    """The ledger's role check of an operation on progressive ``name``, made before a stored
+    response is answered again (:func:`~croupier.service.common.idempotent`'s ``authorize``):
+    the role first, then the progressive's existence — a member who may not make the request
+    is refused alike whether ``name`` exists or not (docs/interpretations.md, *What a role can
+    learn*)."""
 
     def check() -> object:
         ledger = ledger_of(request)
+        found = ledger.check_role(member.name, role, section, what)
         if name is not None:
             ledger.definition(name)
-        return ledger.check_role(member.name, role, section, what)
+        return found
 
     return check
 
 
+AWARD_RULES: dict[str, tuple[str, str]] = {
+    "(h)(3)": ("633b.2(h)(3)", "58 Pa. Code § 633b.3(h)(3)"),
+    VOID_RULE: ("633b.2(h)(1)", "58 Pa. Code § 633b.3(h)(1)"),
+}
+"""The paragraph an award decision answers to — (h)(3) a validation, (h)(1) a void — as the
+refusal of a member who may not decide one cites it: the same paragraph of § 633b.2 (Jackpot
+Party) and § 633b.3 (Match the Dealer), both cited, since the refusal is made before the award
+is looked up and so names none of its progressive's."""
+
+
 def _may_decide(
-    request: Request, member: StaffMember, award_id: int, what: str, paragraph: str
+    request: Request, member: StaffMember, what: str, paragraph: str
 ) -> Callable[[], object]:
-    """The ledger's check of who may validate or void award ``award_id``: a floorperson or
-    above, citing the award's progressive's own ``paragraph`` — (h)(3) for a validation
-    (§ 633b.2(h)(3), § 633b.3(h)(3)), (h)(1) for a void (a hand found not to be a winning one),
-    as the ledger's own check does."""
+    """Who may validate or void an award: a floorperson or above (§ 633b.2(h)(3),
+    § 633b.3(h)(3); a void answers to (h)(1)), checked against the ledger's log **before the
+    award is looked up** — a member who may not decide awards gets one answer, a 403 citing
+    :data:`AWARD_RULES`, for an award that exists and one that does not (no award id is learnt
+    by trying it: docs/interpretations.md, *What a role can learn*). A member who may is then
+    told a missing award's 404; the ledger checks the role again, citing the award's own
+    progressive, in its transaction."""
 
     def check() -> object:
+        section, also = AWARD_RULES[paragraph]
         ledger = ledger_of(request)
-        section = ledger.definition(ledger.award(award_id).progressive).rule(paragraph)
-        return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
+        try:
+            return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
+        except AuthorizationError as exc:
+            raise AuthorizationError(exc.reason, section=section, also=also) from None
 
     return check
 
@@ -163,7 +202,9 @@ def significant_events(
 ) -> dict[str, Any]:
     """As ``croupier meters events --json`` (GLI-13; N.J.A.C. 13:69D-1.52, NY 9 NYCRR 5320.8):
     start-up self-checks, verification failures, configuration mismatches, recoveries after a
-    crash and shutdowns, each with its table, code, time and actor."""
+    crash and shutdowns, failed logins and lockouts, each with its table, code, time and actor.
+    A shift manager or an auditor reads them (NIST SP 800-53 AU-9(4): they name members and
+    client addresses); any other role is a 403 problem."""
     ledger = ledger_of(request)
     if progressive is not None:
         ledger.definition(progressive)
@@ -228,19 +269,59 @@ class Reason(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
+def _decision(decide: Callable[[Decided | None], Award], answer: Callable[[Award], Any]) -> Write:
+    """The write of a decision on an award: the ledger's transaction records it **and** the
+    request's ``Idempotency-Key`` with its answer (:data:`~croupier.progressive.ledger.Decided`),
+    so a crash leaves both or neither — a retry under the key after a crash that followed the
+    commit answers the first answer, not a 409 "paid already". An award decided meanwhile
+    (``RoundStateError``), or the key recorded by a concurrent request of the member's, writes
+    nothing: :func:`~croupier.service.common.idempotent` then answers the key's record, if
+    there is one, and else ``run`` gives the refusal."""
+    refused: list[CroupierError] = []
+
+    def together(key_rows: KeyRows) -> tuple[int, str] | None:
+        made: list[str] = []
+
+        def after(conn: Connection, award: Award) -> None:
+            text = dumps(answer(award))
+            for stmt, values in key_rows(200, text):
+                conn.execute(stmt, values)
+            made.append(text)
+
+        try:
+            decide(after)
+        except RoundStateError as exc:
+            refused.append(exc)
+            return None
+        except LedgerDatabaseError as exc:
+            if unique_violation(exc):  # the key, recorded by a concurrent request
+                return None
+            raise
+        return 200, made[0]
+
+    def run(_conn: Connection) -> tuple[int, Any]:
+        if refused:
+            raise refused[0]
+        return 200, answer(decide(None))  # pragma: no cover - the key taken, then released
+
+    return Write(run, together=together)
+
+
 @router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
 def validate(
     request: Request, member: Validator, award_id: AwardId, key: IdempotencyKey = None
 ) -> Response:
     """A floorperson or above validates a pending share of a meter; it is then paid and, after
-    a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A dealer: 403
-    citing the paragraph; an award paid already: 409."""
+    a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A member below:
+    403 citing the paragraph, whether the award exists or not; an award paid already: 409."""
 
     def effect() -> Write:
-        a = ledger_of(request).validate(award_id, by=member.name)
-        return _answer(200, _award_dict(a))
+        ledger = ledger_of(request)
+        return _decision(
+            lambda after: ledger.validate(award_id, by=member.name, after=after), _award_dict
+        )
 
-    check = _may_decide(request, member, award_id, "validating a progressive payout", "(h)(3)")
+    check = _may_decide(request, member, "validating a progressive payout", "(h)(3)")
     return idempotent(request, key, {"award": award_id}, member.name, effect, check)
 
 
@@ -249,13 +330,18 @@ def void(
     request: Request, member: Voider, award_id: AwardId, body: Reason, key: IdempotencyKey = None
 ) -> Response:
     """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
-    the meter."""
+    the meter. Who may, and what else is answered: as a validation."""
 
     def effect() -> Write:
-        a = ledger_of(request).void_award(award_id, by=member.name, reason=body.reason)
-        return _answer(200, {**_award_dict(a), "voided_by": member.name, "reason": body.reason})
+        ledger = ledger_of(request)
+        return _decision(
+            lambda after: ledger.void_award(
+                award_id, by=member.name, reason=body.reason, after=after
+            ),
+            lambda a: {**_award_dict(a), "voided_by": member.name, "reason": body.reason},
+        )
 
-    check = _may_decide(request, member, award_id, VOIDING, VOID_RULE)
+    check = _may_decide(request, member, VOIDING, VOID_RULE)
     return idempotent(request, key, body.model_dump(), member.name, effect, check)
 
 

@@ -62,12 +62,14 @@ def _may(
     request: Request, member: StaffMember, role: Role, what: str, name: str
 ) -> Callable[[], object]:
     """The ledger's role check (§ 605a.7) of an operation on progressive ``name``, before a
-    stored response is answered again."""
+    stored response is answered again: the role first, then the progressive's existence (a
+    member who may not make the request is refused alike whether ``name`` exists or not)."""
 
     def check() -> object:
         ledger = ledger_of(request)
+        found = ledger.check_role(member.name, role, "605a.7", what)
         ledger.definition(name)
-        return ledger.check_role(member.name, role, "605a.7", what)
+        return found
 
     return check
 

@@ -23,7 +23,7 @@ try:  # FastAPI keeps an included router's routes nested, and says how to reach 
 except ImportError:  # pragma: no cover - an older FastAPI lists them in app.routes
     iter_route_contexts = None  # type: ignore[assignment]
 
-from croupier.errors import CroupierError, citation
+from croupier.errors import CroupierError, citation, cite
 from croupier.progressive import Role
 from croupier.service.auth import EVERY_ROLE, REQUIREMENTS
 from croupier.service.common import MAX_STORED_INT
@@ -284,7 +284,7 @@ MEMBERS = {
 route that changes something and takes the lowest pit role, an auditor (a role that reads and
 changes nothing)."""
 
-Requirement = tuple[Role, str, str]
+Requirement = tuple[Role, str, str, str | None]
 
 
 class Facts(NamedTuple):
@@ -361,14 +361,16 @@ def examples_of(
         text = _refusal(lambda: check_key(None, where))
         out["400"] = [Example("No Idempotency-Key", "IdempotencyKeyError", text)]
     if facts.requirement is not None:
-        role, section, what = facts.requirement
+        role, section, what, also = facts.requirement
         text = f"{what} needs a staff member's token: log in with POST /token"
         out["401"] = [Example("No token", "AuthenticationError", text)]
         if role.rank > 0:
             below = list(Role)[role.rank - 1]
-            text = (
+            text = cite(
                 f"{MEMBERS[below]} is {below.said}; {what} needs "
-                f"{role.who_may(reading=method.lower() == 'get')} ({citation(section)})"
+                f"{role.who_may(reading=method.lower() == 'get')}",
+                section,
+                also,
             )
             out["403"] = [Example(f"A {below.value}", "AuthorizationError", text, section)]
         elif method.lower() not in ("get", "head") and not facts.every_role and "403" not in own:

@@ -238,10 +238,10 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
     },
     ("post", "/awards/{award_id}/validate"): {
         "403": Example(
-            "A dealer validating",
+            "A dealer validating (whether the award exists or not)",
             "AuthorizationError",
             "dana is a dealer; validating a progressive payout needs a floorperson or above "
-            "(58 Pa. Code § 633b.2(h)(3))",
+            "(58 Pa. Code § 633b.2(h)(3); 58 Pa. Code § 633b.3(h)(3))",
             "633b.2(h)(3)",
         ),
         "404": Example("No award by that id", "LedgerLookupError", "no award 3"),
@@ -255,11 +255,12 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
     },
     ("post", "/awards/{award_id}/void"): {
         "403": Example(
-            "A dealer voiding",
+            "A dealer voiding (whether the award exists or not)",
             "AuthorizationError",
-            "dana is a dealer; voiding a progressive payout needs a floorperson or above "
-            "(58 Pa. Code § 633b.3(h)(3))",
-            "633b.3(h)(3)",
+            "dana is a dealer; voiding a progressive payout (a hand found not to be a winning "
+            "one) needs a floorperson or above (58 Pa. Code § 633b.2(h)(1); 58 Pa. Code "
+            "§ 633b.3(h)(1))",
+            "633b.2(h)(1)",
         ),
         "404": Example("No award by that id", "LedgerLookupError", "no award 3"),
         "409": Example(
