@@ -436,6 +436,25 @@ class InputFileError(InputError):
         self.offset = offset
 
 
+class UnicodeTextError(InputFileError):
+    """A string in an input — a JSON file's or a request body's, a value or a key — is not
+    Unicode text: it holds a lone surrogate (``"\\ud800"`` escaped without its pair), which no
+    UTF-8 text can hold (RFC 8259 § 8.2; every string croupier reads is Unicode scalar values).
+    ``pointer`` is the string's JSON pointer (RFC 6901; ``""`` the whole document), ``key``
+    whether the string is a key of the object ``pointer`` names. Nothing was read any further."""
+
+    def __init__(self, path: str, pointer: str, text: str, *, key: bool = False) -> None:
+        at = pointer or "the top of the document"
+        what = f"a key of the object at {at}" if key else f"the string at {at}"
+        super().__init__(
+            path,
+            f"{what} holds a lone surrogate ({text[:60]!r}), which is not Unicode text: every "
+            "string croupier reads is Unicode scalar values (RFC 8259 § 8.2)",
+        )
+        self.pointer = pointer
+        self.key = key
+
+
 class NoCountError(InputError):
     """No balanced card count can be derived from a wager's effects of removal (e.g. every rank's
     effect is zero, or no small integer tags balance them)."""
