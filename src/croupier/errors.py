@@ -356,6 +356,27 @@ class LoginLockedError(AuthenticationError):
         return exc
 
 
+class AmountLimitError(PaytableError, InputError):
+    """An amount is over the largest croupier takes (:data:`croupier.units.MAX_CENTS`,
+    $999,999,999.99, derived from what a money column holds with room for a meter to keep
+    growing): a wager, a table's limit, a seed, a meter limit, an envy bonus, a progressive's
+    stake, an adjustment. ``maximum`` is the limit as printed. Refused before anything is
+    written (a paytable's amount as a :class:`PaytableError`, any other as an
+    :class:`InputError`: it is both)."""
+
+    def __init__(self, message: str, maximum: str) -> None:
+        super().__init__(message)
+        self.maximum = maximum
+
+
+class MeterLimitError(LedgerError):
+    """A meter, a reserve or a running total would grow past what its column holds
+    (:data:`croupier.units.STORED_INT_MAX`, a signed 64-bit integer): the operation — a round's
+    increments, an adjustment — is refused and nothing is written. A meter that large has taken
+    thousands of times the largest amount croupier takes (docs/interpretations.md, *One money
+    maximum*); an adjustment can bring it down."""
+
+
 class NameRuleError(InputError):
     """A name of a staff member, a progressive or a table is empty, too long, or holds a
     control, format or invisible character (:mod:`croupier.names`)."""
