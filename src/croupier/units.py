@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from croupier.errors import AmountLimitError, InputError, PaytableError
 
@@ -61,6 +62,26 @@ before anything is written."""
 
 MAX_AMOUNT_DIGITS = len(str(MAX_CENTS)) - 2
 """The most digits in the whole-dollar part of an amount croupier takes (9: $999,999,999.99)."""
+
+
+def amount_schema(signed: bool = False) -> dict[str, Any]:
+    """The JSON Schema keywords of an amount in dollars as croupier reads one ("$1,250.50",
+    "1250.5"; with ``signed`` a leading ``-`` or ``+``, as an adjustment takes): a ``pattern`` of
+    at most :data:`MAX_AMOUNT_DIGITS` whole-dollar digits, and the limit as ``x-maximum`` (JSON
+    Schema's ``maximum`` constrains numbers, and an amount is a string of dollars) — for the
+    OpenAPI document's request schemas (pydantic's ``json_schema_extra``).
+
+    >>> amount_schema()["x-maximum"]
+    '999999999.99'
+    """
+    d = MAX_AMOUNT_DIGITS
+    sign = r"[-+]?\s*" if signed else ""
+    return {
+        "pattern": rf"^\s*{sign}\$?\s*(?:[0-9]{{1,3}}(?:,[0-9]{{3}}){{0,{(d - 1) // 3}}}|[0-9]{{0,{d}}})"
+        r"(?:\.[0-9]*)?\s*$",
+        "x-maximum": f"{MAX_CENTS // 100}.{MAX_CENTS % 100:02d}",
+    }
+
 
 _READ_DIGITS = 40
 """The most digits of dollars read as an amount at all: a longer run is refused as not an amount

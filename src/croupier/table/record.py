@@ -61,6 +61,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     StrictInt,
     ValidationError,
     model_validator,
@@ -79,6 +80,7 @@ from croupier.table.submission import (
     submission_from_data,
     table_money,
 )
+from croupier.units import amount_schema
 from croupier.wagers.at_table import seat_number
 
 
@@ -120,7 +122,7 @@ class Step(BaseModel):
     ]
     seat: StrictInt | None = None
     wager: str | None = None
-    amount: str | None = None
+    amount: Annotated[str, Field(json_schema_extra=amount_schema())] | None = None
     player: str | None = None
     players: dict[SeatKey, str] | None = None
     dealer: str | None = None
