@@ -48,6 +48,7 @@ from croupier.service import (
     staff_routes,
     store,
     tables,
+    text,
     web,
 )
 from croupier.service.committer import Committer
@@ -156,7 +157,8 @@ class BodyLimit:
     pointer (``pointer``). A body is JSON when its ``Content-Type`` says so in any case
     (``application/JSON``: the routes read it as JSON too), and when it has no ``Content-Type``
     but parses as JSON: the routes read such a body as JSON too (FastAPI), so it is held to the
-    same limits."""
+    same limits. The text of the path, the query and a form body is UTF-8 once unescaped
+    (:mod:`croupier.service.text`), else a 422 problem naming the parameter."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -171,6 +173,10 @@ class BodyLimit:
         path = str(scope.get("path", ""))
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self._refuse(scope, send)
+            return
+        bad = text.undecodable(scope.get("raw_path"), bytes(scope.get("query_string") or b""))
+        if bad is not None:
+            await self._not_text(scope, send, bad)
             return
         chunks: list[bytes] = []
         seen = 0
@@ -188,6 +194,12 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
+        kind = headers.get(b"content-type", b"").lower()
+        if body and kind.startswith(b"application/x-www-form-urlencoded"):
+            bad = text.undecodable_fields(body, "body")
+            if bad is not None:
+                await self._not_text(scope, send, bad)
+                return
         if body and _read_as_json(headers.get(b"content-type"), body) and not _plainly_within(body):
             try:
                 parse_json(body.decode("utf-8"), "the request body")
@@ -200,6 +212,13 @@ class BodyLimit:
                 await croupier_problem(exc, path)(scope, _no_body, send)
                 return
         await self.app(scope, _replay([{"type": "http.request", "body": body}], receive), send)
+
+    @staticmethod
+    async def _not_text(scope: Scope, send: Send, where: str) -> None:
+        detail = text.refusal(where)
+        errors = [{"where": where, "message": detail}]
+        response = problem(422, "InputError", detail, str(scope.get("path", "")), errors=errors)
+        await response(scope, _no_body, send)
 
     async def _refuse(self, scope: Scope, send: Send) -> None:
         response = problem(
