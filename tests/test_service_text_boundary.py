@@ -249,7 +249,10 @@ def test_bytes_that_are_not_utf8_in_a_path_query_or_form_are_a_422_naming_where(
         r = c.post(
             "/progressives/jp-5/adjust",
             json=ADJUST,
-            headers={**server.auth(PIT), "Idempotency-Key": b"k-\xed\xa0\x80"},  # type: ignore[dict-item]
+            headers=[
+                *((k.encode(), v.encode()) for k, v in server.auth(PIT).items()),
+                (b"Idempotency-Key", b"k-\xed\xa0\x80"),
+            ],
         )
         assert (r.status_code, r.json()["error_type"]) == (400, "IdempotencyKeyError"), r.text
         same_connection_answers(c, r)
