@@ -69,7 +69,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from croupier.cards import parse_card
-from croupier.errors import CroupierError, InputError, PaytableError
+from croupier.errors import AmountLimitError, CroupierError, InputError, PaytableError
 from croupier.inputs import read_json, where
 from croupier.names import round_id
 from croupier.table.procedure import or_list
@@ -195,6 +195,8 @@ def _cents(step: Step) -> int:
         raise InputError('give its amount, e.g. "$5"')
     try:
         return table_money(step.amount)
+    except AmountLimitError:
+        raise  # an InputError already, naming the limit (its ``maximum``)
     except PaytableError as exc:
         raise InputError(str(exc)) from exc
 
