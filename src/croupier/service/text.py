@@ -13,9 +13,21 @@ from __future__ import annotations
 
 from urllib.parse import unquote_to_bytes
 
+_PERCENT = ord("%")
+"""The byte that starts a percent-escape (an ``int``: membership of one byte is a ``memchr``,
+several times faster than of ``b"%"``)."""
+
+
+def _plain(raw: bytes) -> bool:
+    """Whether ``raw`` is ASCII without a percent-escape: text as it is (the common case, told
+    in a fraction of a microsecond)."""
+    return raw.isascii() and _PERCENT not in raw
+
 
 def _bad(raw: bytes) -> bool:
     """Whether the percent-escaped ``raw`` is not UTF-8 once unescaped."""
+    if _plain(raw):
+        return False
     try:
         unquote_to_bytes(raw).decode("utf-8")
     except UnicodeDecodeError:
@@ -44,6 +56,9 @@ def undecodable_fields(encoded: bytes, where: str) -> str | None:
 def undecodable(raw_path: bytes | None, query: bytes) -> str | None:
     """``"path"`` when the percent-escaped ``raw_path`` is not UTF-8 once unescaped, else the
     query parameter that is not (:func:`undecodable_fields`), else ``None``."""
+    plain_path = raw_path is None or (_PERCENT not in raw_path and raw_path.isascii())
+    if plain_path and _PERCENT not in query and query.isascii():  # the common case: ~0.2 µs
+        return None
     if raw_path is not None and _bad(raw_path):
         return "path"
     return undecodable_fields(query, "query") if query else None
