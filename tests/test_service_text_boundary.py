@@ -26,7 +26,7 @@ from cli_support import assert_one_error_line, run_main
 from croupier.errors import InputFileError, UnicodeTextError
 from croupier.inputs import parse_json, parse_toml
 from croupier.progressive import Ledger
-from progressive_support import FLOOR, secret
+from progressive_support import FLOOR, mtd_ledger, secret
 from service_support import (
     DEALER,
     PIT,
@@ -290,3 +290,33 @@ def test_the_cli_refuses_a_round_file_with_a_lone_surrogate_in_one_line(tmp_path
     assert "\\ud800" in f.read_text("utf-8")
     line = assert_one_error_line(run_main(["settle", str(f)]))
     assert "the string at /steps/0/wager holds a lone surrogate" in line
+
+
+@pytest.mark.parametrize("reason", ["x\udcff", "x" + LONE], ids=["byte-0xff", "lone-surrogate"])
+def test_the_cli_refuses_free_text_that_is_not_unicode_nothing_written(
+    reason: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A command line's byte that is not UTF-8 reaches Python as a lone surrogate (\\udcff for
+    0xff): a reason typed so was a traceback where the ledger encodes its event. It is refused,
+    naming the field; the byte is shown as typed."""
+    db = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
+    mtd_ledger(db).close()
+    before = counts_of_ledger(db)
+    monkeypatch.setenv("CROUPIER_PASSWORD", secret(PIT))
+    args = ["meters", "adjust", "mtd-5", "--level", "Progressive", "--meter", "1"]
+    line = assert_one_error_line(run_main([*args, "--reason", reason, "--as", PIT, "--db", db]))
+    assert "the string at /detail/reason holds a lone surrogate" in line, line
+    assert ("'x\\xff'" if reason.endswith("\udcff") else "'x\\ud800'") in line
+    assert counts_of_ledger(db) == before
+    with Ledger(db) as ledger:
+        ledger.audit()
+
+
+def counts_of_ledger(url: str) -> int:
+    """How many events the ledger at ``url`` holds."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            return int(conn.execute(sa.text("SELECT count(*) FROM ledger_events")).scalar_one())
+    finally:
+        engine.dispose()
