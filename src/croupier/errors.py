@@ -459,8 +459,10 @@ class InputFileError(InputError):
 
 class UnicodeTextError(InputFileError):
     """A string in an input — a JSON file's or a request body's, a value or a key, or the text
-    of an event given to the ledger (a reason typed on a command line) — is not Unicode text: it holds a lone surrogate (``"\\ud800"`` escaped without its pair), which no
-    UTF-8 text can hold (RFC 8259 § 8.2; every string croupier reads is Unicode scalar values).
+    of an event given to the ledger (a reason typed on a command line) — is not Unicode text:
+    it holds a lone surrogate (``"\\ud800"`` escaped without its pair, or a command line's byte
+    that was not UTF-8), which no UTF-8 text can hold (RFC 8259 § 8.2; every string croupier
+    reads is Unicode scalar values).
     ``pointer`` is the string's JSON pointer (RFC 6901; ``""`` the whole document), ``key``
     whether the string is a key of the object ``pointer`` names. Nothing was read any further."""
 
