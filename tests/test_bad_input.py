@@ -187,7 +187,9 @@ def test_huge_and_non_finite_amounts(text: str) -> None:
 
 
 def test_printed_dollar_amounts_have_a_digit_limit() -> None:
-    assert parse_money("$9,999,999,999,999.99") == 999_999_999_999_999
+    assert parse_money("$999,999,999.99") == 99_999_999_999  # the largest amount: 9 digits
+    with pytest.raises(PaytableError, match=r"over croupier's limit: .*\$999,999,999\.99"):
+        parse_money("$1,000,000,000")
     with pytest.raises(PaytableError):
         parse_money("$" + LONG)
 
@@ -378,7 +380,7 @@ def test_shoe_counts_of_the_wrong_kind() -> None:
 )
 def test_settle_amounts_beyond_the_limit(amount: int) -> None:
     w = get_wager("perfect-pairs")
-    with pytest.raises(InputError, match="whole number of cents from 1 to 999999999999999"):
+    with pytest.raises(InputError, match="whole number of cents from 1 to 99999999999"):
         w.settle(parse_cards("Ah As"), w.paytable("A", 6), amount, 6)
 
 

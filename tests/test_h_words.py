@@ -184,8 +184,8 @@ def test_an_amount_over_the_limit_names_the_limit(server: Server) -> None:
         )
         assert r.status_code == 422, r.text
         assert detail(r) == (
-            "step 1 (bet): '$99999999999999999999999999' is over croupier's limit: at most 13 "
-            "digits of dollars ($9,999,999,999,999.99)"
+            "step 1 (bet): '$99999999999999999999999999' is over croupier's limit: at most 9 "
+            "digits of dollars ($999,999,999.99)"
         )
 
 

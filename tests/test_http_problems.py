@@ -94,6 +94,8 @@ MEANING = {
     "LedgerIntegrityError": 500,  # the ledger's own fault: not the caller's
     "LedgerKeyError": 500,
     "CheckpointError": 500,  # a checkpoint the ledger does not hold: the ledger's integrity
+    "DatabaseRefusedError": 500,  # the database refuses what it would refuse again: no retry
+    "MeterLimitError": 409,  # the level recorded cannot grow that far (its column is full)
     "LedgerDatabaseError": 503,  # the database cannot be used now: retry later
     "UnconfirmedFlushError": 503,  # committed, its flush not confirmed: the retry answers it
 }
@@ -401,7 +403,10 @@ def test_a_reconfiguration_shows_rates_as_the_request_gives_them(server: Server)
 
 
 @pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
-def test_a_failure_speaks_of_a_key_only_where_one_was_sent(tmp_path: Path) -> None:
+def test_a_failure_never_invites_a_retry(tmp_path: Path) -> None:
+    """An unexpected failure is a fault of the service that the same request meets again: its
+    500 never tells the client to retry, with an Idempotency-Key or without (issue 27: it told a
+    client sending a lone surrogate to retry under the same key, forever)."""
     from fastapi.testclient import TestClient
 
     from croupier.service.app import ServiceConfig, create_app
@@ -417,8 +422,9 @@ def test_a_failure_speaks_of_a_key_only_where_one_was_sent(tmp_path: Path) -> No
         got = c.get("/boom")
         posted = c.post("/boom", headers={"Idempotency-Key": "k-1"})
     assert got.status_code == posted.status_code == 500
-    assert got.json()["detail"] == "the service failed (see its log)"
-    assert "Idempotency-Key" in posted.json()["detail"]
+    assert got.json()["detail"] == posted.json()["detail"]
+    assert got.json()["detail"].startswith("the service failed (see its log)")
+    assert "retry" not in got.text.lower() and "idempotency" not in got.text.lower()
     assert "internal failure" not in got.text + posted.text
 
 

@@ -356,6 +356,27 @@ class LoginLockedError(AuthenticationError):
         return exc
 
 
+class AmountLimitError(PaytableError, InputError):
+    """An amount is over the largest croupier takes (:data:`croupier.units.MAX_CENTS`,
+    $999,999,999.99, derived from what a money column holds with room for a meter to keep
+    growing): a wager, a table's limit, a seed, a meter limit, an envy bonus, a progressive's
+    stake, an adjustment. ``maximum`` is the limit as printed. Refused before anything is
+    written (a paytable's amount as a :class:`PaytableError`, any other as an
+    :class:`InputError`: it is both)."""
+
+    def __init__(self, message: str, maximum: str) -> None:
+        super().__init__(message)
+        self.maximum = maximum
+
+
+class MeterLimitError(LedgerError):
+    """A meter, a reserve or a running total would grow past what its column holds
+    (:data:`croupier.units.STORED_INT_MAX`, a signed 64-bit integer): the operation — a round's
+    increments, an adjustment — is refused and nothing is written. A meter that large has taken
+    thousands of times the largest amount croupier takes (docs/interpretations.md, *One money
+    maximum*); an adjustment can bring it down."""
+
+
 class NameRuleError(InputError):
     """A name of a staff member, a progressive or a table is empty, too long, or holds a
     control, format or invisible character (:mod:`croupier.names`)."""
@@ -441,6 +462,27 @@ class InputFileError(InputError):
         self.path = path
         self.problem = problem
         self.offset = offset
+
+
+class UnicodeTextError(InputFileError):
+    """A string in an input — a JSON file's or a request body's, a value or a key, or the text
+    of an event given to the ledger (a reason typed on a command line) — is not Unicode text:
+    it holds a lone surrogate (``"\\ud800"`` escaped without its pair, or a command line's byte
+    that was not UTF-8), which no UTF-8 text can hold (RFC 8259 § 8.2; every string croupier
+    reads is Unicode scalar values).
+    ``pointer`` is the string's JSON pointer (RFC 6901; ``""`` the whole document), ``key``
+    whether the string is a key of the object ``pointer`` names. Nothing was read any further."""
+
+    def __init__(self, path: str, pointer: str, text: str, *, key: bool = False) -> None:
+        at = pointer or "the top of the document"
+        what = f"a key of the object at {at}" if key else f"the string at {at}"
+        super().__init__(
+            path,
+            f"{what} holds a lone surrogate ({text[:60]!r}), which is not Unicode text: every "
+            "string croupier reads is Unicode scalar values (RFC 8259 § 8.2)",
+        )
+        self.pointer = pointer
+        self.key = key
 
 
 class NoCountError(InputError):

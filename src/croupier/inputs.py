@@ -10,7 +10,11 @@ docs/limits.md):
 * JSON and TOML nest arrays and tables at most :data:`MAX_NESTING` deep;
 * an integer has at most :data:`MAX_INTEGER_DIGITS` digits (Python itself stops at 4,300);
 * a JSON object names each key once (JSON parsers keep the last of two silently:
-  ``{"action": "bet", …, "action": "settle"}`` ran as a settle); TOML refuses them itself.
+  ``{"action": "bet", …, "action": "settle"}`` ran as a settle); TOML refuses them itself;
+* every string — each value and each key — is Unicode text: scalar values only, no lone surrogate
+  (a JSON escape ``"\\ud800"`` without its pair, which no UTF-8 text can hold; RFC 8259 § 8.2).
+  A refusal is a :class:`~croupier.errors.UnicodeTextError` naming the string by its JSON pointer
+  (RFC 6901). TOML refuses such an escape itself.
 
 Every rejection is an :class:`~croupier.errors.InputFileError` naming the file.
 
@@ -33,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from croupier.errors import InputFileError, one_line
+from croupier.errors import InputFileError, UnicodeTextError, one_line
 
 MAX_FILE_BYTES = 1_048_576
 """The largest input file croupier reads, in bytes (1 MiB)."""
@@ -167,6 +171,54 @@ def _check_depth(data: Any, source: str) -> None:
             stack.extend((v, depth + 1) for v in items)
 
 
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point: in a parsed string, one without its pair (a pair is one character)."""
+
+_MAY_HOLD_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+"""What a JSON text holding a lone surrogate must contain: a ``\\uD800``–``\\uDFFF`` escape (a
+pair too, or an escaped backslash before ``ud8…``: the walk then finds nothing) or the code point
+itself (a command line's byte that was not UTF-8)."""
+
+
+def pointer(path: tuple[str | int, ...]) -> str:
+    """The JSON pointer (RFC 6901) of ``path``, each key escaped (``~`` as ``~0``, ``/`` as
+    ``~1``) and made printable (:func:`~croupier.errors.one_line`): ``("steps", 0, "a/b")`` →
+    ``'/steps/0/a~1b'``; ``()`` → ``''`` (the whole document).
+
+    >>> pointer(("steps", 0, "a/b")), pointer(())
+    ('/steps/0/a~1b', '')
+    """
+    return "".join("/" + one_line(str(p)).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def check_text(data: Any, source: str) -> None:
+    """Refuse ``data`` (parsed JSON: dicts, lists, strings, numbers) if any string in it — a
+    value or a key — is not Unicode text: it holds a lone surrogate, a code point from U+D800 to
+    U+DFFF without its pair, which no UTF-8 text (a database's, a log's, a response's) can hold.
+    The :class:`~croupier.errors.UnicodeTextError` names the first such string by its JSON
+    pointer (RFC 6901), walking without recursion.
+
+    >>> check_text({"steps": [{"seat": "3"}]}, "round.json")
+    >>> check_text({"steps": [{"seat": "\\ud800"}]}, "round.json")
+    Traceback (most recent call last):
+    ...
+    croupier.errors.UnicodeTextError: round.json: the string at /steps/0/seat holds ...
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(data, ())]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if _LONE_SURROGATE.search(value):
+                raise UnicodeTextError(source, pointer(path), value)
+        elif isinstance(value, dict):
+            for key in value:
+                if _LONE_SURROGATE.search(key):
+                    raise UnicodeTextError(source, pointer(path), key, key=True)
+            stack.extend((value[k], (*path, k)) for k in reversed(value))  # in document order
+        elif isinstance(value, list):
+            stack.extend((value[i], (*path, i)) for i in range(len(value) - 1, -1, -1))
+
+
 def _json_int(text: str) -> int:
     if len(text.lstrip("-")) > MAX_INTEGER_DIGITS:
         raise _Reject(_too_long(text.lstrip("-")))
@@ -202,14 +254,19 @@ def parse_json(text: str, source: str) -> Any:
 
     Raises :class:`~croupier.errors.InputFileError` for malformed JSON (with line and column),
     ``NaN``/``Infinity``, a key named twice in one object, nesting deeper than
-    :data:`MAX_NESTING` or an integer longer than :data:`MAX_INTEGER_DIGITS` digits.
+    :data:`MAX_NESTING` or an integer longer than :data:`MAX_INTEGER_DIGITS` digits, and its
+    :class:`~croupier.errors.UnicodeTextError` for a string that is not Unicode text (a lone
+    surrogate, :func:`check_text`), naming the string's JSON pointer.
 
     >>> parse_json('{"action": "bet", "seat": 3, "action": "settle"}', "step")
     Traceback (most recent call last):
     ...
     croupier.errors.InputFileError: step: the key 'action' appears twice in one object ...
     """
-    return _parsed("JSON", _JSON_TOKENS, _load_json, text, source)
+    data = _parsed("JSON", _JSON_TOKENS, _load_json, text, source)
+    if _MAY_HOLD_SURROGATE.search(text):
+        check_text(data, source)
+    return data
 
 
 def _load_json(text: str) -> Any:
@@ -303,9 +360,11 @@ __all__ = [
     "MAX_FILE_BYTES",
     "MAX_INTEGER_DIGITS",
     "MAX_NESTING",
+    "check_text",
     "decode",
     "parse_json",
     "parse_toml",
+    "pointer",
     "read_json",
     "read_text",
     "where",

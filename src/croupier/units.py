@@ -11,16 +11,85 @@ from datetime import UTC, datetime
 from decimal import Decimal
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
-from croupier.errors import InputError, PaytableError
+from croupier.errors import AmountLimitError, InputError, PaytableError
 
-MAX_AMOUNT_DIGITS = 13
-"""The most digits in the whole-dollar part of an amount croupier reads (just under $10 trillion):
-a printed amount, a stake or a meter given on the command line."""
+STORED_INT_MAX = 2**63 - 1
+"""The largest integer a money column holds: every amount croupier stores — the ledger's meters,
+reserves and held amounts in micro-dollars, its wagers, payouts and totals in cents
+(``croupier/progressive/schema.py``, ``Money``), the service's rounds' net in cents
+(``croupier/service/store.py``) — is a signed 64-bit integer (SQLite's INTEGER, PostgreSQL's
+BIGINT)."""
+
+MICROS_PER_CENT = 10_000
+"""Meter units per cent: meters, reserves and held amounts are integer micro-dollars, so every
+printed increment rate (two decimals of a percent) of a whole-cent wager is exact."""
+
+METER_HEADROOM = 1_000
+"""How many more of the largest amount a meter already at the largest amount must still be able
+to take, at the least, before its column is full: a meter keeps growing by increments after
+anyone sets it (a seed, an adjustment), and the largest amount leaves it this much room."""
+
+
+def _largest_amount() -> int:
+    """The largest amount croupier takes, in cents: the largest ``10**k - 1`` (all nines: a
+    limit a person can say) for which a meter holding it, in micro-dollars, can still take
+    :data:`METER_HEADROOM` more of it within :data:`STORED_INT_MAX`::
+
+        (1 + METER_HEADROOM) × MAX_CENTS × MICROS_PER_CENT ≤ 2**63 − 1
+        MAX_CENTS ≤ 9,223,372,036,854,775,807 / (1,001 × 10,000) = 921,415,787,897.3
+        MAX_CENTS = 10**11 − 1 = 99,999,999,999 cents = $999,999,999.99
+
+    The margin it leaves is larger than the headroom asked for: a meter at $999,999,999.99
+    (10**15 micro-dollars) has 2**63 − 1 − 10**15 ≈ 9.222 × 10**18 micro-dollars of room, 9,222
+    more of the largest amount — more than nine trillion increments of $1, or nine billion of
+    $1,000 — before :class:`~croupier.errors.MeterLimitError` stops it. A total in cents (a
+    level's wagers and payouts, a round's net) has 10,000 times that room.
+    """
+    bound = STORED_INT_MAX // ((1 + METER_HEADROOM) * MICROS_PER_CENT)
+    digits: int = len(str(bound + 1)) - 1
+    return int(10**digits) - 1
+
+
+MAX_CENTS = _largest_amount()
+"""The largest amount croupier takes, in cents: 99,999,999,999 ($999,999,999.99), derived from
+the columns that store money (:func:`_largest_amount`). Every money input — a wager, a table's
+limits, a seed, a meter limit (cap), an envy bonus, a progressive's stake, an adjustment of a
+meter or a reserve, a meter given for a par sheet — in the CLI, round files, Rules Submissions,
+paytable files and over HTTP is refused above it (:class:`~croupier.errors.AmountLimitError`)
+before anything is written."""
+
+MAX_AMOUNT_DIGITS = len(str(MAX_CENTS)) - 2
+"""The most digits in the whole-dollar part of an amount croupier takes (9: $999,999,999.99)."""
+
+
+def amount_schema(signed: bool = False) -> dict[str, Any]:
+    """The JSON Schema keywords of an amount in dollars as croupier reads one ("$1,250.50",
+    "1250.5"; with ``signed`` a leading ``-`` or ``+``, as an adjustment takes): a ``pattern`` of
+    at most :data:`MAX_AMOUNT_DIGITS` whole-dollar digits, and the limit as ``x-maximum`` (JSON
+    Schema's ``maximum`` constrains numbers, and an amount is a string of dollars) — for the
+    OpenAPI document's request schemas (pydantic's ``json_schema_extra``).
+
+    >>> amount_schema()["x-maximum"]
+    '999999999.99'
+    """
+    d = MAX_AMOUNT_DIGITS
+    sign = r"[-+]?\s*" if signed else ""
+    return {
+        "pattern": rf"^\s*{sign}\$?\s*(?:[0-9]{{1,3}}(?:,[0-9]{{3}}){{0,{(d - 1) // 3}}}|[0-9]{{0,{d}}})"
+        r"(?:\.[0-9]*)?\s*$",
+        "x-maximum": f"{MAX_CENTS // 100}.{MAX_CENTS % 100:02d}",
+    }
+
+
+_READ_DIGITS = 40
+"""The most digits of dollars read as an amount at all: a longer run is refused as not an amount
+(nothing is converted); a shorter one beyond :data:`MAX_AMOUNT_DIGITS` as over the limit."""
 
 # ASCII digits only (re.ASCII): Python's \d is any decimal digit, and int() reads them all —
 # "$１０" (fullwidth) and "$١٠" (Arabic-Indic) would be read as $10
-_DOLLARS = rf"\d{{1,3}}(?:,\d{{3}}){{1,{(MAX_AMOUNT_DIGITS - 1) // 3}}}|\d{{1,{MAX_AMOUNT_DIGITS}}}"
+_DOLLARS = rf"\d{{1,3}}(?:,\d{{3}}){{1,{_READ_DIGITS // 3}}}|\d{{1,{_READ_DIGITS}}}"
 _MONEY = re.compile(rf"^\$\s*({_DOLLARS})(?:\.(\d{{1,2}}))?$", re.ASCII)
 _AMOUNT = re.compile(rf"^\$?\s*({_DOLLARS})?(?:\.(\d{{0,2}})0*)?$", re.ASCII)
 _PERCENT = re.compile(r"^(\d{1,6}(?:\.\d{1,12})?)\s*%$", re.ASCII)
@@ -60,12 +129,52 @@ def parse_money(text: str) -> int:
     """
     m = _MONEY.match(text.strip())
     if not m:
+        _check_long(text)
         raise PaytableError(
             f"not a dollar amount: {text!r} (expected e.g. '$3,000' or '$2.50'){digits_note(text)}"
         )
-    dollars = int(m.group(1).replace(",", ""))
+    dollars = _dollars(m.group(1), text)
     cents = int(m.group(2).ljust(2, "0")) if m.group(2) else 0
-    return dollars * 100 + cents
+    return _within(dollars * 100 + cents, text)
+
+
+def over_limit(text: str, what: str = "") -> str:
+    """The one message of an amount over the largest croupier takes: ``"'$1,000,000,000' is over
+    croupier's limit: at most 9 digits of dollars ($999,999,999.99)"`` (``what`` before it)."""
+    head = f"{what} " if what else ""
+    return (
+        f"{head}{text.strip()!r} is over croupier's limit: at most {MAX_AMOUNT_DIGITS} digits of "
+        f"dollars ({format_money(MAX_CENTS)})"
+    )
+
+
+_LONG = re.compile(r"^\$?\s*([0-9][0-9,]*)(?:\.[0-9]*)?$", re.ASCII)
+"""An amount written as dollars (digits, commas, maybe cents): over the limit, not "not an
+amount", when its whole dollars have more than :data:`MAX_AMOUNT_DIGITS` digits."""
+
+
+def _check_long(text: str, what: str = "") -> None:
+    """:class:`AmountLimitError` when ``text``, not read as an amount, is one written with more
+    whole-dollar digits than :data:`MAX_AMOUNT_DIGITS` (``"$99999999999999999999"``)."""
+    m = _LONG.match(text.strip())
+    if m is not None and len(m.group(1).replace(",", "").lstrip("0")) > MAX_AMOUNT_DIGITS:
+        raise AmountLimitError(over_limit(text, what), format_money(MAX_CENTS))
+
+
+def _dollars(digits: str, text: str, what: str = "") -> int:
+    """The whole dollars ``digits`` (commas allowed) stand for; :class:`AmountLimitError` for more
+    than :data:`MAX_AMOUNT_DIGITS` of them, before converting any."""
+    plain = digits.replace(",", "").lstrip("0")
+    if len(plain) > MAX_AMOUNT_DIGITS:
+        raise AmountLimitError(over_limit(text, what), format_money(MAX_CENTS))
+    return int(plain or "0")
+
+
+def _within(cents: int, text: str, what: str = "") -> int:
+    """``cents``, or :class:`AmountLimitError` when it is over :data:`MAX_CENTS`."""
+    if cents > MAX_CENTS:
+        raise AmountLimitError(over_limit(text, what), format_money(MAX_CENTS))
+    return cents
 
 
 def parse_amount(text: str, what: str) -> int:
@@ -76,41 +185,46 @@ def parse_amount(text: str, what: str) -> int:
     (125050, 500)
 
     Raises :class:`~croupier.errors.InputError` for anything else: no exponents (``1e400``),
-    ``NaN`` or ``inf``, fractions of a cent, zero, or more than :data:`MAX_AMOUNT_DIGITS` digits
-    of dollars.
+    ``NaN`` or ``inf``, fractions of a cent, zero; and its
+    :class:`~croupier.errors.AmountLimitError` for an amount over :data:`MAX_CENTS`.
     """
     m = _AMOUNT.match(text.strip())
     if not m or not (m.group(1) or m.group(2)):
+        _check_long(text, what)
         shown = text if len(text) <= 40 else text[:40] + "…"
         raise InputError(
-            f"{what} must be an amount in dollars (up to {MAX_AMOUNT_DIGITS} digits, at most "
+            f"{what} must be an amount in dollars (at most {format_money(MAX_CENTS)}, at most "
             f"two decimals), e.g. 12345.67, not {shown!r}{digits_note(text)}"
         )
-    dollars = int((m.group(1) or "0").replace(",", ""))
-    cents = dollars * 100 + int((m.group(2) or "0").ljust(2, "0"))
+    dollars = _dollars(m.group(1) or "0", text, what)
+    cents = _within(dollars * 100 + int((m.group(2) or "0").ljust(2, "0")), text, what)
     if cents <= 0:
         raise InputError(f"{what} must be a positive amount, not {text!r}")
     return cents
 
 
-MAX_CENTS = 10 ** (MAX_AMOUNT_DIGITS + 2) - 1
-"""The largest amount croupier takes, in cents (13 digits of dollars and the cents)."""
-
-
 def check_cents(amount_cents: object, what: str = "a wager") -> None:
     """Raise :class:`~croupier.errors.InputError` unless ``amount_cents`` is a whole number of
-    cents from 1 to :data:`MAX_CENTS` (``what`` names it in the message).
+    cents from 1 to :data:`MAX_CENTS` (``what`` names it in the message; an integer over it is an
+    :class:`~croupier.errors.AmountLimitError`).
 
     >>> check_cents(500)
     >>> check_cents(0)
     Traceback (most recent call last):
     ...
-    croupier.errors.InputError: a wager must be a whole number of cents from 1 to 999999999999999, not 0
+    croupier.errors.InputError: a wager must be a whole number of cents from 1 to 99999999999, not 0
     """
     if type(amount_cents) is int and 0 < amount_cents <= MAX_CENTS:
         return
-    if isinstance(amount_cents, int) and not -MAX_CENTS <= amount_cents <= MAX_CENTS:
-        shown = f"an integer of {amount_cents.bit_length():,} bits"
+    if isinstance(amount_cents, int) and abs(amount_cents) > MAX_CENTS:
+        bits = amount_cents.bit_length()
+        shown = f"{amount_cents:,}" if bits <= 128 else f"an integer of {bits:,} bits"
+        if amount_cents > 0:
+            raise AmountLimitError(
+                f"{what} must be a whole number of cents from 1 to {MAX_CENTS} (croupier's limit, "
+                f"{format_money(MAX_CENTS)}), not {shown}",
+                format_money(MAX_CENTS),
+            )
     else:
         shown = repr(amount_cents)[:60]
     raise InputError(f"{what} must be a whole number of cents from 1 to {MAX_CENTS}, not {shown}")

@@ -28,7 +28,7 @@ from sqlalchemy import Connection, Delete, Insert, Update
 from sqlalchemy.sql import ClauseElement
 
 from croupier.errors import LedgerIntegrityError
-from croupier.progressive.store import LedgerDatabaseError
+from croupier.progressive.store import LedgerDatabaseError, database_failure
 
 Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
 """One statement's parameters: a mapping (run once) or a sequence of them (run per mapping)."""
@@ -133,7 +133,7 @@ class Batch:
                 cur.execute(sql, values(first))
             return int(cur.rowcount)
         except sqlite3.Error as exc:
-            raise LedgerDatabaseError(f"the ledger database refused the operation: {exc}") from exc
+            raise database_failure(exc, "the ledger database refused the operation") from exc
         finally:
             cur.close()
 
@@ -194,7 +194,7 @@ class Batch:
         except psycopg.errors.DivisionByZero as exc:
             raise _unserialised() from exc
         except psycopg.Error as exc:
-            raise LedgerDatabaseError(f"the ledger database refused the operation: {exc}") from exc
+            raise database_failure(exc, "the ledger database refused the operation") from exc
         finally:
             cur.close()
 
@@ -233,7 +233,7 @@ class Batch:
         except psycopg.errors.DivisionByZero as exc:
             raise _unserialised() from exc
         except psycopg.Error as exc:
-            raise LedgerDatabaseError(f"the ledger database refused the operation: {exc}") from exc
+            raise database_failure(exc, "the ledger database refused the operation") from exc
         finally:
             for cur in cursors:
                 cur.close()

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from croupier.inputs import check_text
 from croupier.progressive.meters import EventDraft
 from croupier.progressive.model import Role
 from croupier.progressive.store import dumps, event_mac
@@ -61,10 +62,25 @@ def chain_rows(
             "detail": dumps(d.detail),
             "created_at": at,
         }
-        mac = event_mac(key, mac, ev)
+        try:
+            mac = event_mac(key, mac, ev)
+        except UnicodeEncodeError:  # text that is not Unicode (a command line's byte, …)
+            _refuse_text(ev, d)
+            raise
         ev["mac"] = mac
         rows.append(ev)
     return rows, seq, mac
+
+
+def _refuse_text(ev: dict[str, Any], draft: EventDraft) -> None:
+    """:class:`~croupier.errors.UnicodeTextError` naming the text of event ``ev`` that is not
+    Unicode text (a lone surrogate: a command line's byte that was not UTF-8 becomes one), found
+    where the chain encodes the event: nothing of the transaction is written. Every string the
+    service reads is refused earlier (:func:`croupier.inputs.check_text`); this is the same rule
+    for the library and the command line, whose free text (a reason, an approval) has no other
+    rule."""
+    text = {k: ev[k] for k in ("round_id", "table_id", "actor")}
+    check_text({**text, "detail": dict(draft.detail)}, f"the {draft.kind.value} event")
 
 
 def stored_detail(text: str) -> dict[str, Any]:

@@ -54,11 +54,13 @@ from croupier.progressive.staffing import STAFF_SECTION, StaffLedger
 from croupier.progressive.store import (
     FLUSH_LATER,
     GENESIS,
+    DatabaseRefusedError,
     LedgerDatabaseError,
     UnconfirmedFlushError,
     check_name,
     create_head,
     create_key,
+    database_failure,
     database_url,
     db_error,
     default_key_file,
@@ -300,10 +302,10 @@ class LedgerBase(StaffLedger):
                     anchor = conn.info[TX_STATE].get(ANCHOR)
                 finally:
                     conn.info.pop(TX_STATE, None)
-        except SQLAlchemyError as exc:
-            raise LedgerDatabaseError(
-                f"the ledger database refused the operation: {db_error(exc)}"
-            ) from exc
+        except SQLAlchemyError as exc:  # a 503 when a retry may cure it, else a 500
+            raise database_failure(exc, "the ledger database refused the operation") from exc
+        except OverflowError as exc:  # a driver's: an integer its column cannot hold
+            raise DatabaseRefusedError(f"the ledger database refused the operation: {exc}") from exc
         if later:  # committed without waiting for the disk: wait now, outside the locks
             try:
                 flush_barrier(self.engine)

@@ -64,7 +64,13 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
-from croupier.errors import InputError, LedgerError, LedgerIntegrityError, RoundStateError
+from croupier.errors import (
+    AmountLimitError,
+    InputError,
+    LedgerError,
+    LedgerIntegrityError,
+    RoundStateError,
+)
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
 from croupier.progressive.checkpoint import Checkpoint, document, read_state
@@ -117,6 +123,7 @@ from croupier.progressive.significant import (
 )
 from croupier.progressive.store import create_head, default_url, head_trouble, read_rows
 from croupier.progressive.totals import read_levels, read_meter_set
+from croupier.units import MAX_CENTS, format_money
 
 __all__ = ["FaultHook", "Ledger", "check_adjusted", "default_url"]
 
@@ -405,9 +412,19 @@ class Ledger(LedgerBase):
     ) -> LevelState:
         """A manual correction of a level (§ 605a.7(a)(6): no unauthorised alteration): ``by``
         (authenticated) must be a pit manager or above and give a reason; the level may not go below what is
-        held for pending awards, nor the reserve below zero."""
+        held for pending awards, nor the reserve below zero. Each amount is at most croupier's
+        limit either way (:class:`~croupier.errors.AmountLimitError`), and the level's meters
+        within their columns (:class:`~croupier.errors.MeterLimitError`)."""
         if not reason.strip():
             raise InputError("an adjustment needs a reason")
+        for what, cents in (("meter", meter_cents), ("reserve", reserve_cents)):
+            if abs(cents) > MAX_CENTS:  # croupier's one limit on an amount (units.MAX_CENTS)
+                top = format_money(MAX_CENTS)
+                raise AmountLimitError(
+                    f"an adjustment of the {what} by {format_money(cents)} is over croupier's "
+                    f"limit ({top} either way)",
+                    top,
+                )
         with self._tx() as conn:
             pid, defn = self._definition(conn, progressive, lock=True)
             defn.level(level)

@@ -36,6 +36,7 @@ from croupier.progressive.model import (
     ProgressiveDefinition,
     QualifyingHand,
     ResetTiming,
+    check_stored,
 )
 from croupier.wagers.base import ProgressiveStake
 
@@ -79,16 +80,13 @@ class LevelState:
         return self.meter - self.held
 
     def apply(self, d: Delta) -> LevelState:
-        """The state after ``d``."""
-        return replace(
-            self,
-            meter=self.meter + d.meter,
-            reserve=self.reserve + d.reserve,
-            held=self.held + d.held,
-            wagered_cents=self.wagered_cents + d.wagered_cents,
-            paid_cents=self.paid_cents + d.paid_cents,
-            hits=self.hits + d.hits,
-        )
+        """The state after ``d``; :class:`~croupier.errors.MeterLimitError` if a column would not
+        hold it (:func:`~croupier.progressive.model.check_stored`)."""
+        m, r, h = self.meter + d.meter, self.reserve + d.reserve, self.held + d.held
+        w, p = self.wagered_cents + d.wagered_cents, self.paid_cents + d.paid_cents
+        check_stored(self.level, m, r, h, w, p)
+        return replace(self, meter=m, reserve=r, held=h, wagered_cents=w, paid_cents=p,
+                       hits=self.hits + d.hits)  # fmt: skip
 
 
 @dataclass(frozen=True)

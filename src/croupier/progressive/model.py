@@ -22,13 +22,24 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.meters import ReseedFunding
-from croupier.errors import InputError, PaytableError, RulesError
+from croupier.errors import AmountLimitError, InputError, MeterLimitError, PaytableError, RulesError
 from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay, paytable_digest
-from croupier.units import format_money
+from croupier.units import MAX_CENTS, STORED_INT_MAX, format_money
+from croupier.units import MICROS_PER_CENT as MICROS_PER_CENT  # defined with the money limit
 from croupier.wagers.base import ProgressiveStake, Settlement
 
-MICROS_PER_CENT = 10_000
-"""Meter units per cent: meters, reserves and held amounts are integer micro-dollars."""
+
+def check_stored(level: MeterLevel, *values: int) -> None:
+    """:class:`~croupier.errors.MeterLimitError` when one of a level's ``values`` (its meter,
+    reserve and held micro-dollars, its wagered and paid cents) is beyond what its column holds
+    (:data:`~croupier.units.STORED_INT_MAX`): growth stopped as a typed refusal before it is
+    written, not as the database's overflow."""
+    if any(not -STORED_INT_MAX <= v <= STORED_INT_MAX for v in values):
+        raise MeterLimitError(
+            f"the {level.value} level would hold more than its column can "
+            f"({format_micros(STORED_INT_MAX)}, a signed 64-bit count of micro-dollars): nothing "
+            "was written; a pit manager's adjustment can bring the meter down"
+        )
 
 
 def format_micros(micros: int) -> str:
@@ -393,11 +404,30 @@ class ProgressiveDefinition:
         for lv in self.levels:
             if lv.seed_cents < 0 or lv.primary_rate < 0 or lv.secondary_rate < 0:
                 raise PaytableError(f"level {lv.level.value}: seed and rates must not be negative")
+        self._check_amounts()
         for line in self.lines:
             if isinstance(line.pays, MeterShare) and line.pays.level not in seen:
                 raise PaytableError(
                     f"line {line.label!r} pays {line.pays} but progressive {self.name!r} has "
                     f"no {line.pays.level.value} level"
+                )
+
+    def _check_amounts(self) -> None:
+        """:class:`~croupier.errors.AmountLimitError` for an amount over croupier's limit
+        (:data:`~croupier.units.MAX_CENTS`): the stake, a level's seed or limit, an envy bonus."""
+        amounts = [("wager", self.wager_cents)]
+        for lv in self.levels:
+            amounts.append((f"{lv.level.value} seed", lv.seed_cents))
+            if lv.limit_cents is not None:
+                amounts.append((f"{lv.level.value} limit", lv.limit_cents))
+        amounts += [(f"{line.label} envy bonus", line.envy_cents or 0) for line in self.lines]
+        for what, cents in amounts:
+            if cents > MAX_CENTS:
+                top = format_money(MAX_CENTS)
+                raise AmountLimitError(
+                    f"progressive {self.name!r}: its {what} of {format_money(cents)} is over "
+                    f"croupier's limit ({top})",
+                    top,
                 )
 
     # -- construction ----------------------------------------------------------------------

@@ -41,6 +41,16 @@ class LedgerDatabaseError(LedgerError):
     :mod:`croupier.errors`, whose source is part of every stored count's fingerprint.)"""
 
 
+class DatabaseRefusedError(LedgerError):
+    """The ledger's database refused an operation for a reason the same operation meets again:
+    a value a column cannot hold (numeric overflow), a constraint broken other than a unique key
+    (which a concurrent writer may have taken), a statement it cannot run. Nothing was changed;
+    no retry cures it (the service answers 500, not 503: :func:`retry_cures` tells the two
+    apart). Every value a client sends is checked against the columns before anything is
+    written, so this is a fault of croupier's to report. (Declared here beside
+    :class:`LedgerDatabaseError`.)"""
+
+
 class UnconfirmedFlushError(LedgerDatabaseError):
     """A transaction committed on PostgreSQL without waiting for its log to reach the disk
     (:data:`FLUSH_LATER`), whose flush could then not be confirmed: it is committed — the same
@@ -227,9 +237,7 @@ def read_rows(
     try:
         raw = engine.raw_connection()
     except sa.exc.SQLAlchemyError as exc:
-        raise LedgerDatabaseError(
-            f"the ledger database refused the operation: {db_error(exc)}"
-        ) from exc
+        raise database_failure(exc, "the ledger database refused the operation") from exc
     try:
         driver: Any = raw.driver_connection
         autocommit = engine.dialect.name == "postgresql"
@@ -243,7 +251,7 @@ def read_rows(
             finally:
                 cur.close()
         except Exception as exc:
-            raise LedgerDatabaseError(f"the ledger database refused the operation: {exc}") from exc
+            raise database_failure(exc, "the ledger database refused the operation") from exc
         finally:
             if autocommit:
                 driver.autocommit = False
@@ -541,6 +549,68 @@ def check_name(what: str, name: str) -> str:
     :data:`~croupier.names.NAME_LIMIT` characters, no control, format or invisible character;
     :class:`~croupier.errors.NameRuleError` otherwise)."""
     return normalize(what, name)
+
+
+_PG_RETRY_CLASSES = ("08", "40", "53", "57", "58")
+"""SQLSTATE classes a retry can cure (PostgreSQL, Appendix A): connection exception, transaction
+rollback (serialization failure 40001, deadlock 40P01 — not 40002, a constraint), insufficient
+resources (disk full, out of memory, too many connections), operator intervention (shutdown,
+statement timeout), system error (I/O)."""
+
+_PG_RETRY_CODES = frozenset({"55P03", "55006", "23505"})
+"""Other SQLSTATEs a retry can cure: a lock not available, an object in use, a unique key taken
+(by a concurrent writer: the same request again finds its row, and answers accordingly)."""
+
+_SQLITE_RETRY = frozenset({5, 6, 7, 9, 10, 13, 14, 15})
+"""SQLite's primary result codes a retry can cure: BUSY, LOCKED (a lock not had in time), NOMEM,
+INTERRUPT, IOERR, FULL (the disk), CANTOPEN, PROTOCOL."""
+
+_SQLITE_UNIQUE = frozenset({1555, 2067})
+"""SQLite's extended codes of a unique key taken: SQLITE_CONSTRAINT_PRIMARYKEY, _UNIQUE."""
+
+
+def retry_cures(exc: BaseException) -> bool:
+    """Whether the database failure ``exc`` (SQLAlchemy's, or the driver's, or one wrapping
+    either) is one the same request may not meet again — the connection lost, a lock or a
+    serialization failure, a resource exhausted, a unique key a concurrent writer took — rather
+    than one it meets every time (a value a column cannot hold, another constraint, a statement
+    the database refuses). The first is a 503 of the service, the second a 500.
+
+    >>> retry_cures(sqlite3.OperationalError("database is locked"))
+    True
+    >>> retry_cures(sqlite3.DataError("integer overflow")), retry_cures(OverflowError("big"))
+    (False, False)
+    """
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, sa.exc.DBAPIError) and seen.connection_invalidated:
+            return True
+        if isinstance(seen, sa.exc.DisconnectionError | sa.exc.TimeoutError):
+            return True  # the pool's: a connection lost, none free in time
+        orig = getattr(seen, "orig", None)
+        if isinstance(orig, BaseException) and orig is not seen:
+            seen = orig
+            continue
+        state = getattr(seen, "sqlstate", None)  # psycopg's
+        if isinstance(state, str) and len(state) == 5:
+            return (state[:2] in _PG_RETRY_CLASSES and state != "40002") or state in _PG_RETRY_CODES
+        code = getattr(seen, "sqlite_errorcode", None)
+        if isinstance(code, int):
+            return code & 0xFF in _SQLITE_RETRY or code in _SQLITE_UNIQUE
+        if type(seen).__name__ == "OperationalError":  # a driver's, with no code: a connection
+            return True
+        if type(seen).__module__.startswith(("psycopg", "sqlite3")):
+            return False
+        seen = seen.__cause__
+    return False
+
+
+def database_failure(exc: BaseException, what: str) -> LedgerError:
+    """The error for database failure ``exc``: :class:`LedgerDatabaseError` (503: a retry may
+    cure it) or :class:`DatabaseRefusedError` (500: it would fail the same way), its message
+    ``what: `` and the driver's first line (:func:`db_error`)."""
+    kind = LedgerDatabaseError if retry_cures(exc) else DatabaseRefusedError
+    return kind(f"{what}: {db_error(exc)}")
 
 
 def db_error(exc: BaseException) -> str:

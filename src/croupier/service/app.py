@@ -17,6 +17,7 @@ are migrated (:mod:`croupier.service.store`). ``/`` serves the web page (:mod:`c
 from __future__ import annotations
 
 import gc
+import json
 import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, MutableMapping
@@ -48,13 +49,14 @@ from croupier.service import (
     staff_routes,
     store,
     tables,
+    text,
     web,
 )
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.forwarded import TrustedProxies
 from croupier.service.job_runner import JobRunner
-from croupier.service.problems import croupier_problem, install, problem
+from croupier.service.problems import croupier_problem, failure_problem, install, problem
 from croupier.service.query import known_query
 from croupier.units import ascii_digits
 
@@ -157,8 +159,13 @@ class BodyLimit:
     says so in ``Content-Length`` or not (the body is counted as it arrives); a JSON body is
     held to the limits croupier reads any JSON file within (:func:`croupier.inputs.parse_json`:
     nesting, integer digits, no ``NaN``, no key named twice in one object) — beyond them a 422
-    problem, before any route sees it. A body is JSON when its ``Content-Type`` says so in any
-    case (``application/JSON``: the routes read it as JSON too)."""
+    problem, before any route sees it; every string in it — a value or a key — is Unicode text
+    (no lone surrogate: :func:`croupier.inputs.check_text`), else a 422 problem naming its JSON
+    pointer (``pointer``). A body is JSON when its ``Content-Type`` says so in any case
+    (``application/JSON``: the routes read it as JSON too), and when it has no ``Content-Type``
+    but parses as JSON: the routes read such a body as JSON too (FastAPI), so it is held to the
+    same limits. The text of the path, the query and a form body is UTF-8 once unescaped
+    (:mod:`croupier.service.text`), else a 422 problem naming the parameter."""
 
     def __init__(self, app: ASGIApp, limit: int) -> None:
         self.app = app
@@ -173,6 +180,10 @@ class BodyLimit:
         path = str(scope.get("path", ""))
         if length is not None and (not length.isdigit() or int(length) > self.limit):
             await self._refuse(scope, send)
+            return
+        bad = text.undecodable(scope.get("raw_path"), bytes(scope.get("query_string") or b""))
+        if bad is not None:
+            await self._not_text(scope, send, bad)
             return
         chunks: list[bytes] = []
         seen = 0
@@ -190,11 +201,13 @@ class BodyLimit:
             if not message.get("more_body", False):
                 break
         body = b"".join(chunks)
-        if (
-            body
-            and b"json" in headers.get(b"content-type", b"").lower()
-            and not _plainly_within(body)
-        ):
+        kind = headers.get(b"content-type", b"").lower()
+        if body and kind.startswith(b"application/x-www-form-urlencoded"):
+            bad = text.undecodable_fields(body, "body")
+            if bad is not None:
+                await self._not_text(scope, send, bad)
+                return
+        if body and _read_as_json(headers.get(b"content-type"), body) and not _plainly_within(body):
             try:
                 parse_json(body.decode("utf-8"), "the request body")
             except UnicodeDecodeError as exc:
@@ -207,6 +220,13 @@ class BodyLimit:
                 return
         await self.app(scope, _replay([{"type": "http.request", "body": body}], receive), send)
 
+    @staticmethod
+    async def _not_text(scope: Scope, send: Send, where: str) -> None:
+        detail = text.refusal(where)
+        errors = [{"where": where, "message": detail}]
+        response = problem(422, "InputError", detail, str(scope.get("path", "")), errors=errors)
+        await response(scope, _no_body, send)
+
     async def _refuse(self, scope: Scope, send: Send) -> None:
         response = problem(
             413,
@@ -215,6 +235,52 @@ class BodyLimit:
             str(scope.get("path", "")),
         )
         await response(scope, _no_body, send)
+
+
+class Contained:
+    """ASGI middleware, the outermost of the app's own: an exception no handler took becomes its
+    problem (:func:`~croupier.service.problems.failure_problem`: a 500, or a 503 a retry can
+    cure) and goes no further. Starlette's outermost layer answers such an exception too, but
+    then raises it again to the server, and uvicorn closes a connection whose request raised:
+    the client's next request on that keep-alive connection was reset. Here the connection
+    stays usable. An exception raised once the response has begun still goes on (the response
+    is cut short: the connection cannot be used again)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def watched(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception as exc:
+            if started:
+                raise
+            await failure_problem(exc, str(scope.get("path", "")))(scope, _no_body, send)
+
+
+def _read_as_json(kind: bytes | None, body: bytes) -> bool:
+    """Whether a route reads ``body``, sent with ``Content-Type`` ``kind``, as JSON: its type says
+    JSON, or it has none and the body parses as JSON (FastAPI then reads it as JSON; a body that
+    does not parse it reads as bytes, and refuses with its own 415 or 422 problem)."""
+    if kind is not None:
+        return b"json" in kind.lower()
+    try:
+        json.loads(body)
+    except ValueError:  # not JSON (nor UTF-8)
+        return False
+    except RecursionError:  # JSON nested past the interpreter's stack: parse_json refuses it
+        return True
+    return True
 
 
 def _plainly_within(body: bytes) -> bool:
@@ -360,6 +426,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
         )
     app.add_middleware(BodyLimit, limit=cfg.max_body)
+    app.add_middleware(Contained)  # outermost: a failure answered, the connection kept
     root_relative_redirects(app)  # no Location built from the Host header
     return app
 

@@ -67,7 +67,13 @@ from croupier.service.common import (
     ledger_of,
 )
 from croupier.service.settling import checked_submission
+from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake
+
+Dollars = Annotated[str, Field(json_schema_extra=amount_schema())]
+"""An amount in dollars, at most croupier's limit (:data:`~croupier.units.MAX_CENTS`)."""
+SignedDollars = Annotated[str, Field(json_schema_extra=amount_schema(signed=True))]
+"""An amount in dollars added (or, with ``-``, taken), at most croupier's limit either way."""
 
 router = APIRouter(tags=["progressive controller"])
 
@@ -400,7 +406,7 @@ class NewProgressive(BaseModel):
         "four-card-progressive:example-four-card-progressive (--paytable)."
     )
     decks: StrictInt = Field(ge=1, le=8, description="The table's deck count (--decks).")
-    amount: str = Field(description="The progressive wager's stake in dollars (--amount).")
+    amount: Dollars = Field(description="The progressive wager's stake in dollars (--amount).")
     name: str = Field(
         description="A name for it (--name; croupier.names: at most 100 characters, no '/')."
     )
@@ -429,7 +435,7 @@ class NewProgressive(BaseModel):
         "and the next the reseeded value, or they share the first's value; needs reset_timing "
         "on-award (--hit-policy).",
     )
-    limits: dict[str, str] = Field(
+    limits: dict[str, Dollars] = Field(
         default_factory=dict,
         description="LEVEL: dollars, each level's progressive limit (ceiling; § 605a.7(a)): "
         "contributions above it go to the reserve, counted on the overflow meter (--limit).",
@@ -512,8 +518,10 @@ class Adjustment(BaseModel):
         },
     )
     level: str
-    meter: str = "0"
-    reserve: str = "0"
+    meter: SignedDollars = Field("0", description="Dollars added to the meter (negative: taken).")
+    reserve: SignedDollars = Field(
+        "0", description="Dollars added to the reserve (negative: taken)."
+    )
     reason: str = Field(min_length=1, max_length=500)
 
 

@@ -41,8 +41,11 @@ from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import check_period
 from croupier.service.auth import report_reader, signed_in
 from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
-from croupier.units import format_percent, parse_amount
+from croupier.units import amount_schema, format_percent, parse_amount
 from croupier.units import parse_time as _when
+
+Dollars = Annotated[str, Field(json_schema_extra=amount_schema())]
+"""An amount in dollars, at most croupier's limit (:data:`~croupier.units.MAX_CENTS`)."""
 
 router = APIRouter(tags=["progressive controller"])
 
@@ -139,11 +142,11 @@ class Reconfiguration(BaseModel):
         },
     )
     approval: str = Field(min_length=1, max_length=500, description="The approval's reference.")
-    seeds: dict[str, str] = Field(default_factory=dict, description="LEVEL: dollars.")
+    seeds: dict[str, Dollars] = Field(default_factory=dict, description="LEVEL: dollars.")
     rates: dict[str, str] = Field(
         default_factory=dict, description="LEVEL: primary % (and + secondary %)."
     )
-    limits: dict[str, str | None] = Field(
+    limits: dict[str, Dollars | None] = Field(
         default_factory=dict, description="LEVEL: dollars, or null for no limit."
     )
 

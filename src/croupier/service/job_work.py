@@ -25,7 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Any
+from typing import IO, Annotated, Any
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from croupier.analysis.kernels import KernelPlan
 from croupier.cards import Shoe
 from croupier.errors import CroupierError, InputError, UnknownWagerError
+from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake, Wager
 
 MAX_ROUNDS = 50_000_000
@@ -70,7 +71,7 @@ class Simulation(BaseModel):
     rounds: StrictInt = Field(default=1_000_000, ge=2, le=MAX_ROUNDS)
     seed: StrictInt = Field(default=1, ge=0, le=MAX_SEED)
     meter: str | None = None
-    amount: str | None = None
+    amount: Annotated[str, Field(json_schema_extra=amount_schema())] | None = None
     stake: ProgressiveStake = ProgressiveStake.COLLECTED
 
 

@@ -65,6 +65,16 @@ PROBLEM_SCHEMA: dict[str, Any] = {
                 },
             },
         },
+        "pointer": {
+            "type": "string",
+            "description": "The JSON pointer (RFC 6901) of a body's string that is not Unicode "
+            "text (a lone surrogate): UnicodeTextError.",
+        },
+        "maximum": {
+            "type": "string",
+            "description": "The largest amount croupier takes, in dollars ($999,999,999.99), "
+            "when an amount was over it: AmountLimitError.",
+        },
         "errors": {
             "type": "array",
             "description": "Where a request did not match its schema.",

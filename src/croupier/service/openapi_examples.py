@@ -442,8 +442,8 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             Example(
                 "An amount that is not dollars",
                 "InputError",
-                "the amount field must be an amount in dollars (up to 13 digits, at most two "
-                "decimals), e.g. 12345.67, not '1e400'",
+                "the amount field must be an amount in dollars (at most $999,999,999.99, at most "
+                "two decimals), e.g. 12345.67, not '1e400'",
             ),
             Example(
                 "No wager by that id",
@@ -462,8 +462,8 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
         "422": Example(
             "?unit= is not dollars",
             "InputError",
-            "the unit parameter must be an amount in dollars (up to 13 digits, at most two "
-            "decimals), e.g. 12345.67, not 'abc'",
+            "the unit parameter must be an amount in dollars (at most $999,999,999.99, at most "
+            "two decimals), e.g. 12345.67, not 'abc'",
         ),
     },
 }

@@ -44,7 +44,7 @@ from croupier.errors import (
     error_section,
     one_line,
 )
-from croupier.progressive.store import LedgerDatabaseError
+from croupier.progressive.store import DatabaseRefusedError, LedgerDatabaseError, retry_cures
 from croupier.service.idempotency import IdempotencyKeyError
 
 PROBLEM_BASE = "/problems/"
@@ -59,8 +59,8 @@ SERVICE_KINDS: dict[str, tuple[int, str]] = {
     "NotFound": (404, "Nothing is served at that address."),
     "MethodNotAllowed": (405, "The address does not take that method."),
     "ServiceUnavailable": (503, "The service is stopping, or cannot take the request now."),
-    "InternalError": (500, "The service failed; its log says why. A retry with the same "
-                      "Idempotency-Key answers what was recorded."),
+    "InternalError": (500, "The service failed; its log says why. A fault of the service, "
+                      "not of the request, and not one a retry cures: report it."),
     "HTTPError": (400, "An HTTP error the service names no other way."),
 }  # fmt: skip
 """The problem types the service makes itself (not a croupier error class): status, meaning."""
@@ -132,8 +132,11 @@ def status_of_type(kind: type[CroupierError]) -> int:
     needs (draft-ietf-httpapi-idempotency-key-header), 429 logins refused for a while after too
     many failed ones (with ``Retry-After``), 401 unauthenticated, 403 a role below the
     rule's, 404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round
-    or award already settled, a name taken), 500 the ledger's integrity or key, 503 a database
-    that cannot be used now, 422 every other rejection (bad input, a rule of the regulation)."""
+    or award already settled, a name taken), 500 the ledger's integrity or key, or a database
+    that refused what it would refuse again (:class:`DatabaseRefusedError`: a value beyond a
+    column, a constraint), 503 a database that cannot be used now — only a fault a retry can
+    cure (:func:`~croupier.progressive.store.retry_cures`: the connection lost, a lock or a
+    serialization failure) —, 422 every other rejection (bad input, a rule of the regulation)."""
     if issubclass(kind, IdempotencyKeyError):
         return 400
     if issubclass(kind, LoginLockedError):
@@ -146,7 +149,7 @@ def status_of_type(kind: type[CroupierError]) -> int:
         return 404
     if issubclass(kind, IdempotencyConflictError | RoundStateError):
         return 409
-    if issubclass(kind, LedgerIntegrityError | LedgerKeyError):
+    if issubclass(kind, LedgerIntegrityError | LedgerKeyError | DatabaseRefusedError):
         return 500
     if issubclass(kind, LedgerDatabaseError):
         return 503
@@ -187,6 +190,12 @@ def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
     violations = getattr(exc, "violations", None)
     if violations:
         extra["violations"] = [{"message": m, "section": s} for m, s in violations]
+    where = getattr(exc, "pointer", None)  # a string that is not text (UnicodeTextError)
+    if isinstance(where, str):
+        extra["pointer"] = where
+    limit = getattr(exc, "maximum", None)  # an amount over the largest (AmountLimitError)
+    if isinstance(limit, str):
+        extra["maximum"] = limit
     section = error_section(exc)
     return problem(
         status_of(exc),
@@ -316,12 +325,25 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error on %s", request.url.path)
-        if request.headers.get("idempotency-key"):  # a key applies: the retry is safe with it
-            detail = (
-                "the service failed (see its log); retry with the same Idempotency-Key: the "
-                "retry answers what was recorded"
-            )
-        else:
-            detail = "the service failed (see its log)"
-        return problem(500, "InternalError", detail, request.url.path)
+        return failure_problem(exc, request.url.path)
+
+
+def failure_problem(exc: BaseException, instance: str) -> JSONResponse:
+    """The problem for an exception no handler expected, logged with its traceback: a 503
+    ``ServiceUnavailable`` when it is a database failure a retry can cure
+    (:func:`~croupier.progressive.store.retry_cures`: the connection lost, a lock not had in
+    time, a serialization failure — nothing was committed), else a 500 ``InternalError``, which
+    never invites a retry: the same request would fail the same way."""
+    log.error("unexpected error on %s", instance, exc_info=exc)
+    if retry_cures(exc):
+        return problem(
+            503,
+            "ServiceUnavailable",
+            "the database could not take the request now (see the service's log): send it "
+            "again under the same Idempotency-Key, which never applies a request twice",
+            instance,
+        )
+    detail = (
+        "the service failed (see its log): a fault of the service, not of the request; report it"
+    )
+    return problem(500, "InternalError", detail, instance)

@@ -23,6 +23,7 @@ from croupier.paytables import builtin_paytables
 from croupier.progressive.migrate import current_revision as ledger_revision
 from croupier.service import store
 from croupier.service.auth import read_token
+from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
 router = APIRouter(tags=["reading"])
@@ -122,7 +123,10 @@ def parsheet(
             "('Mega=60000,Major=6000'); default: the seeds."
         ),
     ] = None,
-    amount: Annotated[str | None, Query(description="The wager's stake in dollars.")] = None,
+    amount: Annotated[
+        str | None,
+        Query(description="The wager's stake in dollars.", json_schema_extra=amount_schema()),
+    ] = None,
     stake: Annotated[
         ProgressiveStake, Query(description="Whether a meter award returns the stake.")
     ] = ProgressiveStake.COLLECTED,

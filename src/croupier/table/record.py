@@ -61,6 +61,7 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Field,
     StrictInt,
     ValidationError,
     model_validator,
@@ -68,7 +69,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from croupier.cards import parse_card
-from croupier.errors import CroupierError, InputError, PaytableError
+from croupier.errors import AmountLimitError, CroupierError, InputError, PaytableError
 from croupier.inputs import read_json, where
 from croupier.names import round_id
 from croupier.table.procedure import or_list
@@ -79,6 +80,7 @@ from croupier.table.submission import (
     submission_from_data,
     table_money,
 )
+from croupier.units import amount_schema
 from croupier.wagers.at_table import seat_number
 
 
@@ -120,7 +122,7 @@ class Step(BaseModel):
     ]
     seat: StrictInt | None = None
     wager: str | None = None
-    amount: str | None = None
+    amount: Annotated[str, Field(json_schema_extra=amount_schema())] | None = None
     player: str | None = None
     players: dict[SeatKey, str] | None = None
     dealer: str | None = None
@@ -193,6 +195,8 @@ def _cents(step: Step) -> int:
         raise InputError('give its amount, e.g. "$5"')
     try:
         return table_money(step.amount)
+    except AmountLimitError:
+        raise  # an InputError already, naming the limit (its ``maximum``)
     except PaytableError as exc:
         raise InputError(str(exc)) from exc
 

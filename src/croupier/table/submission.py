@@ -49,7 +49,6 @@ configuration a progressive is approved under.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,7 +77,7 @@ from croupier.games.blackjack_rules import PlayRules
 from croupier.inputs import read_toml, where
 from croupier.paytables import Paytable, paytable_digest
 from croupier.paytables.digest import sha256_of
-from croupier.units import MAX_AMOUNT_DIGITS, MAX_CENTS, format_money, parse_money
+from croupier.units import format_money, parse_money
 from croupier.wagers import Wager, get_wager
 from croupier.wagers.at_table import TableGame
 from croupier.wagers.base_games import BASE_GAMES, RECORDED_BASE, BaseGame
@@ -278,31 +277,12 @@ def _broken_rule(exc: RulesError) -> Violation:
     return Violation(clipped(one_line(text)), exc.section)
 
 
-_TOO_LONG = re.compile(r"^\$?\s*([0-9][0-9,]*)(?:\.[0-9]*)?$")
-"""An amount written as dollars (digits, commas, maybe cents) — too long for croupier's limit
-when its whole dollars have more than :data:`~croupier.units.MAX_AMOUNT_DIGITS` digits."""
-
-
 def table_money(text: str) -> int:
     """A dollar amount of a Rules Submission or a round file ("$5", "$1,000", "$2.50") in
     integer cents (:func:`~croupier.units.parse_money`); :class:`~croupier.errors.PaytableError`
-    naming the text otherwise — an amount beyond croupier's limit named as such (its whole
-    dollars at most :data:`~croupier.units.MAX_AMOUNT_DIGITS` digits, the largest amount), not
-    as "not a dollar amount". (The limit is said here, where the table reads its files and
-    requests: :mod:`croupier.units` is part of every stored count's fingerprint.)"""
-    try:
-        cents = parse_money(text)
-    except PaytableError:
-        m = _TOO_LONG.match(text.strip())
-        if m is None or len(m.group(1).replace(",", "").lstrip("0")) <= MAX_AMOUNT_DIGITS:
-            raise
-        cents = MAX_CENTS + 1
-    if cents > MAX_CENTS:  # written with commas, parse_money takes a few digits more
-        raise PaytableError(  # a long amount is cut short in the message (errors.clipped)
-            f"{text.strip()!r} is over croupier's limit: at most {MAX_AMOUNT_DIGITS} digits of "
-            f"dollars ({format_money(MAX_CENTS)})"
-        ) from None
-    return cents
+    naming the text otherwise — an amount over croupier's limit (:data:`~croupier.units.MAX_CENTS`)
+    as its :class:`~croupier.errors.AmountLimitError`, naming the limit."""
+    return parse_money(text)
 
 
 def _money(text: str, where: str, problems: list[Violation]) -> int | None:
