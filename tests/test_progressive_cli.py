@@ -170,9 +170,19 @@ def test_the_default_database_is_a_per_user_file(
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
+        # a dealer is refused before the award is looked up: the same answer for an award
+        # that exists (1) and one that does not (99), citing (h)(3) of both sections
         (
             ["meters", "validate", "1", "--as", DEALER],
-            "floorperson or above (58 Pa. Code § 633b.3(h)(3))",
+            "floorperson or above (58 Pa. Code § 633b.2(h)(3); 58 Pa. Code § 633b.3(h)(3))",
+        ),
+        (
+            ["meters", "validate", "99", "--as", DEALER],
+            "floorperson or above (58 Pa. Code § 633b.2(h)(3); 58 Pa. Code § 633b.3(h)(3))",
+        ),
+        (
+            ["meters", "void", "99", "--reason", "x", "--as", DEALER],
+            "floorperson or above (58 Pa. Code § 633b.2(h)(1); 58 Pa. Code § 633b.3(h)(1))",
         ),
         (["meters", "validate", "99", "--as", FLOOR], "no award 99"),
         (["meters", "create", "-p", "633b.3:1", "-d", "6", "-a", "2", "--name", "x"], "§ 633b.3"),

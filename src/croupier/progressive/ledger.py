@@ -13,7 +13,7 @@ The modules: :mod:`~croupier.progressive.store` (database, engine, ledger key, t
 :mod:`~croupier.progressive.core` (transactions, the chained log, staff, progressives),
 :mod:`~croupier.progressive.records` (what the ledger returns),
 :mod:`~croupier.progressive.rounds` (the round procedure), :mod:`~croupier.progressive.audit`
-(verify).
+(the audit) and :mod:`~croupier.progressive.verifying` (verify, checkpoints).
 
 Concurrency: every write locks the progressive's row and the chain head (``SELECT … FOR UPDATE``
 on PostgreSQL; SQLite transactions begin ``IMMEDIATE``, one writer at a time), so linked tables
@@ -52,9 +52,7 @@ True
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from datetime import datetime
 from fractions import Fraction
@@ -66,21 +64,21 @@ from sqlalchemy import Connection
 import croupier.progressive.schema as t
 from croupier.errors import (
     AmountLimitError,
+    AuthorizationError,
     InputError,
     LedgerError,
     LedgerIntegrityError,
     RoundStateError,
 )
 from croupier.paytables import MeterLevel
-from croupier.progressive.audit import AuditReport, audit
-from croupier.progressive.checkpoint import Checkpoint, document, read_state
+from croupier.progressive.audit import AuditReport
 from croupier.progressive.configuration import (
     CONFIGURATION_RULE,
     RECONFIGURATION_RULE,
     ConfigurationCheck,
     ledger_check,
 )
-from croupier.progressive.core import FaultHook, LedgerBase
+from croupier.progressive.core import FaultHook
 from croupier.progressive.meters import (
     Delta,
     EventDraft,
@@ -92,6 +90,7 @@ from croupier.progressive.meters import (
 )
 from croupier.progressive.meterset import ProgressiveMeters, meter_set, stored_meter_set
 from croupier.progressive.model import (
+    AWARD_RULES,
     MICROS_PER_CENT,
     VOID_RULE,
     VOIDING,
@@ -100,7 +99,6 @@ from croupier.progressive.model import (
     EventKind,
     ProgressiveDefinition,
     Role,
-    SignificantCode,
     format_micros,
 )
 from croupier.progressive.records import (
@@ -115,14 +113,12 @@ from croupier.progressive.rounds import ProgressiveSystem
 from croupier.progressive.significant import (
     Session,
     end_session,
-    log_mismatch,
     self_check,
     start_session,
-    try_record,
-    write_automatic,
 )
-from croupier.progressive.store import create_head, default_url, head_trouble, read_rows
+from croupier.progressive.store import default_url, read_rows
 from croupier.progressive.totals import read_levels, read_meter_set
+from croupier.progressive.verifying import VerifyingLedger
 from croupier.units import MAX_CENTS, format_money
 
 __all__ = ["FaultHook", "Ledger", "check_adjusted", "default_url"]
@@ -176,7 +172,7 @@ service's record of the request's ``Idempotency-Key`` and its answer, so that th
 the record commit together — a crash leaves both or neither."""
 
 
-class Ledger(LedgerBase):
+class Ledger(VerifyingLedger):
     """The progressive ledger in one database.
 
     ``url`` is a SQLAlchemy URL (``sqlite:///path``, ``sqlite://`` in memory,
@@ -291,6 +287,7 @@ class Ledger(LedgerBase):
         """
         _award_id(award_id)
         with self._tx() as conn:
+            self._may_decide(conn, by, "(h)(3)", "validating a progressive payout")
             a = self._award_by_id(conn, award_id)
             pid, defn = self._definition(conn, a.progressive, lock=True)
             self._award_by_id(conn, award_id, lock=True)
@@ -349,6 +346,7 @@ class Ledger(LedgerBase):
         if not reason.strip():
             raise InputError("voiding an award needs a reason")
         with self._tx() as conn:
+            self._may_decide(conn, by, VOID_RULE, VOIDING)
             a = self._award_by_id(conn, award_id)
             pid, defn = self._definition(conn, a.progressive, lock=True)
             self._award_by_id(conn, award_id, lock=True)
@@ -389,6 +387,18 @@ class Ledger(LedgerBase):
                 after(conn, done)
             self._fault("void-commit")
             return done
+
+    def _may_decide(self, conn: Connection, by: str, paragraph: str, what: str) -> None:
+        """Refuse ``by`` before the award is looked up unless a floorperson or above may decide
+        awards (:data:`~croupier.progressive.model.AWARD_RULES` cited: the award's own
+        progressive is not known yet), so a member who may not decide one learns nothing of
+        which award ids exist — the same answer for an award that exists and one that does
+        not, in the CLI as over HTTP (docs/interpretations.md, *What a role can learn*)."""
+        section, also = AWARD_RULES[paragraph]
+        try:
+            self._user(conn, by, Role.FLOORPERSON, section, what)
+        except AuthorizationError as exc:
+            raise AuthorizationError(exc.reason, section=section, also=also) from None
 
     @staticmethod
     def _check_pending(a: Award) -> None:
@@ -672,123 +682,3 @@ class Ledger(LedgerBase):
         (:func:`~croupier.progressive.report.reconcile`)."""
         events = [(e.event, e.created_at) for e in self.history(progressive)]
         return reconcile(self.definition(progressive), events, start, end)
-
-    def audit(
-        self, *, checkpoints: Sequence[Checkpoint] = (), accept_missing_head: bool = False
-    ) -> AuditReport:
-        """Check the whole ledger against its log (:func:`~croupier.progressive.audit.audit`):
-        the chain (with the key, when it is here; and against the copy of its head kept beside
-        the key, which a ledger with events must have — :meth:`head_trouble` — unless
-        ``accept_missing_head``), who did what, every derived table, and each of
-        ``checkpoints`` (:mod:`~croupier.progressive.checkpoint`).
-        :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
-        trouble = None if accept_missing_head else self.head_trouble()
-        if trouble is not None:
-            raise LedgerIntegrityError(trouble)
-        with self._snapshot() as conn:
-            return audit(conn, self.key, self.kept_head(), checkpoints)
-
-    @contextmanager
-    def _snapshot(self) -> Iterator[Connection]:
-        with self.engine.connect() as conn:
-            if self.dialect == "postgresql":
-                # one snapshot for every table read: linked tables writing meanwhile (a
-                # controller's start-up audits while the others play) cannot show the log at one
-                # moment and a derived table at the next
-                conn = conn.execution_options(isolation_level="REPEATABLE READ")
-            yield conn
-
-    def checkpoint(self, *, actor: str | None = None) -> dict[str, Any]:
-        """A signed checkpoint of the ledger's head as it is now (:mod:`~croupier.progressive.
-        checkpoint`), made only after the whole ledger verified (:meth:`audit`, in the same
-        snapshot the checkpoint records): an auditor keeps it off the box, and
-        ``verify(checkpoints=…)`` later fails if the log no longer holds that head.
-        :class:`~croupier.errors.LedgerKeyError` without the ledger key; a failed audit is
-        recorded (``verification-failure``) and raised."""
-        key = self._require_key()
-        try:
-            trouble = self.head_trouble()
-            if trouble is not None:
-                raise LedgerIntegrityError(trouble)
-            with self._snapshot() as conn:
-                audit(conn, key, self.kept_head())
-                state = read_state(conn)
-        except LedgerIntegrityError as exc:
-            detail = {"during": "checkpoint", "error": str(exc)}
-            try_record(self, SignificantCode.VERIFICATION_FAILURE, actor=actor, detail=detail)
-            raise
-        return document(key, state)
-
-    def verify(
-        self, progressive: str, *, actor: str | None = None, table: str | None = None
-    ) -> dict[MeterLevel, LevelState]:
-        """:meth:`verify_all` for ``progressive``'s configuration; its levels as replayed."""
-        self.definition(progressive)
-        report = self.verify_all([progressive], actor=actor, table=table)
-        return report.levels[progressive]
-
-    def verify_all(
-        self,
-        progressives: Sequence[str] | None = None,
-        *,
-        actor: str | None = None,
-        table: str | None = None,
-        checkpoints: Sequence[Checkpoint] = (),
-        accept_missing_head: bool = False,
-    ) -> AuditReport:
-        """:meth:`audit` (with ``checkpoints``), and the running configuration of each of
-        ``progressives`` (default: every one) compared with its approved digests. A failure is
-        recorded as a significant event (``verification-failure``; a ``configuration-mismatch``
-        for each progressive that differs) before it is raised:
-        :class:`~croupier.errors.LedgerIntegrityError`,
-        :class:`~croupier.errors.ConfigurationMismatchError` (the first that differs).
-
-        ``accept_missing_head``: the operator says this ledger never had a copy of its chain
-        head (or it was lost, and they know why): the whole ledger is verified without it and,
-        if it verifies, the copy is made anew at the head verified — the report's
-        ``head_recreated`` names it — and that is recorded as a ``head-copy-recreated``
-        significant event; an unreadable copy is first moved aside, kept as evidence."""
-        missing = accept_missing_head and self.head_trouble() is not None
-        try:
-            report = self.audit(checkpoints=checkpoints, accept_missing_head=accept_missing_head)
-        except LedgerIntegrityError as exc:
-            try_record(
-                self,
-                SignificantCode.VERIFICATION_FAILURE,
-                table=table,
-                actor=actor,
-                detail={"during": "verify", "error": str(exc)},
-            )
-            raise
-        if missing:
-            report = self._remake_head(report, actor)
-        names = self.names() if progressives is None else list(progressives)
-        bad = [c for c in (ledger_check(self, self.definition(n)) for n in names) if not c.ok]
-        for c in bad:
-            log_mismatch(self, c, table=table, actor=actor, once=False)
-        if bad:
-            raise bad[0].error()
-        return report
-
-    def _anchor(self, reason: str) -> None:
-        write_automatic(self, reason)
-
-    def _remake_head(self, report: AuditReport, actor: str | None) -> AuditReport:
-        """Make the copy of the chain head anew at ``report``'s head, which the audit verified
-        (writers refuse the ledger while it is missing, so the head has not moved), and record
-        it; an unreadable copy is renamed ``<head>.unreadable-<time>`` first."""
-        path = self.head_file
-        assert path is not None  # head_trouble is None in memory
-        was = head_trouble(path) or "is missing"
-        if path.exists():
-            path.rename(path.with_name(f"{path.name}.unreadable-{time.strftime('%Y%m%dT%H%M%S')}"))
-        made = create_head(path, report.events, report.head_mac)
-        if made:
-            detail = {
-                "head_file": str(path),
-                "seq": report.events,
-                "head_mac": report.head_mac,
-                "was": was,
-            }
-            try_record(self, SignificantCode.HEAD_COPY_RECREATED, actor=actor, detail=detail)
-        return replace(report, head_recreated=str(path) if made else None, head_kept=report.events)

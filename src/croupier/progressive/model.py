@@ -164,6 +164,16 @@ voided. (Validating one is (h)(3).)"""
 VOIDING = "voiding a progressive payout (a hand found not to be a winning one)"
 """What a void is, as a refusal names it."""
 
+AWARD_RULES: dict[str, tuple[str, str]] = {
+    "(h)(3)": ("633b.2(h)(3)", "58 Pa. Code § 633b.3(h)(3)"),
+    VOID_RULE: ("633b.2(h)(1)", "58 Pa. Code § 633b.3(h)(1)"),
+}
+"""The paragraph an award decision answers to — (h)(3) a validation, (h)(1) a void — as the
+refusal of a member who may not decide one cites it: the same paragraph of § 633b.2 (Jackpot
+Party) and § 633b.3 (Match the Dealer), both cited, since the refusal is made before the award
+is looked up and so names none of its progressive's (the ledger's and the service's check alike:
+no award id is learnt by trying it)."""
+
 
 class ResetTiming(Enum):
     """When a level pays out a share award and, after a 100% award, resets.

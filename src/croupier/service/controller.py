@@ -45,7 +45,7 @@ from croupier.progressive import (
 )
 from croupier.progressive.create import FIELDS, new_definition
 from croupier.progressive.ledger import Decided
-from croupier.progressive.model import VOID_RULE, VOIDING
+from croupier.progressive.model import AWARD_RULES, VOID_RULE, VOIDING
 from croupier.progressive.significant import READER as EVENTS_READER
 from croupier.progressive.significant import READER_RULE, READER_SECTION, READING
 from croupier.progressive.staffing import STAFF_SECTION
@@ -118,16 +118,6 @@ def may(
         return found
 
     return check
-
-
-AWARD_RULES: dict[str, tuple[str, str]] = {
-    "(h)(3)": ("633b.2(h)(3)", "58 Pa. Code § 633b.3(h)(3)"),
-    VOID_RULE: ("633b.2(h)(1)", "58 Pa. Code § 633b.3(h)(1)"),
-}
-"""The paragraph an award decision answers to — (h)(3) a validation, (h)(1) a void — as the
-refusal of a member who may not decide one cites it: the same paragraph of § 633b.2 (Jackpot
-Party) and § 633b.3 (Match the Dealer), both cited, since the refusal is made before the award
-is looked up and so names none of its progressive's."""
 
 
 def _may_decide(

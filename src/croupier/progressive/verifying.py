@@ -1,0 +1,152 @@
+"""Verifying the ledger (58 Pa. Code § 605a.7): the whole-ledger audit against the chain, the
+copy of its head and signed checkpoints, the configuration check of each progressive, and the
+checkpoint itself — :class:`VerifyingLedger`, the part of :class:`~croupier.progressive.ledger.
+Ledger` that reads the log to vouch for it (split from :mod:`croupier.progressive.ledger` along
+that seam: the writes stay there)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import Connection
+
+from croupier.errors import LedgerIntegrityError
+from croupier.paytables import MeterLevel
+from croupier.progressive.audit import AuditReport, audit
+from croupier.progressive.checkpoint import Checkpoint, document, read_state
+from croupier.progressive.configuration import ledger_check
+from croupier.progressive.core import LedgerBase
+from croupier.progressive.meters import LevelState
+from croupier.progressive.model import SignificantCode
+from croupier.progressive.significant import log_mismatch, try_record, write_automatic
+from croupier.progressive.store import create_head, head_trouble
+
+__all__ = ["VerifyingLedger"]
+
+
+class VerifyingLedger(LedgerBase):
+    """The ledger's verification: :meth:`audit`, :meth:`verify_all`, :meth:`checkpoint`."""
+
+    def audit(
+        self, *, checkpoints: Sequence[Checkpoint] = (), accept_missing_head: bool = False
+    ) -> AuditReport:
+        """Check the whole ledger against its log (:func:`~croupier.progressive.audit.audit`):
+        the chain (with the key, when it is here; and against the copy of its head kept beside
+        the key, which a ledger with events must have — :meth:`head_trouble` — unless
+        ``accept_missing_head``), who did what, every derived table, and each of
+        ``checkpoints`` (:mod:`~croupier.progressive.checkpoint`).
+        :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
+        trouble = None if accept_missing_head else self.head_trouble()
+        if trouble is not None:
+            raise LedgerIntegrityError(trouble)
+        with self._snapshot() as conn:
+            return audit(conn, self.key, self.kept_head(), checkpoints)
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[Connection]:
+        with self.engine.connect() as conn:
+            if self.dialect == "postgresql":
+                # one snapshot for every table read: linked tables writing meanwhile (a
+                # controller's start-up audits while the others play) cannot show the log at one
+                # moment and a derived table at the next
+                conn = conn.execution_options(isolation_level="REPEATABLE READ")
+            yield conn
+
+    def checkpoint(self, *, actor: str | None = None) -> dict[str, Any]:
+        """A signed checkpoint of the ledger's head as it is now (:mod:`~croupier.progressive.
+        checkpoint`), made only after the whole ledger verified (:meth:`audit`, in the same
+        snapshot the checkpoint records): an auditor keeps it off the box, and
+        ``verify(checkpoints=…)`` later fails if the log no longer holds that head.
+        :class:`~croupier.errors.LedgerKeyError` without the ledger key; a failed audit is
+        recorded (``verification-failure``) and raised."""
+        key = self._require_key()
+        try:
+            trouble = self.head_trouble()
+            if trouble is not None:
+                raise LedgerIntegrityError(trouble)
+            with self._snapshot() as conn:
+                audit(conn, key, self.kept_head())
+                state = read_state(conn)
+        except LedgerIntegrityError as exc:
+            detail = {"during": "checkpoint", "error": str(exc)}
+            try_record(self, SignificantCode.VERIFICATION_FAILURE, actor=actor, detail=detail)
+            raise
+        return document(key, state)
+
+    def verify(
+        self, progressive: str, *, actor: str | None = None, table: str | None = None
+    ) -> dict[MeterLevel, LevelState]:
+        """:meth:`verify_all` for ``progressive``'s configuration; its levels as replayed."""
+        self.definition(progressive)
+        report = self.verify_all([progressive], actor=actor, table=table)
+        return report.levels[progressive]
+
+    def verify_all(
+        self,
+        progressives: Sequence[str] | None = None,
+        *,
+        actor: str | None = None,
+        table: str | None = None,
+        checkpoints: Sequence[Checkpoint] = (),
+        accept_missing_head: bool = False,
+    ) -> AuditReport:
+        """:meth:`audit` (with ``checkpoints``), and the running configuration of each of
+        ``progressives`` (default: every one) compared with its approved digests. A failure is
+        recorded as a significant event (``verification-failure``; a ``configuration-mismatch``
+        for each progressive that differs) before it is raised:
+        :class:`~croupier.errors.LedgerIntegrityError`,
+        :class:`~croupier.errors.ConfigurationMismatchError` (the first that differs).
+
+        ``accept_missing_head``: the operator says this ledger never had a copy of its chain
+        head (or it was lost, and they know why): the whole ledger is verified without it and,
+        if it verifies, the copy is made anew at the head verified — the report's
+        ``head_recreated`` names it — and that is recorded as a ``head-copy-recreated``
+        significant event; an unreadable copy is first moved aside, kept as evidence."""
+        missing = accept_missing_head and self.head_trouble() is not None
+        try:
+            report = self.audit(checkpoints=checkpoints, accept_missing_head=accept_missing_head)
+        except LedgerIntegrityError as exc:
+            try_record(
+                self,
+                SignificantCode.VERIFICATION_FAILURE,
+                table=table,
+                actor=actor,
+                detail={"during": "verify", "error": str(exc)},
+            )
+            raise
+        if missing:
+            report = self._remake_head(report, actor)
+        names = self.names() if progressives is None else list(progressives)
+        bad = [c for c in (ledger_check(self, self.definition(n)) for n in names) if not c.ok]
+        for c in bad:
+            log_mismatch(self, c, table=table, actor=actor, once=False)
+        if bad:
+            raise bad[0].error()
+        return report
+
+    def _anchor(self, reason: str) -> None:
+        write_automatic(self, reason)
+
+    def _remake_head(self, report: AuditReport, actor: str | None) -> AuditReport:
+        """Make the copy of the chain head anew at ``report``'s head, which the audit verified
+        (writers refuse the ledger while it is missing, so the head has not moved), and record
+        it; an unreadable copy is renamed ``<head>.unreadable-<time>`` first."""
+        path = self.head_file
+        assert path is not None  # head_trouble is None in memory
+        was = head_trouble(path) or "is missing"
+        if path.exists():
+            path.rename(path.with_name(f"{path.name}.unreadable-{time.strftime('%Y%m%dT%H%M%S')}"))
+        made = create_head(path, report.events, report.head_mac)
+        if made:
+            detail = {
+                "head_file": str(path),
+                "seq": report.events,
+                "head_mac": report.head_mac,
+                "was": was,
+            }
+            try_record(self, SignificantCode.HEAD_COPY_RECREATED, actor=actor, detail=detail)
+        return replace(report, head_recreated=str(path) if made else None, head_kept=report.events)
