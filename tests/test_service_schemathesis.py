@@ -1,0 +1,208 @@
+"""Schemathesis against a live ``croupier serve``, driven by its own ``/openapi.json``: every
+operation, on SQLite and on PostgreSQL, and not one failure of the checks.
+
+Two runs of ``st run`` (the Schemathesis CLI, with its examples, coverage, fuzzing and stateful
+phases — the stateful one follows the document's links, :mod:`croupier.service.openapi_links`):
+
+- **as a shift manager** (the role that reaches every route but the auditor's readings, which
+  it may read too) — a token fetched by Schemathesis from ``POST /token`` and fetched again
+  when a ``POST /token/revoke`` of the run has revoked it — over every operation but
+  ``POST /token`` itself (its failed logins would lock the run's own address out of the
+  re-login a revocation needs: NIST SP 800-63B § 5.2.2 throttling, tested elsewhere);
+- **without a token**, over every operation, ``POST /token`` included (each failed login a
+  401, then the lockout's 429).
+
+Each with the checks of :data:`CHECKS`, bounded by examples per operation and a time budget
+(:data:`AUTHENTICATED_SECONDS`, :data:`ANONYMOUS_SECONDS`: about two minutes a backend).
+Schemathesis's own JSON report gives the figures and the failures; set
+``CROUPIER_SCHEMATHESIS_SEED`` to replay a run's seed.
+
+Narrow exceptions, each documented in docs/interpretations.md ("Schemathesis against the
+service"): ``POST /simulations`` may answer 503 when the server's job queue is full (a retry
+can succeed: the designed answer, documented in the OpenAPI document).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from progressive_support import BACKENDS, SHIFT, secret
+from service_support import (
+    BLACKJACK_SUBMISSION,
+    Server,
+    keyed,
+    pending_award,
+    pp_round,
+    serving,
+)
+
+pytestmark = pytest.mark.slow
+
+CHECKS = (
+    "not_a_server_error",
+    "status_code_conformance",
+    "content_type_conformance",
+    "response_schema_conformance",
+    "response_headers_conformance",
+)
+"""The issue's four checks, and the declared response headers' (``Retry-After`` of a 429)."""
+
+EXAMPLES = 25
+"""Examples per operation (the fuzzing phase's ``--max-examples``)."""
+AUTHENTICATED_SECONDS = 80
+"""The shift manager's run's budget (its stateful phase repeats until it is spent)."""
+ANONYMOUS_SECONDS = 20
+"""The run without a token's budget."""
+
+CONFIG = f"""
+# Schemathesis's configuration for the shift manager's run (tests/test_service_schemathesis.py)
+[auth.dynamic.openapi.OAuth2PasswordBearer]
+path = "/token"
+method = "post"
+payload = {{ username = "{SHIFT}", password = "{secret(SHIFT)}" }}
+payload_content_type = "application/x-www-form-urlencoded"
+extract_selector = "/access_token"
+
+[[operations]]
+# a full job queue is a 503 TooManyJobs that a later retry can cure (documented in the
+# OpenAPI document; docs/interpretations.md, "Schemathesis against the service")
+include-path = "/simulations"
+include-method = "POST"
+checks.not_a_server_error.expected-statuses = ["2xx", "3xx", "4xx", "503"]
+"""
+
+ANONYMOUS_CONFIG = """
+# Schemathesis's configuration for the run without a token: nothing but its cache's place
+"""
+
+SERVER_ENV = {"CROUPIER_JOB_QUEUE": "2"}
+"""Simulation jobs the fuzzed server lets wait: few, so the jobs a run starts stay cheap (a
+full queue is the documented 503)."""
+
+
+def seed() -> int:
+    """The run's seed: ``$CROUPIER_SCHEMATHESIS_SEED``, else a new one (printed with a failure)."""
+    given = os.environ.get("CROUPIER_SCHEMATHESIS_SEED")
+    return int(given) if given else random.randrange(2**31)
+
+
+def st_run(
+    srv: Server, tmp: Path, name: str, config: str, seconds: int, *args: str
+) -> dict[str, Any]:
+    """``st run`` over ``srv``'s document with :data:`CHECKS`; its JSON report."""
+    where = tmp / name
+    where.mkdir()
+    (where / "schemathesis.toml").write_text(config + f'\n[cache]\ndirectory = "{where}/cache"\n')
+    report = where / "report.json"
+    st = shutil.which("st", path=str(Path(sys.executable).parent)) or "st"
+    command = [
+        st,
+        "--config-file",
+        str(where / "schemathesis.toml"),
+        "--no-color",
+        "run",
+        f"{srv.base}/openapi.json",
+        "--checks",
+        ",".join(CHECKS),
+        "--max-examples",
+        str(EXAMPLES),
+        "--max-time",
+        str(seconds),
+        "--workers",
+        "2",
+        "--seed",
+        str(seed()),
+        "--generation-database",
+        "none",
+        "--request-timeout",
+        "30",
+        "--report",
+        "json",
+        "--report-json-path",
+        str(report),
+        *args,
+    ]
+    done = subprocess.run(
+        command, cwd=where, capture_output=True, text=True, timeout=seconds + 240, check=False
+    )
+    (where / "output.txt").write_text(done.stdout + done.stderr)
+    assert report.exists(), f"no report: {done.stdout[-3000:]}{done.stderr[-3000:]}"
+    result: dict[str, Any] = json.loads(report.read_text())
+    result["output"] = done.stdout
+    return result
+
+
+def outcome(run: dict[str, Any]) -> str:
+    """What a failed run says: the seed, its failures and the end of its output."""
+    return (
+        f"seed {run['seed']} (CROUPIER_SCHEMATHESIS_SEED={run['seed']} replays it); failures "
+        f"{json.dumps(run['failures'], indent=1)}; errors {json.dumps(run['errors'])}\n"
+        + str(run["output"])[-6000:]
+    )
+
+
+def figures(run: dict[str, Any]) -> str:
+    """A run's figures in one line (printed: ``pytest -s`` shows them)."""
+    ops, cases = run["operations"], run["test_cases"]
+    return (
+        f"{ops['tested']} of {ops['total']} operations, {cases['generated']} test cases, "
+        f"{len(run['failures'])} failures, {run['running_time']:.0f} s, seed {run['seed']}"
+    )
+
+
+def seed_the_ledger(srv: Server) -> None:
+    """Something to find: an open table, a settled round and a pending award (the stateful
+    phase reaches them through ``GET /awards``, ``GET /tables`` and the links)."""
+    with srv.client() as c:
+        opened = c.post(
+            "/tables",
+            json={"table": "BJ-1", "submission": BLACKJACK_SUBMISSION},
+            headers=keyed(srv.auth(SHIFT)),
+        )
+        assert opened.status_code == 201, opened.text
+        settled = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-2"},
+            json=pp_round(f"r-{uuid.uuid4().hex[:6]}"),
+            headers=keyed(srv.auth(SHIFT)),
+        )
+        assert settled.status_code == 201, settled.text
+        pending_award(srv, c)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_schemathesis_finds_no_failure_in_any_operation(backend: str, tmp_path: Path) -> None:
+    with serving(backend, tmp_path, SERVER_ENV) as srv:
+        seed_the_ledger(srv)
+        operations = len(
+            [
+                op
+                for ops in httpx.get(f"{srv.base}/openapi.json").json()["paths"].values()
+                for op in ops
+            ]
+        )
+        manager = st_run(
+            srv, tmp_path, "shift-manager", CONFIG, AUTHENTICATED_SECONDS,
+            "--exclude-path", "/token",
+        )  # fmt: skip
+        anonymous = st_run(srv, tmp_path, "no-token", ANONYMOUS_CONFIG, ANONYMOUS_SECONDS)
+        server_log = (tmp_path / "server.log").read_text()
+    print(f"\n{backend}: as {SHIFT}: {figures(manager)}\n{backend}: no token: {figures(anonymous)}")
+    assert manager["failures"] == [] and manager["errors"] == [], outcome(manager)
+    assert anonymous["failures"] == [] and anonymous["errors"] == [], outcome(anonymous)
+    # every operation tried: all but POST /token with the token, all of them without
+    assert manager["operations"]["tested"] == operations - 1, outcome(manager)
+    assert anonymous["operations"]["tested"] == operations, outcome(anonymous)
+    assert manager["phases"]["stateful"]["status"] == "success", outcome(manager)
+    assert "Traceback" not in server_log, server_log[-4000:]
