@@ -13,17 +13,12 @@ itself are :data:`croupier.service.openapi_examples.OWN`."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
-
-try:  # FastAPI keeps an included router's routes nested, and says how to reach them
-    from fastapi.routing import iter_route_contexts
-except ImportError:  # pragma: no cover - an older FastAPI lists them in app.routes
-    iter_route_contexts = None  # type: ignore[assignment]
 
 from croupier.errors import CroupierError, citation
 from croupier.progressive import Role
@@ -42,6 +37,7 @@ from croupier.service.problems import (
     json_media_refusal,
 )
 from croupier.service.query import LENIENT, query_names, refusal
+from croupier.service.routes import api_routes
 
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
@@ -303,18 +299,6 @@ class Facts(NamedTuple):
     """Whether its token may be any member's, one that only reads included (no 403)."""
 
 
-def api_routes(app: FastAPI) -> Iterator[tuple[str, frozenset[str], Dependant]]:
-    """Each route of the API (in the OpenAPI document): its path, methods and dependant — the
-    routes of the routers the app includes too (FastAPI keeps those nested)."""
-    routes: Iterable[Any] = app.routes
-    if iter_route_contexts is not None:
-        routes = iter_route_contexts(app.routes)
-    for route in routes:
-        dependant = getattr(route, "dependant", None)
-        if isinstance(dependant, Dependant) and getattr(route, "include_in_schema", False):
-            yield str(route.path), frozenset(route.methods or ()), dependant
-
-
 def route_facts(app: FastAPI) -> dict[tuple[str, str], Facts]:
     """Each API operation's :class:`Facts`, by method (lower case) and path."""
     out: dict[tuple[str, str], Facts] = {}
@@ -537,4 +521,4 @@ def install(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-__all__ = ["PROBLEM_SCHEMA", "SUCCESS", "complete", "install"]
+__all__ = ["PROBLEM_SCHEMA", "SUCCESS", "api_routes", "complete", "install"]
