@@ -1,7 +1,7 @@
 """The OpenAPI document's links (OpenAPI 3.1 § 4.8.20): how a response names what the next
 request works on — the table a ``POST /tables`` opened, the round and awards a settlement
-stored, the progressive, staff member or simulation job just made. A client (and a stateful
-tester such as Schemathesis) follows them from one operation to the next.
+stored, the progressive, staff member or simulation job just made, the first of a list read. A
+client (and a stateful tester such as Schemathesis) follows them from one operation to the next.
 
 Each link is written in the response of its source operation with the target's
 ``operationId`` and a runtime expression for each path parameter (``$response.body#/table``).
@@ -61,6 +61,19 @@ LINKS: dict[tuple[str, str, str], list[tuple[Op, dict[str, str]]]] = {
         (("get", "/simulations/{job}"), {"job": "$response.body#/job"})
     ],
     ("get", "/awards", "200"): _each(_AWARD_OPS, {"award_id": "$response.body#/awards/0/award"}),
+    ("get", "/tables", "200"): _each(_TABLE_OPS, {"table": "$response.body#/tables/0/table"}),
+    ("get", "/progressives", "200"): _each(
+        _PROGRESSIVE_OPS, {"name": "$response.body#/progressives/0/name"}
+    ),
+    ("get", "/rounds", "200"): [
+        (
+            ("get", "/rounds/{table}/{round_id}"),
+            {
+                "table": "$response.body#/rounds/0/table",
+                "round_id": "$response.body#/rounds/0/round",
+            },
+        )
+    ],
 }
 """By source (method, path, status): each target operation with its parameters' expressions."""
 
