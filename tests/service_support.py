@@ -238,14 +238,14 @@ def keyed(headers: Mapping[str, str] | None = None, key: str | None = None) -> d
 
 
 @contextmanager
-def serving(backend: str, tmp: Path) -> Iterator[Server]:
+def serving(backend: str, tmp: Path, env: Mapping[str, str] | None = None) -> Iterator[Server]:
     """A server on a fresh ledger of ``backend`` (``"sqlite"`` or ``"postgresql"``) with the
-    staff of :func:`make_ledger`, its files under ``tmp``; stopped, and a PostgreSQL schema
-    dropped, on leaving."""
+    staff of :func:`make_ledger`, its files under ``tmp``, ``env`` added to its environment;
+    stopped, and a PostgreSQL schema dropped, on leaving."""
     urls = new_db_url(backend, tmp)
     url = next(urls)  # a generator: closing it drops a PostgreSQL schema
     make_ledger(url)
-    srv = Server(url, tmp / "server.log").start()
+    srv = Server(url, tmp / "server.log", env).start()
     try:
         yield srv
     finally:

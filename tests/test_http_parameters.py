@@ -146,6 +146,64 @@ def test_every_integer_parameter_is_bounded_to_what_the_database_stores(
                 assert f"{where}.{name}" in problem["detail"], (at, value, problem["detail"])
 
 
+def test_every_integer_parameter_at_its_maximum_is_answered_without_a_server_error(
+    server: Server, spec: dict[str, Any]
+) -> None:
+    """The largest id, offset or limit the document allows is one the route answers (a 2xx or
+    a 4xx problem), never a 5xx: Schemathesis found ``POST /awards/9223372036854775806/void``
+    a 500 on PostgreSQL, whose awards' ids are 32-bit (the lookup now finds no award: a 404).
+    (Not the counts of work — a simulation's rounds — whose maximum is work the server does.)"""
+    swept = [
+        found
+        for found in integer_parameters(spec)
+        if found[2] == "path" or found[3] in ("offset", "limit")
+    ]
+    assert {(m, p, n) for m, p, _, n, _ in swept} >= {
+        ("post", "/awards/{award_id}/validate", "award_id"),
+        ("post", "/awards/{award_id}/void", "award_id"),
+        ("get", "/rounds", "offset"),
+    }
+    for method, path, where, name, schema in swept:
+        r = send(server, spec, method, path, where, name, schema["maximum"])
+        assert r.status_code < 500, ((method, path, name), r.text)
+        if name == "award_id":
+            assert r.status_code == 404, r.text
+            assert r.json()["detail"] == f"no award {schema['maximum']}"
+
+
+def test_a_nul_in_any_text_parameter_is_a_422_naming_it(
+    server: Server, spec: dict[str, Any]
+) -> None:
+    """A NUL (U+0000) in a path or query parameter is refused with a 422 naming it, on every
+    route and both databases: Schemathesis found ``GET /significant-events?progressive=…%00…``
+    a 500 on PostgreSQL (which stores no NUL in text), and so were ``GET /progressives/a%00b``,
+    ``/tables/…``, ``/rounds?table=…``, ``/awards?progressive=…`` and others."""
+    swept = 0
+    with server.client() as c:
+        for path, ops in spec["paths"].items():
+            for method, op in ops.items():
+                for p in op.get("parameters", []):
+                    schema = p["schema"]
+                    texts = [schema, *schema.get("anyOf", [])]
+                    if p["in"] not in ("path", "query") or not any(
+                        t.get("type") == "string" and "enum" not in t for t in texts
+                    ):
+                        continue
+                    nul = "a\x00b"
+                    inserted = {p["name"]: "a%00b"} if p["in"] == "path" else {}
+                    url = path.format(**{**SAMPLE, **inserted})  # %00: a NUL once decoded
+                    params = {p["name"]: nul} if p["in"] == "query" else {}
+                    headers = keyed(server.auth(SHIFT)) if method != "get" else server.auth(SHIFT)
+                    r = c.request(method.upper(), url, params=params, headers=headers)
+                    at = (method, path, p["name"])
+                    assert r.status_code == 422, (at, r.text)
+                    assert r.headers["content-type"] == PROBLEM, at
+                    detail = r.json()["detail"]
+                    assert f"{p['in']} parameter {p['name']!r} holds a NUL" in detail, (at, detail)
+                    swept += 1
+    assert swept >= 15  # the names in paths and the filters of the reading routes
+
+
 def test_the_trials_big_integers_are_422_naming_them(server: Server) -> None:
     big = "99999999999999999999"
     with server.client() as c:

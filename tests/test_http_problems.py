@@ -642,6 +642,23 @@ def test_each_415_example_is_what_the_route_answers(server: Server, spec: dict[s
     assert sent > 10
 
 
+def test_a_method_the_path_does_not_take_is_a_405_with_allow(server: Server) -> None:
+    """RFC 9110 § 15.5.6: a 405 MUST carry ``Allow``, the methods the path takes (Schemathesis's
+    ``unsupported_method`` check found the service's problem without it)."""
+    with server.client() as c:
+        for method, path, allowed in [
+            ("TRACE", "/awards", {"GET"}),
+            ("PUT", "/tables/BJ-1", {"GET", "DELETE"}),
+            ("PATCH", "/awards/1/validate", {"POST"}),
+        ]:
+            r = c.request(method, path, headers=server.auth(SHIFT))
+            assert r.status_code == 405, (method, path, r.text)
+            assert r.headers["content-type"] == PROBLEM
+            assert r.json()["error_type"] == "MethodNotAllowed"
+            said = {m.strip() for m in r.headers["allow"].split(",")}
+            assert said - {"HEAD"} == allowed, (method, path, said)
+
+
 def test_a_problems_type_leads_to_what_it_means(server: Server) -> None:
     """RFC 9457 § 3.1.1: ``type`` is a URI reference; resolved against the request's address it
     is ``GET /problems/{type}`` on the same service, which says the type's status and meaning —

@@ -721,6 +721,8 @@ class LedgerBase(StaffLedger):
             return self._award_by_id(conn, award_id)
 
     def _award_by_id(self, conn: Connection, award_id: int, lock: bool = False) -> Award:
+        if not 1 <= award_id <= t.MAX_INT:  # no award has it (the column holds no more)
+            raise LedgerLookupError(f"no award {award_id}")
         q = (
             sa.select(t.awards, t.progressives.c.name)
             .join(t.progressives, t.progressives.c.id == t.awards.c.progressive_id)

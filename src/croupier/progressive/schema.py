@@ -21,6 +21,9 @@ metadata = sa.MetaData()
 # SQLite makes only an INTEGER PRIMARY KEY an auto-incrementing rowid.
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 Money = sa.BigInteger
+MAX_INT = 2**31 - 1
+"""The largest value of an ``sa.Integer`` column on PostgreSQL (a signed 32-bit ``integer``; an
+award's id, a position): a larger one looked up is not there (asking the driver is an error)."""
 
 progressives = sa.Table(
     "progressives",

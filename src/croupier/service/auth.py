@@ -292,16 +292,22 @@ _LOCKED: dict[int | str, dict[str, Any]] = {
         "content": {
             MEDIA_TYPE: {
                 "schema": {"$ref": "#/components/schemas/Problem"},
-                "example": {
-                    "type": f"{PROBLEM_BASE}LoginLockedError",
-                    "title": "LoginLockedError",
-                    "status": 429,
-                    "detail": "too many failed logins as 'dana': logins refused for 900 more "
-                    "seconds (NIST SP 800-63B § 5.2.2, rate limiting); try again then",
-                    "instance": "/token",
-                    "error_type": "LoginLockedError",
-                    "section": None,
-                    "retry_after": 900,
+                "examples": {
+                    "locked-out": {
+                        "summary": "Too many failed logins as dana",
+                        "value": {
+                            "type": f"{PROBLEM_BASE}LoginLockedError",
+                            "title": "LoginLockedError",
+                            "status": 429,
+                            "detail": "too many failed logins as 'dana': logins refused for 900 "
+                            "more seconds (NIST SP 800-63B § 5.2.2, rate limiting); try again "
+                            "then",
+                            "instance": "/token",
+                            "error_type": "LoginLockedError",
+                            "section": None,
+                            "retry_after": 900,
+                        },
+                    }
                 },
             }
         },

@@ -3,25 +3,22 @@ problem it is (``application/problem+json``, :mod:`croupier.service.problems`), 
 that are the route's own (instance, words, section) — 400 where the ``Idempotency-Key`` is
 required (marked so), 401 on the routes that need a token (their own words), 403 where a role
 above the lowest is needed, 404 where a name is looked up, 409 where what is asked can conflict
-with what is recorded, 413 and 415 on a request body, 422 on every route but ``GET /health`` (FastAPI's
-default schema there is replaced: the service never answers it) — and the token form has its
-example. The examples that are not made from the route itself are
-:data:`croupier.service.openapi_examples.OWN`."""
+with what is recorded, 413 and 415 on a request body, 422 on every route but ``GET /health``
+(FastAPI's default schema there is replaced: the service never answers it), 429 where the route
+declares it (``POST /token``), 503 where the server's capacity can refuse a request for now —
+and the token form has its example, and the responses name what the next request works on
+(links, :mod:`croupier.service.openapi_links`). The examples that are not made from the route
+itself are :data:`croupier.service.openapi_examples.OWN`."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
-
-try:  # FastAPI keeps an included router's routes nested, and says how to reach them
-    from fastapi.routing import iter_route_contexts
-except ImportError:  # pragma: no cover - an older FastAPI lists them in app.routes
-    iter_route_contexts = None  # type: ignore[assignment]
 
 from croupier.errors import CroupierError, citation, cite
 from croupier.progressive import Role
@@ -30,6 +27,7 @@ from croupier.service.common import MAX_STORED_INT
 from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
 from croupier.service.idempotency import MAX_KEY, check_key
 from croupier.service.openapi_examples import OWN, Example
+from croupier.service.openapi_links import add_links
 from croupier.service.problems import (
     FORM,
     MEDIA_TYPE,
@@ -39,6 +37,7 @@ from croupier.service.problems import (
     json_media_refusal,
 )
 from croupier.service.query import LENIENT, query_names, refusal
+from croupier.service.routes import api_routes
 
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
@@ -47,7 +46,7 @@ PROBLEM_SCHEMA: dict[str, Any] = {
     "type": "object",
     "required": ["type", "title", "status", "detail", "instance", "error_type", "section"],
     "properties": {
-        "type": {"type": "string", "format": "uri"},
+        "type": {"type": "string", "format": "uri-reference"},
         "title": {"type": "string"},
         "status": {"type": "integer"},
         "detail": {"type": "string"},
@@ -280,6 +279,8 @@ DESCRIPTIONS = {
     "413": "The request body is larger than the service takes.",
     "415": "A body sent as another media type than the route reads; nothing changed.",
     "422": "The request breaks a rule, or is not one the route takes; nothing changed.",
+    "503": "The server cannot take the request now (its simulation jobs' queue is full, or it "
+    "is stopping); nothing changed: the same request later can succeed.",
 }
 
 MEMBERS = {
@@ -306,18 +307,6 @@ class Facts(NamedTuple):
     """The query parameters it declares."""
     every_role: bool = False
     """Whether its token may be any member's, one that only reads included (no 403)."""
-
-
-def api_routes(app: FastAPI) -> Iterator[tuple[str, frozenset[str], Dependant]]:
-    """Each route of the API (in the OpenAPI document): its path, methods and dependant — the
-    routes of the routers the app includes too (FastAPI keeps those nested)."""
-    routes: Iterable[Any] = app.routes
-    if iter_route_contexts is not None:
-        routes = iter_route_contexts(app.routes)
-    for route in routes:
-        dependant = getattr(route, "dependant", None)
-        if isinstance(dependant, Dependant) and getattr(route, "include_in_schema", False):
-            yield str(route.path), frozenset(route.methods or ()), dependant
 
 
 def route_facts(app: FastAPI) -> dict[tuple[str, str], Facts]:
@@ -426,6 +415,12 @@ def examples_of(
     return out
 
 
+def _fastapi_default(response: Mapping[str, Any]) -> bool:
+    """Whether ``response`` is FastAPI's own 422 (its ``HTTPValidationError``), not one the
+    route declares (``POST /token``'s 429, say: kept, the route answers it)."""
+    return response.get("description") == "Validation Error"
+
+
 def _problem_response(
     status: str, path: str, examples: list[Example], description: str | None
 ) -> dict[str, Any]:
@@ -470,7 +465,7 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
             schemas = spec["components"]["schemas"]
             problems = examples_of(method, path, op, fact, max_body, schemas)
             for status in [s for s in responses if s.startswith(("4", "5"))]:
-                if status not in problems:
+                if status not in problems and _fastapi_default(responses[status]):
                     del responses[status]  # FastAPI's own 422, on a route that never answers it
             for status, examples in sorted(problems.items()):
                 said = responses.get(status, {}).get("description")
@@ -502,6 +497,7 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
     _whole_bounds(spec)
+    add_links(spec)  # what a response names for the next request (openapi_links)
     return spec
 
 
@@ -537,4 +533,4 @@ def install(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-__all__ = ["PROBLEM_SCHEMA", "SUCCESS", "complete", "install"]
+__all__ = ["PROBLEM_SCHEMA", "SUCCESS", "api_routes", "complete", "install"]

@@ -453,6 +453,15 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             ),
             _MTD_DECKS,
         ),
+        "503": (
+            Example(
+                "As many jobs waiting as the server takes",
+                "TooManyJobs",
+                "8 simulation jobs wait already for the 1 job process(es) of this server: start "
+                "this one once one has finished",
+            ),
+            Example("The server is stopping", "ServiceUnavailable", "the service is stopping"),
+        ),
     },
     ("get", "/simulations/{job}"): {
         "404": Example("No job by that id", "LedgerLookupError", "no simulation job '0f6c2a'"),

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
+from functools import cache
 from typing import Any
 
 from fastapi import FastAPI, Request, params
@@ -46,6 +47,7 @@ from croupier.errors import (
 )
 from croupier.progressive.store import DatabaseRefusedError, LedgerDatabaseError, retry_cures
 from croupier.service.idempotency import IdempotencyKeyError
+from croupier.service.routes import api_routes
 
 PROBLEM_BASE = "/problems/"
 """Where a problem's ``type`` is described: a relative reference (RFC 9457 § 3.1.1), resolved
@@ -156,6 +158,27 @@ def status_of_type(kind: type[CroupierError]) -> int:
     if issubclass(kind, LedgerError):
         return 409
     return 422
+
+
+def allowed_methods(request: Request, given: str | None) -> str:
+    """The ``Allow`` header of a 405 on ``request``'s path: the methods of every API route whose
+    path template matches it (Starlette's names the first such route's only: ``GET`` for
+    ``/tables/BJ-1``, whose ``DELETE`` is another route), else ``given``."""
+    path = request.url.path
+    methods = {
+        m
+        for template, ms, _ in api_routes(request.app)
+        if _template_pattern(template).fullmatch(path)
+        for m in ms
+    }
+    return ", ".join(sorted(methods)) if methods else (given or "")
+
+
+@cache
+def _template_pattern(template: str) -> re.Pattern[str]:
+    """A route's path template as a pattern: ``/tables/{table}`` matches ``/tables/BJ-1``."""
+    parts = re.split(r"\{[^}]+\}", template)
+    return re.compile("[^/]+".join(re.escape(part) for part in parts))
 
 
 def problem(
@@ -316,12 +339,16 @@ def install(app: FastAPI) -> None:
             405: "MethodNotAllowed",
             413: "RequestTooLarge",
         }
-        return problem(
+        response = problem(
             exc.status_code,
             kinds.get(exc.status_code, "HTTPError"),
             str(exc.detail),
             request.url.path,
         )
+        response.headers.update(exc.headers or {})
+        if exc.status_code == 405:  # RFC 9110 § 15.5.6: Allow, every method the path takes
+            response.headers["Allow"] = allowed_methods(request, response.headers.get("Allow"))
+        return response
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

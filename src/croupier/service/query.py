@@ -6,7 +6,8 @@ report as the one it asked for).
 :func:`known_query` is an app-wide dependency (:func:`croupier.service.app.create_app`); it
 checks the routes of the API (those in the OpenAPI document), not the web page's HTML routes,
 which read their forms' fields themselves, and not ``GET /health``, which answers whatever a
-load balancer's probe adds to it.
+load balancer's probe adds to it. The same dependency refuses a path or query parameter holding
+a NUL character (:func:`nul_parameter`).
 """
 
 from __future__ import annotations
@@ -72,12 +73,40 @@ def refusal(where: str, unknown: list[str], known: frozenset[str]) -> InputError
     )
 
 
+def nul_parameter(request: Request) -> InputError | None:
+    """The problem with ``request``'s path or query parameters, if one holds a NUL character:
+    no name, id or filter the service takes holds one, and PostgreSQL stores none in text (a
+    lookup with one was a 500 from the driver; Schemathesis found it). Any route, any
+    database: one answer, a 422 naming the parameter."""
+    route = request.scope.get("route")
+    if not isinstance(route, APIRoute) or not route.include_in_schema:
+        return None
+    given = [("path", k, v) for k, v in request.path_params.items()]
+    given += [("query", k, v) for k, v in request.query_params.multi_items()]
+    for where, name, value in given:
+        if isinstance(value, str) and "\x00" in value:
+            return InputError(
+                f"{request.method} {route.path}: the {where} parameter {name!r} holds a NUL "
+                "character (U+0000), which no name, id or filter the service takes holds"
+            )
+    return None
+
+
 async def known_query(request: Request) -> None:
     """The dependency: :class:`~croupier.errors.InputError` (422) for a query parameter the
-    route does not declare (async: no I/O, no trip to the thread pool)."""
-    problem = unknown_query(request)
+    route does not declare, or a path or query parameter holding a NUL (:func:`nul_parameter`)
+    (async: no I/O, no trip to the thread pool)."""
+    problem = unknown_query(request) or nul_parameter(request)
     if problem is not None:
         raise problem
 
 
-__all__ = ["LENIENT", "declared", "known_query", "query_names", "refusal", "unknown_query"]
+__all__ = [
+    "LENIENT",
+    "declared",
+    "known_query",
+    "nul_parameter",
+    "query_names",
+    "refusal",
+    "unknown_query",
+]
