@@ -299,3 +299,25 @@ def test_verify_without_the_ledger_key_checks_the_rest_and_says_so(
     shown = " ".join(cli("meters", "verify", "--without-key", "--db", db).split())
     assert "every level matches" in shown and "the chain's macs were NOT checked" in shown
     assert cli_json("meters", "verify", "--without-key", "--db", db)["chain_checked"] is False
+
+
+def test_the_history_leaves_the_significant_events_to_their_readers(db: str) -> None:
+    """``croupier meters --history`` is open to anyone who can read the database; the
+    significant events (a failed login names the member and the client address) are only
+    ``croupier meters events --as`` a shift manager's or an auditor's (NIST SP 800-53 AU-9(4))."""
+    from croupier.errors import AuthenticationError
+    from croupier.progressive import EventKind
+
+    with Ledger(db) as ledger:
+        add_staff(ledger)
+        ledger.create_progressive(paytable_definition("633b.3", "1", 6, 500, "mtd"),
+                                  tables=["T"], by=SHIFT)  # fmt: skip
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate(DEALER, "not the credential", client="203.0.113.7")
+        kinds = [e.event.kind for e in ledger.history()]
+        assert EventKind.SIGNIFICANT in kinds  # the failure is recorded ...
+    shown = cli_json("meters", "--history", "--db", db)["history"]
+    assert shown and all(e["kind"] != EventKind.SIGNIFICANT.value for e in shown)
+    assert "203.0.113.7" not in cli("meters", "--history", "--db", db)  # ... but not shown here
+    events = cli_json("meters", "events", "--as", SHIFT, "--db", db, env=as_(SHIFT))
+    assert "203.0.113.7" in json.dumps(events)  # its readers see it

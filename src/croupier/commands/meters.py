@@ -185,7 +185,12 @@ def meters(
     db: DbOpt = None,
     name: Annotated[str | None, typer.Option("--name", help="Show only this progressive.")] = None,
     history: Annotated[
-        bool, typer.Option("--history", help="Also show the ledger's events.")
+        bool,
+        typer.Option(
+            "--history",
+            help="Also show the ledger's events (the significant events: `croupier meters "
+            "events --as NAME`, for a shift manager or an auditor).",
+        ),
     ] = False,
     limit: Annotated[
         int | None, typer.Option("--limit", help="Only the last N events of the history.")
@@ -204,7 +209,9 @@ def meters(
         snapshots = [ledger.snapshot(n) for n in names]  # stored state: no replay of the log
         statuses = [s for s, _ in snapshots]
         meter_sets = [m for _, m in snapshots]
-        events = ledger.history(name, limit) if history else []
+        # the significant events are `croupier meters events --as NAME`'s, a shift manager's
+        # or an auditor's (they name members and client addresses): not shown here
+        events = ledger.history(name, limit, significant=False) if history else []
         if json_out:
             data: dict[str, Any] = {
                 "database": ledger.display_url,

@@ -616,9 +616,13 @@ class Ledger(VerifyingLedger):
 
     # -- audit -----------------------------------------------------------------------------
     def history(
-        self, progressive: str | None = None, limit: int | None = None
+        self, progressive: str | None = None, limit: int | None = None, *, significant: bool = True
     ) -> list[LedgerEvent]:
-        """Events in ledger order (of one progressive, or all); the last ``limit`` if given."""
+        """Events in ledger order (of one progressive, or all); the last ``limit`` if given.
+        ``significant=False`` leaves the significant events out: they name members and client
+        addresses, and only a shift manager or an auditor reads them
+        (:data:`~croupier.progressive.significant.READER`), so the views open to other roles —
+        ``croupier meters --history``, ``GET /progressives/{name}/history`` — ask without."""
         with self.engine.connect() as conn:
             e = t.ledger_events
             q = sa.select(e, t.progressives.c.name).outerjoin(
@@ -627,6 +631,8 @@ class Ledger(VerifyingLedger):
             if progressive is not None:
                 pid, _ = self._definition(conn, progressive, lock=False)
                 q = q.where(e.c.progressive_id == pid)
+            if not significant:
+                q = q.where(e.c.kind != EventKind.SIGNIFICANT.value)
             rows: list[Any]
             if limit is not None:
                 q = q.order_by(e.c.seq.desc()).limit(limit)

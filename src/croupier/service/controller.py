@@ -181,8 +181,10 @@ def history(
     name: str,
     limit: Annotated[int | None, Query(ge=1, le=10_000, description="Only the last N.")] = None,
 ) -> dict[str, Any]:
-    """The events in ledger order (who did what, in which role, with every meter delta)."""
-    return {"history": [_event_dict(e) for e in ledger_of(request).history(name, limit)]}
+    """The events in ledger order (who did what, in which role, with every meter delta); the
+    significant events are ``GET /significant-events``'s, for a shift manager or an auditor."""
+    events = ledger_of(request).history(name, limit, significant=False)
+    return {"history": [_event_dict(e) for e in events]}
 
 
 @router.get("/significant-events", summary="The controller's significant events")
