@@ -357,3 +357,16 @@ def test_allowed_is_what_some_step_would_do(name: str, step_by_step: bool) -> No
     absent = set() if sub.variant is not None else {Action.KEEP, Action.SWITCH}
     absent |= set() if sub.play_rules.late_surrender else {Action.SURRENDER}
     assert seen == {k for phase in PROCEDURE[sub.game].values() for k in phase} - absent, name
+
+
+def test_a_seat_whose_play_is_over_is_told_so_not_to_wait_its_turn() -> None:
+    """Seat 2's Ac Kc is a Blackjack: it takes no decision (§ 633a.7), so a move for it is
+    refused saying that — not that another seat plays first (a user trial's finding)."""
+    r = dealt(blackjack(), {1: "Th 6c", 2: "Ac Kc", 5: "9h 7c"}, "7h 9c")
+    r = r.stand(1)
+    with pytest.raises(ProcedureError, match=r"seat 2 has a Blackjack \(Ac Kc\) and plays no more"):
+        r.stand(2)
+    with pytest.raises(
+        ProcedureError, match=r"every hand of seat 1 is finished: seat 1 cannot hit \(seat 5 plays"
+    ):
+        r.hit(1, "2c")

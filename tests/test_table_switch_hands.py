@@ -234,7 +234,7 @@ def test_a_hand_ends_at_21_a_bust_a_double_or_a_stand() -> None:
         dealer="7d Ts",
     )
     r = r.hit(1, parse_card("5d"))  # 21: seat 1 is done without a stand
-    with pytest.raises(ProcedureError, match="seat 2 plays first"):
+    with pytest.raises(ProcedureError, match=r"seat 1 cannot hit \(seat 2 plays now"):
         r.hit(1, parse_card("2d"))
     r = r.hit(2, parse_card("2d")).stand(2).settle()
     # seat 2: 18 beats 17, +$10; seat 1: 21 beats 17, +$10 (§ 633a: 1 to 1)

@@ -104,6 +104,16 @@ class HandInPlay:
         return False
 
 
+def _over(s: SeatPlay) -> str:
+    """Why seat ``s``'s play is over, as a refused move says it: a seat whose hands are finished
+    takes no decision (a Blackjack is not played, § 633a.7; a surrender ends the hand)."""
+    if s.surrendered:
+        return f"seat {s.seat} surrendered"
+    if len(s.hands) == 1 and not s.hands[0].from_split and is_blackjack(s.hands[0].cards):
+        return f"seat {s.seat} has a Blackjack ({format_cards(s.hands[0].cards)}) and plays no more"
+    return f"every hand of seat {s.seat} is finished"
+
+
 @stored_at_once
 @dataclass(frozen=True)
 class SeatPlay:
@@ -347,6 +357,11 @@ class BlackjackPlay:
         if nxt is None:
             raise ProcedureError(
                 f"every player's hand is finished: seat {seat} cannot {move.value}", ORDER_RULE
+            )
+        if s.done(self.rules):
+            raise ProcedureError(
+                f"{_over(s)}: seat {seat} cannot {move.value} (seat {nxt.seat} plays now)",
+                ORDER_RULE,
             )
         if nxt.seat != seat:
             raise ProcedureError(
