@@ -97,15 +97,34 @@ of a progressive jackpot; docs/interpretations.md, *A rollback that cannot hide*
 
 _ANCHOR_VALUES = frozenset(k.value for k in ANCHOR_KINDS)
 
+SECURITY_ANCHOR = "security"
+"""The anchor ``reason`` of a transaction whose only significant events are security events
+(:data:`SECURITY_CODES`): its automatic checkpoint is coalesced — at most one per
+:data:`~croupier.progressive.significant.SECURITY_PERIOD` (docs/interpretations.md, *Write-once
+automatic checkpoints*)."""
+
+SECURITY_CODES = frozenset({"login-failure", "login-lockout"})
+"""Significant events that are security events, not money or configuration ones."""
+
+
+def anchor_kind(draft: EventDraft) -> str:
+    """The kind :func:`mark_anchor` weighs for ``draft``: its kind's value, or
+    :data:`SECURITY_ANCHOR` for a security significant event."""
+    if draft.kind is EventKind.SIGNIFICANT and draft.detail.get("code") in SECURITY_CODES:
+        return SECURITY_ANCHOR
+    return draft.kind.value
+
 
 def mark_anchor(st: dict[str, Any], kinds: Iterable[str]) -> None:
-    """Note in a transaction's state ``st`` the first of ``kinds`` (event kinds' values) that
-    asks for an automatic checkpoint after the commit (:data:`ANCHOR`)."""
-    if ANCHOR not in st:
-        for k in kinds:
-            if k in _ANCHOR_VALUES:
-                st[ANCHOR] = k
-                return
+    """Note in a transaction's state ``st`` the first of ``kinds`` (event kinds' values, or
+    :data:`SECURITY_ANCHOR`) that asks for an automatic checkpoint after the commit
+    (:data:`ANCHOR`); any other anchor kind replaces a security one."""
+    for k in kinds:
+        if k in _ANCHOR_VALUES and st.get(ANCHOR) in (None, SECURITY_ANCHOR):
+            st[ANCHOR] = k
+            return
+        if k == SECURITY_ANCHOR and ANCHOR not in st:
+            st[ANCHOR] = k
 
 
 FaultHook = Callable[[str], None]
@@ -205,6 +224,8 @@ class LedgerBase(StaffLedger):
         self._head_fd: int | None = None
         self.checkpointing = False  # an automatic checkpoint is being written (checkpoint.py)
         self.checkpoint_failing = False  # the last one could not be: a fault not yet cleared
+        self.checkpoint_conflicts: set[str] = set()  # conflicts recorded (significant.py)
+        self.security_anchored: float | None = None  # monotonic time of the last security one
         # the Rules Submission this process runs under, and its configuration checks (cached)
         self.running_submission = submission_sha256
         self._configuration: dict[tuple[Any, ...], Any] = {}
@@ -481,7 +502,7 @@ class LedgerBase(StaffLedger):
         )
         st.setdefault("rows", []).extend(new)
         head[0], head[1] = seq, mac
-        mark_anchor(st, (d.kind.value for d in drafts))
+        mark_anchor(st, (anchor_kind(d) for d in drafts))
 
     @staticmethod
     def _flush(conn: Connection) -> None:

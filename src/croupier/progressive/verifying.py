@@ -10,14 +10,24 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import Connection
 
+import croupier.progressive.schema as t
 from croupier.errors import LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
-from croupier.progressive.checkpoint import Checkpoint, document, read_state
+from croupier.progressive.checkpoint import (
+    Checkpoint,
+    automatic_folder,
+    checkpoint_dir,
+    document,
+    read,
+    read_state,
+)
 from croupier.progressive.configuration import ledger_check
 from croupier.progressive.core import LedgerBase
 from croupier.progressive.meters import LevelState
@@ -26,6 +36,8 @@ from croupier.progressive.significant import log_mismatch, try_record, write_aut
 from croupier.progressive.store import create_head, head_trouble
 
 __all__ = ["VerifyingLedger"]
+
+_FIRST = sa.select(t.ledger_events.c.mac).where(t.ledger_events.c.seq == 1)
 
 
 class VerifyingLedger(LedgerBase):
@@ -128,6 +140,23 @@ class VerifyingLedger(LedgerBase):
             raise bad[0].error()
         return report
 
+    def automatic_checkpoints(self) -> tuple[Path | None, list[Checkpoint]]:
+        """The location ``$CROUPIER_CHECKPOINT_DIR`` (``None`` when unset) and the automatic
+        checkpoints of this ledger kept there (its ``<ledger>/`` folder; none when the ledger
+        holds no event or the folder is not there); :class:`~croupier.errors.InputFileError`
+        naming a file there that is not a checkpoint."""
+        where = checkpoint_dir()
+        if where is None:
+            return None, []
+        with self.engine.connect() as conn:
+            first = conn.execute(_FIRST).scalar()
+        if first is None:
+            return where, []
+        folder = automatic_folder(where, str(first))
+        if not folder.is_dir() or not any(folder.glob("*.json")):
+            return where, []
+        return where, read([folder])
+
     def _anchor(self, reason: str) -> None:
         write_automatic(self, reason)
 
@@ -149,4 +178,6 @@ class VerifyingLedger(LedgerBase):
                 "was": was,
             }
             try_record(self, SignificantCode.HEAD_COPY_RECREATED, actor=actor, detail=detail)
-        return replace(report, head_recreated=str(path) if made else None, head_kept=report.events)
+        kept = self.kept_head()  # past the recreation's own event, when it was recorded
+        now_kept = kept[0] if kept is not None else report.events
+        return replace(report, head_recreated=str(path) if made else None, head_kept=now_kept)
