@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 import croupier.progressive.schema as t
 from croupier.cards import decks_phrase
 from croupier.errors import (
+    LedgerHaltedError,
     LedgerIntegrityError,
     LedgerKeyError,
     LedgerLookupError,
@@ -54,6 +56,8 @@ from croupier.progressive.staffing import STAFF_SECTION, StaffLedger
 from croupier.progressive.store import (
     FLUSH_LATER,
     GENESIS,
+    HALTED_AHEAD,
+    HALTED_MISSING,
     DatabaseRefusedError,
     LedgerDatabaseError,
     UnconfirmedFlushError,
@@ -135,6 +139,7 @@ _DEFINITION = sa.select(t.progressives.c.id, t.progressives.c.definition).where(
     t.progressives.c.name == sa.bindparam("b_name")
 )
 _DEFINITION_LOCKED = _DEFINITION.with_for_update()
+_HEAD_SEQ = sa.select(t.ledger_chain.c.head_seq).where(t.ledger_chain.c.id == 1)
 _CHAIN_HEAD = (
     sa.select(t.ledger_chain.c.head_seq, t.ledger_chain.c.head_mac)
     .where(t.ledger_chain.c.id == 1)
@@ -224,6 +229,7 @@ class LedgerBase(StaffLedger):
         self._head_fd: int | None = None
         self.checkpointing = False  # an automatic checkpoint is being written (checkpoint.py)
         self.checkpoint_failing = False  # the last one could not be: a fault not yet cleared
+        self._halts_told: set[str] = set()  # halts told on stderr (_halt)
         self.checkpoint_conflicts: set[str] = set()  # conflicts recorded (significant.py)
         self.security_anchored: float | None = None  # monotonic time of the last security one
         # the Rules Submission this process runs under, and its configuration checks (cached)
@@ -378,16 +384,44 @@ class LedgerBase(StaffLedger):
             create_head(self.head_file, *GENESIS)  # a new ledger: its copy, before any event
         fd = self._head_copy()
         kept = held_head(fd) if fd is not None else None
+        halt = self._halt_for(kept, head_seq)
+        if halt is not None:
+            raise halt
+
+    def _halt_for(self, kept: tuple[int, str] | None, head_seq: int) -> LedgerHaltedError | None:
+        """The halt (:class:`~croupier.errors.LedgerHaltedError`, told on stderr once) for the
+        copy of the head ``kept`` (``None``: missing or unreadable) beside a log ending at
+        ``head_seq``; ``None`` when they agree."""
         if kept is None and head_seq > 0:
-            raise LedgerIntegrityError(self._head_missing())
+            return self._halt(self._head_missing(), HALTED_MISSING)
         if kept is not None and kept[0] > head_seq:
-            raise LedgerIntegrityError(
+            return self._halt(
                 f"the copy of the chain head beside the ledger key names event {kept[0]}, but the "
                 f"database's log ends at {head_seq}: its newest events were removed together "
                 "with the head (rolled back or restored from an earlier copy); nothing is "
                 f"written. If that restore was deliberate, record why, remove {self.head_file} "
-                "and run `croupier meters verify --accept-missing-head`"
+                "and run `croupier meters verify --accept-missing-head`",
+                HALTED_AHEAD,
             )
+        return None
+
+    def _halt(self, message: str, public: str) -> LedgerHaltedError:
+        if message not in self._halts_told:  # the ledger refuses writes: stderr is the record
+            self._halts_told.add(message)
+            print(f"croupier: ledger halted: {message}", file=sys.stderr, flush=True)
+        return LedgerHaltedError(message, public)
+
+    def halted(self) -> LedgerHaltedError | None:
+        """The integrity fault the controller is halted for (its copy of the chain head
+        missing, unreadable or ahead of the log: :meth:`_check_kept`), read now; ``None`` in
+        memory, without the ledger key, or when the copy agrees with the log. The service
+        refuses a login with it before the credential is looked at."""
+        if self.head_file is None or self.key is None:
+            return None
+        kept = read_head(self.head_file)
+        with self.engine.connect() as conn:
+            row = conn.execute(_HEAD_SEQ).first()
+        return self._halt_for(kept, int(row.head_seq) if row is not None else 0)
 
     def head_trouble(self) -> str | None:
         """What is wrong with the copy of the chain head kept beside the ledger key, as an

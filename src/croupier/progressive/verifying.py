@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
-from croupier.errors import LedgerIntegrityError
+from croupier.errors import LedgerHaltedError, LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
 from croupier.progressive.checkpoint import (
@@ -33,7 +33,7 @@ from croupier.progressive.core import LedgerBase
 from croupier.progressive.meters import LevelState
 from croupier.progressive.model import SignificantCode
 from croupier.progressive.significant import log_mismatch, try_record, write_automatic
-from croupier.progressive.store import create_head, head_trouble
+from croupier.progressive.store import HALTED_MISSING, create_head, head_trouble
 
 __all__ = ["VerifyingLedger"]
 
@@ -54,7 +54,7 @@ class VerifyingLedger(LedgerBase):
         :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
         trouble = None if accept_missing_head else self.head_trouble()
         if trouble is not None:
-            raise LedgerIntegrityError(trouble)
+            raise LedgerHaltedError(trouble, HALTED_MISSING)
         with self._snapshot() as conn:
             return audit(conn, self.key, self.kept_head(), checkpoints)
 
@@ -79,7 +79,7 @@ class VerifyingLedger(LedgerBase):
         try:
             trouble = self.head_trouble()
             if trouble is not None:
-                raise LedgerIntegrityError(trouble)
+                raise LedgerHaltedError(trouble, HALTED_MISSING)
             with self._snapshot() as conn:
                 audit(conn, key, self.kept_head())
                 state = read_state(conn)
