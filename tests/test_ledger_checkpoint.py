@@ -184,6 +184,33 @@ def test_serve_refuses_a_ledger_whose_head_file_vanished(
         Ledger.open(ledger.url)
 
 
+def test_serve_refuses_a_rolled_back_or_edited_database_in_one_line(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backup = snapshot(ledger)
+    play(ledger, "mtd-5", "r2", "BJ-1", [1, 2, 3])
+    newest = head_row(ledger)[0]
+    restore(ledger, backup)  # the head file kept: it names an event the log no longer holds
+    monkeypatch.setenv("CROUPIER_DB", ledger.url)
+    run = run_main(["serve", "--port", "1"])
+    line = assert_one_error_line(run)
+    assert run.code == 2 and "Traceback" not in run.err
+    assert f"names event {newest}, but the database's log ends at {backup_events(backup)}" in line
+    # an event edited behind croupier's back: the whole-ledger audit, in one line too
+    assert ledger.head_file is not None
+    ledger.head_file.unlink()
+    assert verify(ledger.url, "--accept-missing-head").code == 0
+    e = schema.ledger_events
+    with ledger.engine.begin() as conn:
+        conn.execute(sa.update(e).where(e.c.seq == 3).values(actor=FLOOR))
+    run = run_main(["serve", "--port", "1"])
+    assert "ledger event 3" in assert_one_error_line(run) and run.code == 2
+
+
+def backup_events(backup: dict[str, list[dict[str, object]]]) -> int:
+    return len(backup["ledger_events"])
+
+
 # -- checkpoints -----------------------------------------------------------------------------
 def test_a_rollback_with_its_head_file_restored_is_caught_by_a_later_checkpoint(
     ledger: Ledger, tmp_path: Path

@@ -230,6 +230,7 @@ class LedgerBase(StaffLedger):
         self.checkpointing = False  # an automatic checkpoint is being written (checkpoint.py)
         self.checkpoint_failing = False  # the last one could not be: a fault not yet cleared
         self._halts_told: set[str] = set()  # halts told on stderr (_halt)
+        self.tell_halts = False  # a halt told on stderr too: the service's (the CLI says it)
         self.checkpoint_conflicts: set[str] = set()  # conflicts recorded (significant.py)
         self.security_anchored: float | None = None  # monotonic time of the last security one
         # the Rules Submission this process runs under, and its configuration checks (cached)
@@ -389,7 +390,8 @@ class LedgerBase(StaffLedger):
             raise halt
 
     def _halt_for(self, kept: tuple[int, str] | None, head_seq: int) -> LedgerHaltedError | None:
-        """The halt (:class:`~croupier.errors.LedgerHaltedError`, told on stderr once) for the
+        """The halt (:class:`~croupier.errors.LedgerHaltedError`; with :attr:`tell_halts`, told on
+        stderr once) for the
         copy of the head ``kept`` (``None``: missing or unreadable) beside a log ending at
         ``head_seq``; ``None`` when they agree."""
         if kept is None and head_seq > 0:
@@ -406,7 +408,7 @@ class LedgerBase(StaffLedger):
         return None
 
     def _halt(self, message: str, public: str) -> LedgerHaltedError:
-        if message not in self._halts_told:  # the ledger refuses writes: stderr is the record
+        if self.tell_halts and message not in self._halts_told:  # stderr is the only record
             self._halts_told.add(message)
             print(f"croupier: ledger halted: {message}", file=sys.stderr, flush=True)
         return LedgerHaltedError(message, public)
