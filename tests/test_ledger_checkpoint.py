@@ -496,3 +496,15 @@ def test_failed_logins_are_anchored_at_most_once_a_minute(
     play(ledger, "mtd-5", "r2", "BJ-1", [1, 2], [(1, "suited-match")])
     docs = [json.loads(p.read_text()) for p in where.rglob("*.json")]
     assert sorted(d["reason"] for d in docs) == ["award", "security"]
+    # a minute later (the coalescing window passed), the next failure is anchored again
+    ledger.security_anchored = None
+    with pytest.raises(CroupierError):  # another member: FLOOR is locked out by now
+        ledger.authenticate(DEALER, "not the password")
+    docs = [json.loads(p.read_text()) for p in where.rglob("*.json")]
+    assert sorted(d["reason"] for d in docs) == ["award", "security", "security"]
+    # the retention rule: security checkpoints older than the newest KEEP go, once all verify
+    run = run_main(["meters", "checkpoint", "--db", ledger.url, "--prune", "0"])
+    assert run.code == 0, run.err
+    assert "pruned 2 security checkpoints" in run.err
+    left = [json.loads(p.read_text())["reason"] for p in where.rglob("*.json")]
+    assert "security" not in left and "award" in left

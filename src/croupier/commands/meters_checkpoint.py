@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from croupier.commands.common import out
+from croupier.commands.common import err, out
 from croupier.commands.meters import DbOpt, JsonOut, _ledger, meters_app
 from croupier.errors import OutputError
 
@@ -72,6 +72,18 @@ def checkpoint(
             help="Write the checkpoint to this file (replaced atomically); without it, print it.",
         ),
     ] = None,
+    prune: Annotated[
+        int | None,
+        typer.Option(
+            "--prune",
+            min=0,
+            metavar="KEEP",
+            help="Also remove from $CROUPIER_CHECKPOINT_DIR this ledger's automatic checkpoints "
+            "made after security events only (failed logins, lockouts) older than the newest "
+            "KEEP — once every one there is verified held by the log. Those at money and "
+            "configuration events are kept for good.",
+        ),
+    ] = None,
     db: DbOpt = None,
     json_out: JsonOut = False,
 ) -> None:
@@ -84,6 +96,13 @@ def checkpoint(
 
     with _ledger(ctx, db) as ledger:
         doc = ledger.checkpoint()
+        if prune is not None:
+            where, gone = ledger.prune_checkpoints(prune)
+            err.print(  # stderr: stdout is the checkpoint's document when no --out
+                f"pruned {len(gone)} security checkpoints from {where} (every checkpoint there "
+                f"held by the log; kept the newest {prune} and every one at a money or "
+                "configuration event)"
+            )
     text = to_text(doc)
     if out_file is None:
         print(text, end="")

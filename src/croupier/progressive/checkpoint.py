@@ -74,6 +74,9 @@ from croupier.progressive.store import dumps, fsync_dir
 FORMAT = "croupier-checkpoint/1"
 ENV_CHECKPOINT_DIR = "CROUPIER_CHECKPOINT_DIR"
 """The second location automatic checkpoints are written to (unset: none are)."""
+SECURITY_REASON = "security"
+"""The ``reason`` of an automatic checkpoint that followed only security events (failed logins,
+lockouts): coalesced when written, and the only ones :func:`prunable` lets go."""
 TAKEN = "taken"
 """The ``reason`` of a checkpoint asked for (``croupier meters checkpoint``, ``GET /checkpoint``)."""
 
@@ -384,6 +387,16 @@ def write_to(reader: Engine, key: bytes, where: Path, reason: str) -> Written:
     return Written(path if made else None, found)
 
 
+def prunable(checkpoints: Sequence[Checkpoint], keep: int) -> list[Checkpoint]:
+    """The retention rule of an automatic location: of ``checkpoints`` (one ledger's), those that
+    may be removed — a :data:`SECURITY_REASON` one older than the newest ``keep``; every
+    checkpoint at a money or configuration event (an award, a payment, an adjustment, any other
+    significant event) is kept for good."""
+    ordered = sorted(checkpoints, key=lambda c: (c.seq, c.source))
+    old = ordered[: max(0, len(ordered) - keep)]
+    return [c for c in old if c.doc["reason"] == SECURITY_REASON]
+
+
 def automatic_folder(where: Path, first_mac: str) -> Path:
     """Where the automatic checkpoints of the ledger whose first event's mac is ``first_mac``
     are kept under the location ``where``."""
@@ -445,6 +458,7 @@ __all__ = [
     "ENV_CHECKPOINT_DIR",
     "FIELDS",
     "FORMAT",
+    "SECURITY_REASON",
     "SHOWN",
     "TAKEN",
     "Checkpoint",
@@ -460,6 +474,7 @@ __all__ = [
     "ledger_id",
     "parse",
     "problems",
+    "prunable",
     "read",
     "read_state",
     "sign",

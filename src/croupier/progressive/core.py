@@ -40,6 +40,7 @@ from croupier.errors import (
 from croupier.names import check_id, check_new
 from croupier.paytables import MeterLevel
 from croupier.progressive.chain import chain_rows
+from croupier.progressive.checkpoint import SECURITY_REASON
 from croupier.progressive.login import LoginPolicy
 from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
 from croupier.progressive.migrate import current_revision, head_revision, upgrade
@@ -101,7 +102,7 @@ of a progressive jackpot; docs/interpretations.md, *A rollback that cannot hide*
 
 _ANCHOR_VALUES = frozenset(k.value for k in ANCHOR_KINDS)
 
-SECURITY_ANCHOR = "security"
+SECURITY_ANCHOR = SECURITY_REASON
 """The anchor ``reason`` of a transaction whose only significant events are security events
 (:data:`SECURITY_CODES`): its automatic checkpoint is coalesced — at most one per
 :data:`~croupier.progressive.significant.SECURITY_PERIOD` (docs/interpretations.md, *Write-once

@@ -17,14 +17,16 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 
 import croupier.progressive.schema as t
-from croupier.errors import LedgerHaltedError, LedgerIntegrityError
+from croupier.errors import LedgerError, LedgerHaltedError, LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
 from croupier.progressive.checkpoint import (
+    ENV_CHECKPOINT_DIR,
     Checkpoint,
     automatic_folder,
     checkpoint_dir,
     document,
+    prunable,
     read,
     read_state,
 )
@@ -156,6 +158,25 @@ class VerifyingLedger(LedgerBase):
         if not folder.is_dir() or not any(folder.glob("*.json")):
             return where, []
         return where, read([folder])
+
+    def prune_checkpoints(self, keep: int) -> tuple[Path, list[Path]]:
+        """Remove from ``$CROUPIER_CHECKPOINT_DIR`` this ledger's automatic checkpoints the
+        retention rule lets go (:func:`~croupier.progressive.checkpoint.prunable`: security
+        ones older than the newest ``keep``), only once every one there is held by the log
+        (:meth:`audit`: a :class:`~croupier.errors.CheckpointError` removes nothing — evidence
+        of a rollback is never pruned); the location and the files removed.
+        :class:`~croupier.errors.LedgerError` when no location is set."""
+        where, automatic = self.automatic_checkpoints()
+        if where is None:
+            raise LedgerError(
+                f"--prune: ${ENV_CHECKPOINT_DIR} is not set: there is no location to prune"
+            )
+        self.audit(checkpoints=automatic)
+        gone: list[Path] = []
+        for c in prunable(automatic, keep):
+            Path(c.source).unlink(missing_ok=True)
+            gone.append(Path(c.source))
+        return where, gone
 
     def _anchor(self, reason: str) -> None:
         write_automatic(self, reason)
