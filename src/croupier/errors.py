@@ -408,7 +408,7 @@ class LedgerHaltedError(LedgerIntegrityError):
     login (before the credential is looked at). Its text (the CLI's) names the file and the
     command that clears it; ``public`` is what an HTTP client is told — the same fault and the
     operator's remedy in generic words, no server path (a 503 without ``Retry-After``:
-    docs/interpretations.md, *Write-once automatic checkpoints*)."""
+    docs/interpretations.md, *A rollback that cannot hide*)."""
 
     def __init__(self, message: str, public: str) -> None:
         super().__init__(message)
