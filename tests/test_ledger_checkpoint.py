@@ -154,6 +154,8 @@ def test_the_explicit_option_accepts_it_only_for_a_chain_that_verifies(ledger: L
     assert run.code == 0, run.err
     said = " ".join(run.out.split())
     assert f"{ledger.head_file} was made anew at event {seq}" in said
+    # what it says the copy names now is what the copy holds: one past, the recreation's event
+    assert f"it now names event {seq + 1}," in said
     # the copy was made at the head verified; the recreation is itself on the chain, the event
     # after it, which the copy then follows as after every write
     assert ledger.kept_head() == head_row(ledger) and head_row(ledger)[0] == seq + 1
@@ -180,6 +182,33 @@ def test_serve_refuses_a_ledger_whose_head_file_vanished(
     # a controller's start-up self-check refuses it too (each worker of the service)
     with pytest.raises(LedgerIntegrityError, match=re.escape(f"{ledger.head_file} is missing")):
         Ledger.open(ledger.url)
+
+
+def test_serve_refuses_a_rolled_back_or_edited_database_in_one_line(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    backup = snapshot(ledger)
+    play(ledger, "mtd-5", "r2", "BJ-1", [1, 2, 3])
+    newest = head_row(ledger)[0]
+    restore(ledger, backup)  # the head file kept: it names an event the log no longer holds
+    monkeypatch.setenv("CROUPIER_DB", ledger.url)
+    run = run_main(["serve", "--port", "1"])
+    line = assert_one_error_line(run)
+    assert run.code == 2 and "Traceback" not in run.err
+    assert f"names event {newest}, but the database's log ends at {backup_events(backup)}" in line
+    # an event edited behind croupier's back: the whole-ledger audit, in one line too
+    assert ledger.head_file is not None
+    ledger.head_file.unlink()
+    assert verify(ledger.url, "--accept-missing-head").code == 0
+    e = schema.ledger_events
+    with ledger.engine.begin() as conn:
+        conn.execute(sa.update(e).where(e.c.seq == 3).values(actor=FLOOR))
+    run = run_main(["serve", "--port", "1"])
+    assert "ledger event 3" in assert_one_error_line(run) and run.code == 2
+
+
+def backup_events(backup: dict[str, list[dict[str, object]]]) -> int:
+    return len(backup["ledger_events"])
 
 
 # -- checkpoints -----------------------------------------------------------------------------
@@ -318,14 +347,15 @@ def test_automatic_checkpoints_are_written_at_a_significant_event_and_an_award(
         (written,) = list(where.rglob("*.json"))
         doc = json.loads(written.read_text())
         assert (doc["seq"], doc["head_mac"], doc["reason"]) == (seq, mac, "significant")
-        assert written.name == f"{seq:012d}.json" and written.parent.name == doc["ledger"]
+        assert written.name == f"{seq:012d}-{mac[:16]}.json"
+        assert written.parent.name == doc["ledger"]
         assert opened.key is not None and doc["mac"] == expected_mac(opened.key, doc)
         # a round without a hit makes none; an award does, with the meters after it
         play(opened, "mtd-5", "r2", "BJ-1", [1])
         assert len(list(where.rglob("*.json"))) == 1
         play(opened, "mtd-5", "r3", "BJ-1", [1, 2], [(2, "two-suited-match")])
         seq, mac = head_row(opened)
-        doc = json.loads((written.parent / f"{seq:012d}.json").read_text())
+        doc = json.loads((written.parent / f"{seq:012d}-{mac[:16]}.json").read_text())
         assert (doc["head_mac"], doc["reason"]) == (mac, "award")
         with opened.engine.connect() as conn:
             held = conn.execute(sa.select(schema.meter_levels.c.held_micros)).scalar_one()
@@ -333,7 +363,11 @@ def test_automatic_checkpoints_are_written_at_a_significant_event_and_an_award(
     # verify takes the directory: every checkpoint in it is held by the log
     run = verify(ledger.url, "--checkpoint", str(where))
     assert run.code == 0, run.err
-    assert len([ln for ln in run.out.splitlines() if "is held by the log" in ln]) >= 3
+    count = len(list(where.rglob("*.json")))
+    assert count >= 3
+    # one summary line for the given ones and one for those of $CROUPIER_CHECKPOINT_DIR
+    assert f"{count} checkpoints given" in run.out and "all held by the log" in run.out
+    assert f"{count} automatic checkpoints in $CROUPIER_CHECKPOINT_DIR" in run.out
 
 
 def test_an_unwritable_location_never_fails_the_money_operation(
@@ -369,3 +403,108 @@ def test_an_unwritable_location_never_fails_the_money_operation(
     newest = max((tmp_path / "fixed").rglob("*.json"))
     assert json.loads(newest.read_text())["seq"] == head_row(ledger)[0]
     assert verify(ledger.url).code == 0
+
+
+# -- write-once automatic checkpoints ----------------------------------------------------------
+def significant_codes(ledger: Ledger) -> list[str]:
+    return [
+        str(h.event.detail.get("code"))
+        for h in ledger.history()
+        if h.event.kind is EventKind.SIGNIFICANT
+    ]
+
+
+def test_a_rolled_back_ledger_never_overwrites_the_genuine_automatic_checkpoints(
+    ledger: Ledger, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert ledger.head_file is not None
+    where = tmp_path / "elsewhere"
+    backup, head_copy = snapshot(ledger), ledger.head_file.read_bytes()
+    monkeypatch.setenv(ENV_CHECKPOINT_DIR, str(where))
+    play(ledger, "mtd-5", "r2", "BJ-1", [1, 2], [(1, "suited-match")])
+    level = ledger.definition("mtd-5").named_level("Progressive")
+    ledger.adjust("mtd-5", level, meter_cents=100, reserve_cents=0, by=PIT, reason="a test")
+    genuine = {p: p.read_bytes() for p in where.rglob("*.json")}
+    newest = max(json.loads(b)["seq"] for b in genuine.values())
+    assert len(genuine) == 2
+
+    restore(ledger, backup)  # the database and its head file, from the same backup
+    ledger.head_file.write_bytes(head_copy)
+    # plain verify reads $CROUPIER_CHECKPOINT_DIR: both genuine checkpoints are past the log
+    run = verify(ledger.url)
+    assert run.code != 0 and "Traceback" not in run.err
+    assert "2 of the 2 checkpoints are not held by the log" in run.err
+    assert all(str(p) in run.err for p in genuine)
+    # its verification-failure made an automatic checkpoint, which saw the genuine ones ahead
+    assert SignificantCode.CHECKPOINT_CONFLICT.value in significant_codes(ledger)
+    # the forked log written on past the highest genuine number: nothing genuine is replaced
+    for n in range(3, 12):
+        play(ledger, "mtd-5", f"r{n}", "BJ-1", [1, 2], [(2, "suited-match")])
+        if head_row(ledger)[0] > newest:
+            break
+    assert head_row(ledger)[0] > newest
+    assert all(p.read_bytes() == b for p, b in genuine.items())
+    assert len(list(where.rglob("*.json"))) > len(genuine)
+    run = verify(ledger.url)
+    assert run.code != 0 and "another mac than the log's" in run.err
+    assert all(str(p) in run.err for p in genuine)
+    # the option to skip them: the log on its own cannot tell
+    run = verify(ledger.url, "--no-checkpoint-dir")
+    assert run.code == 0, run.err
+    assert "CROUPIER_CHECKPOINT_DIR" not in run.out
+
+
+def test_two_checkpoints_of_one_event_with_other_macs_are_named_together(
+    ledger: Ledger, tmp_path: Path
+) -> None:
+    from croupier.progressive.checkpoint import HeadState, document, file_name, write_new
+
+    assert ledger.key is not None
+    seq, mac = head_row(ledger)
+    with ledger.engine.connect() as conn:
+        first = conn.execute(
+            sa.select(schema.ledger_events.c.mac).where(schema.ledger_events.c.seq == 1)
+        ).scalar_one()
+    forked = "f" * 64
+    files = []
+    for head in (mac, forked):
+        doc = document(ledger.key, HeadState(str(first), seq, head, {}))
+        path = tmp_path / file_name(seq, head)
+        assert write_new(path, json.dumps(doc))
+        assert not write_new(path, "{}")  # write-once: the file is never replaced
+        files.append(path)
+    assert json.loads(files[0].read_text())["head_mac"] == mac
+    run = verify(ledger.url, "--checkpoint", str(tmp_path))
+    assert run.code != 0
+    said = " ".join(run.err.split())
+    assert f"checkpoints {files[0]} and {files[1]} both record event {seq}" in said
+
+
+def test_failed_logins_are_anchored_at_most_once_a_minute(
+    ledger: Ledger, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from croupier.errors import CroupierError
+
+    where = tmp_path / "elsewhere"
+    monkeypatch.setenv(ENV_CHECKPOINT_DIR, str(where))
+    for _ in range(5):
+        with pytest.raises(CroupierError):
+            ledger.authenticate(FLOOR, "not the password")
+    assert significant_codes(ledger).count(SignificantCode.LOGIN_FAILURE.value) == 5
+    assert len(list(where.rglob("*.json"))) == 1  # the first; the rest within the minute
+    # a money event is anchored at once, covering the failures before it
+    play(ledger, "mtd-5", "r2", "BJ-1", [1, 2], [(1, "suited-match")])
+    docs = [json.loads(p.read_text()) for p in where.rglob("*.json")]
+    assert sorted(d["reason"] for d in docs) == ["award", "security"]
+    # a minute later (the coalescing window passed), the next failure is anchored again
+    ledger.security_anchored = None
+    with pytest.raises(CroupierError):  # another member: FLOOR is locked out by now
+        ledger.authenticate(DEALER, "not the password")
+    docs = [json.loads(p.read_text()) for p in where.rglob("*.json")]
+    assert sorted(d["reason"] for d in docs) == ["award", "security", "security"]
+    # the retention rule: security checkpoints older than the newest KEEP go, once all verify
+    run = run_main(["meters", "checkpoint", "--db", ledger.url, "--prune", "0"])
+    assert run.code == 0, run.err
+    assert "pruned 2 security checkpoints" in run.err
+    left = [json.loads(p.read_text())["reason"] for p in where.rglob("*.json")]
+    assert "security" not in left and "award" in left

@@ -401,6 +401,20 @@ class LedgerKeyError(LedgerError):
     written without it; ``croupier meters verify`` still checks everything else and says so."""
 
 
+class LedgerHaltedError(LedgerIntegrityError):
+    """The controller is halted for an integrity fault: the copy of the ledger's chain head kept
+    beside the key is missing, unreadable, or names an event the log does not hold (rolled back
+    or restored from an earlier copy), so the ledger refuses every write and the service every
+    login (before the credential is looked at). Its text (the CLI's) names the file and the
+    command that clears it; ``public`` is what an HTTP client is told — the same fault and the
+    operator's remedy in generic words, no server path (a 503 without ``Retry-After``:
+    docs/interpretations.md, *A rollback that cannot hide*)."""
+
+    def __init__(self, message: str, public: str) -> None:
+        super().__init__(message)
+        self.public = public
+
+
 class CheckpointError(LedgerIntegrityError):
     """A checkpoint given to ``croupier meters verify --checkpoint`` is refused, named: its
     signature does not verify under the ledger key, it belongs to another ledger, or the log

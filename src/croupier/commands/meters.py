@@ -621,6 +621,14 @@ def verify(
             "them: the ledger must hold the head each records (repeatable).",
         ),
     ] = None,
+    no_checkpoint_dir: Annotated[
+        bool,
+        typer.Option(
+            "--no-checkpoint-dir",
+            help="Do not check the automatic checkpoints in $CROUPIER_CHECKPOINT_DIR (checked "
+            "by default when it is set).",
+        ),
+    ] = False,
     accept_missing_head: Annotated[
         bool,
         typer.Option(
@@ -641,11 +649,16 @@ def verify(
     edit of the events would not show: that is an error unless ``--without-key`` is given. A
     ledger with events whose copy of the chain head (beside the key) is missing is an error
     unless ``--accept-missing-head``; each ``--checkpoint`` must be this ledger's, signed with
-    its key, and held by its log (not rolled back past, not forked)."""
+    its key, and held by its log (not rolled back past, not forked), and so must every automatic
+    checkpoint of this ledger in ``$CROUPIER_CHECKPOINT_DIR`` when it is set (unless
+    ``--no-checkpoint-dir``)."""
+    from croupier.commands.meters_checkpoint import checkpoints_said
     from croupier.progressive.checkpoint import read as read_checkpoints
 
     checkpoints = read_checkpoints(checkpoint or [])
     with _ledger(ctx, db) as ledger:
+        where, automatic = (None, []) if no_checkpoint_dir else ledger.automatic_checkpoints()
+        checkpoints = [*checkpoints, *automatic]
         if submission is not None:
             ledger.running_submission = _submission_digest(submission)
         if name is not None:
@@ -673,10 +686,7 @@ def verify(
             "checked (everything else was)"
         )
         kept = _kept_said(report, ledger, accept_missing_head)
-        anchored = [
-            f"checkpoint {c.source} (event {c.seq}, made {c.doc['time']}) is held by the log"
-            for c in checkpoints
-        ]
+        anchored = checkpoints_said(checkpoints, where, len(automatic), no_checkpoint_dir)
         if json_out:
             data = {
                 "events": report.events,
@@ -728,8 +738,9 @@ def _kept_said(report: Any, ledger: Ledger, accepted: bool) -> str:
     if report.head_recreated is not None:
         return (
             f"--accept-missing-head: the whole chain verified without a copy of its head, so "
-            f"{report.head_recreated} was made anew at event {report.head_kept} (recorded as a "
-            "head-copy-recreated significant event)"
+            f"{report.head_recreated} was made anew at event {report.events}, the head verified; "
+            f"it now names event {report.head_kept}, the head-copy-recreated significant event "
+            "that records it"
         )
     if report.head_kept is not None:
         also = " (--accept-missing-head: the copy was there, nothing made)" if accepted else ""

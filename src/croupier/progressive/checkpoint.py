@@ -36,7 +36,13 @@ Automatic checkpoints (:func:`~croupier.progressive.significant.write_automatic`
 ``$CROUPIER_CHECKPOINT_DIR`` set (a second location — another disk, a mount of another host), a
 checkpoint is written there after every commit that appended a significant event, an award, an
 award's payment or a manual adjustment, atomically (written and fsynced under a temporary name,
-renamed, the directory fsynced), as ``<ledger>/<seq>.json`` (:func:`write_to`). It never fails
+linked to its name, the directory fsynced), as ``<ledger>/<seq>-<16 hex of the head mac>.json``
+(:func:`write_to`): write-once — an existing file is never replaced (:func:`write_new`), so a
+ledger rolled back with its head file cannot overwrite the genuine checkpoints, and a fork
+writes its own file beside the genuine one at the same sequence number. Before each write the
+checkpoints already there that record the same event, and the newest, are checked against the
+log (:func:`conflicts`): one the log no longer holds is evidence of a rollback or a fork,
+recorded as a ``checkpoint-conflict`` significant event and told on stderr. It never fails
 the operation it follows, which has committed: a location that cannot be written is recorded as
 a ``checkpoint-failure`` significant event (once, until a checkpoint is written again, which is
 recorded as ``checkpoint-resumed``: a fault and its clearing, 25 CFR 547.10; NJ 13:69E-1.39C's
@@ -68,6 +74,9 @@ from croupier.progressive.store import dumps, fsync_dir
 FORMAT = "croupier-checkpoint/1"
 ENV_CHECKPOINT_DIR = "CROUPIER_CHECKPOINT_DIR"
 """The second location automatic checkpoints are written to (unset: none are)."""
+SECURITY_REASON = "security"
+"""The ``reason`` of an automatic checkpoint that followed only security events (failed logins,
+lockouts): coalesced when written, and the only ones :func:`prunable` lets go."""
 TAKEN = "taken"
 """The ``reason`` of a checkpoint asked for (``croupier meters checkpoint``, ``GET /checkpoint``)."""
 
@@ -220,42 +229,79 @@ def read(paths: Iterable[Path]) -> list[Checkpoint]:
     return found
 
 
-def check(
+def problems(
     checkpoints: Sequence[Checkpoint], key: bytes, macs: Sequence[str], first: str | None
-) -> None:
-    """Each of ``checkpoints`` signed with ``key``, of this ledger (whose first event's mac is
-    ``first``), and held by its log (``macs``: the mac of event n at ``macs[n - 1]``);
-    :class:`~croupier.errors.CheckpointError` naming the first that is not."""
+) -> list[str]:
+    """What is wrong with each of ``checkpoints`` against the ledger (see :func:`check`), one
+    line per failing checkpoint, in order; empty when every one is held."""
     mine_key, mine = key_id(key), ledger_id(first) if first is not None else None
+    found: list[str] = []
+    signed: dict[int, Checkpoint] = {}
     for cp in checkpoints:
         d, name = cp.doc, cp.source
         if not hmac.compare_digest(_b(d["mac"]), _b(sign(key, d))):
             if d["key_id"] != mine_key:
-                raise CheckpointError(
+                found.append(
                     f"checkpoint {name} was signed with another ledger key (key id "
                     f"{d['key_id']}, this ledger's is {mine_key}): it belongs to another ledger"
                 )
-            raise CheckpointError(
-                f"checkpoint {name} does not match its signature under the ledger key: a field "
-                "of it was changed after it was made"
-            )
+            else:
+                found.append(
+                    f"checkpoint {name} does not match its signature under the ledger key: a "
+                    "field of it was changed after it was made"
+                )
+            continue
         if d["ledger"] != mine:
-            raise CheckpointError(
+            found.append(
                 f"checkpoint {name} belongs to another ledger ({d['ledger']}; this one is "
                 f"{mine}): the key file is shared, or this database is not the one it was made of"
             )
-        seq = cp.seq
+            continue
+        seq, twin = cp.seq, signed.get(cp.seq)
+        if twin is not None and twin.doc["head_mac"] != d["head_mac"]:
+            found.append(
+                f"checkpoints {twin.source} and {name} both record event {seq}, with other macs "
+                f"({str(twin.doc['head_mac'])[:16]}… and {str(d['head_mac'])[:16]}…): two logs "
+                "were signed with this ledger's key — it was forked (rolled back, then written "
+                "anew)"
+            )
+        signed.setdefault(seq, cp)
         if seq > len(macs):
-            raise CheckpointError(
+            found.append(
                 f"checkpoint {name} (made {d['time']}) records event {seq}, but the log ends at "
                 f"{len(macs)}: the ledger was rolled back past it (restored from an earlier "
                 "copy, its head file with it)"
             )
-        if not hmac.compare_digest(_b(macs[seq - 1]), _b(d["head_mac"])):
-            raise CheckpointError(
+        elif not hmac.compare_digest(_b(macs[seq - 1]), _b(d["head_mac"])):
+            found.append(
                 f"checkpoint {name} (made {d['time']}) records event {seq} with another mac than "
                 "the log's: the log was forked (rolled back, then written anew) since"
             )
+    return found
+
+
+SHOWN = 20
+"""At most this many failing checkpoints are named in one error (then a count of the rest)."""
+
+
+def check(
+    checkpoints: Sequence[Checkpoint], key: bytes, macs: Sequence[str], first: str | None
+) -> None:
+    """Each of ``checkpoints`` signed with ``key``, of this ledger (whose first event's mac is
+    ``first``), held by its log (``macs``: the mac of event n at ``macs[n - 1]``), and no two
+    recording one event with different macs; :class:`~croupier.errors.CheckpointError` naming
+    every one that is not (one line each, at most :data:`SHOWN`, then how many more)."""
+    found = problems(checkpoints, key, macs, first)
+    if not found:
+        return
+    if len(found) == 1:
+        raise CheckpointError(found[0])
+    more = f"\n  … and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
+    lines = "\n".join(f"  {f}" for f in found[:SHOWN])
+    raise CheckpointError(
+        f"{len(found)} of the {len(checkpoints)} checkpoints are not held by the log:\n"
+        f"{lines}{more}"
+    )
 
 
 def _b(text: object) -> bytes:
@@ -263,15 +309,98 @@ def _b(text: object) -> bytes:
 
 
 # -- automatic checkpoints -----------------------------------------------------------------
-def write_to(reader: Engine, key: bytes, where: Path, reason: str) -> Path:
+def file_name(seq: int, head_mac: str) -> str:
+    """An automatic checkpoint's file name: ``<seq, 12 digits>-<16 hex of its head mac>.json``
+    — two logs with one key that differ at ``seq`` (a fork) write two files, never one over the
+    other."""
+    return f"{seq:012d}-{head_mac[:16]}.json"
+
+
+_EVENT_MAC = sa.select(t.ledger_events.c.mac).where(t.ledger_events.c.seq == sa.bindparam("b_seq"))
+
+
+def _seq_of(name: str) -> int | None:
+    head = name[:12]
+    return int(head) if len(name) >= 17 and head.isdigit() else None
+
+
+def conflicts(reader: Engine, key: bytes, folder: Path, seq: int) -> list[str]:
+    """What the automatic checkpoints already in ``folder`` (one ledger's) show against the log
+    read on ``reader`` now: each, among those recording event ``seq`` and the newest one, that
+    is signed with ``key`` but whose head the log does not hold — rolled back past it (the log
+    is shorter) or forked (another mac at its place). One line each; empty when none."""
+    if not folder.is_dir():
+        return []
+    named = [(n, _seq_of(n.name)) for n in folder.glob("*.json")]
+    numbered = [(n, s) for n, s in named if s is not None]
+    if not numbered:
+        return []
+    newest = max(s for _, s in numbered)
+    found: list[str] = []
+    with reader.connect() as conn:
+        for f, s in sorted(numbered):
+            if s not in (seq, newest):
+                continue
+            try:
+                doc = json.loads(f.read_text(encoding="utf-8"))
+                if _shape_error(doc) is not None or not hmac.compare_digest(
+                    _b(doc["mac"]), _b(sign(key, doc))
+                ):
+                    continue  # not this key's: no evidence (verify names it)
+            except (OSError, ValueError):
+                continue
+            mac = conn.execute(_EVENT_MAC, {"b_seq": int(doc["seq"])}).scalar()
+            if mac is None:
+                found.append(
+                    f"automatic checkpoint {f} records event {doc['seq']}, which the log no "
+                    "longer holds: the ledger was rolled back past it"
+                )
+            elif not hmac.compare_digest(_b(mac), _b(doc["head_mac"])):
+                found.append(
+                    f"automatic checkpoint {f} records event {doc['seq']} with mac "
+                    f"{str(doc['head_mac'])[:16]}…, the log's is {str(mac)[:16]}…: the log was "
+                    "forked (rolled back, then written anew)"
+                )
+    return found
+
+
+@dataclass(frozen=True)
+class Written:
+    """An automatic checkpoint written (:func:`write_to`): its ``path`` (``None`` when a file of
+    the same head was there already) and the ``conflicts`` found beside it."""
+
+    path: Path | None
+    conflicts: list[str]
+
+
+def write_to(reader: Engine, key: bytes, where: Path, reason: str) -> Written:
     """Write a checkpoint of the ledger read on ``reader`` (one snapshot) under
-    ``where/<ledger>/<seq>.json`` (:func:`write_file`), and return its path; ``OSError`` when
-    the location cannot be written."""
+    ``where/<ledger>/``:func:`file_name`, never over an existing file (:func:`write_new`), and
+    check the checkpoints there against the log (:func:`conflicts`); ``OSError`` when the
+    location cannot be written."""
     with reader.connect() as conn:
         doc = document(key, read_state(conn), reason)
-    path = where / str(doc["ledger"]) / f"{int(doc['seq']):012d}.json"
-    write_file(path, to_text(doc))
-    return path
+    folder = where / str(doc["ledger"])
+    found = conflicts(reader, key, folder, int(doc["seq"]))
+    path = folder / file_name(int(doc["seq"]), str(doc["head_mac"]))
+    made = write_new(path, to_text(doc))
+    return Written(path if made else None, found)
+
+
+def prunable(checkpoints: Sequence[Checkpoint], keep: int) -> list[Checkpoint]:
+    """The retention rule of an automatic location: of ``checkpoints`` (one ledger's), those that
+    may be removed — a :data:`SECURITY_REASON` one older than the newest ``keep``; every
+    checkpoint at a money or configuration event (an award, a payment, an adjustment, any other
+    significant event) is kept for good."""
+    ordered = sorted(checkpoints, key=lambda c: (c.seq, c.source))
+    old = ordered[: max(0, len(ordered) - keep)]
+    return [c for c in old if c.doc["reason"] == SECURITY_REASON]
+
+
+def automatic_folder(where: Path, first_mac: str) -> Path:
+    """Where the automatic checkpoints of the ledger whose first event's mac is ``first_mac``
+    are kept under the location ``where``."""
+    return where / ledger_id(first_mac)
 
 
 def checkpoint_dir() -> Path | None:
@@ -280,41 +409,77 @@ def checkpoint_dir() -> Path | None:
     return Path(text).expanduser() if text else None
 
 
+def _temporary(path: Path, text: str) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(text)
+        f.flush()
+        os.fsync(f.fileno())
+    return tmp
+
+
 def write_file(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file beside it written and fsynced,
     renamed over ``path``, the directory fsynced (``OSError`` if any step fails)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}.tmp")
+    tmp: Path | None = None
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        tmp = _temporary(path, text)
         os.replace(tmp, path)
     finally:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
     fsync_dir(path.parent)
+
+
+def write_new(path: Path, text: str) -> bool:
+    """Write ``text`` to ``path`` once: a temporary file beside it written and fsynced, then
+    hard-linked to ``path`` — which fails, atomically, when ``path`` exists: it is never
+    replaced — and the directory fsynced. ``False`` when ``path`` was there (left as it was);
+    ``OSError`` if a step fails."""
+    tmp: Path | None = None
+    try:
+        tmp = _temporary(path, text)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            return False
+    finally:
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+    fsync_dir(path.parent)
+    return True
 
 
 __all__ = [
     "ENV_CHECKPOINT_DIR",
     "FIELDS",
     "FORMAT",
+    "SECURITY_REASON",
+    "SHOWN",
     "TAKEN",
     "Checkpoint",
     "HeadState",
+    "Written",
+    "automatic_folder",
     "check",
     "checkpoint_dir",
+    "conflicts",
     "document",
+    "file_name",
     "key_id",
     "ledger_id",
     "parse",
+    "problems",
+    "prunable",
     "read",
     "read_state",
     "sign",
     "to_text",
     "write_file",
+    "write_new",
     "write_to",
 ]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +31,7 @@ from sqlalchemy.exc import SQLAlchemyError
 import croupier.progressive.schema as t
 from croupier.cards import decks_phrase
 from croupier.errors import (
+    LedgerHaltedError,
     LedgerIntegrityError,
     LedgerKeyError,
     LedgerLookupError,
@@ -38,6 +40,7 @@ from croupier.errors import (
 from croupier.names import check_id, check_new
 from croupier.paytables import MeterLevel
 from croupier.progressive.chain import chain_rows
+from croupier.progressive.checkpoint import SECURITY_REASON
 from croupier.progressive.login import LoginPolicy
 from croupier.progressive.meters import EventDraft, LevelState, StoredEvent, seed_states
 from croupier.progressive.migrate import current_revision, head_revision, upgrade
@@ -54,6 +57,8 @@ from croupier.progressive.staffing import STAFF_SECTION, StaffLedger
 from croupier.progressive.store import (
     FLUSH_LATER,
     GENESIS,
+    HALTED_AHEAD,
+    HALTED_MISSING,
     DatabaseRefusedError,
     LedgerDatabaseError,
     UnconfirmedFlushError,
@@ -97,15 +102,34 @@ of a progressive jackpot; docs/interpretations.md, *A rollback that cannot hide*
 
 _ANCHOR_VALUES = frozenset(k.value for k in ANCHOR_KINDS)
 
+SECURITY_ANCHOR = SECURITY_REASON
+"""The anchor ``reason`` of a transaction whose only significant events are security events
+(:data:`SECURITY_CODES`): its automatic checkpoint is coalesced — at most one per
+:data:`~croupier.progressive.significant.SECURITY_PERIOD` (docs/interpretations.md, *Write-once
+automatic checkpoints*)."""
+
+SECURITY_CODES = frozenset({"login-failure", "login-lockout"})
+"""Significant events that are security events, not money or configuration ones."""
+
+
+def anchor_kind(draft: EventDraft) -> str:
+    """The kind :func:`mark_anchor` weighs for ``draft``: its kind's value, or
+    :data:`SECURITY_ANCHOR` for a security significant event."""
+    if draft.kind is EventKind.SIGNIFICANT and draft.detail.get("code") in SECURITY_CODES:
+        return SECURITY_ANCHOR
+    return draft.kind.value
+
 
 def mark_anchor(st: dict[str, Any], kinds: Iterable[str]) -> None:
-    """Note in a transaction's state ``st`` the first of ``kinds`` (event kinds' values) that
-    asks for an automatic checkpoint after the commit (:data:`ANCHOR`)."""
-    if ANCHOR not in st:
-        for k in kinds:
-            if k in _ANCHOR_VALUES:
-                st[ANCHOR] = k
-                return
+    """Note in a transaction's state ``st`` the first of ``kinds`` (event kinds' values, or
+    :data:`SECURITY_ANCHOR`) that asks for an automatic checkpoint after the commit
+    (:data:`ANCHOR`); any other anchor kind replaces a security one."""
+    for k in kinds:
+        if k in _ANCHOR_VALUES and st.get(ANCHOR) in (None, SECURITY_ANCHOR):
+            st[ANCHOR] = k
+            return
+        if k == SECURITY_ANCHOR and ANCHOR not in st:
+            st[ANCHOR] = k
 
 
 FaultHook = Callable[[str], None]
@@ -116,6 +140,7 @@ _DEFINITION = sa.select(t.progressives.c.id, t.progressives.c.definition).where(
     t.progressives.c.name == sa.bindparam("b_name")
 )
 _DEFINITION_LOCKED = _DEFINITION.with_for_update()
+_HEAD_SEQ = sa.select(t.ledger_chain.c.head_seq).where(t.ledger_chain.c.id == 1)
 _CHAIN_HEAD = (
     sa.select(t.ledger_chain.c.head_seq, t.ledger_chain.c.head_mac)
     .where(t.ledger_chain.c.id == 1)
@@ -205,6 +230,10 @@ class LedgerBase(StaffLedger):
         self._head_fd: int | None = None
         self.checkpointing = False  # an automatic checkpoint is being written (checkpoint.py)
         self.checkpoint_failing = False  # the last one could not be: a fault not yet cleared
+        self._halts_told: set[str] = set()  # halts told on stderr (_halt)
+        self.tell_halts = False  # a halt told on stderr too: the service's (the CLI says it)
+        self.checkpoint_conflicts: set[str] = set()  # conflicts recorded (significant.py)
+        self.security_anchored: float | None = None  # monotonic time of the last security one
         # the Rules Submission this process runs under, and its configuration checks (cached)
         self.running_submission = submission_sha256
         self._configuration: dict[tuple[Any, ...], Any] = {}
@@ -357,16 +386,45 @@ class LedgerBase(StaffLedger):
             create_head(self.head_file, *GENESIS)  # a new ledger: its copy, before any event
         fd = self._head_copy()
         kept = held_head(fd) if fd is not None else None
+        halt = self._halt_for(kept, head_seq)
+        if halt is not None:
+            raise halt
+
+    def _halt_for(self, kept: tuple[int, str] | None, head_seq: int) -> LedgerHaltedError | None:
+        """The halt (:class:`~croupier.errors.LedgerHaltedError`; with :attr:`tell_halts`, told on
+        stderr once) for the
+        copy of the head ``kept`` (``None``: missing or unreadable) beside a log ending at
+        ``head_seq``; ``None`` when they agree."""
         if kept is None and head_seq > 0:
-            raise LedgerIntegrityError(self._head_missing())
+            return self._halt(self._head_missing(), HALTED_MISSING)
         if kept is not None and kept[0] > head_seq:
-            raise LedgerIntegrityError(
+            return self._halt(
                 f"the copy of the chain head beside the ledger key names event {kept[0]}, but the "
                 f"database's log ends at {head_seq}: its newest events were removed together "
                 "with the head (rolled back or restored from an earlier copy); nothing is "
                 f"written. If that restore was deliberate, record why, remove {self.head_file} "
-                "and run `croupier meters verify --accept-missing-head`"
+                "and run `croupier meters verify --accept-missing-head`",
+                HALTED_AHEAD,
             )
+        return None
+
+    def _halt(self, message: str, public: str) -> LedgerHaltedError:
+        if self.tell_halts and message not in self._halts_told:  # stderr is the only record
+            self._halts_told.add(message)
+            print(f"croupier: ledger halted: {message}", file=sys.stderr, flush=True)
+        return LedgerHaltedError(message, public)
+
+    def halted(self) -> LedgerHaltedError | None:
+        """The integrity fault the controller is halted for (its copy of the chain head
+        missing, unreadable or ahead of the log: :meth:`_check_kept`), read now; ``None`` in
+        memory, without the ledger key, or when the copy agrees with the log. The service
+        refuses a login with it before the credential is looked at."""
+        if self.head_file is None or self.key is None:
+            return None
+        kept = read_head(self.head_file)
+        with self.engine.connect() as conn:
+            row = conn.execute(_HEAD_SEQ).first()
+        return self._halt_for(kept, int(row.head_seq) if row is not None else 0)
 
     def head_trouble(self) -> str | None:
         """What is wrong with the copy of the chain head kept beside the ledger key, as an
@@ -481,7 +539,7 @@ class LedgerBase(StaffLedger):
         )
         st.setdefault("rows", []).extend(new)
         head[0], head[1] = seq, mac
-        mark_anchor(st, (d.kind.value for d in drafts))
+        mark_anchor(st, (anchor_kind(d) for d in drafts))
 
     @staticmethod
     def _flush(conn: Connection) -> None:

@@ -261,6 +261,7 @@ class SignificantCode(Enum):
     HEAD_COPY_RECREATED = "head-copy-recreated"  # verify made a missing head file anew
     CHECKPOINT_FAILURE = "checkpoint-failure"  # an automatic checkpoint could not be written
     CHECKPOINT_RESUMED = "checkpoint-resumed"  # written again after a failure (its clearing)
+    CHECKPOINT_CONFLICT = "checkpoint-conflict"  # a kept checkpoint the log does not hold: a fork
 
 
 class AwardKind(Enum):

@@ -32,6 +32,8 @@ import fcntl
 import hashlib
 import json
 import os
+import sys
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -327,21 +329,38 @@ def self_check(
 
 
 # -- automatic checkpoints (croupier.progressive.checkpoint) ---------------------------------
+SECURITY_PERIOD = 60.0
+"""Seconds: after a security event (a failed login, a lockout: :data:`~croupier.progressive.
+core.SECURITY_ANCHOR`) at most one automatic checkpoint per this period — a flood of failed
+logins does not fill the location; the next money event's checkpoint covers them anyway."""
+
+
 def write_automatic(ledger: LedgerBase, reason: str) -> Path | None:
     """Write an automatic checkpoint of ``ledger`` to ``$CROUPIER_CHECKPOINT_DIR``
     (:func:`~croupier.progressive.checkpoint.write_to`) after a commit that appended an event
-    of :data:`~croupier.progressive.core.ANCHOR_KINDS` (``reason``: its kind); ``None`` when
-    none is configured, or it could not be written. Never raises — the operation it follows
-    has committed: a failure is recorded as a ``checkpoint-failure`` significant event (once,
-    until one is written again), the first write after one as ``checkpoint-resumed``, followed
-    by a checkpoint that covers it. Recording either does not start another checkpoint."""
+    of :data:`~croupier.progressive.core.ANCHOR_KINDS` (``reason``: its kind; a security event
+    at most once per :data:`SECURITY_PERIOD`); ``None`` when none is configured, or none was
+    written. Never raises — the operation it follows has committed: a failure is recorded as a
+    ``checkpoint-failure`` significant event (once, until one is written again), the first write
+    after one as ``checkpoint-resumed``, followed by a checkpoint that covers it; a checkpoint
+    already there that the log does not hold (a rollback or fork) as a ``checkpoint-conflict``
+    (once per file and ledger object) and on stderr. Recording any of them does not start
+    another checkpoint."""
+    from croupier.progressive.core import SECURITY_ANCHOR
+
     where = checkpoint_dir()
     if where is None or ledger.key is None or ledger.checkpointing:
         return None
+    if reason == SECURITY_ANCHOR:
+        now = time.monotonic()
+        last = ledger.security_anchored
+        if last is not None and now - last < SECURITY_PERIOD:
+            return None
+        ledger.security_anchored = now
     ledger.checkpointing = True
     try:
         try:
-            path = write_to(ledger.reader, ledger.key, where, reason)
+            written = write_to(ledger.reader, ledger.key, where, reason)
         except (OSError, CroupierError, sa.exc.SQLAlchemyError) as exc:
             if not ledger.checkpoint_failing:
                 ledger.checkpoint_failing = True
@@ -349,15 +368,28 @@ def write_automatic(ledger: LedgerBase, reason: str) -> Path | None:
                 detail = {"location": str(where), "after": reason, "error": said}
                 try_record(ledger, SignificantCode.CHECKPOINT_FAILURE, detail=detail)
             return None
+        _flag_conflicts(ledger, where, written.conflicts)
+        path = written.path
         if ledger.checkpoint_failing:
             ledger.checkpoint_failing = False
             detail = {"location": str(where), "checkpoint": str(path)}
             if try_record(ledger, SignificantCode.CHECKPOINT_RESUMED, detail=detail):
                 with contextlib.suppress(OSError, CroupierError, sa.exc.SQLAlchemyError):
-                    path = write_to(ledger.reader, ledger.key, where, "significant")
+                    path = write_to(ledger.reader, ledger.key, where, "significant").path
         return path
     finally:
         ledger.checkpointing = False
+
+
+def _flag_conflicts(ledger: LedgerBase, where: Path, found: list[str]) -> None:
+    """Tell stderr and record (once per line and ledger object) each checkpoint conflict."""
+    for said in found:
+        if said in ledger.checkpoint_conflicts:
+            continue
+        ledger.checkpoint_conflicts.add(said)
+        print(f"croupier: ledger integrity: {said}", file=sys.stderr, flush=True)
+        detail = {"location": str(where), "conflict": said[:500]}
+        try_record(ledger, SignificantCode.CHECKPOINT_CONFLICT, detail=detail)
 
 
 def end_session(ledger: LedgerBase, session: Session) -> None:

@@ -38,6 +38,7 @@ from croupier.errors import (
     AuthorizationError,
     CroupierError,
     LedgerError,
+    LedgerHaltedError,
     LedgerIntegrityError,
     LedgerLookupError,
 )
@@ -108,6 +109,9 @@ class StaffLedger:
 
     @staticmethod
     def _flush(conn: Connection) -> None:
+        raise NotImplementedError
+
+    def halted(self) -> LedgerHaltedError | None:
         raise NotImplementedError
 
     # -- the staff as the log makes them ---------------------------------------------------
@@ -214,11 +218,16 @@ class StaffLedger:
         :func:`croupier.names.login_name` makes it (NFC). Throttled
         (:mod:`croupier.progressive.login`): a member locked out, or a paced ``client`` address
         whose next turn has not come, is refused before the credential is looked at
-        (:class:`~croupier.errors.LoginLockedError`); each failure is recorded. ``known``: the
+        (:class:`~croupier.errors.LoginLockedError`); each failure is recorded. A controller
+        halted for an integrity fault (:meth:`halted`: it could record no failure) refuses
+        every login first (:class:`~croupier.errors.LedgerHaltedError`). ``known``: the
         caller recognised a terminal ``name`` logged in from before (the service: the terminal
         mark of their earlier login), which the address's pacing does not hold back — the member's own
         lockout still does. The member's role is the one the event log gives them."""
         name = login_name(name)
+        halt = self.halted()  # before the credential: the same answer for right and wrong
+        if halt is not None:
+            raise halt
         keys = [login.member_key(name)] + ([login.client_key(client)] if client else [])
         at = time.time()
         policy = self.login_policy

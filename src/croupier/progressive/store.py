@@ -508,6 +508,23 @@ def read_head(path: Path) -> tuple[int, str] | None:
         return None
 
 
+HALTED = "the controller is halted for an integrity fault: "
+HALTED_MISSING = (
+    f"{HALTED}the copy of the chain head beside the ledger key is missing or unreadable while "
+    "the ledger holds events, so a rollback of its newest events could not be told; no login "
+    "or write is taken. An operator must verify the ledger on the controller's host and, if "
+    "it never had that copy, accept its absence explicitly there"
+)
+HALTED_AHEAD = (
+    f"{HALTED}the copy of the chain head beside the ledger key names an event the database's "
+    "log does not hold: its newest events were removed (rolled back, or restored from an "
+    "earlier copy); no login or write is taken. An operator must investigate on the "
+    "controller's host and record why before the ledger is written again"
+)
+"""What an HTTP client is told of a halt (:class:`~croupier.errors.LedgerHaltedError`): no
+server path, the operator's remedy in generic words."""
+
+
 def head_trouble(path: Path) -> str | None:
     """What is wrong with the copy of the head in ``path`` — ``"is missing"``, ``"holds no
     readable record"`` — or ``None`` when it holds one."""

@@ -10,22 +10,36 @@ import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy import Connection
 
-from croupier.errors import LedgerIntegrityError
+import croupier.progressive.schema as t
+from croupier.errors import LedgerError, LedgerHaltedError, LedgerIntegrityError
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport, audit
-from croupier.progressive.checkpoint import Checkpoint, document, read_state
+from croupier.progressive.checkpoint import (
+    ENV_CHECKPOINT_DIR,
+    Checkpoint,
+    automatic_folder,
+    checkpoint_dir,
+    document,
+    prunable,
+    read,
+    read_state,
+)
 from croupier.progressive.configuration import ledger_check
 from croupier.progressive.core import LedgerBase
 from croupier.progressive.meters import LevelState
 from croupier.progressive.model import SignificantCode
 from croupier.progressive.significant import log_mismatch, try_record, write_automatic
-from croupier.progressive.store import create_head, head_trouble
+from croupier.progressive.store import HALTED_MISSING, create_head, head_trouble
 
 __all__ = ["VerifyingLedger"]
+
+_FIRST = sa.select(t.ledger_events.c.mac).where(t.ledger_events.c.seq == 1)
 
 
 class VerifyingLedger(LedgerBase):
@@ -42,7 +56,7 @@ class VerifyingLedger(LedgerBase):
         :class:`~croupier.errors.LedgerIntegrityError` naming the first thing that differs."""
         trouble = None if accept_missing_head else self.head_trouble()
         if trouble is not None:
-            raise LedgerIntegrityError(trouble)
+            raise LedgerHaltedError(trouble, HALTED_MISSING)
         with self._snapshot() as conn:
             return audit(conn, self.key, self.kept_head(), checkpoints)
 
@@ -67,7 +81,7 @@ class VerifyingLedger(LedgerBase):
         try:
             trouble = self.head_trouble()
             if trouble is not None:
-                raise LedgerIntegrityError(trouble)
+                raise LedgerHaltedError(trouble, HALTED_MISSING)
             with self._snapshot() as conn:
                 audit(conn, key, self.kept_head())
                 state = read_state(conn)
@@ -128,6 +142,42 @@ class VerifyingLedger(LedgerBase):
             raise bad[0].error()
         return report
 
+    def automatic_checkpoints(self) -> tuple[Path | None, list[Checkpoint]]:
+        """The location ``$CROUPIER_CHECKPOINT_DIR`` (``None`` when unset) and the automatic
+        checkpoints of this ledger kept there (its ``<ledger>/`` folder; none when the ledger
+        holds no event or the folder is not there); :class:`~croupier.errors.InputFileError`
+        naming a file there that is not a checkpoint."""
+        where = checkpoint_dir()
+        if where is None:
+            return None, []
+        with self.engine.connect() as conn:
+            first = conn.execute(_FIRST).scalar()
+        if first is None:
+            return where, []
+        folder = automatic_folder(where, str(first))
+        if not folder.is_dir() or not any(folder.glob("*.json")):
+            return where, []
+        return where, read([folder])
+
+    def prune_checkpoints(self, keep: int) -> tuple[Path, list[Path]]:
+        """Remove from ``$CROUPIER_CHECKPOINT_DIR`` this ledger's automatic checkpoints the
+        retention rule lets go (:func:`~croupier.progressive.checkpoint.prunable`: security
+        ones older than the newest ``keep``), only once every one there is held by the log
+        (:meth:`audit`: a :class:`~croupier.errors.CheckpointError` removes nothing — evidence
+        of a rollback is never pruned); the location and the files removed.
+        :class:`~croupier.errors.LedgerError` when no location is set."""
+        where, automatic = self.automatic_checkpoints()
+        if where is None:
+            raise LedgerError(
+                f"--prune: ${ENV_CHECKPOINT_DIR} is not set: there is no location to prune"
+            )
+        self.audit(checkpoints=automatic)
+        gone: list[Path] = []
+        for c in prunable(automatic, keep):
+            Path(c.source).unlink(missing_ok=True)
+            gone.append(Path(c.source))
+        return where, gone
+
     def _anchor(self, reason: str) -> None:
         write_automatic(self, reason)
 
@@ -149,4 +199,6 @@ class VerifyingLedger(LedgerBase):
                 "was": was,
             }
             try_record(self, SignificantCode.HEAD_COPY_RECREATED, actor=actor, detail=detail)
-        return replace(report, head_recreated=str(path) if made else None, head_kept=report.events)
+        kept = self.kept_head()  # past the recreation's own event, when it was recorded
+        now_kept = kept[0] if kept is not None else report.events
+        return replace(report, head_recreated=str(path) if made else None, head_kept=now_kept)

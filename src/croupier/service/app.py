@@ -363,6 +363,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             cfg.db or default_url(), create=True, fault_hook=hook, actor=None, table=None
         )
         store.upgrade(ledger.engine)
+        ledger.tell_halts = True  # a halt refuses every write: stderr is its only record
         app.state.ledger = ledger
         app.state.reader = store.reader(ledger.engine)
 

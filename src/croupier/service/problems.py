@@ -35,6 +35,7 @@ from croupier.errors import (
     CroupierError,
     IdempotencyConflictError,
     LedgerError,
+    LedgerHaltedError,
     LedgerIntegrityError,
     LedgerKeyError,
     LedgerLookupError,
@@ -136,8 +137,10 @@ def status_of_type(kind: type[CroupierError]) -> int:
     rule's, 404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round
     or award already settled, a name taken), 500 the ledger's integrity or key, or a database
     that refused what it would refuse again (:class:`DatabaseRefusedError`: a value beyond a
-    column, a constraint), 503 a database that cannot be used now — only a fault a retry can
-    cure (:func:`~croupier.progressive.store.retry_cures`: the connection lost, a lock or a
+    column, a constraint), 503 a controller halted for an integrity fault
+    (:class:`LedgerHaltedError`, without ``Retry-After``: an operator must act) and a database
+    that cannot be used now — only a fault a retry can cure
+    (:func:`~croupier.progressive.store.retry_cures`: the connection lost, a lock or a
     serialization failure) —, 422 every other rejection (bad input, a rule of the regulation)."""
     if issubclass(kind, IdempotencyKeyError):
         return 400
@@ -151,6 +154,8 @@ def status_of_type(kind: type[CroupierError]) -> int:
         return 404
     if issubclass(kind, IdempotencyConflictError | RoundStateError):
         return 409
+    if issubclass(kind, LedgerHaltedError):
+        return 503
     if issubclass(kind, LedgerIntegrityError | LedgerKeyError | DatabaseRefusedError):
         return 500
     if issubclass(kind, LedgerDatabaseError):
@@ -220,10 +225,11 @@ def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
     if isinstance(limit, str):
         extra["maximum"] = limit
     section = error_section(exc)
+    said = exc.public if isinstance(exc, LedgerHaltedError) else str(exc)  # no server path
     return problem(
         status_of(exc),
         type(exc).__name__,
-        f"{notes}{exc}",
+        f"{notes}{said}",
         instance,
         section,
         **extra,

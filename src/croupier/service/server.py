@@ -47,7 +47,7 @@ def serve(
     # is one error line here, before any worker starts (each worker reads them again)
     switch_interval()
     ServiceConfig.from_env()
-    refuse_vanished_head()
+    refuse_failed_self_check()
     print(f"croupier serve: the ledger and the stored rounds in {shown_url()}", file=sys.stderr)
     uvicorn.run(
         "croupier.service.app:app_from_env",
@@ -64,14 +64,17 @@ def serve(
     )
 
 
-def refuse_vanished_head() -> None:
-    """Refuse, in one error line before any worker starts, a ledger with events whose copy of
-    the chain head beside the key is missing or unreadable
-    (:meth:`~croupier.progressive.core.LedgerBase.head_trouble`: it may be the trace of a
-    rollback). Each worker's start-up self-check refuses it too, but in uvicorn's log, as a
-    traceback. A ledger that does not exist yet, or cannot be opened, is left to the workers
-    (which create it, or say why not)."""
-    from croupier.errors import CroupierError, LedgerIntegrityError
+def refuse_failed_self_check() -> None:
+    """Refuse, in one error line before any worker starts, a ledger that fails the integrity
+    part of the start-up self-check: its copy of the chain head beside the key missing,
+    unreadable or ahead of the log (:meth:`~croupier.progressive.core.LedgerBase.halted`), or
+    the whole-ledger audit failing (:meth:`~croupier.progressive.Ledger.audit`: the chain, the
+    head's copy held by the log, every derived table — a database rolled back or restored
+    from an earlier copy). Each worker's start-up self-check refuses it too, but in uvicorn's
+    log, as a traceback. A ledger that does not exist yet, or cannot be opened, is left to the
+    workers (which create it, or say why not). Reads only: a refusal is recorded by no one
+    here (the ledger refuses writes), it is the error line."""
+    from croupier.errors import CroupierError
     from croupier.progressive import Ledger
     from croupier.progressive.store import default_url
 
@@ -80,11 +83,13 @@ def refuse_vanished_head() -> None:
     except CroupierError:
         return
     try:
-        trouble = ledger.head_trouble()
+        halt = ledger.halted()
+        if halt is not None:
+            raise halt
+        if ledger.key is not None and ledger.event_count() > 0:
+            ledger.audit()
     finally:
         ledger.close()
-    if trouble is not None:
-        raise LedgerIntegrityError(trouble)
 
 
 def shown_url() -> str:
@@ -103,4 +108,4 @@ def shown_url() -> str:
         return repr(text)
 
 
-__all__ = ["refuse_vanished_head", "serve", "shown_url"]
+__all__ = ["refuse_failed_self_check", "serve", "shown_url"]
