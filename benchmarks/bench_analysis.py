@@ -5,6 +5,7 @@ Run: ``python benchmarks/bench_analysis.py``. Prints figures; asserts nothing.
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 from functools import partial
@@ -53,6 +54,15 @@ def main() -> None:
         print(f"  {wager_id:18} {rounds / t / 1e6:6.2f} M rounds/s")
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line: ``--help`` describes the benchmark; no options."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
+    parse_args()
     with recounting():  # time the counting, not the shipped counts (croupier.analysis.precomputed)
         main()

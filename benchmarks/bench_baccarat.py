@@ -6,6 +6,7 @@ Run: ``python benchmarks/bench_baccarat.py``. Prints figures; asserts nothing.
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 
@@ -82,6 +83,15 @@ def main() -> None:
     print(f"(numpy {np.__version__})")
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line: ``--help`` describes the benchmark; no options."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
+    parse_args()
     with recounting():  # time the counting, not the shipped counts (croupier.analysis.precomputed)
         main()

@@ -5,6 +5,7 @@ Run: ``python benchmarks/bench_blackjack.py``. Prints figures; asserts nothing.
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 from functools import partial
@@ -100,6 +101,15 @@ def main() -> None:
         print(f"  {wager_id:14} {rounds / t / 1e3:8.1f} k rounds/s ({kind})")
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line: ``--help`` describes the benchmark; no options."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
+    parse_args()
     with recounting():  # time the counting, not the shipped counts (croupier.analysis.precomputed)
         main()

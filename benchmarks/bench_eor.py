@@ -9,7 +9,7 @@ Bonus's fresh counts, about a minute more). Prints figures; asserts nothing.
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 from croupier.analysis.eor import balanced_count, effect_of_removal
@@ -19,7 +19,7 @@ from croupier.analysis.exact import _cached_counts
 from croupier.wagers import get_wager
 
 
-def main() -> None:
+def main(everything: bool) -> None:
     cases = [
         ("perfect-pairs", 8),
         ("match-the-dealer", 6),
@@ -28,7 +28,7 @@ def main() -> None:
         ("aces-up", 1),
         ("five-card-hand-bonus-dealer", 1),
     ]
-    if "--all" in sys.argv:
+    if everything:
         cases += [("axman", 6), ("six-card-bonus", 1)]
     print("52 exact counts of the shoe less one card")
     for wager_id, decks in cases:
@@ -60,5 +60,16 @@ def main() -> None:
         )
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line (``--help``)."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="add AxMan's and the Six Card Bonus's fresh counts"
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
-    main()
+    main(parse_args().all)

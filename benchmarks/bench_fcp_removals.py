@@ -9,18 +9,18 @@ about four minutes of CPU and 2.5 GB). Prints figures; asserts nothing.
 
 from __future__ import annotations
 
+import argparse
 import os
 import resource
-import sys
 import time
 from math import comb
 
 from croupier.games.four_card_poker_exact import showdown_removals
 
 
-def main() -> None:
+def main(full: bool) -> None:
     sizes = [20, 26, 32]
-    if "--full" in sys.argv:
+    if full:
         sizes.append(52)
     print("cards  deals (5 + 6)       CPU s   wall s   peak RSS MB   load average")
     for n in sizes:
@@ -33,5 +33,16 @@ def main() -> None:
         print(f"{n:5d}  {deals:>18,}  {cpu:7.1f}  {wall:7.1f}  {rss:12.0f}   {load}")
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line (``--help``)."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--full", action="store_true", help="add the 52-card deck (minutes of CPU, 2.5 GB)"
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
-    main()
+    main(parse_args().full)

@@ -8,6 +8,7 @@ regeneration of the dealer table itself is timed by ``croupier strategy four-car
 
 from __future__ import annotations
 
+import argparse
 import time
 from collections.abc import Callable
 from functools import partial
@@ -68,6 +69,15 @@ def main() -> None:
     timed("four-card-poker", lambda: simulate(w, "25-20-2", rounds=1_000_000, seed=1, decks=1))
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line: ``--help`` describes the benchmark; no options."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
+    parse_args()
     with recounting():  # time the counting, not the shipped counts (croupier.analysis.precomputed)
         main()

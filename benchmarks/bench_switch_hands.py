@@ -7,7 +7,7 @@ game). Prints figures; asserts nothing.
 
 from __future__ import annotations
 
-import sys
+import argparse
 import time
 
 from croupier.analysis.blackjack_strategy import PlayRules, game_value
@@ -50,5 +50,20 @@ def main(rounds: int) -> None:
         print(f"  ({time.perf_counter() - start:.1f} s)")
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line (``--help``)."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "rounds",
+        nargs="?",
+        type=int,
+        default=200_000,
+        help="simulated rounds per game (default 200,000; 0: none)",
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 200_000)
+    main(parse_args().rounds)

@@ -7,6 +7,7 @@ Run: ``python benchmarks/bench_switch_hands_exact.py``. Prints figures; asserts 
 
 from __future__ import annotations
 
+import argparse
 import time
 
 from croupier.analysis.blackjack_strategy import PlayRules
@@ -34,5 +35,14 @@ def main() -> None:
         )
 
 
+def parse_args() -> argparse.Namespace:
+    """The command line: ``--help`` describes the benchmark; no options."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser.parse_args()
+
+
 if __name__ == "__main__":
+    parse_args()
     main()
