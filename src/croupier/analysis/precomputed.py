@@ -83,6 +83,7 @@ _FROM = re.compile(r"^[ \t]*from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^
 _IMPORT = re.compile(r"^[ \t]*import[ \t]+([\w., \t]+)", re.M)
 
 
+@cache
 def _module_file(name: str) -> Path | None:
     """The source file of croupier module ``name`` (``None`` for a name that is no module)."""
     parts = name.split(".")
@@ -96,6 +97,18 @@ def _module_file(name: str) -> Path | None:
 
 
 @cache
+def _read(path: Path) -> bytes:
+    """The bytes of ``path``, read once a process: every wager's fingerprint reads most of the
+    same modules (22 wager classes read them ~700 times in ``croupier parsheet``)."""
+    return path.read_bytes()
+
+
+def _text(path: Path) -> str:
+    """The text of source file ``path`` (UTF-8), read once a process."""
+    return _read(path).decode("utf-8")
+
+
+@cache
 def _imports(name: str) -> frozenset[str]:
     """The croupier modules ``name`` imports anywhere in its source (functions included; a
     superset does no harm: it only widens the fingerprint)."""
@@ -103,7 +116,7 @@ def _imports(name: str) -> frozenset[str]:
     if path is None:
         return frozenset()
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    text = path.read_text(encoding="utf-8")
+    text = _text(path)
     targets: list[str] = []
     for base, what in _FROM.findall(text):
         if base.startswith("."):
@@ -159,8 +172,9 @@ def data_files(wager_type: type[Wager], modules: tuple[str, ...]) -> list[Path]:
         for candidate in (_PAYTABLES / "data" / table.source, _PAYTABLES / table.source):
             if candidate.is_file():
                 files.add(candidate)
-    sources = [p.read_text(encoding="utf-8") for p in map(_module_file, modules) if p is not None]
-    files |= {f for f in _package_data() if any(f.name in text for text in sources)}
+    # one text: a file's name (no NUL) is in it just when it is in one of the sources
+    sources = "\0".join(_text(p) for p in map(_module_file, modules) if p is not None)
+    files |= {f for f in _package_data() if f.name in sources}
     return sorted(files)
 
 
@@ -169,21 +183,36 @@ def fingerprint(wager_type: type[Wager]) -> str:
     """SHA-256 over the source of the wager's module and its :func:`closure` (with the generic
     enumeration) and over its :func:`data_files`: a change to another wager's code or paytables
     leaves it as it was."""
-    files: dict[str, Path] = {}
     modules = closure(wager_type.__module__, *_ALSO)
+    return _digest(modules, data_files(wager_type, modules))
+
+
+def _digest(modules: tuple[str, ...], data: list[Path]) -> str:
+    """SHA-256 over the source of ``modules`` and the bytes of ``data``, each under its name."""
+    files: dict[str, Path] = {}
     for name in modules:
         path = _module_file(name)
         if path is not None:
             files[name] = path
-    for data in data_files(wager_type, modules):
-        inside = data.is_relative_to(_PACKAGE)
-        files[data.relative_to(_PACKAGE).as_posix() if inside else data.name] = data
+    for d in data:
+        inside = d.is_relative_to(_PACKAGE)
+        files[d.relative_to(_PACKAGE).as_posix() if inside else d.name] = d
     h = hashlib.sha256()
     for key in sorted(files):
-        content = files[key].read_bytes()
+        content = _read(files[key])
         h.update(f"{key}\0{len(content)}\0".encode())
         h.update(content)
     return h.hexdigest()
+
+
+@cache
+def modules_fingerprint(*modules: str) -> str:
+    """SHA-256 over the source of ``modules`` and their :func:`closure`, and over the package
+    data files their source names: the fingerprint of figures other than a wager's counts (the
+    whole-game figures of :mod:`croupier.analysis.game_store`)."""
+    found = closure(*modules)
+    sources = "\0".join(_text(p) for p in map(_module_file, found) if p is not None)
+    return _digest(found, [f for f in _package_data() if f.name in sources])
 
 
 # -- the stored counts ---------------------------------------------------------------------------
@@ -231,11 +260,17 @@ def recounting() -> Iterator[None]:
         _recounting -= 1
 
 
+def recounting_now() -> bool:
+    """Whether every figure is to be made afresh: inside :func:`recounting`, or with
+    ``CROUPIER_RECOUNT`` set (non-empty) in the environment."""
+    return bool(_recounting or os.environ.get(RECOUNT_VARIABLE))
+
+
 def lookup(wager_type: type[Wager], composition: tuple[int, ...]) -> StoredCount | None:
     """The shipped counts of ``wager_type`` over ``composition``, if it is a standard shoe, they
     were stored and the code they came from is unchanged; else ``None``."""
     entries = stored()
-    if not entries or _recounting or os.environ.get(RECOUNT_VARIABLE):
+    if not entries or recounting_now():
         return None
     decks, rest = divmod(sum(composition), 52)
     if rest or not decks or composition != Shoe.standard(decks).counts:

@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from croupier.analysis import game_store
 from croupier.analysis.exact import compute_counts
 from croupier.analysis.precomputed import (
     DATA,
@@ -109,6 +110,20 @@ def differences(fresh: list[StoredCount]) -> list[str]:
     return out
 
 
+def game_differences() -> list[str]:
+    """How the shipped § 633b.4 whole-game figures differ from the figures worked out now
+    (empty: they are current)."""
+    have = game_store.stored()
+    out = []
+    for decks in game_store.GAME_DECKS:
+        old = have.get(decks)
+        if old is None:
+            out.append(f"§ 633b.4 figures, {decks_phrase(decks)}: not stored or stale")
+        elif old != game_store.computed(decks):
+            out.append(f"§ 633b.4 figures, {decks_phrase(decks)}: stored figures differ")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """``python -m croupier.analysis.regenerate [--check]``: rewrite the data file from fresh
     counts, or (``--check``) recount and report how the shipped file differs (exit status 1)."""
@@ -120,7 +135,10 @@ def main(argv: list[str] | None = None) -> int:
         for line in diffs:
             print(line)
         print(f"{len(fresh)} counts recounted: " + ("differ" if diffs else "all as stored"))
-        return 1 if diffs else 0
+        games = game_differences()
+        for line in games:
+            print(line)
+        return 1 if diffs or games else 0
     path = Path(__file__).parent / "data" / DATA
     try:
         path.parent.mkdir(exist_ok=True)
@@ -129,6 +147,14 @@ def main(argv: list[str] | None = None) -> int:
         raise OutputError(f"cannot write {path}: {e}") from e
     stored.cache_clear()
     print(f"wrote {len(fresh)} counts to {path}")
+    figures = game_store.data_path()
+    try:
+        figures.write_text(game_store.document(game_store.GAME_DECKS), encoding="utf-8")
+    except OSError as e:
+        raise OutputError(f"cannot write {figures}: {e}") from e
+    game_store.stored.cache_clear()
+    decks = decks_phrase(game_store.GAME_DECKS)
+    print(f"wrote the § 633b.4 whole-game figures ({decks}) to {figures}")
     return 0
 
 

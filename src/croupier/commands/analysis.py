@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from croupier.analysis import game_store
 from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_return, meter_returns
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import (
@@ -418,7 +419,7 @@ def _only_paytable(w: Wager, paytable: str | None) -> str:
     return keys[0]
 
 
-GAME_DECKS = (6, 8)
+GAME_DECKS = game_store.GAME_DECKS
 """Deck counts of the whole-game § 633b.4 figures in ``croupier parsheet``."""
 
 
@@ -470,6 +471,8 @@ def parsheet(
         )
     sheets: list[ParSheet] = []
     games: list[GameSheet] = []
+    figures: list[game_store.GameFigures] = []
+    text_only = not json_out and out_dir is None  # the house edges only: shipped (game_store)
     with _progress(disable=json_out) as progress:
         task = progress.add_task("exact par sheets", total=len(jobs) + len(game_decks))
         for w, table, decks in jobs:
@@ -478,7 +481,11 @@ def parsheet(
             progress.advance(task)
         for decks in game_decks:  # § 633b.4 changes the game: whole-game figures, not outcomes
             progress.update(task, description=f"switch hands {decks_phrase(decks)}")
-            games.append(game_sheet(decks))
+            if text_only:
+                figures += game_store.game_figures(decks)
+            else:
+                games.append(game_sheet(decks))
+                figures += game_store.computed(decks)
             progress.advance(task)
     # the files first: a folder that cannot be written is the one error, with nothing printed
     written = write_report(sheets, out_dir, games, reseed) if out_dir is not None else []
@@ -508,17 +515,16 @@ def parsheet(
             "House edge / total",
         ):
             g.add_column(col, justify="right" if col.startswith(("Decks", "House")) else "left")
-        for gs in games:
-            for a in gs.analyses:
-                g.add_row(
-                    str(gs.decks),
-                    a.variant.value,
-                    "Ante" if a.ante else "plain Blackjack",
-                    "yes" if a.tie_pays else "no",
-                    f"{a.house_edge:.4%}",
-                    f"{a.house_edge_total:.4%}",
-                )
-        if games:
+        for a in figures:
+            g.add_row(
+                str(a.decks),
+                a.game,
+                "Ante" if a.ante else "plain Blackjack",
+                "yes" if a.tie_pays else "no",
+                f"{a.house_edge:.4%}",
+                f"{a.house_edge_total:.4%}",
+            )
+        if figures:
             out.print(g)
     if written:
         err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
