@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from cli_support import run_main
 
+from cli_support import run_main
 from croupier.analysis import game_store
 from croupier.analysis.precomputed import recounting
 from croupier.analysis.switch_hands import game_sheet
