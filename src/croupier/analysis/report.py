@@ -25,16 +25,20 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from croupier.analysis.eor_report import eor_report_html
 from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_chart_svg, meter_returns
 from croupier.analysis.parsheet import LOSE, ParSheet
-from croupier.analysis.switch_hands import UPCARDS, GameSheet, SwitchAnalysis, switch_chart
 from croupier.cards import decks_phrase
 from croupier.errors import OutputError
 from croupier.units import format_money
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
+
+    from croupier.analysis.switch_hands import GameSheet, SwitchAnalysis
+
+# The report's heavier parts (numpy under the effect-of-removal charts and the Switch Hands
+# strategy engine) are imported where they are drawn: `croupier parsheet` on a terminal imports
+# this module for a few phrases and writes no report (issue 33: start-up time).
 
 
 def parsheets_json(sheets: Iterable[ParSheet], games: Sequence[GameSheet] = ()) -> str:
@@ -364,6 +368,8 @@ def games_html(games: Sequence[GameSheet]) -> str:
                 f"<td>{f'{a.switch_rate:.2%}' if a.ante else '—'}</td></tr>"
             )
     parts.append("</table>")
+    from croupier.analysis.switch_hands import UPCARDS, switch_chart
+
     g = games[0]
     chart = switch_chart(g.chart)
     parts.append(
@@ -507,6 +513,8 @@ def _wager_html(
         )
     for s in group:
         parts.extend(_sheet_html(s, mrs.get(id(s)), reseed))
+    from croupier.analysis.eor_report import eor_report_html
+
     eor_section = eor_report_html(group)
     if eor_section is not None:
         parts.append(scoped_svg(eor_section, f"{wager_id(wager)}-eor"))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -23,7 +23,6 @@ from croupier.analysis.report import (
     write_report,
     write_sheet,
 )
-from croupier.analysis.switch_hands import GameSheet, game_sheet
 from croupier.cards import Card, decks_phrase, parse_cards
 from croupier.commands.common import (
     GAME_ANALYSES,
@@ -65,6 +64,9 @@ from croupier.units import format_money, format_percent
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
 from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.base import line_of
+
+if TYPE_CHECKING:  # the strategy engine is imported only when a command works figures out
+    from croupier.analysis.switch_hands import GameSheet
 
 
 @app.command()
@@ -484,6 +486,8 @@ def parsheet(
             if text_only:
                 figures += game_store.game_figures(decks)
             else:
+                from croupier.analysis.switch_hands import game_sheet
+
                 games.append(game_sheet(decks))
                 figures += game_store.computed(decks)
             progress.advance(task)

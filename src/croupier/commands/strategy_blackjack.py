@@ -10,27 +10,19 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
 
-from croupier.analysis.blackjack_strategy import (
-    LABELS,
-    PlayRules,
-    basic_strategy_chart,
-    game_value,
-)
-from croupier.analysis.switch_hands import (
-    UPCARDS,
-    PremiumColoredPays,
-    SwitchAnalysis,
-    Variant,
-    analyze,
-    figures,
-    switch_chart,
-)
 from croupier.commands.common import GAME_ANALYSES, GAME_STRATEGIES, out
 from croupier.errors import InputError, citation
+
+if TYPE_CHECKING:
+    from croupier.analysis.blackjack_strategy import PlayRules
+    from croupier.analysis.switch_hands import SwitchAnalysis
+
+# The strategy engine (numpy) is imported by the commands that run it, not when this module
+# registers them: `croupier parsheet` loads this module for its game names only (issue 33).
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,6 +52,8 @@ _RULES_HELP = (
 
 
 def _rules(ns: argparse.Namespace) -> PlayRules:
+    from croupier.analysis.blackjack_strategy import PlayRules
+
     if ns.decks < 1:
         raise InputError(f"--decks must be at least 1, not {ns.decks}")
     return PlayRules.of(
@@ -89,6 +83,9 @@ def blackjack_strategy(args: list[str], json_out: bool) -> None:
     ns = _parse(_rules_parser("croupier strategy blackjack"), args)
     if ns is None:
         return
+    from croupier.analysis.blackjack_strategy import basic_strategy_chart, game_value
+    from croupier.analysis.switch_hands import UPCARDS
+
     rules = _rules(ns)
     rows = basic_strategy_chart(rules)
     edge = game_value(rules).house_edge
@@ -138,6 +135,8 @@ def switch_strategy(args: list[str], json_out: bool) -> None:
     ns = _parse(parser, args)
     if ns is None:
         return
+    from croupier.analysis.switch_hands import UPCARDS, Variant, analyze, switch_chart
+
     rules = _rules(ns)
     variant = Variant.PREMIUM if ns.premium else Variant.SWITCH_HANDS
     a = analyze(variant, rules, True, ns.tie_pays or ns.premium)
@@ -183,10 +182,16 @@ def switch_strategy(args: list[str], json_out: bool) -> None:
 
 
 def _title(a: SwitchAnalysis) -> str:
-    return "Switch Hands" if a.variant is Variant.SWITCH_HANDS else "Blackjack Premium"
+    return "Switch Hands" if a.variant.value == "switch-hands" else "Blackjack Premium"
 
 
-def _report(variant: Variant, decks: int | None, json_out: bool) -> None:
+def _report(game: str, decks: int | None, json_out: bool) -> None:
+    """``croupier analyze GAME``: ``game`` is a :class:`~croupier.analysis.switch_hands.Variant`
+    value."""
+    from croupier.analysis.blackjack_strategy import PlayRules
+    from croupier.analysis.switch_hands import PremiumColoredPays, Variant, analyze, figures
+
+    variant = Variant(game)
     rules = PlayRules.of(decks or 6)
     if variant is Variant.SWITCH_HANDS:
         results = [analyze(variant, rules, True, tie) for tie in (False, True)]
@@ -229,7 +234,7 @@ def _report(variant: Variant, decks: int | None, json_out: bool) -> None:
 
 GAME_STRATEGIES["blackjack"] = blackjack_strategy
 GAME_STRATEGIES["switch-hands"] = switch_strategy
-GAME_ANALYSES["switch-hands"] = lambda decks, j: _report(Variant.SWITCH_HANDS, decks, j)
-GAME_ANALYSES["blackjack-premium"] = lambda decks, j: _report(Variant.PREMIUM, decks, j)
+GAME_ANALYSES["switch-hands"] = lambda decks, j: _report("switch-hands", decks, j)
+GAME_ANALYSES["blackjack-premium"] = lambda decks, j: _report("blackjack-premium", decks, j)
 
-__all__ = ["LABELS", "blackjack_strategy", "switch_strategy"]
+__all__ = ["blackjack_strategy", "switch_strategy"]
