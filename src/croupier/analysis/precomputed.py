@@ -172,10 +172,20 @@ def data_files(wager_type: type[Wager], modules: tuple[str, ...]) -> list[Path]:
         for candidate in (_PAYTABLES / "data" / table.source, _PAYTABLES / table.source):
             if candidate.is_file():
                 files.add(candidate)
-    # one text: a file's name (no NUL) is in it just when it is in one of the sources
-    sources = "\0".join(_text(p) for p in map(_module_file, modules) if p is not None)
-    files |= {f for f in _package_data() if f.name in sources}
+    for name in modules:
+        files |= _data_named_in(name)
     return sorted(files)
+
+
+@cache
+def _data_named_in(module: str) -> frozenset[Path]:
+    """The package data files whose name the source of croupier module ``module`` holds (looked
+    for once a process: 22 wager classes share most of their modules)."""
+    path = _module_file(module)
+    if path is None:
+        return frozenset()
+    text = _text(path)
+    return frozenset(f for f in _package_data() if f.name in text)
 
 
 @cache
@@ -211,8 +221,7 @@ def modules_fingerprint(*modules: str) -> str:
     data files their source names: the fingerprint of figures other than a wager's counts (the
     whole-game figures of :mod:`croupier.analysis.game_store`)."""
     found = closure(*modules)
-    sources = "\0".join(_text(p) for p in map(_module_file, found) if p is not None)
-    return _digest(found, [f for f in _package_data() if f.name in sources])
+    return _digest(found, sorted(set().union(*map(_data_named_in, found))))
 
 
 # -- the stored counts ---------------------------------------------------------------------------
