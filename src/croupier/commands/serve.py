@@ -68,8 +68,9 @@ def serve(
             envvar="CROUPIER_LIMIT_CONCURRENCY",
             min=1,
             max=100_000,
-            help="Open connections (and requests in progress) per worker past which a request "
-            "is answered 503 at once.",
+            help="A request is answered 503 (with Retry-After) at once when its worker has this "
+            "many open connections, its own and idle ones counted, or this many other requests "
+            "in progress: at most one fewer connections are served.",
         ),
     ] = 512,
     timeout_keep_alive: Annotated[
@@ -82,6 +83,17 @@ def serve(
             help="Seconds an idle keep-alive connection is kept open.",
         ),
     ] = 5,
+    body_timeout: Annotated[
+        int,
+        typer.Option(
+            "--body-timeout",
+            envvar="CROUPIER_BODY_TIMEOUT",
+            min=1,
+            max=600,
+            help="Seconds a request's body may take to arrive after its headers; a slower "
+            "client gets 408 and its connection is closed.",
+        ),
+    ] = 30,
 ) -> None:
     """Serve settlement, par sheets, open tables and the progressive controller over HTTP
     (OpenAPI at /docs and /openapi.json). The ledger is created if missing; staff log in with
@@ -94,7 +106,7 @@ def serve(
     from croupier.service.server import serve as run
 
     proxies = [os.environ.get(ENV_TRUSTED_PROXIES, ""), *(trusted_proxy or ())]
-    limits = ConnectionLimits(header_timeout, limit_concurrency, timeout_keep_alive)
+    limits = ConnectionLimits(header_timeout, limit_concurrency, timeout_keep_alive, body_timeout)
     run(
         host,
         port,
