@@ -6,8 +6,12 @@ paced, not locked out, with every failed login a significant event naming the re
 from __future__ import annotations
 
 import ipaddress
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -90,6 +94,39 @@ def test_the_proxies_are_read_from_the_environment(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("CROUPIER_FORWARDED_HEADER", "x-real-ip")
     with pytest.raises(InputError, match="CROUPIER_FORWARDED_HEADER is x-forwarded-for or"):
         TrustedProxies.from_env()
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "blamed"),
+    [
+        (["--trusted-proxy", "10.0.0.300/8"], {}, "error: --trusted-proxy lists the addresses"),
+        (["--forwarded-header", "bogus"], {}, "error: --forwarded-header is x-forwarded-for"),
+        (
+            [],
+            {"CROUPIER_FORWARDED_HEADER": "bogus"},
+            "error: --forwarded-header (from $CROUPIER_FORWARDED_HEADER) is x-forwarded-for",
+        ),
+        ([], {"CROUPIER_DB": "bogus://x"}, "error: --db (from $CROUPIER_DB): croupier's ledger"),
+    ],
+)
+def test_serve_blames_the_option_the_user_gave_or_its_variable(
+    args: list[str], env: dict[str, str], blamed: str, tmp_path: Path
+) -> None:
+    """A trial's defect: ``--trusted-proxy 10.0.0.300/8`` was blamed on
+    ``$CROUPIER_TRUSTED_PROXIES``; ``--db bogus://x`` was a traceback from the worker."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", "serve", "--port", "1", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**clean, "XDG_DATA_HOME": str(tmp_path), **env},
+    )
+    assert done.returncode != 0
+    assert done.stderr.startswith(blamed), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
 
 
 # -- against a live server behind a "proxy" on 127.0.0.1 ------------------------------------

@@ -83,6 +83,20 @@ def parse_networks(text: str, source: str = f"${ENV_TRUSTED_PROXIES}") -> tuple[
     return tuple(networks)
 
 
+def parse_header(text: str, source: str = f"${ENV_FORWARDED_HEADER}") -> Header:
+    """The forwarded header ``text`` names (``x-forwarded-for`` when empty; any case);
+    :class:`~croupier.errors.InputError` naming ``source`` (an option, a variable) for another
+    one."""
+    header = text.strip().lower() or "x-forwarded-for"
+    if header == "forwarded":
+        return "forwarded"
+    if header != "x-forwarded-for":
+        raise InputError(
+            f"{source} is x-forwarded-for or forwarded (RFC 7239), not {text.strip()[:40]!r}"
+        )
+    return "x-forwarded-for"
+
+
 def _xff(values: Sequence[str]) -> list[Address | None]:
     return [parse_address(v) for line in values for v in line.split(",")]
 
@@ -114,14 +128,9 @@ class TrustedProxies:
         """From ``$CROUPIER_TRUSTED_PROXIES`` and ``$CROUPIER_FORWARDED_HEADER``;
         :class:`~croupier.errors.InputError` for an entry that is no address or network, or a
         header other than ``x-forwarded-for`` and ``forwarded``."""
-        header = os.environ.get(ENV_FORWARDED_HEADER, "").strip().lower() or "x-forwarded-for"
-        if header not in HEADERS:
-            raise InputError(
-                f"${ENV_FORWARDED_HEADER} is x-forwarded-for or forwarded (RFC 7239), not "
-                f"{header[:40]!r}"
-            )
+        header = parse_header(os.environ.get(ENV_FORWARDED_HEADER, ""))
         networks = parse_networks(os.environ.get(ENV_TRUSTED_PROXIES, ""))
-        return cls(networks, "forwarded" if header == "forwarded" else "x-forwarded-for")
+        return cls(networks, header)
 
     def trusts(self, address: Address | None) -> bool:
         """Whether ``address`` is one of the trusted proxies'."""
@@ -165,5 +174,6 @@ __all__ = [
     "TrustedProxies",
     "client_address",
     "parse_address",
+    "parse_header",
     "parse_networks",
 ]
