@@ -1,9 +1,11 @@
 """Slow clients against a live ``croupier serve`` (issue 27): a request head that does not arrive
 within ``--header-timeout`` seconds is answered 408 and its connection closed — a slowloris
 client sending one header line every 0.3 seconds, one that sends nothing, one that trickles its
-second request on a keep-alive connection — while a normal client is served meanwhile; past
-``--limit-concurrency`` open connections a request is refused at once (503) and the server goes
-on serving when they are gone. Bounded: a few loopback connections, about eight seconds."""
+second request on a keep-alive connection — and a body that does not arrive within
+``--body-timeout`` seconds of its head likewise (a slow POST), while a normal client is served
+meanwhile; at ``--limit-concurrency`` open connections (the request's own counted) a request is
+refused at once (503, a problem document with ``Retry-After``) and the server goes on serving
+when they are gone. Bounded: a few loopback connections, about 30 seconds."""
 
 from __future__ import annotations
 
@@ -17,11 +19,17 @@ import httpx
 import pytest
 
 from croupier.errors import InputError
-from croupier.service.connections import ConnectionLimits, request_timeout_response
+from croupier.service.connections import (
+    BODY_PART,
+    ConnectionLimits,
+    busy_problem,
+    request_timeout_response,
+)
 from progressive_support import new_db_url
 from service_support import Server, make_ledger
 
 HEAD_TIMEOUT = 1
+BODY_TIMEOUT = 2
 LIMIT = 8
 SLACK = 2.0
 """Seconds past the timeout a closed connection may take to be seen closed (a loaded machine)."""
@@ -34,6 +42,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     url = next(urls)
     make_ledger(url)
     args = ["--header-timeout", str(HEAD_TIMEOUT), "--limit-concurrency", str(LIMIT)]
+    args += ["--body-timeout", str(BODY_TIMEOUT)]
     srv = Server(url, tmp / "server.log", args=args).start()
     try:
         yield srv
@@ -159,16 +168,97 @@ def test_a_slow_second_request_on_a_keep_alive_connection_is_timed_too(server: S
     assert bytes(got).startswith(b"HTTP/1.1 408 ")
 
 
+def _slow_body(srv: Server, length: int, every: float) -> tuple[float, bytes]:
+    """Send a ``POST /token`` head announcing ``length`` body bytes, then one byte every
+    ``every`` seconds until the server closes: the seconds from the head's end, and the answer."""
+    got = bytearray()
+    with _connect(srv) as s:
+        s.sendall(
+            b"POST /token HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            + f"Content-Length: {length}\r\n\r\n".encode()
+        )
+        start = sent = time.monotonic()
+        i = 0
+        while time.monotonic() - start < BODY_TIMEOUT + SLACK + 3:
+            if _drain(s, got):
+                return time.monotonic() - start, bytes(got)
+            if i < length - 1 and time.monotonic() - sent >= every:
+                try:
+                    s.sendall(b"a")
+                except OSError:
+                    return time.monotonic() - start, bytes(got)
+                sent, i = time.monotonic(), i + 1
+            time.sleep(0.05)
+    return time.monotonic() - start, bytes(got)
+
+
+def test_a_slowly_sent_body_is_answered_408_and_closed_while_others_are_served(
+    server: Server,
+) -> None:
+    """A slow POST — 60 body bytes announced, one sent every 0.2 seconds (12 seconds in all) —
+    is cut at ``--body-timeout`` though bytes keep coming; the head timer alone would not."""
+    results: list[tuple[float, bytes]] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(_slow_body(server, 60, 0.2)))
+        for _ in range(3)
+    ]
+    for th in threads:
+        th.start()
+    served = []
+    with server.client() as c:
+        while any(th.is_alive() for th in threads):
+            served.append(c.get("/health").status_code)
+            time.sleep(0.3)
+    for th in threads:
+        th.join()
+    assert served and set(served) == {200}, served
+    expected = request_timeout_response(BODY_TIMEOUT, BODY_PART)
+    assert len(results) == 3
+    for open_for, got in results:
+        assert BODY_TIMEOUT - 0.2 <= open_for <= BODY_TIMEOUT + SLACK, open_for
+        assert got == expected
+        assert b"the request body did not arrive within 2 seconds" in got
+    assert "Traceback" not in server.log.read_text()
+
+
+def test_a_body_sent_in_time_in_pieces_is_served(server: Server) -> None:
+    with _connect(server) as s:
+        s.settimeout(5)
+        body = b"username=nobody&password=wrong"
+        s.sendall(
+            b"POST /token HTTP/1.1\r\nHost: x\r\n"
+            b"Content-Type: application/x-www-form-urlencoded\r\n"
+            + f"Content-Length: {len(body)}\r\n\r\n".encode()
+        )
+        for piece in (body[:10], body[10:20], body[20:]):
+            time.sleep(0.3)
+            s.sendall(piece)
+        answer = _response(s)
+    assert answer.startswith(b"HTTP/1.1 401 "), answer[:200]
+
+
 def test_past_the_connection_bound_a_request_is_refused_at_once_and_serving_goes_on(
     server: Server,
 ) -> None:
-    idle = [_connect(server) for _ in range(LIMIT)]
+    """uvicorn refuses a request when the open connections, its own counted, reach the bound:
+    ``LIMIT - 1`` idle connections and the request's own are enough."""
+    idle = [_connect(server) for _ in range(LIMIT - 1)]
     try:
         time.sleep(0.3)  # the server has taken them
         t0 = time.monotonic()
         refused = httpx.get(f"{server.base}/health", timeout=5)
-        assert refused.status_code == 503
         assert time.monotonic() - t0 < 2.0  # refused, not queued until the timeout
+        assert refused.status_code == 503
+        assert refused.headers["content-type"] == "application/problem+json"
+        assert refused.headers["retry-after"] == "1"
+        assert refused.content == busy_problem(LIMIT)
+        assert refused.json()["status"] == 503
+        assert f"has {LIMIT} connections open" in refused.json()["detail"]
+        idle.pop().close()
+        time.sleep(0.3)
+        # LIMIT - 2 idle and the request's own: below the bound
+        assert httpx.get(f"{server.base}/health", timeout=5).status_code == 200
     finally:
         for s in idle:
             s.close()
@@ -178,11 +268,12 @@ def test_past_the_connection_bound_a_request_is_refused_at_once_and_serving_goes
 
 
 def test_the_limits_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert ConnectionLimits.from_env() == ConnectionLimits(10, 512, 5)
+    assert ConnectionLimits.from_env() == ConnectionLimits(10, 512, 5, 30)
     monkeypatch.setenv("CROUPIER_HEADER_TIMEOUT", "4")
     monkeypatch.setenv("CROUPIER_LIMIT_CONCURRENCY", "100")
     monkeypatch.setenv("CROUPIER_TIMEOUT_KEEP_ALIVE", "7")
-    assert ConnectionLimits.from_env() == ConnectionLimits(4, 100, 7)
+    monkeypatch.setenv("CROUPIER_BODY_TIMEOUT", "60")
+    assert ConnectionLimits.from_env() == ConnectionLimits(4, 100, 7, 60)
     monkeypatch.setenv("CROUPIER_HEADER_TIMEOUT", "0")
     with pytest.raises(InputError, match=r"\$CROUPIER_HEADER_TIMEOUT is a whole number of seconds"):
         ConnectionLimits.from_env()

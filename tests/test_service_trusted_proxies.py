@@ -6,8 +6,13 @@ paced, not locked out, with every failed login a significant event naming the re
 from __future__ import annotations
 
 import ipaddress
+import logging
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,7 +20,7 @@ import pytest
 
 from croupier.errors import InputError
 from croupier.progressive import Ledger, SignificantCode
-from croupier.service.forwarded import TrustedProxies, parse_address
+from croupier.service.forwarded import TrustedProxies, parse_address, parse_hop
 from progressive_support import BACKENDS, FLOOR, SHIFT, new_db_url, secret
 from service_support import Server, make_ledger
 
@@ -51,9 +56,9 @@ def test_the_right_most_address_that_is_no_trusted_proxy_is_the_client() -> None
     assert p.client("10.0.0.1", ["203.0.113.7:51234"]) == "203.0.113.7"  # a port dropped
     assert p.client("10.0.0.1", []) == "10.0.0.1"  # no header: the proxy itself
     assert p.client("10.0.0.1", ["10.9.9.9, 10.0.0.2"]) == "10.9.9.9"  # all trusted: left-most
-    # an entry that is no address ends the walk at the trusted proxy that wrote it
-    assert p.client("10.0.0.1", ["203.0.113.7, unknown"]) == "10.0.0.1"
-    assert p.client("10.0.0.1", ["203.0.113.7, garbage, 10.0.0.2"]) == "10.0.0.2"
+    # an entry that is no address ends the walk: a bucket of its own, by the proxy that wrote it
+    assert p.client("10.0.0.1", ["203.0.113.7, unknown"]) == "unknown via 10.0.0.1"
+    assert p.client("10.0.0.1", ["203.0.113.7, garbage, 10.0.0.2"]) == "unreadable via 10.0.0.2"
 
 
 def test_a_client_cannot_frame_another_address_nor_escape_its_own() -> None:
@@ -66,7 +71,7 @@ def test_rfc_7239_forwarded_and_only_the_header_configured() -> None:
     p = proxies(FRONT, "2001:db8::/64", header="forwarded")
     given = ['for=192.0.2.43;proto=http, for="[2001:db8:cafe::17]:4711";by=10.0.0.1']
     assert p.client("10.0.0.1", given) == "2001:db8:cafe::17"
-    assert p.client("10.0.0.1", ["for=192.0.2.43, for=_hidden"]) == "10.0.0.1"
+    assert p.client("10.0.0.1", ["for=192.0.2.43, for=_hidden"]) == "_hidden via 10.0.0.1"
     assert p.client("2001:db8::5", ["For=203.0.113.60;proto=https"]) == "203.0.113.60"
     # the other header is not looked at: of() reads only the one configured
     assert p.header == "forwarded" and proxies(FRONT).header == "x-forwarded-for"
@@ -77,6 +82,34 @@ def test_addresses_are_normalised() -> None:
     assert str(parse_address("[2001:DB8::1]:80")) == "2001:db8::1"
     assert parse_address("_hidden") is None and parse_address("") is None
     assert proxies("127.0.0.1/32").client("::ffff:127.0.0.1", ["203.0.113.1"]) == "203.0.113.1"
+
+
+def test_entries_that_are_no_address_are_buckets_of_their_own_never_the_proxys(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A trial's defect: ``garbage``, ``unknown`` and RFC 7239's obfuscated ``_gazonk`` from a
+    trusted proxy all counted against the proxy's own address (the whole pit one bucket)."""
+    xff = proxies("127.0.0.1/32")
+    fwd = proxies("127.0.0.1/32", header="forwarded")
+    with caplog.at_level(logging.WARNING, logger="croupier.service.forwarded"):
+        assert xff.client("127.0.0.1", ["garbage"]) == "unreadable via 127.0.0.1"
+        assert xff.client("127.0.0.1", ["203.0.113.22, garbage"]) == "unreadable via 127.0.0.1"
+        assert xff.client("127.0.0.1", ["not an address either"]) == "unreadable via 127.0.0.1"
+    # a configuration problem, logged once per proxy (not once per request)
+    warned = [r.getMessage() for r in caplog.records if "127.0.0.1" in r.getMessage()]
+    assert len(warned) == 1 and "'garbage'" in warned[0], warned
+    assert xff.client("127.0.0.1", ["unknown"]) == "unknown via 127.0.0.1"
+    assert xff.client("127.0.0.1", ["_gazonk"]) == "_gazonk via 127.0.0.1"
+    assert fwd.client("127.0.0.1", ["for=unknown"]) == "unknown via 127.0.0.1"
+    assert fwd.client("127.0.0.1", ['for="_gazonk"']) == "_gazonk via 127.0.0.1"
+    assert fwd.client("127.0.0.1", ['for="_gazonk:_p1"']) == "_gazonk via 127.0.0.1"
+    assert fwd.client("127.0.0.1", ["proto=https"]) == "unknown via 127.0.0.1"  # no for=
+    assert fwd.client("127.0.0.1", ["for=_bad!char"]) == "unreadable via 127.0.0.1"
+    assert fwd.client("127.0.0.1", ["for=_x, for=203.0.113.5"]) == "203.0.113.5"
+    # the header absent: the proxy's own request, its own address
+    assert xff.client("127.0.0.1", []) == "127.0.0.1"
+    assert parse_hop("198.51.100.4") == ipaddress.ip_address("198.51.100.4")
+    assert parse_hop("_" + "a" * 65) == ("unreadable", "_" + "a" * 59)
 
 
 def test_the_proxies_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -90,6 +123,39 @@ def test_the_proxies_are_read_from_the_environment(monkeypatch: pytest.MonkeyPat
     monkeypatch.setenv("CROUPIER_FORWARDED_HEADER", "x-real-ip")
     with pytest.raises(InputError, match="CROUPIER_FORWARDED_HEADER is x-forwarded-for or"):
         TrustedProxies.from_env()
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "blamed"),
+    [
+        (["--trusted-proxy", "10.0.0.300/8"], {}, "error: --trusted-proxy lists the addresses"),
+        (["--forwarded-header", "bogus"], {}, "error: --forwarded-header is x-forwarded-for"),
+        (
+            [],
+            {"CROUPIER_FORWARDED_HEADER": "bogus"},
+            "error: --forwarded-header (from $CROUPIER_FORWARDED_HEADER) is x-forwarded-for",
+        ),
+        ([], {"CROUPIER_DB": "bogus://x"}, "error: --db (from $CROUPIER_DB): croupier's ledger"),
+    ],
+)
+def test_serve_blames_the_option_the_user_gave_or_its_variable(
+    args: list[str], env: dict[str, str], blamed: str, tmp_path: Path
+) -> None:
+    """A trial's defect: ``--trusted-proxy 10.0.0.300/8`` was blamed on
+    ``$CROUPIER_TRUSTED_PROXIES``; ``--db bogus://x`` was a traceback from the worker."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
+    done = subprocess.run(
+        [sys.executable, "-m", "croupier", "serve", "--port", "1", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**clean, "XDG_DATA_HOME": str(tmp_path), **env},
+    )
+    assert done.returncode != 0
+    assert done.stderr.startswith(blamed), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
 
 
 # -- against a live server behind a "proxy" on 127.0.0.1 ------------------------------------
@@ -203,3 +269,32 @@ def test_a_members_terminal_mark_is_not_held_back_by_the_pace(server: Server) ->
     at_nat = [f for f in _failures(server) if f["client"] == nat]
     assert [f["client_failures"] for f in at_nat] == list(range(1, CLIENT_FAILURES + 2))
     assert at_nat[-1]["user"] == FLOOR
+
+
+def test_garbage_from_the_proxy_is_paced_apart_from_the_proxys_own_address(server: Server) -> None:
+    """Against the live server behind 127.0.0.1: failed logins whose forwarded value is garbage
+    are paced in their own bucket (and the server logs the configuration problem); the proxy's
+    own address, an obfuscated client and ``unknown`` are untouched."""
+    with server.client() as c:
+        codes = [
+            _login(c, f"garbler{i}", "guess", "203.0.113.22, garbage" if i % 2 else "garbage")
+            for i in range(CLIENT_FAILURES)
+        ]
+        assert [r.status_code for r in codes] == [401] * (CLIENT_FAILURES - 1) + [429]
+        assert "unreadable via 127.0.0.1" in codes[-1].json()["detail"]
+        assert _login(c, "garbler-x", "guess").status_code == 401  # the proxy's own: not paced
+        headers = {"Forwarded": 'for="_gazonk"'}  # the proxy writes X-Forwarded-For here
+        assert (
+            c.post("/token", data={"username": "g", "password": "g"}, headers=headers).status_code
+            == 401
+        )
+        assert _login(c, "garbler-y", "guess", "_gazonk").status_code == 401
+        assert _login(c, "garbler-z", "guess", "unknown").status_code == 401
+    clients = [
+        f["client"] for f in _failures(server) if str(f.get("client", "")).endswith("via 127.0.0.1")
+    ]
+    assert clients == ["unreadable via 127.0.0.1"] * CLIENT_FAILURES + [
+        "_gazonk via 127.0.0.1",
+        "unknown via 127.0.0.1",
+    ]
+    assert server.log.read_text().count("the trusted proxy 127.0.0.1 wrote 'garbage'") == 1

@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
+import croupier.progressive.schema as t
 from croupier.errors import AuthenticationError, InputError, LoginLockedError
 from croupier.progressive import Ledger, LoginPolicy, Role, SignificantCode
 from progressive_support import BACKENDS, DEALER, FLOOR, SHIFT, mtd_ledger, new_db_url, secret
@@ -316,3 +318,69 @@ def test_failures_made_at_once_are_each_counted_once(ledger: Ledger) -> None:
     assert counted == list(range(1, 13))
     assert len(_significant(ledger, SignificantCode.LOGIN_LOCKOUT)) == 1
     ledger.audit()
+
+
+def _answer(ledger: Ledger, name: str) -> tuple[str, str, int | None]:
+    """A wrong login's answer: its kind, its words with ``name`` masked, its wait."""
+    with pytest.raises(AuthenticationError) as e:
+        ledger.authenticate(name, "wrong")
+    words = str(e.value).replace(repr(name), "NAME")
+    return type(e.value).__name__, words, getattr(e.value, "retry_after", None)
+
+
+def test_a_made_up_name_is_locked_out_exactly_as_a_member_so_answers_reveal_no_member(
+    ledger: Ledger, clock: Clock
+) -> None:
+    """A trial's defect: a member's name got a 429 after its failures, a made-up name stayed
+    401 forever, telling members' names apart. Now both get the same answers — 3 wrong (the
+    third locks for 60 s), one refused while locked, then after the 60 s 3 more (the lockout
+    doubled) — the made-up name's count kept under a keyed hash of it, never the name."""
+    start = clock.now
+    answers: dict[str, list[tuple[str, str, int | None]]] = {}
+    for who in (DEALER, "nobody-zz"):
+        clock.now = start
+        out = [_answer(ledger, who) for _ in range(3)]
+        clock.now += 1
+        out.append(_answer(ledger, who))
+        clock.now += 59
+        out += [_answer(ledger, who) for _ in range(3)]
+        answers[who] = out
+    wrong = ("AuthenticationError", "NAME and that credential are not a staff member of the ledger")
+    assert [a[0] for a in answers[DEALER]] == ["AuthenticationError"] * 2 + [
+        "LoginLockedError"
+    ] * 2 + ["AuthenticationError"] * 2 + ["LoginLockedError"]
+    assert answers[DEALER][0][:2] == wrong
+    assert [a[2] for a in answers[DEALER] if a[0] == "LoginLockedError"] == [60, 59, 120]
+    assert answers["nobody-zz"] == answers[DEALER]  # word for word, wait for wait
+    with ledger.engine.connect() as conn:
+        keys = [r.key for r in conn.execute(sa.select(t.login_throttle.c.key))]
+    assert f"member:{DEALER}" in keys
+    assert not any("nobody" in k for k in keys)
+    (hashed,) = [k for k in keys if k.startswith("name:")]
+    assert len(hashed) == len("name:") + 32
+    failures = _significant(ledger, SignificantCode.LOGIN_FAILURE)
+    lockouts = _significant(ledger, SignificantCode.LOGIN_LOCKOUT)
+    assert not any("nobody" in str(d) for d in [*failures, *lockouts])  # named nowhere
+    assert [(d["user"], d["failures"]) for d in failures] == [
+        *((DEALER, n) for n in range(1, 7)),
+        *((None, n) for n in range(1, 7)),
+    ]
+    assert [(d["scope"], d["user"], d["seconds"]) for d in lockouts] == [
+        ("member", DEALER, 60),
+        ("member", DEALER, 120),
+        ("name", None, 60),
+        ("name", None, 120),
+    ]
+    ledger.audit()
+
+
+def test_a_member_added_under_a_locked_name_starts_with_a_clean_count(
+    ledger: Ledger, clock: Clock
+) -> None:
+    for _ in range(POLICY.member_failures - 1):
+        with pytest.raises(AuthenticationError):
+            ledger.authenticate("newcomer", "wrong")
+    with pytest.raises(LoginLockedError):
+        ledger.authenticate("newcomer", "wrong")
+    ledger.add_user("newcomer", Role.DEALER, "the newcomer's own", by=SHIFT)
+    assert ledger.authenticate("newcomer", "the newcomer's own").name == "newcomer"

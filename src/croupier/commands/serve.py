@@ -9,8 +9,45 @@ import typer
 from croupier.commands.common import app
 
 
+def _source(ctx: typer.Context, param: str, option: str, env: str) -> str:
+    """How to name where a value came from in an error: the option, or the option and the
+    variable when the value came from the environment."""
+    source = ctx.get_parameter_source(param)  # typer's own click: compared by name
+    if getattr(source, "name", None) == "ENVIRONMENT":
+        return f"{option} (from ${env})"
+    return option
+
+
+def _checked(
+    ctx: typer.Context, db: str | None, trusted_proxy: list[str], forwarded_header: str | None
+) -> list[str]:
+    """Refuse, naming the option the user gave (and the variable, when the value came from the
+    environment), a database URL, trusted proxy or forwarded header the service would refuse;
+    the trusted proxies to pass on ($CROUPIER_TRUSTED_PROXIES' first, then the options')."""
+    import os
+
+    from croupier.errors import CroupierError, InputError
+    from croupier.progressive.store import database_url
+    from croupier.service.forwarded import ENV_TRUSTED_PROXIES, parse_header, parse_networks
+
+    if db:
+        try:
+            database_url(db)
+        except CroupierError as e:
+            raise InputError(f"{_source(ctx, 'db', '--db', 'CROUPIER_DB')}: {e}") from None
+    env = os.environ.get(ENV_TRUSTED_PROXIES, "")
+    parse_networks(env, f"${ENV_TRUSTED_PROXIES}")
+    for given in trusted_proxy:
+        parse_networks(given, "--trusted-proxy")
+    if forwarded_header is not None:
+        where = _source(ctx, "forwarded_header", "--forwarded-header", "CROUPIER_FORWARDED_HEADER")
+        parse_header(forwarded_header, where)
+    return [p for p in (env, *trusted_proxy) if p.strip()]
+
+
 @app.command()
 def serve(
+    ctx: typer.Context,
     host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
     db: Annotated[
@@ -68,8 +105,9 @@ def serve(
             envvar="CROUPIER_LIMIT_CONCURRENCY",
             min=1,
             max=100_000,
-            help="Open connections (and requests in progress) per worker past which a request "
-            "is answered 503 at once.",
+            help="A request is answered 503 (with Retry-After) at once when its worker has this "
+            "many open connections, its own and idle ones counted, or this many other requests "
+            "in progress: at most one fewer connections are served.",
         ),
     ] = 512,
     timeout_keep_alive: Annotated[
@@ -82,19 +120,27 @@ def serve(
             help="Seconds an idle keep-alive connection is kept open.",
         ),
     ] = 5,
+    body_timeout: Annotated[
+        int,
+        typer.Option(
+            "--body-timeout",
+            envvar="CROUPIER_BODY_TIMEOUT",
+            min=1,
+            max=600,
+            help="Seconds a request's body may take to arrive after its headers; a slower "
+            "client gets 408 and its connection is closed.",
+        ),
+    ] = 30,
 ) -> None:
     """Serve settlement, par sheets, open tables and the progressive controller over HTTP
     (OpenAPI at /docs and /openapi.json). The ledger is created if missing; staff log in with
     its staff store (`croupier meters bootstrap` makes the first: there is no default password).
     """
-    import os
-
     from croupier.service.connections import ConnectionLimits
-    from croupier.service.forwarded import ENV_TRUSTED_PROXIES
     from croupier.service.server import serve as run
 
-    proxies = [os.environ.get(ENV_TRUSTED_PROXIES, ""), *(trusted_proxy or ())]
-    limits = ConnectionLimits(header_timeout, limit_concurrency, timeout_keep_alive)
+    proxies = _checked(ctx, db, list(trusted_proxy or ()), forwarded_header)
+    limits = ConnectionLimits(header_timeout, limit_concurrency, timeout_keep_alive, body_timeout)
     run(
         host,
         port,
@@ -102,7 +148,7 @@ def serve(
         workers,
         tuple(cors_origin or ()),
         log_level,
-        trusted_proxies=tuple(p for p in proxies if p.strip()),
+        trusted_proxies=tuple(proxies),
         forwarded_header=forwarded_header,
         limits=limits,
     )

@@ -29,19 +29,28 @@ standards defer to it for user authentication (docs/interpretations.md).
   failure from the address do. An IPv6 address is counted with its /64 network (what one
   subscriber is given whole).
 
-While a member is locked out, or an address's next turn has not come, a login is refused before
-its credential is looked at, and nothing is written (a flood of refused attempts writes nothing).
-Every failed login is a ``login-failure`` significant event and every lockout — a member's, or
-an address's pacing starting — a ``login-lockout`` (:mod:`croupier.progressive.significant`'s
-events, recorded by the controller itself: no actor), naming the member (a name typed that is no
-member's is not written: it may be a credential typed into the wrong field) and the client —
-never the credential. The counts live in ``login_throttle`` (shared by every process serving the
+A **name that is no member's** is counted and locked out exactly as a member's would be — the
+same failures, lockouts, waits and words — so the answers to a login do not tell a member's name
+from a made-up one (before, only a member's name ever got a 429). Its count is kept under a
+keyed hash of the name (:func:`name_key`: HMAC-SHA256 under the ledger key, labelled), never
+the name itself: a name typed that is no member's may be a credential typed into the wrong
+field, and is written nowhere in clear.
+
+While a member (or a name) is locked out, or an address's next turn has not come, a login is
+refused before its credential is looked at, and nothing is written (a flood of refused attempts
+writes nothing). Every failed login is a ``login-failure`` significant event and every lockout —
+a member's, a name's (``scope`` ``name``), or an address's pacing starting — a ``login-lockout``
+(:mod:`croupier.progressive.significant`'s events, recorded by the controller itself: no actor),
+naming the member (a name that is no member's is not named: ``user`` is ``None``) and the
+client — never the credential. The counts live in ``login_throttle`` (shared by every process serving the
 ledger; an address's row keeps its failures, its last failure's time in ``window_start`` and its
 next turn in ``locked_until``); the events are the record.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import ipaddress
 import math
 import os
@@ -141,6 +150,18 @@ def member_key(name: str) -> str:
     return f"member:{name}"
 
 
+NAME_LABEL = b"croupier login throttle: a name that is no member's\x00"
+
+
+def name_key(name: str, secret: bytes | None) -> str:
+    """The ``login_throttle`` key of a typed ``name`` that is no member's: ``name:`` and the
+    first 32 hex digits of HMAC-SHA256 under the ledger key ``secret`` of a label and the name
+    (as :func:`croupier.names.login_name` made it). The name is not in it, nor can it be told
+    from it without the key. Without a key (``None``) nothing is recorded anyway."""
+    mac = hmac.new(secret or b"", NAME_LABEL + name.encode(), hashlib.sha256)
+    return f"name:{mac.hexdigest()[:32]}"
+
+
 def client_key(client: str) -> str:
     """The ``login_throttle`` key of a client address: an IPv6 address's /64 network (one
     subscriber's, handed out whole: its 2**64 addresses are one client's to rotate through),
@@ -165,15 +186,23 @@ def rows(conn: Connection, keys: Sequence[str]) -> dict[str, Any]:
 
 
 def refuse_if_locked(
-    found: dict[str, Any], now: float, name: str, client: str | None, policy: LoginPolicy
+    found: dict[str, Any],
+    now: float,
+    name: str,
+    client: str | None,
+    policy: LoginPolicy,
+    unknown: str | None = None,
 ) -> None:
-    """:class:`~croupier.errors.LoginLockedError` when the member is locked out, or the client
-    address is paced and its next turn has not come (nothing is written either way)."""
-    r = found.get(member_key(name))
-    if r is not None and r.locked_until is not None and r.locked_until > now:
-        raise LoginLockedError.lasting(
-            _locked_text(name, r.locked_until - now), _wait(r.locked_until, now)
-        )
+    """:class:`~croupier.errors.LoginLockedError` when the member — or the name's row
+    ``unknown`` (:func:`name_key`), counted while the name was no member's — is locked out, or
+    the client address is paced and its next turn has not come (nothing is written either
+    way); the same words for a member and a name."""
+    for key in (member_key(name), unknown):
+        r = found.get(key) if key else None
+        if r is not None and r.locked_until is not None and r.locked_until > now:
+            raise LoginLockedError.lasting(
+                _locked_text(name, r.locked_until - now), _wait(r.locked_until, now)
+            )
     if not client:
         return
     r = found.get(client_key(client))
@@ -229,9 +258,12 @@ def _locked_text(name: str, seconds: float) -> str:
     )
 
 
-def clear_member(conn: Connection, name: str) -> None:
-    """Forget a member's failed logins (a correct login, a new credential)."""
-    conn.execute(sa.delete(t.login_throttle).where(t.login_throttle.c.key == member_key(name)))
+def clear_member(conn: Connection, name: str, unknown: str | None = None) -> None:
+    """Forget a member's failed logins (a correct login, a new credential) and, given its key
+    ``unknown`` (:func:`name_key`), the ones counted while the name was no member's (a member
+    added under it)."""
+    keys = [member_key(name)] + ([unknown] if unknown else [])
+    conn.execute(sa.delete(t.login_throttle).where(t.login_throttle.c.key.in_(keys)))
 
 
 def _put(conn: Connection, key: str, old: Any, values: dict[str, Any]) -> None:
@@ -250,10 +282,10 @@ def _significant(
 
 
 def _member_failure(
-    conn: Connection, name: str, old: Any, now: float, policy: LoginPolicy, shown: str | None
+    conn: Connection, key: str, old: Any, now: float, policy: LoginPolicy, shown: str | None
 ) -> tuple[int, tuple[dict[str, Any], float] | None]:
-    """Count a member's failure: their consecutive failures and the lockout it starts, if any
-    (its detail and end)."""
+    """Count a member's (or a name's: ``key``) failure: the consecutive failures and the
+    lockout it starts, if any (its detail and end)."""
     failures = (old.failures if old is not None else 0) + 1
     locks = old.lockouts if old is not None else 0
     values: dict[str, Any] = {
@@ -270,7 +302,7 @@ def _member_failure(
         seconds = min(policy.member_lockout * 2**locks, policy.member_lockout_max)
         values.update(lockouts=locks + 1, locked_until=now + seconds)
         lockout = ({"user": shown, "failures": failures}, now + seconds)
-    _put(conn, member_key(name), old, values)
+    _put(conn, key, old, values)
     return failures, lockout
 
 
@@ -303,25 +335,26 @@ def record_failure(
     now: float,
     policy: LoginPolicy,
     paced: bool = True,
+    unknown: str | None = None,
 ) -> LoginLockedError | None:
-    """Count a failed login of ``name`` (a member's, when ``member``) from ``client`` in the
-    write transaction ``conn`` (its chain head locked: failures of several processes are counted
-    one after the other), record it and any lockout it starts; the error to answer with when
-    the member is now locked out or (``paced``: the attempt is one the address's pacing holds
-    back) the address paced — else ``None``, the plain failure."""
-    keys = ([member_key(name)] if member else []) + ([client_key(client)] if client else [])
+    """Count a failed login of ``name`` (a member's, when ``member``; else under its key
+    ``unknown``, :func:`name_key`, when given) from ``client`` in the write transaction ``conn``
+    (its chain head locked: failures of several processes are counted one after the other),
+    record it and any lockout it starts; the error to answer with when the member or name is now
+    locked out or (``paced``: the attempt is one the address's pacing holds back) the address
+    paced — else ``None``, the plain failure."""
+    key = member_key(name) if member else unknown
+    keys = ([key] if key else []) + ([client_key(client)] if client else [])
     found = rows(conn, keys)
     # the name typed is recorded only when it is a member's: an unknown one may be a credential
-    # typed into the wrong field, and is never written down
+    # typed into the wrong field, and is never written down (its count is under a keyed hash)
     shown = name[:100] if member else None
     detail: dict[str, Any] = {"user": shown, "client": client, "member": member}
     lockouts: list[tuple[str, dict[str, Any], float]] = []
-    if member:
-        detail["failures"], locked = _member_failure(
-            conn, name, found.get(member_key(name)), now, policy, shown
-        )
+    if key:
+        detail["failures"], locked = _member_failure(conn, key, found.get(key), now, policy, shown)
         if locked is not None:
-            lockouts.append(("member", *locked))
+            lockouts.append(("member" if member else "name", *locked))
     pace = 0
     if client:
         failures, pace = _client_failure(conn, client, found.get(client_key(client)), now, policy)
@@ -341,7 +374,7 @@ def record_failure(
             SignificantCode.LOGIN_LOCKOUT,
             {"scope": scope, **what, "seconds": seconds, "until": at, "rule": RULE},
         )
-    if lockouts and lockouts[0][0] == "member":
+    if lockouts and lockouts[0][0] in ("member", "name"):
         until = lockouts[0][2]
         return LoginLockedError.lasting(_locked_text(name, until - now), _wait(until, now))
     if pace and client and paced:
@@ -355,6 +388,7 @@ __all__ = [
     "clear_member",
     "client_key",
     "member_key",
+    "name_key",
     "record_failure",
     "refuse_if_locked",
     "rows",

@@ -87,6 +87,7 @@ class StaffLedger:
     engine: Engine
     reader: Engine
     login_policy: login.LoginPolicy
+    key: bytes | None
     _staff_cache: tuple[int, Roster] | None = None
 
     # provided by LedgerBase
@@ -228,12 +229,13 @@ class StaffLedger:
         halt = self.halted()  # before the credential: the same answer for right and wrong
         if halt is not None:
             raise halt
-        keys = [login.member_key(name)] + ([login.client_key(client)] if client else [])
+        unknown = login.name_key(name, self.key)  # the count of the name were it no member's
+        keys = [login.member_key(name), unknown] + ([login.client_key(client)] if client else [])
         at = time.time()
         policy = self.login_policy
         with self.engine.connect() as conn:
             found = login.rows(conn, keys)
-        login.refuse_if_locked(found, at, name, client if not known else None, policy)
+        login.refuse_if_locked(found, at, name, client if not known else None, policy, unknown)
         if client and not known:  # a paced address: this attempt takes its turn, or is refused
             login.take_turn(self.engine, found.get(login.client_key(client)), client, at, policy)
         with self.engine.connect() as conn:
@@ -244,19 +246,26 @@ class StaffLedger:
             if ok and entry is not None:
                 entry = self._member(conn, name, roster)
         if ok and entry is not None:
-            if login.member_key(name) in found:
+            if login.member_key(name) in found or unknown in found:
                 with self.engine.begin() as conn:
-                    login.clear_member(conn, name)
+                    login.clear_member(conn, name, unknown)
             return StaffMember(name, entry.role, entry.since)
         # counted as of now, after the credential's check (an argon2 hash: up to a second on
         # a loaded machine), so a pace or a lockout runs from the answer, not from the asking
-        self._failed(name, entry is not None, client, time.time(), paced=not known)
+        self._failed(name, entry is not None, client, time.time(), paced=not known, unknown=unknown)
         raise AuthenticationError(
             f"{name!r} and that credential are not a staff member of the ledger"
         )
 
     def _failed(
-        self, name: str, member: bool, client: str | None, at: float, *, paced: bool = True
+        self,
+        name: str,
+        member: bool,
+        client: str | None,
+        at: float,
+        *,
+        paced: bool = True,
+        unknown: str | None = None,
     ) -> None:
         """Record a failed login (and raise the lockout it starts); without the ledger key
         nothing can be recorded and the failure is what the caller sees."""
@@ -274,6 +283,7 @@ class StaffLedger:
                     now=at,
                     policy=self.login_policy,
                     paced=paced,
+                    unknown=unknown,
                 )
         except LedgerIntegrityError:
             raise
@@ -334,6 +344,8 @@ class StaffLedger:
                 name=name, role=role.value, added_at=now(), credential=credential
             )
         )
+        # failures counted while the name was no member's are not the new member's
+        login.clear_member(conn, name, login.name_key(login_name(name), self.key))
         detail: dict[str, Any] = {"user": name, "role": role.value, "credential": credential}
         if bootstrap:
             detail["bootstrap"] = True

@@ -17,18 +17,33 @@ chain of trusted proxies goes:
 
 The client is the peer when the peer is not a trusted proxy — whatever it sent in any header.
 When it is, the header's addresses are walked from the right (each proxy appends the address it
-received the request from): the first that is not a trusted proxy is the client. An entry that
-is no address (``unknown``, an obfuscated ``_name``, garbage) ends the walk at the trusted proxy
-that wrote it, which is taken as the client (one proxy's clients then share an address: they are
-paced together, never locked out). When every entry is a trusted proxy, the left-most is the
-client. A client that writes the header itself adds entries to the *left* of what the proxies
-append: it can neither escape its own address nor take another's.
+received the request from): the first that is not a trusted proxy is the client. When every
+entry is a trusted proxy, the left-most is the client. A client that writes the header itself
+adds entries to the *left* of what the proxies append: it can neither escape its own address
+nor take another's.
+
+Every entry the walk reaches was written by a trusted proxy (the one it reached last, ``via``
+below). One that is no address is the client too, in a bucket of its own — never the proxy's
+own address, which would put every client of a misconfigured proxy in one pacing bucket:
+
+* an **obfuscated identifier** (RFC 7239 § 6.3: ``_`` and letters, digits, ``.``, ``_``,
+  ``-``; a port dropped) is the client ``"_gazonk via 10.0.0.2"``: the proxy's name for one
+  client, meaningful only to that proxy;
+* ``unknown`` (RFC 7239 § 6.2: the proxy does not know, or will not say), or a ``Forwarded``
+  element without ``for=``, is ``"unknown via 10.0.0.2"``: the clients that proxy does not
+  name share a bucket;
+* anything else (``garbage``) is ``"unreadable via 10.0.0.2"`` — a bucket of its own, so a
+  client that writes junk cannot escape its count by varying it — and a configuration problem,
+  logged as a warning (once per proxy address and process): the proxy passes on a header it
+  should append to, or writes another format.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import logging
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -83,23 +98,82 @@ def parse_networks(text: str, source: str = f"${ENV_TRUSTED_PROXIES}") -> tuple[
     return tuple(networks)
 
 
-def _xff(values: Sequence[str]) -> list[Address | None]:
-    return [parse_address(v) for line in values for v in line.split(",")]
+def parse_header(text: str, source: str = f"${ENV_FORWARDED_HEADER}") -> Header:
+    """The forwarded header ``text`` names (``x-forwarded-for`` when empty; any case);
+    :class:`~croupier.errors.InputError` naming ``source`` (an option, a variable) for another
+    one."""
+    header = text.strip().lower() or "x-forwarded-for"
+    if header == "forwarded":
+        return "forwarded"
+    if header != "x-forwarded-for":
+        raise InputError(
+            f"{source} is x-forwarded-for or forwarded (RFC 7239), not {text.strip()[:40]!r}"
+        )
+    return "x-forwarded-for"
 
 
-def _forwarded(values: Sequence[str]) -> list[Address | None]:
-    """RFC 7239's ``for=`` of each element (``None`` for an element without one, or whose node
-    is ``unknown`` or obfuscated)."""
-    found: list[Address | None] = []
+Hop = Address | tuple[Literal["obfuscated", "unknown", "unreadable"], str]
+"""An entry of a forwarded header: an address, or what it is when it is none (and its text)."""
+_OBFUSCATED = re.compile(r"_[A-Za-z0-9._-]{1,64}")
+_WARNED: set[str] = set()
+log = logging.getLogger(__name__)
+
+
+def parse_hop(text: str) -> Hop:
+    """One entry of a forwarded header (``X-Forwarded-For``'s, or a ``for=`` value): an
+    address (:func:`parse_address`), else ``("obfuscated", "_token")``, ``("unknown", "")`` or
+    ``("unreadable", text)`` (see the module docstring)."""
+    address = parse_address(text)
+    if address is not None:
+        return address
+    node = text.strip().strip('"').strip()
+    name = node.split(":", 1)[0]
+    if _OBFUSCATED.fullmatch(name):
+        return ("obfuscated", name)
+    if name.lower() == "unknown":
+        return ("unknown", "")
+    return ("unreadable", node[:60])
+
+
+def _xff(values: Sequence[str]) -> list[Hop]:
+    return [parse_hop(v) for line in values for v in line.split(",")]
+
+
+def _forwarded(values: Sequence[str]) -> list[Hop]:
+    """RFC 7239's ``for=`` of each element (``unknown`` for an element without one)."""
+    found: list[Hop] = []
     for line in values:
         for element in line.split(","):
-            node = None
+            node: Hop = ("unknown", "")
             for pair in element.split(";"):
                 key, _, value = pair.partition("=")
                 if key.strip().lower() == "for":
-                    node = parse_address(value)
+                    node = parse_hop(value)
             found.append(node)
     return found
+
+
+def _labelled(hop: tuple[str, str], via: Address, header: str) -> str:
+    """The client an entry that is no address stands for, written by the trusted proxy
+    ``via``; an unreadable one logged (once per proxy and process)."""
+    kind, text = hop
+    if kind == "obfuscated":
+        return f"{text} via {via}"
+    if kind == "unknown":
+        return f"unknown via {via}"
+    if str(via) not in _WARNED and len(_WARNED) < 1_000:
+        _WARNED.add(str(via))
+        log.warning(
+            "the trusted proxy %s wrote %r in %s, which is no address, obfuscated identifier "
+            "or 'unknown' (RFC 7239 § 6): its clients' failed logins are counted together as "
+            "'unreadable via %s'; check that it appends the address it received each request "
+            "from",
+            via,
+            text,
+            header,
+            via,
+        )
+    return f"unreadable via {via}"
 
 
 @dataclass(frozen=True)
@@ -114,14 +188,9 @@ class TrustedProxies:
         """From ``$CROUPIER_TRUSTED_PROXIES`` and ``$CROUPIER_FORWARDED_HEADER``;
         :class:`~croupier.errors.InputError` for an entry that is no address or network, or a
         header other than ``x-forwarded-for`` and ``forwarded``."""
-        header = os.environ.get(ENV_FORWARDED_HEADER, "").strip().lower() or "x-forwarded-for"
-        if header not in HEADERS:
-            raise InputError(
-                f"${ENV_FORWARDED_HEADER} is x-forwarded-for or forwarded (RFC 7239), not "
-                f"{header[:40]!r}"
-            )
+        header = parse_header(os.environ.get(ENV_FORWARDED_HEADER, ""))
         networks = parse_networks(os.environ.get(ENV_TRUSTED_PROXIES, ""))
-        return cls(networks, "forwarded" if header == "forwarded" else "x-forwarded-for")
+        return cls(networks, header)
 
     def trusts(self, address: Address | None) -> bool:
         """Whether ``address`` is one of the trusted proxies'."""
@@ -138,8 +207,10 @@ class TrustedProxies:
             return str(at)
         hops = _forwarded(headers) if self.header == "forwarded" else _xff(headers)
         for hop in reversed(hops[-MAX_HOPS:]):
-            if hop is None or not self.trusts(hop):
-                return str(hop if hop is not None else at)
+            if isinstance(hop, tuple):
+                return _labelled(hop, at, self.header)
+            if not self.trusts(hop):
+                return str(hop)
             at = hop
         return str(at)
 
@@ -165,5 +236,7 @@ __all__ = [
     "TrustedProxies",
     "client_address",
     "parse_address",
+    "parse_header",
+    "parse_hop",
     "parse_networks",
 ]

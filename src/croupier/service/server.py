@@ -24,13 +24,18 @@ def serve(
     """Serve until interrupted. Each worker process builds its app from the environment
     (:func:`croupier.service.app.app_from_env`), so the options are passed through it.
     ``trusted_proxies`` are the reverse proxies whose forwarded header (``forwarded_header``)
-    names the client (:mod:`croupier.service.forwarded`); ``limits`` the request head's
-    timeout and the bound on open connections (:mod:`croupier.service.connections`; default:
+    names the client (:mod:`croupier.service.forwarded`); ``limits`` the request head's and
+    body's timeouts and the bound on open connections (:mod:`croupier.service.connections`; default:
     from the environment)."""
     import uvicorn
 
     from croupier.service.app import ServiceConfig, switch_interval
-    from croupier.service.connections import ENV_HEADER_TIMEOUT, PROTOCOL, ConnectionLimits
+    from croupier.service.connections import (
+        ENV_BODY_TIMEOUT,
+        ENV_HEADER_TIMEOUT,
+        PROTOCOL,
+        ConnectionLimits,
+    )
     from croupier.service.forwarded import ENV_FORWARDED_HEADER, ENV_TRUSTED_PROXIES
 
     if db:
@@ -42,7 +47,9 @@ def serve(
     if forwarded_header:
         os.environ[ENV_FORWARDED_HEADER] = forwarded_header
     limits = limits or ConnectionLimits.from_env()
-    os.environ[ENV_HEADER_TIMEOUT] = str(limits.header_timeout)  # each worker's protocol reads it
+    # each worker's protocol reads them
+    os.environ[ENV_HEADER_TIMEOUT] = str(limits.header_timeout)
+    os.environ[ENV_BODY_TIMEOUT] = str(limits.body_timeout)
     # a bad $CROUPIER_SWITCH_INTERVAL, $CROUPIER_MAX_BODY, $CROUPIER_TOKEN_TTL or trusted proxy
     # is one error line here, before any worker starts (each worker reads them again)
     switch_interval()
