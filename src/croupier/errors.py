@@ -471,15 +471,21 @@ class UnicodeTextError(InputFileError):
     that was not UTF-8), which no UTF-8 text can hold (RFC 8259 § 8.2; every string croupier
     reads is Unicode scalar values).
     ``pointer`` is the string's JSON pointer (RFC 6901; ``""`` the whole document), ``key``
-    whether the string is a key of the object ``pointer`` names. Nothing was read any further."""
+    whether the string is a key of the object ``pointer`` names. The message names the string
+    and where in it the surrogate is (its escape and character position), never the string
+    itself: it may be a secret (a password sent to ``POST /token`` or ``POST /staff``), and a
+    problem or a log line never echoes one. Nothing was read any further."""
 
     def __init__(self, path: str, pointer: str, text: str, *, key: bool = False) -> None:
         at = pointer or "the top of the document"
         what = f"a key of the object at {at}" if key else f"the string at {at}"
+        index = next((i for i, ch in enumerate(text) if 0xD800 <= ord(ch) <= 0xDFFF), 0)
+        code = ord(text[index]) if text else 0xD800
         super().__init__(
             path,
-            f"{what} holds a lone surrogate ({text[:60]!r}), which is not Unicode text: every "
-            "string croupier reads is Unicode scalar values (RFC 8259 § 8.2)",
+            f"{what} holds a lone surrogate (\\u{code:04x} at character {index + 1} of "
+            f"{len(text)}), which is not Unicode text: every string croupier reads is Unicode "
+            "scalar values (RFC 8259 § 8.2)",
         )
         self.pointer = pointer
         self.key = key
