@@ -121,10 +121,15 @@ def test_the_cli_adjusts_by_the_largest_amount_and_refuses_a_cent_more(
         line = assert_one_error_line(run_main([*args, "--meter", over, "--db", db]))
         assert "over croupier's limit" in line and "$999,999,999.99" in line, line
         assert _events(db) == before
-    ok = run_main([*args, "--meter", "999999999.99", "--db", db, "--json"])
+    # the seed of § 633b.3 paytable 1 at $5 is $5,000 (the regulation): an adjustment of
+    # $999,994,999.99 brings the meter to the largest amount, a cent more would pass it
+    ok = run_main([*args, "--meter", "999994999.99", "--db", db, "--json"])
     assert ok.code == 0, ok.err
-    # the seed of § 633b.3 paytable 1 at $5 is $5,000 (the regulation), plus the adjustment
-    assert json.loads(ok.out)["meter_micros"] == (500_000 + LARGEST) * 10_000
+    assert json.loads(ok.out)["meter_micros"] == LARGEST * 10_000
+    before = _events(db)
+    line = assert_one_error_line(run_main([*args, "--meter", "0.01", "--db", db]))
+    assert "over croupier's limit ($999,999,999.99" in line and "605a.7(a)(6)" in line, line
+    assert _events(db) == before
     with Ledger(db) as ledger:
         ledger.audit()
 
@@ -183,12 +188,17 @@ def test_http_takes_the_largest_amount_and_refuses_a_cent_more_naming_the_limit(
             assert (problem["error_type"], problem["maximum"]) == ("AmountLimitError", TOP)
             assert "$999,999,999.99" in problem["detail"]
             assert _events(server.url) == before
+        # an adjustment by the largest amount is an amount croupier takes, but it would leave
+        # the meter (its seed and more) above the largest: refused, naming the limit
         r = c.post(
             "/progressives/jp-5/adjust",
             json={"level": "Progressive", "meter": TOP, "reason": "test"},
             headers=keyed(server.auth(PIT)),
         )
-        assert r.status_code == 200, r.text
+        assert r.status_code == 422, r.text
+        assert (r.json()["error_type"], r.json()["maximum"]) == ("AmountLimitError", TOP)
+        assert "605a.7(a)(6)" in r.json()["detail"] and "meter at $1,00" in r.json()["detail"]
+        assert _events(server.url) == before
         settled = c.post(
             "/rounds/settle",
             params={"table": "BJ-1"},
@@ -277,3 +287,35 @@ def test_a_meter_near_its_column_fed_increments_is_refused_nothing_written(
             assert level.meter == COLUMN - 1_000  # as it was
     finally:
         urls.close()  # type: ignore[attr-defined]
+
+
+def test_an_adjustment_may_not_raise_a_meter_or_reserve_above_the_limit(tmp_path: Path) -> None:
+    """A person sets no amount above the largest: an adjustment that would leave the meter or
+    the reserve above $999,999,999.99 is refused naming the limit (§ 605a.7(a)(6)), nothing
+    written; a meter grown past it by increments (set here as a long life of play would leave
+    it) may still be brought down by an adjustment, even one that leaves it above."""
+    db = f"sqlite:///{tmp_path / 'adj.sqlite3'}"
+    with mtd_ledger(db) as ledger:
+        # the seed is $5,000: $999,994,999.99 more is exactly the largest amount
+        ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=LARGEST - 500_000,
+                      by=PIT, reason="to the top")  # fmt: skip
+        ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, reserve_cents=LARGEST - 1, by=PIT,
+                      reason="reserve a cent under")  # fmt: skip
+        before = _events(db)
+        for meter, reserve in ((1, 0), (0, 2), (-1, 2), (1, -1)):
+            with pytest.raises(AmountLimitError) as caught:
+                ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=meter,
+                              reserve_cents=reserve, by=PIT, reason="over")  # fmt: skip
+            assert caught.value.maximum == TOP and "605a.7(a)(6)" in str(caught.value)
+        assert _events(db) == before
+        ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, reserve_cents=1, by=PIT, reason="top")
+        grown = (LARGEST * 3) * 10_000
+        engine = sa.create_engine(db)
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE meter_levels SET meter_micros = :m"), {"m": grown})
+        engine.dispose()
+        with pytest.raises(AmountLimitError):
+            ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=1, by=PIT, reason="up")
+        after = ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=-LARGEST, by=PIT,
+                              reason="down")  # fmt: skip
+        assert after.meter == (LARGEST * 2) * 10_000
