@@ -116,10 +116,11 @@ def test_the_cli_adjusts_by_the_largest_amount_and_refuses_a_cent_more(
     mtd_ledger(db).close()
     monkeypatch.setenv("CROUPIER_PASSWORD", secret(PIT))
     args = ["meters", "adjust", "mtd-5", "--level", "Progressive", "--reason", "test", "--as", PIT]
-    for over in ("1000000000.00", "9999999999999.99"):
+    for over in ("1000000000.00", "9999999999999.99", "-1000000000.00"):
         before = _events(db)
         line = assert_one_error_line(run_main([*args, "--meter", over, "--db", db]))
         assert "over croupier's limit" in line and "$999,999,999.99" in line, line
+        assert f"--meter {over!r} is over" in line, line
         assert _events(db) == before
     # the seed of § 633b.3 paytable 1 at $5 is $5,000 (the regulation): an adjustment of
     # $999,994,999.99 brings the meter to the largest amount, a cent more would pass it
@@ -187,6 +188,7 @@ def test_http_takes_the_largest_amount_and_refuses_a_cent_more_naming_the_limit(
             problem = r.json()
             assert (problem["error_type"], problem["maximum"]) == ("AmountLimitError", TOP)
             assert "$999,999,999.99" in problem["detail"]
+            assert f"{meter!r} is over" in problem["detail"]  # as written, its sign too
             assert _events(server.url) == before
         # an adjustment by the largest amount is an amount croupier takes, but it would leave
         # the meter (its seed and more) above the largest: refused, naming the limit
@@ -243,7 +245,7 @@ def test_the_openapi_document_gives_every_amount_the_limit(server: Server) -> No
     ]
     for schema in declared:
         assert schema["x-maximum"] == "999999999.99", schema
-        assert "{0,9}" in schema["pattern"], schema  # at most nine digits of dollars
+        assert "{1,9}" in schema["pattern"], schema  # at most nine digits of dollars
 
 
 # -- a meter that cannot grow further ------------------------------------------------------------
