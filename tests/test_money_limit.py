@@ -24,11 +24,20 @@ import sqlalchemy as sa
 import croupier.progressive.schema as ledger_schema
 import croupier.service.store as service_store
 from cli_support import assert_one_error_line, run_main
-from croupier.errors import AmountLimitError, InputError, MeterLimitError, PaytableError
+from croupier.errors import (
+    AmountLimitError,
+    InputError,
+    MeterLimitError,
+    PaytableError,
+    SubmissionError,
+    limit_of,
+)
 from croupier.paytables import MeterLevel
+from croupier.paytables.loader import parse_section_text
 from croupier.progressive import Ledger
 from croupier.progressive.meters import Delta, LevelState
 from croupier.table.record import settle_record
+from croupier.table.submission import submission_from_data
 from croupier.units import MAX_CENTS, check_cents, parse_amount, parse_money
 from progressive_support import DEALER, PIT, SHIFT, mtd_ledger, new_db_url, play, secret
 from service_support import (
@@ -217,6 +226,20 @@ def test_http_takes_the_largest_amount_and_refuses_a_cent_more_naming_the_limit(
         )
         assert refused.status_code == 422, refused.text
         assert refused.json()["maximum"] == TOP
+        # the table's maximum over the limit: the submission's refusal keeps the limit's member
+        table_over = _round_at("$5")
+        table_over["submission"]["wagers"][0]["max"] = OVER
+        refused = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-2"},
+            json=table_over,
+            headers=keyed(server.auth(DEALER)),
+        )
+        assert refused.status_code == 422, refused.text
+        assert (refused.json()["error_type"], refused.json()["maximum"]) == (
+            "SubmissionError",
+            TOP,
+        )
         new = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": "mtd-big"}
         for limit, status in ((OVER, 422), (TOP, 201)):
             r = c.post(
@@ -321,3 +344,32 @@ def test_an_adjustment_may_not_raise_a_meter_or_reserve_above_the_limit(tmp_path
         after = ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=-LARGEST, by=PIT,
                               reason="down")  # fmt: skip
         assert after.meter == (LARGEST * 2) * 10_000
+
+
+def test_every_refusal_of_an_amount_over_the_limit_carries_the_limit(tmp_path: Path) -> None:
+    """Where an amount over the limit is one problem of a larger refusal — a Rules
+    Submission's violations, a paytable file's schema — the refusal keeps ``maximum`` (a 422
+    problem's member); a refusal with no such amount has none."""
+    sub = json.loads(json.dumps(PLAIN_SUBMISSION))
+    sub["wagers"][0]["max"] = OVER
+    with pytest.raises(SubmissionError) as caught:
+        submission_from_data(sub, "rules.toml")
+    assert caught.value.maximum == TOP and limit_of(caught.value) == TOP
+    sub["wagers"][0]["max"] = "$5x"
+    with pytest.raises(SubmissionError) as caught:
+        submission_from_data(sub, "rules.toml")
+    assert caught.value.maximum is None and limit_of(caught.value) is None
+    # a paytable file whose progressive wager is over the limit: a PaytableError still, and
+    # an AmountLimitError with the limit
+    text = (
+        'section = "633b.3"\ntitle = "t"\ncitation = "c"\n[[paytables]]\nid = "1"\n'
+        'title = "t"\ndecks = [6]\nlines = [{ outcome = "suited-match", label = "x", '
+        'pays = "10 to 1" }]\n[paytables.progressive]\nwagers = ["$1", "%s"]\n'
+        'meters = [{ level = "Progressive", seed = "$5" }]\n'
+    )
+    with pytest.raises(AmountLimitError) as limit:
+        parse_section_text(text % OVER, "mine.toml")
+    assert limit.value.maximum == TOP and str(limit.value).startswith("mine.toml: ")
+    with pytest.raises(PaytableError) as other:
+        parse_section_text(text % "$5x", "mine.toml")
+    assert not isinstance(other.value, AmountLimitError)

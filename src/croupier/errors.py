@@ -369,6 +369,31 @@ class AmountLimitError(PaytableError, InputError):
         self.maximum = maximum
 
 
+def limit_of(exc: BaseException) -> str | None:
+    """The money maximum an error carries (``maximum``: an :class:`AmountLimitError`, or an
+    error built from one), looked for on ``exc``, then along the errors it was raised from
+    (``__cause__``, ``__context__``) and the errors a pydantic ``ValidationError`` wraps — so an
+    amount over the limit keeps its ``maximum`` however it was wrapped. ``None`` if none does."""
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo and len(seen) < 16:
+        e = todo.pop(0)
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        limit = getattr(e, "maximum", None)
+        if isinstance(limit, str):
+            return limit
+        errors = getattr(e, "errors", None)
+        if callable(errors) and type(e).__name__ == "ValidationError":
+            for item in errors():
+                inner = (item.get("ctx") or {}).get("error")
+                if isinstance(inner, BaseException):
+                    todo.append(inner)
+        todo.extend(c for c in (e.__cause__, e.__context__) if c is not None)
+    return None
+
+
 class MeterLimitError(LedgerError):
     """A meter, a reserve or a running total would grow past what its column holds
     (:data:`croupier.units.STORED_INT_MAX`, a signed 64-bit integer): the operation — a round's
@@ -431,14 +456,22 @@ class SubmissionError(CroupierError, ValueError):
     """A Rules Submission (§ 601a.2) is malformed or breaks rules of the regulation.
 
     ``violations`` holds every problem found, each as (message, section or ``None``); the message of
-    the exception lists them all.
+    the exception lists them all. ``maximum`` is croupier's money maximum as printed when one of
+    them is an amount over it (an :class:`AmountLimitError`'s), else ``None``.
     """
 
-    def __init__(self, source: str, violations: tuple[tuple[str, str | None], ...]) -> None:
+    def __init__(
+        self,
+        source: str,
+        violations: tuple[tuple[str, str | None], ...],
+        *,
+        maximum: str | None = None,
+    ) -> None:
         lines = [cite(msg, sec) for msg, sec in violations]
         super().__init__(f"{source}: " + "; ".join(lines))
         self.source = source
         self.violations = violations
+        self.maximum = maximum
 
 
 class ProcedureError(RulesError):
