@@ -339,24 +339,47 @@ def test_the_cli_refuses_a_round_file_with_a_lone_surrogate_in_one_line(tmp_path
     assert "the string at /steps/0/wager holds a lone surrogate" in line
 
 
-@pytest.mark.parametrize("reason", ["x\udcff", "x" + LONE], ids=["byte-0xff", "lone-surrogate"])
+@pytest.mark.parametrize(
+    ("reason", "bad"),
+    [("x\udced\udca0\udc80", "the byte 0xED"), ("x\ud800", "U+D800")],
+    ids=["bytes-of-a-surrogate", "lone-surrogate"],
+)
 def test_the_cli_refuses_free_text_that_is_not_unicode_nothing_written(
-    reason: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    reason: str, bad: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A command line's byte that is not UTF-8 reaches Python as a lone surrogate (\\udcff for
-    0xff): a reason typed so was a traceback where the ledger encodes its event. It is refused,
-    naming the field; the byte is shown as typed."""
+    """A command line's byte that is not UTF-8 reaches Python as a lone surrogate (\\udced
+    for 0xED, surrogateescape): a reason typed so was refused by the ledger as "the adjustment
+    event: the string at /detail/reason …", a field the user never typed. It is refused at the
+    command line, naming the option the user gave (or the argument), saying it is not UTF-8;
+    nothing is written."""
     db = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     mtd_ledger(db).close()
     before = counts_of_ledger(db)
     monkeypatch.setenv("CROUPIER_PASSWORD", secret(PIT))
-    args = ["meters", "adjust", "mtd-5", "--level", "Progressive", "--meter", "1"]
-    line = assert_one_error_line(run_main([*args, "--reason", reason, "--as", PIT, "--db", db]))
-    assert "the string at /detail/reason holds a lone surrogate" in line, line
-    assert ("\\xff" if reason.endswith("\udcff") else "\\ud800") + " at character 2" in line
+    adjust = ["meters", "adjust", "mtd-5", "--level", "Progressive", "--meter", "1"]
+    tail = ["--as", PIT, "--db", db]
+    for argv, what in [
+        ([*adjust, "--reason", reason, *tail], "--reason"),
+        ([*adjust, f"--reason={reason}", *tail], "--reason"),
+        ([*adjust, "--reason", "ok", "--as", PIT + reason, "--db", db], "--as"),
+        (["meters", "adjust", "mtd" + reason, "--reason", "ok", *tail[:2],
+          "--db", db], "argument 3 of the command line"),
+        (["meters", "suspend", "mtd-5", "--reason", reason, *tail], "--reason"),
+    ]:  # fmt: skip
+        line = assert_one_error_line(run_main(argv))
+        assert line.startswith(f"error: {what}: not valid UTF-8 text ({bad} at character"), line
+        assert "lone surrogate" not in line and "/detail" not in line
     assert counts_of_ledger(db) == before
     with Ledger(db) as ledger:
         ledger.audit()
+
+
+def test_a_file_named_in_bytes_that_are_not_utf8_is_still_read(tmp_path: Path) -> None:
+    """A file's name is bytes: the command line's text rule leaves an existing path alone."""
+    name = tmp_path / "round-\udcff.json"
+    name.write_text(json.dumps(ROUND), "utf-8")
+    result = run_main(["settle", str(name), "--json"])
+    assert "not valid UTF-8" not in result.err, result.err
 
 
 def counts_of_ledger(url: str) -> int:
