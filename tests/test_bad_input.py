@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Callable
 from fractions import Fraction
 from math import comb
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +23,7 @@ from cli_support import assert_one_error_line, run_main
 from croupier.analysis.eor import EffectOfRemoval, RankEffect, balanced_count, effect_of_removal
 from croupier.cards import Rank, Shoe, parse_card, parse_cards
 from croupier.errors import (
+    AmountLimitError,
     CardError,
     CroupierError,
     InputError,
@@ -36,7 +39,7 @@ from croupier.paytables import load_paytable_file, parse_section_text
 from croupier.paytables.pays import parse_pay
 from croupier.table.record import settle_file
 from croupier.table.submission import load_submission
-from croupier.units import parse_amount, parse_money
+from croupier.units import amount_schema, parse_amount, parse_money, parse_signed_amount
 from croupier.wagers import get_wager
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -196,7 +199,7 @@ def test_printed_dollar_amounts_have_a_digit_limit() -> None:
 
 def test_amounts_as_typed() -> None:
     # cents written out by hand
-    assert [parse_amount(t, "x") for t in ("5", "$5", "0.25", "12,345.67", "5.", "$ 7.5")] == [
+    assert [parse_amount(t, "x") for t in ("5", "$5", "0.25", "12,345.67", " 5\n", "$ 7.5")] == [
         500,
         500,
         25,
@@ -204,6 +207,62 @@ def test_amounts_as_typed() -> None:
         500,
         750,
     ]
+    assert (parse_amount(".50", "x"), parse_amount("5.500", "x")) == (50, 550)
+
+
+READ = ["5", "$5", "0.25", ".5", "$.50", "12,345.67", "$ 7.5", " 5 ", "\t5\n", "5.500",
+        "999,999,999.99", "$999999999.99", "0", "007"]  # fmt: skip
+"""Amounts croupier reads (zero is read, then refused as not positive)."""
+NOT_READ = ["+5", "-5", "5.", ".", "", " ", "$", "1e3", "NaN", "inf", "1,23", "12,3456",
+            "5.123", "5.5.5", "$１０", "5 5", "$,5", ",5", "5$", "$$5", "\u00a05", "5\u2003",
+            "0x10", "1_000", "(5)"]  # fmt: skip
+"""Text that is no amount croupier reads: a sign where none is taken, a point without digits,
+a third decimal, whitespace other than ASCII's around it."""
+SIGNED_READ = ["-5", "+5", "-$5", "+$1.50", "-.5", "0", " -5 ", "-$ 5"]
+SIGNED_NOT_READ = ["--5", "+-5", "- 5", "$-5", "5-", "-", "+", "-5.", "−5"]  # the last: U+2212
+
+
+def _read(parse: Any, text: str) -> bool:
+    """Whether ``parse`` reads ``text`` as an amount (a positive-amount refusal is read)."""
+    try:
+        parse(text, "x")
+    except AmountLimitError:
+        raise
+    except InputError as exc:
+        return "positive amount" in str(exc)
+    return True
+
+
+@pytest.mark.parametrize("signed", [False, True], ids=["unsigned", "signed"])
+def test_the_amount_pattern_and_the_parser_agree(signed: bool) -> None:
+    """The OpenAPI document's ``pattern`` of an amount (what a client is told) takes what the
+    parser takes, within the limit, and refuses what it refuses; over the limit the pattern
+    refuses and the parser names the limit."""
+    pattern = re.compile(amount_schema(signed)["pattern"])
+    parse = parse_signed_amount if signed else parse_amount
+    read = READ + SIGNED_READ if signed else READ
+    not_read = [t for t in NOT_READ if t not in SIGNED_READ] + SIGNED_NOT_READ
+    for text in read:
+        assert _read(parse, text), text
+        assert pattern.match(text), text
+    for text in not_read:
+        assert not _read(parse, text), text
+        assert not pattern.match(text), text
+    for text in ("1000000000", "1,000,000,000.00", "$9999999999.99"):
+        assert not pattern.match(text), text
+        with pytest.raises(AmountLimitError):
+            parse(text, "x")
+
+
+def test_an_amount_refused_is_quoted_as_written() -> None:
+    """The sign and the spaces the user wrote are in the message: "-1000000000.00" was quoted
+    as '1000000000.00'."""
+    with pytest.raises(AmountLimitError, match=r"'-1000000000\.00' is over croupier's limit"):
+        parse_signed_amount("-1000000000.00", "--meter")
+    with pytest.raises(InputError, match=r"not '\+5'"):
+        parse_amount("+5", "--amount")
+    with pytest.raises(InputError, match=r"not '--5'"):
+        parse_signed_amount("--5", "--meter")
 
 
 # -------------------------------------------------------------------------------- paths

@@ -24,11 +24,20 @@ import sqlalchemy as sa
 import croupier.progressive.schema as ledger_schema
 import croupier.service.store as service_store
 from cli_support import assert_one_error_line, run_main
-from croupier.errors import AmountLimitError, InputError, MeterLimitError, PaytableError
+from croupier.errors import (
+    AmountLimitError,
+    InputError,
+    MeterLimitError,
+    PaytableError,
+    SubmissionError,
+    limit_of,
+)
 from croupier.paytables import MeterLevel
+from croupier.paytables.loader import parse_section_text
 from croupier.progressive import Ledger
 from croupier.progressive.meters import Delta, LevelState
 from croupier.table.record import settle_record
+from croupier.table.submission import submission_from_data
 from croupier.units import MAX_CENTS, check_cents, parse_amount, parse_money
 from progressive_support import DEALER, PIT, SHIFT, mtd_ledger, new_db_url, play, secret
 from service_support import (
@@ -116,15 +125,21 @@ def test_the_cli_adjusts_by_the_largest_amount_and_refuses_a_cent_more(
     mtd_ledger(db).close()
     monkeypatch.setenv("CROUPIER_PASSWORD", secret(PIT))
     args = ["meters", "adjust", "mtd-5", "--level", "Progressive", "--reason", "test", "--as", PIT]
-    for over in ("1000000000.00", "9999999999999.99"):
+    for over in ("1000000000.00", "9999999999999.99", "-1000000000.00"):
         before = _events(db)
         line = assert_one_error_line(run_main([*args, "--meter", over, "--db", db]))
         assert "over croupier's limit" in line and "$999,999,999.99" in line, line
+        assert f"--meter {over!r} is over" in line, line
         assert _events(db) == before
-    ok = run_main([*args, "--meter", "999999999.99", "--db", db, "--json"])
+    # the seed of § 633b.3 paytable 1 at $5 is $5,000 (the regulation): an adjustment of
+    # $999,994,999.99 brings the meter to the largest amount, a cent more would pass it
+    ok = run_main([*args, "--meter", "999994999.99", "--db", db, "--json"])
     assert ok.code == 0, ok.err
-    # the seed of § 633b.3 paytable 1 at $5 is $5,000 (the regulation), plus the adjustment
-    assert json.loads(ok.out)["meter_micros"] == (500_000 + LARGEST) * 10_000
+    assert json.loads(ok.out)["meter_micros"] == LARGEST * 10_000
+    before = _events(db)
+    line = assert_one_error_line(run_main([*args, "--meter", "0.01", "--db", db]))
+    assert "over croupier's limit ($999,999,999.99" in line and "605a.7(a)(6)" in line, line
+    assert _events(db) == before
     with Ledger(db) as ledger:
         ledger.audit()
 
@@ -182,13 +197,19 @@ def test_http_takes_the_largest_amount_and_refuses_a_cent_more_naming_the_limit(
             problem = r.json()
             assert (problem["error_type"], problem["maximum"]) == ("AmountLimitError", TOP)
             assert "$999,999,999.99" in problem["detail"]
+            assert f"{meter!r} is over" in problem["detail"]  # as written, its sign too
             assert _events(server.url) == before
+        # an adjustment by the largest amount is an amount croupier takes, but it would leave
+        # the meter (its seed and more) above the largest: refused, naming the limit
         r = c.post(
             "/progressives/jp-5/adjust",
             json={"level": "Progressive", "meter": TOP, "reason": "test"},
             headers=keyed(server.auth(PIT)),
         )
-        assert r.status_code == 200, r.text
+        assert r.status_code == 422, r.text
+        assert (r.json()["error_type"], r.json()["maximum"]) == ("AmountLimitError", TOP)
+        assert "605a.7(a)(6)" in r.json()["detail"] and "meter at $1,00" in r.json()["detail"]
+        assert _events(server.url) == before
         settled = c.post(
             "/rounds/settle",
             params={"table": "BJ-1"},
@@ -205,6 +226,20 @@ def test_http_takes_the_largest_amount_and_refuses_a_cent_more_naming_the_limit(
         )
         assert refused.status_code == 422, refused.text
         assert refused.json()["maximum"] == TOP
+        # the table's maximum over the limit: the submission's refusal keeps the limit's member
+        table_over = _round_at("$5")
+        table_over["submission"]["wagers"][0]["max"] = OVER
+        refused = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-2"},
+            json=table_over,
+            headers=keyed(server.auth(DEALER)),
+        )
+        assert refused.status_code == 422, refused.text
+        assert (refused.json()["error_type"], refused.json()["maximum"]) == (
+            "SubmissionError",
+            TOP,
+        )
         new = {"paytable": "match-the-dealer:1", "decks": 6, "amount": "$5", "name": "mtd-big"}
         for limit, status in ((OVER, 422), (TOP, 201)):
             r = c.post(
@@ -233,7 +268,7 @@ def test_the_openapi_document_gives_every_amount_the_limit(server: Server) -> No
     ]
     for schema in declared:
         assert schema["x-maximum"] == "999999999.99", schema
-        assert "{0,9}" in schema["pattern"], schema  # at most nine digits of dollars
+        assert "{1,9}" in schema["pattern"], schema  # at most nine digits of dollars
 
 
 # -- a meter that cannot grow further ------------------------------------------------------------
@@ -277,3 +312,64 @@ def test_a_meter_near_its_column_fed_increments_is_refused_nothing_written(
             assert level.meter == COLUMN - 1_000  # as it was
     finally:
         urls.close()  # type: ignore[attr-defined]
+
+
+def test_an_adjustment_may_not_raise_a_meter_or_reserve_above_the_limit(tmp_path: Path) -> None:
+    """A person sets no amount above the largest: an adjustment that would leave the meter or
+    the reserve above $999,999,999.99 is refused naming the limit (§ 605a.7(a)(6)), nothing
+    written; a meter grown past it by increments (set here as a long life of play would leave
+    it) may still be brought down by an adjustment, even one that leaves it above."""
+    db = f"sqlite:///{tmp_path / 'adj.sqlite3'}"
+    with mtd_ledger(db) as ledger:
+        # the seed is $5,000: $999,994,999.99 more is exactly the largest amount
+        ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=LARGEST - 500_000,
+                      by=PIT, reason="to the top")  # fmt: skip
+        ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, reserve_cents=LARGEST - 1, by=PIT,
+                      reason="reserve a cent under")  # fmt: skip
+        before = _events(db)
+        for meter, reserve in ((1, 0), (0, 2), (-1, 2), (1, -1)):
+            with pytest.raises(AmountLimitError) as caught:
+                ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=meter,
+                              reserve_cents=reserve, by=PIT, reason="over")  # fmt: skip
+            assert caught.value.maximum == TOP and "605a.7(a)(6)" in str(caught.value)
+        assert _events(db) == before
+        ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, reserve_cents=1, by=PIT, reason="top")
+        grown = (LARGEST * 3) * 10_000
+        engine = sa.create_engine(db)
+        with engine.begin() as conn:
+            conn.execute(sa.text("UPDATE meter_levels SET meter_micros = :m"), {"m": grown})
+        engine.dispose()
+        with pytest.raises(AmountLimitError):
+            ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=1, by=PIT, reason="up")
+        after = ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=-LARGEST, by=PIT,
+                              reason="down")  # fmt: skip
+        assert after.meter == (LARGEST * 2) * 10_000
+
+
+def test_every_refusal_of_an_amount_over_the_limit_carries_the_limit(tmp_path: Path) -> None:
+    """Where an amount over the limit is one problem of a larger refusal — a Rules
+    Submission's violations, a paytable file's schema — the refusal keeps ``maximum`` (a 422
+    problem's member); a refusal with no such amount has none."""
+    sub = json.loads(json.dumps(PLAIN_SUBMISSION))
+    sub["wagers"][0]["max"] = OVER
+    with pytest.raises(SubmissionError) as caught:
+        submission_from_data(sub, "rules.toml")
+    assert caught.value.maximum == TOP and limit_of(caught.value) == TOP
+    sub["wagers"][0]["max"] = "$5x"
+    with pytest.raises(SubmissionError) as caught:
+        submission_from_data(sub, "rules.toml")
+    assert caught.value.maximum is None and limit_of(caught.value) is None
+    # a paytable file whose progressive wager is over the limit: a PaytableError still, and
+    # an AmountLimitError with the limit
+    text = (
+        'section = "633b.3"\ntitle = "t"\ncitation = "c"\n[[paytables]]\nid = "1"\n'
+        'title = "t"\ndecks = [6]\nlines = [{ outcome = "suited-match", label = "x", '
+        'pays = "10 to 1" }]\n[paytables.progressive]\nwagers = ["$1", "%s"]\n'
+        'meters = [{ level = "Progressive", seed = "$5" }]\n'
+    )
+    with pytest.raises(AmountLimitError) as limit:
+        parse_section_text(text % OVER, "mine.toml")
+    assert limit.value.maximum == TOP and str(limit.value).startswith("mine.toml: ")
+    with pytest.raises(PaytableError) as other:
+        parse_section_text(text % "$5x", "mine.toml")
+    assert not isinstance(other.value, AmountLimitError)

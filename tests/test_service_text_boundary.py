@@ -262,6 +262,53 @@ def test_bytes_that_are_not_utf8_in_a_path_query_or_form_are_a_422_naming_where(
     assert counts(server.url) == before
 
 
+SECRET = "sam-secret-123"
+"""A password a client sends with a bad character: no answer or log line may quote it."""
+
+
+def _quotes_secret(text: str) -> bool:
+    return SECRET in text or "secret-123" in text
+
+
+def test_no_refusal_of_a_secret_field_echoes_the_secret(server: Server) -> None:
+    """A password with a lone surrogate or bytes that are not UTF-8 — sent as JSON or as a form
+    to ``POST /token``, to ``POST /staff`` or to a credential change — is refused as any other
+    string is (a 422 naming the field), and neither the problem nor the server's log quotes
+    the value: the message names the escape and where it is in the string instead. Pydantic's
+    own refusals of those fields (too long, not a string) do not echo it either."""
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    json_type = {"Content-Type": "application/json"}
+    shift = {**keyed(server.auth(SHIFT)), **json_type}
+    bad = SECRET + LONE
+    with server.client() as c:
+        answers = [
+            c.post("/token", content=_raw({"username": "sam", "password": bad}), headers=json_type),
+            c.post(
+                "/token",
+                content=b"username=sam&password=" + SECRET.encode() + b"%ED%A0%80",
+                headers=form,
+            ),
+            c.post("/staff", content=_raw({"name": "sam", "role": "dealer", "password": bad}),
+                   headers=shift),
+            c.post("/staff/dana/credential", content=_raw({"password": bad}), headers=shift),
+            c.post("/staff", json={"name": "sam", "role": "dealer", "password": SECRET * 100},
+                   headers=keyed(server.auth(SHIFT))),
+            c.post("/staff", json={"name": "sam", "role": "dealer", "password": SECRET,
+                                   "extra": SECRET}, headers=keyed(server.auth(SHIFT))),
+            c.post("/staff", json={"name": "sam", "role": "cheat", "password": SECRET},
+                   headers=keyed(server.auth(SHIFT))),
+        ]  # fmt: skip
+        for r in answers:
+            assert r.status_code == 422, (r.request.url, r.text)
+            assert not _quotes_secret(r.text), r.text
+        assert answers[0].json()["pointer"] == "/password"
+        assert "\\ud800 at character 15 of 15" in answers[0].json()["detail"]
+        assert answers[1].json()["errors"][0]["where"] == "body.password"
+        assert answers[2].json()["pointer"] == "/password"
+        assert answers[3].json()["pointer"] == "/password"
+    assert not _quotes_secret(server.log.read_text("utf-8", "replace"))
+
+
 # -- the same rule where croupier reads JSON files -----------------------------------------------
 
 
@@ -292,24 +339,47 @@ def test_the_cli_refuses_a_round_file_with_a_lone_surrogate_in_one_line(tmp_path
     assert "the string at /steps/0/wager holds a lone surrogate" in line
 
 
-@pytest.mark.parametrize("reason", ["x\udcff", "x" + LONE], ids=["byte-0xff", "lone-surrogate"])
+@pytest.mark.parametrize(
+    ("reason", "bad"),
+    [("x\udced\udca0\udc80", "the byte 0xED"), ("x\ud800", "U+D800")],
+    ids=["bytes-of-a-surrogate", "lone-surrogate"],
+)
 def test_the_cli_refuses_free_text_that_is_not_unicode_nothing_written(
-    reason: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    reason: str, bad: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A command line's byte that is not UTF-8 reaches Python as a lone surrogate (\\udcff for
-    0xff): a reason typed so was a traceback where the ledger encodes its event. It is refused,
-    naming the field; the byte is shown as typed."""
+    """A command line's byte that is not UTF-8 reaches Python as a lone surrogate (\\udced
+    for 0xED, surrogateescape): a reason typed so was refused by the ledger as "the adjustment
+    event: the string at /detail/reason …", a field the user never typed. It is refused at the
+    command line, naming the option the user gave (or the argument), saying it is not UTF-8;
+    nothing is written."""
     db = f"sqlite:///{tmp_path / 'cli.sqlite3'}"
     mtd_ledger(db).close()
     before = counts_of_ledger(db)
     monkeypatch.setenv("CROUPIER_PASSWORD", secret(PIT))
-    args = ["meters", "adjust", "mtd-5", "--level", "Progressive", "--meter", "1"]
-    line = assert_one_error_line(run_main([*args, "--reason", reason, "--as", PIT, "--db", db]))
-    assert "the string at /detail/reason holds a lone surrogate" in line, line
-    assert ("'x\\xff'" if reason.endswith("\udcff") else "'x\\ud800'") in line
+    adjust = ["meters", "adjust", "mtd-5", "--level", "Progressive", "--meter", "1"]
+    tail = ["--as", PIT, "--db", db]
+    for argv, what in [
+        ([*adjust, "--reason", reason, *tail], "--reason"),
+        ([*adjust, f"--reason={reason}", *tail], "--reason"),
+        ([*adjust, "--reason", "ok", "--as", PIT + reason, "--db", db], "--as"),
+        (["meters", "adjust", "mtd" + reason, "--reason", "ok", *tail[:2],
+          "--db", db], "argument 3 of the command line"),
+        (["meters", "suspend", "mtd-5", "--reason", reason, *tail], "--reason"),
+    ]:  # fmt: skip
+        line = assert_one_error_line(run_main(argv))
+        assert line.startswith(f"error: {what}: not valid UTF-8 text ({bad} at character"), line
+        assert "lone surrogate" not in line and "/detail" not in line
     assert counts_of_ledger(db) == before
     with Ledger(db) as ledger:
         ledger.audit()
+
+
+def test_a_file_named_in_bytes_that_are_not_utf8_is_still_read(tmp_path: Path) -> None:
+    """A file's name is bytes: the command line's text rule leaves an existing path alone."""
+    name = tmp_path / "round-\udcff.json"
+    name.write_text(json.dumps(ROUND), "utf-8")
+    result = run_main(["settle", str(name), "--json"])
+    assert "not valid UTF-8" not in result.err, result.err
 
 
 def counts_of_ledger(url: str) -> int:

@@ -11,6 +11,7 @@ status 2; no traceback.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -25,7 +26,7 @@ from croupier.commands.common import (
     where,
     with_suggestion,
 )
-from croupier.errors import CroupierError, citation, error_section, one_line
+from croupier.errors import CroupierError, InputError, citation, error_section, one_line
 
 
 def load_all_commands() -> Any:
@@ -76,6 +77,65 @@ def _json_requested(args: list[str]) -> bool:
     return False
 
 
+def _flags(command: Any, args: list[str]) -> set[str]:
+    """Every option name that takes no value (``--json``, ``-n``) of ``command`` and of the
+    subcommands ``args`` name (only their modules are imported: start-up time)."""
+    import click
+
+    found: set[str] = set()
+    for a in ["", *args]:
+        if a and not a.startswith("-") and hasattr(command, "resolve_command"):
+            try:
+                _, sub, _ = command.resolve_command(click.Context(command), [a])
+            except click.ClickException:
+                continue
+            command = sub if sub is not None else command
+        for p in command.params:
+            if getattr(p, "is_flag", False) or getattr(p, "count", False):
+                found.update((*p.opts, *p.secondary_opts))
+    return found
+
+
+def _not_text(arg: str) -> int | None:
+    """The position (from 1) of the first character of ``arg`` that is no Unicode text — a
+    byte of the command line that was not UTF-8 (Python holds it as a surrogate, ``\\udced``
+    for 0xED) or a lone surrogate — else ``None``."""
+    if arg.isascii():
+        return None
+    return next((i + 1 for i, ch in enumerate(arg) if 0xD800 <= ord(ch) <= 0xDFFF), None)
+
+
+def check_arguments_text(args: list[str]) -> None:
+    """Refuse a command line whose text is not UTF-8, at the boundary, naming the option
+    (``--reason``, ``--name``, ``--as``, ``--approval``, …) or the argument: every free-text
+    value croupier reads from a command line — a reason, a name, an approval — is Unicode text,
+    and a byte that is not UTF-8 would otherwise reach the ledger as a lone surrogate, refused
+    there naming a field of an event the user never typed. An argument that names an existing
+    file is left to the file system (a file's name is bytes). The message says where the bad
+    byte is, not the value. :class:`~croupier.errors.InputError`."""
+    for i, arg in enumerate(args):
+        at = _not_text(arg)
+        if at is None or os.path.lexists(arg):
+            continue
+        name, _, value = arg.partition("=")
+        if arg.startswith("--") and value and _not_text(name) is None:
+            what, at = name, at - len(name) - 1
+        elif (
+            i > 0
+            and args[i - 1].startswith("-")
+            and args[i - 1] not in _flags(_root_command(), args[:i])
+        ):
+            what = args[i - 1]
+        else:
+            what = f"argument {i + 1} of the command line"
+        ch = ord((value if what == name else arg)[at - 1])
+        bad = f"the byte 0x{ch - 0xDC00:02X}" if 0xDC80 <= ch <= 0xDCFF else f"U+{ch:04X}"
+        raise InputError(
+            f"{one_line(what)}: not valid UTF-8 text ({bad} at character {at}): every text "
+            "croupier reads is Unicode text; give it in UTF-8"
+        )
+
+
 def _fail(message: str, kind: str, section: str | None, json_out: bool) -> None:
     """Report one error: its ``error:`` line on stderr and, under ``--json``, one JSON object
     ``{"error": {"type", "message", "section", "citation"}}`` on stdout
@@ -101,6 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     json_out = _json_requested(args)
     command = _root_command()
     try:
+        check_arguments_text(args)
         code = command.main(args=args, prog_name="croupier", standalone_mode=False)
     except typer.Abort:
         err.print("aborted", style="red")
@@ -119,7 +180,7 @@ def main(argv: list[str] | None = None) -> None:
     raise SystemExit(code if isinstance(code, int) else 0)
 
 
-__all__ = ["app", "error_section", "load_all_commands", "main"]
+__all__ = ["app", "check_arguments_text", "error_section", "load_all_commands", "main"]
 
 
 if __name__ == "__main__":  # pragma: no cover

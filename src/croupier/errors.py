@@ -369,6 +369,31 @@ class AmountLimitError(PaytableError, InputError):
         self.maximum = maximum
 
 
+def limit_of(exc: BaseException) -> str | None:
+    """The money maximum an error carries (``maximum``: an :class:`AmountLimitError`, or an
+    error built from one), looked for on ``exc``, then along the errors it was raised from
+    (``__cause__``, ``__context__``) and the errors a pydantic ``ValidationError`` wraps — so an
+    amount over the limit keeps its ``maximum`` however it was wrapped. ``None`` if none does."""
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo and len(seen) < 16:
+        e = todo.pop(0)
+        if id(e) in seen:
+            continue
+        seen.add(id(e))
+        limit = getattr(e, "maximum", None)
+        if isinstance(limit, str):
+            return limit
+        errors = getattr(e, "errors", None)
+        if callable(errors) and type(e).__name__ == "ValidationError":
+            for item in errors():
+                inner = (item.get("ctx") or {}).get("error")
+                if isinstance(inner, BaseException):
+                    todo.append(inner)
+        todo.extend(c for c in (e.__cause__, e.__context__) if c is not None)
+    return None
+
+
 class MeterLimitError(LedgerError):
     """A meter, a reserve or a running total would grow past what its column holds
     (:data:`croupier.units.STORED_INT_MAX`, a signed 64-bit integer): the operation — a round's
@@ -445,14 +470,22 @@ class SubmissionError(CroupierError, ValueError):
     """A Rules Submission (§ 601a.2) is malformed or breaks rules of the regulation.
 
     ``violations`` holds every problem found, each as (message, section or ``None``); the message of
-    the exception lists them all.
+    the exception lists them all. ``maximum`` is croupier's money maximum as printed when one of
+    them is an amount over it (an :class:`AmountLimitError`'s), else ``None``.
     """
 
-    def __init__(self, source: str, violations: tuple[tuple[str, str | None], ...]) -> None:
+    def __init__(
+        self,
+        source: str,
+        violations: tuple[tuple[str, str | None], ...],
+        *,
+        maximum: str | None = None,
+    ) -> None:
         lines = [cite(msg, sec) for msg, sec in violations]
         super().__init__(f"{source}: " + "; ".join(lines))
         self.source = source
         self.violations = violations
+        self.maximum = maximum
 
 
 class ProcedureError(RulesError):
@@ -485,15 +518,21 @@ class UnicodeTextError(InputFileError):
     that was not UTF-8), which no UTF-8 text can hold (RFC 8259 § 8.2; every string croupier
     reads is Unicode scalar values).
     ``pointer`` is the string's JSON pointer (RFC 6901; ``""`` the whole document), ``key``
-    whether the string is a key of the object ``pointer`` names. Nothing was read any further."""
+    whether the string is a key of the object ``pointer`` names. The message names the string
+    and where in it the surrogate is (its escape and character position), never the string
+    itself: it may be a secret (a password sent to ``POST /token`` or ``POST /staff``), and a
+    problem or a log line never echoes one. Nothing was read any further."""
 
     def __init__(self, path: str, pointer: str, text: str, *, key: bool = False) -> None:
         at = pointer or "the top of the document"
         what = f"a key of the object at {at}" if key else f"the string at {at}"
+        index = next((i for i, ch in enumerate(text) if 0xD800 <= ord(ch) <= 0xDFFF), 0)
+        code = ord(text[index]) if text else 0xD800
         super().__init__(
             path,
-            f"{what} holds a lone surrogate ({text[:60]!r}), which is not Unicode text: every "
-            "string croupier reads is Unicode scalar values (RFC 8259 § 8.2)",
+            f"{what} holds a lone surrogate (\\u{code:04x} at character {index + 1} of "
+            f"{len(text)}), which is not Unicode text: every string croupier reads is Unicode "
+            "scalar values (RFC 8259 § 8.2)",
         )
         self.pointer = pointer
         self.key = key

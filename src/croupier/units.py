@@ -65,23 +65,31 @@ MAX_AMOUNT_DIGITS = len(str(MAX_CENTS)) - 2
 
 
 def amount_schema(signed: bool = False) -> dict[str, Any]:
-    """The JSON Schema keywords of an amount in dollars as croupier reads one ("$1,250.50",
-    "1250.5"; with ``signed`` a leading ``-`` or ``+``, as an adjustment takes): a ``pattern`` of
-    at most :data:`MAX_AMOUNT_DIGITS` whole-dollar digits, and the limit as ``x-maximum`` (JSON
+    """The JSON Schema keywords of an amount in dollars as croupier reads one
+    (:func:`parse_amount`: ``"$1,250.50"``, ``"1250.5"``, ``".50"``; with ``signed`` a leading
+    ``-`` or ``+``, as an adjustment takes, :func:`parse_signed_amount`): a ``pattern`` of at
+    most :data:`MAX_AMOUNT_DIGITS` whole-dollar digits, and the limit as ``x-maximum`` (JSON
     Schema's ``maximum`` constrains numbers, and an amount is a string of dollars) — for the
-    OpenAPI document's request schemas (pydantic's ``json_schema_extra``).
+    OpenAPI document's request schemas (pydantic's ``json_schema_extra``). The pattern takes
+    what the parser takes within the limit (``tests/test_money_limit.py`` checks both on the
+    same samples).
 
     >>> amount_schema()["x-maximum"]
     '999999999.99'
     """
     d = MAX_AMOUNT_DIGITS
-    sign = r"[-+]?\s*" if signed else ""
+    sign = "[-+]?" if signed else ""
+    whole = rf"(?:[0-9]{{1,3}}(?:,[0-9]{{3}}){{0,{(d - 1) // 3}}}|[0-9]{{1,{d}}})"
+    cents = r"\.[0-9]{1,2}0*"  # no lookahead: generators of strings from patterns lack it
     return {
-        "pattern": rf"^\s*{sign}\$?\s*(?:[0-9]{{1,3}}(?:,[0-9]{{3}}){{0,{(d - 1) // 3}}}|[0-9]{{0,{d}}})"
-        r"(?:\.[0-9]*)?\s*$",
+        "pattern": rf"^{_WS}*{sign}(?:\$[ \t]*)?(?:{whole}(?:{cents})?|{cents}){_WS}*$",
         "x-maximum": f"{MAX_CENTS // 100}.{MAX_CENTS % 100:02d}",
     }
 
+
+_WS = r"[ \t\n\r\f\v]"
+r"""The whitespace an amount may have around it: ASCII's (``str.strip`` would take Unicode's too,
+and the schema's ``\s`` differs between regex dialects)."""
 
 _READ_DIGITS = 40
 """The most digits of dollars read as an amount at all: a longer run is refused as not an amount
@@ -91,7 +99,13 @@ _READ_DIGITS = 40
 # "$１０" (fullwidth) and "$١٠" (Arabic-Indic) would be read as $10
 _DOLLARS = rf"\d{{1,3}}(?:,\d{{3}}){{1,{_READ_DIGITS // 3}}}|\d{{1,{_READ_DIGITS}}}"
 _MONEY = re.compile(rf"^\$\s*({_DOLLARS})(?:\.(\d{{1,2}}))?$", re.ASCII)
-_AMOUNT = re.compile(rf"^\$?\s*({_DOLLARS})?(?:\.(\d{{0,2}})0*)?$", re.ASCII)
+_AMOUNT = re.compile(
+    rf"^{_WS}*([-+]?)(?:\$[ \t]*)?(?=\.?\d)({_DOLLARS})?(?:\.(\d{{1,2}})0*)?{_WS}*$", re.ASCII
+)
+"""An amount as typed: ASCII whitespace around it, a sign (taken only where an adjustment
+reads one), ``$`` (spaces may follow it), whole dollars (digits, or digits in thousands
+groups), a point with one or two digits of cents (zeros after them are read as written); a
+digit at least, before the point or after it. Not ``5.`` nor ``.``."""
 _PERCENT = re.compile(r"^(\d{1,6}(?:\.\d{1,12})?)\s*%$", re.ASCII)
 
 
@@ -148,7 +162,7 @@ def over_limit(text: str, what: str = "") -> str:
     )
 
 
-_LONG = re.compile(r"^\$?\s*([0-9][0-9,]*)(?:\.[0-9]*)?$", re.ASCII)
+_LONG = re.compile(r"^[-+]?\$?\s*([0-9][0-9,]*)(?:\.[0-9]*)?$", re.ASCII)
 """An amount written as dollars (digits, commas, maybe cents): over the limit, not "not an
 amount", when its whole dollars have more than :data:`MAX_AMOUNT_DIGITS` digits."""
 
@@ -178,29 +192,50 @@ def _within(cents: int, text: str, what: str = "") -> int:
 
 
 def parse_amount(text: str, what: str) -> int:
-    """Parse an amount typed by a user, in dollars ("$12,345.67", "12345.67", "5", "0.25"), into
-    positive integer cents; ``what`` names it in errors (e.g. ``"--amount"``).
+    """Parse an amount typed by a user, in dollars ("$12,345.67", "12345.67", "5", "0.25",
+    ".50"; ASCII whitespace around it), into positive integer cents; ``what`` names it in
+    errors (e.g. ``"--amount"``), which quote the text as written.
 
     >>> parse_amount("$1,250.5", "--amount"), parse_amount("5", "--meter")
     (125050, 500)
 
-    Raises :class:`~croupier.errors.InputError` for anything else: no exponents (``1e400``),
-    ``NaN`` or ``inf``, fractions of a cent, zero; and its
-    :class:`~croupier.errors.AmountLimitError` for an amount over :data:`MAX_CENTS`.
+    Raises :class:`~croupier.errors.InputError` for anything else: a sign (``+5``), a point
+    without digits (``5.``), no exponents (``1e400``), ``NaN`` or ``inf``, fractions of a cent,
+    zero; and its :class:`~croupier.errors.AmountLimitError` for an amount over
+    :data:`MAX_CENTS`.
     """
-    m = _AMOUNT.match(text.strip())
-    if not m or not (m.group(1) or m.group(2)):
-        _check_long(text, what)
-        shown = text if len(text) <= 40 else text[:40] + "…"
-        raise InputError(
-            f"{what} must be an amount in dollars (at most {format_money(MAX_CENTS)}, at most "
-            f"two decimals), e.g. 12345.67, not {shown!r}{digits_note(text)}"
-        )
-    dollars = _dollars(m.group(1) or "0", text, what)
-    cents = _within(dollars * 100 + int((m.group(2) or "0").ljust(2, "0")), text, what)
+    cents = _read_amount(text, what, signed=False)
     if cents <= 0:
         raise InputError(f"{what} must be a positive amount, not {text!r}")
     return cents
+
+
+def parse_signed_amount(text: str, what: str) -> int:
+    """Parse a signed amount in dollars, as an adjustment takes (``"-5"``, ``"+$1.50"``,
+    ``"0"``: one ``-`` or ``+`` before the amount of :func:`parse_amount`) into integer cents,
+    zero included; errors quote the text as written, its sign too.
+
+    >>> parse_signed_amount("-$1,000", "--meter"), parse_signed_amount("+.5", "x")
+    (-100000, 50)
+    """
+    return _read_amount(text, what, signed=True)
+
+
+def _read_amount(text: str, what: str, *, signed: bool) -> int:
+    """The cents of ``text`` (:data:`_AMOUNT`), signed when ``signed`` allows a sign."""
+    m = _AMOUNT.match(text)
+    if not m or (m.group(1) and not signed):
+        _check_long(text, what)
+        shown = text if len(text) <= 40 else text[:40] + "…"
+        kind = "a signed amount" if signed else "an amount"
+        raise InputError(
+            f"{what} must be {kind} in dollars (at most {format_money(MAX_CENTS)}, at most "
+            f"two decimals), e.g. {'-' if signed else ''}12345.67, not {shown!r}"
+            f"{digits_note(text)}"
+        )
+    dollars = _dollars(m.group(2) or "0", text, what)
+    cents = _within(dollars * 100 + int((m.group(3) or "0").ljust(2, "0")), text, what)
+    return -cents if m.group(1) == "-" else cents
 
 
 def check_cents(amount_cents: object, what: str = "a wager") -> None:

@@ -63,7 +63,7 @@ from pydantic import (
     model_validator,
 )
 
-from croupier.errors import InputFileError, PaytableError, one_line
+from croupier.errors import AmountLimitError, InputFileError, PaytableError, limit_of, one_line
 from croupier.inputs import parse_toml, read_text, where
 from croupier.paytables.model import (
     Meter,
@@ -349,6 +349,14 @@ def _where(loc: tuple[int | str, ...], data: object = None) -> str:
     return where(loc, label)
 
 
+def _wrapped(message: str, exc: Exception) -> PaytableError:
+    """The file's :class:`PaytableError` for ``exc`` — an
+    :class:`~croupier.errors.AmountLimitError` (a :class:`PaytableError` too) keeping its
+    ``maximum`` when an amount over croupier's limit is what ``exc`` holds."""
+    limit = limit_of(exc)
+    return PaytableError(message) if limit is None else AmountLimitError(message, limit)
+
+
 def _first_error(exc: ValidationError, data: object = None) -> str:
     parts = []
     for err in exc.errors()[:3]:
@@ -379,9 +387,9 @@ def parse_section_text(
     try:
         spec = SectionFile.model_validate(data)
     except ValidationError as exc:
-        raise PaytableError(f"{source}: {_first_error(exc, data)}") from exc
+        raise _wrapped(f"{source}: {_first_error(exc, data)}", exc) from exc
     except PaytableError as exc:  # raised inside a validator
-        raise PaytableError(f"{source}: {exc}") from exc
+        raise _wrapped(f"{source}: {exc}", exc) from exc
     return _to_domain(spec, source, regulation and spec.printed_in_regulation)
 
 

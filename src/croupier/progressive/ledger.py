@@ -69,6 +69,7 @@ from croupier.errors import (
     LedgerError,
     LedgerIntegrityError,
     RoundStateError,
+    cite,
 )
 from croupier.paytables import MeterLevel
 from croupier.progressive.audit import AuditReport
@@ -127,11 +128,35 @@ ADJUSTMENT_RULE = "605a.7(a)(6)"
 """The rule of a manual adjustment of a meter: no alteration but an authorised one."""
 
 
-def check_adjusted(level: MeterLevel, after: LevelState) -> None:
-    """Refuse an adjustment that would leave ``level`` at ``after``, saying which condition it
-    breaks: the meter not above $0, the meter below what it holds for pending awards, the
-    reserve below $0 — a :class:`LedgerError` (a conflict with what the ledger holds, 409 over
-    HTTP) citing the adjustment's rule, § 605a.7(a)(6)."""
+def check_adjusted(level: MeterLevel, after: LevelState, d: Delta | None = None) -> None:
+    """Refuse an adjustment ``d`` that would leave ``level`` at ``after``, saying which condition
+    it breaks: the meter or the reserve raised above croupier's money maximum
+    (:data:`~croupier.units.MAX_CENTS`: an :class:`AmountLimitError` naming it, 422 over HTTP —
+    a person sets no amount above it; growth by increments may pass it, and an adjustment
+    that lowers a meter so grown is always taken); the meter not above $0, the meter below what
+    it holds for pending awards, the reserve below $0 — a :class:`LedgerError` (a conflict with
+    what the ledger holds, 409 over HTTP). Both cite the adjustment's rule, § 605a.7(a)(6)."""
+    top = MAX_CENTS * MICROS_PER_CENT
+    raised = [
+        f"the {level.value} {what} at {format_micros(value)}"
+        for what, value, by in (
+            ("meter", after.meter, d.meter if d else 0),
+            ("reserve", after.reserve, d.reserve if d else 0),
+        )
+        if by > 0 and value > top
+    ]
+    if raised:
+        exc = AmountLimitError(
+            cite(
+                f"the adjustment would leave {' and '.join(raised)}, over croupier's limit "
+                f"({format_money(MAX_CENTS)}, the largest amount a person sets; a meter only "
+                "grows past it by increments)",
+                ADJUSTMENT_RULE,
+            ),
+            format_money(MAX_CENTS),
+        )
+        exc.section = ADJUSTMENT_RULE
+        raise exc
     broken = []
     if after.meter <= 0:
         broken.append(f"the {level.value} meter at {format_micros(after.meter)}, not above $0")
@@ -442,7 +467,7 @@ class Ledger(VerifyingLedger):
             levels = self._levels(conn, pid)
             d = Delta(meter=meter_cents * MICROS_PER_CENT, reserve=reserve_cents * MICROS_PER_CENT)
             after = levels[level].apply(d)
-            check_adjusted(level, after)
+            check_adjusted(level, after, d)
             self._append(
                 conn,
                 pid,

@@ -14,7 +14,7 @@ from croupier.progressive.meterset import ProgressiveMeters
 from croupier.progressive.model import AwardStatus, format_micros
 from croupier.progressive.records import Award, LedgerEvent, ProgressiveStatus
 from croupier.table.progressive import progressive_wagers
-from croupier.units import format_money, format_percent, parse_amount
+from croupier.units import format_money, format_percent, parse_signed_amount
 
 __all__ = [
     "award_dict",
@@ -173,13 +173,10 @@ def progressive_paytable(spec: str, option: str = "--paytable") -> tuple[str, st
 
 
 def signed_cents(text: str, option: str) -> int:
-    """A signed amount in dollars ('-5', '+$1.50') as cents; ``option`` names it in an error."""
-    t = text.strip()
-    if t.lstrip("+-$") in ("0", "0.00", ""):
-        return 0
-    sign = -1 if t.startswith("-") else 1
-    cents = parse_amount(t.lstrip("+-"), option)
-    return sign * cents
+    """A signed amount in dollars ('-5', '+$1.50', '0') as cents
+    (:func:`~croupier.units.parse_signed_amount`); ``option`` names it in an error, which
+    quotes the text as written."""
+    return parse_signed_amount(text, option)
 
 
 def significant_dict(e: LedgerEvent) -> dict[str, Any]:

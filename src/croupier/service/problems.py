@@ -44,6 +44,7 @@ from croupier.errors import (
     UnknownPaytableError,
     UnknownWagerError,
     error_section,
+    limit_of,
     one_line,
 )
 from croupier.progressive.store import DatabaseRefusedError, LedgerDatabaseError, retry_cures
@@ -221,8 +222,8 @@ def croupier_problem(exc: CroupierError, instance: str) -> JSONResponse:
     where = getattr(exc, "pointer", None)  # a string that is not text (UnicodeTextError)
     if isinstance(where, str):
         extra["pointer"] = where
-    limit = getattr(exc, "maximum", None)  # an amount over the largest (AmountLimitError)
-    if isinstance(limit, str):
+    limit = limit_of(exc)  # an amount over the largest (AmountLimitError), however wrapped
+    if limit is not None:
         extra["maximum"] = limit
     section = error_section(exc)
     said = exc.public if isinstance(exc, LedgerHaltedError) else str(exc)  # no server path

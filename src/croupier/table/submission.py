@@ -60,6 +60,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Valida
 from croupier.analysis.hit_odds import NJ_MAX_ONE_IN, NJ_RULE, AwardOdds, LevelOdds, longer_than
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import (
+    AmountLimitError,
     CroupierError,
     InputError,
     InputFileError,
@@ -265,6 +266,9 @@ class Violation:
 
     message: str
     section: str | None
+    maximum: str | None = None
+    """croupier's money maximum as printed, when the problem is an amount over it
+    (:class:`~croupier.errors.AmountLimitError`): the :class:`SubmissionError` carries it."""
 
     def __str__(self) -> str:  # one line: control characters in quoted user text escaped
         return one_line(cite(self.message, self.section))
@@ -289,7 +293,8 @@ def _money(text: str, where: str, problems: list[Violation]) -> int | None:
     try:
         cents = table_money(text)
     except PaytableError as exc:
-        problems.append(Violation(f"{where}: {exc}", None))
+        limit = exc.maximum if isinstance(exc, AmountLimitError) else None
+        problems.append(Violation(f"{where}: {exc}", None, limit))
         return None
     if cents <= 0:
         problems.append(Violation(f"{where}: an amount must be positive, not {text!r}", None))
@@ -716,7 +721,11 @@ def submission_from_data(data: Mapping[str, Any], source: str = "submission") ->
     spec = parse_submission(data, source)
     sub, problems = _build(spec, source)
     if problems:
-        raise SubmissionError(source, tuple((p.message, p.section) for p in problems))
+        raise SubmissionError(
+            source,
+            tuple((p.message, p.section) for p in problems),
+            maximum=next((p.maximum for p in problems if p.maximum is not None), None),
+        )
     return sub
 
 
