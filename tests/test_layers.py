@@ -22,6 +22,7 @@ import croupier
 
 LAYER = {
     "errors": 0,
+    "environment": 0,
     "inputs": 0,
     "names": 0,
     "units": 0,

@@ -652,7 +652,7 @@ def verify(
     its key, and held by its log (not rolled back past, not forked), and so must every automatic
     checkpoint of this ledger in ``$CROUPIER_CHECKPOINT_DIR`` when it is set (unless
     ``--no-checkpoint-dir``)."""
-    from croupier.commands.meters_checkpoint import checkpoints_said
+    from croupier.commands.meters_view import checkpoints_said
     from croupier.progressive.checkpoint import read as read_checkpoints
 
     checkpoints = read_checkpoints(checkpoint or [])

@@ -3,6 +3,10 @@ events, as tables and as the JSON of docs/schemas/meters-status.schema.json."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from rich import box
 from rich.table import Table
 
@@ -18,6 +22,9 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.units import format_money, format_percent
+
+if TYPE_CHECKING:
+    from croupier.progressive.checkpoint import Checkpoint
 
 
 def _signed(micros: int) -> str:
@@ -199,3 +206,39 @@ def _note(e: LedgerEvent) -> str:
     if k in ("hold", "void-round", "adjustment"):
         return str(d.get("reason", ""))
     return ""
+
+
+def checkpoints_said(
+    checkpoints: Sequence[Checkpoint], where: Path | None, automatic: int, skipped: bool
+) -> list[str]:
+    """What ``verify`` says of the checkpoints it checked, which all held (a failing one is an
+    error naming each that fails): one line for the given ones and one for those of
+    ``$CROUPIER_CHECKPOINT_DIR`` (``where``, ``automatic`` of them), never a line per file."""
+    lines: list[str] = []
+    given = checkpoints[: len(checkpoints) - automatic]
+    if len(given) == 1:
+        c = given[0]
+        lines.append(
+            f"checkpoint {c.source} (event {c.seq}, made {c.doc['time']}) is held by the log"
+        )
+    elif given:
+        seqs = [c.seq for c in given]
+        lines.append(
+            f"{len(given)} checkpoints given (events {min(seqs)} to {max(seqs)}) are all held by "
+            "the log"
+        )
+    if skipped:
+        return lines
+    if where is None:
+        return lines
+    if automatic == 0:
+        lines.append(
+            f"$CROUPIER_CHECKPOINT_DIR ({where}) holds no automatic checkpoint of this ledger yet"
+        )
+        return lines
+    seqs = [c.seq for c in checkpoints[len(given) :]]
+    lines.append(
+        f"{automatic} automatic checkpoints in $CROUPIER_CHECKPOINT_DIR ({where}; events "
+        f"{min(seqs)} to {max(seqs)}) are all held by the log (--no-checkpoint-dir skips them)"
+    )
+    return lines

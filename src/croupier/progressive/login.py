@@ -53,7 +53,6 @@ import hashlib
 import hmac
 import ipaddress
 import math
-import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -63,10 +62,10 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Engine
 
 import croupier.progressive.schema as t
-from croupier.errors import InputError, LoginLockedError
+from croupier.environment import env_int
+from croupier.errors import LoginLockedError
 from croupier.progressive.meters import EventDraft
 from croupier.progressive.model import EventKind, SignificantCode
-from croupier.units import ascii_digits
 
 Append = Callable[[Connection, Sequence[EventDraft]], None]
 """Chains events outside any progressive in a write transaction (the ledger's ``_append``)."""
@@ -80,15 +79,6 @@ ENV_LOCKOUT = "CROUPIER_LOGIN_LOCKOUT"
 ENV_CLIENT_FAILURES = "CROUPIER_LOGIN_CLIENT_FAILURES"
 ENV_CLIENT_PACE = "CROUPIER_LOGIN_CLIENT_PACE"
 ENV_CLIENT_PACE_MAX = "CROUPIER_LOGIN_CLIENT_PACE_MAX"
-
-
-def _env_int(name: str, default: int, low: int, high: int) -> int:
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    if not ascii_digits(text) or not low <= int(text) <= high:
-        raise InputError(f"${name} is a whole number from {low} to {high}, not {text!r}")
-    return int(text)
 
 
 @dataclass(frozen=True)
@@ -113,15 +103,15 @@ class LoginPolicy:
         first pace, seconds, 1–3,600) and ``$CROUPIER_LOGIN_CLIENT_PACE_MAX`` (seconds, from the
         first pace to 3,600) when set; :class:`~croupier.errors.InputError` for a value out of
         its range."""
-        lockout = _env_int(ENV_LOCKOUT, cls.member_lockout, 1, 86_400)
-        pace = _env_int(ENV_CLIENT_PACE, cls.client_pace, 1, 3_600)
+        lockout = env_int(ENV_LOCKOUT, cls.member_lockout, 1, 86_400)
+        pace = env_int(ENV_CLIENT_PACE, cls.client_pace, 1, 3_600)
         return cls(
-            member_failures=_env_int(ENV_FAILURES, cls.member_failures, 1, 100),
+            member_failures=env_int(ENV_FAILURES, cls.member_failures, 1, 100),
             member_lockout=lockout,
-            client_failures=_env_int(ENV_CLIENT_FAILURES, cls.client_failures, 1, 10_000),
+            client_failures=env_int(ENV_CLIENT_FAILURES, cls.client_failures, 1, 10_000),
             client_window=max(cls.client_window, lockout),
             client_pace=pace,
-            client_pace_max=_env_int(
+            client_pace_max=env_int(
                 ENV_CLIENT_PACE_MAX, max(pace, cls.client_pace_max), pace, 3_600
             ),
         )

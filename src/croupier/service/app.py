@@ -32,6 +32,7 @@ from fastapi.responses import RedirectResponse
 from starlette.routing import Match
 
 import croupier
+from croupier.environment import env_int
 from croupier.errors import CroupierError, InputError
 from croupier.inputs import MAX_NESTING, parse_json
 from croupier.progressive import Ledger, default_url
@@ -58,7 +59,6 @@ from croupier.service.forwarded import TrustedProxies
 from croupier.service.job_runner import JobRunner
 from croupier.service.problems import croupier_problem, failure_problem, install, problem
 from croupier.service.query import known_query
-from croupier.units import ascii_digits
 
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
 ENV_MAX_BODY = "CROUPIER_MAX_BODY"
@@ -105,22 +105,10 @@ class ServiceConfig:
         return cls(
             db=os.environ.get("CROUPIER_DB") or None,
             cors_origins=origins,
-            max_body=_env_int(ENV_MAX_BODY, cls.max_body, 1, 1 << 30, "bytes"),
-            token_ttl=_env_int(ENV_TOKEN_TTL, cls.token_ttl, 60, 7 * 24 * 3600, "seconds"),
+            max_body=env_int(ENV_MAX_BODY, cls.max_body, 1, 1 << 30, "bytes"),
+            token_ttl=env_int(ENV_TOKEN_TTL, cls.token_ttl, 60, 7 * 24 * 3600, "seconds"),
             trusted_proxies=TrustedProxies.from_env(),
         )
-
-
-def _env_int(name: str, default: int, low: int, high: int, unit: str) -> int:
-    """``$name`` as a whole number from ``low`` to ``high`` (``default`` when unset)."""
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    if not ascii_digits(text) or not low <= int(text) <= high:
-        raise InputError(
-            f"${name} is a whole number of {unit} from {low:,} to {high:,}, not {text[:40]!r}"
-        )
-    return int(text)
 
 
 def root_relative_redirects(app: FastAPI) -> None:

@@ -47,16 +47,14 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from dataclasses import dataclass
 
 from uvicorn._types import ASGI3Application, ASGIReceiveCallable, ASGISendCallable, Scope
 from uvicorn.protocols.http import flow_control
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResponseCycle
 
-from croupier.errors import InputError
+from croupier.environment import env_int
 from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE
-from croupier.units import ascii_digits
 
 ENV_HEADER_TIMEOUT = "CROUPIER_HEADER_TIMEOUT"
 ENV_LIMIT_CONCURRENCY = "CROUPIER_LIMIT_CONCURRENCY"
@@ -66,17 +64,6 @@ BUSY_RETRY_AFTER = 1
 """``Retry-After`` seconds of the ``503`` past ``limit_concurrency``."""
 PROTOCOL = "croupier.service.connections:HeadTimeoutProtocol"
 """:class:`HeadTimeoutProtocol` as uvicorn's ``http`` option names it (each worker imports it)."""
-
-
-def _env_int(name: str, default: int, low: int, high: int, unit: str) -> int:
-    text = os.environ.get(name, "").strip()
-    if not text:
-        return default
-    if not ascii_digits(text) or not low <= int(text) <= high:
-        raise InputError(
-            f"${name} is a whole number of {unit} from {low:,} to {high:,}, not {text[:40]!r}"
-        )
-    return int(text)
 
 
 @dataclass(frozen=True)
@@ -95,14 +82,14 @@ class ConnectionLimits:
         ``$CROUPIER_TIMEOUT_KEEP_ALIVE`` and ``$CROUPIER_BODY_TIMEOUT`` (the defaults when unset);
         :class:`~croupier.errors.InputError` for a value out of its range."""
         return cls(
-            header_timeout=_env_int(ENV_HEADER_TIMEOUT, cls.header_timeout, 1, 300, "seconds"),
-            limit_concurrency=_env_int(
+            header_timeout=env_int(ENV_HEADER_TIMEOUT, cls.header_timeout, 1, 300, "seconds"),
+            limit_concurrency=env_int(
                 ENV_LIMIT_CONCURRENCY, cls.limit_concurrency, 1, 100_000, "connections"
             ),
-            timeout_keep_alive=_env_int(
+            timeout_keep_alive=env_int(
                 ENV_TIMEOUT_KEEP_ALIVE, cls.timeout_keep_alive, 1, 300, "seconds"
             ),
-            body_timeout=_env_int(ENV_BODY_TIMEOUT, cls.body_timeout, 1, 600, "seconds"),
+            body_timeout=env_int(ENV_BODY_TIMEOUT, cls.body_timeout, 1, 600, "seconds"),
         )
 
 
