@@ -508,3 +508,26 @@ def test_failed_logins_are_anchored_at_most_once_a_minute(
     assert "pruned 2 security checkpoints" in run.err
     left = [json.loads(p.read_text())["reason"] for p in where.rglob("*.json")]
     assert "security" not in left and "award" in left
+
+
+def test_a_checkpoint_never_replaces_a_device_a_link_or_a_folder(tmp_path: Path) -> None:
+    """``--out`` is renamed into place, so a path that is not a regular file is refused: a
+    rename over ``/dev/null`` run as root would leave a file where the device was."""
+    import os
+    import stat
+
+    from croupier.progressive.checkpoint import write_file
+
+    before = os.stat("/dev/null")
+    target = tmp_path / "real.json"
+    target.write_text("kept")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    for path in (Path("/dev/null"), link, tmp_path):
+        with pytest.raises(OSError, match="not a regular file"):
+            write_file(path, "{}")
+    after = os.stat("/dev/null")
+    assert stat.S_ISCHR(after.st_mode) and after.st_mode == before.st_mode
+    assert link.is_symlink() and target.read_text() == "kept"
+    write_file(target, "{}")  # a regular file is replaced, as before
+    assert target.read_text() == "{}"

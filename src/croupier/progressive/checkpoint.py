@@ -52,6 +52,7 @@ security events).
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import hmac
 import json
@@ -422,7 +423,16 @@ def _temporary(path: Path, text: str) -> Path:
 
 def write_file(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` atomically: a temporary file beside it written and fsynced,
-    renamed over ``path``, the directory fsynced (``OSError`` if any step fails)."""
+    renamed over ``path``, the directory fsynced (``OSError`` if any step fails). A ``path``
+    that exists and is not a regular file — a device such as ``/dev/null``, a link, a pipe, a
+    folder — is refused (``OSError`` saying why), never replaced: a rename
+    over it would put a file where the system's device was."""
+    if os.path.lexists(path) and not (path.is_file() and not path.is_symlink()):
+        raise OSError(
+            errno.EEXIST,
+            "it is not a regular file (a checkpoint is written only to a new or regular file; "
+            "without --out it is printed)",
+        )
     tmp: Path | None = None
     try:
         tmp = _temporary(path, text)
