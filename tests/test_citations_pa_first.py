@@ -109,6 +109,11 @@ def _build(t: type[CroupierError], message: str, also: str | None) -> CroupierEr
         "source": "table.toml",
         "violations": ((message, "601a.2"), ("an amount must be positive", None)),
         "offset": None,
+        "maximum": "999999999.99",  # AmountLimitError, SubmissionError: the limit
+        "public": message,  # LedgerHaltedError: what a client is told
+        "pointer": "/bets/0",  # UnicodeTextError: where the string is
+        "text": "a\ud800",  # ... and the string
+        "key": False,
     }
     params = _params(t)
     args: list[Any] = []

@@ -98,6 +98,7 @@ MEANING = {
     "MeterLimitError": 409,  # the level recorded cannot grow that far (its column is full)
     "LedgerDatabaseError": 503,  # the database cannot be used now: retry later
     "UnconfirmedFlushError": 503,  # committed, its flush not confirmed: the retry answers it
+    "LedgerHaltedError": 503,  # halted for an integrity fault until the operator acts (no retry)
 }
 """What each kind of error means over HTTP; every other kind is the caller's input or a rule of
 the regulation (422)."""
