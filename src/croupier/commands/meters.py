@@ -652,7 +652,7 @@ def verify(
     its key, and held by its log (not rolled back past, not forked), and so must every automatic
     checkpoint of this ledger in ``$CROUPIER_CHECKPOINT_DIR`` when it is set (unless
     ``--no-checkpoint-dir``)."""
-    from croupier.commands.meters_view import checkpoints_said
+    from croupier.commands.meters_view import checkpoints_said, print_verified, verify_document
     from croupier.progressive.checkpoint import read as read_checkpoints
 
     checkpoints = read_checkpoints(checkpoint or [])
@@ -668,64 +668,26 @@ def verify(
             names, checkpoints=checkpoints, accept_missing_head=accept_missing_head
         )
         checks = {n: ledger.check_configuration(n) for n in names}
-        results = {
-            n: {lv.value: format_micros(s.meter) for lv, s in report.levels[n].items()}
-            for n in names
-        }
-        micros = {n: {lv.value: s.meter for lv, s in report.levels[n].items()} for n in names}
         if not report.chain_checked and not without_key:
             raise LedgerKeyError(
                 f"the ledger key {ledger.key_file} is not here: everything else matches the log, "
                 "but the events' macs were not checked, so an edit of the events would not show; "
                 "give the ledger's key file, or --without-key to check only the rest"
             )
-        chain = (
+        kept = _kept_said(report, ledger, accept_missing_head)
+        anchored = checkpoints_said(checkpoints, where, len(automatic), no_checkpoint_dir)
+        if json_out:
+            data = verify_document(report, checkpoints, checks)
+            print(json.dumps(data, indent=2))
+            return
+        print_verified(report, checks)
+        out.print(f"{report.events} events in {ledger.display_url}")
+        out.print(
             "the events' HMAC chain matches the ledger key"
             if report.chain_checked
             else f"the ledger key {ledger.key_file} is not here: the chain's macs were NOT "
             "checked (everything else was)"
         )
-        kept = _kept_said(report, ledger, accept_missing_head)
-        anchored = checkpoints_said(checkpoints, where, len(automatic), no_checkpoint_dir)
-        if json_out:
-            data = {
-                "events": report.events,
-                "chain_checked": report.chain_checked,
-                "head_kept": report.head_kept,
-                "head_recreated": report.head_recreated,
-                "checkpoints": [{"file": c.source, "seq": c.seq} for c in checkpoints],
-                "verified": results,
-                "verified_micros": micros,
-                "configuration": {
-                    n: {
-                        "paytable_sha256": c.approved_paytable,
-                        "running_paytable_sha256": c.running_paytable,
-                        "submission_sha256": c.approved_submission,
-                        "running_submission_sha256": c.running_submission,
-                    }
-                    for n, c in checks.items()
-                },
-            }
-            print(json.dumps(data, indent=2))
-            return
-        for n, levels_shown in results.items():
-            shown = ", ".join(f"{k} {v}" for k, v in levels_shown.items())
-            c, named = checks[n], one_line(n)
-            out.print(f"{named}: replayed, every level matches the ledger ({shown})")
-            if c.approved_paytable is None:
-                out.print(f"{named}: made before configuration digests: none to compare")
-            else:
-                sub = (
-                    "the submission's matches too"
-                    if c.approved_submission and c.running_submission
-                    else "no submission compared"
-                )
-                out.print(
-                    f"{named}: running paytable digest {c.running_paytable} is the approved one; "
-                    f"{sub}"
-                )
-        out.print(f"{report.events} events in {ledger.display_url}")
-        out.print(chain)
         out.print(kept)
         for line in anchored:
             out.print(line)

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich import box
 from rich.table import Table
 
 from croupier.cards import decks_phrase
 from croupier.commands.common import out, shown
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, one_line
 from croupier.progressive import (
     HitPolicy,
     LedgerEvent,
@@ -24,7 +24,9 @@ from croupier.progressive import (
 from croupier.units import format_money, format_percent
 
 if TYPE_CHECKING:
+    from croupier.progressive.audit import AuditReport
     from croupier.progressive.checkpoint import Checkpoint
+    from croupier.progressive.configuration import ConfigurationCheck
 
 
 def _signed(micros: int) -> str:
@@ -242,3 +244,54 @@ def checkpoints_said(
         f"{min(seqs)} to {max(seqs)}) are all held by the log (--no-checkpoint-dir skips them)"
     )
     return lines
+
+
+def verify_document(
+    report: AuditReport, checkpoints: list[Checkpoint], checks: dict[str, ConfigurationCheck]
+) -> dict[str, Any]:
+    """``croupier meters verify --json``'s document (docs/schemas/meters-verify.schema.json):
+    the progressives of ``checks``, their levels as ``report`` replayed them."""
+    micros = {n: {lv.value: s.meter for lv, s in report.levels[n].items()} for n in checks}
+    results = {
+        n: {lv: format_micros(m) for lv, m in levels.items()} for n, levels in micros.items()
+    }
+    return {
+        "events": report.events,
+        "chain_checked": report.chain_checked,
+        "head_kept": report.head_kept,
+        "head_recreated": report.head_recreated,
+        "checkpoints": [{"file": c.source, "seq": c.seq} for c in checkpoints],
+        "verified": results,
+        "verified_micros": micros,
+        "configuration": {
+            n: {
+                "paytable_sha256": c.approved_paytable,
+                "running_paytable_sha256": c.running_paytable,
+                "submission_sha256": c.approved_submission,
+                "running_submission_sha256": c.running_submission,
+            }
+            for n, c in checks.items()
+        },
+    }
+
+
+def print_verified(report: AuditReport, checks: dict[str, ConfigurationCheck]) -> None:
+    """Each progressive of ``checks`` verified: its levels as ``report`` replayed them and its
+    configuration digests."""
+    for n in checks:
+        shown = ", ".join(
+            f"{lv.value} {format_micros(s.meter)}" for lv, s in report.levels[n].items()
+        )
+        c, named = checks[n], one_line(n)
+        out.print(f"{named}: replayed, every level matches the ledger ({shown})")
+        if c.approved_paytable is None:
+            out.print(f"{named}: made before configuration digests: none to compare")
+        else:
+            sub = (
+                "the submission's matches too"
+                if c.approved_submission and c.running_submission
+                else "no submission compared"
+            )
+            out.print(
+                f"{named}: running paytable digest {c.running_paytable} is the approved one; {sub}"
+            )
