@@ -31,6 +31,7 @@ from croupier.progressive import (
     Role,
     RoundSettlement,
     RoundStatus,
+    schema,
 )
 from croupier.progressive.staff import use_hasher
 
@@ -173,3 +174,41 @@ def play(
         idempotency_key=key or f"{table}/{round_id}",
         by=DEALER,
     )
+
+
+TABLES = ["progressives", "staff", "linked_tables", "meter_levels", "rounds", "settlements",
+          "awards", "ledger_events", "ledger_chain"]  # fmt: skip
+"""The ledger's tables a backup holds (:func:`snapshot`), parents first."""
+
+
+def without_append_only(ledger: Ledger) -> None:
+    """What someone with the database's owner rights can do: take the trigger out of the way."""
+    with ledger.engine.begin() as conn:
+        if ledger.dialect == "sqlite":
+            conn.execute(sa.text("DROP TRIGGER IF EXISTS ledger_events_no_update"))
+            conn.execute(sa.text("DROP TRIGGER IF EXISTS ledger_events_no_delete"))
+        else:
+            conn.execute(
+                sa.text("ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_append_only")
+            )
+
+
+def snapshot(ledger: Ledger) -> dict[str, list[dict[str, object]]]:
+    """Every row of the ledger's tables: a backup."""
+    with ledger.engine.connect() as conn:
+        return {
+            name: [dict(r._mapping) for r in conn.execute(sa.select(schema.metadata.tables[name]))]
+            for name in TABLES
+        }
+
+
+def restore(ledger: Ledger, backup: dict[str, list[dict[str, object]]]) -> None:
+    """Put the backup back, as someone restoring the database from an earlier copy would."""
+    without_append_only(ledger)
+    tables = schema.metadata.tables
+    with ledger.engine.begin() as conn:
+        for name in reversed(TABLES):
+            conn.execute(tables[name].delete())
+        for name in TABLES:
+            if backup[name]:
+                conn.execute(tables[name].insert(), backup[name])

@@ -35,13 +35,13 @@ from progressive_support import (
     mtd_ledger,
     new_db_url,
     play,
+    restore,
     secret,
+    snapshot,
+    without_append_only,
 )
 
 AUDITOR = "audrey"
-
-TABLES = ["progressives", "staff", "linked_tables", "meter_levels", "rounds", "settlements",
-          "awards", "ledger_events", "ledger_chain"]  # fmt: skip
 
 
 @pytest.fixture(params=BACKENDS)
@@ -84,38 +84,6 @@ def take(url: str, out: Path) -> dict[str, Any]:
     assert run.code == 0, run.err
     doc: dict[str, Any] = json.loads(out.read_text())
     return doc
-
-
-def snapshot(ledger: Ledger) -> dict[str, list[dict[str, object]]]:
-    """Every row of the ledger's tables: a backup."""
-    with ledger.engine.connect() as conn:
-        return {
-            name: [dict(r._mapping) for r in conn.execute(sa.select(schema.metadata.tables[name]))]
-            for name in TABLES
-        }
-
-
-def restore(ledger: Ledger, backup: dict[str, list[dict[str, object]]]) -> None:
-    """Put the backup back, as someone restoring the database from an earlier copy would."""
-    without_append_only(ledger)
-    tables = schema.metadata.tables
-    with ledger.engine.begin() as conn:
-        for name in reversed(TABLES):
-            conn.execute(tables[name].delete())
-        for name in TABLES:
-            if backup[name]:
-                conn.execute(tables[name].insert(), backup[name])
-
-
-def without_append_only(ledger: Ledger) -> None:
-    with ledger.engine.begin() as conn:
-        if ledger.dialect == "sqlite":
-            conn.execute(sa.text("DROP TRIGGER IF EXISTS ledger_events_no_update"))
-            conn.execute(sa.text("DROP TRIGGER IF EXISTS ledger_events_no_delete"))
-        else:
-            conn.execute(
-                sa.text("ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_append_only")
-            )
 
 
 # -- the copy of the head is required ------------------------------------------------------

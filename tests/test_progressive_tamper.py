@@ -27,6 +27,9 @@ from progressive_support import (
     mtd_ledger,
     new_db_url,
     play,
+    restore,
+    snapshot,
+    without_append_only,
 )
 
 
@@ -48,15 +51,6 @@ def ledger(db_url: str) -> Iterator[Ledger]:
 def sql(ledger: Ledger, statement: str, **params: object) -> None:
     with ledger.engine.begin() as conn:
         conn.execute(sa.text(statement), params)
-
-
-def without_append_only(ledger: Ledger) -> None:
-    """What someone with the database's owner rights can do: take the trigger out of the way."""
-    if ledger.dialect == "sqlite":
-        sql(ledger, "DROP TRIGGER ledger_events_no_update")
-        sql(ledger, "DROP TRIGGER ledger_events_no_delete")
-    else:
-        sql(ledger, "ALTER TABLE ledger_events DISABLE TRIGGER ledger_events_append_only")
 
 
 def keyless(ledger: Ledger, tmp_path: Path) -> Ledger:
@@ -254,31 +248,6 @@ def test_the_bootstrap_is_once_and_staff_need_a_shift_manager(ledger: Ledger) ->
     assert ledger.authenticate(SHIFT, f"{SHIFT}-secret").role is Role.SHIFT_MANAGER
     assert "mallory" not in {m.name for m in ledger.users()}
     ledger.audit()
-
-
-TABLES = ["progressives", "staff", "linked_tables", "meter_levels", "rounds", "settlements",
-          "awards", "ledger_events", "ledger_chain"]  # fmt: skip
-
-
-def snapshot(ledger: Ledger) -> dict[str, list[dict[str, object]]]:
-    """Every row of the ledger's tables: a backup."""
-    with ledger.engine.connect() as conn:
-        return {
-            name: [dict(r._mapping) for r in conn.execute(sa.select(schema.metadata.tables[name]))]
-            for name in TABLES
-        }
-
-
-def restore(ledger: Ledger, backup: dict[str, list[dict[str, object]]]) -> None:
-    """Put the backup back, as someone restoring the database from an earlier copy would."""
-    without_append_only(ledger)
-    tables = schema.metadata.tables
-    with ledger.engine.begin() as conn:
-        for name in reversed(TABLES):
-            conn.execute(tables[name].delete())
-        for name in TABLES:
-            if backup[name]:
-                conn.execute(tables[name].insert(), backup[name])
 
 
 def test_a_database_rolled_back_with_its_chain_head_fails_verify(
