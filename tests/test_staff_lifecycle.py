@@ -28,8 +28,9 @@ from progressive_support import (
     new_db_url,
     play,
     secret,
+    without_append_only,
 )
-from test_progressive_tamper import keyless, without_append_only
+from test_progressive_tamper import keyless
 
 
 @pytest.fixture(params=BACKENDS)
