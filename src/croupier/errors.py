@@ -326,19 +326,36 @@ class RoundHeldError(RulesError):
     (§ 633b.2(f)); it cannot be settled until a recount agrees or it is voided."""
 
 
-class AuthorizationError(RulesError):
-    """The user's role may not do this, e.g. validate a progressive payout without being a
-    floorperson or above (§ 633b.2(h)(3))."""
-
-
 class LinkError(RulesError):
     """The table is not linked to the progressive (§ 605a.8) or a position is not at the table."""
 
 
-class AuthenticationError(LedgerError):
+class AccessError(CroupierError, PermissionError):
+    """Who asked may not do this: not who they say (:class:`AuthenticationError`) or not of a
+    role the rule allows (:class:`AuthorizationError`). ``section`` cites the rule that sets
+    the role, when one does (§ 633b.2(h)(3): a floorperson or above validates a progressive
+    payout); ``reason`` is the message as given, before the citation."""
+
+    section: str | None
+
+    def __init__(
+        self, message: str, section: str | None = None, *, also: str | None = None
+    ) -> None:
+        super().__init__(cite(message, section, also))
+        self.section = section
+        self.reason = message
+        self.also = also
+
+
+class AuthenticationError(AccessError):
     """A staff member could not be authenticated: an unknown name or a wrong credential (the
     message does not say which), a credential that is missing or too short, or a bootstrap asked
     of a ledger that has staff already."""
+
+
+class AuthorizationError(AccessError):
+    """The user's role may not do this, e.g. validate a progressive payout without being a
+    floorperson or above (§ 633b.2(h)(3))."""
 
 
 class LoginLockedError(AuthenticationError):
