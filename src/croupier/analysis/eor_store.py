@@ -30,7 +30,6 @@ import os
 import sys
 import time
 from functools import cache
-from importlib import resources
 from itertools import permutations
 from math import comb
 from pathlib import Path
@@ -41,8 +40,10 @@ from croupier.analysis.exact import exact_counts
 from croupier.analysis.precomputed import (
     RECOUNT_VARIABLE,
     class_name,
+    data_path,
     fingerprint,
     offerings,
+    shipped,
 )
 from croupier.cards import DECK, Shoe, decks_phrase
 from croupier.errors import CroupierError, InputError
@@ -207,17 +208,14 @@ def _plain(wager: Wager) -> bool:
 
 
 def _data_path() -> Path:
-    return Path(str(resources.files("croupier.analysis") / "data" / DATA))
+    return data_path(DATA)
 
 
 @cache
 def stored() -> dict[tuple[str, int], tuple[str, CardCounts]]:
     """The shipped counts by (wager class, decks): (fingerprint, counts)."""
-    path = _data_path()
-    if not path.exists():
-        return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    if doc.get("format") != FORMAT:
+    doc = shipped(_data_path(), FORMAT)
+    if doc is None:
         return {}
     return {
         (e["class"], e["decks"]): (e["fingerprint"], tuple(tuple(c) for c in e["counts"]))
