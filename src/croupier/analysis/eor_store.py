@@ -39,6 +39,7 @@ import numpy as np
 from croupier.analysis.exact import exact_counts
 from croupier.analysis.precomputed import (
     RECOUNT_VARIABLE,
+    class_default,
     class_name,
     data_path,
     fingerprint,
@@ -180,7 +181,7 @@ def card_counts(
         )
     return (
         _cached(type(wager), decks, budget_seconds)
-        if _plain(wager)
+        if class_default(wager)
         else counted(wager, decks, budget_seconds)
     )
 
@@ -190,18 +191,6 @@ def _cached(
     wager_type: type[Wager], decks: int, budget_seconds: float | None
 ) -> tuple[CardCounts, str]:
     return counted(wager_type(), decks, budget_seconds)
-
-
-def _plain(wager: Wager) -> bool:
-    """Whether ``wager`` is its class's default set-up (counts shared by the class)."""
-    from dataclasses import fields
-
-    default = type(wager)()
-    return all(
-        getattr(wager, f.name) == getattr(default, f.name)
-        for f in fields(wager)
-        if f.name != "book_override"
-    )
 
 
 # -- the stored counts ---------------------------------------------------------------------------
@@ -224,7 +213,7 @@ def stored() -> dict[tuple[str, int], tuple[str, CardCounts]]:
 
 
 def _lookup(wager: Wager, decks: int) -> CardCounts | None:
-    if os.environ.get(RECOUNT_VARIABLE) or not _plain(wager):
+    if os.environ.get(RECOUNT_VARIABLE) or not class_default(wager):
         return None
     entry = stored().get((class_name(type(wager)), decks))
     if entry is None or entry[0] != fingerprint(type(wager)):

@@ -28,7 +28,7 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -72,6 +72,17 @@ class StoredCount:
 def class_name(wager_type: type[Wager]) -> str:
     """``module.QualifiedName`` of a wager class: the key of its stored counts."""
     return f"{wager_type.__module__}.{wager_type.__qualname__}"
+
+
+def class_default(wager: Wager) -> bool:
+    """Whether ``wager`` is set up as its class's default, its paytables (``book_override``)
+    aside: a wager whose counts are its class's stored ones."""
+    default = type(wager)()
+    return all(
+        getattr(wager, f.name) == getattr(default, f.name)
+        for f in fields(wager)
+        if f.name != "book_override"
+    )
 
 
 # -- fingerprints ----------------------------------------------------------------------------------
