@@ -39,7 +39,7 @@ slow for thousands of dealer distributions per upcard. The rounding error is far
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
@@ -214,19 +214,20 @@ class _Engine:
 
     def hit(self, hand: tuple[int, ...]) -> float:
         """EV of taking one card and then playing on optimally."""
-        ev = 0.0
-        for v, p in enumerate(self.draw_probs(hand)):
-            if p:
-                ev += p * self.best(_add(hand, v))
-        return ev
+        return self._one_card(hand, self.best)
 
     def double(self, hand: tuple[int, ...]) -> float:
         """EV of doubling: twice the wager, one card, stand."""
+        return 2.0 * self._one_card(hand, self.stand)
+
+    def _one_card(self, hand: tuple[int, ...], then: Callable[[tuple[int, ...]], float]) -> float:
+        """EV of taking one card to ``hand`` and then ``then`` (the EV of the hand it makes),
+        summed over the card values in order."""
         ev = 0.0
         for v, p in enumerate(self.draw_probs(hand)):
             if p:
-                ev += p * self.stand(_add(hand, v))
-        return 2.0 * ev
+                ev += p * then(_add(hand, v))
+        return ev
 
     def table(self, family: _Family, dealer: FloatArray) -> None:
         """Fill the memos with the stand and best values of every hand of ``family`` at once, from

@@ -30,7 +30,6 @@ import os
 import sys
 import time
 from functools import cache
-from importlib import resources
 from itertools import permutations
 from math import comb
 from pathlib import Path
@@ -40,9 +39,12 @@ import numpy as np
 from croupier.analysis.exact import exact_counts
 from croupier.analysis.precomputed import (
     RECOUNT_VARIABLE,
+    class_default,
     class_name,
+    data_path,
     fingerprint,
     offerings,
+    shipped,
 )
 from croupier.cards import DECK, Shoe, decks_phrase
 from croupier.errors import CroupierError, InputError
@@ -179,7 +181,7 @@ def card_counts(
         )
     return (
         _cached(type(wager), decks, budget_seconds)
-        if _plain(wager)
+        if class_default(wager)
         else counted(wager, decks, budget_seconds)
     )
 
@@ -191,33 +193,18 @@ def _cached(
     return counted(wager_type(), decks, budget_seconds)
 
 
-def _plain(wager: Wager) -> bool:
-    """Whether ``wager`` is its class's default set-up (counts shared by the class)."""
-    from dataclasses import fields
-
-    default = type(wager)()
-    return all(
-        getattr(wager, f.name) == getattr(default, f.name)
-        for f in fields(wager)
-        if f.name != "book_override"
-    )
-
-
 # -- the stored counts ---------------------------------------------------------------------------
 
 
 def _data_path() -> Path:
-    return Path(str(resources.files("croupier.analysis") / "data" / DATA))
+    return data_path(DATA)
 
 
 @cache
 def stored() -> dict[tuple[str, int], tuple[str, CardCounts]]:
     """The shipped counts by (wager class, decks): (fingerprint, counts)."""
-    path = _data_path()
-    if not path.exists():
-        return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    if doc.get("format") != FORMAT:
+    doc = shipped(_data_path(), FORMAT)
+    if doc is None:
         return {}
     return {
         (e["class"], e["decks"]): (e["fingerprint"], tuple(tuple(c) for c in e["counts"]))
@@ -226,7 +213,7 @@ def stored() -> dict[tuple[str, int], tuple[str, CardCounts]]:
 
 
 def _lookup(wager: Wager, decks: int) -> CardCounts | None:
-    if os.environ.get(RECOUNT_VARIABLE) or not _plain(wager):
+    if os.environ.get(RECOUNT_VARIABLE) or not class_default(wager):
         return None
     entry = stored().get((class_name(type(wager)), decks))
     if entry is None or entry[0] != fingerprint(type(wager)):

@@ -14,11 +14,11 @@ its cost does not grow with the deck count.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from functools import lru_cache
 from math import prod
 
-from croupier.analysis.precomputed import lookup
+from croupier.analysis.precomputed import class_default, lookup
 from croupier.cards import DECK, Card, Shoe
 from croupier.errors import ShoeError
 from croupier.wagers.base import Wager
@@ -78,19 +78,9 @@ def exact_counts(wager: Wager, shoe: Shoe) -> OutcomeCounts:
         )
     counts = _cached_counts(type(wager), shoe.counts)
     # the stored statement is the class's own; a wager set up otherwise states (or refuses) its own
-    stored = lookup(type(wager), shoe.counts) if _as_registered(wager) else None
+    stored = lookup(type(wager), shoe.counts) if class_default(wager) else None
     own = stored.convention if stored is not None else wager.counting_convention(shoe)
     return OutcomeCounts(counts, sum(counts), own or convention(wager, shoe))
-
-
-def _as_registered(wager: Wager) -> bool:
-    """Whether ``wager`` is set up as its class's default (its paytables aside)."""
-    default = type(wager)()
-    return all(
-        getattr(wager, f.name) == getattr(default, f.name)
-        for f in fields(wager)
-        if f.name != "book_override"
-    )
 
 
 @lru_cache(maxsize=256)

@@ -19,9 +19,9 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
+from croupier.analysis import precomputed
 from croupier.analysis.precomputed import modules_fingerprint, recounting_now
 
 DATA = "switch-hands-figures.json"
@@ -53,7 +53,7 @@ def fingerprint() -> str:
 
 def data_path() -> Path:
     """Where the shipped figures are."""
-    return Path(str(resources.files("croupier.analysis") / "data" / DATA))
+    return precomputed.data_path(DATA)
 
 
 def computed(decks: int) -> tuple[GameFigures, ...]:
@@ -70,11 +70,8 @@ def computed(decks: int) -> tuple[GameFigures, ...]:
 def stored() -> dict[int, tuple[GameFigures, ...]]:
     """The shipped figures by deck count, if the file is there and its fingerprint matches the
     installed code; else empty."""
-    path = data_path()
-    if not path.exists():
-        return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    if doc.get("format") != FORMAT or doc.get("fingerprint") != fingerprint():
+    doc = precomputed.shipped(data_path(), FORMAT)
+    if doc is None or doc.get("fingerprint") != fingerprint():
         return {}
     out: dict[int, tuple[GameFigures, ...]] = {}
     for g in doc["games"]:

@@ -28,10 +28,11 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from croupier.cards import Shoe
 from croupier.wagers import all_wagers
@@ -71,6 +72,17 @@ class StoredCount:
 def class_name(wager_type: type[Wager]) -> str:
     """``module.QualifiedName`` of a wager class: the key of its stored counts."""
     return f"{wager_type.__module__}.{wager_type.__qualname__}"
+
+
+def class_default(wager: Wager) -> bool:
+    """Whether ``wager`` is set up as its class's default, its paytables (``book_override``)
+    aside: a wager whose counts are its class's stored ones."""
+    default = type(wager)()
+    return all(
+        getattr(wager, f.name) == getattr(default, f.name)
+        for f in fields(wager)
+        if f.name != "book_override"
+    )
 
 
 # -- fingerprints ----------------------------------------------------------------------------------
@@ -227,18 +239,29 @@ def modules_fingerprint(*modules: str) -> str:
 # -- the stored counts ---------------------------------------------------------------------------
 
 
+def data_path(name: str) -> Path:
+    """Where the package data file ``name`` (``croupier/analysis/data``) is."""
+    return Path(str(resources.files("croupier.analysis") / "data" / name))
+
+
+def shipped(path: Path, form: int) -> dict[str, Any] | None:
+    """The JSON document of the data file ``path`` (:func:`data_path`) if it is there and of
+    format ``form``; else ``None``."""
+    if not path.exists():
+        return None
+    doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return doc if doc.get("format") == form else None
+
+
 def _data_path() -> Path:
-    return Path(str(resources.files("croupier.analysis") / "data" / DATA))
+    return data_path(DATA)
 
 
 @cache
 def stored() -> dict[tuple[str, int], StoredCount]:
     """The shipped counts by (wager class, decks); empty if the file is missing."""
-    path = _data_path()
-    if not path.exists():
-        return {}
-    doc = json.loads(path.read_text(encoding="utf-8"))
-    if doc.get("format") != FORMAT:
+    doc = shipped(_data_path(), FORMAT)
+    if doc is None:
         return {}
     out = {}
     for e in doc["counts"]:

@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection, Delete, Insert, Update
 from sqlalchemy.sql import ClauseElement
 
-from croupier.errors import LedgerIntegrityError
+from croupier.errors import LedgerError, LedgerIntegrityError
 from croupier.progressive.store import LedgerDatabaseError, database_failure
 
 Params = Mapping[str, Any] | Sequence[Mapping[str, Any]]
@@ -191,10 +191,8 @@ class Batch:
                         found += max(int(cur.rowcount), 0)
                 out.append(rows if rows is not None else found)
             return out
-        except psycopg.errors.DivisionByZero as exc:
-            raise _unserialised() from exc
         except psycopg.Error as exc:
-            raise database_failure(exc, "the ledger database refused the operation") from exc
+            raise _refusal(exc) from exc
         finally:
             cur.close()
 
@@ -230,10 +228,8 @@ class Batch:
                 else:
                     out.append(max(int(cur.rowcount), 0))
             return out
-        except psycopg.errors.DivisionByZero as exc:
-            raise _unserialised() from exc
         except psycopg.Error as exc:
-            raise database_failure(exc, "the ledger database refused the operation") from exc
+            raise _refusal(exc) from exc
         finally:
             for cur in cursors:
                 cur.close()
@@ -306,6 +302,16 @@ def _guarded(stmt: ClauseElement, rows: int) -> ClauseElement:
         _GUARDED[(id(stmt), rows)] = found
         _KEEP.append(stmt)
     return found
+
+
+def _refusal(exc: Exception) -> LedgerError:
+    """The ledger's error for a batch PostgreSQL refused: a guard's division by zero is a level
+    changed under a locked write (:func:`_guarded`), anything else a database failure."""
+    import psycopg
+
+    if isinstance(exc, psycopg.errors.DivisionByZero):
+        return _unserialised()
+    return database_failure(exc, "the ledger database refused the operation")
 
 
 def _unserialised() -> LedgerIntegrityError:

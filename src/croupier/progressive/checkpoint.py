@@ -69,7 +69,7 @@ from sqlalchemy import Connection, Engine
 
 import croupier.progressive.schema as t
 from croupier.errors import CheckpointError, InputFileError, LedgerError
-from croupier.progressive.records import level_from_row
+from croupier.progressive.records import level_columns, level_from_row
 from croupier.progressive.store import dumps, fsync_dir
 
 FORMAT = "croupier-checkpoint/1"
@@ -137,14 +137,7 @@ def read_state(conn: Connection) -> HeadState:
     meters: dict[str, dict[str, dict[str, int]]] = {}
     for r in conn.execute(_LEVELS):
         s = level_from_row(r)
-        meters.setdefault(r.name, {})[s.level.value] = {
-            "meter_micros": s.meter,
-            "reserve_micros": s.reserve,
-            "held_micros": s.held,
-            "wagered_cents": s.wagered_cents,
-            "paid_cents": s.paid_cents,
-            "hits": s.hits,
-        }
+        meters.setdefault(r.name, {})[s.level.value] = level_columns(s)
     return HeadState(str(first), int(head.head_seq), str(head.head_mac), meters)
 
 

@@ -49,6 +49,7 @@ from croupier.progressive.records import (
     Award,
     ProgressiveStatus,
     award_from_row,
+    level_columns,
     level_from_row,
     stored_event,
 )
@@ -638,17 +639,7 @@ class LedgerBase(StaffLedger):
         conn.execute(
             sa.insert(t.meter_levels),
             [
-                {
-                    "progressive_id": pid,
-                    "level": s.level.value,
-                    "ordinal": i,
-                    "meter_micros": s.meter,
-                    "reserve_micros": s.reserve,
-                    "held_micros": s.held,
-                    "wagered_cents": s.wagered_cents,
-                    "paid_cents": s.paid_cents,
-                    "hits": s.hits,
-                }
+                {"progressive_id": pid, "level": s.level.value, "ordinal": i, **level_columns(s)}
                 for i, s in enumerate(states.values())
             ],
         )

@@ -312,15 +312,9 @@ class Ledger(VerifyingLedger):
         """
         _award_id(award_id)
         with self._tx() as conn:
-            self._may_decide(conn, by, "(h)(3)", "validating a progressive payout")
-            a = self._award_by_id(conn, award_id)
-            pid, defn = self._definition(conn, a.progressive, lock=True)
-            self._award_by_id(conn, award_id, lock=True)
-            a = self._logged_award(conn, pid, a.progressive, award_id)
-            role = self._user(
-                conn, by, Role.FLOORPERSON, defn.rule("(h)(3)"), "validating a progressive payout"
+            pid, defn, a, role = self._pending(
+                conn, award_id, by, "(h)(3)", "validating a progressive payout"
             )
-            self._check_pending(a)
             assert a.level is not None and a.share is not None
             levels = self._levels(conn, pid)
             drafts, paid = payment_events(
@@ -348,16 +342,7 @@ class Ledger(VerifyingLedger):
                 role=role,
             )
             self._store_levels(conn, pid, levels, {a.level: paid})
-            conn.execute(
-                sa.update(t.awards)
-                .where(t.awards.c.id == a.id)
-                .values(status=AwardStatus.PAID.value, validated_by=by)
-            )
-            done = self._logged_award(conn, pid, a.progressive, award_id)
-            if after is not None:
-                after(conn, done)
-            self._fault("validation-commit")
-            return done
+            return self._decided(conn, pid, a, AwardStatus.PAID, by, after, "validation-commit")
 
     def void_award(
         self, award_id: int, *, by: str, reason: str, after: Decided | None = None
@@ -371,13 +356,7 @@ class Ledger(VerifyingLedger):
         if not reason.strip():
             raise InputError("voiding an award needs a reason")
         with self._tx() as conn:
-            self._may_decide(conn, by, VOID_RULE, VOIDING)
-            a = self._award_by_id(conn, award_id)
-            pid, defn = self._definition(conn, a.progressive, lock=True)
-            self._award_by_id(conn, award_id, lock=True)
-            a = self._logged_award(conn, pid, a.progressive, award_id)
-            role = self._user(conn, by, Role.FLOORPERSON, defn.rule(VOID_RULE), VOIDING)
-            self._check_pending(a)
+            pid, defn, a, role = self._pending(conn, award_id, by, VOID_RULE, VOIDING)
             assert a.level is not None and a.share is not None
             levels = self._levels(conn, pid)
             d = void_delta(
@@ -402,16 +381,45 @@ class Ledger(VerifyingLedger):
             )
             self._fault("void")
             self._store_levels(conn, pid, levels, {a.level: levels[a.level].apply(d)})
-            conn.execute(
-                sa.update(t.awards)
-                .where(t.awards.c.id == a.id)
-                .values(status=AwardStatus.VOIDED.value, validated_by=by)
-            )
-            done = self._logged_award(conn, pid, a.progressive, award_id)
-            if after is not None:
-                after(conn, done)
-            self._fault("void-commit")
-            return done
+            return self._decided(conn, pid, a, AwardStatus.VOIDED, by, after, "void-commit")
+
+    def _pending(
+        self, conn: Connection, award_id: int, by: str, paragraph: str, what: str
+    ) -> tuple[int, ProgressiveDefinition, Award, Role]:
+        """The pending award ``award_id`` (its progressive's row locked, then its own) as the log
+        makes it, for ``by`` to decide as ``paragraph`` says (``what``: the refusal's words):
+        ``(pid, definition, award, by's role)``; :meth:`validate` and :meth:`void_award`."""
+        self._may_decide(conn, by, paragraph, what)
+        a = self._award_by_id(conn, award_id)
+        pid, defn = self._definition(conn, a.progressive, lock=True)
+        self._award_by_id(conn, award_id, lock=True)
+        a = self._logged_award(conn, pid, a.progressive, award_id)
+        role = self._user(conn, by, Role.FLOORPERSON, defn.rule(paragraph), what)
+        self._check_pending(a)
+        return pid, defn, a, role
+
+    def _decided(
+        self,
+        conn: Connection,
+        pid: int,
+        a: Award,
+        status: AwardStatus,
+        by: str,
+        after: Decided | None,
+        fault: str,
+    ) -> Award:
+        """Mark the award ``a`` ``status`` by ``by`` and read it back as the log makes it; then
+        ``after``'s rows and the fault point ``fault`` before the commit."""
+        conn.execute(
+            sa.update(t.awards)
+            .where(t.awards.c.id == a.id)
+            .values(status=status.value, validated_by=by)
+        )
+        done = self._logged_award(conn, pid, a.progressive, a.id)
+        if after is not None:
+            after(conn, done)
+        self._fault(fault)
+        return done
 
     def _may_decide(self, conn: Connection, by: str, paragraph: str, what: str) -> None:
         """Refuse ``by`` before the award is looked up unless a floorperson or above may decide

@@ -132,6 +132,19 @@ def level_from_row(r: Any) -> LevelState:
     )
 
 
+def level_columns(s: LevelState) -> dict[str, int]:
+    """A :class:`LevelState`'s figures under their ``meter_levels`` column names (the inverse of
+    :func:`level_from_row`, the level's name and order aside)."""
+    return {
+        "meter_micros": s.meter,
+        "reserve_micros": s.reserve,
+        "held_micros": s.held,
+        "wagered_cents": s.wagered_cents,
+        "paid_cents": s.paid_cents,
+        "hits": s.hits,
+    }
+
+
 def award_from_row(r: Any, progressive: str) -> Award:
     return Award(
         id=r.id,

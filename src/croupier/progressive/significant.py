@@ -265,20 +265,12 @@ def self_check(
     except LedgerIntegrityError as exc:
         for _sid, _, _, fd in crashed:  # not recovered: the replay does not hold
             os.close(fd)
-        try_record(
-            ledger,
-            SignificantCode.VERIFICATION_FAILURE,
-            table=table,
-            actor=actor,
-            detail={**base, "during": "start-up", "error": str(exc)},
-        )
-        try_record(
-            ledger,
-            SignificantCode.STARTUP_SELF_CHECK,
-            table=table,
-            actor=actor,
-            detail={**base, "result": "failed", "error": str(exc)},
-        )
+        for code, said in (
+            (SignificantCode.VERIFICATION_FAILURE, {"during": "start-up"}),
+            (SignificantCode.STARTUP_SELF_CHECK, {"result": "failed"}),
+        ):
+            failed = {**base, **said, "error": str(exc)}
+            try_record(ledger, code, table=table, actor=actor, detail=failed)
         raise
     head = ledger.event_count()
     for sid, seq, detail, fd in crashed:

@@ -128,6 +128,16 @@ def sqlite_file(url: str) -> Path | None:
     return Path(u.database).expanduser()
 
 
+def _sqlite_cursor(dbapi_conn: Any) -> Any:
+    """A cursor on a new SQLite connection of the ledger, set as every one of them is: BEGIN
+    issued by the engine (not the driver), foreign keys enforced, a busy wait of a minute."""
+    dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.execute("PRAGMA busy_timeout=60000")
+    return cur
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url`` (or a bare SQLite file path, :func:`database_url`): SQLite with
     foreign keys, a busy timeout, WAL for files and ``BEGIN IMMEDIATE`` transactions, each taken
@@ -148,10 +158,7 @@ def make_engine(url: str) -> Engine:
 
     @event.listens_for(engine, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=60000")
+        cur = _sqlite_cursor(dbapi_conn)
         if path is not None:
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=FULL")
@@ -194,10 +201,7 @@ def make_reader(engine: Engine) -> Engine:
 
     @event.listens_for(ro, "connect")
     def _connect(dbapi_conn: Any, _record: Any) -> None:
-        dbapi_conn.isolation_level = None  # we issue BEGIN ourselves
-        cur = dbapi_conn.cursor()
-        cur.execute("PRAGMA foreign_keys=ON")
-        cur.execute("PRAGMA busy_timeout=60000")
+        cur = _sqlite_cursor(dbapi_conn)
         cur.execute("PRAGMA query_only=ON")
         cur.close()
 

@@ -40,12 +40,9 @@ def seed_state(seq: np.random.SeedSequence) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def next_u64(state: np.ndarray) -> int:
-    """The next 64-bit output of xoshiro256** (Blackman & Vigna), advancing ``state``."""
-    s0 = state[0]
-    s1 = state[1]
-    s2 = state[2]
-    s3 = state[3]
+def step(s0, s1, s2, s3):  # type: ignore[no-untyped-def]
+    """:func:`next_u64` on a state held in four local words: ``(output, s0, s1, s2, s3)`` with
+    the advanced state (the same stream as :func:`next_u64` on ``[s0, s1, s2, s3]``)."""
     x = s1 * uint64(5)
     result = ((x << uint64(7)) | (x >> uint64(57))) * uint64(9)
     t = s1 << uint64(17)
@@ -55,6 +52,13 @@ def next_u64(state: np.ndarray) -> int:
     s0 ^= s3
     s2 ^= t
     s3 = (s3 << uint64(45)) | (s3 >> uint64(19))
+    return result, s0, s1, s2, s3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def next_u64(state: np.ndarray) -> int:
+    """The next 64-bit output of xoshiro256** (Blackman & Vigna), advancing ``state``."""
+    result, s0, s1, s2, s3 = step(state[0], state[1], state[2], state[3])
     state[0] = s0
     state[1] = s1
     state[2] = s2
@@ -92,22 +96,6 @@ def below_half(state: np.ndarray, half: int, n: int) -> int:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def step(s0, s1, s2, s3):  # type: ignore[no-untyped-def]
-    """:func:`next_u64` on a state held in four local words: ``(output, s0, s1, s2, s3)`` with
-    the advanced state (the same stream as :func:`next_u64` on ``[s0, s1, s2, s3]``)."""
-    x = s1 * uint64(5)
-    result = ((x << uint64(7)) | (x >> uint64(57))) * uint64(9)
-    t = s1 << uint64(17)
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = (s3 << uint64(45)) | (s3 >> uint64(19))
-    return result, s0, s1, s2, s3
-
-
-@njit(cache=True, nogil=True, inline="always")
 def one_below(word, n, s0, s1, s2, s3):  # type: ignore[no-untyped-def]
     """A uniform integer in ``[0, n)`` (``1 <= n < 2**32``) from the 32-bit ``word``, drawing fresh
     words from the state only on Lemire's rejection: ``(value, s0, s1, s2, s3)``."""
@@ -136,23 +124,23 @@ def three_below(word, n, s0, s1, s2, s3):  # type: ignore[no-untyped-def]
     ua = uint64(n)
     ub = uint64(n - 1)
     uc = uint64(n - 2)
-    m = uint64(word) * ua
-    a = m >> uint64(32)
-    m = (m & _MASK32) * ub
-    b = m >> uint64(32)
-    m = (m & _MASK32) * uc
-    c = m >> uint64(32)
-    low = m & _MASK32
+    a, b, c, low = _peel_three(word, ua, ub, uc)
     p = ua * ub * uc
     if low < p:
         threshold = (uint64(4294967296) - p) % p  # 2^32 mod p
         while low < threshold:
             x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
-            m = (x >> uint64(32)) * ua
-            a = m >> uint64(32)
-            m = (m & _MASK32) * ub
-            b = m >> uint64(32)
-            m = (m & _MASK32) * uc
-            c = m >> uint64(32)
-            low = m & _MASK32
+            a, b, c, low = _peel_three(x >> uint64(32), ua, ub, uc)
     return int(a), int(b), int(c), s0, s1, s2, s3
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _peel_three(word, ua, ub, uc):  # type: ignore[no-untyped-def]
+    """The digits ``a, b, c`` of ``word · ua · ub · uc`` above 2^32 and the 32 bits ``low`` left
+    below them (:func:`three_below`): ``(a, b, c, low)``."""
+    m = uint64(word) * ua
+    a = m >> uint64(32)
+    m = (m & _MASK32) * ub
+    b = m >> uint64(32)
+    m = (m & _MASK32) * uc
+    return a, b, m >> uint64(32), m & _MASK32

@@ -8,15 +8,11 @@ Create Date: 2026-11-01
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0001"
 down_revision: str | None = None
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 BigId = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 _APPEND_ONLY = "the progressive ledger is append-only: ledger_events rows are never changed"

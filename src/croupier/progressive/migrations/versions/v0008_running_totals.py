@@ -24,15 +24,12 @@ Create Date: 2026-12-02
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0008"
 down_revision: str | None = "0007"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 _LEVEL_COLUMNS = ("qualifying_wagers", "overflow_micros", "paid_by_attendant_cents", "wins")
 _TABLE_COLUMNS = ("paid_by_table_cents", "table_pays")

@@ -14,15 +14,11 @@ Create Date: 2027-01-18
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import sqlalchemy as sa
 from alembic import op
 
 revision: str = "s0003"
 down_revision: str | None = "s0002"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
 
 TABLE = "service_idempotency"
 NEW = "service_idempotency_s0003"
