@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 from math import comb
-from pathlib import Path
 
 from jsonschema import Draft202012Validator
 
@@ -14,8 +13,9 @@ from cli_support import run_main
 from croupier.analysis.eor_store import card_counts
 from croupier.cards import DECK
 from croupier.wagers import get_wager
+from repo_paths import ROOT
 
-SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "schemas" / "eor.schema.json"
+SCHEMA = ROOT / "docs" / "schemas" / "eor.schema.json"
 
 # EXAMPLE paytable example-bad-beat (paytables/examples/641a.7-examples.toml), by the losing
 # hand: four of a kind 5000 to 1, straight flush 1000, three of a kind 100, flush 30, straight

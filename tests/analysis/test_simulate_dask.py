@@ -4,7 +4,6 @@ the chunks' streams are SeedSequence children, and ``croupier simulate --workers
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -17,8 +16,9 @@ from croupier.analysis.kernels.chunks import chunk_seed, count_chunk, dask_clien
 from croupier.analysis.simulate import simulate
 from croupier.cards import Shoe
 from croupier.wagers import get_wager
+from repo_paths import ROOT
 
-SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "schemas" / "simulate.schema.json"
+SCHEMA = ROOT / "docs" / "schemas" / "simulate.schema.json"
 
 
 @pytest.mark.parametrize("wager_id", ["axman", "ultimate-pairs"])

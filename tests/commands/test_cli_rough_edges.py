@@ -11,6 +11,7 @@ import pytest
 
 from croupier.errors import UnknownWagerError
 from croupier.wagers import get_wager
+from repo_paths import ROOT
 
 
 def _closed_early(args: list[str]) -> tuple[int, bytes]:
@@ -285,7 +286,7 @@ def test_keep_and_switch_are_offered_only_where_a_seat_can_make_them() -> None:
     from croupier.table.round import DealtCards, TableRound
     from croupier.table.submission import load_submission
 
-    root = Path(__file__).parent.parent / "examples" / "submissions"
+    root = ROOT / "examples" / "submissions"
     plain = TableRound.open(load_submission(root / "blackjack-6deck.toml"))
     plain = plain.bet(1, "blackjack", 1000).no_more_bets()
     plain = plain.deal(DealtCards(players={1: "Th 6c"}, dealer="9s 7d Ts"))
@@ -394,7 +395,7 @@ def test_eor_default_decks_of_a_paytable_printed_for_several() -> None:
 def test_the_readme_simulate_example_prints_what_the_readme_shows() -> None:
     # a fresh user ran the README's seeded simulation and got other figures (the kernels' new
     # generator deals seed 42 other rounds): the README's lines must be what the command prints
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
     lines = readme.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("$ croupier simulate perfect"))
     args = lines[at].removeprefix("$ croupier ").split()

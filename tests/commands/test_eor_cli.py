@@ -4,15 +4,15 @@ outputs against their schemas (docs/schemas/eor.schema.json, eor-table.schema.js
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
 from cli_support import run_main
+from repo_paths import ROOT
 
-SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "schemas"
+SCHEMAS = ROOT / "docs" / "schemas"
 
 
 def _json(schema: str, *args: str) -> Any:

@@ -4,15 +4,15 @@ and under ``--json`` an error is one JSON object (docs/schemas/error.schema.json
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
 
 from cli_support import run_main
+from repo_paths import ROOT
 
-SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "schemas"
+SCHEMAS = ROOT / "docs" / "schemas"
 
 CASES: list[tuple[str, list[str]]] = [
     ("wagers", ["wagers"]),

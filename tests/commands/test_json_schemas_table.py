@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from croupier.cli import app
 from croupier.table.record import parse_record
+from repo_paths import ROOT
 
-ROOT = Path(__file__).parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
 ROUNDS = sorted((ROOT / "examples" / "rounds").glob("*.json"))
 SUBMISSIONS = sorted((ROOT / "examples" / "submissions").glob("*.toml"))

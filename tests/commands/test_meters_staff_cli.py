@@ -14,8 +14,9 @@ import pytest
 from cli_support import assert_one_error_line, run_main
 from croupier.progressive import Ledger, LoginPolicy
 from progressive_support import DEALER, FLOOR, PIT, SHIFT, add_staff, secret
+from repo_paths import ROOT
 
-SCHEMAS = Path(__file__).resolve().parent.parent / "docs" / "schemas"
+SCHEMAS = ROOT / "docs" / "schemas"
 
 
 def _valid(name: str, data: Any) -> Any:

@@ -14,9 +14,10 @@ from croupier.cli import app, main
 from croupier.errors import ProgressiveMismatchError, RoundConflictError
 from croupier.units import format_money
 from progressive_support import BACKENDS, new_db_url
+from repo_paths import ROOT
 
 runner = CliRunner()
-ROUND = Path(__file__).parent.parent / "examples" / "rounds" / "blackjack.json"
+ROUND = ROOT / "examples" / "rounds" / "blackjack.json"
 
 
 def cli(*args: str) -> str:

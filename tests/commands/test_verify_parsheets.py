@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -13,10 +12,9 @@ from jsonschema import Draft202012Validator
 from cli_support import assert_one_error_line, run_main
 from croupier.commands import verify_parsheets as vp
 from croupier.commands.verify_parsheets import rounds_for
+from repo_paths import ROOT
 
-SCHEMA = (
-    Path(__file__).resolve().parent.parent / "docs" / "schemas" / "verify-parsheets.schema.json"
-)
+SCHEMA = ROOT / "docs" / "schemas" / "verify-parsheets.schema.json"
 
 
 def _check_schema(doc: object) -> None:

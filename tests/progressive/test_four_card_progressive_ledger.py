@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 from cli_support import assert_one_error_line, run_main
 from croupier.cli import app
 from progressive_support import BACKENDS, new_db_url
+from repo_paths import ROOT
 
 runner = CliRunner()
-ROOT = Path(__file__).parent.parent
 ROUND = ROOT / "examples" / "rounds" / "four-card-progressive-award.json"
 ENV = {"CROUPIER_PASSWORD": "floor-secret", "CROUPIER_NEW_PASSWORD": "floor-secret"}
 

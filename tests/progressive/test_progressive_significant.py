@@ -39,6 +39,7 @@ from progressive_support import (
     paytable_definition,
     play,
 )
+from repo_paths import ROOT
 
 OTHER = "0" * 64  # a digest no paytable or submission has
 
@@ -228,7 +229,6 @@ def test_a_session_killed_mid_transaction_is_recovered_to_the_state_before_the_c
 
 
 # -- the commands ------------------------------------------------------------------------------
-ROOT = Path(__file__).parent.parent
 SUBMISSIONS = ROOT / "examples" / "submissions"
 
 

@@ -15,7 +15,6 @@ import os
 import tomllib
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from unittest import mock
 
@@ -25,9 +24,10 @@ from typer.testing import CliRunner
 from cli_support import run_main
 from croupier.cli import app
 from progressive_support import secret
+from repo_paths import ROOT
 from service_support import DEALER, PIT, SHIFT, Server, keyed, serving
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 FCP_TOML = EXAMPLES / "submissions" / "four-card-poker-progressive.toml"
 FCP_SUBMISSION: dict[str, Any] = tomllib.loads(FCP_TOML.read_text(encoding="utf-8"))
 FOUR = "four-card-progressive:example-four-card-progressive"

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,8 +18,9 @@ from cli_support import run_main
 from croupier.service import eor_routes
 from croupier.service.problems import install
 from croupier.service.web import mount
+from repo_paths import ROOT
 
-SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "schemas" / "eor.schema.json"
+SCHEMA = ROOT / "docs" / "schemas" / "eor.schema.json"
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,6 @@ import copy
 import json
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,6 +27,7 @@ import pytest
 from croupier.progressive import Ledger, RoundStatus
 from croupier.table.submission import submission_digest, submission_from_data
 from progressive_support import BACKENDS
+from repo_paths import ROOT
 from service_support import (
     BLACKJACK_SUBMISSION,
     DEALER,
@@ -52,9 +52,7 @@ def server(
         yield srv
 
 
-SCHEMA = json.loads(
-    (Path(__file__).parent.parent / "docs/schemas/service-round.schema.json").read_text("utf-8")
-)
+SCHEMA = json.loads((ROOT / "docs/schemas/service-round.schema.json").read_text("utf-8"))
 
 
 def uid(prefix: str) -> str:

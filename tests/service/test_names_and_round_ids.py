@@ -52,8 +52,6 @@ from service_support import (
     serving,
 )
 
-ROOT = Path(__file__).parent.parent
-
 TRIAL_IDS = {
     "a\nb": "U+000A LINE FEED",
     "\u202eevil": "U+202E RIGHT-TO-LEFT OVERRIDE",

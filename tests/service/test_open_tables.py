@@ -16,7 +16,6 @@ import json
 import tomllib
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,6 +24,7 @@ from typer.testing import CliRunner
 
 from croupier.cli import app
 from progressive_support import BACKENDS
+from repo_paths import ROOT
 from service_support import (
     DEALER,
     PIT,
@@ -36,7 +36,7 @@ from service_support import (
     serving,
 )
 
-EXAMPLE = Path(__file__).parent.parent / "examples" / "submissions" / "blackjack-6deck.toml"
+EXAMPLE = ROOT / "examples" / "submissions" / "blackjack-6deck.toml"
 
 
 @pytest.fixture(scope="module", params=BACKENDS)

@@ -16,7 +16,6 @@ import json
 import re
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,9 +24,8 @@ import pytest
 import sqlalchemy as sa
 
 from progressive_support import BACKENDS
+from repo_paths import ROOT
 from service_support import DEALER, FLOOR, PIT, SHIFT, Server, keyed, pp_round, royal_round, serving
-
-ROOT = Path(__file__).parent.parent
 
 
 def schema(name: str) -> dict[str, Any]:

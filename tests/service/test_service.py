@@ -25,6 +25,7 @@ from typer.testing import CliRunner
 
 from croupier.cli import app
 from progressive_support import BACKENDS, secret
+from repo_paths import ROOT
 from service_support import (
     DEALER,
     FLOOR,
@@ -609,8 +610,6 @@ def test_several_tables_posting_at_once(server: Server) -> None:
 
 
 # -- the README's flows ------------------------------------------------------------------------
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def readme_section() -> str:

@@ -11,7 +11,6 @@ import tomllib
 import unicodedata
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,6 +23,7 @@ from croupier.table import TableRound, submission_from_data
 from croupier.table.progressive import round_content
 from croupier.table.round import DealtCards
 from progressive_support import secret
+from repo_paths import ROOT
 from service_support import (
     DEALER,
     FLOOR,
@@ -38,7 +38,7 @@ from service_support import (
 )
 
 ACCT, AUDIT = "acct", "audrey"
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "submissions"
+EXAMPLES = ROOT / "examples" / "submissions"
 
 
 @pytest.fixture(scope="module")

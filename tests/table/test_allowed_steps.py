@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,8 +50,9 @@ from croupier.table.actions import (
 from croupier.table.procedure import DECISIONS, PROCEDURE, Action, Phase
 from croupier.table.round import DealtCards, TableRound
 from croupier.table.submission import RulesSubmission, load_submission, submission_from_data
+from repo_paths import ROOT
 
-SUBMISSIONS = Path(__file__).parent.parent / "examples" / "submissions"
+SUBMISSIONS = ROOT / "examples" / "submissions"
 
 
 def blackjack(**options: Any) -> RulesSubmission:

@@ -22,8 +22,9 @@ from croupier.table.procedure import Action
 from croupier.table.record import settle_record
 from croupier.table.round import DealtCards, TableRound
 from croupier.table.submission import RulesSubmission, submission_from_data
+from repo_paths import ROOT
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 
 
 def submission(dealer: str = "S17") -> dict[str, Any]:

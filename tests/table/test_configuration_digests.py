@@ -26,8 +26,8 @@ from croupier.table.submission import (
     submission_from_data,
 )
 from croupier.wagers import all_wagers
+from repo_paths import ROOT
 
-ROOT = Path(__file__).parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
 SUBMISSIONS = sorted((ROOT / "examples" / "submissions").glob("*.toml"))
 

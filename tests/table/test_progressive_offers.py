@@ -4,8 +4,6 @@ wager and size, the same section, paytable, deck count and wager size; none is a
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from croupier.errors import LinkError, ProgressiveMismatchError
@@ -19,8 +17,9 @@ from croupier.table.progressive import (
 from croupier.table.record import settle_file
 from croupier.table.submission import load_submission
 from progressive_support import paytable_definition
+from repo_paths import ROOT
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 JP_5 = paytable_definition("633b.2", "P1", 6, 500, "jp-5")
 MTD_1 = paytable_definition("633b.3", "1", 6, 100, "mtd-1")
 MTD_5 = paytable_definition("633b.3", "1", 6, 500, "mtd-5")

@@ -41,10 +41,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_table_agreement as agreement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import test_table_agreement as agreement
 from croupier.cards import Shoe
 from croupier.errors import CroupierError
 from croupier.frozen import stored_at_once
@@ -67,10 +67,11 @@ from croupier.wagers.at_table import SeatBet, SettlementLine, TableContext
 from croupier.wagers.base import Settlement
 from croupier.wagers.switch_hands import Line as SwitchLine
 from croupier.wagers.switch_hands import PlayedHand, SeatSettlement, SwitchSeat
+from repo_paths import ROOT
 
 DIGESTS = Path(__file__).with_name("replay_identity_digests.txt")
 PER_LINE = 16
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "submissions"
+EXAMPLES = ROOT / "examples" / "submissions"
 
 AGREEMENT_ROUNDS = 400
 """Seeds 0 … 399 of each ``test_table_agreement`` generator."""

@@ -43,8 +43,9 @@ from croupier.table import (
     submission_from_data,
 )
 from croupier.table.submission import check_submission, parse_submission
+from repo_paths import ROOT
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 runner = CliRunner()
 
 

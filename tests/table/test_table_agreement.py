@@ -35,7 +35,6 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from itertools import combinations
-from pathlib import Path
 
 import pytest
 
@@ -43,8 +42,9 @@ import blackjack_reference as bjref
 from baccarat_reference import PRINTED_TABLE
 from croupier.cards import Card, parse_cards
 from croupier.table import RulesSubmission, TableRound, load_submission, submission_from_data
+from repo_paths import ROOT
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "submissions"
+EXAMPLES = ROOT / "examples" / "submissions"
 
 SLOW_ROUNDS = 100_000
 FAST_ROUNDS = 300

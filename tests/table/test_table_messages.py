@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from cli_support import assert_one_error_line, run_main
+from repo_paths import ROOT
 
-SUBMISSION = str(Path(__file__).parent.parent / "examples" / "submissions" / "blackjack-6deck.toml")
+SUBMISSION = str(ROOT / "examples" / "submissions" / "blackjack-6deck.toml")
 
 
 def settle_error(tmp_path: Path, steps: list[dict[str, Any]], submission: Any = SUBMISSION) -> str:

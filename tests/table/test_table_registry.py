@@ -23,8 +23,8 @@ from croupier.wagers import all_wagers
 from croupier.wagers.at_table import SettleWhen
 from croupier.wagers.base_games import RECORDED_BASE
 from croupier.wagers.switch_hands import ANTE_WAGER
+from repo_paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 ENGINE = ("table/round.py", "table/submission.py", "table/training.py")
 ROUNDS = sorted((ROOT / "examples" / "rounds").glob("*.json"))
 runner = CliRunner()

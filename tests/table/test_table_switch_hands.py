@@ -27,8 +27,9 @@ from croupier.table.record import settle_file, settle_record
 from croupier.table.round import Action, Phase, settled_net
 from croupier.table.submission import RulesSubmission, check_file
 from croupier.table.training import play_hands, random_rounds
+from repo_paths import ROOT
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = ROOT / "examples"
 
 
 def table(**options: Any) -> RulesSubmission:

@@ -8,7 +8,6 @@ import json
 from fractions import Fraction
 from itertools import combinations
 from math import comb
-from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -24,8 +23,8 @@ from croupier.table import DealtCards, TableRound, submission_from_data
 from croupier.table.progressive import progressive_wager, progressive_wagers
 from croupier.wagers import get_wager
 from croupier.wagers.four_card_poker import FourCardPokerBets, settle_round
+from repo_paths import ROOT
 
-ROOT = Path(__file__).parent.parent
 SCHEMAS = ROOT / "docs" / "schemas"
 C52_5 = comb(52, 5)
 runner = CliRunner()
