@@ -30,38 +30,19 @@ from croupier.analysis.exact import exact_counts
 from croupier.cards import DECK, Card, Color, Rank, Shoe, Suit, parse_card
 from croupier.errors import NoCountError
 from croupier.wagers import get_wager
-
-
-def _pp_return(comp: tuple[int, ...], pays: tuple[int, int, int]) -> Fraction:
-    """Perfect Pairs' return from per-card counts (index = Card.index), pays (perfect, coloured,
-    mixed) to 1."""
-    n = sum(comp)
-    perfect = sum(comb(c, 2) for c in comp)
-    colored = mixed = 0
-    for rank in Rank:
-        cards = [Card(rank, s) for s in Suit]
-        for a, b in combinations(cards, 2):
-            both = comp[a.index] * comp[b.index]
-            if a.color is b.color:
-                colored += both
-            else:
-                mixed += both
-    hands = comb(n, 2)
-    lose = hands - perfect - colored - mixed
-    p, c, m = pays
-    return Fraction(p * perfect + c * colored + m * mixed - lose, hands)
+from perfect_pairs_reference import perfect_pairs_return
 
 
 def test_perfect_pairs_every_card_effect_is_zero_by_hand() -> None:
     eor = effect_of_removal(get_wager("perfect-pairs"), "A", decks=6)
     full = Shoe.standard(6).counts
     pays = (25, 12, 6)  # paytable A, § 633b.1(e)
-    assert eor.expected_return == _pp_return(full, pays)
+    assert eor.expected_return == perfect_pairs_return(full, pays)
     for text in ("As", "7h", "Kd"):
         card = parse_card(text)
         less = list(full)
         less[card.index] -= 1
-        by_hand = _pp_return(tuple(less), pays)
+        by_hand = perfect_pairs_return(tuple(less), pays)
         assert by_hand == eor.expected_return  # one card alone does not move it
         assert eor.card_effect(card) == by_hand - eor.expected_return == 0
     assert not eor.suits_matter

@@ -28,6 +28,7 @@ from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import InputError
 from croupier.wagers import get_wager
 from croupier.wagers.at_table import CardSource
+from perfect_pairs_reference import perfect_pairs_return
 
 HI_LO = BalancedCount((-1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1), 1, 0.0, 0.0, None)
 
@@ -98,8 +99,6 @@ def test_what_it_cannot_deal_is_refused() -> None:
 
 
 def test_pair_return_is_the_closed_form_of_any_composition() -> None:
-    from test_eor_cards import _pp_return
-
     pp = get_wager("perfect-pairs")
     nets = np.array([float(r.net) for r in exact_parsheet(pp, "A", decks=6).rows])
     payoff = pair_payoff(pp, nets)
@@ -108,7 +107,9 @@ def test_pair_return_is_the_closed_form_of_any_composition() -> None:
     comps = rng.integers(0, 7, size=(5, 52))
     got = pair_return(comps, payoff)
     for comp, value in zip(comps, got, strict=True):
-        assert value == pytest.approx(float(_pp_return(tuple(int(c) for c in comp), (25, 12, 6))))
+        assert value == pytest.approx(
+            float(perfect_pairs_return(tuple(int(c) for c in comp), (25, 12, 6)))
+        )
 
 
 def test_perfect_information_starts_from_the_full_shoe() -> None:

@@ -24,6 +24,7 @@ from progressive_support import (
     FLOOR,
     PIT,
     SHIFT,
+    keyless,
     mtd_ledger,
     new_db_url,
     play,
@@ -51,11 +52,6 @@ def ledger(db_url: str) -> Iterator[Ledger]:
 def sql(ledger: Ledger, statement: str, **params: object) -> None:
     with ledger.engine.begin() as conn:
         conn.execute(sa.text(statement), params)
-
-
-def keyless(ledger: Ledger, tmp_path: Path) -> Ledger:
-    """The same database opened where the ledger key is not."""
-    return Ledger(ledger.url, key_file=tmp_path / "elsewhere" / "no.key")
 
 
 def pending(ledger: Ledger) -> int:

@@ -24,13 +24,13 @@ from progressive_support import (
     FLOOR,
     PIT,
     SHIFT,
+    keyless,
     mtd_ledger,
     new_db_url,
     play,
     secret,
     without_append_only,
 )
-from test_progressive_tamper import keyless
 
 
 @pytest.fixture(params=BACKENDS)
