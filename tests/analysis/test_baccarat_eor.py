@@ -4,7 +4,7 @@ Independent anchors: the signs of E. Jacobson's published counts for the same ev
 (= Fortune 7) tags A..T {0,0,0,−1,−1,−1,−1,2,2,0} and Panda 8 (= Golden 8) tags
 {1,1,−2,−2,−2,−1,−1,−2,4,1} ("Co-card counting the Dragon and Panda side bets in EZ Baccarat"):
 where a published tag is not zero, the exact effect of removing that rank has its sign. The
-effects themselves are checked against the tree-walk counts of tests/test_baccarat_exact.py on a
+effects themselves are checked against the tree-walk counts of tests/analysis/test_baccarat_exact.py on a
 one-deck shoe, and the gain per true-count point against its formula.
 """
 

@@ -1,6 +1,6 @@
 """Simulated Baccarat against the exact figures, and the whole-shoe dealing procedure by hand.
 
-The exact figures are pinned to published counts and a second method in test_baccarat_exact.py;
+The exact figures are pinned to published counts and a second method in tests/analysis/test_baccarat_exact.py;
 here the simulators must land within 4 standard errors of them (fixed seeds).
 """
 

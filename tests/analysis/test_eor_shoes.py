@@ -1,7 +1,7 @@
 """The whole-shoe Blackjack counter (croupier.analysis.eor_shoes).
 
 Independent anchors: betting every round, the observed return of Perfect Pairs over dealt shoes
-agrees with its exact return (hand combinatorics, tests/test_eor_cards.py) within 4 standard
+agrees with its exact return (hand combinatorics, tests/analysis/test_eor_cards.py) within 4 standard
 errors; an unbalanced count of +1 a card makes the true count before a round equal to the cards
 seen ÷ the decks unseen, which the shoes must show round after round.
 """

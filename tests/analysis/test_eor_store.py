@@ -38,7 +38,8 @@ def test_stored_counts_are_what_counting_gives(wager: str, decks: int) -> None:
 def test_every_stored_count_recounts_the_same() -> None:
     # every entry but the Bad Beat Bonus's, whose recount alone takes about 4 min of CPU and
     # 2.5 GB (half the slow suite's time): its stored counts are checked without recounting by
-    # the identities of tests/test_e_fcp_depleted.py (each outcome 41 × its full-deck count over
-    # the 52 removals, the suits of a rank alike) and the engine by brute force on small decks;
+    # the identities of tests/games/test_four_card_poker_depleted_deck.py (each outcome 41 × its
+    # full-deck count over the 52 removals, the suits of a rank alike) and the engine by brute
+    # force on small decks;
     # `python -m croupier.analysis.eor_store --check` still recounts it
     assert main(["--check", "--skip", "bad-beat-bonus"]) == 0

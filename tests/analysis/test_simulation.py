@@ -1,6 +1,6 @@
 """The Monte Carlo simulator against the exact par sheets.
 
-The exact par sheets are pinned to hand-derived combinatorics in tests/test_exact.py; here the
+The exact par sheets are pinned to hand-derived combinatorics in tests/analysis/test_exact.py; here the
 simulator (random deals from :func:`deal_positions`, vectorised ``classify_indices``) must land
 within 4 standard errors of them. Seeds are fixed, so every run deals the same rounds.
 """

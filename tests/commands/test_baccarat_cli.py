@@ -1,7 +1,7 @@
 """The Baccarat commands: exact counts through ``analyze``, a dealt coup, ``eor`` and
 ``simulate-shoes``; errors are one line with status 2.
 
-Counts asserted are the published 8-deck figures (see test_baccarat_exact.py for sources).
+Counts asserted are the published 8-deck figures (see tests/analysis/test_baccarat_exact.py for sources).
 """
 
 from __future__ import annotations

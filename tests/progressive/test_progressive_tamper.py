@@ -283,7 +283,7 @@ def test_a_copy_of_the_head_that_lags_passes(ledger: Ledger) -> None:
     assert ledger.audit().head_kept == ledger.event_count()
     # a copy removed is never written anew by a write (that would hide a rollback whose head
     # file was deleted): verify and every write refuse the ledger, naming the file, until the
-    # operator accepts it explicitly (tests/test_ledger_checkpoint.py)
+    # operator accepts it explicitly (tests/progressive/test_ledger_checkpoint.py)
     ledger.head_file.unlink()
     with pytest.raises(LedgerIntegrityError, match=f"{ledger.head_file} is missing"):
         ledger.audit()

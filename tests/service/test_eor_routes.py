@@ -1,6 +1,6 @@
 """The count analysis on the service and the page (issue 18): ``GET /eor/{wager}`` answers the
 JSON of ``croupier eor WAGER --json``; ``GET /eor`` shows it as a table and a chart. In-process
-(the routes on a bare application); tests/test_e_eor_browser.py opens the page in Chromium
+(the routes on a bare application); tests/service/web/test_eor_browser.py opens the page in Chromium
 against a real ``croupier serve``."""
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ ANONYMOUS_SECONDS = 15
 """The run without a token's budget."""
 
 CONFIG = f"""
-# Schemathesis's configuration for the shift manager's run (tests/test_service_schemathesis.py)
+# Schemathesis's configuration for the shift manager's run (tests/service/test_service_schemathesis.py)
 [auth.dynamic.openapi.OAuth2PasswordBearer]
 path = "/token"
 method = "post"

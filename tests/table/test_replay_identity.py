@@ -20,8 +20,8 @@ parts :func:`~croupier.service.settling.feed_and_document` builds from the round
 seed, or with made-up ledger awards through
 :func:`~croupier.table.progressive.with_ledger_amounts`), the round's final state — is hashed;
 ``replay_identity_digests.json`` holds the digests the engine gave before the change (written by
-``python tests/test_replay_identity.py --write``, only ever from a commit whose results are the
-reference). The content digest is also checked against :func:`reference_content`, the
+``PYTHONPATH=tests python tests/table/test_replay_identity.py --write``, only ever from a commit
+whose results are the reference). The content digest is also checked against :func:`reference_content`, the
 straightforward ``json.dumps`` of the round's data written here.
 """
 
@@ -667,5 +667,7 @@ def _write() -> None:  # pragma: no cover - run by hand at a reference commit
 
 if __name__ == "__main__":  # pragma: no cover
     if sys.argv[1:] != ["--write"]:
-        raise SystemExit("usage: python tests/test_replay_identity.py --write")
+        raise SystemExit(
+            "usage: PYTHONPATH=tests python tests/table/test_replay_identity.py --write"
+        )
     _write()

@@ -2,7 +2,7 @@
 
 The fused engine must give exactly the tallies of dealing the same rounds into records and
 classifying them (the record classifiers are checked card for card against the wagers' scalar
-``classify`` in tests/test_kernels.py); the batched draws must be exactly uniform, checked
+``classify`` in tests/analysis/kernels/test_kernels.py); the batched draws must be exactly uniform, checked
 exhaustively on a small word against the mixed-radix argument, and the compiled draw must be that
 algorithm on 32-bit words.
 """
