@@ -121,3 +121,20 @@ def test_no_test_module_imports_a_test_module_of_another_folder() -> None:
         if not (p.parent / f"{name}.py").is_file()
     ]
     assert not crossing, f"{crossing}: move what is shared into a support module in tests/"
+
+
+MENTION = re.compile(r"tests/[\w/]*\.(?:py|txt)\b")
+"""A path under tests/ named in prose: ``tests/service/test_service.py``."""
+
+
+def test_every_test_file_the_readme_docs_and_ci_name_exists() -> None:
+    root = TESTS.parent
+    texts = [root / "README.md", root / ".ci" / "run", *sorted((root / "docs").rglob("*.md"))]
+    texts += [*TESTS.rglob("*.py"), *sorted((root / "benchmarks").glob("*.py"))]
+    stale = sorted(
+        f"{text.relative_to(root)}: {name}"
+        for text in texts
+        for name in set(MENTION.findall(text.read_text(encoding="utf-8")))
+        if not (root / name).is_file()
+    )
+    assert not stale, f"{stale}: a test named where it no longer is"
