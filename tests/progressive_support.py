@@ -51,6 +51,11 @@ PIT = "pat"
 SHIFT = "sam"
 
 
+def keyless(ledger: Ledger, tmp_path: Path) -> Ledger:
+    """The same database opened where the ledger key is not."""
+    return Ledger(ledger.url, key_file=tmp_path / "elsewhere" / "no.key")
+
+
 def secret(name: str) -> str:
     """The test credential of staff member ``name``."""
     return f"{name}-secret"
