@@ -25,6 +25,7 @@ CROSS_CUTTING = frozenset(
         "test_bad_input.py",  # bad input at every boundary: library, CLI, files
         "test_boundary_shapes.py",  # shapes a new user reached for, across the boundaries
         "test_citations_pa_first.py",  # error texts of every layer
+        "test_error_hierarchy.py",  # the parents of every layer's errors
         "test_error_text.py",  # every error of the hierarchy
         "test_fuzz.py",  # every input surface
         "test_layers.py",  # the layers of the house
