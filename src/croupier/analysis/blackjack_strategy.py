@@ -34,7 +34,7 @@ and § 633b.4 (Switch Hands and Blackjack Premium), as summarised in base-games.
 Probabilities inside this recursion are floats (``numpy.float64``): exact fractions are far too
 slow for thousands of dealer distributions per upcard. The rounding error is far below the
 0.001% the figures are printed to; the house edge of a published rule set is reproduced within
-0.01% (tests/test_blackjack_strategy.py cites the source).
+0.01% (tests/analysis/test_blackjack_strategy.py cites the source).
 """
 
 from __future__ import annotations
@@ -319,7 +319,7 @@ def _engine(rules: PlayRules, upcard: int, extra: tuple[int, ...] = (0,) * VALUE
 # the dealer's results for every composition those hands leave, one numpy pass per final dealer hand
 # over all of them (:func:`_dealer_batch`), then each hand's values (:meth:`_Engine.table`). Both
 # repeat the scalar code's float operations in its order, so every figure is unchanged to the last
-# bit (tests/test_strategy_tables.py compares them); a hand not tabled is valued by the
+# bit (tests/analysis/test_strategy_tables.py compares them); a hand not tabled is valued by the
 # recursion.
 
 

@@ -17,7 +17,7 @@ shipped for the built-in wagers.
 * else the wager's own exact count (:func:`croupier.analysis.exact.exact_counts`) of each of the
   52 shoes.
 
-Regenerate after changing a wager's code (tests/test_eor_store.py fails on a stale entry)::
+Regenerate after changing a wager's code (tests/analysis/test_eor_store.py fails on a stale entry)::
 
     python -m croupier.analysis.eor_store           # about five minutes on one core
     python -m croupier.analysis.eor_store --check   # recount and compare, change nothing

@@ -10,7 +10,7 @@ The figures are those :func:`croupier.analysis.switch_hands.game_sheet` finds, s
 fingerprint matches the installed code, never with ``CROUPIER_RECOUNT=1`` or inside
 :func:`~croupier.analysis.precomputed.recounting`; otherwise the figures are worked out as before
 (slower, never stale). ``python -m croupier.analysis.regenerate`` rewrites them with the counts;
-tests/test_game_store.py fails while they are stale. Only the printed house edges are stored: the
+tests/analysis/test_game_store.py fails while they are stale. Only the printed house edges are stored: the
 JSON and the report files (``--json``, ``--out``) still work out every figure.
 """
 

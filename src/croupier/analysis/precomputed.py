@@ -9,12 +9,12 @@ the source of the wager's module and of every croupier module it imports, direct
 the data tables its code names (the Four Card Poker dealer table) — not another wager's code or
 paytables. A stored count is used only while its fingerprint matches the installed code; after
 any change to that code it is recounted as before (slower, never stale) until the file is
-regenerated; a test (tests/test_precomputed.py) fails while any stored count is stale:
+regenerated; a test (tests/analysis/test_precomputed.py) fails while any stored count is stale:
 
     python -m croupier.analysis.regenerate          # regenerate (about half a minute, progress shown)
     python -m croupier.analysis.regenerate --check  # recount everything and compare, change nothing
 
-tests/test_precomputed.py checks the same (marked ``slow``). Shoes other than the standard ones,
+tests/analysis/test_precomputed.py checks the same (marked ``slow``). Shoes other than the standard ones,
 and wagers not built in, are always counted; so is everything with ``CROUPIER_RECOUNT=1`` in the
 environment, or inside :func:`recounting`.
 """

@@ -4,7 +4,7 @@ Each module here imports ``app`` (and the ``out``/``err`` consoles) from
 :mod:`croupier.commands.common` (never from :mod:`croupier.cli`) and declares its commands with
 ``@app.command()``. The modules are imported only when one of their commands runs (start-up time:
 ``croupier --help`` lists the commands from :data:`COMMANDS` without importing any); a new command
-module adds its commands to :data:`COMMANDS`, which ``tests/test_cli_lazy.py`` checks against what
+module adds its commands to :data:`COMMANDS`, which ``tests/commands/test_cli_lazy.py`` checks against what
 the modules declare.
 """
 
