@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
+from math import comb
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -81,27 +82,44 @@ def _present(shoe: Shoe, wager: str) -> IntArray:
     return np.array([i for i, n in enumerate(shoe.counts) if n], dtype=np.int64)
 
 
+_BLOCK = 400_000
+"""How many subsets :func:`_subset_categories` classifies at once: the classifiers' working arrays
+are a few hundred bytes a row, so a block of this many keeps them near 100 MB."""
+
+
 @functools.lru_cache(maxsize=16)
 def _subset_categories(composition: tuple[int, ...], k: int, kind: str) -> tuple[int, ...]:
     """Counts of each category strength over every k-subset of the cards the shoe holds.
 
     ``kind``: ``"four"`` best four-card category, ``"five"`` best five-card category.
+
+    The subsets are taken a block at a time, those whose highest card is the same: in colex
+    order the (k-1)-subsets below card ``top`` are the first C(top, k-1) of those below the
+    highest card, so one table of (k-1)-subsets (C(51, 5) rows of int8 for six of 52 cards) serves
+    every block, and no more than one block's rows are held at once — not the C(52, 6) rows of all
+    of them (about 1 GB as integers).
     """
     cards = np.array([i for i, n in enumerate(composition) if n], dtype=np.int64)
     if cards.size < k:
         return ()
     size = 8 if kind == "four" else 10
     counts = np.zeros(size, dtype=np.int64)
-    rows_all = combinations_array(cards.size, k).astype(np.int8)
-    for s in range(0, rows_all.shape[0], 2_000_000):
-        rows = cards[rows_all[s : s + 2_000_000].astype(np.int64)]  # increasing: cards sorted
-        if kind == "four":
-            cats = category_of_ordinal(best_four_ordinals(rows))
-        elif k == 5:
-            cats = five_card_categories(rows)
-        else:
-            cats = best_five_categories(rows)
-        counts += np.bincount(cats, minlength=size)
+    below = combinations_array(cards.size - 1, k - 1).astype(np.int8)
+    for top in range(k - 1, cards.size):
+        block = below[: comb(top, k - 1)]
+        for s in range(0, block.shape[0], _BLOCK):
+            part = block[s : s + _BLOCK]
+            idx = np.empty((part.shape[0], k), dtype=np.int64)
+            idx[:, : k - 1] = part
+            idx[:, k - 1] = top
+            rows = cards[idx]  # increasing: cards sorted
+            if kind == "four":
+                cats = category_of_ordinal(best_four_ordinals(rows))
+            elif k == 5:
+                cats = five_card_categories(rows)
+            else:
+                cats = best_five_categories(rows)
+            counts += np.bincount(cats, minlength=size)
     return tuple(int(x) for x in counts)
 
 
