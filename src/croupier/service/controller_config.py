@@ -34,8 +34,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from croupier.commands.meters_report import REPORT_COLUMNS, progressive_json, report_rows
 from croupier.errors import InputError
+from croupier.operations.presenters.reports import REPORT_COLUMNS, progressive_json, report_rows
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import check_period
