@@ -50,6 +50,7 @@ from croupier.errors import (
     LedgerKeyError,
     one_line,
 )
+from croupier.operations.progressives import reconcile_progressives
 from croupier.operations.rounds import settle_on_ledger
 from croupier.progressive import (
     EnvyRule,
@@ -746,6 +747,5 @@ def report(
 
     check_period(lo, hi)
     with _ledger(ctx, db) as ledger:
-        names = [name] if name else ledger.names()
-        recs = [ledger.reconcile(n, lo, hi) for n in names]
+        recs = reconcile_progressives(ledger, name, lo, hi)
     write_report(recs, lo, hi, ReportFormat.JSON if json_out else fmt)

@@ -124,13 +124,13 @@ def progressives_to_feed(
 ) -> list[str]:
     """The progressives the service feeds ``rnd`` at ``table`` to: ``named`` (``?progressive=``,
     an open table's), then for each progressive bet none of them takes the progressive linked
-    to the table that takes it (:func:`~croupier.table.progressive.progressives_for`). Every
+    to the table that takes it (:func:`~croupier.progressive.offers.progressives_for`). Every
     progressive bet is fed: one no progressive takes is a :class:`~croupier.errors.LinkError`
     (§ 605a.8 and the wager's section), and one whose progressive is suspended is refused with
     the ledger's words, noted with its step (``bet_step(i)`` of the round's ``i``-th bet) — the
     round is then neither fed nor stored. A progressive named must be linked to the table.
     ``round_name`` (the caller named them: ``?progressive=``): each progressive named must also
-    take a progressive bet of the round (:func:`~croupier.table.progressive.check_named_take`) —
+    take a progressive bet of the round (:func:`~croupier.progressive.offers.check_named_take`) —
     an open table's own progressives (one per wager it offers) need not."""
     bets = progressive_bets(rnd)
     if not bets and not named:

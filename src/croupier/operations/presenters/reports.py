@@ -1,5 +1,5 @@
 """The meters report's rows and JSON (58 Pa. Code § 605a.7(a); :mod:`croupier.progressive.report`):
-what ``croupier meters report`` writes as JSON, CSV or HTML and ``GET /progressives/report``
+what ``croupier meters report`` writes as JSON, CSV or HTML and ``GET /reconciliation``
 answers."""
 
 from __future__ import annotations
