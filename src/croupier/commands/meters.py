@@ -31,6 +31,7 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -457,19 +458,6 @@ def feed_rounds(
                 check_named_take(rnd, named, f"round {rid}")  # each one named is used
                 kinds = {d.name: (wager_of(d), d.wager_cents) for d in fed_to}
 
-                def said(
-                    name: str, result: RoundSettlement, path: Path = path, rid: str = rid
-                ) -> None:
-                    if quiet:
-                        return
-                    what = (
-                        "already on the ledger, nothing changed (its awards as the ledger "
-                        "has them now):"
-                        if result.replayed
-                        else "fed to"
-                    )
-                    err.print(f"{path.name}: {what} progressive {name!r} (round {table}/{rid})")
-
                 settled = settle_on_ledger(
                     ledger,
                     rnd,
@@ -480,7 +468,7 @@ def feed_rounds(
                     kind=kinds.__getitem__,
                     check_configuration=True,
                     awards_now=True,
-                    on_fed=said,
+                    on_fed=None if quiet else functools.partial(_said_fed, path, table, rid),
                 )
             except CroupierError as exc:
                 if len(rounds) == 1:
@@ -492,6 +480,16 @@ def feed_rounds(
             if settled.replayed:
                 before.add(path)
     return fed, before, len(failed)
+
+
+def _said_fed(path: Path, table: str, rid: str, name: str, result: RoundSettlement) -> None:
+    """The line ``croupier settle --progressive`` prints as a round file is fed to a progressive."""
+    what = (
+        "already on the ledger, nothing changed (its awards as the ledger has them now):"
+        if result.replayed
+        else "fed to"
+    )
+    err.print(f"{path.name}: {what} progressive {name!r} (round {table}/{rid})")
 
 
 def result_section(ledger: Ledger, name: str) -> str:
