@@ -21,7 +21,7 @@ from croupier.table.progressive import round_content, valued_at_seed
 from croupier.table.record import settle_file
 from croupier.table.round import TableRound
 
-EXAMPLES = Path(__file__).parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def test_the_cli_and_the_service_settle_a_round_through_one_function() -> None:
