@@ -69,7 +69,6 @@ from croupier.progressive.offers import (
     check_named_take,
     check_one_meter_per_wager,
     progressives_for,
-    wager_of,
 )
 from croupier.progressive.views import (
     award_dict,
@@ -77,7 +76,7 @@ from croupier.progressive.views import (
     signed_cents,
     status_dict,
 )
-from croupier.table.progressive import round_id_of
+from croupier.table.progressive import round_id_of, wager_of
 from croupier.table.round import TableRound
 from croupier.table.submission import load_submission, submission_digest
 from croupier.units import format_money, parse_time

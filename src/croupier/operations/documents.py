@@ -18,9 +18,8 @@ from typing import Any
 
 from croupier.errors import citation
 from croupier.progressive import Ledger, RoundSettlement
-from croupier.progressive.offers import wager_of
 from croupier.progressive.views import award_dict
-from croupier.table.progressive import round_content, valued_at_seed, with_ledger_amounts
+from croupier.table.progressive import round_content, valued_at_seed, wager_of, with_ledger_amounts
 from croupier.table.round import TableRound, settled_net
 from croupier.units import format_money
 from croupier.wagers.at_table import signed_money

@@ -24,8 +24,8 @@ from croupier.progressive import (
     RoundStatus,
 )
 from croupier.progressive.feeder import After
-from croupier.progressive.offers import check_round_matches, wager_of
-from croupier.table.progressive import ledger_round_id, round_content
+from croupier.progressive.offers import check_round_matches
+from croupier.table.progressive import ledger_round_id, round_content, wager_of
 from croupier.table.round import Action, Phase, TableRound
 
 

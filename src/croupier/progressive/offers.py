@@ -25,16 +25,11 @@ from croupier.table.progressive import (
     progressive_bets,
     progressive_wager,
     system_rule,
+    wager_of,
 )
 from croupier.table.round import TableRound
 from croupier.table.submission import RulesSubmission
 from croupier.units import format_money
-
-
-def wager_of(defn: ProgressiveDefinition) -> str:
-    """The wager id the table records ``defn``'s progressive wagers under (registry-driven,
-    :func:`~croupier.table.progressive.progressive_wager`)."""
-    return progressive_wager(defn.section, defn.paytable).id
 
 
 def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
@@ -188,5 +183,4 @@ __all__ = [
     "check_round_matches",
     "progressives_for",
     "takes",
-    "wager_of",
 ]

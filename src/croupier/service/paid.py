@@ -25,9 +25,8 @@ from sqlalchemy import Engine
 
 from croupier.errors import LedgerLookupError
 from croupier.progressive import Award, AwardStatus, Ledger
-from croupier.progressive.offers import wager_of
 from croupier.service import store
-from croupier.table.progressive import award_status_words
+from croupier.table.progressive import award_status_words, wager_of
 from croupier.units import format_money
 from croupier.wagers.at_table import signed_money
 

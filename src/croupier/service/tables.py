@@ -52,7 +52,6 @@ from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
 from croupier.progressive import Role, StaffMember
 from croupier.progressive.meters import share_award_cents
-from croupier.progressive.offers import wager_of
 from croupier.progressive.store import read_rows
 from croupier.service import store
 from croupier.service.auth import require
@@ -87,6 +86,7 @@ from croupier.service.settling import (
 )
 from croupier.table.actions import allowed
 from croupier.table.procedure import PHASE_WORDS, Action, Phase
+from croupier.table.progressive import wager_of
 from croupier.table.record import Step, apply_step
 from croupier.table.round import TableRound, settled_net
 from croupier.table.submission import RulesSubmission

@@ -48,6 +48,19 @@ from croupier.wagers import Wager, all_wagers
 from croupier.wagers.at_table import signed_money
 
 
+class ProgressiveKind(Protocol):
+    """What the table reads of a progressive's definition to know its wager
+    (:class:`croupier.progressive.ProgressiveDefinition`): its section and paytable."""
+
+    @property
+    def section(self) -> str:
+        """The section of the progressive's paytable (``633b.2``)."""
+
+    @property
+    def paytable(self) -> str:
+        """The paytable's key (``P1``)."""
+
+
 class LedgerAward(Protocol):
     """What :func:`with_ledger_amounts` reads of an award a ledger made
     (:class:`croupier.progressive.records.Award`)."""
@@ -135,6 +148,12 @@ def progressive_wager(section: str, paytable: str) -> Wager:
             f"{keys})"
         )
     return found[0]
+
+
+def wager_of(defn: ProgressiveKind) -> str:
+    """The wager id the table records ``defn``'s progressive wagers under (registry-driven,
+    :func:`~croupier.table.progressive.progressive_wager`)."""
+    return progressive_wager(defn.section, defn.paytable).id
 
 
 def round_id_of(path: str | Path) -> str:
@@ -411,6 +430,7 @@ __all__ = [
     "SEED_NOTE",
     "LedgerAward",
     "LedgerSettlement",
+    "ProgressiveKind",
     "ProgressiveOffer",
     "award_status_words",
     "ledger_round_id",
@@ -424,5 +444,6 @@ __all__ = [
     "suspended_error",
     "system_rule",
     "valued_at_seed",
+    "wager_of",
     "with_ledger_amounts",
 ]
