@@ -15,7 +15,7 @@ from croupier.analysis.eor_report import REPORT_PAYTABLES, REPORT_SEED, eor_repo
 from croupier.analysis.eor_table import CounterConditions, Vulnerability, vulnerability
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_html
-from croupier.commands.eor import counter_conditions
+from croupier.operations.presenters.eor import counter_conditions
 from croupier.wagers import get_wager
 
 

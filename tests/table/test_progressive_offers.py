@@ -7,13 +7,8 @@ from __future__ import annotations
 import pytest
 
 from croupier.errors import LinkError, ProgressiveMismatchError
-from croupier.table.progressive import (
-    ProgressiveOffer,
-    assign_progressives,
-    progressive_bets,
-    progressive_offers,
-    progressives_for,
-)
+from croupier.progressive.offers import assign_progressives, progressives_for
+from croupier.table.progressive import ProgressiveOffer, progressive_bets, progressive_offers
 from croupier.table.record import settle_file
 from croupier.table.submission import load_submission
 from progressive_support import paytable_definition

@@ -479,9 +479,9 @@ def test_errors_are_croupier_errors() -> None:
 
 
 def test_a_rounds_progressive_wagers_feed_the_ledger(tmp_path: Path) -> None:
+    from croupier.operations.feeding import feed_progressive
     from croupier.paytables import MeterLevel, builtin_paytables
     from croupier.progressive import MICROS_PER_CENT, Ledger, ProgressiveDefinition, Role
-    from croupier.table.progressive import feed_progressive
 
     sub = submission_from_data(bj(), "bj")
     r = TableRound.open(sub)

@@ -50,17 +50,10 @@ from croupier.errors import (
     InputError,
     OutputError,
     PaytableError,
-    UnknownPaytableError,
-    UnknownWagerError,
     citation,
-    suggest,
 )
-from croupier.paytables import (
-    Paytable,
-    PaytableBook,
-    paytable_digest,
-)
-from croupier.units import format_money, format_percent
+from croupier.operations.presenters.paytables import paytable_dict, section_of
+from croupier.units import format_money
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
 from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.base import line_of
@@ -99,23 +92,6 @@ def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> 
     out.print(t)
 
 
-def _section_of(text: str, book: PaytableBook) -> str:
-    """A section ('633b.1', '§ 633B.1') or a wager id, as the section it names."""
-    name = text.strip().lstrip("§").strip().lower()
-    if name in book.sections():
-        return name
-    try:
-        return get_wager(name).section
-    except UnknownWagerError:
-        sections = ", ".join(book.sections())
-        ids = [w.id for w in all_wagers()]
-        hint = suggest(name, [*book.sections(), *ids])
-        raise UnknownPaytableError(
-            f"no section or wager {text!r}{hint} (sections with paytables: {sections}; "
-            f"wagers: {', '.join(ids)})"
-        ) from None
-
-
 def _compact_paytables(tables: list[dict[str, Any]]) -> str:
     """'A, B (1/2/4/6/8 decks)' or '1–10 (6 decks); 1–10 (8 decks)'."""
     keys = list(dict.fromkeys(p["paytable"] for p in tables))
@@ -140,67 +116,6 @@ def _compact_paytables(tables: list[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
-def _paytable_dict(t: Paytable) -> dict[str, Any]:
-    d: dict[str, Any] = {
-        "section": t.section,
-        "paytable": t.key,
-        "title": t.title,
-        "decks": list(t.decks),
-        "citation": t.citation,
-        "source": t.source,
-        "sha256": paytable_digest(t),
-        "lines": [
-            {
-                "outcome": line.outcome,
-                "label": line.label,
-                "pays": str(line.pays),
-                **(
-                    {"envy": format_money(line.envy_cents), "envy_cents": line.envy_cents}
-                    if line.envy_cents is not None
-                    else {}
-                ),
-            }
-            for line in t.lines
-        ],
-    }
-    if t.progressive:
-        p = t.progressive
-        d["progressive"] = {
-            "wagers": [format_money(c) for c in p.wager_cents],
-            "wager_cents": list(p.wager_cents),
-            "meters": [
-                {
-                    "level": m.level.value,
-                    "seed": format_money(m.seed_cents)
-                    if m.seed_cents is not None
-                    else f"{m.seed_wager_multiple:,} × wager",
-                    "seed_cents": m.seed_cents,
-                    **(
-                        {"increment_rate": format_percent(m.increment_rate)}
-                        if m.increment_rate
-                        else {}
-                    ),
-                    **(
-                        {"secondary_increment_rate": format_percent(m.secondary_increment_rate)}
-                        if m.secondary_increment_rate
-                        else {}
-                    ),
-                }
-                for m in p.meters
-            ],
-            **(
-                {"total_increment_rate": format_percent(p.total_increment_rate)}
-                if p.total_increment_rate
-                else {}
-            ),
-        }
-    if t.multipliers:
-        d["multipliers"] = [{"condition": m.condition, "factor": m.factor} for m in t.multipliers]
-    if t.notes:
-        d["notes"] = t.notes
-    return d
-
-
 @app.command()
 def paytables(
     section: Annotated[
@@ -223,7 +138,7 @@ def paytables(
     )
     book = book.with_paytables(dict.fromkeys(extra))
     if section is not None:
-        section = _section_of(section, book)
+        section = section_of(section, book)
     tables = [t for t in book if section is None or t.section == section]
     if paytable is not None:
         tables = [t for t in tables if t.key.upper() == paytable.upper()]
@@ -232,7 +147,7 @@ def paytables(
     if json_out:
         print(
             json.dumps(
-                {"paytables": [_paytable_dict(t) for t in tables]}, indent=2, ensure_ascii=False
+                {"paytables": [paytable_dict(t) for t in tables]}, indent=2, ensure_ascii=False
             )
         )
         return
@@ -254,7 +169,7 @@ def paytables(
         out.print("Show one section with: croupier paytables SECTION")
         return
     for table in tables:
-        d = _paytable_dict(table)
+        d = paytable_dict(table)
         t = Table(
             title=f"§ {table.section} · {table.title} · {decks_phrase(table.decks, ', ')}",
             title_justify="left",

@@ -20,14 +20,15 @@ from rich.console import Console
 from croupier import __version__
 from croupier.commands import COMMANDS
 from croupier.errors import one_line, suggest
-from croupier.units import format_money, format_percent, parse_amount
+from croupier.operations.presenters.arguments import meter_arg, meter_money, money
+from croupier.units import format_money, format_percent
 
 if TYPE_CHECKING:  # imported where used: start-up time (issue 14)
     from rich.progress import Progress
     from rich.table import Table
 
     from croupier.analysis.parsheet import ParSheet
-    from croupier.paytables import MeterLevel, PaytableBook
+    from croupier.paytables import PaytableBook
     from croupier.wagers import ProgressiveStake, Wager
 
     StakeOpt = Annotated[
@@ -309,34 +310,10 @@ def money_json(name: str, cents: int) -> dict[str, Any]:
     return {name: shown, f"{name}_cents": cents}
 
 
-def _money(text: str | None, what: str) -> int | None:
-    """Parse '$12,345.67', '12345.67' or '5' into cents."""
-    return None if text is None else parse_amount(text, what)
-
-
-def _meter_money(text: str, what: str) -> int:
-    """A meter amount in cents: dollars as the ledger shows them, sub-cent digits (to the
-    micro-dollar, '$50,000.1875') included, rounded down to the cent — a share of the meter
-    (100%, 10%) is paid rounded down to the cent, so the fraction never changes a pay. The
-    whole cents pass :func:`~croupier.units.parse_amount` (its limits and its one-line error)."""
-    m = re.fullmatch(r"\s*(\$?[0-9,]*\.[0-9]{2})[0-9]{1,4}\s*", text)
-    return parse_amount(m.group(1) if m else text, what)
-
-
-def _meter_arg(text: str | None, option: str = "--meter") -> int | dict[MeterLevel, int] | None:
-    """``--meter``: one amount in dollars ('50000'), or amounts by level ('Mega=60000,Major=6000');
-    an error names ``option`` (the service passes its query parameter's name)."""
-    from croupier.paytables import MeterLevel
-
-    if text is None:
-        return None
-    if "=" not in text:
-        return _meter_money(text, option)
-    meters: dict[MeterLevel, int] = {}
-    for part in text.split(","):
-        name, _, amount = part.partition("=")
-        meters[MeterLevel.parse(name)] = _meter_money(amount, f"{option} {name.strip()}")
-    return meters
+# the commands' names for the shared money arguments (croupier.operations.presenters.arguments)
+_money = money
+_meter_money = meter_money
+_meter_arg = meter_arg
 
 
 def _progress(disable: bool) -> Progress:

@@ -31,7 +31,7 @@ under ``$XDG_DATA_HOME/croupier/keys/`` (:func:`croupier.progressive.default_key
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 import json
 import os
 import sys
@@ -51,6 +51,8 @@ from croupier.errors import (
     LedgerKeyError,
     one_line,
 )
+from croupier.operations.progressives import reconcile_progressives
+from croupier.operations.rounds import settle_on_ledger
 from croupier.progressive import (
     EnvyRule,
     HitPolicy,
@@ -63,21 +65,18 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.progressive.create import new_definition
+from croupier.progressive.offers import (
+    check_named_take,
+    check_one_meter_per_wager,
+    progressives_for,
+)
 from croupier.progressive.views import (
     award_dict,
     event_dict,
     signed_cents,
     status_dict,
 )
-from croupier.table.progressive import (
-    check_named_take,
-    check_one_meter_per_wager,
-    feed_progressive,
-    progressives_for,
-    round_id_of,
-    wager_of,
-    with_ledger_amounts,
-)
+from croupier.table.progressive import round_id_of, wager_of
 from croupier.table.round import TableRound
 from croupier.table.submission import load_submission, submission_digest
 from croupier.units import format_money, parse_time
@@ -426,12 +425,13 @@ def feed_rounds(
     others are still fed. A progressive bet no named progressive takes feeds the progressive
     linked to the table that takes it; with none, the file is refused (§ 605a.8): what the ledger
     stores never values a progressive wager at the seed. A progressive named that takes none of
-    a round's progressive bets refuses the file (:func:`~croupier.table.progressive.
-    check_named_take`). The dealer ``by`` is authenticated once. Returns every file fed, its round
-    with the ledger's amounts on its progressive lines (:func:`~croupier.table.progressive.
-    with_ledger_amounts`), the files whose round the ledger held already — settled before,
-    nothing changed: their awards as the ledger has them now (validated or voided since) — and
-    how many files failed."""
+    a round's progressive bets refuses the file (:func:`~croupier.progressive.offers.
+    check_named_take`). Each round is settled on the ledger by the use case ``POST
+    /rounds/settle`` shares (:func:`~croupier.operations.rounds.settle_on_ledger`). The dealer
+    ``by`` is authenticated once. Returns every file fed, its round with the ledger's amounts on
+    its progressive lines (:func:`~croupier.table.progressive.with_ledger_amounts`), the files
+    whose round the ledger held already — settled before, nothing changed: their awards as the
+    ledger has them now (validated or voided since) — and how many files failed."""
     if not table.strip():
         raise InputError("--progressive needs --table (the ledger's table) and --as (the dealer)")
     fed: dict[Path, TableRound] = {}
@@ -442,7 +442,6 @@ def feed_rounds(
         named = [ledger.definition(name) for name in progressives]
         check_one_meter_per_wager(named)
         for path, rnd in rounds:
-            results: list[tuple[str, RoundSettlement]] = []
             # the round's Rules Submission is the running one its progressives are checked against
             ledger.running_submission = submission_digest(rnd.submission)
             try:
@@ -456,36 +455,40 @@ def feed_rounds(
                     linked=lambda: [d for d, _ in ledger.linked_progressives(table)],
                 )
                 check_named_take(rnd, named, f"round {rid}")  # each one named is used
-                sizes = {d.name: d.wager_cents for d in fed_to}
-                for defn in fed_to:
-                    name = defn.name
-                    result = feed_progressive(
-                        rnd, ledger.system(name), table=table, round_id=rid, by=who.name
-                    )
-                    if result is None:
-                        continue
-                    if result.replayed:  # settled before: each award as the ledger has it now
-                        now = tuple(ledger.award(a.id) for a in result.awards)
-                        result = dataclasses.replace(result, awards=now)
-                    results.append((wager_of(defn), result))
-                    if not quiet:
-                        what = (
-                            "already on the ledger, nothing changed (its awards as the ledger "
-                            "has them now):"
-                            if result.replayed
-                            else "fed to"
-                        )
-                        err.print(f"{path.name}: {what} progressive {name!r} (round {table}/{rid})")
+                kinds = {d.name: (wager_of(d), d.wager_cents) for d in fed_to}
+
+                settled = settle_on_ledger(
+                    ledger,
+                    rnd,
+                    table=table,
+                    round_id=rid,
+                    progressives=[d.name for d in fed_to],
+                    by=who.name,
+                    kind=kinds.__getitem__,
+                    check_configuration=True,
+                    awards_now=True,
+                    on_fed=None if quiet else functools.partial(_said_fed, path, table, rid),
+                )
             except CroupierError as exc:
                 if len(rounds) == 1:
                     raise
                 err.print(f"error: {path.name}: {where(exc)}{exc}", style="red")
                 failed.add(path)
                 continue
-            fed[path] = with_ledger_amounts(rnd, results, sizes)
-            if results and all(r.replayed for _, r in results):
+            fed[path] = settled.shown
+            if settled.replayed:
                 before.add(path)
     return fed, before, len(failed)
+
+
+def _said_fed(path: Path, table: str, rid: str, name: str, result: RoundSettlement) -> None:
+    """The line ``croupier settle --progressive`` prints as a round file is fed to a progressive."""
+    what = (
+        "already on the ledger, nothing changed (its awards as the ledger has them now):"
+        if result.replayed
+        else "fed to"
+    )
+    err.print(f"{path.name}: {what} progressive {name!r} (round {table}/{rid})")
 
 
 def result_section(ledger: Ledger, name: str) -> str:
@@ -741,6 +744,5 @@ def report(
 
     check_period(lo, hi)
     with _ledger(ctx, db) as ledger:
-        names = [name] if name else ledger.names()
-        recs = [ledger.reconcile(n, lo, hi) for n in names]
+        recs = reconcile_progressives(ledger, name, lo, hi)
     write_report(recs, lo, hi, ReportFormat.JSON if json_out else fmt)

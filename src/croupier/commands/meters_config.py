@@ -23,6 +23,7 @@ from croupier.commands.meters import (
     meters_app,
 )
 from croupier.errors import InputError
+from croupier.operations.progressives import reconfigure_progressive
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition
 
@@ -141,7 +142,8 @@ def reconfigure(
             lv: _money(v, "--limit")
             for lv, v in _level_values(defn, limit or [], "--limit").items()
         }
-        ledger.reconfigure(
+        changes = reconfigure_progressive(
+            ledger,
             name,
             by=who.name,
             approval=approval,
@@ -149,8 +151,6 @@ def reconfigure(
             rates=rates,
             limits_cents=limits,
         )
-        (ev,) = [e.event for e in ledger.history(name, 1)]
-        changes = ev.detail.get("changes", {})
         _done(
             json_out,
             {"progressive": name, "by": who.name, "approval": approval, "changes": changes},

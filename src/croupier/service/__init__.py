@@ -17,6 +17,7 @@ controller over HTTP (FastAPI + uvicorn).
 * :mod:`~croupier.service.problems` — RFC 9457 problem details.
 * :mod:`~croupier.service.server` — running uvicorn.
 
-Layering: the service sits beside :mod:`croupier.commands` (whose JSON it reuses) above
-:mod:`croupier.table`, :mod:`croupier.progressive` and :mod:`croupier.analysis`.
+Layering: the service sits beside :mod:`croupier.commands` (importing nothing of it) above
+:mod:`croupier.operations` — the use cases and presenters both interfaces share — and the domain
+packages below it (:mod:`croupier.table`, :mod:`croupier.progressive`, :mod:`croupier.analysis`).
 """

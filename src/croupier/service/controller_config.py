@@ -34,8 +34,9 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from croupier.commands.meters_report import REPORT_COLUMNS, progressive_json, report_rows
 from croupier.errors import InputError
+from croupier.operations.presenters.reports import REPORT_COLUMNS, progressive_json, report_rows
+from croupier.operations.progressives import reconcile_progressives, reconfigure_progressive
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import check_period
@@ -216,7 +217,8 @@ def reconfigure(
             _level(defn, lv): None if v is None else parse_amount(v, f"limit of {lv}")
             for lv, v in body.limits.items()
         }
-        ledger.reconfigure(
+        changes = reconfigure_progressive(
+            ledger,
             name,
             by=member.name,
             approval=body.approval,
@@ -225,14 +227,13 @@ def reconfigure(
             limits_cents=limits,
             suspend_with=f"POST /progressives/{name}/suspend",
         )
-        (ev,) = [e.event for e in ledger.history(name, 1)]
         return _answer(
             200,
             {
                 "progressive": name,
                 "by": member.name,
                 "approval": body.approval.strip(),
-                "changes": shown_changes(ev.detail.get("changes", {})),
+                "changes": shown_changes(changes),
             },
         )
 
@@ -277,9 +278,7 @@ def reconciliation(
     ``GET /verify``."""
     lo, hi = _when(start, "the from parameter"), _when(end, "the to parameter")
     check_period(lo, hi, ("?from=", "?to="))  # the query's words, not the CLI's options
-    ledger = ledger_of(request)
-    names = [name] if name else ledger.names()
-    recs = [ledger.reconcile(n, lo, hi) for n in names]
+    recs = reconcile_progressives(ledger_of(request), name, lo, hi)
     if fmt is ReportFormat.CSV:
         buf = io.StringIO()
         w = csv.DictWriter(buf, fieldnames=REPORT_COLUMNS, lineterminator="\n")

@@ -20,7 +20,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 
 from croupier.analysis.eor_table import default_decks, default_paytable, vulnerability
-from croupier.commands.eor import counter_conditions, detail_dict, unit_of
+from croupier.operations.presenters.eor import counter_conditions, detail_dict, unit_of
 from croupier.wagers import get_wager
 
 router = APIRouter(tags=["reading"])

@@ -186,7 +186,7 @@ def checked(spec: Simulation) -> None:
     """Every input of ``spec`` checked (the wager, its paytable and deck count, the meter and
     amount) before the job is accepted: a bad one is a 4xx now, not a failed job later."""
     from croupier.analysis.parsheet import exact_parsheet
-    from croupier.commands.common import _meter_arg, _money
+    from croupier.operations.presenters.arguments import meter_arg, money
     from croupier.table.submission import offered_paytable
     from croupier.wagers import get_wager
 
@@ -199,8 +199,8 @@ def checked(spec: Simulation) -> None:
         wager,
         spec.paytable,
         decks=spec.decks,
-        meter_cents=_meter_arg(spec.meter, METER),
-        wager_cents=_money(spec.amount, AMOUNT),
+        meter_cents=meter_arg(spec.meter, METER),
+        wager_cents=money(spec.amount, AMOUNT),
         stake=spec.stake,
     )
 
@@ -210,7 +210,7 @@ def result(spec: Simulation, report: Report) -> dict[str, Any]:
     (``running`` once the kernel is ready) and its progress in rounds."""
     from croupier.analysis.parsheet import exact_parsheet
     from croupier.analysis.simulate import run_fields, simulate
-    from croupier.commands.common import _meter_arg, _money
+    from croupier.operations.presenters.arguments import meter_arg, money
     from croupier.wagers import get_wager
 
     w = get_wager(spec.wager.strip().lower())
@@ -226,8 +226,8 @@ def result(spec: Simulation, report: Report) -> dict[str, Any]:
         rounds=spec.rounds,
         seed=spec.seed,
         decks=spec.decks,
-        meter_cents=_meter_arg(spec.meter, METER),
-        wager_cents=_money(spec.amount, AMOUNT),
+        meter_cents=meter_arg(spec.meter, METER),
+        wager_cents=money(spec.amount, AMOUNT),
         stake=stake,
         progress=lambda done: report("progress", done),
         runner=runner,

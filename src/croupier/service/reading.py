@@ -16,9 +16,9 @@ from fastapi import APIRouter, Query, Request
 
 from croupier.analysis.meters import meter_return
 from croupier.analysis.parsheet import exact_parsheet
-from croupier.commands.analysis import _paytable_dict, _section_of
-from croupier.commands.common import _meter_arg, _money
 from croupier.errors import CroupierError, InputError, UnknownPaytableError
+from croupier.operations.presenters.arguments import meter_arg, money
+from croupier.operations.presenters.paytables import paytable_dict, section_of
 from croupier.paytables import builtin_paytables
 from croupier.progressive.migrate import current_revision as ledger_revision
 from croupier.service import store
@@ -82,13 +82,13 @@ def paytables(
     """As ``croupier paytables --json``: each paytable's section, id, decks, citation, source,
     lines (pays as printed, envy in cents), and its progressive meters."""
     book = builtin_paytables()
-    wanted = _section_of(section, book) if section is not None else None
+    wanted = section_of(section, book) if section is not None else None
     tables = [t for t in book if wanted is None or t.section == wanted]
     if paytable is not None:
         tables = [t for t in tables if t.key.upper() == paytable.upper()]
         if not tables:
             raise UnknownPaytableError(f"no paytable {paytable!r} in § {wanted or 'any section'}")
-    return {"paytables": [_paytable_dict(t) for t in tables]}
+    return {"paytables": [paytable_dict(t) for t in tables]}
 
 
 @router.get(
@@ -146,8 +146,8 @@ def parsheet(
         w,
         paytable,
         decks=decks,
-        meter_cents=_meter_arg(meter, "the meter parameter"),
-        wager_cents=_money(amount, "the amount parameter"),
+        meter_cents=meter_arg(meter, "the meter parameter"),
+        wager_cents=money(amount, "the amount parameter"),
         stake=stake,
     )
     d: dict[str, Any] = sheet.to_dict()

@@ -1,21 +1,20 @@
-"""Feeding a table round's progressive wagers to the progressive ledger (§ 605a.7, § 633b.2(d)–(h),
-§ 633b.3(d)–(h)).
+"""The progressive wagers of a table round, as the table sees them (§ 605a.7, § 633b.2(d)–(h),
+§ 633b.3(d)–(h)): which registered wagers are progressive, the offers a Rules Submission makes and
+the bets a round holds on them, a round's identity and content digest, and a round's lines
+re-priced with what a ledger paid.
 
-A :class:`~croupier.table.round.TableRound` is a pure value; the ledger is durable. After a round
-is dealt, :func:`feed_progressive` replays its progressive wagers into a
-:class:`~croupier.progressive.ProgressiveSystem` in the regulated order: the wagers accepted at
-their positions (§ 633b.2(d)(1)), the lock-out (§ 633b.2(d)(2)), the chip count (§ 633b.2(f):
-one chip per wager, as the table collected them) and the settlement of the qualifying hands in one
-transaction under an idempotency key (``progressive/table/round``: a round may feed a Jackpot
-Party and a Match the Dealer progressive).
+A :class:`~croupier.table.round.TableRound` is a pure value; the ledger is durable. This module
+knows no ledger: which progressive takes a bet is
+:mod:`croupier.progressive.offers`, and feeding a round to a ledger in the regulated order —
+the wagers accepted at their positions (§ 633b.2(d)(1)), the lock-out (§ 633b.2(d)(2)), the chip
+count (§ 633b.2(f)) and the settlement of the qualifying hands in one transaction under an
+idempotency key (``progressive/table/round``) — is :mod:`croupier.operations.feeding`.
 
 Round identity: a round is its table and round id (a round file's ``id``, else its file name's
 stem, :func:`round_id_of`) — on the ledger ``TABLE/ROUND`` — plus :func:`round_content`, the
 SHA-256 of everything in it (seats, wagers, amounts, cards, every event). Fed again with the same
 content it is a replay (the first settlement, nothing changed); with other content it is a
-:class:`~croupier.errors.RoundConflictError` and nothing is changed. A round whose section,
-paytable or deck count is not the progressive's definition is refused
-(:class:`~croupier.errors.ProgressiveMismatchError`).
+:class:`~croupier.errors.RoundConflictError` and nothing is changed.
 """
 
 from __future__ import annotations
@@ -23,10 +22,11 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import orjson
 
@@ -36,28 +36,71 @@ from croupier.errors import (
     InputError,
     LinkError,
     NameRuleError,
-    ProcedureError,
-    ProgressiveMismatchError,
-    RoundConflictError,
     UnknownPaytableError,
     citation,
 )
 from croupier.names import round_id as checked_round_id
 from croupier.paytables import Paytable
-from croupier.table.round import SETTLED_NET, Action, Event, Phase, TableRound
+from croupier.table.round import SETTLED_NET, Action, Event, TableRound
 from croupier.table.submission import RulesSubmission
 from croupier.units import format_money
 from croupier.wagers import Wager, all_wagers
 from croupier.wagers.at_table import signed_money
 
-if TYPE_CHECKING:  # croupier.progressive (SQLAlchemy) is imported where a ledger is fed
-    from croupier.progressive import (
-        ProgressiveDefinition,
-        ProgressiveSystem,
-        QualifyingHand,
-        RoundSettlement,
-    )
-    from croupier.progressive.feeder import After
+
+class ProgressiveKind(Protocol):
+    """What the table reads of a progressive's definition to know its wager
+    (:class:`croupier.progressive.ProgressiveDefinition`): its section and paytable."""
+
+    @property
+    def section(self) -> str:
+        """The section of the progressive's paytable (``633b.2``)."""
+
+    @property
+    def paytable(self) -> str:
+        """The paytable's key (``P1``)."""
+
+
+class LedgerAward(Protocol):
+    """What :func:`with_ledger_amounts` reads of an award a ledger made
+    (:class:`croupier.progressive.records.Award`)."""
+
+    @property
+    def id(self) -> int:
+        """The award's id on the ledger."""
+
+    @property
+    def position(self) -> int:
+        """The seat the award pays."""
+
+    @property
+    def source_position(self) -> int | None:
+        """The seat whose hand an envy bonus is for (``None``: the seat's own hand)."""
+
+    @property
+    def amount_cents(self) -> int:
+        """What the player is handed."""
+
+    @property
+    def status(self) -> Enum:
+        """``pending``, ``paid`` or ``voided`` (its ``value``)."""
+
+    @property
+    def validated_by(self) -> str | None:
+        """The floorperson who validated it."""
+
+
+class LedgerSettlement(Protocol):
+    """What :func:`with_ledger_amounts` reads of a ledger's settlement of a round
+    (:class:`croupier.progressive.records.RoundSettlement`)."""
+
+    @property
+    def progressive(self) -> str:
+        """The progressive's name."""
+
+    @property
+    def awards(self) -> Sequence[LedgerAward]:
+        """Every award of the round."""
 
 
 def progressive_wagers() -> tuple[Wager, ...]:
@@ -107,9 +150,9 @@ def progressive_wager(section: str, paytable: str) -> Wager:
     return found[0]
 
 
-def wager_of(defn: ProgressiveDefinition) -> str:
+def wager_of(defn: ProgressiveKind) -> str:
     """The wager id the table records ``defn``'s progressive wagers under (registry-driven,
-    :func:`progressive_wager`)."""
+    :func:`~croupier.table.progressive.progressive_wager`)."""
     return progressive_wager(defn.section, defn.paytable).id
 
 
@@ -179,49 +222,6 @@ def canonical_json(data: object) -> bytes:
         return text.encode()
 
 
-def check_round_matches(rnd: TableRound, defn: ProgressiveDefinition) -> None:
-    """Refuse a round dealt under another section, paytable or deck count than ``defn``
-    (:class:`~croupier.errors.ProgressiveMismatchError` citing the paytables' subsection)."""
-    wager = wager_of(defn)
-    rule = defn.rule("(i)")
-    offered = next((w for w in rnd.submission.wagers if w.wager == wager), None)
-    if offered is None or offered.paytable is None:
-        # a progressive of a wager the table does not offer (another game's, a mistyped name)
-        # would be skipped in silence and its winning hands never awarded
-        raise ProgressiveMismatchError(
-            f"progressive {defn.name!r} takes the {wager} wager (§ {defn.section} paytable "
-            f"{defn.paytable}), which the round's table "
-            f"({rnd.submission.name or rnd.submission.game.value}) does not offer",
-            section=rule,
-        )
-    t, sub = offered.paytable, rnd.submission
-    if t.section != defn.section or t.key != defn.paytable or sub.decks != defn.decks:
-        raise ProgressiveMismatchError(
-            f"the round was dealt at a {sub.decks}-deck table on § {t.section} paytable {t.key}; "
-            f"progressive {defn.name!r} is § {defn.section} paytable {defn.paytable} with "
-            f"{decks_phrase(defn.decks)}",
-            section=rule,
-        )
-
-
-def check_one_meter_per_wager(definitions: Sequence[ProgressiveDefinition]) -> None:
-    """Refuse feeding one round to two progressives of the same wager — same section,
-    paytable, deck count and wager size — for each bet would then feed two meters and a winning
-    hand win on both (:class:`~croupier.errors.LinkError`, § 605a.8). A $1 and a $5 Jackpot
-    Party progressive are two wagers (§ 633b.2(e)) and may be fed together."""
-    seen: dict[tuple[str, str, int, int], str] = {}
-    for d in definitions:
-        key = (d.section, d.paytable, d.decks, d.wager_cents)
-        if key in seen and seen[key] != d.name:
-            raise LinkError(
-                f"progressives {seen[key]!r} and {d.name!r} take the same wager (§ {d.section} "
-                f"paytable {d.paytable}, {decks_phrase(d.decks)}, {format_money(d.wager_cents)}): a "
-                "wager feeds one progressive's meters",
-                section="605a.8",
-            )
-        seen[key] = d.name
-
-
 @dataclass(frozen=True)
 class ProgressiveOffer:
     """One progressive wager a table takes: the wager id, its size, and the section, paytable and
@@ -269,19 +269,6 @@ def progressive_bets(rnd: TableRound) -> tuple[tuple[int, ProgressiveOffer], ...
     )
 
 
-def takes(defn: ProgressiveDefinition, offer: ProgressiveOffer) -> bool:
-    """Whether progressive ``defn`` is the one ``offer``'s wagers feed: the same wager, section,
-    paytable, deck count and wager size (§ 605a.8: a linked table contributes to the progressive
-    of its wager)."""
-    return (
-        defn.section == offer.section
-        and defn.paytable == offer.paytable
-        and defn.decks == offer.decks
-        and defn.wager_cents == offer.amount_cents
-        and wager_of(defn) == offer.wager
-    )
-
-
 def system_rule(w: Wager) -> str:
     """The paragraph that puts progressive wager ``w`` on a progressive table game system: the
     one holding its lock-out (§ 633b.2(d), § 633b.3(d)), else the one placing it on the
@@ -309,93 +296,6 @@ def no_progressive_error(offer: ProgressiveOffer, table: str, linked: Sequence[s
     )
 
 
-def assign_progressives(
-    offers: Sequence[ProgressiveOffer],
-    *,
-    table: str,
-    named: Sequence[ProgressiveDefinition] = (),
-    linked: Sequence[ProgressiveDefinition] = (),
-) -> dict[ProgressiveOffer, ProgressiveDefinition]:
-    """The progressive each of ``offers`` feeds at ``table``: one of ``named`` (the caller's,
-    e.g. ``croupier settle --progressive``) that takes it, else the one linked to the table that
-    takes it (a table is never linked to two of the same wager, § 605a.8). An offer none takes
-    is a :class:`~croupier.errors.LinkError` citing § 605a.8 and the wager's section: a
-    progressive wager is never settled with no progressive behind it."""
-    found: dict[ProgressiveOffer, ProgressiveDefinition] = {}
-    for offer in dict.fromkeys(offers):
-        defn = next((d for d in named if takes(d, offer)), None) or next(
-            (d for d in linked if takes(d, offer)), None
-        )
-        if defn is None:
-            raise no_progressive_error(offer, table, [d.name for d in linked])
-        found[offer] = defn
-    return found
-
-
-def check_named_match(sub: RulesSubmission, defn: ProgressiveDefinition) -> None:
-    """Refuse a progressive named for a table whose submission does not offer its wager under its
-    section, paytable and deck count (:class:`~croupier.errors.ProgressiveMismatchError`, as
-    :func:`check_round_matches` for a round)."""
-    check_round_matches(TableRound.open(sub), defn)
-
-
-def progressives_for(
-    rnd: TableRound,
-    *,
-    table: str,
-    named: Sequence[ProgressiveDefinition] = (),
-    linked: Callable[[], Sequence[ProgressiveDefinition]] = tuple,
-) -> tuple[ProgressiveDefinition, ...]:
-    """The progressives ``rnd`` at ``table`` is fed to: those ``named`` (each must be one of a
-    wager the round's table offers under its paytable and deck count,
-    :func:`check_round_matches`; no two of one wager, :func:`check_one_meter_per_wager`), then,
-    for each progressive bet none of them takes, the one ``linked()`` to the table that takes it
-    (read only then). A progressive bet none takes is a :class:`~croupier.errors.LinkError`
-    (§ 605a.8 and the wager's section, :func:`assign_progressives`): a round that stores money is
-    never settled with a progressive wager valued at the seed and on no ledger."""
-    if len(named) > 1:
-        check_one_meter_per_wager(named)
-    for d in named:
-        check_round_matches(rnd, d)
-    offers = [o for _, o in progressive_bets(rnd)]
-    if all(any(takes(d, o) for d in named) for o in offers):
-        return tuple(named)
-    assigned = assign_progressives(offers, table=table, named=named, linked=linked())
-    out = {d.name: d for d in named}
-    for d in assigned.values():
-        out.setdefault(d.name, d)
-    return tuple(out.values())
-
-
-def check_named_take(
-    rnd: TableRound, named: Sequence[ProgressiveDefinition], round_name: str = "the round"
-) -> None:
-    """Refuse a progressive the caller named (``croupier settle --progressive``,
-    ``?progressive=``) that takes none of ``rnd``'s progressive bets — another wager, paytable,
-    deck count or wager size (a $1 progressive named for a round of $5 bets): fed nothing, it
-    would be named and silently unused (:class:`~croupier.errors.LinkError`, § 605a.8 and the
-    paragraph of its wager's section that puts the wager on the system). ``round_name`` names
-    the round in the message."""
-    offers = list(dict.fromkeys(o for _, o in progressive_bets(rnd)))
-    for d in named:
-        if any(takes(d, o) for o in offers):
-            continue
-        own = ProgressiveOffer(wager_of(d), d.wager_cents, d.section, d.paytable, d.decks)
-        w = progressive_wager(d.section, d.paytable)
-        theirs = (
-            "its progressive bets are " + "; ".join(o.describe() for o in offers)
-            if offers
-            else "it has no progressive bet"
-        )
-        raise LinkError(
-            f"progressive {d.name!r} takes {own.describe()} and no bet of {round_name} is one: "
-            f"{theirs} ({citation(system_rule(w))}: each progressive wager feeds the progressive "
-            "of its paytable, deck count and wager size); name only progressives that take a "
-            "bet of the round: nothing was settled or stored",
-            section="605a.8",
-        )
-
-
 def suspended_error(progressive: str) -> LinkError:
     """The refusal of a wager on a progressive suspended for a reconfiguration (§ 605a.8; NY 9
     NYCRR 5321.18(b)(4) supporting) — the ledger's own words (:meth:`ProgressiveSystem.accept_wagers
@@ -412,135 +312,6 @@ def suspended_error(progressive: str) -> LinkError:
 def ledger_round_id(table: str, round_id: str) -> str:
     """The ledger's id of round ``round_id`` at ``table``: ``TABLE/ROUND``."""
     return f"{table}/{round_id}"
-
-
-def _fed_seats(
-    rnd: TableRound, wager: str, defn: ProgressiveDefinition
-) -> tuple[tuple[int, ...], list[QualifyingHand]] | None:
-    """The seats whose ``wager`` of the progressive's wager size feeds it, and the qualifying
-    hands among them (each seat's settled outcome); ``None`` when no seat feeds it."""
-    from croupier.progressive import QualifyingHand
-
-    positions = tuple(
-        b.seat for b in rnd.bets if b.wager == wager and b.amount_cents == defn.wager_cents
-    )
-    if not positions:
-        return None
-    hands = [
-        QualifyingHand(e.seat, e.outcome_key)
-        for e in rnd.events
-        if e.action is Action.SETTLEMENT
-        and e.wager == wager
-        and e.seat in positions
-        and e.outcome_key is not None
-    ]
-    return positions, hands
-
-
-def feed_new_round(
-    rnd: TableRound,
-    system: ProgressiveSystem,
-    *,
-    table: str,
-    round_id: str,
-    by: str,
-    content: str,
-    after: After | None = None,
-) -> RoundSettlement | None:
-    """:func:`feed_progressive`'s common case, with no read before the ledger's lock: a round
-    the ledger does not know yet, checked against the definition the ledger object holds (the
-    ledger checks under its lock that it is still the progressive's), fed with the rounds other
-    threads feed meanwhile (one commit, :meth:`ProgressiveSystem.play_new_round`). ``None``:
-    nothing written — let :func:`feed_progressive` decide (and raise what it raises).
-    ``after``: rows the round brings to its ledger transaction, made from its settlement
-    (:meth:`~croupier.progressive.feeder.Feeder.play`: the service's stored round)."""
-    defn = system.ledger.known_definition(system.name)
-    if defn is None or rnd.phase not in (Phase.DEALT, Phase.SETTLED):
-        return None
-    try:
-        check_round_matches(rnd, defn)
-        wager = wager_of(defn)
-    except CroupierError:
-        return None
-    fed = _fed_seats(rnd, wager, defn)
-    if fed is None:
-        return None
-    positions, hands = fed
-    return system.play_new_round(
-        ledger_round_id(table, round_id),
-        table,
-        positions,
-        hands,
-        idempotency_key=f"{defn.name}/{table}/{round_id}",
-        by=by,
-        content=content,
-        after=after,
-    )
-
-
-def feed_progressive(
-    rnd: TableRound,
-    system: ProgressiveSystem,
-    *,
-    table: str,
-    round_id: str,
-    by: str,
-    content: str | None = None,
-) -> RoundSettlement | None:
-    """Accept, lock out, count and settle ``rnd``'s wagers on ``system``'s progressive.
-
-    Only wagers of the definition's size are fed (a $1 and a $5 Jackpot Party wager are two
-    progressives, § 633b.2(e)); ``None`` when the round holds none. Raises
-    :class:`~croupier.errors.ProcedureError` when the round is not dealt yet (its progressive
-    wagers are settled at the deal, § 633b.2(g), § 633b.3(g)),
-    :class:`~croupier.errors.ProgressiveMismatchError` for a round of another paytable or deck
-    count, :class:`~croupier.errors.RoundConflictError` for a round id of the table already fed
-    with other content, and the ledger's own errors (:class:`~croupier.errors.LinkError` for a
-    table not linked, § 605a.8). Every check is made before the ledger is written. ``content``:
-    :func:`round_content` of ``rnd`` if the caller has it.
-
-    A round the ledger does not know yet is fed with the rounds other threads feed meanwhile,
-    in one transaction and one commit (:class:`~croupier.progressive.feeder.Feeder`); anything
-    else step by step, each step's checks and errors as they are.
-    """
-    from croupier.progressive import RoundStatus
-
-    content = content if content is not None else round_content(rnd)
-    fast = feed_new_round(rnd, system, table=table, round_id=round_id, by=by, content=content)
-    if fast is not None:
-        return fast
-    defn = system.definition
-    check_round_matches(rnd, defn)
-    wager = wager_of(defn)
-    if rnd.phase not in (Phase.DEALT, Phase.SETTLED):
-        raise ProcedureError(
-            "the progressive wagers are fed to the ledger once the round is dealt",
-            section=f"{defn.section}(g)",
-        )
-    rid = ledger_round_id(table, round_id)
-    view = system.find_round(rid)
-    if view is not None and view.content != content:
-        raise RoundConflictError(
-            f"round {round_id!r} of table {table} is on progressive {defn.name!r} already with "
-            "other content (seats, wagers, amounts or cards): nothing changed; give the round "
-            'its own "id"'
-        )
-    fed = _fed_seats(rnd, wager, defn)
-    if fed is None:
-        return None
-    positions, hands = fed
-    key = f"{defn.name}/{table}/{round_id}"  # one round may feed several progressives
-    if view is None:  # the whole round in one transaction
-        return system.play_round(
-            rid, table, positions, hands, idempotency_key=key, by=by, content=content
-        )
-    # a round left part-way by an earlier run: the remaining steps
-    if view.status is RoundStatus.OPEN:
-        system.lock_out(rid, by=by)
-        view = system.round(rid)
-    if view.status is RoundStatus.LOCKED:
-        system.verify_chips(rid, len(positions), by=by)
-    return system.settle_round(rid, hands, idempotency_key=key, by=by)
 
 
 SEED_NOTE = "valued at the meter's seed; the progressive meter decides the pay"
@@ -560,7 +331,7 @@ def award_status_words(status: str, by: str | None) -> str:
 
 def with_ledger_amounts(
     rnd: TableRound,
-    settlements: Sequence[tuple[str, RoundSettlement]],
+    settlements: Sequence[tuple[str, LedgerSettlement]],
     sizes: Mapping[str, int] | None = None,
 ) -> TableRound:
     """``rnd`` with every progressive line's pay replaced by the ledger's: for each
@@ -657,26 +428,21 @@ def valued_at_seed(rnd: TableRound) -> TableRound:
 
 __all__ = [
     "SEED_NOTE",
+    "LedgerAward",
+    "LedgerSettlement",
+    "ProgressiveKind",
     "ProgressiveOffer",
-    "assign_progressives",
     "award_status_words",
-    "check_named_match",
-    "check_named_take",
-    "check_round_matches",
-    "feed_new_round",
-    "feed_progressive",
     "ledger_round_id",
     "no_progressive_error",
     "progressive_bets",
     "progressive_offers",
     "progressive_wager",
     "progressive_wagers",
-    "progressives_for",
     "round_content",
     "round_id_of",
     "suspended_error",
     "system_rule",
-    "takes",
     "valued_at_seed",
     "wager_of",
     "with_ledger_amounts",

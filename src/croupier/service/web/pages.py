@@ -42,8 +42,8 @@ from jinja2 import pass_context
 import croupier
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_csv
-from croupier.commands.common import _meter_arg
 from croupier.errors import CroupierError, InputError, error_section
+from croupier.operations.presenters.arguments import meter_arg
 from croupier.service import reading
 from croupier.service.eor_routes import MAX_SHOES, WEB_SHOES, eor_document
 from croupier.service.web.designer import (
@@ -168,7 +168,7 @@ def parsheet_csv(
     """One par sheet as CSV (the ``parsheets.csv`` of ``croupier parsheet --out``)."""
     w, key, n = choose(wager, paytable, decks)
     sheet = exact_parsheet(
-        get_wager(w.id), key, decks=n, meter_cents=_meter_arg(meter or None, "the meter field")
+        get_wager(w.id), key, decks=n, meter_cents=meter_arg(meter or None, "the meter field")
     )
     name = f"parsheet-{w.id}-{key}-{n}deck.csv"
     return Response(
