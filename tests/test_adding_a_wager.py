@@ -36,6 +36,7 @@ from croupier.wagers import (
     OrderedOutcome,
     SettleWhen,
     Wager,
+    WagerSpec,
     register,
 )
 
@@ -47,24 +48,26 @@ class QueensUpOutcome(OrderedOutcome):
 
 @register
 class QueensUp(Wager):
-    id = "queens-up"
-    name = "Queens Up"
-    game = Game.BLACKJACK
-    section = "699z.1"
-    settle_rule = "699z.1(c)"
-    outcomes = QueensUpOutcome
-    deal = DealSpec(
-        (
-            CardGroup("player's two cards", 2, source=CardSource.PLAYER),
-            CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
-        )
+    spec = WagerSpec(
+        id="queens-up",
+        name="Queens Up",
+        game=Game.BLACKJACK,
+        section="699z.1",
+        settle_rule="699z.1(c)",
+        outcomes=QueensUpOutcome,
+        deal=DealSpec(
+            (
+                CardGroup("player's two cards", 2, source=CardSource.PLAYER),
+                CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
+            )
+        ),
+        allowed_decks=(6, 8),
+        decks_rule="699z.1(a)",
+        base_wagers=("blackjack",),
+        base_rule="699z.1(a)",
+        settled=SettleWhen.SECOND_CARD,
+        lockout_rule="699z.1(b)",
     )
-    allowed_decks = (6, 8)
-    decks_rule = "699z.1(a)"
-    base_wagers = ("blackjack",)
-    base_rule = "699z.1(a)"
-    settled = SettleWhen.SECOND_CARD
-    lockout_rule = "699z.1(b)"
 
     def classify(self, cards: Sequence[Card]) -> QueensUpOutcome | None:
         queens = sum(c.rank is Rank.QUEEN for c in cards)

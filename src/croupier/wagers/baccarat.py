@@ -31,8 +31,8 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from typing import TYPE_CHECKING, ClassVar
+from functools import cache, partial
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, CardsLike, Shoe, as_cards
 from croupier.errors import RulesError, UnknownWagerError
@@ -61,6 +61,7 @@ from croupier.wagers.base import (
     line_of,
 )
 from croupier.wagers.registry import all_wagers, get_wager, register
+from croupier.wagers.spec import WagerSpec
 
 if TYPE_CHECKING:
     from croupier.wagers.base import IntArray
@@ -80,6 +81,19 @@ COUP_DEAL = DealSpec(
 is six ordered cards of which it uses the first four to six (the six-card convention)."""
 
 
+COUP_WAGER = partial(
+    WagerSpec,
+    game=Game.BACCARAT,
+    deal=COUP_DEAL,
+    kernel="croupier.analysis.kernels.plans:baccarat_coup",
+)
+"""The spec of a wager on a Baccarat coup, given the rest of its settings."""
+
+BASE_WAGER = partial(COUP_WAGER, section="631a.8", settle_rule="631a.12")
+"""The spec of a Baccarat wager of § 631a.8(a), settled by § 631a.12, given its id, name and
+outcomes."""
+
+
 class BaccaratWager(Wager):
     """A wager settled on a Baccarat coup (Chapter 631a): it decides its outcome from the coup's
     :class:`~croupier.games.baccarat.CoupSummary` in :meth:`outcome_for`.
@@ -90,10 +104,6 @@ class BaccaratWager(Wager):
     for several wagers (each line names its wager), a wager sees only the paytables with lines for
     it.
     """
-
-    game: ClassVar[Game] = Game.BACCARAT
-    deal: ClassVar[DealSpec] = COUP_DEAL
-    kernel: ClassVar[str | None] = "croupier.analysis.kernels.plans:baccarat_coup"
 
     @abstractmethod
     def outcome_for(self, coup: CoupSummary) -> OrderedOutcome | None:
@@ -192,11 +202,7 @@ class PlayerWager(BaccaratWager):
     """The Player wager (58 Pa. Code § 631a.8(a)): wins when the Player hand has the higher point
     count, pushes on a tie (pays: industry standard, ``631a.toml``)."""
 
-    id = "player"
-    name = "Player"
-    section = "631a.8"
-    settle_rule = "631a.12"
-    outcomes = PlayerOutcome
+    spec = BASE_WAGER(id="player", name="Player", outcomes=PlayerOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> PlayerOutcome | None:
         """§ 631a.12: Player wins on the higher point count; a tie pushes."""
@@ -212,11 +218,7 @@ class BankerWager(BaccaratWager):
     """The Banker wager (58 Pa. Code § 631a.8(a)): wins when the Banker hand has the higher point
     count, pushes on a tie; commission or no-commission pays (industry standard, ``631a.toml``)."""
 
-    id = "banker"
-    name = "Banker"
-    section = "631a.8"
-    settle_rule = "631a.12"
-    outcomes = BankerOutcome
+    spec = BASE_WAGER(id="banker", name="Banker", outcomes=BankerOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> BankerOutcome | None:
         """§ 631a.12: Banker wins on the higher point count (a winning 6, and a winning three-card
@@ -237,11 +239,7 @@ class TieWager(BaccaratWager):
     """The Tie wager (58 Pa. Code § 631a.8(a)): wins when the hands have equal point counts
     (8 to 1, or 9 to 1 as an option: industry standard, ``631a.toml``)."""
 
-    id = "tie"
-    name = "Tie"
-    section = "631a.8"
-    settle_rule = "631a.12"
-    outcomes = TieOutcome
+    spec = BASE_WAGER(id="tie", name="Tie", outcomes=TieOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> TieOutcome | None:
         """§ 631a.12: the Tie wager wins when the point counts are equal."""

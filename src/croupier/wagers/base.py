@@ -15,12 +15,12 @@ there, so a wager module holds no numbers of its own.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from enum import Enum
 from fractions import Fraction
-from functools import cached_property, lru_cache
-from math import floor, prod
+from functools import lru_cache
+from math import floor
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from croupier.cards import Card, CardsLike, Shoe, as_cards, decks_phrase, format_cards
@@ -44,10 +44,13 @@ from croupier.paytables import (
     Push,
     builtin_paytables,
 )
-from croupier.poker.ranking import RankedCategory
 from croupier.units import check_cents, format_money
-from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
 from croupier.wagers.at_table import Game as Game
+from croupier.wagers.at_table import SettlementLine, SettleWhen, TableContext
+from croupier.wagers.spec import CardGroup as CardGroup
+from croupier.wagers.spec import DealSpec as DealSpec
+from croupier.wagers.spec import OrderedOutcome as OrderedOutcome
+from croupier.wagers.spec import WagerSpec
 
 if TYPE_CHECKING:  # numpy is imported where a wager is vectorised (start-up: settling needs none)
     import numpy as np
@@ -64,99 +67,6 @@ def __getattr__(name: str) -> object:
 
         return npt.NDArray[np.int64]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class OrderedOutcome(RankedCategory):
-    """Base of a wager's outcome enum: members declared best first, valued by paytable key (a
-    ranking of :mod:`croupier.poker.ranking`).
-
-    Members compare by rank, a better outcome being greater:
-
-    >>> from croupier.wagers.perfect_pairs import PerfectPairsOutcome as O
-    >>> O.PERFECT_PAIR > O.COLORED_PAIR > O.MIXED_PAIR
-    True
-    >>> O("colored-pair").position
-    1
-    """
-
-    @property
-    def key(self) -> str:
-        """The paytable outcome key."""
-        return str(self._value_)  # .value, without the enum property's Python call
-
-    @property
-    def position(self) -> int:
-        """0 for the best outcome, 1 for the next, …"""
-        return list(type(self)).index(self)
-
-    @property
-    def line_key(self) -> str:
-        """The paytable line that pays this outcome: its own key, unless the outcome is a variant
-        of a printed line (AxMan's pays multiplied by the player's kings of diamonds, § 633c.12(j))."""
-        return self.key
-
-    @property
-    def multiplier_condition(self) -> str | None:
-        """The paytable multiplier (:attr:`Paytable.multipliers` condition) this outcome's pay is
-        multiplied by, or ``None`` (the default: the pay as printed)."""
-        return None
-
-    @classmethod
-    def _best_first(cls) -> bool:
-        return True
-
-
-@dataclass(frozen=True)
-class CardGroup:
-    """A named group of cards a wager reads, e.g. the player's initial two cards.
-
-    ``ordered`` is False when the order within the group does not matter to the wager (a player's
-    two cards); the exact counts then count each set of physical cards once. ``source`` says where
-    at the table the cards come from (``None``: nowhere the table deals them, e.g. a wager settled
-    only in analysis).
-    """
-
-    name: str
-    size: int
-    ordered: bool = False
-    source: CardSource | None = None
-
-
-@dataclass(frozen=True)
-class DealSpec:
-    """The cards a wager reads, as groups in dealing order (player's two cards, dealer's upcard)."""
-
-    groups: tuple[CardGroup, ...]
-
-    @cached_property
-    def size(self) -> int:
-        """How many cards the wager reads."""
-        return sum(g.size for g in self.groups)
-
-    @property
-    def unordered_symmetry(self) -> int:
-        """How many ordered deals make one combination: the product of k! over unordered groups."""
-        return prod(_factorial(g.size) for g in self.groups if not g.ordered)
-
-    def describe(self) -> str:
-        """e.g. ``'player's two cards + dealer's upcard'``."""
-        return " + ".join(g.name for g in self.groups)
-
-    def at_table(self, ctx: TableContext, seat: int) -> tuple[Card, ...]:
-        """The cards the groups read at ``seat`` of a dealt round, in order.
-
-        Raises :class:`CardError` naming a group no source at the table deals.
-        """
-        cards: list[Card] = []
-        for g in self.groups:
-            if g.source is None:
-                raise CardError(f"the table deals no {g.name}", "")
-            cards += ctx.cards.read(g.source, seat)
-        return tuple(cards)
-
-
-def _factorial(n: int) -> int:
-    return prod(range(1, n + 1))
 
 
 @dataclass(frozen=True)
@@ -297,13 +207,16 @@ def line_of(seat: int, s: Settlement, bet: str = "", extra_cents: int = 0) -> Se
 
 @dataclass(frozen=True)
 class Wager(ABC):
-    """A wager defined by one regulation section. Subclasses set the class attributes and
-    implement :meth:`classify` (and :meth:`classify_indices` for the simulator).
-
-    ``allowed_decks`` is the section's rule on deck counts (``None``: the section sets none) and
-    ``decks_rule`` the subsection that states it.
+    """A wager defined by one regulation section. Subclasses set :attr:`spec` (the section's
+    settings, one :class:`~croupier.wagers.spec.WagerSpec` record) and implement
+    :meth:`classify` (and :meth:`classify_indices` for the simulator).
     """
 
+    spec: ClassVar[WagerSpec]
+    """The wager's settings: id, name, section, the cards it reads, the rules the table cites."""
+
+    # Each field of the spec, copied onto the class when it sets ``spec`` (__init_subclass__), so
+    # that ``wager.id``, ``wager.section`` … read as before; see WagerSpec for what each means.
     id: ClassVar[str]
     name: ClassVar[str]
     game: ClassVar[Game]
@@ -311,43 +224,30 @@ class Wager(ABC):
     settle_rule: ClassVar[str]
     outcomes: ClassVar[type[OrderedOutcome]]
     deal: ClassVar[DealSpec]
-    allowed_decks: ClassVar[tuple[int, ...] | None] = None
-    decks_rule: ClassVar[str | None] = None
-    wager_amount_rule: ClassVar[str | None] = None
-    """The subsection that fixes the progressive wager sizes (e.g. § 633b.3(e): $1 or $5)."""
-    seed_rule: ClassVar[str | None] = None
-    """The subsection that sets the progressive meter's seed (e.g. § 633b.3(j))."""
-    fallbacks: ClassVar[dict[str, str]] = {}
-    """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first."""
-    # -- what the table needs (read by croupier.table: submission checks, round, training) --
-    base_wagers: ClassVar[tuple[str, ...]] = ()
-    """The wagers one of which the player must have placed at the seat first (Perfect Pairs after
-    the Blackjack wager, § 633b.1(c)); empty: a base wager, or a wager that needs none."""
-    base_rule: ClassVar[str | None] = None
-    """The paragraph requiring :attr:`base_wagers` (§ 633b.1(c))."""
-    settled: ClassVar[SettleWhen] = SettleWhen.WITH_BASE_GAME
-    """When the table settles the wager (§ 633b.1(e): right after the second card)."""
-    lockout_rule: ClassVar[str | None] = None
-    """The paragraph that closes the wager at "No more bets" (``None``: the base game's)."""
-    limits_rule: ClassVar[str | None] = None
-    """The paragraph on the table's minimum and maximum (``None``: § 601a.2, the submission)."""
-    settles_with: ClassVar[str | None] = None
-    """The wager whose :meth:`settle_at_table` settles this one too, seat by seat in one pass
-    (Four Card Poker's wagers with the Ante, § 641a.7(d)); ``None``: settled on its own."""
-    one_paytable: ClassVar[tuple[str, str] | None] = None
-    """Set when every wager of the section at a table shares one paytable: (what the wagers are
-    called, the paragraph that says so) — ``("the 5 Treasures wagers", "631c.3(h)")``."""
-    stands_alone: ClassVar[bool] = False
-    """Whether a player may place it without the base game's wager (Aces Up, § 641a.7(d)(3)): a
-    table offering it offers a round without its base wager."""
-    aliases: ClassVar[tuple[str, ...]] = ()
-    """Ids of the same wager under another house rule, which a table offering this one offers
-    (``axman`` and ``axman-h17``)."""
-    kernel: ClassVar[str | None] = None
-    """The compiled simulation of this wager: ``"module:function"`` of a plan function under
-    :mod:`croupier.analysis.kernels` (given the wager and the shoe, it returns the engine dealing
-    the rounds and the classifier reading them); ``None``: the numpy simulator
-    (:func:`croupier.analysis.simulate.simulate_counts`)."""
+    allowed_decks: ClassVar[tuple[int, ...] | None]
+    decks_rule: ClassVar[str | None]
+    wager_amount_rule: ClassVar[str | None]
+    seed_rule: ClassVar[str | None]
+    fallbacks: ClassVar[Mapping[str, str]]
+    base_wagers: ClassVar[tuple[str, ...]]
+    base_rule: ClassVar[str | None]
+    settled: ClassVar[SettleWhen]
+    lockout_rule: ClassVar[str | None]
+    limits_rule: ClassVar[str | None]
+    settles_with: ClassVar[str | None]
+    one_paytable: ClassVar[tuple[str, str] | None]
+    stands_alone: ClassVar[bool]
+    aliases: ClassVar[tuple[str, ...]]
+    kernel: ClassVar[str | None]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Copy the fields of the class's own :attr:`spec` onto it (``cls.id`` is ``spec.id``)."""
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("spec")
+        if spec is not None:
+            for f in fields(spec):
+                setattr(cls, f.name, getattr(spec, f.name))
+
     book_override: PaytableBook | None = None
     """Paytables to read instead of the built-in ones (see :meth:`with_book`)."""
 

@@ -50,6 +50,7 @@ from croupier.wagers.base import (
 )
 from croupier.wagers.four_card_poker.common import (
     DEALER_DOWN,
+    FOUR_CARD_POKER_WAGER,
     PLAYER,
     UPCARD,
     FourCardPokerBets,
@@ -103,13 +104,15 @@ class AntePlay(FourCardPokerWager):
     """The Ante and Play of Four Card Poker (58 Pa. Code § 641a.7(d)(1)), played with the optimal
     strategy; settled per unit of the Ante. Its paytable is the Ante bonus."""
 
-    id = "four-card-poker"
-    name = "Four Card Poker Ante and Play"
-    settle_rule = "641a.7(d)(1)"
-    outcomes = AntePlayOutcome
-    deal = DealSpec((PLAYER, UPCARD, DEALER_DOWN))
-    settles_with = None
-    kernel = "croupier.analysis.kernels.four_card_poker:ante_play_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="four-card-poker",
+        name="Four Card Poker Ante and Play",
+        settle_rule="641a.7(d)(1)",
+        outcomes=AntePlayOutcome,
+        deal=DealSpec((PLAYER, UPCARD, DEALER_DOWN)),
+        settles_with=None,
+        kernel="croupier.analysis.kernels.four_card_poker:ante_play_plan",
+    )
 
     def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
         """§ 641a.7(d): every wager of § 641a.7 at each seat of ``ctx.bets`` in one pass

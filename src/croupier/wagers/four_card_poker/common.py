@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from functools import partial
 
 import numpy as np
 
@@ -38,6 +38,7 @@ from croupier.wagers.base import (
     Game,
     Wager,
 )
+from croupier.wagers.spec import WagerSpec
 
 SECTION = "641a.7"
 PLAYER = CardGroup("player's five cards", 5, source=CardSource.PLAYER)
@@ -119,16 +120,20 @@ def _aces_pairs(composition: tuple[int, ...]) -> int:
 # -- the common base -------------------------------------------------------------------------------
 
 
+FOUR_CARD_POKER_WAGER = partial(
+    WagerSpec,
+    game=Game.FOUR_CARD_POKER,
+    section=SECTION,
+    allowed_decks=(1,),
+    settles_with="four-card-poker",
+)
+"""The spec of a wager of § 641a.7 (one deck), given the rest of its settings. Every wager of the
+section is settled with the Ante and Play, one seat at a time (:meth:`AntePlay.settle_at_table`)."""
+
+
 class FourCardPokerWager(Wager):
     """A Four Card Poker wager (§ 641a.7(d)): one deck; its paytables are the lines of the
     section's data files that name it (shipped data, then the EXAMPLE operator tables)."""
-
-    game: ClassVar[Game] = Game.FOUR_CARD_POKER
-    section: ClassVar[str] = SECTION
-    allowed_decks: ClassVar[tuple[int, ...] | None] = (1,)
-    settles_with: ClassVar[str | None] = "four-card-poker"
-    """Every wager of § 641a.7 is settled with the Ante and Play, one seat at a time
-    (:meth:`AntePlay.settle_at_table`)."""
 
     def check_seat_bets(self, bets: dict[str, int]) -> None:
         """§ 641a.7(d): which wagers a seat may hold together (:meth:`FourCardPokerBets.check`).

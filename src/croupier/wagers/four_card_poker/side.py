@@ -5,6 +5,7 @@ Bonus."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from croupier.wagers.four_card_poker.common import (
     _SHOWDOWN_CONVENTION,
     BONUS_CARD,
     DEALER,
+    FOUR_CARD_POKER_WAGER,
     PLAYER,
     FourCardPokerWager,
     _aces_pairs,
@@ -67,13 +69,15 @@ _FOUR_KEYS = {c.strength: c.value for c in FourCardCategory}
 class AcesUp(FourCardPokerWager):
     """The Aces Up wager on the player's best four of five (58 Pa. Code § 641a.7(d)(2))."""
 
-    id = "aces-up"
-    stands_alone = True
-    name = "Aces Up"
-    settle_rule = "641a.7(d)(2)"
-    outcomes = AcesUpOutcome
-    deal = DealSpec((PLAYER,))
-    kernel = "croupier.analysis.kernels.four_card_poker:best_four_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="aces-up",
+        name="Aces Up",
+        settle_rule="641a.7(d)(2)",
+        outcomes=AcesUpOutcome,
+        deal=DealSpec((PLAYER,)),
+        stands_alone=True,
+        kernel="croupier.analysis.kernels.four_card_poker:best_four_plan",
+    )
 
     def classify(self, cards: Sequence[Card]) -> AcesUpOutcome | None:
         """§ 641a.7(d)(2): the category of the player's best four, pair of aces or better."""
@@ -122,15 +126,17 @@ class FourCardProgressiveOutcome(OrderedOutcome):
 class FourCardProgressive(FourCardPokerWager):
     """The Four-Card Progressive Payout wager (58 Pa. Code § 641a.7(d)(4))."""
 
-    id = "four-card-progressive"
-    base_wagers = ("four-card-poker", "aces-up")
-    base_rule = "641a.7(d)(4)"
-    """§ 641a.7(d)(4): "After placing an Ante Wager or an Aces Up Wager, or both"."""
-    name = "Four-Card Progressive Payout"
-    settle_rule = "641a.7(d)(4)"
-    outcomes = FourCardProgressiveOutcome
-    deal = DealSpec((PLAYER,))
-    kernel = "croupier.analysis.kernels.four_card_poker:best_four_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="four-card-progressive",
+        name="Four-Card Progressive Payout",
+        settle_rule="641a.7(d)(4)",
+        outcomes=FourCardProgressiveOutcome,
+        deal=DealSpec((PLAYER,)),
+        # § 641a.7(d)(4): "After placing an Ante Wager or an Aces Up Wager, or both"
+        base_wagers=("four-card-poker", "aces-up"),
+        base_rule="641a.7(d)(4)",
+        kernel="croupier.analysis.kernels.four_card_poker:best_four_plan",
+    )
 
     def classify(self, cards: Sequence[Card]) -> FourCardProgressiveOutcome | None:
         """The player's best four: three-of-a-kind or better."""
@@ -217,10 +223,14 @@ class SixCardBonusOutcome(OrderedOutcome):
     THREE_OF_A_KIND = "three-of-a-kind"
 
 
+FIVE_CARD_WAGER = partial(
+    FOUR_CARD_POKER_WAGER, kernel="croupier.analysis.kernels.four_card_poker:five_card_plan"
+)
+"""The spec of a wager on the best five-card hand of the cards it reads."""
+
+
 class _FiveCardWager(FourCardPokerWager):
     """A wager on the best five-card hand of the cards it reads."""
-
-    kernel = "croupier.analysis.kernels.four_card_poker:five_card_plan"
 
     def classify(self, cards: Sequence[Card]) -> OrderedOutcome | None:
         """The best five-card category, if the wager pays it."""
@@ -248,27 +258,31 @@ class _FiveCardWager(FourCardPokerWager):
 class FiveCardProgressive(_FiveCardWager):
     """The Five-Card Progressive Payout wager (58 Pa. Code § 641a.7(d)(5))."""
 
-    id = "five-card-progressive"
-    base_wagers = ("four-card-poker", "aces-up")
-    base_rule = "641a.7(d)(5)"
-    """§ 641a.7(d)(5): "After placing an Ante Wager or an Aces Up Wager, or both"."""
-    name = "Five-Card Progressive Payout"
-    settle_rule = "641a.7(d)(5)"
-    outcomes = FiveCardProgressiveOutcome
-    deal = DealSpec((PLAYER,))
+    spec = FIVE_CARD_WAGER(
+        id="five-card-progressive",
+        name="Five-Card Progressive Payout",
+        settle_rule="641a.7(d)(5)",
+        outcomes=FiveCardProgressiveOutcome,
+        deal=DealSpec((PLAYER,)),
+        # § 641a.7(d)(5): "After placing an Ante Wager or an Aces Up Wager, or both"
+        base_wagers=("four-card-poker", "aces-up"),
+        base_rule="641a.7(d)(5)",
+    )
 
 
 @register
 class FiveCardHandBonus(_FiveCardWager):
     """The Five Card Hand Bonus wager on the player's five cards (§ 641a.7(d)(7))."""
 
-    id = "five-card-hand-bonus"
-    base_wagers = ("four-card-poker",)
-    base_rule = "641a.7(d)(7)"
-    name = "Five Card Hand Bonus (player's hand)"
-    settle_rule = "641a.7(d)(7)"
-    outcomes = FiveCardBonusOutcome
-    deal = DealSpec((PLAYER,))
+    spec = FIVE_CARD_WAGER(
+        id="five-card-hand-bonus",
+        name="Five Card Hand Bonus (player's hand)",
+        settle_rule="641a.7(d)(7)",
+        outcomes=FiveCardBonusOutcome,
+        deal=DealSpec((PLAYER,)),
+        base_wagers=("four-card-poker",),
+        base_rule="641a.7(d)(7)",
+    )
 
 
 @register
@@ -276,26 +290,30 @@ class FiveCardHandBonusDealer(_FiveCardWager):
     """The Five Card Hand Bonus wager on the dealer's five-card hand, read as the best five of
     the dealer's six cards (§ 641a.7(d)(7); docs/interpretations.md)."""
 
-    id = "five-card-hand-bonus-dealer"
-    base_wagers = ("four-card-poker",)
-    base_rule = "641a.7(d)(7)"
-    name = "Five Card Hand Bonus (dealer's hand)"
-    settle_rule = "641a.7(d)(7)"
-    outcomes = FiveCardBonusOutcome
-    deal = DealSpec((DEALER,))
+    spec = FIVE_CARD_WAGER(
+        id="five-card-hand-bonus-dealer",
+        name="Five Card Hand Bonus (dealer's hand)",
+        settle_rule="641a.7(d)(7)",
+        outcomes=FiveCardBonusOutcome,
+        deal=DealSpec((DEALER,)),
+        base_wagers=("four-card-poker",),
+        base_rule="641a.7(d)(7)",
+    )
 
 
 @register
 class SixCardBonus(_FiveCardWager):
     """The Six Card Bonus wager (58 Pa. Code § 641a.7(d)(8))."""
 
-    id = "six-card-bonus"
-    base_wagers = ("four-card-poker",)
-    base_rule = "641a.7(d)(8)"
-    name = "Six Card Bonus"
-    settle_rule = "641a.7(d)(8)"
-    outcomes = SixCardBonusOutcome
-    deal = DealSpec((PLAYER, BONUS_CARD))
+    spec = FIVE_CARD_WAGER(
+        id="six-card-bonus",
+        name="Six Card Bonus",
+        settle_rule="641a.7(d)(8)",
+        outcomes=SixCardBonusOutcome,
+        deal=DealSpec((PLAYER, BONUS_CARD)),
+        base_wagers=("four-card-poker",),
+        base_rule="641a.7(d)(8)",
+    )
 
 
 # -- wagers on the showdown -----------------------------------------------------------------------
@@ -328,12 +346,14 @@ class BadBeatBonus(FourCardPokerWager):
     pair or better and the dealer's outranks it, or the dealer's is two pair or better and the
     player's outranks it; paid on the rank of the losing hand."""
 
-    id = "bad-beat-bonus"
-    name = "Bad Beat Bonus"
-    settle_rule = "641a.7(d)(6)"
-    outcomes = BadBeatOutcome
-    deal = DealSpec((PLAYER, DEALER))
-    kernel = "croupier.analysis.kernels.four_card_poker:bad_beat_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="bad-beat-bonus",
+        name="Bad Beat Bonus",
+        settle_rule="641a.7(d)(6)",
+        outcomes=BadBeatOutcome,
+        deal=DealSpec((PLAYER, DEALER)),
+        kernel="croupier.analysis.kernels.four_card_poker:bad_beat_plan",
+    )
 
     def classify(self, cards: Sequence[Card]) -> BadBeatOutcome | None:
         """The losing hand's category, when it is two pair or better and strictly beaten."""
