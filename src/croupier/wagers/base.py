@@ -546,39 +546,11 @@ class Wager(ABC):
         cards = as_cards(cards)
         outcome = self.evaluate(cards, decks)
         line = self.pay_line(paytable, outcome)
-        if line is None:
-            return Settlement(
-                self.id,
-                self.settle_rule,
-                paytable.key,
-                tuple(cards),
-                outcome,
-                None,
-                amount_cents,
-                -amount_cents,
-                0,
+        paid, pending, dropped, factor = 0, False, _NOTHING_DROPPED, 1  # a loss
+        if line is not None:
+            paid, pending, dropped, factor = self._paid(
+                line, outcome, paytable, amount_cents, meter_cents, stake
             )
-        pays = line.pays
-        pending = isinstance(pays, MeterShare)
-        factor = 1
-        if isinstance(pays, MeterShare):
-            value = (meter_cents or {}).get(pays.level)
-            if value is None:
-                value = paytable.meter_value_cents(pays.level, amount_cents)
-            self.check_meter(paytable, pays.level, value, amount_cents)
-            award = pays.share * value
-            gross = award + (amount_cents if stake is ProgressiveStake.RETURNED else 0)
-            paid = floor(gross)
-            dropped = Fraction(gross) - paid
-        else:
-            factor = self.pay_factor(paytable, outcome)
-            net = net_win(line)
-            # amount × (1 + net × factor), rounded down to the cent: in integers over net's
-            # denominator (the same exact value as in fractions, without building them)
-            paid, rest = divmod(
-                amount_cents * (net.denominator + net.numerator * factor), net.denominator
-            )
-            dropped = Fraction(rest, net.denominator) if rest else _NOTHING_DROPPED
         return Settlement(
             self.id,
             self.settle_rule,
@@ -593,6 +565,37 @@ class Wager(ABC):
             dropped,
             factor,
         )
+
+    def _paid(
+        self,
+        line: PayLine,
+        outcome: OrderedOutcome | None,
+        paytable: Paytable,
+        amount_cents: int,
+        meter_cents: dict[MeterLevel, int] | None,
+        stake: ProgressiveStake,
+    ) -> tuple[int, bool, Fraction, int]:
+        """What the dealer hands back for a win paid by ``line`` (cents, rounded down), whether
+        it waits for validation (a meter award), the fraction of a cent dropped, and the pay's
+        multiplier (:meth:`settle`)."""
+        pays = line.pays
+        if isinstance(pays, MeterShare):
+            value = (meter_cents or {}).get(pays.level)
+            if value is None:
+                value = paytable.meter_value_cents(pays.level, amount_cents)
+            self.check_meter(paytable, pays.level, value, amount_cents)
+            award = pays.share * value
+            gross = award + (amount_cents if stake is ProgressiveStake.RETURNED else 0)
+            paid = floor(gross)
+            return paid, True, Fraction(gross) - paid, 1
+        factor = self.pay_factor(paytable, outcome)
+        net = net_win(line)
+        # amount × (1 + net × factor), rounded down to the cent: in integers over net's
+        # denominator (the same exact value as in fractions, without building them)
+        paid, rest = divmod(
+            amount_cents * (net.denominator + net.numerator * factor), net.denominator
+        )
+        return paid, False, Fraction(rest, net.denominator) if rest else _NOTHING_DROPPED, factor
 
     def check_wager_amount(self, paytable: Paytable, amount_cents: int) -> None:
         """Raise :class:`RulesError` when a progressive paytable does not take this wager size.
