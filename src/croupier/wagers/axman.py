@@ -134,7 +134,7 @@ class AxMan(Wager):
         if ctx.rules is None:
             raise ProcedureError("AxMan is settled at a Blackjack table", section="633c.12(a)")
         axman = axman_for(ctx.rules)
-        return axman, axman.paytable(ctx.paytables[self.id].key, ctx.decks)
+        return axman, axman.paytable(ctx.paytables[self.spec.id].key, ctx.decks)
 
     def check_cards(self, cards: CardsLike, decks: int | None = None) -> None:
         """Two player cards and a finished dealer hand (§ 633a.7 drawing rule, this wager's soft-17
@@ -142,7 +142,7 @@ class AxMan(Wager):
         cards = as_cards(cards)
         if len(cards) < 4:
             raise CardError(
-                f"the {self.name} wager reads the player's two cards and the dealer's hand "
+                f"the {self.spec.name} wager reads the player's two cards and the dealer's hand "
                 f"(at least two cards), got {len(cards)} cards",
                 format_cards(cards),
             )

@@ -138,7 +138,7 @@ class BaccaratWager(Wager):
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Exact outcome counts under the six-card convention, from
         :func:`~croupier.games.baccarat.coup_counts` (cost independent of the deck count)."""
-        tallies = [0] * (len(self.outcomes) + 1)
+        tallies = [0] * (len(self.spec.outcomes) + 1)
         positions = _positions(type(self))
         for index, n in enumerate(coup_counts(value_counts(shoe))):
             if n:
@@ -162,7 +162,7 @@ def _positions(wager_type: type[BaccaratWager]) -> IntArray:
     import numpy as np
 
     wager = wager_type()
-    losing = len(wager.outcomes)
+    losing = len(wager.spec.outcomes)
     out = np.empty(SUMMARIES, dtype=np.int64)
     for index in range(SUMMARIES):
         outcome = wager.outcome_for(CoupSummary.from_index(index))
@@ -274,7 +274,7 @@ class BaccaratTable:
     def paytable_for(self, wager: Wager) -> Paytable:
         """The paytable this table uses for ``wager`` (checked against the deck count)."""
         key = {"player": self.player, "banker": self.banker, "tie": self.tie}.get(
-            wager.id, self.five_treasures
+            wager.spec.id, self.five_treasures
         )
         return wager.paytable(key, self.decks)
 
@@ -327,12 +327,12 @@ def settle_round(
         wager = get_wager(wager_id)
         if not isinstance(wager, BaccaratWager):
             raise UnknownWagerError(
-                f"{wager.id!r} is a {wager.game.value} wager, not a Baccarat wager "
-                f"(Baccarat wagers: {', '.join(w.id for w in baccarat_wagers())})"
+                f"{wager.spec.id!r} is a {wager.spec.game.value} wager, not a Baccarat wager "
+                f"(Baccarat wagers: {', '.join(w.spec.id for w in baccarat_wagers())})"
             )
         wagers.append((wager, amount))
-    side_bets = [w.id for w, _ in wagers if w.id not in BASE_WAGERS]
-    if side_bets and not any(w.id in BASE_WAGERS for w, _ in wagers):
+    side_bets = [w.spec.id for w, _ in wagers if w.spec.id not in BASE_WAGERS]
+    if side_bets and not any(w.spec.id in BASE_WAGERS for w, _ in wagers):
         raise RulesError(
             f"a 5 Treasures wager ({', '.join(side_bets)}) is placed only after a Baccarat wager "
             "(Player, Banker or Tie)",

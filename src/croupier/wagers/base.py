@@ -4,9 +4,14 @@ A wager module (one per regulation section, ``croupier/wagers/<name>.py``) defin
 
 * an :class:`OrderedOutcome` enum — the winning combinations of the section, best first, each valued
   by the outcome key its paytable lines use;
-* a :class:`Wager` subclass saying which cards it reads (:class:`DealSpec`), which deck counts the
-  section allows, how to classify a dealt hand (scalar, and vectorised on integer card arrays for
-  the simulator), and registers an instance with :func:`croupier.wagers.registry.register`.
+* a :class:`Wager` subclass whose ``spec`` (:class:`~croupier.wagers.spec.WagerSpec`, one record)
+  says what the section says — which cards it reads (:class:`DealSpec`), which deck counts it
+  allows, the paragraphs the table cites — and whose methods classify a dealt hand (scalar, and
+  vectorised on integer card arrays for the simulator); it registers an instance with
+  :func:`croupier.wagers.registry.register`.
+
+:class:`OrderedOutcome`, :class:`CardGroup` and :class:`DealSpec` live in
+:mod:`croupier.wagers.spec` with the record they make up, and are imported here as before.
 
 Paytables come from the data file of the wager's section; settlement and analysis read the pays from
 there, so a wager module holds no numbers of its own.
@@ -260,15 +265,15 @@ class Wager(ABC):
     @property
     def citation(self) -> str:
         """``'58 Pa. Code § 633b.1'``."""
-        return f"58 Pa. Code § {self.section}"
+        return f"58 Pa. Code § {self.spec.section}"
 
     def check_decks(self, decks: int) -> None:
         """Raise :class:`RulesError` citing the section when it forbids ``decks`` decks."""
-        if self.allowed_decks is not None and decks not in self.allowed_decks:
+        if self.spec.allowed_decks is not None and decks not in self.spec.allowed_decks:
             raise RulesError(
-                f"the {self.name} wager is played with "
-                f"{decks_phrase(self.allowed_decks, ' or ')}, not {decks}",
-                section=self.decks_rule or self.section,
+                f"the {self.spec.name} wager is played with "
+                f"{decks_phrase(self.spec.allowed_decks, ' or ')}, not {decks}",
+                section=self.spec.decks_rule or self.spec.section,
             )
 
     # -- paytables -------------------------------------------------------------------------
@@ -279,11 +284,11 @@ class Wager(ABC):
     def serves(self, table: Paytable) -> bool:
         """Whether ``table`` has lines for this wager: where one section's table serves several
         wagers (§ 631c.3(h), § 641a.7), each line names its wager; a line naming none serves all."""
-        return any(line.wager in (None, self.id) for line in table.lines)
+        return any(line.wager in (None, self.spec.id) for line in table.lines)
 
     def paytables(self) -> tuple[Paytable, ...]:
         """The paytables of the wager's section that serve it, checked against its outcomes."""
-        tables = tuple(t for t in self.book.for_section(self.section) if self.serves(t))
+        tables = tuple(t for t in self.book.for_section(self.spec.section) if self.serves(t))
         for t in tables:
             self._check_paytable(t)
         return tables
@@ -306,31 +311,36 @@ class Wager(ABC):
         if decks is not None:
             self.check_decks(decks)
             printed = sorted(
-                {d for t in self.book.for_section(self.section) if t.key == key for d in t.decks}
+                {
+                    d
+                    for t in self.book.for_section(self.spec.section)
+                    if t.key == key
+                    for d in t.decks
+                }
             )
             if printed and decks not in printed:
                 raise RulesError(
-                    f"paytable {key} of the {self.name} wager is printed for "
+                    f"paytable {key} of the {self.spec.name} wager is printed for "
                     f"{' or '.join(map(str, printed))} decks, not {decks}",
-                    section=self.decks_rule or self.section,
+                    section=self.spec.decks_rule or self.spec.section,
                 )
-        table = self.book.get(self.section, key, decks)
+        table = self.book.get(self.spec.section, key, decks)
         if not self.serves(table):
             own = ", ".join(dict.fromkeys(t.key for t in self.paytables())) or "none"
             raise UnknownPaytableError(
-                f"paytable {table.key} of § {self.section} is not for the {self.name} wager "
-                f"(its paytables: {own})"
+                f"paytable {table.key} of § {self.spec.section} is not for the "
+                f"{self.spec.name} wager (its paytables: {own})"
             )
         self._check_paytable(table)
         return table
 
     def _check_paytable(self, table: Paytable) -> None:
-        missing = [o.line_key for o in self.outcomes if table.line(o.line_key) is None]
-        known = {o.key for o in self.outcomes} | set(self.fallbacks.values())
+        missing = [o.line_key for o in self.spec.outcomes if table.line(o.line_key) is None]
+        known = {o.key for o in self.spec.outcomes} | set(self.spec.fallbacks.values())
         unknown = [
             line.outcome
             for line in table.lines
-            if line.outcome not in known and line.wager in (None, self.id)
+            if line.outcome not in known and line.wager in (None, self.spec.id)
         ]
         if missing or unknown:
             problems = []
@@ -341,10 +351,10 @@ class Wager(ABC):
                     f"no line for {', '.join(missing)} (an outcome the paytable does not pay "
                     'still needs its line: pays = "N/A")'
                 )
-            expected = ", ".join(o.key for o in self.outcomes)
+            expected = ", ".join(o.key for o in self.spec.outcomes)
             raise PaytableError(
                 f"paytable {table.key} of § {table.section} ({table.source}) has "
-                f"{'; '.join(problems)} (the {self.name} wager's outcomes: {expected})"
+                f"{'; '.join(problems)} (the {self.spec.name} wager's outcomes: {expected})"
             )
         for d in table.decks:
             self.check_decks(d)
@@ -361,7 +371,7 @@ class Wager(ABC):
             line = table.line(key)
             if line is not None and not isinstance(line.pays, NotAvailable):
                 return line
-            key = self.fallbacks.get(key)
+            key = self.spec.fallbacks.get(key)
         return None
 
     def pay_factor(self, table: Paytable, outcome: OrderedOutcome | None) -> int:
@@ -445,7 +455,7 @@ class Wager(ABC):
 
         from croupier.cards import DECK
 
-        losing = len(self.outcomes)
+        losing = len(self.spec.outcomes)
         out = np.empty(cards.shape[0], dtype=np.int64)
         for i, row in enumerate(cards.tolist()):
             o = self.classify([DECK[c] for c in row])
@@ -457,9 +467,10 @@ class Wager(ABC):
         ``"8s 8h"``) is the number of cards the wager reads, and
         :class:`~croupier.errors.ShoeError` when a ``decks``-deck shoe cannot hold them."""
         cards = as_cards(cards)
-        if len(cards) != self.deal.size:
+        deal = self.spec.deal
+        if len(cards) != deal.size:
             raise CardError(
-                f"the {self.name} wager reads {self.deal.size} cards ({self.deal.describe()}), "
+                f"the {self.spec.name} wager reads {deal.size} cards ({deal.describe()}), "
                 f"got {len(cards)}",
                 format_cards(cards),
             )
@@ -491,7 +502,9 @@ class Wager(ABC):
         return tuple(
             line_of(
                 b.seat,
-                wager.settle(wager.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks),
+                wager.settle(
+                    wager.spec.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks
+                ),
                 b.wager,
             )
             for b in ctx.bets
@@ -500,7 +513,7 @@ class Wager(ABC):
     def at_table(self, ctx: TableContext) -> tuple[Wager, Paytable]:
         """The wager a table settles this one's bets as, and under which paytable: by default
         this wager and the paytable the table offers for it."""
-        return self, ctx.paytables[self.id]
+        return self, ctx.paytables[self.spec.id]
 
     def check_seat_bets(self, bets: dict[str, int]) -> None:
         """Check a seat's wagers at "No more bets" (``bets``: id → cents), for rules on which
@@ -529,17 +542,17 @@ class Wager(ABC):
         :class:`~croupier.errors.ShoeError`, :class:`RulesError` (deck count or wager size the
         section forbids) or :class:`PaytableError`; nothing is changed on error.
         """
-        if paytable.section != self.section:
+        if paytable.section != self.spec.section:
             raise PaytableError(
-                f"paytable {paytable.key} is for § {paytable.section}, not § {self.section}"
+                f"paytable {paytable.key} is for § {paytable.section}, not § {self.spec.section}"
             )
         self.check_decks(decks)
         if decks not in paytable.decks:
             printed = " or ".join(map(str, paytable.decks))
             raise RulesError(
-                f"paytable {paytable.key} of the {self.name} wager is printed for {printed} "
+                f"paytable {paytable.key} of the {self.spec.name} wager is printed for {printed} "
                 f"decks, not {decks}",
-                section=self.decks_rule or _cited(paytable.citation) or paytable.section,
+                section=self.spec.decks_rule or _cited(paytable.citation) or paytable.section,
             )
         check_cents(amount_cents)  # a whole number of cents within croupier's limit
         self.check_wager_amount(paytable, amount_cents)
@@ -552,8 +565,8 @@ class Wager(ABC):
                 line, outcome, paytable, amount_cents, meter_cents, stake
             )
         return Settlement(
-            self.id,
-            self.settle_rule,
+            self.spec.id,
+            self.spec.settle_rule,
             paytable.key,
             tuple(cards),
             outcome,
@@ -609,17 +622,17 @@ class Wager(ABC):
         sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
         in_section = any(
             t.progressive is not None and amount_cents in t.progressive.wager_cents
-            for t in self.book.for_section(self.section)
+            for t in self.book.for_section(self.spec.section)
         )
         if in_section:
             raise RulesError(
-                f"paytable {paytable.key} of the {self.name} wager is printed for a {sizes} "
+                f"paytable {paytable.key} of the {self.spec.name} wager is printed for a {sizes} "
                 f"wager, not ${amount_cents / 100:g}",
-                section=_cited(paytable.citation) or self.section,
+                section=_cited(paytable.citation) or self.spec.section,
             )
         raise RulesError(
-            f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
-            section=self.wager_amount_rule or self.section,
+            f"the {self.spec.name} wager is {sizes}, not ${amount_cents / 100:g}",
+            section=self.spec.wager_amount_rule or self.spec.section,
         )
 
     def check_meter(

@@ -189,11 +189,11 @@ class JackpotParty(Wager):
 
         Raises what :meth:`settle` raises.
         """
-        table = ctx.paytables[self.id]
-        meters = dict(ctx.meter_cents[self.id]) if self.id in ctx.meter_cents else None
+        table = ctx.paytables[self.spec.id]
+        meters = dict(ctx.meter_cents[self.spec.id]) if self.spec.id in ctx.meter_cents else None
         settled = {
             b.seat: self.settle(
-                self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks, meters
+                self.spec.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks, meters
             )
             for b in ctx.bets
         }

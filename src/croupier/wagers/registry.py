@@ -27,12 +27,12 @@ W = TypeVar("W", bound=type[Wager])
 
 def register(cls: W) -> W:
     """Class decorator: register an instance of the wager class under its ``id``."""
-    old = _REGISTRY.get(cls.id)
+    old = _REGISTRY.get(cls.spec.id)
     if old is not None and _origin(type(old)) != _origin(cls):
         raise ValueError(
-            f"two wagers claim the id {cls.id!r}: {_origin(type(old))}, {_origin(cls)}"
+            f"two wagers claim the id {cls.spec.id!r}: {_origin(type(old))}, {_origin(cls)}"
         )
-    _REGISTRY[cls.id] = cls()
+    _REGISTRY[cls.spec.id] = cls()
     return cls
 
 
@@ -114,7 +114,7 @@ def _discover() -> None:
 def all_wagers() -> tuple[Wager, ...]:
     """Every registered wager, ordered by section then id."""
     _discover()
-    return tuple(sorted(_REGISTRY.values(), key=lambda w: (w.section, w.id)))
+    return tuple(sorted(_REGISTRY.values(), key=lambda w: (w.spec.section, w.spec.id)))
 
 
 def get_wager(wager_id: str) -> Wager:

@@ -145,7 +145,7 @@ class AntePlay(FourCardPokerWager):
         return tuple(lines)
 
     def _check_paytable(self, table: Paytable) -> None:
-        keys = {line.outcome for line in table.lines if line.wager in (None, self.id)}
+        keys = {line.outcome for line in table.lines if line.wager in (None, self.spec.id)}
         unknown = sorted(keys - set(_BONUS_KEYS))
         missing = [k for k in _BONUS_KEYS if k not in keys]
         if unknown or missing:
@@ -218,7 +218,7 @@ class AntePlay(FourCardPokerWager):
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """From the shipped dealer table: every deal of the player's five and dealer's six, the
         player following the optimal strategy."""
-        _full_deck(shoe, self.name)
+        _full_deck(shoe, self.spec.name)
         analysis = _default_strategy().upcard_analysis
         tallies = [0] * (len(AntePlayOutcome) + 1)
         for (mult, strength, wins), n in analysis.counts.items():
@@ -569,4 +569,6 @@ def _side_result(
         if line is not None and line.envy_cents:
             envy += line.envy_cents
     detail = s.describe() + (f"; envy {format_money(envy)}" if envy else "")
-    return WagerResult(w.name, w.id, w.settle_rule, amount, s.win_cents + envy, detail, s, envy)
+    return WagerResult(
+        w.spec.name, w.spec.id, w.spec.settle_rule, amount, s.win_cents + envy, detail, s, envy
+    )

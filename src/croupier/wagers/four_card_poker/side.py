@@ -101,7 +101,7 @@ class AcesUp(FourCardPokerWager):
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Every five-card hand from the (one-deck) shoe, counted by its best four."""
-        _present(shoe, self.name)
+        _present(shoe, self.spec.name)
         by_strength = _subset_categories(shoe.counts, 5, "four")
         tallies = [0] * (len(AcesUpOutcome) + 1)
         for s, n in enumerate(by_strength):
@@ -158,7 +158,7 @@ class FourCardProgressive(FourCardPokerWager):
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Every five-card hand from the (one-deck) shoe, by its best four."""
-        _present(shoe, self.name)
+        _present(shoe, self.spec.name)
         return _tally(
             FourCardProgressiveOutcome, _FOUR_KEYS, _subset_categories(shoe.counts, 5, "four")
         )
@@ -235,23 +235,23 @@ class _FiveCardWager(FourCardPokerWager):
     def classify(self, cards: Sequence[Card]) -> OrderedOutcome | None:
         """The best five-card category, if the wager pays it."""
         key = best_five(cards).category.value
-        return self.outcomes(key) if key in self.outcomes._value2member_map_ else None
+        return self.spec.outcomes(key) if key in self.spec.outcomes._value2member_map_ else None
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify`."""
         srt = np.sort(cards, axis=1)
         cats = five_card_categories(srt) if srt.shape[1] == 5 else best_five_categories(srt)
-        return _lut(self.outcomes, _FIVE_KEYS)[cats]
+        return _lut(self.spec.outcomes, _FIVE_KEYS)[cats]
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Every set of the cards read from the (one-deck) shoe, by its best five."""
-        _present(shoe, self.name)
-        k = self.deal.size
+        _present(shoe, self.spec.name)
+        k = self.spec.deal.size
         by_strength = _subset_categories(shoe.counts, k, "five")
         scale = 1
-        if len(self.deal.groups) == 2:  # five cards + one more card in its own group
+        if len(self.spec.deal.groups) == 2:  # five cards + one more card in its own group
             scale = k
-        return _tally(self.outcomes, _FIVE_KEYS, by_strength, scale)
+        return _tally(self.spec.outcomes, _FIVE_KEYS, by_strength, scale)
 
 
 @register
@@ -377,7 +377,7 @@ class BadBeatBonus(FourCardPokerWager):
         player's five and the dealer's six from the (one-deck) shoe: the shipped dealer table's
         for a full deck, else :func:`~croupier.games.four_card_poker_exact.showdown_joint` of the
         cards the shoe holds (a deck less one card: the effect of removal)."""
-        joint = showdown_joint([int(i) for i in _present(shoe, self.name)])
+        joint = showdown_joint([int(i) for i in _present(shoe, self.spec.name)])
         tallies = [0] * (len(BadBeatOutcome) + 1)
         lut = _lut(BadBeatOutcome, _FOUR_KEYS)
         for p in range(8):
