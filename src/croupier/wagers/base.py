@@ -246,12 +246,22 @@ class Wager(ABC):
     kernel: ClassVar[str | None]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
-        """Copy the fields of the class's own :attr:`spec` onto it (``cls.id`` is ``spec.id``)."""
+        """Copy the fields of the class's own :attr:`spec` onto it (``cls.id`` is ``spec.id``).
+
+        Raises :class:`TypeError` for a class that sets a setting outside its spec (``id = …``
+        in the class body: it would not be read)."""
         super().__init_subclass__(**kwargs)
+        names = [f.name for f in fields(WagerSpec)]
+        stray = [n for n in names if n in cls.__dict__]
+        if stray:
+            raise TypeError(
+                f"{cls.__qualname__} sets {', '.join(stray)} in its class body: a wager's "
+                f"settings are its spec, e.g. spec = WagerSpec({stray[0]}=...)"
+            )
         spec = cls.__dict__.get("spec")
         if spec is not None:
-            for f in fields(spec):
-                setattr(cls, f.name, getattr(spec, f.name))
+            for name in names:
+                setattr(cls, name, getattr(spec, name))
 
     book_override: PaytableBook | None = None
     """Paytables to read instead of the built-in ones (see :meth:`with_book`)."""

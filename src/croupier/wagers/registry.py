@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from croupier.errors import UnknownWagerError, suggest
 from croupier.wagers.base import Wager
+from croupier.wagers.spec import WagerSpec
 
 _REGISTRY: dict[str, Wager] = {}
 _NOT_WAGER_MODULES = {"base", "registry", "at_table", "spec"}
@@ -26,7 +27,11 @@ W = TypeVar("W", bound=type[Wager])
 
 
 def register(cls: W) -> W:
-    """Class decorator: register an instance of the wager class under its ``id``."""
+    """Class decorator: register an instance of the wager class under its spec's ``id``.
+
+    Raises :class:`TypeError` for a class without a spec."""
+    if not isinstance(getattr(cls, "spec", None), WagerSpec):
+        raise TypeError(f"{cls.__qualname__} has no spec = WagerSpec(...): nothing to register")
     old = _REGISTRY.get(cls.spec.id)
     if old is not None and _origin(type(old)) != _origin(cls):
         raise ValueError(
