@@ -46,6 +46,7 @@ def test_every_wager_reads_its_settings_from_its_spec() -> None:
         for f in fields(WagerSpec):
             assert getattr(w, f.name) == getattr(w.spec, f.name), (w.id, f.name)
             assert getattr(type(w), f.name) == getattr(w.spec, f.name), (w.id, f.name)
+    assert len({hash(w.spec) for w in all_wagers()}) == len(all_wagers())
     with pytest.raises(FrozenInstanceError):
         all_wagers()[0].spec.id = "x"  # type: ignore[misc]
 

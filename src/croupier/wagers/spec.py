@@ -153,8 +153,9 @@ class WagerSpec:
     """The subsection that fixes the progressive wager sizes (e.g. § 633b.3(e): $1 or $5)."""
     seed_rule: str | None = None
     """The subsection that sets the progressive meter's seed (e.g. § 633b.3(j))."""
-    fallbacks: Mapping[str, str] = field(default_factory=dict)
-    """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first."""
+    fallbacks: Mapping[str, str] = field(default_factory=dict, hash=False)
+    """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first (left
+    out of the spec's hash, which a mapping has none of)."""
     # -- what the table needs (read by croupier.table: submission checks, round, training) ------
     base_wagers: tuple[str, ...] = ()
     """The wagers one of which the player must have placed at the seat first (Perfect Pairs after
