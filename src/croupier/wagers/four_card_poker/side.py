@@ -93,23 +93,16 @@ class AcesUp(FourCardPokerWager):
         keys = distinct_keys()[best_four_ordinals(cards)]
         strength = keys // 13**4
         aces = (keys // 13**3) % 13 == 12
-        pos = {o.key: o.position for o in AcesUpOutcome}
-        lose = len(AcesUpOutcome)
-        lut = np.array([pos.get(_FOUR_KEYS[s], lose) for s in range(8)], dtype=np.int64)
-        out = lut[strength]
-        return np.where(strength == 1, np.where(aces, pos["pair-of-aces"], lose), out)
+        out = _lut(AcesUpOutcome, _FOUR_KEYS)[strength]
+        ace_pair, lose = AcesUpOutcome.PAIR_OF_ACES.position, len(AcesUpOutcome)
+        return np.where(strength == 1, np.where(aces, ace_pair, lose), out)
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Every five-card hand from the (one-deck) shoe, counted by its best four."""
         _present(shoe, self.spec.name)
         by_strength = _subset_categories(shoe.counts, 5, "four")
-        tallies = [0] * (len(AcesUpOutcome) + 1)
-        for s, n in enumerate(by_strength):
-            key = _FOUR_KEYS[s]
-            if key in AcesUpOutcome._value2member_map_:
-                tallies[AcesUpOutcome(key).position] += n
-        aces = _aces_pairs(shoe.counts)
-        tallies[AcesUpOutcome.PAIR_OF_ACES.position] = aces
+        tallies = list(_tally(AcesUpOutcome, _FOUR_KEYS, by_strength))  # a pair: not yet paid
+        tallies[AcesUpOutcome.PAIR_OF_ACES.position] = _aces_pairs(shoe.counts)
         tallies[-1] = sum(by_strength) - sum(tallies[:-1])
         return tuple(tallies)
 
