@@ -1,4 +1,5 @@
-"""Adding a wager is two files (issue 13): a module and its paytable data file, nothing else.
+"""Adding a wager is two files (issue 13): a module and its paytable data file, nothing else —
+then its stored counts regenerated (issue 28).
 
 The test copies the croupier package, writes exactly the two files the README's "Adding a wager"
 asks for — ``wagers/queens_up.py`` and ``paytables/data/699z.1.toml`` for an invented Blackjack
@@ -36,6 +37,7 @@ from croupier.wagers import (
     OrderedOutcome,
     SettleWhen,
     Wager,
+    WagerSpec,
     register,
 )
 
@@ -47,24 +49,26 @@ class QueensUpOutcome(OrderedOutcome):
 
 @register
 class QueensUp(Wager):
-    id = "queens-up"
-    name = "Queens Up"
-    game = Game.BLACKJACK
-    section = "699z.1"
-    settle_rule = "699z.1(c)"
-    outcomes = QueensUpOutcome
-    deal = DealSpec(
-        (
-            CardGroup("player's two cards", 2, source=CardSource.PLAYER),
-            CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
-        )
+    spec = WagerSpec(
+        id="queens-up",
+        name="Queens Up",
+        game=Game.BLACKJACK,
+        section="699z.1",
+        settle_rule="699z.1(c)",
+        outcomes=QueensUpOutcome,
+        deal=DealSpec(
+            (
+                CardGroup("player's two cards", 2, source=CardSource.PLAYER),
+                CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
+            )
+        ),
+        allowed_decks=(6, 8),
+        decks_rule="699z.1(a)",
+        base_wagers=("blackjack",),
+        base_rule="699z.1(a)",
+        settled=SettleWhen.SECOND_CARD,
+        lockout_rule="699z.1(b)",
     )
-    allowed_decks = (6, 8)
-    decks_rule = "699z.1(a)"
-    base_wagers = ("blackjack",)
-    base_rule = "699z.1(a)"
-    settled = SettleWhen.SECOND_CARD
-    lockout_rule = "699z.1(b)"
 
     def classify(self, cards: Sequence[Card]) -> QueensUpOutcome | None:
         queens = sum(c.rank is Rank.QUEEN for c in cards)
@@ -152,6 +156,31 @@ except LockoutError as exc:
 """
 
 
+NOT_STORED = """
+import json
+from croupier.analysis import eor_store, precomputed
+from croupier.analysis.precomputed import class_name, fingerprint
+
+counts = precomputed.stored()
+eor = eor_store.stored()
+print(json.dumps({
+    "regenerate": sorted(
+        f"{w.id} {d}"
+        for w, d in precomputed.offerings()
+        if (e := counts.get((class_name(type(w)), d))) is None or e.fingerprint != fingerprint(type(w))
+    ),
+    "eor_store": sorted(
+        f"{w.id} {d}"
+        for w, d in eor_store.stored_offerings()
+        if (e := eor.get((class_name(type(w)), d))) is None or e[0] != fingerprint(type(w))
+    ),
+}))
+"""
+"""The offerings whose stored counts (exact counts; counts of the shoe less each card) are not
+stored or stale, by the command that stores them: what tests/test_precomputed.py and
+tests/test_eor_store.py check."""
+
+
 def _copy_with_the_two_files(tmp: Path) -> Path:
     package = Path(croupier.__file__).resolve().parent
     src = tmp / "src"
@@ -216,8 +245,26 @@ def test_a_wager_added_as_two_files_is_settled_at_the_table(tmp_path: Path) -> N
     assert late.stdout.split("\n")[:2] == ["no base: 699z.1(a)", "late: 699z.1(b)"]
 
 
+def test_a_wager_added_has_its_counts_to_store_and_no_other(tmp_path: Path) -> None:
+    """The README's last step: the new wager's counts are not stored, so the stored-count checks
+    name it (and only it: its files change no other wager's fingerprint) until both stores are
+    regenerated — which the test does not do (minutes)."""
+    src = _copy_with_the_two_files(tmp_path)
+    original = Path(croupier.__file__).resolve().parent.parent
+    before = json.loads(_run(tmp_path, original, "-c", NOT_STORED).stdout)
+    run = _run(tmp_path, src, "-c", NOT_STORED)
+    assert run.returncode == 0, run.stderr
+    after = json.loads(run.stdout)
+    for store in ("regenerate", "eor_store"):
+        assert set(after[store]) - set(before[store]) == {"queens-up 6", "queens-up 8"}, store
+        assert set(before[store]) <= set(after[store]), store
+
+
 def test_the_readme_says_which_two_files() -> None:
     readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Adding a wager", 1)[1].split("\n## ", 1)[0]
     for words in ("paytables/data/", "base_wagers", "settled", "lockout_rule", "source="):
         assert words in section, words
+    for words in ("spec = WagerSpec(", "python -m croupier.analysis.regenerate"):
+        assert words in section, words
+    assert "python -m croupier.analysis.eor_store" in section

@@ -18,6 +18,7 @@ from croupier.wagers.base import (
     net_win,
 )
 from croupier.wagers.registry import all_wagers, get_wager, register
+from croupier.wagers.spec import WagerSpec
 
 __all__ = [
     "CardGroup",
@@ -29,6 +30,7 @@ __all__ = [
     "SettleWhen",
     "Settlement",
     "Wager",
+    "WagerSpec",
     "all_wagers",
     "get_wager",
     "net_win",

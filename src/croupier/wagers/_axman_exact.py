@@ -268,11 +268,7 @@ def round_counts(shoe: Shoe, hits_soft_17: bool, reading: AxManReading) -> Round
     kd_in_shoe = type_counts[KD]
     for drawn, weight in weights.items():
         k = sum(drawn)
-        physical = 1
-        for t in range(14):
-            if drawn[t]:
-                physical *= falling(type_counts[t], drawn[t])
-        orderings, rest = divmod(weight, physical)
+        orderings, rest = divmod(weight, _physical(type_counts, drawn))
         if rest:  # pragma: no cover - the recursion's weights factor by type
             raise CroupierError("a dealer-hand weight does not factor by card type")
         left = n_cards - k
@@ -298,6 +294,15 @@ def round_counts(shoe: Shoe, hits_soft_17: bool, reading: AxManReading) -> Round
         f"to their probability: C({n_cards}, 2) × {n_cards - 2}!/{n_cards - 2 - longest}!"
     )
     return RoundCounts(tuple(tallies), total, longest, convention)
+
+
+def _physical(type_counts: Sequence[int], drawn: Sequence[int]) -> int:
+    """How many ways the shoe's physical cards deal the card types ``drawn`` in one order."""
+    physical = 1
+    for t in range(14):
+        if drawn[t]:
+            physical *= falling(type_counts[t], drawn[t])
+    return physical
 
 
 def _article(shoe: Shoe) -> str:
@@ -327,11 +332,7 @@ def hand_distribution(
     n = shoe.total
     for drawn, weight in weights.items():
         k = sum(drawn)
-        physical = 1
-        for t in range(14):
-            if drawn[t]:
-                physical *= falling(type_counts[t], drawn[t])
-        orderings = weight // physical
+        orderings = weight // _physical(type_counts, drawn)
         denominator = falling(n, k)
         for hand, deals in hand_split(drawn, fixed, avail, reading):
             if deals:

@@ -34,7 +34,7 @@ diamonds among the player's two cards) and ×5 (two) — so a par sheet counts e
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from croupier.cards import Card, CardsLike, Shoe, as_cards, format_cards
@@ -66,6 +66,7 @@ from croupier.wagers._axman_hands import (
 from croupier.wagers.at_table import CardSource, SettleWhen, TableContext
 from croupier.wagers.base import CardGroup, DealSpec, Game, Wager
 from croupier.wagers.registry import register
+from croupier.wagers.spec import WagerSpec
 
 
 @register
@@ -75,32 +76,34 @@ class AxMan(Wager):
     § 633c.12). Cards in order: the player's initial two cards, then the dealer's hand (upcard, hole
     card, every card drawn, the bust card included)."""
 
-    id = "axman"
-    name = "AxMan"
-    game = Game.BLACKJACK
-    section = "633c.12"
-    kernel = "croupier.analysis.kernels.plans:axman"
-    settle_rule = "633c.12(e)"
-    outcomes = AxManOutcome
-    deal = DealSpec(
-        (
-            CardGroup("player's initial two cards", 2, source=CardSource.PLAYER),
-            CardGroup(
-                "dealer's final hand (2 or more cards, bust card included)",
-                2,
-                ordered=True,
-                source=CardSource.DEALER,
-            ),
-        )
+    spec = WagerSpec(
+        id="axman",
+        name="AxMan",
+        game=Game.BLACKJACK,
+        section="633c.12",
+        settle_rule="633c.12(e)",
+        outcomes=AxManOutcome,
+        deal=DealSpec(
+            (
+                CardGroup("player's initial two cards", 2, source=CardSource.PLAYER),
+                CardGroup(
+                    "dealer's final hand (2 or more cards, bust card included)",
+                    2,
+                    ordered=True,
+                    source=CardSource.DEALER,
+                ),
+            )
+        ),
+        allowed_decks=(6, 8),
+        decks_rule="633c.12(a)",
+        base_wagers=("blackjack",),
+        base_rule="633c.12(a)",
+        settled=SettleWhen.ROUND_END,
+        lockout_rule="633c.12(c)",
+        limits_rule="633c.12(c)",
+        aliases=("axman-h17",),
+        kernel="croupier.analysis.kernels.plans:axman",
     )
-    base_wagers = ("blackjack",)
-    base_rule = "633c.12(a)"
-    settled = SettleWhen.ROUND_END
-    lockout_rule = "633c.12(c)"
-    limits_rule = "633c.12(c)"
-    aliases = ("axman-h17",)
-    allowed_decks = (6, 8)
-    decks_rule = "633c.12(a)"
     soft_17: ClassVar[SoftSeventeen] = SoftSeventeen.STANDS
     """The dealer's soft-17 rule at the tables this wager's par sheets describe."""
     reading: ClassVar[AxManReading] = DEFAULT_READING
@@ -131,7 +134,7 @@ class AxMan(Wager):
         if ctx.rules is None:
             raise ProcedureError("AxMan is settled at a Blackjack table", section="633c.12(a)")
         axman = axman_for(ctx.rules)
-        return axman, axman.paytable(ctx.paytables[self.id].key, ctx.decks)
+        return axman, axman.paytable(ctx.paytables[self.spec.id].key, ctx.decks)
 
     def check_cards(self, cards: CardsLike, decks: int | None = None) -> None:
         """Two player cards and a finished dealer hand (§ 633a.7 drawing rule, this wager's soft-17
@@ -139,7 +142,7 @@ class AxMan(Wager):
         cards = as_cards(cards)
         if len(cards) < 4:
             raise CardError(
-                f"the {self.name} wager reads the player's two cards and the dealer's hand "
+                f"the {self.spec.name} wager reads the player's two cards and the dealer's hand "
                 f"(at least two cards), got {len(cards)} cards",
                 format_cards(cards),
             )
@@ -196,9 +199,9 @@ class AxMan(Wager):
 class AxManHitsSoft17(AxMan):
     """The AxMan wager at a table where the dealer hits soft 17 (58 Pa. Code § 633c.12)."""
 
-    id = "axman-h17"
-    aliases = ("axman",)
-    name = "AxMan (dealer hits soft 17)"
+    spec = replace(
+        AxMan.spec, id="axman-h17", name="AxMan (dealer hits soft 17)", aliases=("axman",)
+    )
     soft_17 = SoftSeventeen.HITS
 
 

@@ -31,8 +31,8 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
-from typing import TYPE_CHECKING, ClassVar
+from functools import cache, partial
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, CardsLike, Shoe, as_cards
 from croupier.errors import RulesError, UnknownWagerError
@@ -61,6 +61,7 @@ from croupier.wagers.base import (
     line_of,
 )
 from croupier.wagers.registry import all_wagers, get_wager, register
+from croupier.wagers.spec import WagerSpec
 
 if TYPE_CHECKING:
     from croupier.wagers.base import IntArray
@@ -80,6 +81,19 @@ COUP_DEAL = DealSpec(
 is six ordered cards of which it uses the first four to six (the six-card convention)."""
 
 
+COUP_WAGER = partial(
+    WagerSpec,
+    game=Game.BACCARAT,
+    deal=COUP_DEAL,
+    kernel="croupier.analysis.kernels.plans:baccarat_coup",
+)
+"""The spec of a wager on a Baccarat coup, given the rest of its settings."""
+
+BASE_WAGER = partial(COUP_WAGER, section="631a.8", settle_rule="631a.12")
+"""The spec of a Baccarat wager of § 631a.8(a), settled by § 631a.12, given its id, name and
+outcomes."""
+
+
 class BaccaratWager(Wager):
     """A wager settled on a Baccarat coup (Chapter 631a): it decides its outcome from the coup's
     :class:`~croupier.games.baccarat.CoupSummary` in :meth:`outcome_for`.
@@ -90,10 +104,6 @@ class BaccaratWager(Wager):
     for several wagers (each line names its wager), a wager sees only the paytables with lines for
     it.
     """
-
-    game: ClassVar[Game] = Game.BACCARAT
-    deal: ClassVar[DealSpec] = COUP_DEAL
-    kernel: ClassVar[str | None] = "croupier.analysis.kernels.plans:baccarat_coup"
 
     @abstractmethod
     def outcome_for(self, coup: CoupSummary) -> OrderedOutcome | None:
@@ -128,7 +138,7 @@ class BaccaratWager(Wager):
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Exact outcome counts under the six-card convention, from
         :func:`~croupier.games.baccarat.coup_counts` (cost independent of the deck count)."""
-        tallies = [0] * (len(self.outcomes) + 1)
+        tallies = [0] * (len(self.spec.outcomes) + 1)
         positions = _positions(type(self))
         for index, n in enumerate(coup_counts(value_counts(shoe))):
             if n:
@@ -152,7 +162,7 @@ def _positions(wager_type: type[BaccaratWager]) -> IntArray:
     import numpy as np
 
     wager = wager_type()
-    losing = len(wager.outcomes)
+    losing = len(wager.spec.outcomes)
     out = np.empty(SUMMARIES, dtype=np.int64)
     for index in range(SUMMARIES):
         outcome = wager.outcome_for(CoupSummary.from_index(index))
@@ -192,11 +202,7 @@ class PlayerWager(BaccaratWager):
     """The Player wager (58 Pa. Code § 631a.8(a)): wins when the Player hand has the higher point
     count, pushes on a tie (pays: industry standard, ``631a.toml``)."""
 
-    id = "player"
-    name = "Player"
-    section = "631a.8"
-    settle_rule = "631a.12"
-    outcomes = PlayerOutcome
+    spec = BASE_WAGER(id="player", name="Player", outcomes=PlayerOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> PlayerOutcome | None:
         """§ 631a.12: Player wins on the higher point count; a tie pushes."""
@@ -212,11 +218,7 @@ class BankerWager(BaccaratWager):
     """The Banker wager (58 Pa. Code § 631a.8(a)): wins when the Banker hand has the higher point
     count, pushes on a tie; commission or no-commission pays (industry standard, ``631a.toml``)."""
 
-    id = "banker"
-    name = "Banker"
-    section = "631a.8"
-    settle_rule = "631a.12"
-    outcomes = BankerOutcome
+    spec = BASE_WAGER(id="banker", name="Banker", outcomes=BankerOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> BankerOutcome | None:
         """§ 631a.12: Banker wins on the higher point count (a winning 6, and a winning three-card
@@ -237,11 +239,7 @@ class TieWager(BaccaratWager):
     """The Tie wager (58 Pa. Code § 631a.8(a)): wins when the hands have equal point counts
     (8 to 1, or 9 to 1 as an option: industry standard, ``631a.toml``)."""
 
-    id = "tie"
-    name = "Tie"
-    section = "631a.8"
-    settle_rule = "631a.12"
-    outcomes = TieOutcome
+    spec = BASE_WAGER(id="tie", name="Tie", outcomes=TieOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> TieOutcome | None:
         """§ 631a.12: the Tie wager wins when the point counts are equal."""
@@ -276,7 +274,7 @@ class BaccaratTable:
     def paytable_for(self, wager: Wager) -> Paytable:
         """The paytable this table uses for ``wager`` (checked against the deck count)."""
         key = {"player": self.player, "banker": self.banker, "tie": self.tie}.get(
-            wager.id, self.five_treasures
+            wager.spec.id, self.five_treasures
         )
         return wager.paytable(key, self.decks)
 
@@ -329,12 +327,12 @@ def settle_round(
         wager = get_wager(wager_id)
         if not isinstance(wager, BaccaratWager):
             raise UnknownWagerError(
-                f"{wager.id!r} is a {wager.game.value} wager, not a Baccarat wager "
-                f"(Baccarat wagers: {', '.join(w.id for w in baccarat_wagers())})"
+                f"{wager.spec.id!r} is a {wager.spec.game.value} wager, not a Baccarat wager "
+                f"(Baccarat wagers: {', '.join(w.spec.id for w in baccarat_wagers())})"
             )
         wagers.append((wager, amount))
-    side_bets = [w.id for w, _ in wagers if w.id not in BASE_WAGERS]
-    if side_bets and not any(w.id in BASE_WAGERS for w, _ in wagers):
+    side_bets = [w.spec.id for w, _ in wagers if w.spec.id not in BASE_WAGERS]
+    if side_bets and not any(w.spec.id in BASE_WAGERS for w, _ in wagers):
         raise RulesError(
             f"a 5 Treasures wager ({', '.join(side_bets)}) is placed only after a Baccarat wager "
             "(Player, Banker or Tie)",

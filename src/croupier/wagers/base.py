@@ -4,9 +4,14 @@ A wager module (one per regulation section, ``croupier/wagers/<name>.py``) defin
 
 * an :class:`OrderedOutcome` enum — the winning combinations of the section, best first, each valued
   by the outcome key its paytable lines use;
-* a :class:`Wager` subclass saying which cards it reads (:class:`DealSpec`), which deck counts the
-  section allows, how to classify a dealt hand (scalar, and vectorised on integer card arrays for
-  the simulator), and registers an instance with :func:`croupier.wagers.registry.register`.
+* a :class:`Wager` subclass whose ``spec`` (:class:`~croupier.wagers.spec.WagerSpec`, one record)
+  says what the section says — which cards it reads (:class:`DealSpec`), which deck counts it
+  allows, the paragraphs the table cites — and whose methods classify a dealt hand (scalar, and
+  vectorised on integer card arrays for the simulator); it registers an instance with
+  :func:`croupier.wagers.registry.register`.
+
+:class:`OrderedOutcome`, :class:`CardGroup` and :class:`DealSpec` live in
+:mod:`croupier.wagers.spec` with the record they make up, and are imported here as before.
 
 Paytables come from the data file of the wager's section; settlement and analysis read the pays from
 there, so a wager module holds no numbers of its own.
@@ -15,12 +20,12 @@ there, so a wager module holds no numbers of its own.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from enum import Enum
 from fractions import Fraction
-from functools import cached_property, lru_cache
-from math import floor, prod
+from functools import lru_cache
+from math import floor
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 from croupier.cards import Card, CardsLike, Shoe, as_cards, decks_phrase, format_cards
@@ -44,10 +49,13 @@ from croupier.paytables import (
     Push,
     builtin_paytables,
 )
-from croupier.poker.ranking import RankedCategory
 from croupier.units import check_cents, format_money
-from croupier.wagers.at_table import CardSource, SettlementLine, SettleWhen, TableContext
 from croupier.wagers.at_table import Game as Game
+from croupier.wagers.at_table import SettlementLine, SettleWhen, TableContext
+from croupier.wagers.spec import CardGroup as CardGroup
+from croupier.wagers.spec import DealSpec as DealSpec
+from croupier.wagers.spec import OrderedOutcome as OrderedOutcome
+from croupier.wagers.spec import WagerSpec
 
 if TYPE_CHECKING:  # numpy is imported where a wager is vectorised (start-up: settling needs none)
     import numpy as np
@@ -64,99 +72,6 @@ def __getattr__(name: str) -> object:
 
         return npt.NDArray[np.int64]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-class OrderedOutcome(RankedCategory):
-    """Base of a wager's outcome enum: members declared best first, valued by paytable key (a
-    ranking of :mod:`croupier.poker.ranking`).
-
-    Members compare by rank, a better outcome being greater:
-
-    >>> from croupier.wagers.perfect_pairs import PerfectPairsOutcome as O
-    >>> O.PERFECT_PAIR > O.COLORED_PAIR > O.MIXED_PAIR
-    True
-    >>> O("colored-pair").position
-    1
-    """
-
-    @property
-    def key(self) -> str:
-        """The paytable outcome key."""
-        return str(self._value_)  # .value, without the enum property's Python call
-
-    @property
-    def position(self) -> int:
-        """0 for the best outcome, 1 for the next, …"""
-        return list(type(self)).index(self)
-
-    @property
-    def line_key(self) -> str:
-        """The paytable line that pays this outcome: its own key, unless the outcome is a variant
-        of a printed line (AxMan's pays multiplied by the player's kings of diamonds, § 633c.12(j))."""
-        return self.key
-
-    @property
-    def multiplier_condition(self) -> str | None:
-        """The paytable multiplier (:attr:`Paytable.multipliers` condition) this outcome's pay is
-        multiplied by, or ``None`` (the default: the pay as printed)."""
-        return None
-
-    @classmethod
-    def _best_first(cls) -> bool:
-        return True
-
-
-@dataclass(frozen=True)
-class CardGroup:
-    """A named group of cards a wager reads, e.g. the player's initial two cards.
-
-    ``ordered`` is False when the order within the group does not matter to the wager (a player's
-    two cards); the exact counts then count each set of physical cards once. ``source`` says where
-    at the table the cards come from (``None``: nowhere the table deals them, e.g. a wager settled
-    only in analysis).
-    """
-
-    name: str
-    size: int
-    ordered: bool = False
-    source: CardSource | None = None
-
-
-@dataclass(frozen=True)
-class DealSpec:
-    """The cards a wager reads, as groups in dealing order (player's two cards, dealer's upcard)."""
-
-    groups: tuple[CardGroup, ...]
-
-    @cached_property
-    def size(self) -> int:
-        """How many cards the wager reads."""
-        return sum(g.size for g in self.groups)
-
-    @property
-    def unordered_symmetry(self) -> int:
-        """How many ordered deals make one combination: the product of k! over unordered groups."""
-        return prod(_factorial(g.size) for g in self.groups if not g.ordered)
-
-    def describe(self) -> str:
-        """e.g. ``'player's two cards + dealer's upcard'``."""
-        return " + ".join(g.name for g in self.groups)
-
-    def at_table(self, ctx: TableContext, seat: int) -> tuple[Card, ...]:
-        """The cards the groups read at ``seat`` of a dealt round, in order.
-
-        Raises :class:`CardError` naming a group no source at the table deals.
-        """
-        cards: list[Card] = []
-        for g in self.groups:
-            if g.source is None:
-                raise CardError(f"the table deals no {g.name}", "")
-            cards += ctx.cards.read(g.source, seat)
-        return tuple(cards)
-
-
-def _factorial(n: int) -> int:
-    return prod(range(1, n + 1))
 
 
 @dataclass(frozen=True)
@@ -297,13 +212,16 @@ def line_of(seat: int, s: Settlement, bet: str = "", extra_cents: int = 0) -> Se
 
 @dataclass(frozen=True)
 class Wager(ABC):
-    """A wager defined by one regulation section. Subclasses set the class attributes and
-    implement :meth:`classify` (and :meth:`classify_indices` for the simulator).
-
-    ``allowed_decks`` is the section's rule on deck counts (``None``: the section sets none) and
-    ``decks_rule`` the subsection that states it.
+    """A wager defined by one regulation section. Subclasses set :attr:`spec` (the section's
+    settings, one :class:`~croupier.wagers.spec.WagerSpec` record) and implement
+    :meth:`classify` (and :meth:`classify_indices` for the simulator).
     """
 
+    spec: ClassVar[WagerSpec]
+    """The wager's settings: id, name, section, the cards it reads, the rules the table cites."""
+
+    # Each field of the spec, copied onto the class when it sets ``spec`` (__init_subclass__), so
+    # that ``wager.id``, ``wager.section`` … read as before; see WagerSpec for what each means.
     id: ClassVar[str]
     name: ClassVar[str]
     game: ClassVar[Game]
@@ -311,43 +229,40 @@ class Wager(ABC):
     settle_rule: ClassVar[str]
     outcomes: ClassVar[type[OrderedOutcome]]
     deal: ClassVar[DealSpec]
-    allowed_decks: ClassVar[tuple[int, ...] | None] = None
-    decks_rule: ClassVar[str | None] = None
-    wager_amount_rule: ClassVar[str | None] = None
-    """The subsection that fixes the progressive wager sizes (e.g. § 633b.3(e): $1 or $5)."""
-    seed_rule: ClassVar[str | None] = None
-    """The subsection that sets the progressive meter's seed (e.g. § 633b.3(j))."""
-    fallbacks: ClassVar[dict[str, str]] = {}
-    """Outcome key → outcome key paid instead when the paytable prints "N/A" for the first."""
-    # -- what the table needs (read by croupier.table: submission checks, round, training) --
-    base_wagers: ClassVar[tuple[str, ...]] = ()
-    """The wagers one of which the player must have placed at the seat first (Perfect Pairs after
-    the Blackjack wager, § 633b.1(c)); empty: a base wager, or a wager that needs none."""
-    base_rule: ClassVar[str | None] = None
-    """The paragraph requiring :attr:`base_wagers` (§ 633b.1(c))."""
-    settled: ClassVar[SettleWhen] = SettleWhen.WITH_BASE_GAME
-    """When the table settles the wager (§ 633b.1(e): right after the second card)."""
-    lockout_rule: ClassVar[str | None] = None
-    """The paragraph that closes the wager at "No more bets" (``None``: the base game's)."""
-    limits_rule: ClassVar[str | None] = None
-    """The paragraph on the table's minimum and maximum (``None``: § 601a.2, the submission)."""
-    settles_with: ClassVar[str | None] = None
-    """The wager whose :meth:`settle_at_table` settles this one too, seat by seat in one pass
-    (Four Card Poker's wagers with the Ante, § 641a.7(d)); ``None``: settled on its own."""
-    one_paytable: ClassVar[tuple[str, str] | None] = None
-    """Set when every wager of the section at a table shares one paytable: (what the wagers are
-    called, the paragraph that says so) — ``("the 5 Treasures wagers", "631c.3(h)")``."""
-    stands_alone: ClassVar[bool] = False
-    """Whether a player may place it without the base game's wager (Aces Up, § 641a.7(d)(3)): a
-    table offering it offers a round without its base wager."""
-    aliases: ClassVar[tuple[str, ...]] = ()
-    """Ids of the same wager under another house rule, which a table offering this one offers
-    (``axman`` and ``axman-h17``)."""
-    kernel: ClassVar[str | None] = None
-    """The compiled simulation of this wager: ``"module:function"`` of a plan function under
-    :mod:`croupier.analysis.kernels` (given the wager and the shoe, it returns the engine dealing
-    the rounds and the classifier reading them); ``None``: the numpy simulator
-    (:func:`croupier.analysis.simulate.simulate_counts`)."""
+    allowed_decks: ClassVar[tuple[int, ...] | None]
+    decks_rule: ClassVar[str | None]
+    wager_amount_rule: ClassVar[str | None]
+    seed_rule: ClassVar[str | None]
+    fallbacks: ClassVar[Mapping[str, str]]
+    base_wagers: ClassVar[tuple[str, ...]]
+    base_rule: ClassVar[str | None]
+    settled: ClassVar[SettleWhen]
+    lockout_rule: ClassVar[str | None]
+    limits_rule: ClassVar[str | None]
+    settles_with: ClassVar[str | None]
+    one_paytable: ClassVar[tuple[str, str] | None]
+    stands_alone: ClassVar[bool]
+    aliases: ClassVar[tuple[str, ...]]
+    kernel: ClassVar[str | None]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        """Copy the fields of the class's own :attr:`spec` onto it (``cls.id`` is ``spec.id``).
+
+        Raises :class:`TypeError` for a class that sets a setting outside its spec (``id = …``
+        in the class body: it would not be read)."""
+        super().__init_subclass__(**kwargs)
+        names = [f.name for f in fields(WagerSpec)]
+        stray = [n for n in names if n in cls.__dict__]
+        if stray:
+            raise TypeError(
+                f"{cls.__qualname__} sets {', '.join(stray)} in its class body: a wager's "
+                f"settings are its spec, e.g. spec = WagerSpec({stray[0]}=...)"
+            )
+        spec = cls.__dict__.get("spec")
+        if spec is not None:
+            for name in names:
+                setattr(cls, name, getattr(spec, name))
+
     book_override: PaytableBook | None = None
     """Paytables to read instead of the built-in ones (see :meth:`with_book`)."""
 
@@ -360,15 +275,15 @@ class Wager(ABC):
     @property
     def citation(self) -> str:
         """``'58 Pa. Code § 633b.1'``."""
-        return f"58 Pa. Code § {self.section}"
+        return f"58 Pa. Code § {self.spec.section}"
 
     def check_decks(self, decks: int) -> None:
         """Raise :class:`RulesError` citing the section when it forbids ``decks`` decks."""
-        if self.allowed_decks is not None and decks not in self.allowed_decks:
+        if self.spec.allowed_decks is not None and decks not in self.spec.allowed_decks:
             raise RulesError(
-                f"the {self.name} wager is played with "
-                f"{decks_phrase(self.allowed_decks, ' or ')}, not {decks}",
-                section=self.decks_rule or self.section,
+                f"the {self.spec.name} wager is played with "
+                f"{decks_phrase(self.spec.allowed_decks, ' or ')}, not {decks}",
+                section=self.spec.decks_rule or self.spec.section,
             )
 
     # -- paytables -------------------------------------------------------------------------
@@ -379,11 +294,11 @@ class Wager(ABC):
     def serves(self, table: Paytable) -> bool:
         """Whether ``table`` has lines for this wager: where one section's table serves several
         wagers (§ 631c.3(h), § 641a.7), each line names its wager; a line naming none serves all."""
-        return any(line.wager in (None, self.id) for line in table.lines)
+        return any(line.wager in (None, self.spec.id) for line in table.lines)
 
     def paytables(self) -> tuple[Paytable, ...]:
         """The paytables of the wager's section that serve it, checked against its outcomes."""
-        tables = tuple(t for t in self.book.for_section(self.section) if self.serves(t))
+        tables = tuple(t for t in self.book.for_section(self.spec.section) if self.serves(t))
         for t in tables:
             self._check_paytable(t)
         return tables
@@ -406,31 +321,36 @@ class Wager(ABC):
         if decks is not None:
             self.check_decks(decks)
             printed = sorted(
-                {d for t in self.book.for_section(self.section) if t.key == key for d in t.decks}
+                {
+                    d
+                    for t in self.book.for_section(self.spec.section)
+                    if t.key == key
+                    for d in t.decks
+                }
             )
             if printed and decks not in printed:
                 raise RulesError(
-                    f"paytable {key} of the {self.name} wager is printed for "
+                    f"paytable {key} of the {self.spec.name} wager is printed for "
                     f"{' or '.join(map(str, printed))} decks, not {decks}",
-                    section=self.decks_rule or self.section,
+                    section=self.spec.decks_rule or self.spec.section,
                 )
-        table = self.book.get(self.section, key, decks)
+        table = self.book.get(self.spec.section, key, decks)
         if not self.serves(table):
             own = ", ".join(dict.fromkeys(t.key for t in self.paytables())) or "none"
             raise UnknownPaytableError(
-                f"paytable {table.key} of § {self.section} is not for the {self.name} wager "
-                f"(its paytables: {own})"
+                f"paytable {table.key} of § {self.spec.section} is not for the "
+                f"{self.spec.name} wager (its paytables: {own})"
             )
         self._check_paytable(table)
         return table
 
     def _check_paytable(self, table: Paytable) -> None:
-        missing = [o.line_key for o in self.outcomes if table.line(o.line_key) is None]
-        known = {o.key for o in self.outcomes} | set(self.fallbacks.values())
+        missing = [o.line_key for o in self.spec.outcomes if table.line(o.line_key) is None]
+        known = {o.key for o in self.spec.outcomes} | set(self.spec.fallbacks.values())
         unknown = [
             line.outcome
             for line in table.lines
-            if line.outcome not in known and line.wager in (None, self.id)
+            if line.outcome not in known and line.wager in (None, self.spec.id)
         ]
         if missing or unknown:
             problems = []
@@ -441,10 +361,10 @@ class Wager(ABC):
                     f"no line for {', '.join(missing)} (an outcome the paytable does not pay "
                     'still needs its line: pays = "N/A")'
                 )
-            expected = ", ".join(o.key for o in self.outcomes)
+            expected = ", ".join(o.key for o in self.spec.outcomes)
             raise PaytableError(
                 f"paytable {table.key} of § {table.section} ({table.source}) has "
-                f"{'; '.join(problems)} (the {self.name} wager's outcomes: {expected})"
+                f"{'; '.join(problems)} (the {self.spec.name} wager's outcomes: {expected})"
             )
         for d in table.decks:
             self.check_decks(d)
@@ -461,7 +381,7 @@ class Wager(ABC):
             line = table.line(key)
             if line is not None and not isinstance(line.pays, NotAvailable):
                 return line
-            key = self.fallbacks.get(key)
+            key = self.spec.fallbacks.get(key)
         return None
 
     def pay_factor(self, table: Paytable, outcome: OrderedOutcome | None) -> int:
@@ -545,7 +465,7 @@ class Wager(ABC):
 
         from croupier.cards import DECK
 
-        losing = len(self.outcomes)
+        losing = len(self.spec.outcomes)
         out = np.empty(cards.shape[0], dtype=np.int64)
         for i, row in enumerate(cards.tolist()):
             o = self.classify([DECK[c] for c in row])
@@ -557,9 +477,10 @@ class Wager(ABC):
         ``"8s 8h"``) is the number of cards the wager reads, and
         :class:`~croupier.errors.ShoeError` when a ``decks``-deck shoe cannot hold them."""
         cards = as_cards(cards)
-        if len(cards) != self.deal.size:
+        deal = self.spec.deal
+        if len(cards) != deal.size:
             raise CardError(
-                f"the {self.name} wager reads {self.deal.size} cards ({self.deal.describe()}), "
+                f"the {self.spec.name} wager reads {deal.size} cards ({deal.describe()}), "
                 f"got {len(cards)}",
                 format_cards(cards),
             )
@@ -591,7 +512,9 @@ class Wager(ABC):
         return tuple(
             line_of(
                 b.seat,
-                wager.settle(wager.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks),
+                wager.settle(
+                    wager.spec.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks
+                ),
                 b.wager,
             )
             for b in ctx.bets
@@ -600,7 +523,7 @@ class Wager(ABC):
     def at_table(self, ctx: TableContext) -> tuple[Wager, Paytable]:
         """The wager a table settles this one's bets as, and under which paytable: by default
         this wager and the paytable the table offers for it."""
-        return self, ctx.paytables[self.id]
+        return self, ctx.paytables[self.spec.id]
 
     def check_seat_bets(self, bets: dict[str, int]) -> None:
         """Check a seat's wagers at "No more bets" (``bets``: id → cents), for rules on which
@@ -629,59 +552,31 @@ class Wager(ABC):
         :class:`~croupier.errors.ShoeError`, :class:`RulesError` (deck count or wager size the
         section forbids) or :class:`PaytableError`; nothing is changed on error.
         """
-        if paytable.section != self.section:
+        if paytable.section != self.spec.section:
             raise PaytableError(
-                f"paytable {paytable.key} is for § {paytable.section}, not § {self.section}"
+                f"paytable {paytable.key} is for § {paytable.section}, not § {self.spec.section}"
             )
         self.check_decks(decks)
         if decks not in paytable.decks:
             printed = " or ".join(map(str, paytable.decks))
             raise RulesError(
-                f"paytable {paytable.key} of the {self.name} wager is printed for {printed} "
+                f"paytable {paytable.key} of the {self.spec.name} wager is printed for {printed} "
                 f"decks, not {decks}",
-                section=self.decks_rule or _cited(paytable.citation) or paytable.section,
+                section=self.spec.decks_rule or _cited(paytable.citation) or paytable.section,
             )
         check_cents(amount_cents)  # a whole number of cents within croupier's limit
         self.check_wager_amount(paytable, amount_cents)
         cards = as_cards(cards)
         outcome = self.evaluate(cards, decks)
         line = self.pay_line(paytable, outcome)
-        if line is None:
-            return Settlement(
-                self.id,
-                self.settle_rule,
-                paytable.key,
-                tuple(cards),
-                outcome,
-                None,
-                amount_cents,
-                -amount_cents,
-                0,
+        paid, pending, dropped, factor = 0, False, _NOTHING_DROPPED, 1  # a loss
+        if line is not None:
+            paid, pending, dropped, factor = self._paid(
+                line, outcome, paytable, amount_cents, meter_cents, stake
             )
-        pays = line.pays
-        pending = isinstance(pays, MeterShare)
-        factor = 1
-        if isinstance(pays, MeterShare):
-            value = (meter_cents or {}).get(pays.level)
-            if value is None:
-                value = paytable.meter_value_cents(pays.level, amount_cents)
-            self.check_meter(paytable, pays.level, value, amount_cents)
-            award = pays.share * value
-            gross = award + (amount_cents if stake is ProgressiveStake.RETURNED else 0)
-            paid = floor(gross)
-            dropped = Fraction(gross) - paid
-        else:
-            factor = self.pay_factor(paytable, outcome)
-            net = net_win(line)
-            # amount × (1 + net × factor), rounded down to the cent: in integers over net's
-            # denominator (the same exact value as in fractions, without building them)
-            paid, rest = divmod(
-                amount_cents * (net.denominator + net.numerator * factor), net.denominator
-            )
-            dropped = Fraction(rest, net.denominator) if rest else _NOTHING_DROPPED
         return Settlement(
-            self.id,
-            self.settle_rule,
+            self.spec.id,
+            self.spec.settle_rule,
             paytable.key,
             tuple(cards),
             outcome,
@@ -693,6 +588,37 @@ class Wager(ABC):
             dropped,
             factor,
         )
+
+    def _paid(
+        self,
+        line: PayLine,
+        outcome: OrderedOutcome | None,
+        paytable: Paytable,
+        amount_cents: int,
+        meter_cents: dict[MeterLevel, int] | None,
+        stake: ProgressiveStake,
+    ) -> tuple[int, bool, Fraction, int]:
+        """What the dealer hands back for a win paid by ``line`` (cents, rounded down), whether
+        it waits for validation (a meter award), the fraction of a cent dropped, and the pay's
+        multiplier (:meth:`settle`)."""
+        pays = line.pays
+        if isinstance(pays, MeterShare):
+            value = (meter_cents or {}).get(pays.level)
+            if value is None:
+                value = paytable.meter_value_cents(pays.level, amount_cents)
+            self.check_meter(paytable, pays.level, value, amount_cents)
+            award = pays.share * value
+            gross = award + (amount_cents if stake is ProgressiveStake.RETURNED else 0)
+            paid = floor(gross)
+            return paid, True, Fraction(gross) - paid, 1
+        factor = self.pay_factor(paytable, outcome)
+        net = net_win(line)
+        # amount × (1 + net × factor), rounded down to the cent: in integers over net's
+        # denominator (the same exact value as in fractions, without building them)
+        paid, rest = divmod(
+            amount_cents * (net.denominator + net.numerator * factor), net.denominator
+        )
+        return paid, False, Fraction(rest, net.denominator) if rest else _NOTHING_DROPPED, factor
 
     def check_wager_amount(self, paytable: Paytable, amount_cents: int) -> None:
         """Raise :class:`RulesError` when a progressive paytable does not take this wager size.
@@ -706,17 +632,17 @@ class Wager(ABC):
         sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
         in_section = any(
             t.progressive is not None and amount_cents in t.progressive.wager_cents
-            for t in self.book.for_section(self.section)
+            for t in self.book.for_section(self.spec.section)
         )
         if in_section:
             raise RulesError(
-                f"paytable {paytable.key} of the {self.name} wager is printed for a {sizes} "
+                f"paytable {paytable.key} of the {self.spec.name} wager is printed for a {sizes} "
                 f"wager, not ${amount_cents / 100:g}",
-                section=_cited(paytable.citation) or self.section,
+                section=_cited(paytable.citation) or self.spec.section,
             )
         raise RulesError(
-            f"the {self.name} wager is {sizes}, not ${amount_cents / 100:g}",
-            section=self.wager_amount_rule or self.section,
+            f"the {self.spec.name} wager is {sizes}, not ${amount_cents / 100:g}",
+            section=self.spec.wager_amount_rule or self.spec.section,
         )
 
     def check_meter(

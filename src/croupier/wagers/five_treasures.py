@@ -28,9 +28,11 @@ outcomes of § 631c.3(f) and paid from paytable A or B of § 631c.3(h); otherwis
 
 from __future__ import annotations
 
+from functools import partial
+
 from croupier.games.baccarat import CoupSummary, Winner
 from croupier.paytables import NotAvailable, PayLine, Paytable
-from croupier.wagers.baccarat import BaccaratWager
+from croupier.wagers.baccarat import BASE_WAGERS, COUP_WAGER, BaccaratWager
 from croupier.wagers.base import OrderedOutcome
 from croupier.wagers.registry import register
 
@@ -96,24 +98,23 @@ class CoverAllOutcome(OrderedOutcome):
     TWO_CARD_BLAZING_7S = "blazing-7s-two-card"
 
 
-class _FiveTreasuresWager(BaccaratWager):
-    """What the five wagers share: section, settlement rule, game."""
-
-    section = "631c.3"
-    settle_rule = "631c.3(e)"
-    base_wagers = ("player", "banker", "tie")
-    base_rule = "631c.3(c)"
-    lockout_rule = "631c.3(c)"
-    one_paytable = ("the 5 Treasures wagers", "631c.3(h)")
+FIVE_TREASURES_WAGER = partial(
+    COUP_WAGER,
+    section="631c.3",
+    settle_rule="631c.3(e)",
+    base_wagers=BASE_WAGERS,
+    base_rule="631c.3(c)",
+    lockout_rule="631c.3(c)",
+    one_paytable=("the 5 Treasures wagers", "631c.3(h)"),
+)
+"""What the five wagers' specs share: section, settlement rule, base wagers, one paytable."""
 
 
 @register
-class FortuneSeven(_FiveTreasuresWager):
+class FortuneSeven(BaccaratWager):
     """Fortune 7 bonus wager (58 Pa. Code § 631c.3(b)(1), (f)(1))."""
 
-    id = "fortune-7"
-    name = "Fortune 7"
-    outcomes = FortuneSevenOutcome
+    spec = FIVE_TREASURES_WAGER(id="fortune-7", name="Fortune 7", outcomes=FortuneSevenOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> FortuneSevenOutcome | None:
         """§ 631c.3(f)(1): wins when the Banker wins with a three-card 7."""
@@ -121,12 +122,10 @@ class FortuneSeven(_FiveTreasuresWager):
 
 
 @register
-class GoldenEight(_FiveTreasuresWager):
+class GoldenEight(BaccaratWager):
     """Golden 8 bonus wager (58 Pa. Code § 631c.3(b)(2), (f)(2))."""
 
-    id = "golden-8"
-    name = "Golden 8"
-    outcomes = GoldenEightOutcome
+    spec = FIVE_TREASURES_WAGER(id="golden-8", name="Golden 8", outcomes=GoldenEightOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> GoldenEightOutcome | None:
         """§ 631c.3(f)(2): wins when the Player wins with a three-card 8."""
@@ -134,12 +133,10 @@ class GoldenEight(_FiveTreasuresWager):
 
 
 @register
-class HeavenlyNine(_FiveTreasuresWager):
+class HeavenlyNine(BaccaratWager):
     """Heavenly 9 bonus wager (58 Pa. Code § 631c.3(b)(3), (f)(3))."""
 
-    id = "heavenly-9"
-    name = "Heavenly 9"
-    outcomes = HeavenlyNineOutcome
+    spec = FIVE_TREASURES_WAGER(id="heavenly-9", name="Heavenly 9", outcomes=HeavenlyNineOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> HeavenlyNineOutcome | None:
         """§ 631c.3(f)(3): a three-card 9 in either hand wins (it need not win the coup); both
@@ -151,12 +148,10 @@ class HeavenlyNine(_FiveTreasuresWager):
 
 
 @register
-class BlazingSevens(_FiveTreasuresWager):
+class BlazingSevens(BaccaratWager):
     """Blazing 7s bonus wager (58 Pa. Code § 631c.3(b)(4), (f)(4))."""
 
-    id = "blazing-7s"
-    name = "Blazing 7s"
-    outcomes = BlazingSevensOutcome
+    spec = FIVE_TREASURES_WAGER(id="blazing-7s", name="Blazing 7s", outcomes=BlazingSevensOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> BlazingSevensOutcome | None:
         """§ 631c.3(f)(4): both hands total 7 with the same number of cards (the two-card line is
@@ -168,12 +163,10 @@ class BlazingSevens(_FiveTreasuresWager):
 
 
 @register
-class CoverAll(_FiveTreasuresWager):
+class CoverAll(BaccaratWager):
     """Cover All bonus wager (58 Pa. Code § 631c.3(b)(5), (f)(5))."""
 
-    id = "cover-all"
-    name = "Cover All"
-    outcomes = CoverAllOutcome
+    spec = FIVE_TREASURES_WAGER(id="cover-all", name="Cover All", outcomes=CoverAllOutcome)
 
     def outcome_for(self, coup: CoupSummary) -> CoverAllOutcome | None:
         """§ 631c.3(f)(5): wins when another 5 Treasures wager would win; a two-card Blazing 7s is

@@ -52,6 +52,7 @@ from croupier.wagers.base import (
     line_of,
 )
 from croupier.wagers.registry import register
+from croupier.wagers.spec import WagerSpec
 
 if TYPE_CHECKING:  # numpy is imported by the vectorised classification (start-up)
     from croupier.wagers.base import IntArray
@@ -154,28 +155,30 @@ class JackpotParty(Wager):
     """The Jackpot Party Progressive wager (58 Pa. Code § 633b.2). Cards in order: the player's
     two cards, then the dealer's upcard and hole card."""
 
-    id = "jackpot-party"
-    name = "Jackpot Party Progressive"
-    game = Game.BLACKJACK
-    section = "633b.2"
-    kernel = "croupier.analysis.kernels.plans:jackpot_party"
-    settle_rule = "633b.2(g)"
-    outcomes = JackpotPartyOutcome
-    deal = DealSpec(
-        (
-            CardGroup("player's two cards", 2, source=CardSource.PLAYER),
-            CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
-            CardGroup("dealer's hole card", 1, ordered=True, source=CardSource.DEALER_HOLE),
-        )
+    spec = WagerSpec(
+        id="jackpot-party",
+        name="Jackpot Party Progressive",
+        game=Game.BLACKJACK,
+        section="633b.2",
+        settle_rule="633b.2(g)",
+        outcomes=JackpotPartyOutcome,
+        deal=DealSpec(
+            (
+                CardGroup("player's two cards", 2, source=CardSource.PLAYER),
+                CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
+                CardGroup("dealer's hole card", 1, ordered=True, source=CardSource.DEALER_HOLE),
+            )
+        ),
+        allowed_decks=(1, 2, 4, 6, 8),
+        decks_rule="633b.2(b)",
+        wager_amount_rule="633b.2(e)",
+        seed_rule="633b.2(i)",
+        base_wagers=("blackjack",),
+        base_rule="633b.2(e)",
+        settled=SettleWhen.SECOND_CARD,
+        lockout_rule="633b.2(d)(2)",
+        kernel="croupier.analysis.kernels.plans:jackpot_party",
     )
-    base_wagers = ("blackjack",)
-    base_rule = "633b.2(e)"
-    settled = SettleWhen.SECOND_CARD
-    lockout_rule = "633b.2(d)(2)"
-    allowed_decks = (1, 2, 4, 6, 8)
-    decks_rule = "633b.2(b)"
-    wager_amount_rule = "633b.2(e)"
-    seed_rule = "633b.2(i)"
 
     def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
         """Each seat's wager on its two cards and the dealer's first two (§ 633b.2(g)), then, as
@@ -186,11 +189,11 @@ class JackpotParty(Wager):
 
         Raises what :meth:`settle` raises.
         """
-        table = ctx.paytables[self.id]
-        meters = dict(ctx.meter_cents[self.id]) if self.id in ctx.meter_cents else None
+        table = ctx.paytables[self.spec.id]
+        meters = dict(ctx.meter_cents[self.spec.id]) if self.spec.id in ctx.meter_cents else None
         settled = {
             b.seat: self.settle(
-                self.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks, meters
+                self.spec.deal.at_table(ctx, b.seat), table, b.amount_cents, ctx.decks, meters
             )
             for b in ctx.bets
         }

@@ -26,6 +26,7 @@ from croupier.cards import Card, Rank, Suit
 from croupier.wagers.at_table import CardSource, SettleWhen
 from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
 from croupier.wagers.registry import register
+from croupier.wagers.spec import WagerSpec
 
 if TYPE_CHECKING:  # numpy is imported by the vectorised classification (start-up)
     from croupier.wagers.base import IntArray
@@ -50,27 +51,29 @@ class MatchTheDealer(Wager):
     """Match the Dealer Progressive: the player's two cards against the dealer's upcard
     (58 Pa. Code § 633b.3). Cards in dealing order: player's two cards, then the upcard."""
 
-    id = "match-the-dealer"
-    name = "Match the Dealer Progressive"
-    game = Game.BLACKJACK
-    section = "633b.3"
-    kernel = "croupier.analysis.kernels.plans:match_the_dealer"
-    settle_rule = "633b.3(g)"
-    outcomes = MatchTheDealerOutcome
-    deal = DealSpec(
-        (
-            CardGroup("player's two cards", 2, source=CardSource.PLAYER),
-            CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
-        )
+    spec = WagerSpec(
+        id="match-the-dealer",
+        name="Match the Dealer Progressive",
+        game=Game.BLACKJACK,
+        section="633b.3",
+        settle_rule="633b.3(g)",
+        outcomes=MatchTheDealerOutcome,
+        deal=DealSpec(
+            (
+                CardGroup("player's two cards", 2, source=CardSource.PLAYER),
+                CardGroup("dealer's upcard", 1, ordered=True, source=CardSource.DEALER_UPCARD),
+            )
+        ),
+        allowed_decks=(6, 8),
+        decks_rule="633b.3(b)",
+        wager_amount_rule="633b.3(e)",
+        seed_rule="633b.3(j)",
+        base_wagers=("blackjack",),
+        base_rule="633b.3(e)",
+        settled=SettleWhen.SECOND_CARD,
+        lockout_rule="633b.3(d)(2)",
+        kernel="croupier.analysis.kernels.plans:match_the_dealer",
     )
-    base_wagers = ("blackjack",)
-    base_rule = "633b.3(e)"
-    settled = SettleWhen.SECOND_CARD
-    lockout_rule = "633b.3(d)(2)"
-    allowed_decks = (6, 8)
-    decks_rule = "633b.3(b)"
-    wager_amount_rule = "633b.3(e)"
-    seed_rule = "633b.3(j)"
 
     def classify(self, cards: Sequence[Card]) -> MatchTheDealerOutcome | None:
         """§ 633b.3(a): the combination the player's two cards make with the upcard, or ``None``."""

@@ -25,6 +25,7 @@ from croupier.cards import Card
 from croupier.wagers.at_table import CardSource, SettleWhen
 from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
 from croupier.wagers.registry import register
+from croupier.wagers.spec import WagerSpec
 
 if TYPE_CHECKING:  # numpy is imported by the vectorised classification (start-up)
     from croupier.wagers.base import IntArray
@@ -42,18 +43,20 @@ class PerfectPairsOutcome(OrderedOutcome):
 class PerfectPairs(Wager):
     """The Perfect Pairs wager on the player's initial two cards (58 Pa. Code § 633b.1)."""
 
-    id = "perfect-pairs"
-    name = "Perfect Pairs"
-    game = Game.BLACKJACK
-    section = "633b.1"
-    kernel = "croupier.analysis.kernels.plans:perfect_pairs"
-    settle_rule = "633b.1(e)"
-    outcomes = PerfectPairsOutcome
-    deal = DealSpec((CardGroup("player's initial two cards", 2, source=CardSource.PLAYER),))
-    base_wagers = ("blackjack",)
-    base_rule = "633b.1(c)"
-    settled = SettleWhen.SECOND_CARD
-    lockout_rule = "633b.1(d)"
+    spec = WagerSpec(
+        id="perfect-pairs",
+        name="Perfect Pairs",
+        game=Game.BLACKJACK,
+        section="633b.1",
+        settle_rule="633b.1(e)",
+        outcomes=PerfectPairsOutcome,
+        deal=DealSpec((CardGroup("player's initial two cards", 2, source=CardSource.PLAYER),)),
+        base_wagers=("blackjack",),
+        base_rule="633b.1(c)",
+        settled=SettleWhen.SECOND_CARD,
+        lockout_rule="633b.1(d)",
+        kernel="croupier.analysis.kernels.plans:perfect_pairs",
+    )
 
     def classify(self, cards: Sequence[Card]) -> PerfectPairsOutcome | None:
         """§ 633b.1(a): the pair the two cards form, or ``None``."""

@@ -260,6 +260,35 @@ def settle_seat(
     >>> [(line.wager, line.pays, line.net_cents) for line in s.lines]
     [('switch-hands-ante', 'collected', -500), ('blackjack', '2 to 1', 5000)]
     """
+    ante, dealer, dealer_bj, pair = _checked_seat(seat, dealer, variant, rules, split_hands)
+    pays, section = _pays(variant, ante, seat.switched, rules, tie_pays, premium_colored)
+    lines = [_ante_line(seat)] if ante else []
+    w = seat.wager_cents
+    if seat.surrendered:
+        lines.append(_surrender_line(pair, w, variant))
+        return SeatSettlement(tuple(lines), Fraction(0))
+    if len(seat.hands) == 1 and is_blackjack(seat.hands[0].cards):  # the player's Blackjack
+        line, dropped = _blackjack_line(pair, w, pays, dealer_bj, section)
+        lines.append(line)
+        return SeatSettlement(tuple(lines), dropped)
+    if dealer_bj:
+        lines.append(
+            Line(f"{format_cards(pair)} against a dealer Blackjack", w, -w, "633a.7", "loses")
+        )
+        return SeatSettlement(tuple(lines), Fraction(0))
+    lines.extend(_hand_lines(seat, dealer, section))
+    return SeatSettlement(tuple(lines), Fraction(0))
+
+
+def _checked_seat(
+    seat: SwitchSeat,
+    dealer: Sequence[Card],
+    variant: Variant | None,
+    rules: BlackjackRules,
+    split_hands: int,
+) -> tuple[bool, tuple[Card, ...], bool, tuple[Card, Card]]:
+    """Check what :func:`settle_seat` is given; return whether the player plays Switch Hands
+    (the Ante), the dealer's hand, whether it is a Blackjack, and the pair played."""
     check_wagers(variant, seat.wager_cents, seat.ante_cents)
     ante = variant is Variant.SWITCH_HANDS or (variant is not None and seat.ante_cents > 0)
     if seat.switched and not ante:
@@ -283,65 +312,79 @@ def settle_seat(
     seen = [*seat.face_up, *(seat.face_down or ()), *dealer]
     seen.extend(drawn_cards(pair, [hand.cards for hand in seat.hands]))
     rules.shoe().check_deal(seen)  # a ShoeError when the table's shoe cannot hold these cards
+    return ante, dealer, dealer_bj, pair
+
+
+def _pays(
+    variant: Variant | None,
+    ante: bool,
+    switched: bool,
+    rules: BlackjackRules,
+    tie_pays: bool,
+    premium_colored: PremiumColoredPays,
+) -> tuple[BlackjackPays, str]:
+    """The Blackjack pays of the seat and the paragraph that settles its hands."""
     if variant is None:
-        pays = BlackjackPays(rules.blackjack_pays, rules.blackjack_pays, Fraction(0))
-        section = "633a.6(d)"
-    else:
-        pays = blackjack_pays(variant, ante, seat.switched, tie_pays, premium_colored)
-        section = (
-            "633b.4(o)"
-            if variant is Variant.PREMIUM
-            else ("633b.4(i)(2)" if seat.switched else "633b.4(i)(1)")
-        )
-    lines: list[Line] = []
-    dropped = Fraction(0)
-    if ante:
-        lines.append(
-            Line(
-                "Switch Hands Ante collected",
-                seat.ante_cents,
-                -seat.ante_cents,
-                "633b.4(c)",
-                "collected",
-                ANTE_WAGER,
-            )
-        )
-    w = seat.wager_cents
-    if seat.surrendered:
-        half = Fraction(w, 2)
-        rule = {None: "633a.9", Variant.SWITCH_HANDS: "633b.4(h)", Variant.PREMIUM: "633b.4(n)"}
-        lines.append(
-            Line(
-                f"{format_cards(pair)} surrendered",
-                w,
-                -floor(half) - (1 if half % 1 else 0),
-                rule[variant],
-                "half back",
-            )
-        )
-        return SeatSettlement(tuple(lines), dropped)
-    player_bj = len(seat.hands) == 1 and is_blackjack(seat.hands[0].cards)
-    if player_bj:
-        colored = pair[0].color == pair[1].color
-        if dealer_bj:
-            pay, label = pays.tie, "tie Blackjack"
-        else:
-            pay = pays.colored if colored else pays.other
-            kind = "same-suit" if pair[0].suit == pair[1].suit else "same-colour"
-            label = f"{kind} Blackjack" if colored and pays.colored != pays.other else "Blackjack"
-        exact = w * pay
-        won = floor(exact)
-        dropped += exact - won
-        odds = _odds(pay)
-        what = f"pays {odds}" if pay else "pushes"
-        lines.append(Line(f"{label} {format_cards(pair)} {what}", w, won, section, odds))
-        return SeatSettlement(tuple(lines), dropped)
+        return BlackjackPays(rules.blackjack_pays, rules.blackjack_pays, Fraction(0)), "633a.6(d)"
+    pays = blackjack_pays(variant, ante, switched, tie_pays, premium_colored)
+    section = (
+        "633b.4(o)"
+        if variant is Variant.PREMIUM
+        else ("633b.4(i)(2)" if switched else "633b.4(i)(1)")
+    )
+    return pays, section
+
+
+def _ante_line(seat: SwitchSeat) -> Line:
+    """The Switch Hands Ante, collected (§ 633b.4(c))."""
+    return Line(
+        "Switch Hands Ante collected",
+        seat.ante_cents,
+        -seat.ante_cents,
+        "633b.4(c)",
+        "collected",
+        ANTE_WAGER,
+    )
+
+
+def _surrender_line(pair: tuple[Card, Card], w: int, variant: Variant | None) -> Line:
+    """The pair surrendered: half the wager back, the odd cent kept by the house."""
+    half = Fraction(w, 2)
+    rule = {None: "633a.9", Variant.SWITCH_HANDS: "633b.4(h)", Variant.PREMIUM: "633b.4(n)"}
+    return Line(
+        f"{format_cards(pair)} surrendered",
+        w,
+        -floor(half) - (1 if half % 1 else 0),
+        rule[variant],
+        "half back",
+    )
+
+
+def _blackjack_line(
+    pair: tuple[Card, Card], w: int, pays: BlackjackPays, dealer_bj: bool, section: str
+) -> tuple[Line, Fraction]:
+    """The player's Blackjack (a tie with the dealer's, or paid by its colours), with the
+    fraction of a cent rounding dropped."""
+    colored = pair[0].color == pair[1].color
     if dealer_bj:
-        lines.append(
-            Line(f"{format_cards(pair)} against a dealer Blackjack", w, -w, "633a.7", "loses")
-        )
-        return SeatSettlement(tuple(lines), dropped)
+        pay, label = pays.tie, "tie Blackjack"
+    else:
+        pay = pays.colored if colored else pays.other
+        kind = "same-suit" if pair[0].suit == pair[1].suit else "same-colour"
+        label = f"{kind} Blackjack" if colored and pays.colored != pays.other else "Blackjack"
+    exact = w * pay
+    won = floor(exact)
+    odds = _odds(pay)
+    what = f"pays {odds}" if pay else "pushes"
+    dropped = Fraction(0) + (exact - won)  # a Fraction even where a pay is given as an int
+    return Line(f"{label} {format_cards(pair)} {what}", w, won, section, odds), dropped
+
+
+def _hand_lines(seat: SwitchSeat, dealer: tuple[Card, ...], section: str) -> list[Line]:
+    """Each hand the player finished against the dealer's (no Blackjack on either side)."""
+    w = seat.wager_cents
     dealer_total = hand_total(dealer).total
+    lines = []
     for n, hand in enumerate(seat.hands, start=1):
         stake = w + hand.double_cents
         total = hand_total(hand.cards).total
@@ -365,7 +408,7 @@ def settle_seat(
                 odds,
             )
         )
-    return SeatSettlement(tuple(lines), dropped)
+    return lines
 
 
 def _check_hands(seat: SwitchSeat, pair: tuple[Card, Card], dealer_bj: bool, limit: int) -> None:

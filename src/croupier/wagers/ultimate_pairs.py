@@ -19,7 +19,6 @@ and ace of diamonds, that hand is paid as "Ace/ace" (docs/interpretations.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import ClassVar
 
 import numpy as np
 
@@ -27,6 +26,7 @@ from croupier.cards import Card, Rank, Suit
 from croupier.wagers.at_table import CardSource
 from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
 from croupier.wagers.registry import register
+from croupier.wagers.spec import WagerSpec
 
 
 class UltimatePairsOutcome(OrderedOutcome):
@@ -49,18 +49,20 @@ _A, _K, _Q, _J, _T = (r.index for r in (Rank.ACE, Rank.KING, Rank.QUEEN, Rank.JA
 class UltimatePairs(Wager):
     """Ultimate Pairs on the player's two Criss-Cross Poker cards (58 Pa. Code § 674b.1)."""
 
-    id = "ultimate-pairs"
-    name = "Ultimate Pairs"
-    game = Game.CRISS_CROSS_POKER
-    section = "674b.1"
-    settle_rule = "674b.1(d)"
-    outcomes = UltimatePairsOutcome
-    deal = DealSpec((CardGroup("player's two cards", 2, source=CardSource.PLAYER),))
-    base_wagers = ("criss-cross",)
-    base_rule = "674b.1(a)"
-    allowed_decks = (1,)
-    decks_rule = "674b.1(a), Criss-Cross Poker of Chapter 674a"
-    fallbacks: ClassVar[dict[str, str]] = {"ace-hearts-ace-diamonds": "ace-ace"}
+    spec = WagerSpec(
+        id="ultimate-pairs",
+        name="Ultimate Pairs",
+        game=Game.CRISS_CROSS_POKER,
+        section="674b.1",
+        settle_rule="674b.1(d)",
+        outcomes=UltimatePairsOutcome,
+        deal=DealSpec((CardGroup("player's two cards", 2, source=CardSource.PLAYER),)),
+        allowed_decks=(1,),
+        decks_rule="674b.1(a), Criss-Cross Poker of Chapter 674a",
+        fallbacks={"ace-hearts-ace-diamonds": "ace-ace"},
+        base_wagers=("criss-cross",),
+        base_rule="674b.1(a)",
+    )
 
     def classify(self, cards: Sequence[Card]) -> UltimatePairsOutcome | None:
         """§ 674b.1(f): the most specific paytable line the two cards make, or ``None``."""

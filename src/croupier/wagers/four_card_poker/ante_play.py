@@ -19,6 +19,7 @@ from croupier.games.four_card_poker import (
     DealtRound,
     Decision,
     Result,
+    Showdown,
     deal_round,
 )
 from croupier.games.four_card_poker_exact import PLAYER_HANDS
@@ -50,6 +51,7 @@ from croupier.wagers.base import (
 )
 from croupier.wagers.four_card_poker.common import (
     DEALER_DOWN,
+    FOUR_CARD_POKER_WAGER,
     PLAYER,
     UPCARD,
     FourCardPokerBets,
@@ -103,13 +105,15 @@ class AntePlay(FourCardPokerWager):
     """The Ante and Play of Four Card Poker (58 Pa. Code § 641a.7(d)(1)), played with the optimal
     strategy; settled per unit of the Ante. Its paytable is the Ante bonus."""
 
-    id = "four-card-poker"
-    name = "Four Card Poker Ante and Play"
-    settle_rule = "641a.7(d)(1)"
-    outcomes = AntePlayOutcome
-    deal = DealSpec((PLAYER, UPCARD, DEALER_DOWN))
-    settles_with = None
-    kernel = "croupier.analysis.kernels.four_card_poker:ante_play_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="four-card-poker",
+        name="Four Card Poker Ante and Play",
+        settle_rule="641a.7(d)(1)",
+        outcomes=AntePlayOutcome,
+        deal=DealSpec((PLAYER, UPCARD, DEALER_DOWN)),
+        settles_with=None,
+        kernel="croupier.analysis.kernels.four_card_poker:ante_play_plan",
+    )
 
     def settle_at_table(self, ctx: TableContext) -> tuple[SettlementLine, ...]:
         """§ 641a.7(d): every wager of § 641a.7 at each seat of ``ctx.bets`` in one pass
@@ -141,7 +145,7 @@ class AntePlay(FourCardPokerWager):
         return tuple(lines)
 
     def _check_paytable(self, table: Paytable) -> None:
-        keys = {line.outcome for line in table.lines if line.wager in (None, self.id)}
+        keys = {line.outcome for line in table.lines if line.wager in (None, self.spec.id)}
         unknown = sorted(keys - set(_BONUS_KEYS))
         missing = [k for k in _BONUS_KEYS if k not in keys]
         if unknown or missing:
@@ -214,7 +218,7 @@ class AntePlay(FourCardPokerWager):
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """From the shipped dealer table: every deal of the player's five and dealer's six, the
         player following the optimal strategy."""
-        _full_deck(shoe, self.name)
+        _full_deck(shoe, self.spec.name)
         analysis = _default_strategy().upcard_analysis
         tallies = [0] * (len(AntePlayOutcome) + 1)
         for (mult, strength, wins), n in analysis.counts.items():
@@ -442,17 +446,7 @@ def settle_round(
     rnd = deal_round(player, dealer, bonus_card)
     if bets.six_card_bonus_cents and bonus_card is None:
         raise RulesError("the Six Card Bonus wager needs the Six Card Bonus card", "641a.7(d)(8)")
-    others = [tuple(h) for h in other_hands]
-    used = set(rnd.player) | set(rnd.dealer) | ({bonus_card} if bonus_card else set())
-    for h in others:
-        if len(h) != 5:
-            raise InputError(
-                f"another player's hand is five cards, not {len(h)}: {format_cards(h)}"
-            )
-        for c in h:
-            if c in used:
-                raise InputError(f"{c} is dealt twice: Four Card Poker uses one deck")
-            used.add(c)
+    others = _other_hands(rnd, bonus_card, other_hands)
     keys = {**DEFAULT_PAYTABLES, **(paytables or {})}
     from croupier.wagers.registry import get_wager
 
@@ -464,55 +458,15 @@ def settle_round(
         table = key if isinstance(key, Paytable) else w.paytable(key, 1)
         return w, table
 
-    results: list[WagerResult] = []
     ante_play = get_wager("four-card-poker")
     assert isinstance(ante_play, AntePlay)
     strategy_decision = _default_strategy().decide_with_upcard(rnd.player, rnd.dealer[0])
     show = rnd.showdown()
+    results: list[WagerResult] = []
     decision: Decision | None = None
     if bets.ante_cents:
         _, table = wager("four-card-poker")
-        ante = bets.ante_cents
-        if not bets.play_cents:
-            decision = Decision.FOLD
-            results.append(
-                WagerResult("Ante", "four-card-poker", "641a.7(d)(1)", ante, -ante, "folded")
-            )
-        else:
-            decision = {1: Decision.PLAY_1X, 3: Decision.PLAY_3X}.get(
-                bets.play_cents // ante if bets.play_cents % ante == 0 else 0
-            )
-            sign = 1 if show.result.player_wins else -1
-            verb = {Result.TIE: "ties", Result.PLAYER_WINS: "beats"}.get(show.result, "loses to")
-            what = f"{show.player.describe()} {verb} {show.dealer.describe()}"
-            results.append(
-                WagerResult("Ante", "four-card-poker", "641a.7(d)(1)", ante, sign * ante, what)
-            )
-            results.append(
-                WagerResult(
-                    "Play",
-                    "four-card-poker",
-                    "641a.7(d)(1)",
-                    bets.play_cents,
-                    sign * bets.play_cents,
-                    what,
-                )
-            )
-            bonus = ante_play.bonus_pays(table).get(show.player.category)
-            if bonus is not None:
-                line = table.line(show.player.category.value)
-                assert line is not None
-                paid = int(bonus * ante)  # odds on whole cents, rounded down
-                results.append(
-                    WagerResult(
-                        "Ante bonus",
-                        "four-card-poker",
-                        "641a.7(d)(1)",
-                        ante,
-                        paid,
-                        f"{line.label} pays {line.pays} on the Ante",
-                    )
-                )
+        decision = _ante_and_play(ante_play, table, bets, show, results)
     sides = (
         ("aces-up", bets.aces_up_cents, rnd.player),
         ("four-card-progressive", bets.four_card_progressive_cents, rnd.player),
@@ -522,23 +476,99 @@ def settle_round(
         ("five-card-hand-bonus-dealer", bets.five_card_bonus_dealer_cents, rnd.dealer),
         ("six-card-bonus", bets.six_card_bonus_cents, rnd.six_cards if bonus_card else ()),
     )
-    settled: list[WagerResult] = []
-    for wid, amount, cards in sides:
-        if not amount:
-            continue
-        w, table = wager(wid)
-        meters = None
-        if meter_cents and wid in meter_cents and table.progressive is not None:
-            meters = {table.progressive.meters[0].level: meter_cents[wid]}
-        s = w.settle(cards, table, amount, 1, meter_cents=meters, stake=stake)
-        envy = 0
-        for h in others if table.progressive is not None else ():
-            o = w.classify(h)
-            line = w.pay_line(table, o) if o is not None else None
-            if line is not None and line.envy_cents:
-                envy += line.envy_cents
-        detail = s.describe() + (f"; envy {format_money(envy)}" if envy else "")
-        settled.append(
-            WagerResult(w.name, wid, w.settle_rule, amount, s.win_cents + envy, detail, s, envy)
-        )
+    settled = [
+        _side_result(*wager(wid), amount, cards, others, (meter_cents or {}).get(wid), stake)
+        for wid, amount, cards in sides
+        if amount
+    ]
     return FourCardPokerSettlement(rnd, bets, (*results, *settled), decision, strategy_decision)
+
+
+def _other_hands(
+    rnd: DealtRound, bonus_card: Card | None, other_hands: Sequence[Sequence[Card]]
+) -> list[tuple[Card, ...]]:
+    """The other players' five-card hands, checked: five cards each, none dealt twice."""
+    others = [tuple(h) for h in other_hands]
+    used = set(rnd.player) | set(rnd.dealer) | ({bonus_card} if bonus_card else set())
+    for h in others:
+        if len(h) != 5:
+            raise InputError(
+                f"another player's hand is five cards, not {len(h)}: {format_cards(h)}"
+            )
+        for c in h:
+            if c in used:
+                raise InputError(f"{c} is dealt twice: Four Card Poker uses one deck")
+            used.add(c)
+    return others
+
+
+def _ante_and_play(
+    ante_play: AntePlay,
+    table: Paytable,
+    bets: FourCardPokerBets,
+    show: Showdown,
+    results: list[WagerResult],
+) -> Decision | None:
+    """Settle the Ante, the Play and the Ante bonus (§ 641a.7(d)(1)) into ``results``; return
+    the player's decision the bets show (``None``: a Play that is not 1 or 3 Antes)."""
+    ante = bets.ante_cents
+    if not bets.play_cents:
+        results.append(
+            WagerResult("Ante", "four-card-poker", "641a.7(d)(1)", ante, -ante, "folded")
+        )
+        return Decision.FOLD
+    decision = {1: Decision.PLAY_1X, 3: Decision.PLAY_3X}.get(
+        bets.play_cents // ante if bets.play_cents % ante == 0 else 0
+    )
+    sign = 1 if show.result.player_wins else -1
+    verb = {Result.TIE: "ties", Result.PLAYER_WINS: "beats"}.get(show.result, "loses to")
+    what = f"{show.player.describe()} {verb} {show.dealer.describe()}"
+    results.append(WagerResult("Ante", "four-card-poker", "641a.7(d)(1)", ante, sign * ante, what))
+    results.append(
+        WagerResult(
+            "Play", "four-card-poker", "641a.7(d)(1)", bets.play_cents, sign * bets.play_cents, what
+        )
+    )
+    bonus = ante_play.bonus_pays(table).get(show.player.category)
+    if bonus is not None:
+        line = table.line(show.player.category.value)
+        assert line is not None
+        paid = int(bonus * ante)  # odds on whole cents, rounded down
+        results.append(
+            WagerResult(
+                "Ante bonus",
+                "four-card-poker",
+                "641a.7(d)(1)",
+                ante,
+                paid,
+                f"{line.label} pays {line.pays} on the Ante",
+            )
+        )
+    return decision
+
+
+def _side_result(
+    w: Wager,
+    table: Paytable,
+    amount: int,
+    cards: Sequence[Card],
+    others: Sequence[tuple[Card, ...]],
+    meter: int | None,
+    stake: ProgressiveStake,
+) -> WagerResult:
+    """Settle one side wager of ``amount`` on ``cards`` (``meter``: its progressive meter in
+    cents, default the seed), with the envy bonus the other players' hands pay it."""
+    meters = None
+    if meter is not None and table.progressive is not None:
+        meters = {table.progressive.meters[0].level: meter}
+    s = w.settle(cards, table, amount, 1, meter_cents=meters, stake=stake)
+    envy = 0
+    for h in others if table.progressive is not None else ():
+        o = w.classify(h)
+        line = w.pay_line(table, o) if o is not None else None
+        if line is not None and line.envy_cents:
+            envy += line.envy_cents
+    detail = s.describe() + (f"; envy {format_money(envy)}" if envy else "")
+    return WagerResult(
+        w.spec.name, w.spec.id, w.spec.settle_rule, amount, s.win_cents + envy, detail, s, envy
+    )

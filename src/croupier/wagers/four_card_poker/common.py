@@ -6,8 +6,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from math import comb
-from typing import ClassVar
 
 import numpy as np
 
@@ -39,6 +39,7 @@ from croupier.wagers.base import (
     Game,
     Wager,
 )
+from croupier.wagers.spec import WagerSpec
 
 SECTION = "641a.7"
 PLAYER = CardGroup("player's five cards", 5, source=CardSource.PLAYER)
@@ -146,16 +147,20 @@ def _aces_pairs(composition: tuple[int, ...]) -> int:
 # -- the common base -------------------------------------------------------------------------------
 
 
+FOUR_CARD_POKER_WAGER = partial(
+    WagerSpec,
+    game=Game.FOUR_CARD_POKER,
+    section=SECTION,
+    allowed_decks=(1,),
+    settles_with="four-card-poker",
+)
+"""The spec of a wager of § 641a.7 (one deck), given the rest of its settings. Every wager of the
+section is settled with the Ante and Play, one seat at a time (:meth:`AntePlay.settle_at_table`)."""
+
+
 class FourCardPokerWager(Wager):
     """A Four Card Poker wager (§ 641a.7(d)): one deck; its paytables are the lines of the
     section's data files that name it (shipped data, then the EXAMPLE operator tables)."""
-
-    game: ClassVar[Game] = Game.FOUR_CARD_POKER
-    section: ClassVar[str] = SECTION
-    allowed_decks: ClassVar[tuple[int, ...] | None] = (1,)
-    settles_with: ClassVar[str | None] = "four-card-poker"
-    """Every wager of § 641a.7 is settled with the Ante and Play, one seat at a time
-    (:meth:`AntePlay.settle_at_table`)."""
 
     def check_seat_bets(self, bets: dict[str, int]) -> None:
         """§ 641a.7(d): which wagers a seat may hold together (:meth:`FourCardPokerBets.check`).

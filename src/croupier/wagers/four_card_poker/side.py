@@ -5,6 +5,7 @@ Bonus."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
 import numpy as np
 
@@ -37,6 +38,7 @@ from croupier.wagers.four_card_poker.common import (
     _SHOWDOWN_CONVENTION,
     BONUS_CARD,
     DEALER,
+    FOUR_CARD_POKER_WAGER,
     PLAYER,
     FourCardPokerWager,
     _aces_pairs,
@@ -67,13 +69,15 @@ _FOUR_KEYS = {c.strength: c.value for c in FourCardCategory}
 class AcesUp(FourCardPokerWager):
     """The Aces Up wager on the player's best four of five (58 Pa. Code § 641a.7(d)(2))."""
 
-    id = "aces-up"
-    stands_alone = True
-    name = "Aces Up"
-    settle_rule = "641a.7(d)(2)"
-    outcomes = AcesUpOutcome
-    deal = DealSpec((PLAYER,))
-    kernel = "croupier.analysis.kernels.four_card_poker:best_four_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="aces-up",
+        name="Aces Up",
+        settle_rule="641a.7(d)(2)",
+        outcomes=AcesUpOutcome,
+        deal=DealSpec((PLAYER,)),
+        stands_alone=True,
+        kernel="croupier.analysis.kernels.four_card_poker:best_four_plan",
+    )
 
     def classify(self, cards: Sequence[Card]) -> AcesUpOutcome | None:
         """§ 641a.7(d)(2): the category of the player's best four, pair of aces or better."""
@@ -89,23 +93,16 @@ class AcesUp(FourCardPokerWager):
         keys = distinct_keys()[best_four_ordinals(cards)]
         strength = keys // 13**4
         aces = (keys // 13**3) % 13 == 12
-        pos = {o.key: o.position for o in AcesUpOutcome}
-        lose = len(AcesUpOutcome)
-        lut = np.array([pos.get(_FOUR_KEYS[s], lose) for s in range(8)], dtype=np.int64)
-        out = lut[strength]
-        return np.where(strength == 1, np.where(aces, pos["pair-of-aces"], lose), out)
+        out = _lut(AcesUpOutcome, _FOUR_KEYS)[strength]
+        ace_pair, lose = AcesUpOutcome.PAIR_OF_ACES.position, len(AcesUpOutcome)
+        return np.where(strength == 1, np.where(aces, ace_pair, lose), out)
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Every five-card hand from the (one-deck) shoe, counted by its best four."""
-        _present(shoe, self.name)
+        _present(shoe, self.spec.name)
         by_strength = _subset_categories(shoe.counts, 5, "four")
-        tallies = [0] * (len(AcesUpOutcome) + 1)
-        for s, n in enumerate(by_strength):
-            key = _FOUR_KEYS[s]
-            if key in AcesUpOutcome._value2member_map_:
-                tallies[AcesUpOutcome(key).position] += n
-        aces = _aces_pairs(shoe.counts)
-        tallies[AcesUpOutcome.PAIR_OF_ACES.position] = aces
+        tallies = list(_tally(AcesUpOutcome, _FOUR_KEYS, by_strength))  # a pair: not yet paid
+        tallies[AcesUpOutcome.PAIR_OF_ACES.position] = _aces_pairs(shoe.counts)
         tallies[-1] = sum(by_strength) - sum(tallies[:-1])
         return tuple(tallies)
 
@@ -122,15 +119,17 @@ class FourCardProgressiveOutcome(OrderedOutcome):
 class FourCardProgressive(FourCardPokerWager):
     """The Four-Card Progressive Payout wager (58 Pa. Code § 641a.7(d)(4))."""
 
-    id = "four-card-progressive"
-    base_wagers = ("four-card-poker", "aces-up")
-    base_rule = "641a.7(d)(4)"
-    """§ 641a.7(d)(4): "After placing an Ante Wager or an Aces Up Wager, or both"."""
-    name = "Four-Card Progressive Payout"
-    settle_rule = "641a.7(d)(4)"
-    outcomes = FourCardProgressiveOutcome
-    deal = DealSpec((PLAYER,))
-    kernel = "croupier.analysis.kernels.four_card_poker:best_four_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="four-card-progressive",
+        name="Four-Card Progressive Payout",
+        settle_rule="641a.7(d)(4)",
+        outcomes=FourCardProgressiveOutcome,
+        deal=DealSpec((PLAYER,)),
+        # § 641a.7(d)(4): "After placing an Ante Wager or an Aces Up Wager, or both"
+        base_wagers=("four-card-poker", "aces-up"),
+        base_rule="641a.7(d)(4)",
+        kernel="croupier.analysis.kernels.four_card_poker:best_four_plan",
+    )
 
     def classify(self, cards: Sequence[Card]) -> FourCardProgressiveOutcome | None:
         """The player's best four: three-of-a-kind or better."""
@@ -152,7 +151,7 @@ class FourCardProgressive(FourCardPokerWager):
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Every five-card hand from the (one-deck) shoe, by its best four."""
-        _present(shoe, self.name)
+        _present(shoe, self.spec.name)
         return _tally(
             FourCardProgressiveOutcome, _FOUR_KEYS, _subset_categories(shoe.counts, 5, "four")
         )
@@ -217,58 +216,66 @@ class SixCardBonusOutcome(OrderedOutcome):
     THREE_OF_A_KIND = "three-of-a-kind"
 
 
+FIVE_CARD_WAGER = partial(
+    FOUR_CARD_POKER_WAGER, kernel="croupier.analysis.kernels.four_card_poker:five_card_plan"
+)
+"""The spec of a wager on the best five-card hand of the cards it reads."""
+
+
 class _FiveCardWager(FourCardPokerWager):
     """A wager on the best five-card hand of the cards it reads."""
-
-    kernel = "croupier.analysis.kernels.four_card_poker:five_card_plan"
 
     def classify(self, cards: Sequence[Card]) -> OrderedOutcome | None:
         """The best five-card category, if the wager pays it."""
         key = best_five(cards).category.value
-        return self.outcomes(key) if key in self.outcomes._value2member_map_ else None
+        return self.spec.outcomes(key) if key in self.spec.outcomes._value2member_map_ else None
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify`."""
         srt = np.sort(cards, axis=1)
         cats = five_card_categories(srt) if srt.shape[1] == 5 else best_five_categories(srt)
-        return _lut(self.outcomes, _FIVE_KEYS)[cats]
+        return _lut(self.spec.outcomes, _FIVE_KEYS)[cats]
 
     def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
         """Every set of the cards read from the (one-deck) shoe, by its best five."""
-        _present(shoe, self.name)
-        k = self.deal.size
+        _present(shoe, self.spec.name)
+        k = self.spec.deal.size
         by_strength = _subset_categories(shoe.counts, k, "five")
         scale = 1
-        if len(self.deal.groups) == 2:  # five cards + one more card in its own group
+        if len(self.spec.deal.groups) == 2:  # five cards + one more card in its own group
             scale = k
-        return _tally(self.outcomes, _FIVE_KEYS, by_strength, scale)
+        return _tally(self.spec.outcomes, _FIVE_KEYS, by_strength, scale)
 
 
 @register
 class FiveCardProgressive(_FiveCardWager):
     """The Five-Card Progressive Payout wager (58 Pa. Code § 641a.7(d)(5))."""
 
-    id = "five-card-progressive"
-    base_wagers = ("four-card-poker", "aces-up")
-    base_rule = "641a.7(d)(5)"
-    """§ 641a.7(d)(5): "After placing an Ante Wager or an Aces Up Wager, or both"."""
-    name = "Five-Card Progressive Payout"
-    settle_rule = "641a.7(d)(5)"
-    outcomes = FiveCardProgressiveOutcome
-    deal = DealSpec((PLAYER,))
+    spec = FIVE_CARD_WAGER(
+        id="five-card-progressive",
+        name="Five-Card Progressive Payout",
+        settle_rule="641a.7(d)(5)",
+        outcomes=FiveCardProgressiveOutcome,
+        deal=DealSpec((PLAYER,)),
+        # § 641a.7(d)(5): "After placing an Ante Wager or an Aces Up Wager, or both"
+        base_wagers=("four-card-poker", "aces-up"),
+        base_rule="641a.7(d)(5)",
+    )
 
 
 @register
 class FiveCardHandBonus(_FiveCardWager):
     """The Five Card Hand Bonus wager on the player's five cards (§ 641a.7(d)(7))."""
 
-    id = "five-card-hand-bonus"
-    base_wagers = ("four-card-poker",)
-    base_rule = "641a.7(d)(7)"
-    name = "Five Card Hand Bonus (player's hand)"
-    settle_rule = "641a.7(d)(7)"
-    outcomes = FiveCardBonusOutcome
-    deal = DealSpec((PLAYER,))
+    spec = FIVE_CARD_WAGER(
+        id="five-card-hand-bonus",
+        name="Five Card Hand Bonus (player's hand)",
+        settle_rule="641a.7(d)(7)",
+        outcomes=FiveCardBonusOutcome,
+        deal=DealSpec((PLAYER,)),
+        base_wagers=("four-card-poker",),
+        base_rule="641a.7(d)(7)",
+    )
 
 
 @register
@@ -276,26 +283,30 @@ class FiveCardHandBonusDealer(_FiveCardWager):
     """The Five Card Hand Bonus wager on the dealer's five-card hand, read as the best five of
     the dealer's six cards (§ 641a.7(d)(7); docs/interpretations.md)."""
 
-    id = "five-card-hand-bonus-dealer"
-    base_wagers = ("four-card-poker",)
-    base_rule = "641a.7(d)(7)"
-    name = "Five Card Hand Bonus (dealer's hand)"
-    settle_rule = "641a.7(d)(7)"
-    outcomes = FiveCardBonusOutcome
-    deal = DealSpec((DEALER,))
+    spec = FIVE_CARD_WAGER(
+        id="five-card-hand-bonus-dealer",
+        name="Five Card Hand Bonus (dealer's hand)",
+        settle_rule="641a.7(d)(7)",
+        outcomes=FiveCardBonusOutcome,
+        deal=DealSpec((DEALER,)),
+        base_wagers=("four-card-poker",),
+        base_rule="641a.7(d)(7)",
+    )
 
 
 @register
 class SixCardBonus(_FiveCardWager):
     """The Six Card Bonus wager (58 Pa. Code § 641a.7(d)(8))."""
 
-    id = "six-card-bonus"
-    base_wagers = ("four-card-poker",)
-    base_rule = "641a.7(d)(8)"
-    name = "Six Card Bonus"
-    settle_rule = "641a.7(d)(8)"
-    outcomes = SixCardBonusOutcome
-    deal = DealSpec((PLAYER, BONUS_CARD))
+    spec = FIVE_CARD_WAGER(
+        id="six-card-bonus",
+        name="Six Card Bonus",
+        settle_rule="641a.7(d)(8)",
+        outcomes=SixCardBonusOutcome,
+        deal=DealSpec((PLAYER, BONUS_CARD)),
+        base_wagers=("four-card-poker",),
+        base_rule="641a.7(d)(8)",
+    )
 
 
 # -- wagers on the showdown -----------------------------------------------------------------------
@@ -328,12 +339,14 @@ class BadBeatBonus(FourCardPokerWager):
     pair or better and the dealer's outranks it, or the dealer's is two pair or better and the
     player's outranks it; paid on the rank of the losing hand."""
 
-    id = "bad-beat-bonus"
-    name = "Bad Beat Bonus"
-    settle_rule = "641a.7(d)(6)"
-    outcomes = BadBeatOutcome
-    deal = DealSpec((PLAYER, DEALER))
-    kernel = "croupier.analysis.kernels.four_card_poker:bad_beat_plan"
+    spec = FOUR_CARD_POKER_WAGER(
+        id="bad-beat-bonus",
+        name="Bad Beat Bonus",
+        settle_rule="641a.7(d)(6)",
+        outcomes=BadBeatOutcome,
+        deal=DealSpec((PLAYER, DEALER)),
+        kernel="croupier.analysis.kernels.four_card_poker:bad_beat_plan",
+    )
 
     def classify(self, cards: Sequence[Card]) -> BadBeatOutcome | None:
         """The losing hand's category, when it is two pair or better and strictly beaten."""
@@ -357,7 +370,7 @@ class BadBeatBonus(FourCardPokerWager):
         player's five and the dealer's six from the (one-deck) shoe: the shipped dealer table's
         for a full deck, else :func:`~croupier.games.four_card_poker_exact.showdown_joint` of the
         cards the shoe holds (a deck less one card: the effect of removal)."""
-        joint = showdown_joint([int(i) for i in _present(shoe, self.name)])
+        joint = showdown_joint([int(i) for i in _present(shoe, self.spec.name)])
         tallies = [0] * (len(BadBeatOutcome) + 1)
         lut = _lut(BadBeatOutcome, _FOUR_KEYS)
         for p in range(8):
