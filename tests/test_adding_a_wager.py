@@ -177,8 +177,8 @@ print(json.dumps({
 }))
 """
 """The offerings whose stored counts (exact counts; counts of the shoe less each card) are not
-stored or stale, by the command that stores them: what tests/test_precomputed.py and
-tests/test_eor_store.py check."""
+stored or stale, by the command that stores them: what tests/analysis/test_precomputed.py and
+tests/analysis/test_eor_store.py check."""
 
 
 def _copy_with_the_two_files(tmp: Path) -> Path:
