@@ -313,14 +313,14 @@ def _as_given(what: str, rid: str) -> str:
     return text
 
 
-def ledger_round_id(rid: object) -> str:
+def checked_ledger_round_id(rid: object) -> str:
     """``rid`` if it is a round's id on the ledger — ``TABLE/ROUND``
-    (:func:`croupier.table.progressive.ledger_round_id`), or whatever id a caller of the
+    (:func:`croupier.table.progressive.ledger_round_id_of`), or whatever id a caller of the
     library keys its rounds by: as :func:`round_id`, but ``/`` and inner spaces allowed (a table
     linked before the table rule may hold one), at most :data:`NAME_LIMIT` characters in all
     (the ledger's column holds 100).
 
-    >>> ledger_round_id("BJ-1/r-17")
+    >>> checked_ledger_round_id("BJ-1/r-17")
     'BJ-1/r-17'
     """
     if not isinstance(rid, str):
@@ -402,11 +402,11 @@ __all__ = [
     "char_name",
     "check_id",
     "check_new",
+    "checked_ledger_round_id",
     "confusable_characters",
     "confusable_with",
     "exact",
     "fold",
-    "ledger_round_id",
     "login_name",
     "normalize",
     "round_id",

@@ -29,8 +29,8 @@ from croupier.names import (
     PROGRESSIVE,
     STAFF,
     TABLE,
+    checked_ledger_round_id,
     confusable_characters,
-    ledger_round_id,
     normalize,
     round_id,
 )
@@ -87,12 +87,14 @@ def test_round_ids_of_the_rule_are_taken_as_given(rid: str) -> None:
 
 
 def test_the_ledgers_round_id_is_table_slash_round_within_its_column() -> None:
-    assert ledger_round_id("BJ-1/r-17") == "BJ-1/r-17"
-    assert ledger_round_id("BJ 1/r-17") == "BJ 1/r-17"  # a table linked before the table rule
+    assert checked_ledger_round_id("BJ-1/r-17") == "BJ-1/r-17"
+    assert (
+        checked_ledger_round_id("BJ 1/r-17") == "BJ 1/r-17"
+    )  # a table linked before the table rule
     with pytest.raises(NameRuleError, match="U\\+200B ZERO WIDTH SPACE"):
-        ledger_round_id("BJ-1/m\u200b1")
+        checked_ledger_round_id("BJ-1/m\u200b1")
     with pytest.raises(NameRuleError, match="at most 100 characters, not 101"):
-        ledger_round_id("BJ-1/" + "x" * 96)
+        checked_ledger_round_id("BJ-1/" + "x" * 96)
 
 
 def test_only_characters_drawn_like_others_are_confusable_characters() -> None:
@@ -366,8 +368,8 @@ def test_croupier_meters_prints_a_stored_odd_id_on_one_line(
             paytable_definition("633b.2", "P1", 6, 500, "jp-5"), tables=["BJ-1"], by=SHIFT
         )
         with monkeypatch.context() as m:
-            m.setattr(croupier.names, "ledger_round_id", lambda rid: rid)
-            m.setattr(croupier.progressive.rounds, "ledger_round_id", lambda rid: rid)
+            m.setattr(croupier.names, "checked_ledger_round_id", lambda rid: rid)
+            m.setattr(croupier.progressive.rounds, "checked_ledger_round_id", lambda rid: rid)
             led.system("jp-5").play_round(
                 "BJ-1/a\nb\u202eevil", "BJ-1", [1], [QualifyingHand(1, "royal-flush-diamonds")],
                 idempotency_key="old", by=DEALER,
@@ -395,7 +397,7 @@ def _legacy_pending_award(url: str, monkeypatch: pytest.MonkeyPatch, rid: str) -
     """A Royal Flush in diamonds on jp-5 at BJ-3 whose ledger round id was stored before the rule
     (the rule lifted while it is played): 100% of the progressive, pending validation."""
     with monkeypatch.context() as m, Ledger(url) as led:
-        m.setattr(croupier.progressive.rounds, "ledger_round_id", lambda rid: rid)
+        m.setattr(croupier.progressive.rounds, "checked_ledger_round_id", lambda rid: rid)
         led.system("jp-5").play_round(
             rid, "BJ-3", [1], [QualifyingHand(1, "royal-flush-diamonds")],
             idempotency_key=f"legacy-{rid!r}", by=DEALER,

@@ -25,7 +25,7 @@ from croupier.progressive import (
 )
 from croupier.progressive.feeder import After
 from croupier.progressive.offers import check_round_matches
-from croupier.table.progressive import ledger_round_id, round_content, wager_of
+from croupier.table.progressive import ledger_round_id_of, round_content, wager_of
 from croupier.table.round import Action, Phase, TableRound
 
 
@@ -80,7 +80,7 @@ def feed_new_round(
         return None
     positions, hands = fed
     return system.play_new_round(
-        ledger_round_id(table, round_id),
+        ledger_round_id_of(table, round_id),
         table,
         positions,
         hands,
@@ -128,7 +128,7 @@ def feed_progressive(
             "the progressive wagers are fed to the ledger once the round is dealt",
             section=f"{defn.section}(g)",
         )
-    rid = ledger_round_id(table, round_id)
+    rid = ledger_round_id_of(table, round_id)
     view = system.find_round(rid)
     if view is not None and view.content != content:
         raise RoundConflictError(

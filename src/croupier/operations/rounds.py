@@ -44,7 +44,7 @@ from croupier.progressive.offers import (
 )
 from croupier.table.procedure import Phase
 from croupier.table.progressive import (
-    ledger_round_id,
+    ledger_round_id_of,
     progressive_bets,
     progressive_offers,
     round_content,
@@ -334,7 +334,7 @@ def void_on_ledger(ledger: Ledger, *, table: str, round_id: str, by: str, reason
     The progressives whose round is voided (now or before: a retry voids nothing twice). A round
     the ledger settled already is not voided: :class:`~croupier.errors.RoundStateError` (its
     settlement stands; post ``settle`` again to store it)."""
-    rid = ledger_round_id(table, round_id)
+    rid = ledger_round_id_of(table, round_id)
     voided = []
     for defn, _ in ledger.linked_progressives(table):
         system = ProgressiveSystem(ledger, defn.name)

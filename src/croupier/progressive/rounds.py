@@ -29,7 +29,7 @@ from croupier.errors import (
     RoundHeldError,
     RoundStateError,
 )
-from croupier.names import ledger_round_id
+from croupier.names import checked_ledger_round_id
 from croupier.paytables import MeterLevel
 from croupier.progressive.configuration import (
     RECONFIGURATION_RULE,
@@ -261,8 +261,8 @@ class ProgressiveSystem:
         :meth:`settle_round`: the same events, the same checks). A failure anywhere leaves the
         ledger as it was. ``idempotency_key`` already settled with the same request: the first
         settlement, ``replayed``. ``round_id`` follows the rule of
-        :func:`croupier.names.ledger_round_id` (:class:`~croupier.errors.NameRuleError`)."""
-        ledger_round_id(round_id)
+        :func:`croupier.names.checked_ledger_round_id` (:class:`~croupier.errors.NameRuleError`)."""
+        checked_ledger_round_id(round_id)
         if self._open is not None:
             return self._play_steps(round_id, table, positions, hands, idempotency_key, by, content)
         with self._logging_refusal(table, by):
@@ -287,7 +287,7 @@ class ProgressiveSystem:
         object has not read yet): call :meth:`play_round`, which decides it and says why.
         ``after``: rows the round brings to its transaction, made from its settlement
         (:meth:`Feeder.play <croupier.progressive.feeder.Feeder.play>`)."""
-        ledger_round_id(round_id)  # the round id rule (croupier.names): NameRuleError
+        checked_ledger_round_id(round_id)  # the round id rule (croupier.names): NameRuleError
         prepared = prepare(
             self.ledger,
             self.name,
@@ -404,9 +404,9 @@ class ProgressiveSystem:
         § 633b.2(d)(2)); only at a table linked to the progressive (:class:`LinkError`, § 605a.8);
         a position holds one wager per round. ``content`` is the SHA-256 of the whole round as the
         table dealt it (:func:`croupier.table.progressive.round_content`), kept with the round.
-        A new round's id follows the rule of :func:`croupier.names.ledger_round_id`
+        A new round's id follows the rule of :func:`croupier.names.checked_ledger_round_id`
         (:class:`~croupier.errors.NameRuleError`)."""
-        ledger_round_id(round_id)
+        checked_ledger_round_id(round_id)
         ps = list(positions)
         if not ps or any(not isinstance(p, int) or isinstance(p, bool) or p < 1 for p in ps):
             raise RoundStateError(f"positions must be seat numbers 1, 2, …, not {ps!r}")

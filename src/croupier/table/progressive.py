@@ -309,7 +309,7 @@ def suspended_error(progressive: str) -> LinkError:
     )
 
 
-def ledger_round_id(table: str, round_id: str) -> str:
+def ledger_round_id_of(table: str, round_id: str) -> str:
     """The ledger's id of round ``round_id`` at ``table``: ``TABLE/ROUND``."""
     return f"{table}/{round_id}"
 
@@ -433,7 +433,7 @@ __all__ = [
     "ProgressiveKind",
     "ProgressiveOffer",
     "award_status_words",
-    "ledger_round_id",
+    "ledger_round_id_of",
     "no_progressive_error",
     "progressive_bets",
     "progressive_offers",
