@@ -37,11 +37,8 @@ from croupier.games.four_card_poker import (
     strategy_rule,
     upcard_rule,
 )
-from croupier.games.four_card_poker_exact import (
-    regenerate,
-    save_dealer_table,
-    shipped_path,
-)
+from croupier.games.four_card_poker_exact import save_dealer_table, shipped_path
+from croupier.games.four_card_poker_regenerate import regenerate
 from croupier.units import format_money
 from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.four_card_poker import (
