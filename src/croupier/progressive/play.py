@@ -12,7 +12,7 @@ chip count — and under the lock only, for a group of rounds of one progressive
    progressive's row and the chain head, in the order every writer takes them, and reads the
    levels and, per round, whether the round, its idempotency key or its table are known, the
    acting member's staff row, the last award id and the last staff event;
-2. each round's settlement planned (:func:`~croupier.progressive.meters.plan_settlement`) from
+2. each round's settlement planned (:func:`~croupier.progressive.planning.plan_settlement`) from
    the levels the rounds before it left, and its events chained (HMAC under the ledger key);
 3. one batch writing the rounds, the awards, the settlements, the events, the levels once (and
    the running totals the events move, :mod:`~croupier.progressive.totals`, in the same
@@ -56,7 +56,6 @@ from croupier.progressive.meters import (
     LevelState,
     SettlementPlan,
     check_hands,
-    plan_settlement,
 )
 from croupier.progressive.model import (
     EventKind,
@@ -66,6 +65,7 @@ from croupier.progressive.model import (
     Role,
     RoundStatus,
 )
+from croupier.progressive.planning import plan_settlement
 from croupier.progressive.records import (
     Award,
     Contribution,

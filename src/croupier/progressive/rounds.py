@@ -43,7 +43,6 @@ from croupier.progressive.meters import (
     EventDraft,
     GroupMember,
     SettlementPlan,
-    plan_settlement,
 )
 from croupier.progressive.model import (
     AwardStatus,
@@ -54,6 +53,7 @@ from croupier.progressive.model import (
     Role,
     RoundStatus,
 )
+from croupier.progressive.planning import plan_settlement
 from croupier.progressive.play import (
     award_row,
     play,
@@ -591,7 +591,7 @@ class ProgressiveSystem:
 
         ``hands`` are the qualifying hands (any position not listed lost). The round's wagers
         contribute to every level, then positions are paid in the regulated order (see
-        :func:`~croupier.progressive.meters.plan_settlement`). Awards that are a share of a meter
+        :func:`~croupier.progressive.planning.plan_settlement`). Awards that are a share of a meter
         are pending validation. Retrying with the same ``idempotency_key`` and hands returns the
         first result (``replayed=True``) and changes nothing; the same key with other hands is an
         :class:`~croupier.errors.IdempotencyConflictError`. A held round raises
