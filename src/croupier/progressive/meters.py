@@ -431,46 +431,14 @@ class Replayer:
             self.states[e.level] = LevelState(e.level).apply(e.delta)
             return
         if k is EventKind.CONTRIBUTION:
-            s = self._state(e)
-            lv = self.defn.level(s.level)
-            wagered = int(e.detail.get("wagered_cents", 0))
-            want, over = contribution(lv, s, wagered)
-            self._expect(e, want)
-            if int(e.detail.get("overflow_micros", 0)) != over:
-                raise self._fail(
-                    e, f"records {e.detail.get('overflow_micros', 0)} µ$ over the limit, not {over}"
-                )
+            self._contribution(e)
         elif k is EventKind.AWARD and e.detail.get("joins"):
             self._join(e, self._state(e))
         elif k is EventKind.SHARE:
-            a = self._award(e)
-            due = self.share_due.pop(e.award_id or 0, None)
-            if due is None or int(e.detail.get("meter_cents", -1)) != due:
-                raise self._fail(e, f"re-splits award {e.award_id} to {e.detail.get('meter_cents')} "
-                                 f"cents; its share group gives {due}")  # fmt: skip
-            if e.amount_cents != due + (a.amount_cents - a.meter_cents) or not e.delta.is_zero():
-                raise self._fail(e, "records another amount or a meter change")
-            a.amount_cents, a.meter_cents = e.amount_cents, due
+            self._share(e)
             return
         elif k is EventKind.AWARD and e.detail.get("kind") == AwardKind.METER.value:
-            s = self._state(e)
-            share = Fraction(e.detail["share"])
-            cents = share_award_cents(share, s.available)
-            if int(e.detail["meter_cents"]) != cents:
-                raise self._fail(
-                    e, f"awarded {e.detail['meter_cents']} cents, {share} of the meter is {cents}"
-                )
-            if self.defn.reset_timing is ResetTiming.ON_VALIDATION:
-                self._expect(e, Delta(held=cents * U, hits=1))
-            else:
-                self._expect(e, Delta(meter=-cents * U, hits=1))
-            if e.award_id is None or e.amount_cents is None:
-                raise self._fail(e, "records no award id or amount")
-            self.awards[e.award_id] = _ReplayAward(s.level, share, cents, e.amount_cents)
-            if self.defn.hit_policy is HitPolicy.SHARE and share == 1:
-                if self.groups.get(s.level):
-                    raise self._fail(e, "takes the meter while a share group is open (it joins)")
-                self.groups[s.level] = [e.award_id]
+            self._meter_award(e)
         elif k is EventKind.RESET:
             s = self._state(e)
             self._expect(e, reset_delta(self.defn, s))
@@ -480,43 +448,20 @@ class Replayer:
                     e, f"records the reseed's funding as {dict(e.detail)}, not {funded}"
                 )
         elif k is EventKind.VALIDATION:
-            a = self._award(e)
-            a.validated_by = e.actor
+            self._award(e).validated_by = e.actor
             return
         elif k is EventKind.PAYMENT:
-            a = self._award(e)
-            if a.validated_by is None:
-                raise self._fail(e, f"pays award {e.award_id} that no one validated")
-            if a.status is not AwardStatus.PENDING:
-                raise self._fail(e, f"pays award {e.award_id}, which is {a.status.value}")
-            pending = PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
-            expected, _ = payment_events(self.defn, self._state(e), pending)
-            self._expect(e, expected[0].delta)
-            a.status = AwardStatus.PAID
-            self._close_group(e.award_id or 0)
+            self._payment(e)
         elif k in (EventKind.SUSPEND, EventKind.RESUME):
             if self.suspended == (k is EventKind.SUSPEND):
                 raise self._fail(e, "suspends a suspended link or resumes one in play")
             self.suspended = k is EventKind.SUSPEND
         elif k is EventKind.RECONFIGURE:
-            if not self.suspended:
-                raise self._fail(e, "reconfigures a progressive in play (suspend it first)")
-            if e.detail.get("before") != self.defn.to_json():
-                raise self._fail(e, "changes a definition other than the one in force")
-            after = ProgressiveDefinition.from_json(str(e.detail.get("after", "")))
-            if [lv.level for lv in after.levels] != [lv.level for lv in self.defn.levels]:
-                raise self._fail(e, "changes the progressive's levels")
-            self.defn = after
+            self._reconfigure(e)
         elif k is EventKind.ACCEPT and self.suspended:
             raise self._fail(e, "accepts a wager while the progressive is suspended")
         elif k is EventKind.ADJUSTMENT and e.detail.get("void_award") is not None:
-            a = self._award(e)
-            if a.status is not AwardStatus.PENDING:
-                raise self._fail(e, f"voids award {e.award_id}, which is {a.status.value}")
-            pending = PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
-            self._expect(e, void_delta(self.defn, pending))
-            a.status = AwardStatus.VOIDED
-            self._close_group(e.award_id or 0)
+            self._void(e)
         elif not e.delta.is_zero() and k is not EventKind.ADJUSTMENT:
             raise self._fail(e, "changes a meter, which this kind of event never does")
         if e.level is not None and not e.delta.is_zero():
@@ -524,6 +469,88 @@ class Replayer:
             if s.available < 0 or s.reserve < 0 or s.held < 0:
                 raise self._fail(e, "leaves a negative meter, reserve or held amount")
             self.states[s.level] = s
+
+    def _contribution(self, e: StoredEvent) -> None:
+        """A ``contribution`` event checked against the level's increment rate and limit."""
+        s = self._state(e)
+        lv = self.defn.level(s.level)
+        wagered = int(e.detail.get("wagered_cents", 0))
+        want, over = contribution(lv, s, wagered)
+        self._expect(e, want)
+        if int(e.detail.get("overflow_micros", 0)) != over:
+            raise self._fail(
+                e, f"records {e.detail.get('overflow_micros', 0)} µ$ over the limit, not {over}"
+            )
+
+    def _share(self, e: StoredEvent) -> None:
+        """A ``share`` event: an earlier member's re-split of its share group."""
+        a = self._award(e)
+        due = self.share_due.pop(e.award_id or 0, None)
+        if due is None or int(e.detail.get("meter_cents", -1)) != due:
+            raise self._fail(e, f"re-splits award {e.award_id} to {e.detail.get('meter_cents')} "
+                             f"cents; its share group gives {due}")  # fmt: skip
+        if e.amount_cents != due + (a.amount_cents - a.meter_cents) or not e.delta.is_zero():
+            raise self._fail(e, "records another amount or a meter change")
+        a.amount_cents, a.meter_cents = e.amount_cents, due
+
+    def _meter_award(self, e: StoredEvent) -> None:
+        """An ``award`` of a share of a meter, checked against what was available; under
+        :attr:`HitPolicy.SHARE` a 100% hit founds its level's share group."""
+        s = self._state(e)
+        share = Fraction(e.detail["share"])
+        cents = share_award_cents(share, s.available)
+        if int(e.detail["meter_cents"]) != cents:
+            raise self._fail(
+                e, f"awarded {e.detail['meter_cents']} cents, {share} of the meter is {cents}"
+            )
+        if self.defn.reset_timing is ResetTiming.ON_VALIDATION:
+            self._expect(e, Delta(held=cents * U, hits=1))
+        else:
+            self._expect(e, Delta(meter=-cents * U, hits=1))
+        if e.award_id is None or e.amount_cents is None:
+            raise self._fail(e, "records no award id or amount")
+        self.awards[e.award_id] = _ReplayAward(s.level, share, cents, e.amount_cents)
+        if self.defn.hit_policy is HitPolicy.SHARE and share == 1:
+            if self.groups.get(s.level):
+                raise self._fail(e, "takes the meter while a share group is open (it joins)")
+            self.groups[s.level] = [e.award_id]
+
+    def _pending(self, e: StoredEvent, does: str) -> PendingAward:
+        """The pending award event ``e`` pays or voids (``does``), refusing one already settled."""
+        a = self._award(e)
+        if a.status is not AwardStatus.PENDING:
+            raise self._fail(e, f"{does} award {e.award_id}, which is {a.status.value}")
+        return PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
+
+    def _payment(self, e: StoredEvent) -> None:
+        """A ``payment`` of a validated pending award."""
+        a = self._award(e)
+        if a.validated_by is None:
+            raise self._fail(e, f"pays award {e.award_id} that no one validated")
+        pending = self._pending(e, "pays")
+        expected, _ = payment_events(self.defn, self._state(e), pending)
+        self._expect(e, expected[0].delta)
+        a.status = AwardStatus.PAID
+        self._close_group(e.award_id or 0)
+
+    def _void(self, e: StoredEvent) -> None:
+        """An ``adjustment`` voiding a pending award."""
+        pending = self._pending(e, "voids")
+        self._expect(e, void_delta(self.defn, pending))
+        self._award(e).status = AwardStatus.VOIDED
+        self._close_group(e.award_id or 0)
+
+    def _reconfigure(self, e: StoredEvent) -> None:
+        """A ``reconfigure`` of the suspended progressive: the definition in force changed, its
+        levels kept."""
+        if not self.suspended:
+            raise self._fail(e, "reconfigures a progressive in play (suspend it first)")
+        if e.detail.get("before") != self.defn.to_json():
+            raise self._fail(e, "changes a definition other than the one in force")
+        after = ProgressiveDefinition.from_json(str(e.detail.get("after", "")))
+        if [lv.level for lv in after.levels] != [lv.level for lv in self.defn.levels]:
+            raise self._fail(e, "changes the progressive's levels")
+        self.defn = after
 
     def _join(self, e: StoredEvent, s: LevelState) -> None:
         """A 100% hit joining its level's open share group (:attr:`HitPolicy.SHARE`)."""
