@@ -29,7 +29,8 @@ from croupier.progressive import (
     Replayer,
     ResetTiming,
 )
-from croupier.progressive.meters import StoredEvent, plan_settlement, seed_states, shared_split
+from croupier.progressive.meters import StoredEvent, seed_states, shared_split
+from croupier.progressive.planning import plan_settlement
 from progressive_support import (
     BACKENDS,
     DEALER,

@@ -33,10 +33,10 @@ from croupier.progressive.meters import (
     house_topup,
     increment,
     payment_events,
-    plan_settlement,
     reset_delta,
     seed_states,
 )
+from croupier.progressive.planning import plan_settlement
 from progressive_support import paytable_definition
 
 U = 10_000  # micro-dollars per cent

@@ -23,8 +23,9 @@ from croupier.progressive import (
     ReseedFunding,
     ResetTiming,
 )
-from croupier.progressive.meters import Replayer, StoredEvent, plan_settlement, seed_states
+from croupier.progressive.meters import Replayer, StoredEvent, seed_states
 from croupier.progressive.migrate import upgrade
+from croupier.progressive.planning import plan_settlement
 from progressive_support import (
     BACKENDS,
     FLOOR,

@@ -262,40 +262,8 @@ def _deal_chunk(
         bj = (_VALUES[up] + _VALUES[hole] == 11) & ((_VALUES[up] == 1) | (_VALUES[hole] == 1))
         in_play = ~bj if rules.peek else np.ones(rows.size, dtype=bool)
         for s in range(seats):
-            hard = _VALUES[players[:, s, 0]] + _VALUES[players[:, s, 1]]
-            ace = (_VALUES[players[:, s, 0]] == 1) | (_VALUES[players[:, s, 1]] == 1)
-            active = in_play & ~(ace & (hard == 11))
-            while True:
-                soft = ace & (hard + 10 <= 21)
-                total = np.where(soft, hard + 10, hard)
-                hits = np.flatnonzero(
-                    active
-                    & (total < 21)
-                    & _BASIC[np.minimum(total, 31), soft.astype(int), _VALUES[up]]
-                )
-                if hits.size == 0:
-                    break
-                drawn = draw(hits)
-                hard[hits] += _VALUES[drawn]
-                ace[hits] |= _VALUES[drawn] == 1
-        dealer = [up, hole]
-        hard = _VALUES[up] + _VALUES[hole]
-        ace = (_VALUES[up] == 1) | (_VALUES[hole] == 1)
-        length = np.full(rows.size, 2, dtype=np.int64)
-        while True:
-            soft = ace & (hard + 10 <= 21)
-            total = np.where(soft, hard + 10, hard)
-            must = ~bj & ((total < 17) | ((total == 17) & soft & rules.hits_soft_17))
-            more = np.flatnonzero(must)
-            if more.size == 0:
-                break
-            column = np.full(rows.size, -1, dtype=np.int64)
-            drawn = draw(more)
-            column[more] = drawn
-            dealer.append(column)
-            hard[more] += _VALUES[drawn]
-            ace[more] |= _VALUES[drawn] == 1
-            length[more] += 1
+            _play_seat(players[:, s, :], up, in_play, draw)
+        dealer, length = _dealer_draws(up, hole, bj, rules.hits_soft_17, draw)
         ok = pos[rows] <= n
         out.overflow += int((~ok).sum())
         if payoff is not None:
@@ -305,20 +273,83 @@ def _deal_chunk(
             for j in range(int(dealt.max())):
                 m = np.flatnonzero(dealt > j)
                 np.subtract.at(left, (rows[m], shoes[rows[m], start[m] + j]), 1)
-        parts: list[IntArray] = []
-        for source in layout:
-            if source is CardSource.PLAYER:
-                parts.append(players[:, 0, :])
-            elif source is CardSource.DEALER_UPCARD:
-                parts.append(up[:, None])
-            elif source is CardSource.DEALER_HOLE:
-                parts.append(hole[:, None])
-            else:
-                parts.append(np.stack(dealer, axis=1))
+        cards = _wager_cards(layout, players[:, 0, :], up, hole, dealer)
         out.shoe.append(rows[ok] + shoe_offset)
         out.true_count.append(tc[ok])
-        out.cards.append(np.concatenate(parts, axis=1)[ok])
+        out.cards.append(cards[ok])
         out.dealer_len.append(length[ok] if wants_dealer else np.zeros(int(ok.sum()), np.int64))
+
+
+def _play_seat(
+    cards: IntArray,
+    up: IntArray,
+    in_play: npt.NDArray[np.bool_],
+    draw: Callable[[IntArray], IntArray],
+) -> None:
+    """A seat's two ``cards`` (one row a shoe) played by basic strategy against the dealer's
+    ``up`` card where the round is ``in_play`` (not after a dealer Blackjack; a player
+    Blackjack stands), drawing with ``draw``."""
+    hard = _VALUES[cards[:, 0]] + _VALUES[cards[:, 1]]
+    ace = (_VALUES[cards[:, 0]] == 1) | (_VALUES[cards[:, 1]] == 1)
+    active = in_play & ~(ace & (hard == 11))
+    while True:
+        soft = ace & (hard + 10 <= 21)
+        total = np.where(soft, hard + 10, hard)
+        hits = np.flatnonzero(
+            active & (total < 21) & _BASIC[np.minimum(total, 31), soft.astype(int), _VALUES[up]]
+        )
+        if hits.size == 0:
+            break
+        drawn = draw(hits)
+        hard[hits] += _VALUES[drawn]
+        ace[hits] |= _VALUES[drawn] == 1
+
+
+def _dealer_draws(
+    up: IntArray,
+    hole: IntArray,
+    bj: npt.NDArray[np.bool_],
+    hits_soft_17: bool,
+    draw: Callable[[IntArray], IntArray],
+) -> tuple[list[IntArray], IntArray]:
+    """The dealer's hand drawn to the rule (none after a dealer Blackjack ``bj``): its cards by
+    column (-1 where a shoe's hand stopped), and each hand's length."""
+    dealer = [up, hole]
+    hard = _VALUES[up] + _VALUES[hole]
+    ace = (_VALUES[up] == 1) | (_VALUES[hole] == 1)
+    length = np.full(up.size, 2, dtype=np.int64)
+    while True:
+        soft = ace & (hard + 10 <= 21)
+        total = np.where(soft, hard + 10, hard)
+        must = ~bj & ((total < 17) | ((total == 17) & soft & hits_soft_17))
+        more = np.flatnonzero(must)
+        if more.size == 0:
+            break
+        column = np.full(up.size, -1, dtype=np.int64)
+        drawn = draw(more)
+        column[more] = drawn
+        dealer.append(column)
+        hard[more] += _VALUES[drawn]
+        ace[more] |= _VALUES[drawn] == 1
+        length[more] += 1
+    return dealer, length
+
+
+def _wager_cards(
+    layout: list[CardSource], player: IntArray, up: IntArray, hole: IntArray, dealer: list[IntArray]
+) -> IntArray:
+    """The cards the wager reads, in its ``layout``'s order (one row a shoe)."""
+    parts: list[IntArray] = []
+    for source in layout:
+        if source is CardSource.PLAYER:
+            parts.append(player)
+        elif source is CardSource.DEALER_UPCARD:
+            parts.append(up[:, None])
+        elif source is CardSource.DEALER_HOLE:
+            parts.append(hole[:, None])
+        else:
+            parts.append(np.stack(dealer, axis=1))
+    return np.concatenate(parts, axis=1)
 
 
 def pair_payoff(wager: Wager, nets: npt.NDArray[np.float64]) -> npt.NDArray[np.float64] | None:

@@ -42,6 +42,10 @@ from croupier.analysis.blackjack_strategy import (
     TEN,
     VALUES,
     PlayRules,
+    _add,
+    _engine,
+    _hand,
+    counts_total,
     game_value,
     hand_values,
 )
@@ -429,8 +433,6 @@ def simulate(analysis: SwitchAnalysis, rounds: int, seed: int) -> SimulatedRound
     by the strategy engine (composition-dependent play of the hand's own cards; split hands by the
     engine's split valuation), the dealer drawing to the rule. A second method for
     :func:`analyze`: it removes every card actually dealt."""
-    from croupier.analysis.blackjack_strategy import _add, _engine, _hand, counts_total
-
     rules = analysis.rules
     decks = rules.table.decks
     # card k of the shoe: value index and colour
@@ -457,8 +459,6 @@ def simulate(analysis: SwitchAnalysis, rounds: int, seed: int) -> SimulatedRound
         if analysis.ante
         else keep_pays
     )
-    h17 = rules.table.hits_soft_17
-    limit_pairs = rules.split_hands
     total = 0.0
     total_sq = 0.0
     for _ in range(rounds):
@@ -472,7 +472,6 @@ def simulate(analysis: SwitchAnalysis, rounds: int, seed: int) -> SimulatedRound
         pi = (3, 4) if switched else (1, 2)
         a, b = vals[pi[0]], vals[pi[1]]
         pays = switch_pays if switched else keep_pays
-        pos = 6
         dealer_bj = {up, hole} == {ACE, TEN}
         player_bj = {a, b} == {ACE, TEN}
         if player_bj:
@@ -481,81 +480,108 @@ def simulate(analysis: SwitchAnalysis, rounds: int, seed: int) -> SimulatedRound
         elif dealer_bj:
             net = -1.0
         else:
-            lo, hi = min(a, b), max(a, b)
-            hv = hand_values(rules, up, lo, hi)
-            action = hv.action.value
-            hands: list[tuple[tuple[int, ...], float]] = []  # (hand, stake)
-            if action == "surrender":
-                net = -0.5
-                hands = []
-            elif action == "split":
-                eng = _engine(rules, up, _hand(a))
-                pending, made = 2, 2
-                aces = a == ACE
-                while pending:
-                    pending -= 1
-                    h = _add(_hand(a), vals[pos])
-                    second = vals[pos]
-                    pos += 1
-                    resplit = not aces or rules.resplit_aces
-                    if second == a and resplit and made < limit_pairs:
-                        pending += 2  # this hand and the new one each take a card
-                        made += 1
-                        continue
-                    if aces and not rules.hit_split_aces:
-                        hands.append((h, 1.0))
-                        continue
-                    stand, hit = eng.stand(h), eng.hit(h)
-                    dbl = eng.double(h) if rules.double_after_split else -9.0
-                    if dbl > max(stand, hit):
-                        h = _add(h, vals[pos])
-                        pos += 1
-                        hands.append((h, 2.0))
-                        continue
-                    while counts_total(h)[0] < 21 and eng.hit(h) > eng.stand(h):
-                        h = _add(h, vals[pos])
-                        pos += 1
-                    hands.append((h, 1.0))
-                net = 0.0
-            else:
-                eng = _engine(rules, up)
-                h = _hand(a, b)
-                if action == "double":
-                    h = _add(h, vals[pos])
-                    pos += 1
-                    hands.append((h, 2.0))
-                else:
-                    if action == "hit":
-                        h = _add(h, vals[pos])
-                        pos += 1
-                        while counts_total(h)[0] < 21 and eng.hit(h) > eng.stand(h):
-                            h = _add(h, vals[pos])
-                            pos += 1
-                    hands.append((h, 1.0))
-                net = 0.0
-            if hands:
-                dealer = _hand(up, hole)
-                while True:
-                    t, soft = counts_total(dealer)
-                    if t > 17 or (t == 17 and not (soft and h17)):
-                        break
-                    dealer = _add(dealer, vals[pos])
-                    pos += 1
-                dt = counts_total(dealer)[0]
-                for h, stake in hands:
-                    pt = counts_total(h)[0]
-                    if pt > 21:
-                        net -= stake
-                    elif dt > 21 or pt > dt:
-                        net += stake
-                    elif pt < dt:
-                        net -= stake
+            net = _play_out(rules, up, hole, a, b, vals)
         result = net - analysis.ante_rate
         total += result
         total_sq += result * result
     mean = total / rounds
     var = max(total_sq / rounds - mean * mean, 0.0)
     return SimulatedRounds(rounds, mean, (var / rounds) ** 0.5)
+
+
+def _play_out(rules: PlayRules, up: int, hole: int, a: int, b: int, vals: list[int]) -> float:
+    """The net of a round neither side has a Blackjack in: the pair ``a``, ``b`` played by the
+    strategy engine against the dealer's ``up`` and ``hole`` cards, drawing from ``vals[6:]``."""
+    lo, hi = min(a, b), max(a, b)
+    action = hand_values(rules, up, lo, hi).action.value
+    if action == "surrender":
+        return -0.5
+    if action == "split":
+        hands, pos = _play_split(rules, up, a, vals)
+    else:
+        eng = _engine(rules, up)
+        h = _hand(a, b)
+        pos = 6
+        if action == "double":
+            h = _add(h, vals[pos])
+            pos += 1
+            hands = [(h, 2.0)]
+        else:
+            if action == "hit":
+                h = _add(h, vals[pos])
+                pos += 1
+                while counts_total(h)[0] < 21 and eng.hit(h) > eng.stand(h):
+                    h = _add(h, vals[pos])
+                    pos += 1
+            hands = [(h, 1.0)]
+    return _against_dealer(rules, up, hole, hands, vals, pos)
+
+
+def _play_split(
+    rules: PlayRules, up: int, a: int, vals: list[int]
+) -> tuple[list[tuple[tuple[int, ...], float]], int]:
+    """A pair of ``a`` split (re-split while the rules allow) and each hand played by the
+    engine's split valuation: the hands with their stakes, and the next card's position."""
+    eng = _engine(rules, up, _hand(a))
+    hands: list[tuple[tuple[int, ...], float]] = []  # (hand, stake)
+    pos = 6
+    pending, made = 2, 2
+    aces = a == ACE
+    while pending:
+        pending -= 1
+        h = _add(_hand(a), vals[pos])
+        second = vals[pos]
+        pos += 1
+        resplit = not aces or rules.resplit_aces
+        if second == a and resplit and made < rules.split_hands:
+            pending += 2  # this hand and the new one each take a card
+            made += 1
+            continue
+        if aces and not rules.hit_split_aces:
+            hands.append((h, 1.0))
+            continue
+        stand, hit = eng.stand(h), eng.hit(h)
+        dbl = eng.double(h) if rules.double_after_split else -9.0
+        if dbl > max(stand, hit):
+            h = _add(h, vals[pos])
+            pos += 1
+            hands.append((h, 2.0))
+            continue
+        while counts_total(h)[0] < 21 and eng.hit(h) > eng.stand(h):
+            h = _add(h, vals[pos])
+            pos += 1
+        hands.append((h, 1.0))
+    return hands, pos
+
+
+def _against_dealer(
+    rules: PlayRules,
+    up: int,
+    hole: int,
+    hands: list[tuple[tuple[int, ...], float]],
+    vals: list[int],
+    pos: int,
+) -> float:
+    """The dealer draws to the rule from ``vals[pos:]``; the net of the player's ``hands``
+    (with their stakes) against the dealer's total."""
+    dealer = _hand(up, hole)
+    while True:
+        t, soft = counts_total(dealer)
+        if t > 17 or (t == 17 and not (soft and rules.table.hits_soft_17)):
+            break
+        dealer = _add(dealer, vals[pos])
+        pos += 1
+    dt = counts_total(dealer)[0]
+    net = 0.0
+    for h, stake in hands:
+        pt = counts_total(h)[0]
+        if pt > 21:
+            net -= stake
+        elif dt > 21 or pt > dt:
+            net += stake
+        elif pt < dt:
+            net -= stake
+    return net
 
 
 __all__ = [

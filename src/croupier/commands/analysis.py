@@ -421,32 +421,39 @@ def parsheet(
             for s in sheets:
                 _print_sheet(s)
         _print_summary(sheets, reseed)
-        g = Table(
-            title="Switch Hands and Blackjack Premium (58 Pa. Code § 633b.4), whole game",
-            title_justify="left",
-        )
-        for col in (
-            "Decks",
-            "Game",
-            "Player",
-            "Tie BJ 1 to 2",
-            "House edge / BJ wager",
-            "House edge / total",
-        ):
-            g.add_column(col, justify="right" if col.startswith(("Decks", "House")) else "left")
-        for a in figures:
-            g.add_row(
-                str(a.decks),
-                a.game,
-                "Ante" if a.ante else "plain Blackjack",
-                "yes" if a.tie_pays else "no",
-                f"{a.house_edge:.4%}",
-                f"{a.house_edge_total:.4%}",
-            )
-        if figures:
-            out.print(g)
+        _print_game_figures(figures)
     if written:
         err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
+
+
+def _print_game_figures(figures: list[game_store.GameFigures]) -> None:
+    """The whole-game house edges of Switch Hands and Blackjack Premium (§ 633b.4) by deck count,
+    as a table; nothing when there are none."""
+    if not figures:
+        return
+    g = Table(
+        title="Switch Hands and Blackjack Premium (58 Pa. Code § 633b.4), whole game",
+        title_justify="left",
+    )
+    for col in (
+        "Decks",
+        "Game",
+        "Player",
+        "Tie BJ 1 to 2",
+        "House edge / BJ wager",
+        "House edge / total",
+    ):
+        g.add_column(col, justify="right" if col.startswith(("Decks", "House")) else "left")
+    for a in figures:
+        g.add_row(
+            str(a.decks),
+            a.game,
+            "Ante" if a.ante else "plain Blackjack",
+            "yes" if a.tie_pays else "no",
+            f"{a.house_edge:.4%}",
+            f"{a.house_edge_total:.4%}",
+        )
+    out.print(g)
 
 
 def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
@@ -30,6 +30,9 @@ from croupier.games.blackjack import (
 from croupier.paytables import MeterLevel
 from croupier.table.submission import RulesSubmission, submission_from_data
 from croupier.units import ascii_digits, format_money
+
+if TYPE_CHECKING:
+    from croupier.table.round import TableRound
 
 DecksOption = Annotated[int, typer.Option("--decks", "-d", min=1, help="Decks in the shoe.")]
 H17Option = Annotated[
@@ -285,6 +288,23 @@ def round_submission(
     return sub
 
 
+def _play(rnd: TableRound, moves: list[str] | None) -> TableRound:
+    """The players' decisions ``--move SEAT:MOVE[:CARD]`` made on a dealt round, in order."""
+    for seat, move, card in player_moves(moves):
+        dealt = parse_card(card) if card else None
+        if move == "hit":
+            rnd = rnd.hit(seat, dealt)
+        elif move == "double":
+            rnd = rnd.double(seat, None, dealt)
+        elif move == "stand":
+            rnd = rnd.stand(seat)
+        elif move == "split":
+            rnd = rnd.split(seat)
+        else:
+            rnd = rnd.surrender(seat)
+    return rnd
+
+
 @app.command(name="blackjack-round")
 def blackjack_round(
     dealer_cards: Annotated[
@@ -368,19 +388,7 @@ def blackjack_round(
         for seat, cents in sorted(placed.get(wid, {}).items()):
             rnd = rnd.bet(seat, wid, cents)
     rnd = rnd.no_more_bets().deal(DealtCards(players=hands, dealer=dealer_cards))
-    for seat, move, card in player_moves(moves):
-        dealt = parse_card(card) if card else None
-        if move == "hit":
-            rnd = rnd.hit(seat, dealt)
-        elif move == "double":
-            rnd = rnd.double(seat, None, dealt)
-        elif move == "stand":
-            rnd = rnd.stand(seat)
-        elif move == "split":
-            rnd = rnd.split(seat)
-        else:
-            rnd = rnd.surrender(seat)
-    rnd = rnd.settle()
+    rnd = _play(rnd, moves).settle()
     if meters is None:
         rnd = valued_at_seed(rnd)
     show_rounds([("blackjack-round", rnd)], json_out, {"rules": sub.blackjack_rules.describe()})

@@ -31,12 +31,14 @@ from croupier.commands.common import (
     out,
 )
 from croupier.errors import InputError, citation, suggest
-from croupier.games.four_card_poker import AntePlayStrategy, strategy_rule, upcard_rule
-from croupier.games.four_card_poker_exact import (
-    regenerate,
-    save_dealer_table,
-    shipped_path,
+from croupier.games.four_card_poker import (
+    AntePlayAnalysis,
+    AntePlayStrategy,
+    strategy_rule,
+    upcard_rule,
 )
+from croupier.games.four_card_poker_exact import save_dealer_table, shipped_path
+from croupier.games.four_card_poker_regenerate import regenerate
 from croupier.units import format_money
 from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.four_card_poker import (
@@ -58,6 +60,40 @@ def _ante_play(paytable_files: list[Path] | None) -> AntePlay:
 
 _BJ = "Blackjack and Switch Hands rules"
 
+_Decks = Annotated[
+    int | None, typer.Option("--decks", "-d", help="Blackjack: decks in the shoe (6).")
+]
+_H17 = Annotated[
+    bool, typer.Option("--h17/--s17", help="Blackjack: the dealer hits soft 17 (--h17).")
+]
+_NoDas = Annotated[bool, typer.Option("--no-das", help="Blackjack: no double after a split.")]
+_SplitHands = Annotated[
+    int | None, typer.Option("--split-hands", help="Blackjack: most hands by splitting (4).")
+]
+_ResplitAces = Annotated[
+    bool, typer.Option("--resplit-aces", help="Blackjack: aces may be resplit.")
+]
+_HitSplitAces = Annotated[
+    bool, typer.Option("--hit-split-aces", help="Blackjack: split aces may draw.")
+]
+_Surrender = Annotated[
+    bool, typer.Option("--surrender", help="Blackjack: late surrender is offered.")
+]
+_TiePays = Annotated[
+    bool, typer.Option("--tie-pays", help="Switch Hands: a blackjack tie pays 1 to 2.")
+]
+_Premium = Annotated[
+    bool, typer.Option("--premium", help="Switch Hands: the Blackjack Premium variant.")
+]
+_Regenerate = Annotated[
+    bool,
+    typer.Option(
+        "--regenerate",
+        help="Recompute the exact dealer table the strategy is read from (about five "
+        "minutes, ~7 GB of memory) and write it over the shipped one (or to --out).",
+    ),
+]
+
 
 @app.command()
 def strategy(
@@ -67,46 +103,21 @@ def strategy(
     paytable: Annotated[
         str, typer.Option("--paytable", "-p", help="The Ante bonus paytable.")
     ] = "25-20-2",
-    regenerate_table: Annotated[
-        bool,
-        typer.Option(
-            "--regenerate",
-            help="Recompute the exact dealer table the strategy is read from (about five "
-            "minutes, ~7 GB of memory) and write it over the shipped one (or to --out).",
-        ),
-    ] = False,
+    regenerate_table: _Regenerate = False,
     out_path: Annotated[
         Path | None, typer.Option("--out", "-o", help="With --regenerate: write the table here.")
     ] = None,
     json_out: JsonFlag = False,
     paytable_files: PaytableFiles = None,
-    decks: Annotated[
-        int | None, typer.Option("--decks", "-d", help="Blackjack: decks in the shoe (6).")
-    ] = None,
-    h17: Annotated[
-        bool, typer.Option("--h17/--s17", help="Blackjack: the dealer hits soft 17 (--h17).")
-    ] = False,
-    no_das: Annotated[
-        bool, typer.Option("--no-das", help="Blackjack: no double after a split.")
-    ] = False,
-    split_hands: Annotated[
-        int | None, typer.Option("--split-hands", help="Blackjack: most hands by splitting (4).")
-    ] = None,
-    resplit_aces: Annotated[
-        bool, typer.Option("--resplit-aces", help="Blackjack: aces may be resplit.")
-    ] = False,
-    hit_split_aces: Annotated[
-        bool, typer.Option("--hit-split-aces", help="Blackjack: split aces may draw.")
-    ] = False,
-    surrender: Annotated[
-        bool, typer.Option("--surrender", help="Blackjack: late surrender is offered.")
-    ] = False,
-    tie_pays: Annotated[
-        bool, typer.Option("--tie-pays", help="Switch Hands: a blackjack tie pays 1 to 2.")
-    ] = False,
-    premium: Annotated[
-        bool, typer.Option("--premium", help="Switch Hands: the Blackjack Premium variant.")
-    ] = False,
+    decks: _Decks = None,
+    h17: _H17 = False,
+    no_das: _NoDas = False,
+    split_hands: _SplitHands = None,
+    resplit_aces: _ResplitAces = False,
+    hit_split_aces: _HitSplitAces = False,
+    surrender: _Surrender = False,
+    tie_pays: _TiePays = False,
+    premium: _Premium = False,
 ) -> None:
     """The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;
     Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."""
@@ -136,73 +147,101 @@ def strategy(
     w = _ante_play(paytable_files)
     table = w.paytable(paytable, 1)
     if regenerate_table:
-        started = time.monotonic()
-        dealer = regenerate(progress=lambda msg: err.print(msg))
-        path = save_dealer_table(dealer, out_path or shipped_path())
-        err.print(
-            f"wrote {path} ({path.stat().st_size:,} bytes) in {time.monotonic() - started:.0f} s; "
-            f"sha256 of the arrays {dealer.digest()}"
-        )
+        _regenerate_dealer_table(out_path)
         if out_path is not None:
             return
+    strat = AntePlayStrategy.for_bonus(w.bonus_pays(table))
+    if json_out:
+        print(json.dumps(_strategy_json(table.key, strat), indent=2, ensure_ascii=False))
+        return
+    _print_rule(table.key, strat)
+    out.print()
+    _print_upcard_rule(strat)
+
+
+def _regenerate_dealer_table(out_path: Path | None) -> None:
+    """``--regenerate``: recompute the exact dealer table and write it to ``out_path`` (else over
+    the shipped one, whose cached copy is then dropped so the strategy is read from the new)."""
+    started = time.monotonic()
+    dealer = regenerate(progress=lambda msg: err.print(msg))
+    path = save_dealer_table(dealer, out_path or shipped_path())
+    err.print(
+        f"wrote {path} ({path.stat().st_size:,} bytes) in {time.monotonic() - started:.0f} s; "
+        f"sha256 of the arrays {dealer.digest()}"
+    )
+    if out_path is None:
         from croupier.games.four_card_poker_exact import load_dealer_table
 
         load_dealer_table.cache_clear()
-    strat = AntePlayStrategy.for_bonus(w.bonus_pays(table))
-    rule = strategy_rule(strat)
+
+
+def _frequency_json(a: AntePlayAnalysis) -> dict[str, float]:
+    """How often a strategy folds, plays 1× and plays 3× the Ante."""
+    return {
+        "fold": float(a.frequency(0)),
+        "play_1x": float(a.frequency(1)),
+        "play_3x": float(a.frequency(3)),
+    }
+
+
+def _strategy_json(key: str, strat: AntePlayStrategy) -> dict[str, Any]:
+    """``croupier strategy four-card-poker --json``: the rule, with and without the dealer's
+    face-up card, and their figures, for the Ante bonus paytable ``key``."""
     a = strat.analysis
     up = strat.upcard_analysis
-    up_rows = upcard_rule(strat)
-    if json_out:
-        doc: dict[str, Any] = {
-            "game": "four-card-poker",
-            "section": "641a.7(d)(1)",
-            "citation": citation("641a.7(d)(1)"),
-            "paytable": table.key,
-            "ante_bonus": {c.value: str(v) for c, v in strat.bonus},
-            "rule": [
+    return {
+        "game": "four-card-poker",
+        "section": "641a.7(d)(1)",
+        "citation": citation("641a.7(d)(1)"),
+        "paytable": key,
+        "ante_bonus": {c.value: str(v) for c, v in strat.bonus},
+        "rule": [
+            {
+                "hands": ln.hands_text,
+                "decision": ln.decision.value,
+                "player_hands": ln.hands,
+                "exceptions": ln.exceptions,
+            }
+            for ln in strategy_rule(strat)
+        ],
+        "house_edge_per_ante": float(a.house_edge),
+        "house_edge_per_total_wagered": float(a.element_of_risk),
+        "average_total_wager_in_antes": float(a.average_wager),
+        "frequency": _frequency_json(a),
+        "with_the_face_up_card": {
+            "by_face_up_rank": [
                 {
-                    "hands": ln.hands_text,
-                    "decision": ln.decision.value,
-                    "player_hands": ln.hands,
-                    "exceptions": ln.exceptions,
+                    "hands": row.hands_text,
+                    "decisions": {
+                        rank: dec.value
+                        for rank, dec in zip("23456789TJQKA", row.decisions, strict=True)
+                    },
+                    "exceptions": row.exceptions,
+                    "deals": row.situations,
                 }
-                for ln in rule
+                for row in upcard_rule(strat)
             ],
-            "house_edge_per_ante": float(a.house_edge),
-            "house_edge_per_total_wagered": float(a.element_of_risk),
-            "average_total_wager_in_antes": float(a.average_wager),
-            "frequency": {
-                "fold": float(a.frequency(0)),
-                "play_1x": float(a.frequency(1)),
-                "play_3x": float(a.frequency(3)),
-            },
-            "with_the_face_up_card": {
-                "by_face_up_rank": [
-                    {
-                        "hands": row.hands_text,
-                        "decisions": {
-                            rank: dec.value
-                            for rank, dec in zip("23456789TJQKA", row.decisions, strict=True)
-                        },
-                        "exceptions": row.exceptions,
-                        "deals": row.situations,
-                    }
-                    for row in up_rows
-                ],
-                "house_edge_per_ante": float(up.house_edge),
-                "house_edge_per_total_wagered": float(up.element_of_risk),
-                "frequency": {
-                    "fold": float(up.frequency(0)),
-                    "play_1x": float(up.frequency(1)),
-                    "play_3x": float(up.frequency(3)),
-                },
-            },
-        }
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
-        return
+            "house_edge_per_ante": float(up.house_edge),
+            "house_edge_per_total_wagered": float(up.element_of_risk),
+            "frequency": _frequency_json(up),
+        },
+    }
+
+
+def _print_figures(a: AntePlayAnalysis) -> None:
+    """A strategy's house edge, average total wager and how often it folds or plays."""
+    out.print(
+        f"house edge {float(a.house_edge):.4%} of the Ante · {float(a.element_of_risk):.4%} of "
+        f"the total wagered (Ante + Play averages {float(a.average_wager):.4f} Antes) · fold "
+        f"{float(a.frequency(0)):.2%}, play 1× {float(a.frequency(1)):.2%}, play 3× "
+        f"{float(a.frequency(3)):.2%}"
+    )
+
+
+def _print_rule(key: str, strat: AntePlayStrategy) -> None:
+    """The Ante/Play rule without the dealer's face-up card, as a table, and its figures."""
     t = Table(
-        title=f"Four Card Poker · optimal Ante/Play strategy · Ante bonus {table.key} · "
+        title=f"Four Card Poker · optimal Ante/Play strategy · Ante bonus {key} · "
         "without the dealer's face-up card",
         title_justify="left",
         caption="the player's best four of five against the dealer's best four of six from the "
@@ -216,16 +255,14 @@ def strategy(
     t.add_column("Player hands", justify="right")
     t.add_column("Exceptions", justify="right")
     words = {"fold": "Fold", "play-1x": "Play 1× the Ante", "play-3x": "Play 3× the Ante"}
-    for ln in rule:
+    for ln in strategy_rule(strat):
         t.add_row(ln.hands_text, words[ln.decision.value], f"{ln.hands:,}", f"{ln.exceptions:,}")
     out.print(t)
-    out.print(
-        f"house edge {float(a.house_edge):.4%} of the Ante · {float(a.element_of_risk):.4%} of "
-        f"the total wagered (Ante + Play averages {float(a.average_wager):.4f} Antes) · fold "
-        f"{float(a.frequency(0)):.2%}, play 1× {float(a.frequency(1)):.2%}, play 3× "
-        f"{float(a.frequency(3)):.2%}"
-    )
-    out.print()
+    _print_figures(strat.analysis)
+
+
+def _print_upcard_rule(strat: AntePlayStrategy) -> None:
+    """The rule reading the dealer's face-up card too, by its rank, and its figures."""
     u = Table(
         title="Reading the dealer's face-up card too (F fold, 1 play 1×, 3 play 3×)",
         title_justify="left",
@@ -238,15 +275,10 @@ def strategy(
         u.add_column(rank, justify="center")
     u.add_column("Exceptions", justify="right")
     short = {"fold": "F", "play-1x": "1", "play-3x": "3"}
-    for row in up_rows:
+    for row in upcard_rule(strat):
         u.add_row(row.hands_text, *(short[d.value] for d in row.decisions), f"{row.exceptions:,}")
     out.print(u)
-    out.print(
-        f"house edge {float(up.house_edge):.4%} of the Ante · {float(up.element_of_risk):.4%} "
-        f"of the total wagered (Ante + Play averages {float(up.average_wager):.4f} Antes) · fold "
-        f"{float(up.frequency(0)):.2%}, play 1× {float(up.frequency(1)):.2%}, play 3× "
-        f"{float(up.frequency(3)):.2%}"
-    )
+    _print_figures(strat.upcard_analysis)
 
 
 _BET_FIELDS = {

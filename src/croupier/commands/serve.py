@@ -45,92 +45,109 @@ def _checked(
     return [p for p in (env, *trusted_proxy) if p.strip()]
 
 
+_Db = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        envvar="CROUPIER_DB",
+        help="Database URL: sqlite:///path or postgresql+psycopg://user@host/db (default: "
+        "the ledger's SQLite file under the data directory, as `croupier meters`).",
+    ),
+]
+
+_CorsOrigins = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--cors-origin",
+        help="An origin browsers may call from (repeatable; default none: CORS closed).",
+    ),
+]
+
+_TrustedProxies = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--trusted-proxy",
+        metavar="CIDR",
+        help="A reverse proxy (address or network) whose forwarded header names the client "
+        "(repeatable; adds to $CROUPIER_TRUSTED_PROXIES; default none: the peer is the "
+        "client). Login throttling and its significant events use that address.",
+    ),
+]
+
+_ForwardedHeader = Annotated[
+    str | None,
+    typer.Option(
+        "--forwarded-header",
+        envvar="CROUPIER_FORWARDED_HEADER",
+        help="The header the trusted proxies write: x-forwarded-for (default) or forwarded "
+        "(RFC 7239).",
+    ),
+]
+
+_HeaderTimeout = Annotated[
+    int,
+    typer.Option(
+        "--header-timeout",
+        envvar="CROUPIER_HEADER_TIMEOUT",
+        min=1,
+        max=300,
+        help="Seconds a request's line and headers may take to arrive; a slower client "
+        "gets 408 and its connection is closed.",
+    ),
+]
+
+_LimitConcurrency = Annotated[
+    int,
+    typer.Option(
+        "--limit-concurrency",
+        envvar="CROUPIER_LIMIT_CONCURRENCY",
+        min=1,
+        max=100_000,
+        help="A request is answered 503 (with Retry-After) at once when its worker has this "
+        "many open connections, its own and idle ones counted, or this many other requests "
+        "in progress: at most one fewer connections are served.",
+    ),
+]
+
+_TimeoutKeepAlive = Annotated[
+    int,
+    typer.Option(
+        "--timeout-keep-alive",
+        envvar="CROUPIER_TIMEOUT_KEEP_ALIVE",
+        min=1,
+        max=300,
+        help="Seconds an idle keep-alive connection is kept open.",
+    ),
+]
+
+_BodyTimeout = Annotated[
+    int,
+    typer.Option(
+        "--body-timeout",
+        envvar="CROUPIER_BODY_TIMEOUT",
+        min=1,
+        max=600,
+        help="Seconds a request's body may take to arrive after its headers; a slower "
+        "client gets 408 and its connection is closed.",
+    ),
+]
+
+
 @app.command()
 def serve(
     ctx: typer.Context,
     host: Annotated[str, typer.Option("--host", help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port.")] = 8000,
-    db: Annotated[
-        str | None,
-        typer.Option(
-            "--db",
-            envvar="CROUPIER_DB",
-            help="Database URL: sqlite:///path or postgresql+psycopg://user@host/db (default: "
-            "the ledger's SQLite file under the data directory, as `croupier meters`).",
-        ),
-    ] = None,
+    db: _Db = None,
     workers: Annotated[int, typer.Option("--workers", min=1, max=64, help="Worker processes.")] = 1,
-    cors_origin: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--cors-origin",
-            help="An origin browsers may call from (repeatable; default none: CORS closed).",
-        ),
-    ] = None,
+    cors_origin: _CorsOrigins = None,
     log_level: Annotated[str, typer.Option("--log-level", help="uvicorn's log level.")] = "info",
-    trusted_proxy: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--trusted-proxy",
-            metavar="CIDR",
-            help="A reverse proxy (address or network) whose forwarded header names the client "
-            "(repeatable; adds to $CROUPIER_TRUSTED_PROXIES; default none: the peer is the "
-            "client). Login throttling and its significant events use that address.",
-        ),
-    ] = None,
-    forwarded_header: Annotated[
-        str | None,
-        typer.Option(
-            "--forwarded-header",
-            envvar="CROUPIER_FORWARDED_HEADER",
-            help="The header the trusted proxies write: x-forwarded-for (default) or forwarded "
-            "(RFC 7239).",
-        ),
-    ] = None,
-    header_timeout: Annotated[
-        int,
-        typer.Option(
-            "--header-timeout",
-            envvar="CROUPIER_HEADER_TIMEOUT",
-            min=1,
-            max=300,
-            help="Seconds a request's line and headers may take to arrive; a slower client "
-            "gets 408 and its connection is closed.",
-        ),
-    ] = 10,
-    limit_concurrency: Annotated[
-        int,
-        typer.Option(
-            "--limit-concurrency",
-            envvar="CROUPIER_LIMIT_CONCURRENCY",
-            min=1,
-            max=100_000,
-            help="A request is answered 503 (with Retry-After) at once when its worker has this "
-            "many open connections, its own and idle ones counted, or this many other requests "
-            "in progress: at most one fewer connections are served.",
-        ),
-    ] = 512,
-    timeout_keep_alive: Annotated[
-        int,
-        typer.Option(
-            "--timeout-keep-alive",
-            envvar="CROUPIER_TIMEOUT_KEEP_ALIVE",
-            min=1,
-            max=300,
-            help="Seconds an idle keep-alive connection is kept open.",
-        ),
-    ] = 5,
-    body_timeout: Annotated[
-        int,
-        typer.Option(
-            "--body-timeout",
-            envvar="CROUPIER_BODY_TIMEOUT",
-            min=1,
-            max=600,
-            help="Seconds a request's body may take to arrive after its headers; a slower "
-            "client gets 408 and its connection is closed.",
-        ),
-    ] = 30,
+    trusted_proxy: _TrustedProxies = None,
+    forwarded_header: _ForwardedHeader = None,
+    header_timeout: _HeaderTimeout = 10,
+    limit_concurrency: _LimitConcurrency = 512,
+    timeout_keep_alive: _TimeoutKeepAlive = 5,
+    body_timeout: _BodyTimeout = 30,
 ) -> None:
     """Serve settlement, par sheets, open tables and the progressive controller over HTTP
     (OpenAPI at /docs and /openapi.json). The ledger is created if missing; staff log in with

@@ -334,6 +334,35 @@ def audit(
     rows = list(conn.execute(sa.select(t.ledger_events).order_by(t.ledger_events.c.seq)))
     head = conn.execute(sa.select(t.ledger_chain).where(t.ledger_chain.c.id == 1)).first()
     _check_chain(rows, key, head)
+    _check_head(rows, key, kept, checkpoints)
+    events = [stored_event(r) for r in rows]
+    pids: list[int | None] = [r.progressive_id for r in rows]
+    progs = conn.execute(sa.select(t.progressives).order_by(t.progressives.c.id)).all()
+    defs = {p.id: ProgressiveDefinition.from_json(p.definition) for p in progs}
+
+    _check_staff_and_links(conn, events, pids, defs)
+    _check_rounds(conn, events, pids)
+    _check_results(conn, events, pids, defs)
+
+    report = AuditReport(
+        len(events),
+        key is not None,
+        head_kept=kept[0] if kept else None,
+        head_mac=rows[-1].mac if rows else "",
+    )
+    for p in progs:
+        report.levels[p.name] = _check_progressive(conn, p, defs[p.id], events, pids)
+    return report
+
+
+def _check_head(
+    rows: Sequence[Any],
+    key: bytes | None,
+    kept: tuple[int, str] | None,
+    checkpoints: Sequence[Checkpoint],
+) -> None:
+    """The signed checkpoints and the copy of the chain head kept outside the database: each
+    must be held by the log ``rows``."""
     if checkpoints:
         if key is None:
             raise LedgerKeyError(
@@ -350,11 +379,15 @@ def audit(
                 "the log does not hold (with that mac): the newest events were removed together "
                 "with the chain head (the database rolled back or restored from an earlier copy)"
             )
-    events = [stored_event(r) for r in rows]
-    pids: list[int | None] = [r.progressive_id for r in rows]
-    progs = conn.execute(sa.select(t.progressives).order_by(t.progressives.c.id)).all()
-    defs = {p.id: ProgressiveDefinition.from_json(p.definition) for p in progs}
 
+
+def _check_staff_and_links(
+    conn: Connection,
+    events: list[StoredEvent],
+    pids: list[int | None],
+    defs: Mapping[int, ProgressiveDefinition],
+) -> None:
+    """The staff store and the linked tables are what the log makes them."""
     staff = {n: (m.role, m.credential) for n, m in _check_actors(events, defs, pids).items()}
     stored_staff = {r.name: (Role(r.role), r.credential) for r in conn.execute(sa.select(t.staff))}
     if stored_staff != staff:
@@ -372,6 +405,9 @@ def audit(
             None, f"linked tables {sorted(map(str, stored_links ^ links))} differ from the log"
         )
 
+
+def _check_rounds(conn: Connection, events: list[StoredEvent], pids: list[int | None]) -> None:
+    """The rounds and settlements tables are what the log makes them."""
     rounds, settlements = _replay_rounds(events, pids)
     for r in conn.execute(sa.select(t.rounds)):
         key_ = (r.progressive_id, r.round_id)
@@ -399,58 +435,55 @@ def audit(
             if settlements.get(k) != stored_settlements.get(k)
         )
         raise _fail(None, f"settlement(s) {', '.join(bad)} differ from the log's settled events")
-    _check_results(conn, events, pids, defs)
 
-    report = AuditReport(
-        len(events),
-        key is not None,
-        head_kept=kept[0] if kept else None,
-        head_mac=rows[-1].mac if rows else "",
-    )
-    for p in progs:
-        defn = defs[p.id]
-        mine = [e for e, pid in zip(events, pids, strict=True) if pid == p.id]
-        replayer = Replayer.for_log(defn, mine)
-        digest = definition_digest(replayer.defn.to_json())
-        for e in mine:
-            if e.kind is EventKind.SEED and e.detail.get("definition") != digest:
-                raise _fail(
-                    e, f"progressive {p.name!r}: its stored definition is not the seeded one"
-                )
-        levels = replayer.run(mine)
-        if replayer.defn.to_json() != p.definition:
+
+def _check_progressive(
+    conn: Connection,
+    p: Any,
+    defn: ProgressiveDefinition,
+    events: list[StoredEvent],
+    pids: list[int | None],
+) -> dict[MeterLevel, LevelState]:
+    """One progressive (its row ``p``) replayed from its events: its seeded and stored
+    definitions, suspension, levels, running totals and awards checked against the log; the
+    level states the log leaves."""
+    mine = [e for e, pid in zip(events, pids, strict=True) if pid == p.id]
+    replayer = Replayer.for_log(defn, mine)
+    digest = definition_digest(replayer.defn.to_json())
+    for e in mine:
+        if e.kind is EventKind.SEED and e.detail.get("definition") != digest:
+            raise _fail(e, f"progressive {p.name!r}: its stored definition is not the seeded one")
+    levels = replayer.run(mine)
+    if replayer.defn.to_json() != p.definition:
+        raise _fail(
+            None,
+            f"progressive {p.name!r}: its stored definition is not the one the log's "
+            "reconfigurations leave in force",
+        )
+    if bool(p.suspended) != replayer.suspended:
+        raise _fail(None, f"progressive {p.name!r}: suspended in the table, not in the log")
+    level_rows = conn.execute(
+        sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
+    ).all()
+    for r in level_rows:
+        s = level_from_row(r)
+        if levels.get(s.level) != s:
             raise _fail(
                 None,
-                f"progressive {p.name!r}: its stored definition is not the one the log's "
-                "reconfigurations leave in force",
+                f"progressive {p.name!r}, {s.level.value} level: "
+                f"{_level_difference(s, levels.get(s.level))}",
             )
-        if bool(p.suspended) != replayer.suspended:
-            raise _fail(None, f"progressive {p.name!r}: suspended in the table, not in the log")
-        level_rows = conn.execute(
-            sa.select(t.meter_levels).where(t.meter_levels.c.progressive_id == p.id)
-        ).all()
-        for r in level_rows:
-            s = level_from_row(r)
-            if levels.get(s.level) != s:
-                raise _fail(
-                    None,
-                    f"progressive {p.name!r}, {s.level.value} level: "
-                    f"{_level_difference(s, levels.get(s.level))}",
-                )
-        differs = totals_difference(
-            replayer.defn, stored_totals(level_rows, p), Totals.of_events(mine)
-        )
-        if differs is not None:
-            raise _fail(None, f"progressive {p.name!r}, running totals: {differs}")
-        awards = replay_awards(p.name, mine)
-        for r in conn.execute(sa.select(t.awards).where(t.awards.c.progressive_id == p.id)):
-            a = award_from_row(r, p.name)
-            if awards.pop(a.id, None) != a:
-                raise _fail(None, f"progressive {p.name!r}: award {a.id} differs from the log")
-        if awards:
-            raise _fail(None, f"progressive {p.name!r}: award {min(awards)} of the log has no row")
-        report.levels[p.name] = levels
-    return report
+    differs = totals_difference(replayer.defn, stored_totals(level_rows, p), Totals.of_events(mine))
+    if differs is not None:
+        raise _fail(None, f"progressive {p.name!r}, running totals: {differs}")
+    awards = replay_awards(p.name, mine)
+    for r in conn.execute(sa.select(t.awards).where(t.awards.c.progressive_id == p.id)):
+        a = award_from_row(r, p.name)
+        if awards.pop(a.id, None) != a:
+            raise _fail(None, f"progressive {p.name!r}: award {a.id} differs from the log")
+    if awards:
+        raise _fail(None, f"progressive {p.name!r}: award {min(awards)} of the log has no row")
+    return levels
 
 
 def _positions(text: str) -> list[int]:

@@ -1,7 +1,8 @@
 """Meter arithmetic: pure functions from a definition, level states and a round to ledger events.
 
-Nothing here touches a database. :func:`plan_settlement` turns one round's progressive wagers and
-qualifying hands into the events the ledger writes, in order; :func:`payment_events` and
+Nothing here touches a database. :func:`~croupier.progressive.planning.plan_settlement` turns one
+round's progressive wagers and qualifying hands into the events the ledger writes, in order (with
+this module's arithmetic); :func:`payment_events` and
 :func:`void_events` do the same for validating or voiding a pending award; :class:`Replayer` folds
 stored events back into level states, re-deriving every amount it can from the definition and
 refusing an event whose recorded amounts differ (:class:`~croupier.errors.LedgerIntegrityError`).
@@ -23,12 +24,11 @@ from typing import Any
 
 from croupier.analysis.meters import ReseedFunding
 from croupier.errors import LedgerIntegrityError, RoundStateError
-from croupier.paytables import MeterLevel, MeterShare, NotAvailable, OddsFor, OddsTo, Push
+from croupier.paytables import MeterLevel, OddsFor, OddsTo, Push
 from croupier.progressive.model import (
     MICROS_PER_CENT,
     AwardKind,
     AwardStatus,
-    EnvyRule,
     EventKind,
     HitPolicy,
     LevelDefinition,
@@ -38,7 +38,6 @@ from croupier.progressive.model import (
     ResetTiming,
     check_stored,
 )
-from croupier.wagers.base import ProgressiveStake
 
 U = MICROS_PER_CENT
 
@@ -237,225 +236,6 @@ def settlement_order(positions: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted(set(positions), reverse=True))
 
 
-def plan_settlement(
-    defn: ProgressiveDefinition,
-    states: Mapping[MeterLevel, LevelState],
-    positions: Sequence[int],
-    hands: Sequence[QualifyingHand],
-    groups: Mapping[MeterLevel, Sequence[GroupMember]] | None = None,
-) -> SettlementPlan:
-    """The events of one round's settlement.
-
-    1. Every accepted wager contributes to every level (:func:`increment`), before any award, so an
-       award includes its own round's contributions.
-    2. Positions are settled in :func:`settlement_order`. A position's own pay comes first: a share
-       of a level is taken from what is *available* (meter less held), rounded down to the cent,
-       so a later winner's share is of what earlier winners left; it is pending until validated
-       (:class:`ResetTiming` says whether it leaves the meter now or then). Odds lines return stake
-       plus win at once. Then the position's envy bonuses: a fixed amount for each qualifying hand
-       with an envy amount held by *another* position (:class:`EnvyRule`).
-
-    Under :attr:`HitPolicy.SHARE` a 100% hit of a level whose open share group (``groups``:
-    pending 100% awards on the ledger; or an earlier hit of this round) exists joins it instead
-    of taking the (reseeded) meter: the meter is not touched, the group's locked value is split
-    again (:func:`shared_split`) and each earlier member's new amount is a ``share`` event.
-
-    Raises :class:`RoundStateError` for a hand at a position without the wager, and
-    :class:`PaytableError` for an outcome the paytable does not have.
-    """
-    if not positions:
-        raise RoundStateError("a round with no progressive wager has nothing to settle")
-    lines = check_hands(defn, positions, hands)
-    cur = {lv.level: states[lv.level] for lv in defn.levels}
-    events: list[EventDraft] = []
-    awards: list[AwardDraft] = []
-    open_groups: dict[MeterLevel, _Group] = {}
-    if defn.hit_policy is HitPolicy.SHARE:
-        for level, members in (groups or {}).items():
-            if members:
-                ref = ("ledger", members[0].group)
-                open_groups[level] = _Group(ref, [("ledger", m.award_id) for m in members],
-                                            {m.award_id: m.meter_cents for m in members})  # fmt: skip
-
-    n = len(positions)
-    wagered = n * defn.wager_cents
-    for lv in defn.levels:
-        s = cur[lv.level]
-        d, over = contribution(lv, s, wagered)
-        cur[lv.level] = s.apply(d)
-        detail: dict[str, Any] = {"wagers": n, "wagered_cents": wagered}
-        if over:
-            detail["overflow_micros"] = over
-        events.append(EventDraft(EventKind.CONTRIBUTION, lv.level, d, detail=detail))
-
-    order = settlement_order(positions)
-    for p in order:
-        line = lines.get(p)
-        if line is not None and not isinstance(line.pays, NotAvailable):
-            pays = line.pays
-            stake_back = defn.wager_cents if defn.stake is ProgressiveStake.RETURNED else 0
-            group = open_groups.get(pays.level) if isinstance(pays, MeterShare) else None
-            if isinstance(pays, MeterShare) and pays.share == 1 and group is not None:
-                _join_group(p, line.outcome, pays.level, group, stake_back, awards, events)
-                cur[pays.level] = cur[pays.level].apply(Delta(hits=1))
-            elif isinstance(pays, MeterShare):
-                s = cur[pays.level]
-                cents = share_award_cents(pays.share, s.available)
-                draft = AwardDraft(
-                    p,
-                    line.outcome,
-                    AwardKind.METER,
-                    AwardStatus.PENDING,
-                    cents + stake_back,
-                    pays.level,
-                    pays.share,
-                    cents,
-                )
-                if defn.reset_timing is ResetTiming.ON_VALIDATION:
-                    d = Delta(held=cents * U, hits=1)
-                else:
-                    d = Delta(meter=-cents * U, hits=1)
-                cur[pays.level] = s.apply(d)
-                awards.append(draft)
-                events.append(
-                    EventDraft(
-                        EventKind.AWARD,
-                        pays.level,
-                        d,
-                        position=p,
-                        award=len(awards) - 1,
-                        amount_cents=draft.amount_cents,
-                        detail=_award_detail(draft, s.available),
-                    )
-                )
-                if defn.reset_timing is ResetTiming.ON_AWARD and pays.share == 1:
-                    ev = reset_event(defn, cur[pays.level], len(awards) - 1)
-                    cur[pays.level] = cur[pays.level].apply(ev.delta)
-                    events.append(ev)
-                    if defn.hit_policy is HitPolicy.SHARE:  # this hit founds a share group
-                        me = ("plan", len(awards) - 1)
-                        awards[-1] = replace(awards[-1], share_group=me)
-                        open_groups[pays.level] = _Group(me, [])
-            else:
-                amount, dropped = odds_return_cents(pays, defn.wager_cents)
-                draft = AwardDraft(p, line.outcome, AwardKind.ODDS, AwardStatus.PAID, amount)
-                awards.append(draft)
-                detail = _award_detail(draft, None)
-                if dropped:
-                    detail["rounding_dropped_cents"] = str(dropped)
-                events.append(
-                    EventDraft(
-                        EventKind.AWARD,
-                        position=p,
-                        award=len(awards) - 1,
-                        amount_cents=amount,
-                        detail=detail,
-                    )
-                )
-        for src, envy_line in _envy_for(defn, p, order, lines):
-            assert envy_line.envy_cents is not None
-            draft = AwardDraft(
-                p,
-                envy_line.outcome,
-                AwardKind.ENVY,
-                AwardStatus.PAID,
-                envy_line.envy_cents,
-                source_position=src,
-            )
-            awards.append(draft)
-            events.append(
-                EventDraft(
-                    EventKind.ENVY,
-                    position=p,
-                    award=len(awards) - 1,
-                    amount_cents=draft.amount_cents,
-                    detail=_award_detail(draft, None),
-                )
-            )
-    return SettlementPlan(cur, tuple(events), tuple(awards))
-
-
-@dataclass
-class _Group:
-    """An open share group while a round is planned: its founder and members (``("ledger",
-    award id)`` or ``("plan", index in the plan's awards)``), and the ledger members' values."""
-
-    founder: tuple[str, int]
-    members: list[tuple[str, int]]
-    ledger_cents: dict[int, int] = field(default_factory=dict)
-
-
-def _join_group(
-    p: int,
-    outcome: str,
-    level: MeterLevel,
-    g: _Group,
-    stake_back: int,
-    awards: list[AwardDraft],
-    events: list[EventDraft],
-) -> None:
-    """A 100% hit joining share group ``g`` (see :func:`plan_settlement`)."""
-    members = g.members if g.members else [g.founder]
-    if not g.members:
-        g.members = members
-
-    def value(m: tuple[str, int]) -> int:
-        return g.ledger_cents[m[1]] if m[0] == "ledger" else awards[m[1]].meter_cents
-
-    total = sum(value(m) for m in members)
-    split = shared_split(total, len(members) + 1)
-    draft = AwardDraft(p, outcome, AwardKind.METER, AwardStatus.PENDING, split[-1] + stake_back,
-                       level, Fraction(1), split[-1], share_group=g.founder)  # fmt: skip
-    awards.append(draft)
-    detail = _award_detail(draft, None)
-    detail.update({"joins": True, "group_cents": total, "members": len(members) + 1})
-    events.append(EventDraft(EventKind.AWARD, level, Delta(hits=1), position=p,
-                             award=len(awards) - 1, amount_cents=draft.amount_cents,
-                             detail=detail))  # fmt: skip
-    for m, cents in zip(members, split, strict=False):
-        if value(m) == cents:
-            continue
-        share_detail = {"meter_cents": cents, "was_cents": value(m), "group_cents": total}
-        if m[0] == "ledger":
-            g.ledger_cents[m[1]] = cents
-            events.append(EventDraft(EventKind.SHARE, level, fixed_award=m[1],
-                                     amount_cents=cents + stake_back, detail=share_detail))  # fmt: skip
-        else:
-            awards[m[1]] = replace(awards[m[1]], meter_cents=cents, amount_cents=cents + stake_back)
-            events.append(EventDraft(EventKind.SHARE, level, award=m[1],
-                                     amount_cents=cents + stake_back, detail=share_detail))  # fmt: skip
-    members.append(("plan", len(awards) - 1))
-
-
-def _envy_for(
-    defn: ProgressiveDefinition, p: int, order: Sequence[int], lines: Mapping[int, LineRule]
-) -> list[tuple[int, LineRule]]:
-    others = [
-        (q, lines[q])
-        for q in order
-        if q != p
-        and q in lines
-        and lines[q].envy_cents is not None
-        and not isinstance(lines[q].pays, NotAvailable)
-    ]
-    if defn.envy_rule is EnvyRule.LARGEST and others:
-        best = max(others, key=lambda qe: qe[1].envy_cents or 0)  # first of equals
-        return [best]
-    return others
-
-
-def _award_detail(a: AwardDraft, available: int | None) -> dict[str, Any]:
-    detail: dict[str, Any] = {"kind": a.kind.value, "outcome": a.outcome}
-    if a.share is not None:
-        detail["share"] = str(a.share)
-        detail["meter_cents"] = a.meter_cents
-    if available is not None:
-        detail["available_micros"] = available
-    if a.source_position is not None:
-        detail["source_position"] = a.source_position
-    return detail
-
-
 def reset_delta(defn: ProgressiveDefinition, s: LevelState) -> Delta:
     """Reset a level after a 100% award, by the definition's reseed funding; what is left on the
     meter (fractions of a cent, contributions made while the award was pending) stays, and the
@@ -651,46 +431,14 @@ class Replayer:
             self.states[e.level] = LevelState(e.level).apply(e.delta)
             return
         if k is EventKind.CONTRIBUTION:
-            s = self._state(e)
-            lv = self.defn.level(s.level)
-            wagered = int(e.detail.get("wagered_cents", 0))
-            want, over = contribution(lv, s, wagered)
-            self._expect(e, want)
-            if int(e.detail.get("overflow_micros", 0)) != over:
-                raise self._fail(
-                    e, f"records {e.detail.get('overflow_micros', 0)} µ$ over the limit, not {over}"
-                )
+            self._contribution(e)
         elif k is EventKind.AWARD and e.detail.get("joins"):
             self._join(e, self._state(e))
         elif k is EventKind.SHARE:
-            a = self._award(e)
-            due = self.share_due.pop(e.award_id or 0, None)
-            if due is None or int(e.detail.get("meter_cents", -1)) != due:
-                raise self._fail(e, f"re-splits award {e.award_id} to {e.detail.get('meter_cents')} "
-                                 f"cents; its share group gives {due}")  # fmt: skip
-            if e.amount_cents != due + (a.amount_cents - a.meter_cents) or not e.delta.is_zero():
-                raise self._fail(e, "records another amount or a meter change")
-            a.amount_cents, a.meter_cents = e.amount_cents, due
+            self._share(e)
             return
         elif k is EventKind.AWARD and e.detail.get("kind") == AwardKind.METER.value:
-            s = self._state(e)
-            share = Fraction(e.detail["share"])
-            cents = share_award_cents(share, s.available)
-            if int(e.detail["meter_cents"]) != cents:
-                raise self._fail(
-                    e, f"awarded {e.detail['meter_cents']} cents, {share} of the meter is {cents}"
-                )
-            if self.defn.reset_timing is ResetTiming.ON_VALIDATION:
-                self._expect(e, Delta(held=cents * U, hits=1))
-            else:
-                self._expect(e, Delta(meter=-cents * U, hits=1))
-            if e.award_id is None or e.amount_cents is None:
-                raise self._fail(e, "records no award id or amount")
-            self.awards[e.award_id] = _ReplayAward(s.level, share, cents, e.amount_cents)
-            if self.defn.hit_policy is HitPolicy.SHARE and share == 1:
-                if self.groups.get(s.level):
-                    raise self._fail(e, "takes the meter while a share group is open (it joins)")
-                self.groups[s.level] = [e.award_id]
+            self._meter_award(e)
         elif k is EventKind.RESET:
             s = self._state(e)
             self._expect(e, reset_delta(self.defn, s))
@@ -700,43 +448,20 @@ class Replayer:
                     e, f"records the reseed's funding as {dict(e.detail)}, not {funded}"
                 )
         elif k is EventKind.VALIDATION:
-            a = self._award(e)
-            a.validated_by = e.actor
+            self._award(e).validated_by = e.actor
             return
         elif k is EventKind.PAYMENT:
-            a = self._award(e)
-            if a.validated_by is None:
-                raise self._fail(e, f"pays award {e.award_id} that no one validated")
-            if a.status is not AwardStatus.PENDING:
-                raise self._fail(e, f"pays award {e.award_id}, which is {a.status.value}")
-            pending = PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
-            expected, _ = payment_events(self.defn, self._state(e), pending)
-            self._expect(e, expected[0].delta)
-            a.status = AwardStatus.PAID
-            self._close_group(e.award_id or 0)
+            self._payment(e)
         elif k in (EventKind.SUSPEND, EventKind.RESUME):
             if self.suspended == (k is EventKind.SUSPEND):
                 raise self._fail(e, "suspends a suspended link or resumes one in play")
             self.suspended = k is EventKind.SUSPEND
         elif k is EventKind.RECONFIGURE:
-            if not self.suspended:
-                raise self._fail(e, "reconfigures a progressive in play (suspend it first)")
-            if e.detail.get("before") != self.defn.to_json():
-                raise self._fail(e, "changes a definition other than the one in force")
-            after = ProgressiveDefinition.from_json(str(e.detail.get("after", "")))
-            if [lv.level for lv in after.levels] != [lv.level for lv in self.defn.levels]:
-                raise self._fail(e, "changes the progressive's levels")
-            self.defn = after
+            self._reconfigure(e)
         elif k is EventKind.ACCEPT and self.suspended:
             raise self._fail(e, "accepts a wager while the progressive is suspended")
         elif k is EventKind.ADJUSTMENT and e.detail.get("void_award") is not None:
-            a = self._award(e)
-            if a.status is not AwardStatus.PENDING:
-                raise self._fail(e, f"voids award {e.award_id}, which is {a.status.value}")
-            pending = PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
-            self._expect(e, void_delta(self.defn, pending))
-            a.status = AwardStatus.VOIDED
-            self._close_group(e.award_id or 0)
+            self._void(e)
         elif not e.delta.is_zero() and k is not EventKind.ADJUSTMENT:
             raise self._fail(e, "changes a meter, which this kind of event never does")
         if e.level is not None and not e.delta.is_zero():
@@ -744,6 +469,88 @@ class Replayer:
             if s.available < 0 or s.reserve < 0 or s.held < 0:
                 raise self._fail(e, "leaves a negative meter, reserve or held amount")
             self.states[s.level] = s
+
+    def _contribution(self, e: StoredEvent) -> None:
+        """A ``contribution`` event checked against the level's increment rate and limit."""
+        s = self._state(e)
+        lv = self.defn.level(s.level)
+        wagered = int(e.detail.get("wagered_cents", 0))
+        want, over = contribution(lv, s, wagered)
+        self._expect(e, want)
+        if int(e.detail.get("overflow_micros", 0)) != over:
+            raise self._fail(
+                e, f"records {e.detail.get('overflow_micros', 0)} µ$ over the limit, not {over}"
+            )
+
+    def _share(self, e: StoredEvent) -> None:
+        """A ``share`` event: an earlier member's re-split of its share group."""
+        a = self._award(e)
+        due = self.share_due.pop(e.award_id or 0, None)
+        if due is None or int(e.detail.get("meter_cents", -1)) != due:
+            raise self._fail(e, f"re-splits award {e.award_id} to {e.detail.get('meter_cents')} "
+                             f"cents; its share group gives {due}")  # fmt: skip
+        if e.amount_cents != due + (a.amount_cents - a.meter_cents) or not e.delta.is_zero():
+            raise self._fail(e, "records another amount or a meter change")
+        a.amount_cents, a.meter_cents = e.amount_cents, due
+
+    def _meter_award(self, e: StoredEvent) -> None:
+        """An ``award`` of a share of a meter, checked against what was available; under
+        :attr:`HitPolicy.SHARE` a 100% hit founds its level's share group."""
+        s = self._state(e)
+        share = Fraction(e.detail["share"])
+        cents = share_award_cents(share, s.available)
+        if int(e.detail["meter_cents"]) != cents:
+            raise self._fail(
+                e, f"awarded {e.detail['meter_cents']} cents, {share} of the meter is {cents}"
+            )
+        if self.defn.reset_timing is ResetTiming.ON_VALIDATION:
+            self._expect(e, Delta(held=cents * U, hits=1))
+        else:
+            self._expect(e, Delta(meter=-cents * U, hits=1))
+        if e.award_id is None or e.amount_cents is None:
+            raise self._fail(e, "records no award id or amount")
+        self.awards[e.award_id] = _ReplayAward(s.level, share, cents, e.amount_cents)
+        if self.defn.hit_policy is HitPolicy.SHARE and share == 1:
+            if self.groups.get(s.level):
+                raise self._fail(e, "takes the meter while a share group is open (it joins)")
+            self.groups[s.level] = [e.award_id]
+
+    def _pending(self, e: StoredEvent, does: str) -> PendingAward:
+        """The pending award event ``e`` pays or voids (``does``), refusing one already settled."""
+        a = self._award(e)
+        if a.status is not AwardStatus.PENDING:
+            raise self._fail(e, f"{does} award {e.award_id}, which is {a.status.value}")
+        return PendingAward(e.award_id or 0, a.level, a.share, a.meter_cents, a.amount_cents)
+
+    def _payment(self, e: StoredEvent) -> None:
+        """A ``payment`` of a validated pending award."""
+        a = self._award(e)
+        if a.validated_by is None:
+            raise self._fail(e, f"pays award {e.award_id} that no one validated")
+        pending = self._pending(e, "pays")
+        expected, _ = payment_events(self.defn, self._state(e), pending)
+        self._expect(e, expected[0].delta)
+        a.status = AwardStatus.PAID
+        self._close_group(e.award_id or 0)
+
+    def _void(self, e: StoredEvent) -> None:
+        """An ``adjustment`` voiding a pending award."""
+        pending = self._pending(e, "voids")
+        self._expect(e, void_delta(self.defn, pending))
+        self._award(e).status = AwardStatus.VOIDED
+        self._close_group(e.award_id or 0)
+
+    def _reconfigure(self, e: StoredEvent) -> None:
+        """A ``reconfigure`` of the suspended progressive: the definition in force changed, its
+        levels kept."""
+        if not self.suspended:
+            raise self._fail(e, "reconfigures a progressive in play (suspend it first)")
+        if e.detail.get("before") != self.defn.to_json():
+            raise self._fail(e, "changes a definition other than the one in force")
+        after = ProgressiveDefinition.from_json(str(e.detail.get("after", "")))
+        if [lv.level for lv in after.levels] != [lv.level for lv in self.defn.levels]:
+            raise self._fail(e, "changes the progressive's levels")
+        self.defn = after
 
     def _join(self, e: StoredEvent, s: LevelState) -> None:
         """A 100% hit joining its level's open share group (:attr:`HitPolicy.SHARE`)."""

@@ -12,7 +12,7 @@ chip count — and under the lock only, for a group of rounds of one progressive
    progressive's row and the chain head, in the order every writer takes them, and reads the
    levels and, per round, whether the round, its idempotency key or its table are known, the
    acting member's staff row, the last award id and the last staff event;
-2. each round's settlement planned (:func:`~croupier.progressive.meters.plan_settlement`) from
+2. each round's settlement planned (:func:`~croupier.progressive.planning.plan_settlement`) from
    the levels the rounds before it left, and its events chained (HMAC under the ledger key);
 3. one batch writing the rounds, the awards, the settlements, the events, the levels once (and
    the running totals the events move, :mod:`~croupier.progressive.totals`, in the same
@@ -37,6 +37,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -55,7 +56,6 @@ from croupier.progressive.meters import (
     LevelState,
     SettlementPlan,
     check_hands,
-    plan_settlement,
 )
 from croupier.progressive.model import (
     EventKind,
@@ -65,12 +65,14 @@ from croupier.progressive.model import (
     Role,
     RoundStatus,
 )
+from croupier.progressive.planning import plan_settlement
 from croupier.progressive.records import (
     Award,
     Contribution,
     RoundSettlement,
     settlement_to_json,
 )
+from croupier.progressive.roster import LoggedMember
 from croupier.progressive.store import dumps, now
 from croupier.progressive.totals import (
     LEVEL_INCREMENTS,
@@ -388,32 +390,13 @@ def play_group(
     st = conn.info[TX_STATE]
     locked: dict[int, str] = st.setdefault(LOCKED, {})
     held = locked.get(p0.pid) == p0.definition_json and st.get("head") is not None
-    reads = Batch(conn)
-    if not held:
-        reads.add(_LOCK_PROGRESSIVE, {"b_name": p0.progressive})
-        reads.add(_LOCK_HEAD, {})
-    for p in ps:
-        reads.add(
-            _STATE,
-            {"b_by": p.by, "b_pid": p.pid, "b_table": p.table, "b_rid": p.round_id, "b_key": p.key},
-        )
-    got = reads.run()
+    got = _read_group(conn, ps, held)
     states = got[len(got) - len(ps) :]
     out: list[RoundSettlement | None] = [None] * len(ps)
-    if held:
-        head_seq, head_mac = st["head"]
-        playable = p0.definition_json
-    else:
-        prog, head = got[0], got[1]
-        assert isinstance(prog, list) and isinstance(head, list)
-        if not prog or prog[0]["id"] != p0.pid or not head or prog[0]["suspended"]:
-            return out  # the procedure refuses them, saying why
-        playable = str(prog[0]["definition"])
-        defn = next((p.definition for p in ps if p.definition_json == playable), None)
-        if defn is None or not ledger_check(ledger, defn).ok:
-            return out
-        head_seq, head_mac = int(head[0]["head_seq"]), str(head[0]["head_mac"])
-        ledger._check_kept(head_seq)
+    found_head = (p0.definition_json, *st["head"]) if held else _playable_head(ledger, ps, got)
+    if found_head is None:
+        return out  # the procedure refuses them, saying why
+    playable, head_seq, head_mac = found_head
     first_state = next((s for s in states if s), None)
     if first_state is None:
         return out
@@ -427,20 +410,10 @@ def play_group(
     events: list[dict[str, Any]] = []
     for i, (p, state) in enumerate(zip(ps, states, strict=True)):
         assert isinstance(state, list)
-        if p.definition_json != playable or not state or p.round_id in seen_rounds:
+        if p.definition_json != playable or p.round_id in seen_rounds or p.key in seen_keys:
             continue
-        if p.key in seen_keys:
-            continue
-        if p.definition.hit_policy is HitPolicy.SHARE and _full_hit(p.definition, p.hands):
-            continue  # a 100% hit may join a share group: the procedure reads the groups
-        s0 = state[0]
-        if s0["round_status"] is not None or s0["settled"] is not None or s0["linked"] is None:
-            continue
-        entry = staff.get(p.by)
-        if entry is None or s0["by_role"] != entry[0].value or s0["by_credential"] != entry[1]:
-            continue
-        role = entry[0]
-        if not role.at_least(Role.DEALER):
+        role = _common_case_role(p, state, staff)
+        if role is None:
             continue
         plan = plan_settlement(p.definition, levels, p.positions, p.hands)
         award_ids = list(range(next_award, next_award + len(plan.awards)))
@@ -473,36 +446,7 @@ def play_group(
         # a crash (or a test's fault) at any stage before the write leaves nothing written
         for stage in ("contributions", "award-rows", "awards", "levels", "before-commit"):
             ledger._fault(stage)
-        writes.add(
-            _INSERT_ROUND,
-            {
-                "progressive_id": p.pid,
-                "round_id": p.round_id,
-                "table_id": p.table,
-                "status": RoundStatus.SETTLED.value,
-                "positions": json.dumps(list(p.positions)),
-                "chips_counted": len(p.positions),
-                "content": p.content,
-            },
-        )
-        writes.add(
-            _INSERT_AWARDS,
-            [
-                award_row(p.pid, p.round_id, p.table, a, n)
-                for n, a in zip(award_ids, plan.awards, strict=True)
-            ],
-        )
-        writes.add(
-            _INSERT_SETTLEMENT,
-            {
-                "idempotency_key": p.key,
-                "progressive_id": p.pid,
-                "round_id": p.round_id,
-                "fingerprint": p.fingerprint,
-                "result": settlement_to_json(result),
-                "created_at": at,
-            },
-        )
+        _queue_round(writes, p, plan, award_ids, result, at)
         events.extend(rows)
         levels.update(plan.states)
         next_award += len(plan.awards)
@@ -511,16 +455,126 @@ def play_group(
         out[i] = result
     if not events:
         return out
-    moved = rows_totals(events)  # the running totals the events move, most with their levels
-    for lv, s in levels.items():
-        if s != found[lv]:
-            params = level_params(p0.pid, found[lv], s) | take_level_totals(moved, p0.pid, lv)
-            writes.add(_STORE_LEVEL_TOTALS, params, rows=1)
-    writes.add(_INSERT_EVENTS, events)
-    for stmt, params in totals_writes(moved):  # the rest of them: the table's payouts
-        writes.add(stmt, params, rows=1)
-    writes.add(_MOVE_HEAD, {"b_seq": head_seq, "b_mac": head_mac})
+    _queue_group(writes, p0.pid, found, levels, events, (head_seq, head_mac))
     st["head"] = [head_seq, head_mac]  # the copy kept outside the database follows it
     mark_anchor(st, (e["kind"] for e in events))
     locked[p0.pid] = playable
     return out
+
+
+def _read_group(conn: Connection, ps: Sequence[Prepared], held: bool) -> list[Any]:
+    """The group's one batch of reads: unless its transaction ``held`` them already, the
+    progressive's row and the chain head, locked; then each round's :data:`_STATE`."""
+    reads = Batch(conn)
+    if not held:
+        reads.add(_LOCK_PROGRESSIVE, {"b_name": ps[0].progressive})
+        reads.add(_LOCK_HEAD, {})
+    for p in ps:
+        reads.add(
+            _STATE,
+            {"b_by": p.by, "b_pid": p.pid, "b_table": p.table, "b_rid": p.round_id, "b_key": p.key},
+        )
+    return reads.run()
+
+
+def _playable_head(
+    ledger: LedgerBase, ps: Sequence[Prepared], got: list[Any]
+) -> tuple[str, int, str] | None:
+    """From the group's reads of the progressive's row and the chain head (locked): the
+    definition its rounds are played under and the chain head, or ``None`` when the procedure
+    is to refuse them (no such progressive, suspended, a definition the ledger's check fails)."""
+    p0 = ps[0]
+    prog, head = got[0], got[1]
+    assert isinstance(prog, list) and isinstance(head, list)
+    if not prog or prog[0]["id"] != p0.pid or not head or prog[0]["suspended"]:
+        return None
+    playable = str(prog[0]["definition"])
+    defn = next((p.definition for p in ps if p.definition_json == playable), None)
+    if defn is None or not ledger_check(ledger, defn).ok:
+        return None
+    head_seq, head_mac = int(head[0]["head_seq"]), str(head[0]["head_mac"])
+    ledger._check_kept(head_seq)
+    return playable, head_seq, head_mac
+
+
+def _common_case_role(
+    p: Prepared, state: list[Any], staff: Mapping[str, LoggedMember]
+) -> Role | None:
+    """The role of the round's dealer when round ``p`` (its :data:`_STATE` rows ``state``) is the
+    common case this module settles — open, unsettled, linked, no 100% hit in a share group,
+    placed by a dealer or above whose role and credential are the ledger's — else ``None``."""
+    if not state:
+        return None
+    if p.definition.hit_policy is HitPolicy.SHARE and _full_hit(p.definition, p.hands):
+        return None  # a 100% hit may join a share group: the procedure reads the groups
+    s0 = state[0]
+    if s0["round_status"] is not None or s0["settled"] is not None or s0["linked"] is None:
+        return None
+    entry = staff.get(p.by)
+    if entry is None or s0["by_role"] != entry[0].value or s0["by_credential"] != entry[1]:
+        return None
+    role = entry[0]
+    return role if role.at_least(Role.DEALER) else None
+
+
+def _queue_round(
+    writes: Batch,
+    p: Prepared,
+    plan: SettlementPlan,
+    award_ids: list[int],
+    result: RoundSettlement,
+    at: datetime,
+) -> None:
+    """Queue round ``p``'s rows: the round, its awards and its settlement."""
+    writes.add(
+        _INSERT_ROUND,
+        {
+            "progressive_id": p.pid,
+            "round_id": p.round_id,
+            "table_id": p.table,
+            "status": RoundStatus.SETTLED.value,
+            "positions": json.dumps(list(p.positions)),
+            "chips_counted": len(p.positions),
+            "content": p.content,
+        },
+    )
+    writes.add(
+        _INSERT_AWARDS,
+        [
+            award_row(p.pid, p.round_id, p.table, a, n)
+            for n, a in zip(award_ids, plan.awards, strict=True)
+        ],
+    )
+    writes.add(
+        _INSERT_SETTLEMENT,
+        {
+            "idempotency_key": p.key,
+            "progressive_id": p.pid,
+            "round_id": p.round_id,
+            "fingerprint": p.fingerprint,
+            "result": settlement_to_json(result),
+            "created_at": at,
+        },
+    )
+
+
+def _queue_group(
+    writes: Batch,
+    pid: int,
+    found: dict[MeterLevel, LevelState],
+    levels: dict[MeterLevel, LevelState],
+    events: list[dict[str, Any]],
+    head: tuple[int, str],
+) -> None:
+    """Queue the group's writes after its rounds': each level it moved (compare-and-set from
+    ``found`` to ``levels``, with its running totals), the events, the other running totals and
+    the chain head."""
+    moved = rows_totals(events)  # the running totals the events move, most with their levels
+    for lv, s in levels.items():
+        if s != found[lv]:
+            params = level_params(pid, found[lv], s) | take_level_totals(moved, pid, lv)
+            writes.add(_STORE_LEVEL_TOTALS, params, rows=1)
+    writes.add(_INSERT_EVENTS, events)
+    for stmt, params in totals_writes(moved):  # the rest of them: the table's payouts
+        writes.add(stmt, params, rows=1)
+    writes.add(_MOVE_HEAD, {"b_seq": head[0], "b_mac": head[1]})

@@ -43,7 +43,6 @@ from croupier.progressive.meters import (
     EventDraft,
     GroupMember,
     SettlementPlan,
-    plan_settlement,
 )
 from croupier.progressive.model import (
     AwardStatus,
@@ -54,6 +53,7 @@ from croupier.progressive.model import (
     Role,
     RoundStatus,
 )
+from croupier.progressive.planning import plan_settlement
 from croupier.progressive.play import (
     award_row,
     play,
@@ -414,20 +414,7 @@ class ProgressiveSystem:
             raise RoundStateError(f"a position holds one progressive wager, got {ps!r}")
         with self._logging_refusal(table, by), self._write() as (conn, pid, defn):
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(d)(1)"), "accepting wagers")
-            if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
-                raise LinkError(
-                    f"progressive {self.name!r} is suspended (its reason: GET /progressives/"
-                    f"{self.name}, or croupier meters --history): no wager is accepted at its tables until "
-                    "it is resumed",
-                    section="605a.8",
-                    also=RECONFIGURATION_RULE,
-                )
-            require_configuration(self.ledger, defn)
-            linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()
-            if linked is None:
-                raise LinkError(
-                    f"table {table} is not linked to progressive {self.name!r}", section="605a.8"
-                )
+            self._check_accepting(conn, pid, defn, table)
             r = _round(conn, pid, defn, round_id)
             if r is None:
                 _put_round(
@@ -446,22 +433,7 @@ class ProgressiveSystem:
                 )
                 accepted = sorted(ps)
             else:
-                if r.table_id != table:
-                    raise RoundStateError(
-                        f"round {round_id!r} is at table {r.table_id}, not {table}"
-                    )
-                if r.status is not RoundStatus.OPEN:
-                    raise LockoutError(
-                        f"round {round_id!r} is locked out ({r.status.value}): no progressive "
-                        f'wager is accepted after "No more bets"',
-                        section=defn.rule("(d)(2)"),
-                    )
-                again = sorted(set(ps) & set(r.positions))
-                if again:
-                    raise RoundStateError(
-                        f"position(s) {', '.join(map(str, again))} already hold a progressive "
-                        f"wager in round {round_id!r}"
-                    )
+                _check_more_wagers(r, round_id, table, ps, defn)
                 accepted = sorted({*r.positions, *ps})
                 _set_round(conn, pid, round_id, RoundStatus.OPEN, positions=json.dumps(accepted))
             self.ledger._append(
@@ -490,6 +462,26 @@ class ProgressiveSystem:
                 tuple(accepted),
                 None,
                 content if r is None else r.content,
+            )
+
+    def _check_accepting(
+        self, conn: Connection, pid: int, defn: ProgressiveDefinition, table: str
+    ) -> None:
+        """Refuse a wager while the progressive is suspended, its configuration not the
+        approved one, or at a table not linked to it (§ 605a.8)."""
+        if conn.execute(_SUSPENDED, {"b_pid": pid}).scalar_one():
+            raise LinkError(
+                f"progressive {self.name!r} is suspended (its reason: GET /progressives/"
+                f"{self.name}, or croupier meters --history): no wager is accepted at its tables until "
+                "it is resumed",
+                section="605a.8",
+                also=RECONFIGURATION_RULE,
+            )
+        require_configuration(self.ledger, defn)
+        linked = conn.execute(_LINKED, {"b_pid": pid, "b_table": table}).first()
+        if linked is None:
+            raise LinkError(
+                f"table {table} is not linked to progressive {self.name!r}", section="605a.8"
             )
 
     def lock_out(self, round_id: str, *, by: str) -> None:
@@ -591,7 +583,7 @@ class ProgressiveSystem:
 
         ``hands`` are the qualifying hands (any position not listed lost). The round's wagers
         contribute to every level, then positions are paid in the regulated order (see
-        :func:`~croupier.progressive.meters.plan_settlement`). Awards that are a share of a meter
+        :func:`~croupier.progressive.planning.plan_settlement`). Awards that are a share of a meter
         are pending validation. Retrying with the same ``idempotency_key`` and hands returns the
         first result (``replayed=True``) and changes nothing; the same key with other hands is an
         :class:`~croupier.errors.IdempotencyConflictError`. A held round raises
@@ -616,22 +608,7 @@ class ProgressiveSystem:
                 return self._replayed(conn, pid, done.round_id, key)
             role = self.ledger._user(conn, by, Role.DEALER, defn.rule("(g)"), "settling a round")
             r = self._round_for_update(conn, pid, defn, round_id)
-            if r.status is RoundStatus.HELD:
-                raise RoundHeldError(
-                    f"round {round_id!r} is held: {r.chips_counted} value chips for "
-                    f"{len(r.positions)} progressive wagers accepted",
-                    section=defn.rule("(f)"),
-                )
-            if r.status is not RoundStatus.VERIFIED:
-                hint = {
-                    RoundStatus.OPEN: "lock out and count the chips first",
-                    RoundStatus.LOCKED: "count the chips first",
-                    RoundStatus.SETTLED: "it was settled under another idempotency key",
-                    RoundStatus.VOIDED: "it was voided",
-                }.get(r.status, "")
-                raise RoundStateError(
-                    f"round {round_id!r} is {r.status.value} and cannot be settled: {hint}"
-                )
+            _check_settleable(r, round_id, defn)
             before = self.ledger._levels(conn, pid)
             groups = _open_groups(conn, pid) if defn.hit_policy is HitPolicy.SHARE else None
             plan = plan_settlement(defn, before, r.positions, hands, groups)
@@ -728,3 +705,45 @@ class ProgressiveSystem:
         """Insert an award row, its id the last one's + 1 (writers hold the chain head, so ids
         follow commit order; the fast path of :meth:`play_round` numbers them the same way)."""
         return int(conn.execute(_INSERT_AWARD, award_row(pid, round_id, table_id, a)).scalar_one())
+
+
+def _check_more_wagers(
+    r: RoundView, round_id: str, table: str, ps: Sequence[int], defn: ProgressiveDefinition
+) -> None:
+    """Refuse more wagers in round ``r``: at another table, after the lock-out (§ 633b.2(d)(2)),
+    or at a position already holding one."""
+    if r.table_id != table:
+        raise RoundStateError(f"round {round_id!r} is at table {r.table_id}, not {table}")
+    if r.status is not RoundStatus.OPEN:
+        raise LockoutError(
+            f"round {round_id!r} is locked out ({r.status.value}): no progressive "
+            f'wager is accepted after "No more bets"',
+            section=defn.rule("(d)(2)"),
+        )
+    again = sorted(set(ps) & set(r.positions))
+    if again:
+        raise RoundStateError(
+            f"position(s) {', '.join(map(str, again))} already hold a progressive "
+            f"wager in round {round_id!r}"
+        )
+
+
+def _check_settleable(r: RoundView, round_id: str, defn: ProgressiveDefinition) -> None:
+    """Refuse to settle round ``r`` unless its chips were counted and verified: a held round
+    (§ 633b.2(f)) or one not yet verified, settled or voided."""
+    if r.status is RoundStatus.HELD:
+        raise RoundHeldError(
+            f"round {round_id!r} is held: {r.chips_counted} value chips for "
+            f"{len(r.positions)} progressive wagers accepted",
+            section=defn.rule("(f)"),
+        )
+    if r.status is not RoundStatus.VERIFIED:
+        hint = {
+            RoundStatus.OPEN: "lock out and count the chips first",
+            RoundStatus.LOCKED: "count the chips first",
+            RoundStatus.SETTLED: "it was settled under another idempotency key",
+            RoundStatus.VOIDED: "it was voided",
+        }.get(r.status, "")
+        raise RoundStateError(
+            f"round {round_id!r} is {r.status.value} and cannot be settled: {hint}"
+        )

@@ -53,9 +53,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import ValidationError
 
 from croupier.analysis.hit_odds import NJ_MAX_ONE_IN, NJ_RULE, AwardOdds, LevelOdds, longer_than
 from croupier.analysis.parsheet import exact_parsheet
@@ -78,15 +78,12 @@ from croupier.games.blackjack_rules import PlayRules
 from croupier.inputs import read_toml, where
 from croupier.paytables import Paytable, paytable_digest
 from croupier.paytables.digest import sha256_of
+from croupier.table.submission_file import HitOddsBasis, SubmissionFile, WagerSpec
 from croupier.units import format_money, parse_money
 from croupier.wagers import Wager, get_wager
 from croupier.wagers.at_table import TableGame
 from croupier.wagers.base_games import BASE_GAMES, RECORDED_BASE, BaseGame
 from croupier.wagers.switch_hands import Variant
-
-HitOddsBasis = Literal["level", "award"]
-"""What ``hit_odds_bound`` applies to: each progressive meter level (any award from it, the
-default) or each award line paying a share of a meter."""
 
 SWITCH_HANDS_INCREMENT_CENTS = 500
 """§ 633b.4(b): at Switch Hands all Blackjack wagers are placed in $5 increments."""
@@ -97,47 +94,6 @@ def _required_base(wager: Wager) -> tuple[tuple[str, ...], str] | None:
     if not wager.base_wagers:
         return None
     return wager.base_wagers, wager.base_rule or wager.section
-
-
-# -- the file schema (pydantic) --------------------------------------------------------------------
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class WagerSpec(_Strict):
-    """One ``[[wagers]]`` table of the file."""
-
-    wager: str = Field(min_length=1)
-    paytable: str | None = None
-    min: str | None = None
-    max: str | None = None
-    amounts: list[str] | None = None
-
-
-class SubmissionFile(_Strict):
-    """The whole file (see the module docstring). Its numbers and flags are the file's own
-    types, never converted: ``decks = true`` is not one deck, ``switch_hands = "no"`` not
-    ``False`` (pydantic's strict integers and booleans)."""
-
-    game: TableGame
-    name: str = ""
-    decks: StrictInt = Field(ge=1, le=8)
-    dealer: Literal["S17", "H17"] | None = None
-    switch_hands: StrictBool = False
-    blackjack_premium: StrictBool = False
-    tie_blackjack_pays: StrictBool | None = None
-    late_surrender: StrictBool | None = None
-    double_after_split: StrictBool | None = None
-    split_hands: StrictInt | None = Field(default=None, ge=1, le=8)
-    resplit_aces: StrictBool | None = None
-    hit_split_aces: StrictBool | None = None
-    seats: StrictInt = Field(default=7, ge=1, le=9)
-    adjacent_boxes: StrictInt | None = Field(default=None, ge=1)
-    hit_odds_bound: StrictInt = Field(default=NJ_MAX_ONE_IN, ge=1)
-    hit_odds_basis: HitOddsBasis = "level"
-    wagers: list[WagerSpec] = Field(min_length=1)
 
 
 # -- the domain object -----------------------------------------------------------------------------
@@ -380,123 +336,164 @@ def check_submission(spec: SubmissionFile) -> tuple[Violation, ...]:
 
 
 def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Violation, ...]]:
+    """The submission ``spec`` as a :class:`RulesSubmission` named ``source``, with every
+    violation found, in file order: each wager's, then the table's options, then the progressive
+    hit odds and the paytables that must be shared."""
     problems: list[Violation] = []
-    game = spec.game
-    bases = BASE_GAMES[game].base_wagers
     offered_ids = [w.wager.strip().lower() for w in spec.wagers]
-    wagers: list[OfferedWager] = []
     seen: set[str] = set()
-    for spec_w in spec.wagers:
-        wid = spec_w.wager.strip().lower()
-        where = f"wager {wid}"
-        if wid in seen:
-            problems.append(Violation(f"{where} is listed twice", "601a.2"))
-        seen.add(wid)
-        wager: Wager | None = None
-        if wid in RECORDED_BASE:
-            if wid not in bases:
-                problems.append(
-                    Violation(f"the {wid} wager is not a {game.value} wager", RECORDED_BASE[wid])
-                )
-            if spec_w.paytable is not None:
-                problems.append(Violation(f"{where}: croupier has no paytable for it", None))
-        else:
-            wager = _wager_for(spec_w, problems)
-        table: Paytable | None = None
-        if wager is not None:
-            if wager.game is not game.game:
-                section = (_required_base(wager) or ((), wager.section))[1]
-                problems.append(
-                    Violation(
-                        f"the {wager.name} wager is offered at {wager.game.value}, "
-                        f"not at {game.value}",
-                        section,
-                    )
-                )
-            else:
+    wagers = tuple(_offered_wager(spec, w, offered_ids, seen, problems) for w in spec.wagers)
+    _check_table(spec, offered_ids, problems)
+    for w in wagers:
+        if w.paytable is not None and w.paytable.progressive is not None:
+            _check_hit_odds(w, spec, problems)
+    _check_shared_paytables(wagers, problems)
+    return _rules_submission(spec, source, wagers), tuple(problems)
+
+
+def _offered_wager(
+    spec: SubmissionFile,
+    spec_w: WagerSpec,
+    offered_ids: list[str],
+    seen: set[str],
+    problems: list[Violation],
+) -> OfferedWager:
+    """One ``[[wagers]]`` entry checked (listed once, the game's, its paytable, its limits or
+    sizes, the base wager it needs) and made an :class:`OfferedWager`; ``seen`` gains its id."""
+    game = spec.game
+    wid = spec_w.wager.strip().lower()
+    where = f"wager {wid}"
+    if wid in seen:
+        problems.append(Violation(f"{where} is listed twice", "601a.2"))
+    seen.add(wid)
+    wager: Wager | None = None
+    if wid in RECORDED_BASE:
+        if wid not in BASE_GAMES[game].base_wagers:
+            problems.append(
+                Violation(f"the {wid} wager is not a {game.value} wager", RECORDED_BASE[wid])
+            )
+        if spec_w.paytable is not None:
+            problems.append(Violation(f"{where}: croupier has no paytable for it", None))
+    else:
+        wager = _wager_for(spec_w, problems)
+    table = _wager_paytable(spec, spec_w, wager, problems) if wager is not None else None
+    lo, hi, amounts = _check_limits(spec, spec_w, wager, table, problems)
+    # the base wager the section requires
+    needs = _required_base(wager) if wager is not None else None
+    if (
+        needs is not None
+        and (wager is None or wager.game is game.game)
+        and not any(b in offered_ids for b in needs[0])
+    ):
+        base = " or ".join(needs[0])
+        problems.append(
+            Violation(
+                f"the {wid} wager is offered only to a player who placed the {base} wager, "
+                "which the table does not offer",
+                needs[1],
+            )
+        )
+    return OfferedWager(wid, table, lo, hi, amounts)
+
+
+def _wager_paytable(
+    spec: SubmissionFile, spec_w: WagerSpec, wager: Wager, problems: list[Violation]
+) -> Paytable | None:
+    """The paytable ``spec_w`` names for ``wager`` at this table, or ``None`` with the violation
+    added (a wager of another game, a deck count it is not offered at, no paytable named, or one
+    the section does not define)."""
+    game = spec.game
+    if wager.game is not game.game:
+        section = (_required_base(wager) or ((), wager.section))[1]
+        problems.append(
+            Violation(
+                f"the {wager.name} wager is offered at {wager.game.value}, not at {game.value}",
+                section,
+            )
+        )
+        return None
+    try:
+        wager.check_decks(spec.decks)
+    except RulesError as exc:
+        problems.append(_broken_rule(exc))
+        return None
+    if spec_w.paytable is None:
+        keys = ", ".join(dict.fromkeys(t.key for t in wager.paytables()))
+        problems.append(
+            Violation(
+                f"wager {spec_w.wager.strip().lower()}: name the paytable the table uses "
+                f"(§ {wager.section} defines {keys})",
+                wager.section,
+            )
+        )
+        return None
+    return _check_paytable(wager, spec_w.paytable, spec.decks, problems)
+
+
+def _check_limits(
+    spec: SubmissionFile,
+    spec_w: WagerSpec,
+    wager: Wager | None,
+    table: Paytable | None,
+    problems: list[Violation],
+) -> tuple[int | None, int | None, tuple[int, ...]]:
+    """A wager's minimum, maximum and progressive sizes in cents, checked: a progressive wager
+    lists its sizes (each one the section allows), any other its minimum and maximum, the
+    minimum not above the maximum, and at Switch Hands the Blackjack wager's limits in $5."""
+    where = f"wager {spec_w.wager.strip().lower()}"
+    lo = _money(spec_w.min, f"{where} min", problems) if spec_w.min else None
+    hi = _money(spec_w.max, f"{where} max", problems) if spec_w.max else None
+    amounts: list[int] = []
+    progressive = table is not None and table.progressive is not None
+    sizes_table = table
+    if sizes_table is None and wager is not None and wager.wager_amount_rule is not None:
+        # the paytable was refused (e.g. printed for another deck count): the sizes rule
+        # (§ 633b.2(e), § 633b.3(e)) is still checked, against the section's other paytables
+        sizes_table = next(
+            (t for t in _paytables_or_none(wager) if t.progressive is not None), None
+        )
+    if spec_w.amounts is not None:
+        for text in spec_w.amounts:
+            cents = _money(text, f"{where} amount", problems)
+            if cents is None:
+                continue
+            amounts.append(cents)
+            if wager is not None and sizes_table is not None:
                 try:
-                    wager.check_decks(spec.decks)
+                    wager.check_wager_amount(sizes_table, cents)
                 except RulesError as exc:
                     problems.append(_broken_rule(exc))
-                else:
-                    if spec_w.paytable is None:
-                        keys = ", ".join(dict.fromkeys(t.key for t in wager.paytables()))
-                        problems.append(
-                            Violation(
-                                f"{where}: name the paytable the table uses (§ {wager.section} "
-                                f"defines {keys})",
-                                wager.section,
-                            )
-                        )
-                    else:
-                        table = _check_paytable(wager, spec_w.paytable, spec.decks, problems)
-        # limits, or the progressive sizes
-        lo = _money(spec_w.min, f"{where} min", problems) if spec_w.min else None
-        hi = _money(spec_w.max, f"{where} max", problems) if spec_w.max else None
-        amounts: list[int] = []
-        progressive = table is not None and table.progressive is not None
-        sizes_table = table
-        if sizes_table is None and wager is not None and wager.wager_amount_rule is not None:
-            # the paytable was refused (e.g. printed for another deck count): the sizes rule
-            # (§ 633b.2(e), § 633b.3(e)) is still checked, against the section's other paytables
-            sizes_table = next(
-                (t for t in _paytables_or_none(wager) if t.progressive is not None), None
+    elif progressive:
+        problems.append(
+            Violation(f"{where}: a progressive wager lists its amounts (e.g. $1, $5)", None)
+        )
+    if not progressive and spec_w.amounts is None and (spec_w.min is None or spec_w.max is None):
+        problems.append(Violation(f"{where}: give its minimum and maximum", "601a.2"))
+    if lo is not None and hi is not None and lo > hi:
+        problems.append(
+            Violation(f"{where}: minimum {format_money(lo)} above maximum {format_money(hi)}", None)
+        )
+    if (
+        spec.switch_hands
+        and spec_w.wager.strip().lower() in BASE_GAMES[spec.game].base_wagers
+        and any(c % SWITCH_HANDS_INCREMENT_CENTS for c in (lo, hi) if c is not None)
+    ):
+        problems.append(
+            Violation(
+                "at Switch Hands the Blackjack wager is placed in $5 increments; limits "
+                f"{format_money(lo or 0)}–{format_money(hi or 0)} allow others",
+                "633b.4(b)",
             )
-        if spec_w.amounts is not None:
-            for text in spec_w.amounts:
-                cents = _money(text, f"{where} amount", problems)
-                if cents is None:
-                    continue
-                amounts.append(cents)
-                if wager is not None and sizes_table is not None:
-                    try:
-                        wager.check_wager_amount(sizes_table, cents)
-                    except RulesError as exc:
-                        problems.append(_broken_rule(exc))
-        elif progressive:
-            problems.append(
-                Violation(f"{where}: a progressive wager lists its amounts (e.g. $1, $5)", None)
-            )
-        if (
-            not progressive
-            and spec_w.amounts is None
-            and (spec_w.min is None or spec_w.max is None)
-        ):
-            problems.append(Violation(f"{where}: give its minimum and maximum", "601a.2"))
-        if lo is not None and hi is not None and lo > hi:
-            problems.append(
-                Violation(
-                    f"{where}: minimum {format_money(lo)} above maximum {format_money(hi)}", None
-                )
-            )
-        if (
-            spec.switch_hands
-            and wid in bases
-            and any(c % SWITCH_HANDS_INCREMENT_CENTS for c in (lo, hi) if c is not None)
-        ):
-            problems.append(
-                Violation(
-                    "at Switch Hands the Blackjack wager is placed in $5 increments; limits "
-                    f"{format_money(lo or 0)}–{format_money(hi or 0)} allow others",
-                    "633b.4(b)",
-                )
-            )
-        # the base wager the section requires
-        needs = _required_base(wager) if wager is not None else None
-        if (
-            needs is not None
-            and (wager is None or wager.game is game.game)
-            and not any(b in offered_ids for b in needs[0])
-        ):
-            base = " or ".join(needs[0])
-            problems.append(
-                Violation(
-                    f"the {wid} wager is offered only to a player who placed the {base} wager, "
-                    "which the table does not offer",
-                    needs[1],
-                )
-            )
-        wagers.append(OfferedWager(wid, table, lo, hi, tuple(amounts)))
+        )
+    return lo, hi, tuple(amounts)
+
+
+def _check_table(spec: SubmissionFile, offered_ids: list[str], problems: list[Violation]) -> None:
+    """The table's own violations: no base wager offered, the Blackjack house options (given at
+    another game, contradicting one another, the dealer's soft 17 not said) and Four Card
+    Poker's adjacent boxes not said."""
+    game = spec.game
+    bases = BASE_GAMES[game].base_wagers
     if not any(b in offered_ids for b in bases) and not any(
         w.stands_alone and w.game is game.game for w in map(_known, offered_ids) if w is not None
     ):
@@ -559,9 +556,11 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
                 "641a.7(e)",
             )
         )
-    for w in wagers:
-        if w.paytable is not None and w.paytable.progressive is not None:
-            _check_hit_odds(w, spec, problems)
+
+
+def _check_shared_paytables(wagers: tuple[OfferedWager, ...], problems: list[Violation]) -> None:
+    """Wagers the regulation makes share one paytable (a registered wager's ``one_paytable``)
+    offered with different ones."""
     shared: dict[tuple[str, str], set[str]] = {}
     for w in wagers:
         registered = _known(w.wager)
@@ -572,16 +571,22 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
             problems.append(
                 Violation(f"{what} share one paytable, not {', '.join(sorted(tables))}", rule)
             )
-    sub = RulesSubmission(
+
+
+def _rules_submission(
+    spec: SubmissionFile, source: str, wagers: tuple[OfferedWager, ...]
+) -> RulesSubmission:
+    """The :class:`RulesSubmission` of a checked ``spec``, its house options' defaults filled in."""
+    return RulesSubmission(
         source,
-        game,
+        spec.game,
         spec.name,
         spec.decks,
         SoftSeventeen.HITS if spec.dealer == "H17" else SoftSeventeen.STANDS,
         spec.switch_hands,
         spec.seats,
         spec.adjacent_boxes,
-        tuple(wagers),
+        wagers,
         blackjack_premium=spec.blackjack_premium,
         tie_blackjack_pays=bool(spec.tie_blackjack_pays or spec.blackjack_premium),
         late_surrender=bool(spec.late_surrender),
@@ -592,7 +597,6 @@ def _build(spec: SubmissionFile, source: str) -> tuple[RulesSubmission, tuple[Vi
         hit_odds_bound=spec.hit_odds_bound,
         hit_odds_basis=spec.hit_odds_basis,
     )
-    return sub, tuple(problems)
 
 
 # -- progressive hit odds --------------------------------------------------------------------------
