@@ -47,18 +47,7 @@ LAYER = {
 
 KNOWN_CYCLES: set[frozenset[str]] = set()
 
-KNOWN_PRIVATE: dict[str, set[str]] = {
-    # the exact Ax Man count's hand distribution and the Four Card Poker kernels' tables: the
-    # wagers' and games' private names the analysis reads; their owners make them public
-    "analysis/axman.py": {
-        "croupier.wagers._axman_exact",
-        "croupier.wagers._axman_exact.hand_distribution",
-    },
-    "analysis/kernels/four_card_poker.py": {
-        "croupier.games.four_card_poker_exact._PERMS",
-        "croupier.wagers.four_card_poker.ante_play._default_strategy",
-    },
-}
+KNOWN_PRIVATE: dict[str, set[str]] = {}
 """Private names of another package a module still uses (to be made public, then removed here)."""
 
 SRC = Path(croupier.__file__).parent

@@ -23,7 +23,6 @@ from typing import Any
 from croupier.cards import Card, Shoe, format_cards
 from croupier.errors import CardError, citation
 from croupier.games.blackjack import BlackjackRules
-from croupier.wagers._axman_exact import hand_distribution
 from croupier.wagers.axman import (
     DEFAULT_READING,
     KING_OF_DIAMONDS,
@@ -31,6 +30,7 @@ from croupier.wagers.axman import (
     AxManOutcome,
     AxManReading,
     axman_for,
+    hand_distribution,
 )
 from croupier.wagers.base import net_win
 

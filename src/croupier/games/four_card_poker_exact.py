@@ -131,7 +131,9 @@ def canonical_five(colex: IntArray) -> IntArray:
     return best
 
 
-_PERMS = np.array(list(permutations(range(4))), dtype=np.int64)
+SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
+"""The 24 permutations of the four suits, one a row (``SUIT_PERMUTATIONS[k][s]`` is the suit
+``s`` becomes under the k-th): a hand and its suit-permuted images count alike."""
 
 
 def canonical_with_permutation(colex: IntArray) -> tuple[IntArray, IntArray]:
@@ -140,7 +142,7 @@ def canonical_with_permutation(colex: IntArray) -> tuple[IntArray, IntArray]:
     hands = _hands_of(colex)
     best = np.full(hands.shape[0], np.iinfo(np.int64).max, dtype=np.int64)
     which = np.zeros(hands.shape[0], dtype=np.int64)
-    for k, perm in enumerate(_PERMS):
+    for k, perm in enumerate(SUIT_PERMUTATIONS):
         mapped = (hands // 4) * 4 + perm[hands % 4]
         mapped.sort(axis=1)
         idx = np.zeros(hands.shape[0], dtype=np.int64)
@@ -156,7 +158,7 @@ def upcard_position(colex: IntArray, upcard: IntArray) -> tuple[IntArray, IntArr
     """For player hands (colex) and dealer face-up cards (card indices): the class representative
     and the position of the mapped face-up card among the 47 cards the representative lacks."""
     canon, which = canonical_with_permutation(colex)
-    perm = _PERMS[which]
+    perm = SUIT_PERMUTATIONS[which]
     mapped = (upcard // 4) * 4 + perm[np.arange(len(upcard)), upcard % 4]
     rep = _hands_of(canon)
     below = (rep < mapped[:, None]).sum(axis=1)
@@ -164,7 +166,7 @@ def upcard_position(colex: IntArray, upcard: IntArray) -> tuple[IntArray, IntArr
 
 
 _PERM_MAPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple((c // 4) * 4 + int(p[c % 4]) for c in range(52)) for p in _PERMS
+    tuple((c // 4) * 4 + int(p[c % 4]) for c in range(52)) for p in SUIT_PERMUTATIONS
 )
 """``_PERM_MAPS[k][c]``: card ``c`` with its suit relabelled by the ``k``-th suit permutation."""
 _COMB_ROWS: tuple[tuple[int, ...], ...] = tuple(

@@ -47,7 +47,7 @@ from croupier.games.blackjack import (
     check_dealer_hand,
 )
 from croupier.paytables import Paytable
-from croupier.wagers._axman_exact import round_counts
+from croupier.wagers._axman_exact import hand_distribution, round_counts
 from croupier.wagers._axman_hands import (
     DEFAULT_READING,
     KING_OF_DIAMONDS,
@@ -277,6 +277,7 @@ __all__ = [
     "axman_hand",
     "better",
     "five_highest",
+    "hand_distribution",
     "outcome_position",
     "read_dealer_hand",
     "read_poker_hand",

@@ -176,14 +176,14 @@ def test_every_wager_reads_the_rounds_like_classify(wager_id: str) -> None:
 
 def test_the_ante_and_play_kernel_meets_every_decision() -> None:
     # fold, 1× and 3× all occur, and the decisions match the scalar face-up-card strategy
-    from croupier.wagers.four_card_poker.ante_play import _default_strategy
+    from croupier.wagers.four_card_poker.ante_play import default_strategy
 
     wager = get_wager("four-card-poker")
     plan = plan_for(wager, ONE_DECK)
     assert plan is not None
     records, _ = _rounds(3_000, 17)
     perms, comb_t, classes, up, patterns = plan.args[1:]
-    strategy = _default_strategy()
+    strategy = default_strategy()
     seen = set()
     for row in records[:1_500].tolist():
         hand = np.array(row[:5], dtype=np.int64)
@@ -197,10 +197,10 @@ def test_the_ante_and_play_kernel_meets_every_decision() -> None:
 def test_the_suit_pattern_picks_the_permutation_of_the_exact_table() -> None:
     # the permutation looked up by suit pattern is the one canonical_with_permutation finds by
     # trying all 24 (the first reaching the least colex index), on random hands of every shape
-    from croupier.games.four_card_poker_exact import _PERMS, canonical_with_permutation
+    from croupier.games.four_card_poker_exact import SUIT_PERMUTATIONS, canonical_with_permutation
     from croupier.poker.four_card import COMB, colex_index
 
-    table = kf.pattern_permutations(_PERMS.astype(np.int64), COMB)
+    table = kf.pattern_permutations(SUIT_PERMUTATIONS.astype(np.int64), COMB)
     gen = np.random.default_rng(5)
     hands = np.sort(np.argsort(gen.random((40_000, 52)), axis=1)[:, :5], axis=1)
     quads = np.array([[0, 1, 2, 3, 51], [4, 5, 6, 7, 8], [8, 9, 10, 11, 12]])  # rare shapes

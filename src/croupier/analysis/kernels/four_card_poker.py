@@ -382,12 +382,12 @@ def ante_play_plan(wager: Wager, shoe: Shoe) -> KernelPlan | None:
 def _strategy_tables() -> tuple[np.ndarray, ...]:
     """The suit permutations, C(n, k), the dealer table's classes and face-up-card decisions and
     the permutation of each suit pattern (built once a process: every chunk's plan reads them)."""
-    from croupier.games.four_card_poker_exact import _PERMS
+    from croupier.games.four_card_poker_exact import SUIT_PERMUTATIONS
     from croupier.poker.four_card import COMB
-    from croupier.wagers.four_card_poker.ante_play import _default_strategy
+    from croupier.wagers.four_card_poker.ante_play import default_strategy
 
-    table = _default_strategy().table
-    perms = np.ascontiguousarray(_PERMS, dtype=np.int64)
+    table = default_strategy().table
+    perms = np.ascontiguousarray(SUIT_PERMUTATIONS, dtype=np.int64)
     comb = np.ascontiguousarray(COMB, dtype=np.int64)
     out = (
         perms,

@@ -181,7 +181,7 @@ class AntePlay(FourCardPokerWager):
     def classify(self, cards: Sequence[Card]) -> AntePlayOutcome | None:
         """The outcome when the optimal strategy plays the player's five; ``None``: it folds."""
         rnd = DealtRound(tuple(cards[:5]), tuple(cards[5:]))
-        decision = _default_strategy().decide_with_upcard(rnd.player, rnd.dealer[0])
+        decision = default_strategy().decide_with_upcard(rnd.player, rnd.dealer[0])
         if decision is Decision.FOLD:
             return None
         show = rnd.showdown()
@@ -193,7 +193,7 @@ class AntePlay(FourCardPokerWager):
         colex = np.zeros(srt.shape[0], dtype=np.int64)
         for i in range(5):
             colex += COMB[srt[:, i], i + 1]
-        mult = _default_strategy().upcard_decisions_for(colex, cards[:, 5])
+        mult = default_strategy().upcard_decisions_for(colex, cards[:, 5])
         p = best_four_ordinals(cards[:, :5])
         d = best_four_ordinals(cards[:, 5:])
         cat = category_of_ordinal(p)
@@ -219,7 +219,7 @@ class AntePlay(FourCardPokerWager):
         """From the shipped dealer table: every deal of the player's five and dealer's six, the
         player following the optimal strategy."""
         _full_deck(shoe, self.spec.name)
-        analysis = _default_strategy().upcard_analysis
+        analysis = default_strategy().upcard_analysis
         tallies = [0] * (len(AntePlayOutcome) + 1)
         for (mult, strength, wins), n in analysis.counts.items():
             if mult == 0:
@@ -329,7 +329,9 @@ def _ante_outcome(cat: FourCardCategory, multiple: int, wins: bool) -> AntePlayO
 
 
 @functools.cache
-def _default_strategy() -> AntePlayStrategy:
+def default_strategy() -> AntePlayStrategy:
+    """The Ante and Play strategy that maximises the player's return (§ 641a.7(d)): the one the
+    settlement, the exact counts and the simulation kernels play."""
     # the decisions do not depend on the Ante bonus: every bonus hand is played 3x whatever it
     # pays (checked in the tests), and other hands earn none
     return AntePlayStrategy.for_bonus({})
@@ -460,7 +462,7 @@ def settle_round(
 
     ante_play = get_wager("four-card-poker")
     assert isinstance(ante_play, AntePlay)
-    strategy_decision = _default_strategy().decide_with_upcard(rnd.player, rnd.dealer[0])
+    strategy_decision = default_strategy().decide_with_upcard(rnd.player, rnd.dealer[0])
     show = rnd.showdown()
     results: list[WagerResult] = []
     decision: Decision | None = None
