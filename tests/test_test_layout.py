@@ -28,6 +28,7 @@ CROSS_CUTTING = frozenset(
         "test_error_hierarchy.py",  # the parents of every layer's errors
         "test_error_text.py",  # every error of the hierarchy
         "test_fuzz.py",  # every input surface
+        "test_house_size.py",  # every module and function of src/
         "test_layers.py",  # the layers of the house
         "test_money_limit.py",  # one money maximum from the columns to the CLI and HTTP
         "test_readme_python.py",  # the README
