@@ -207,7 +207,7 @@ TABLE = _obj(
         },
     },
 )
-"""An open table's round so far (:mod:`croupier.service.tables`)."""
+"""An open table's round so far (:mod:`croupier.service.routes.tables`)."""
 
 SUCCESS: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/rounds/settle"): ROUND,

@@ -14,7 +14,7 @@ is refused with a 403 problem citing the paragraph — (h)(3) for a validation, 
 a hand found not to be a winning one — before the award is looked up: the same answer for an
 award that exists and one that does not). ``GET /significant-events`` is a shift manager's or
 an auditor's (:data:`EVENTS_READER`). The staff routes (``/staff``) are
-:mod:`croupier.service.staff_routes`'s.
+:mod:`croupier.service.routes.staff`'s.
 """
 
 from __future__ import annotations

@@ -59,6 +59,7 @@ from croupier.service.paid import (
     round_location,
     stored_round,
 )
+from croupier.service.routes.tables import check_round_file
 from croupier.service.settling import (
     INSERT_ROUND,
     Settled,
@@ -71,7 +72,6 @@ from croupier.service.settling import (
     replay,
     round_row,
 )
-from croupier.service.tables import check_round_file
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
 from croupier.wagers import all_wagers

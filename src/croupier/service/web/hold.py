@@ -47,7 +47,7 @@ from croupier.service import store
 from croupier.service.auth import report_reader
 from croupier.service.common import engine_of, ledger_of
 from croupier.service.paid import Book, book_of, line_results
-from croupier.service.rounds import Filters, round_filters, round_query
+from croupier.service.routes.rounds import Filters, round_filters, round_query
 from croupier.service.settling import checked_submission
 from croupier.units import format_money
 from croupier.wagers import get_wager
