@@ -36,7 +36,7 @@ from croupier.environment import env_int
 from croupier.errors import CroupierError, InputError
 from croupier.inputs import MAX_NESTING, parse_json
 from croupier.progressive import Ledger, default_url
-from croupier.service import auth, openapi, store, text, web
+from croupier.service import openapi, store, text, web
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.forwarded import TrustedProxies
@@ -54,6 +54,7 @@ from croupier.service.routes import (
     simulations,
     staff,
     tables,
+    token,
 )
 
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
@@ -387,7 +388,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
     app.state.config = cfg
     install(app)
 
-    auth.install(app)  # POST /token, POST /token/revoke; a lockout is a 429 with Retry-After
+    token.install(app)  # POST /token, POST /token/revoke; a lockout is a 429 with Retry-After
     for module in (
         reading,
         rounds,

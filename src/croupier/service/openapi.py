@@ -22,8 +22,8 @@ from fastapi.dependencies.models import Dependant
 
 from croupier.errors import CroupierError, citation, cite
 from croupier.progressive import Role
-from croupier.service.auth import EVERY_ROLE, REQUIREMENTS
 from croupier.service.common import MAX_STORED_INT
+from croupier.service.dependencies import EVERY_ROLE, REQUIREMENTS
 from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
 from croupier.service.idempotency import MAX_KEY, check_key
 from croupier.service.openapi_examples import OWN, Example

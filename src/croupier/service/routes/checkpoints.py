@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from croupier.progressive import Role, StaffMember
 from croupier.progressive.checkpoint import FORMAT
-from croupier.service.auth import require
 from croupier.service.common import ledger_of
+from croupier.service.dependencies import require
 
 router = APIRouter(tags=["progressive controller"])
 

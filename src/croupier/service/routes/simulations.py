@@ -26,8 +26,8 @@ from fastapi import APIRouter, Depends, Request
 from croupier.errors import LedgerLookupError
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
-from croupier.service.auth import require
 from croupier.service.common import engine_of, reader_of
+from croupier.service.dependencies import require
 from croupier.service.job_runner import JobRunner
 from croupier.service.job_work import MAX_ROUNDS, Simulation, checked, run_reporting
 from croupier.service.problems import ServiceProblem

@@ -28,7 +28,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -36,7 +36,7 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import Connection
+from sqlalchemy import Connection, Engine
 
 from croupier.cards import parse_cards
 from croupier.errors import (
@@ -50,30 +50,25 @@ from croupier.errors import (
 from croupier.names import TABLE, check_id, exact
 from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
-from croupier.progressive import Role, StaffMember
+from croupier.progressive import Ledger, Role, StaffMember
 from croupier.progressive.meters import share_award_cents
 from croupier.progressive.store import read_rows
 from croupier.service import store
-from croupier.service.auth import require
-from croupier.service.common import (
-    REPLAYED,
-    IdempotencyKey,
-    Shown,
-    Write,
-    idempotent,
-    ledger_of,
-    reader_of,
-)
+from croupier.service.common import ledger_of, reader_of
+from croupier.service.dependencies import LedgerDep, Once, require
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
+from croupier.service.idempotency import REPLAYED, Write
 from croupier.service.jsontext import dumps
 from croupier.service.paid import (
     STORED_ALREADY,
+    Book,
     as_ledger_has_it,
     book_for,
     round_location,
     stored_round,
 )
 from croupier.service.settling import (
+    Settled,
     check_progressive_bet,
     checked_submission,
     existing,
@@ -242,7 +237,7 @@ _OPENED_STORED = sa.select(
 once (a statement made per request costs more than the read it makes)."""
 
 
-def check_round_file(request: Request, table: str, rid: str, digest: str) -> None:
+def check_round_file(reader: Engine, table: str, rid: str, digest: str) -> None:
     """Refuse a round file at a table open with ``POST /tables`` (nothing changed) whose id is of
     the form ``round-N`` (those ids are the open table's own: a 409), or whose Rules Submission
     (``digest``, :func:`~croupier.table.submission.submission_digest`) is not the one the table
@@ -250,9 +245,7 @@ def check_round_file(request: Request, table: str, rid: str, digest: str) -> Non
     A round stored already under ``rid`` is not checked: its retry answers it, or is a conflict.
     At a table the service holds no submission for, the round file's own is used (checked in
     full; docs/interpretations.md)."""
-    ((opened, stored),) = read_rows(
-        reader_of(request), _OPENED_STORED, {"b_table": table, "b_rid": rid}
-    )
+    ((opened, stored),) = read_rows(reader, _OPENED_STORED, {"b_table": table, "b_rid": rid})
     if opened is None or stored is not None:  # one stored before: its retry answers it
         return
     if ROUND_ID.fullmatch(rid) is not None:
@@ -377,51 +370,58 @@ def _shown(request: Request, row: Any, rnd: TableRound, number: int) -> dict[str
 
 
 @router.post("/tables", status_code=201, summary="Open a table from a Rules Submission")
-def open_table(
-    request: Request, member: PitManager, spec: OpenTable, key: IdempotencyKey = None
-) -> Response:
+def open_table(ledger: LedgerDep, member: PitManager, spec: OpenTable, once: Once) -> Response:
     """Check the Rules Submission (every violation with its section, § 601a.2) and open the
     table with betting open on its first round."""
+    if (replayed := once.replay(spec.model_dump(mode="json"), member.name)) is not None:
+        return replayed
+    exact(TABLE, spec.table)  # the table rule (croupier.names), before anything is read
+    digest, sub = checked_submission(spec.submission, f"table {spec.table}")
+    # every progressive wager the table offers feeds a progressive linked to it (§ 605a.8)
+    names = table_progressives(ledger, sub, spec.table, spec.progressives)
+    return once.commit(Write(Opening(ledger, spec, digest, sub, names, member.name).run))
 
-    def effect() -> Write:
-        exact(TABLE, spec.table)  # the table rule (croupier.names), before anything is read
-        digest, sub = checked_submission(spec.submission, f"table {spec.table}")
-        ledger = ledger_of(request)
-        # every progressive wager the table offers feeds a progressive linked to it (§ 605a.8)
-        names = table_progressives(ledger, sub, spec.table, spec.progressives)
 
-        def run(conn: Connection) -> tuple[int, Any]:
-            t = store.tables
-            taken = conn.execute(sa.select(t.c.table_id).where(t.c.table_id == spec.table)).first()
-            if taken is not None:
-                raise RoundStateError(
-                    f"table {spec.table!r} is open already: read it with GET /tables/{spec.table}"
-                    f", or close it (DELETE /tables/{spec.table}) while its round has no bets"
-                )
-            # one name rule (croupier.names): no invisible characters, none that reads as another
-            # (the ledger's linked tables read on this transaction's connection: same database)
-            known = {*conn.execute(sa.select(t.c.table_id)).scalars(), *ledger.tables(conn)}
-            check_id(TABLE, spec.table, known - {spec.table})
-            number = free_number(conn, spec.table, 1)
-            conn.execute(
-                sa.insert(t).values(
-                    table_id=spec.table,
-                    submission=json.dumps(spec.submission, ensure_ascii=False),
-                    submission_digest=digest,
-                    progressives=json.dumps(names),
-                    round_number=number,
-                    steps="[]",
-                    version=0,
-                    opened_by=member.name,
-                    opened_at=datetime.now(UTC),
-                )
+@dataclass(frozen=True)
+class Opening:
+    """The write of a table opened: its row, betting open on its first round (201)."""
+
+    ledger: Ledger
+    spec: OpenTable
+    digest: str
+    sub: RulesSubmission
+    names: list[str]
+    by: str
+
+    def run(self, conn: Connection) -> tuple[int, Any]:
+        """Insert the table's row, unless it is open already or its id reads as another's."""
+        t, spec = store.tables, self.spec
+        taken = conn.execute(sa.select(t.c.table_id).where(t.c.table_id == spec.table)).first()
+        if taken is not None:
+            raise RoundStateError(
+                f"table {spec.table!r} is open already: read it with GET /tables/{spec.table}"
+                f", or close it (DELETE /tables/{spec.table}) while its round has no bets"
             )
-            row = _row(conn, spec.table)
-            return 201, _state(row, open_round(sub, spec.table), number)
-
-        return Write(run)
-
-    return idempotent(request, key, spec.model_dump(mode="json"), member.name, effect)
+        # one name rule (croupier.names): no invisible characters, none that reads as another
+        # (the ledger's linked tables read on this transaction's connection: same database)
+        known = {*conn.execute(sa.select(t.c.table_id)).scalars(), *self.ledger.tables(conn)}
+        check_id(TABLE, spec.table, known - {spec.table})
+        number = free_number(conn, spec.table, 1)
+        conn.execute(
+            sa.insert(t).values(
+                table_id=spec.table,
+                submission=json.dumps(spec.submission, ensure_ascii=False),
+                submission_digest=self.digest,
+                progressives=json.dumps(self.names),
+                round_number=number,
+                steps="[]",
+                version=0,
+                opened_by=self.by,
+                opened_at=datetime.now(UTC),
+            )
+        )
+        row = _row(conn, spec.table)
+        return 201, _state(row, open_round(self.sub, spec.table), number)
 
 
 @router.get("/tables", summary="The open tables")
@@ -481,10 +481,11 @@ def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
 )
 def post_step(
     request: Request,
+    ledger: LedgerDep,
     member: Dealer,
     table: str,
     step: Annotated[dict[str, Any], Body(openapi_examples=STEP_EXAMPLES)],
-    key: IdempotencyKey = None,
+    once: Once,
 ) -> Response:
     """Apply one step to the round (its rules checked by the round state machine) and answer
     the record so far with the actions allowed next. ``settle`` stores the round, feeds its
@@ -496,86 +497,113 @@ def post_step(
             f"{'.'.join(map(str, e['loc'])) or 'step'}: {e['msg']}" for e in exc.errors()[:3]
         )
         raise InputError(f"not a round step: {where}") from exc
+    if (replayed := once.replay(step, member.name, shown=settled_now)) is not None:
+        return replayed
+    stepped = _stepped(request, ledger, member.name, table, parsed)
+    return stepped.moved.kept(request, once.commit(Write(stepped.run)))
 
-    committed: list[tuple[str, int, TableRound]] = []  # what the committed transaction stored
 
-    def effect() -> Write:
-        with reader_of(request).connect() as conn:
-            row = _row(conn, table)
-            # the first id no stored round has (a round file stored under round-N before the
-            # table was opened is not settled over: the table's round is numbered past it)
-            number = free_number(conn, table, row.round_number)
-        steps: list[dict[str, Any]] = json.loads(row.steps)
-        current = _current(request, row)
-        if parsed.action == "settle" and current.phase is Phase.BETTING and not current.bets:
-            _settled_before(request, row, row.round_number - 1, round_id(number))
-        rnd = apply_step(current, parsed, len(steps) + 1)
-        new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
-        ledger, named = ledger_of(request), json.loads(row.progressives)
-        if parsed.action == "bet":  # a progressive wager needs its progressive, in play
-            check_progressive_bet(
-                ledger, rnd, table=table, named=named, note=f"step {len(new_steps)} (bet)"
-            )
-        settled = None
-        if rnd.phase is Phase.SETTLED:
-            bet_steps = [i for i, s in enumerate(new_steps, start=1) if s["action"] == "bet"]
-            settled = feed_and_document(
+@dataclass(frozen=True)
+class Moved:
+    """What the committed transaction of a step or a void stored: the table's opening
+    (:func:`_opening`), its new version and its round then — kept in this process's
+    :class:`OpenRounds` once the answer is the one just made (not another's, given again)."""
+
+    committed: list[tuple[str, int, TableRound]] = field(default_factory=list)
+
+    def kept(self, request: Request, response: Response) -> Response:
+        """``response``, the round it committed kept in memory."""
+        if self.committed and REPLAYED not in response.headers:
+            _open_rounds(request).put(*self.committed[0])
+        return response
+
+
+def _stepped(request: Request, ledger: Ledger, by: str, table: str, parsed: Step) -> Stepped:
+    """The step applied to the table's round (a refusal changes nothing); a ``settle`` step's
+    round fed to the ledger and documented: the write that stores them."""
+    with reader_of(request).connect() as conn:
+        row = _row(conn, table)
+        # the first id no stored round has (a round file stored under round-N before the
+        # table was opened is not settled over: the table's round is numbered past it)
+        number = free_number(conn, table, row.round_number)
+    steps: list[dict[str, Any]] = json.loads(row.steps)
+    current = _current(request, row)
+    if parsed.action == "settle" and current.phase is Phase.BETTING and not current.bets:
+        _settled_before(request, row, row.round_number - 1, round_id(number))
+    rnd = apply_step(current, parsed, len(steps) + 1)
+    new_steps = [*steps, parsed.model_dump(mode="json", exclude_none=True)]
+    named = json.loads(row.progressives)
+    if parsed.action == "bet":  # a progressive wager needs its progressive, in play
+        check_progressive_bet(
+            ledger, rnd, table=table, named=named, note=f"step {len(new_steps)} (bet)"
+        )
+    settled = None
+    if rnd.phase is Phase.SETTLED:
+        bet_steps = [i for i, s in enumerate(new_steps, start=1) if s["action"] == "bet"]
+        settled = feed_and_document(
+            ledger,
+            rnd,
+            table=table,
+            round_id=round_id(number),
+            submission_digest=row.submission_digest,
+            progressives=progressives_to_feed(
                 ledger,
                 rnd,
                 table=table,
-                round_id=round_id(number),
-                submission_digest=row.submission_digest,
-                progressives=progressives_to_feed(
-                    ledger,
-                    rnd,
-                    table=table,
-                    named=named,
-                    bet_step=lambda i: f"step {bet_steps[i]} (bet)",
-                ),
-                by=member.name,
-            )
+                named=named,
+                bet_step=lambda i: f"step {bet_steps[i]} (bet)",
+            ),
+            by=by,
+        )
+    shown = None if settled is not None else _shown(request, row, rnd, number)
+    # the settled round as every read shows it: its awards as the ledger has them now
+    book = book_for(ledger, [settled.document] if settled is not None else [])
+    return Stepped(row, rnd, number, new_steps, settled, shown, book, by)
 
-        shown = None if settled is not None else _shown(request, row, rnd, number)
-        # the settled round as every read shows it: its awards as the ledger has them now
-        book = book_for(ledger, [settled.document] if settled is not None else [])
 
-        def run(conn: Connection) -> tuple[int, Any]:
-            t = store.tables
-            values: dict[str, Any] = {"steps": json.dumps(new_steps), "version": row.version + 1}
-            state = _state(row, rnd, number) if shown is None else shown
-            after = rnd
-            if settled is not None:
-                prior = existing(conn, settled)
-                if prior is None:
-                    insert_round(
-                        conn, settled, submission_digest=row.submission_digest, by=member.name
-                    )
-                stored = as_ledger_has_it(prior or settled.document, book)
-                if prior is not None:  # settled nothing: the round was stored already
-                    stored = {STORED_ALREADY: True, **stored}
-                state["settled"] = stored
-                # one settlement in the answer: the stored round's, with the ledger's amounts
-                # (the round as dealt values a share of a meter at the seed)
-                for k in ("events", "settlement", "net_cents"):
-                    state[k] = stored[k]
-                values.update(steps="[]", round_number=number + 1)
-                after = open_round(rnd.submission, table)
-            done = conn.execute(
-                sa.update(t)
-                .where(t.c.table_id == table, t.c.version == row.version)
-                .values(**values)
-            )
-            if done.rowcount != 1:
-                raise _moved_on(table)
-            committed[:] = [(_opening(row), row.version + 1, after)]
-            return 200, state
+@dataclass(frozen=True)
+class Stepped:
+    """The write of a step taken: the table's steps and version (a ``settle`` step's round
+    stored, the table's next round opened), answering the record so far."""
 
-        return Write(run)
+    row: Any
+    rnd: TableRound
+    number: int
+    new_steps: list[dict[str, Any]]
+    settled: Settled | None
+    shown: dict[str, Any] | None
+    book: Book
+    by: str
+    moved: Moved = field(default_factory=Moved)
 
-    response = idempotent(request, key, step, member.name, effect, shown=settled_now(request))
-    if committed and REPLAYED not in response.headers:
-        _open_rounds(request).put(*committed[0])
-    return response
+    def run(self, conn: Connection) -> tuple[int, Any]:
+        """Store the step (and a settled round), unless another step moved the table on."""
+        t, row, rnd, number, settled = store.tables, self.row, self.rnd, self.number, self.settled
+        table = row.table_id
+        values: dict[str, Any] = {"steps": json.dumps(self.new_steps), "version": row.version + 1}
+        state = _state(row, rnd, number) if self.shown is None else self.shown
+        after = rnd
+        if settled is not None:
+            prior = existing(conn, settled)
+            if prior is None:
+                insert_round(conn, settled, submission_digest=row.submission_digest, by=self.by)
+            stored = as_ledger_has_it(prior or settled.document, self.book)
+            if prior is not None:  # settled nothing: the round was stored already
+                stored = {STORED_ALREADY: True, **stored}
+            state["settled"] = stored
+            # one settlement in the answer: the stored round's, with the ledger's amounts
+            # (the round as dealt values a share of a meter at the seed)
+            for k in ("events", "settlement", "net_cents"):
+                state[k] = stored[k]
+            values.update(steps="[]", round_number=number + 1)
+            after = open_round(rnd.submission, table)
+        done = conn.execute(
+            sa.update(t).where(t.c.table_id == table, t.c.version == row.version).values(**values)
+        )
+        if done.rowcount != 1:
+            raise _moved_on(table)
+        self.moved.committed[:] = [(_opening(row), row.version + 1, after)]
+        return 200, state
 
 
 def _settled_before(request: Request, row: Any, last: int, now: str) -> None:
@@ -603,32 +631,31 @@ def _settled_before(request: Request, row: Any, last: int, now: str) -> None:
     )
 
 
-def settled_now(request: Request) -> Shown:
+def settled_now(
+    request: Request, status: int, text: str, replayed: bool
+) -> tuple[str, dict[str, str]]:
     """How ``POST /tables/{table}/steps`` shows a step's answer given again under its
-    ``Idempotency-Key`` (``Idempotent-Replayed: true``): a ``settle`` step's answer with its
-    stored round (``settled``, and the answer's own events, settlement and net) as every read
-    shows it now — each award as the ledger has it, validated or voided since the step was
-    first answered (:func:`~croupier.service.paid.stored_round`), marked ``stored_already:
-    true`` (this answer settled nothing) — and ``Content-Location``
-    naming where the round is read. Any other step's answer is the first one."""
-
-    def shown(status: int, text: str, replayed: bool) -> tuple[str, dict[str, str]]:
-        if not replayed:
-            return text, {}
-        first = json.loads(text)
-        was = first.get("settled")
-        if not isinstance(was, dict):
-            return text, {}
-        table, rid = str(was.get("table")), str(was.get("round"))
-        now = stored_round(reader_of(request), ledger_of(request), table, rid)
-        if now is None:  # pragma: no cover - a recorded settle step's round is stored with it
-            return text, {}
-        first["settled"] = now = {STORED_ALREADY: True, **now}
-        for k in ("events", "settlement", "net_cents"):
-            first[k] = now[k]
-        return dumps(first), {"Content-Location": round_location(table, rid)}
-
-    return shown
+    ``Idempotency-Key`` (``Idempotent-Replayed: true``; its
+    :data:`~croupier.service.idempotency.Shown`): a ``settle`` step's answer with its stored
+    round (``settled``, and the answer's own events, settlement and net) as every read shows it
+    now — each award as the ledger has it, validated or voided since the step was first answered
+    (:func:`~croupier.service.paid.stored_round`), marked ``stored_already: true`` (this answer
+    settled nothing) — and ``Content-Location`` naming where the round is read. Any other
+    step's answer is the first one."""
+    if not replayed:
+        return text, {}
+    first = json.loads(text)
+    was = first.get("settled")
+    if not isinstance(was, dict):
+        return text, {}
+    table, rid = str(was.get("table")), str(was.get("round"))
+    now = stored_round(reader_of(request), ledger_of(request), table, rid)
+    if now is None:  # pragma: no cover - a recorded settle step's round is stored with it
+        return text, {}
+    first["settled"] = now = {STORED_ALREADY: True, **now}
+    for k in ("events", "settlement", "net_cents"):
+        first[k] = now[k]
+    return dumps(first), {"Content-Location": round_location(table, rid)}
 
 
 class Void(BaseModel):
@@ -656,7 +683,7 @@ class Void(BaseModel):
     },
 )
 def void_open_round(
-    request: Request, member: Floor, table: str, body: Void, key: IdempotencyKey = None
+    request: Request, ledger: LedgerDep, member: Floor, table: str, body: Void, once: Once
 ) -> Response:
     """Void the open round — a misdeal, a bet placed in error — before it is settled: a
     floorperson or above, with a reason (the regulation names no procedure for it:
@@ -664,54 +691,62 @@ def void_open_round(
     round is stored under its id as voided (who, why, what was returned) and the table opens its
     next round. A round whose progressive wagers are on a progressive's ledger (accepted, not
     settled) is voided there by the ledger's own void (``void-round`` event, § 633b.2(f))."""
-
-    def effect() -> Write:
-        with reader_of(request).connect() as conn:
-            row = _row(conn, table)
-            number = free_number(conn, table, row.round_number)
-        rnd = _current(request, row)
-        rid = round_id(number)
-        if not rnd.bets and rnd.cards is None:
-            raise RoundStateError(
-                f"table {table}'s round {rid} has no bet and no card: there is nothing to void "
-                f"(close the table with DELETE /tables/{table}, or post its bets); nothing changed"
-            )
-        reason = body.reason.strip()
-        ledger = ledger_of(request)
-        on = void_on_ledger(ledger, table=table, round_id=rid, by=member.name, reason=reason)
-        voided = void_document(
-            rnd,
-            table=table,
-            round_id=rid,
-            submission_digest=row.submission_digest,
-            by=member.name,
-            reason=reason,
-            voided_on=on,
+    replayed = once.replay({"table": table, **body.model_dump()}, member.name)
+    if replayed is not None:
+        return replayed
+    with reader_of(request).connect() as conn:
+        row = _row(conn, table)
+        number = free_number(conn, table, row.round_number)
+    rnd = _current(request, row)
+    rid = round_id(number)
+    if not rnd.bets and rnd.cards is None:
+        raise RoundStateError(
+            f"table {table}'s round {rid} has no bet and no card: there is nothing to void "
+            f"(close the table with DELETE /tables/{table}, or post its bets); nothing changed"
         )
+    reason = body.reason.strip()
+    on = void_on_ledger(ledger, table=table, round_id=rid, by=member.name, reason=reason)
+    voided = void_document(
+        rnd,
+        table=table,
+        round_id=rid,
+        submission_digest=row.submission_digest,
+        by=member.name,
+        reason=reason,
+        voided_on=on,
+    )
+    voiding = Voiding(row, rnd, number, voided, member.name)
+    return voiding.moved.kept(request, once.commit(Write(voiding.run)))
 
-        def run(conn: Connection) -> tuple[int, Any]:
-            t = store.tables
-            insert_round(conn, voided, submission_digest=row.submission_digest, by=member.name)
-            done = conn.execute(
-                sa.update(t)
-                .where(t.c.table_id == table, t.c.version == row.version)
-                .values(steps="[]", round_number=number + 1, version=row.version + 1)
-            )
-            if done.rowcount != 1:
-                raise _moved_on(table)
-            after = open_round(rnd.submission, table)
-            committed[:] = [(_opening(row), row.version + 1, after)]
-            state = _state(row, after, number + 1)
-            state["voided"] = voided.document
-            return 200, state
 
-        return Write(run)
+@dataclass(frozen=True)
+class Voiding:
+    """The write of a round voided: stored as voided, the table's next round opened."""
 
-    committed: list[tuple[str, int, TableRound]] = []
-    response = idempotent(request, key, {"table": table, **body.model_dump()}, member.name, effect)
-    if committed and REPLAYED not in response.headers:
-        _open_rounds(request).put(*committed[0])
-    return response
+    row: Any
+    rnd: TableRound
+    number: int
+    voided: Settled
+    by: str
+    moved: Moved = field(default_factory=Moved)
+
+    def run(self, conn: Connection) -> tuple[int, Any]:
+        """Store the voided round and move the table on, unless another step did."""
+        t, row, number = store.tables, self.row, self.number
+        table = row.table_id
+        insert_round(conn, self.voided, submission_digest=row.submission_digest, by=self.by)
+        done = conn.execute(
+            sa.update(t)
+            .where(t.c.table_id == table, t.c.version == row.version)
+            .values(steps="[]", round_number=number + 1, version=row.version + 1)
+        )
+        if done.rowcount != 1:
+            raise _moved_on(table)
+        after = open_round(self.rnd.submission, table)
+        self.moved.committed[:] = [(_opening(row), row.version + 1, after)]
+        state = _state(row, after, number + 1)
+        state["voided"] = self.voided.document
+        return 200, state
 
 
 @router.delete(
@@ -724,41 +759,46 @@ def void_open_round(
         }
     },
 )
-def close_table(
-    request: Request, member: Closer, table: str, key: IdempotencyKey = None
-) -> Response:
+def close_table(request: Request, member: Closer, table: str, once: Once) -> Response:
     """Close the table (a pit manager or above, § 601a.2): allowed while its round has no bet and
     no card, so no wager is left unsettled; its settled rounds stay stored. A round with bets is
     a 409 problem: settle it (``POST /tables/{table}/steps``) first."""
+    if (replayed := once.replay({"table": table}, member.name)) is not None:
+        return replayed
+    with reader_of(request).connect() as conn:
+        row = _row(conn, table)
+        number = free_number(conn, table, row.round_number)
+    rnd = _current(request, row)
+    if rnd.bets or rnd.cards is not None:
+        raise RoundStateError(
+            f"table {table}'s round {round_id(number)} has {len(rnd.bets)} bet(s) "
+            f"({PHASE_WORDS[rnd.phase]}): settle it with POST /tables/{table}/steps (or have a "
+            f"floorperson void it, POST /tables/{table}/void) before closing the table; "
+            "nothing changed"
+        )
+    return once.commit(Write(Closing(row, round_id(number), member.name).run))
 
-    def effect() -> Write:
-        with reader_of(request).connect() as conn:
-            row = _row(conn, table)
-            number = free_number(conn, table, row.round_number)
-        rnd = _current(request, row)
-        if rnd.bets or rnd.cards is not None:
-            raise RoundStateError(
-                f"table {table}'s round {round_id(number)} has {len(rnd.bets)} bet(s) "
-                f"({PHASE_WORDS[rnd.phase]}): settle it with POST /tables/{table}/steps (or have a "
-                f"floorperson void it, POST /tables/{table}/void) before closing the table; "
-                "nothing changed"
-            )
 
-        def run(conn: Connection) -> tuple[int, Any]:
-            t = store.tables
-            done = conn.execute(
-                sa.delete(t).where(t.c.table_id == table, t.c.version == row.version)
-            )
-            if done.rowcount != 1:
-                raise _moved_on(table)
-            return 200, {
-                "table": table,
-                "closed": True,
-                "closed_by": member.name,
-                "closed_at": _utc(datetime.now(UTC)),
-                "round_not_played": round_id(number),
-            }
+@dataclass(frozen=True)
+class Closing:
+    """The write of a table closed: its row deleted."""
 
-        return Write(run)
+    row: Any
+    round_not_played: str
+    by: str
 
-    return idempotent(request, key, {"table": table}, member.name, effect)
+    def run(self, conn: Connection) -> tuple[int, Any]:
+        """Delete the table's row, unless another step moved the table on."""
+        t, table = store.tables, self.row.table_id
+        done = conn.execute(
+            sa.delete(t).where(t.c.table_id == table, t.c.version == self.row.version)
+        )
+        if done.rowcount != 1:
+            raise _moved_on(table)
+        return 200, {
+            "table": table,
+            "closed": True,
+            "closed_by": self.by,
+            "closed_at": _utc(datetime.now(UTC)),
+            "round_not_played": self.round_not_played,
+        }

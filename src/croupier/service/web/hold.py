@@ -44,8 +44,8 @@ from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
 from croupier.progressive import StaffMember
 from croupier.service import store
-from croupier.service.auth import report_reader
 from croupier.service.common import engine_of, ledger_of
+from croupier.service.dependencies import report_reader
 from croupier.service.paid import Book, book_of, line_results
 from croupier.service.routes.rounds import Filters, round_filters, round_query
 from croupier.service.settling import checked_submission
