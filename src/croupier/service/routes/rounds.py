@@ -45,6 +45,7 @@ from croupier.service.dependencies import LedgerDep, Once, ReaderDep, report_rea
 from croupier.service.examples import ROUND_EXAMPLE
 from croupier.service.idempotency import KeyRows, Write
 from croupier.service.jsontext import Encoded, dumps
+from croupier.service.open_tables import check_round_file
 from croupier.service.paid import (
     STORED_ALREADY,
     as_ledger_has_it,
@@ -54,7 +55,6 @@ from croupier.service.paid import (
     round_location,
     stored_round,
 )
-from croupier.service.routes.tables import check_round_file
 from croupier.service.settling import (
     INSERT_ROUND,
     Settled,

@@ -15,20 +15,15 @@ the table's next round. A progressive wager whose progressive is suspended is re
 ``bet``. ``POST /tables/{table}/void`` (a floorperson or above, with a reason) voids the open
 round — every wager returned, stored as voided — and opens the next.
 
-The round is stored as its steps (rounds are immutable values; a replay is exact), so any worker
-or host serving the database can take the next step. Each process keeps the rounds it last saw in
-memory (:class:`OpenRounds`), keyed by table and checked against the table's ``version`` column:
-a step posted to the same process as the one before it is applied to the round in memory; after
-another process moved the table on, the round is replayed from its stored steps. Two steps
-posted to one table at once: one wins, the other is a 409 problem (nothing changed).
+The round is stored as its steps, replayed or held in memory by any worker or host serving the
+database (:mod:`croupier.service.open_tables`). Two steps posted to one table at once: one wins,
+the other is a 409 problem (nothing changed).
 """
 
 from __future__ import annotations
 
 import json
-import re
-import threading
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -36,29 +31,33 @@ import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
-from sqlalchemy import Connection, Engine
+from sqlalchemy import Connection
 
-from croupier.cards import parse_cards
 from croupier.errors import (
     InputError,
-    LedgerLookupError,
-    ProcedureError,
-    RoundConflictError,
     RoundStateError,
-    SubmissionError,
 )
 from croupier.names import TABLE, check_id, exact
-from croupier.paytables import MeterLevel
-from croupier.paytables.pays import MeterShare
 from croupier.progressive import Ledger, Role, StaffMember
-from croupier.progressive.meters import share_award_cents
-from croupier.progressive.store import read_rows
 from croupier.service import store
 from croupier.service.common import ledger_of, reader_of
 from croupier.service.dependencies import LedgerDep, Once, require
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
 from croupier.service.idempotency import REPLAYED, Write
 from croupier.service.jsontext import dumps
+from croupier.service.open_tables import (
+    current_round,
+    free_number,
+    moved_on,
+    open_round,
+    open_rounds_of,
+    opening,
+    round_id,
+    shown_state,
+    table_row,
+    table_state,
+    utc_text,
+)
 from croupier.service.paid import (
     STORED_ALREADY,
     Book,
@@ -79,15 +78,10 @@ from croupier.service.settling import (
     void_document,
     void_on_ledger,
 )
-from croupier.table.actions import allowed
-from croupier.table.procedure import PHASE_WORDS, Action, Phase
-from croupier.table.progressive import wager_of
+from croupier.table.procedure import PHASE_WORDS, Phase
 from croupier.table.record import Step, apply_step
-from croupier.table.round import TableRound, settled_net
+from croupier.table.round import TableRound
 from croupier.table.submission import RulesSubmission
-from croupier.units import format_money
-from croupier.wagers import ProgressiveStake
-from croupier.wagers.at_table import signed_money
 
 router = APIRouter(tags=["tables"])
 
@@ -115,258 +109,6 @@ class OpenTable(BaseModel):
     )
     submission: dict[str, Any]
     progressives: list[str] = Field(default_factory=list)
-
-
-def _row(conn: Connection, table: str, *, lock: bool = False) -> Any:
-    t = store.tables
-    q = sa.select(t).where(t.c.table_id == table)
-    row = conn.execute(q.with_for_update() if lock else q).first()
-    if row is None:
-        raise LedgerLookupError(f"no open table {table!r}: open it with POST /tables")
-    return row
-
-
-class OpenRounds:
-    """The open round of each table this process last stepped or read: ``(version, round)``
-    per table, used only when the table's stored ``version`` is still that one."""
-
-    def __init__(self) -> None:
-        self._rounds: dict[str, tuple[int, TableRound]] = {}
-        self._lock = threading.Lock()
-
-    def get(self, table: str, version: int) -> TableRound | None:
-        """The round of ``table`` at ``version``, if this process holds it."""
-        found = self._rounds.get(table)
-        return found[1] if found is not None and found[0] == version else None
-
-    def put(self, table: str, version: int, rnd: TableRound) -> None:
-        """Hold ``rnd`` as ``table``'s round at ``version`` (an older version is not kept)."""
-        with self._lock:
-            found = self._rounds.get(table)
-            if found is None or found[0] <= version:
-                self._rounds[table] = (version, rnd)
-
-
-def _open_rounds(request: Request) -> OpenRounds:
-    cache: OpenRounds | None = getattr(request.app.state, "open_rounds", None)
-    if cache is None:
-        cache = request.app.state.open_rounds = OpenRounds()
-    return cache
-
-
-def _opening(row: Any) -> str:
-    """What the cache keys a table's rounds by: its id and when it was opened (a table closed and
-    opened again starts at version 0 again, maybe under another submission)."""
-    return f"{row.table_id}@{row.opened_at}"
-
-
-def _current(request: Request, row: Any) -> TableRound:
-    """The round of ``row`` (a table's stored row): from memory at its version, else replayed."""
-    cache = _open_rounds(request)
-    rnd = cache.get(_opening(row), row.version)
-    if rnd is None:
-        rnd = _replay(row, json.loads(row.steps))
-        cache.put(_opening(row), row.version, rnd)
-    return rnd
-
-
-def open_round(sub: RulesSubmission, table: str) -> TableRound:
-    """A new round under ``sub`` at open table ``table``: its first event says betting is open at
-    the table by its id (the submission's name is not the table's)."""
-    rnd = TableRound.open(sub, step_by_step=True)  # an open table's round: played in order
-    first = replace(rnd.events[0], detail=f"betting open at table {table}")
-    return replace(rnd, events=(first, *rnd.events[1:]))
-
-
-def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
-    """The round of a table's stored steps, replayed. A step stored was accepted when it was
-    posted: a deal stored before an open table's deal was held to the upcard and the hole card
-    (the dealer's whole hand, § 633a.7) is replayed as it was taken, so a round in play across
-    that change can still be read, played, settled or voided."""
-    _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
-    rnd = open_round(sub, row.table_id)
-    for i, s in enumerate(steps, start=1):
-        step = Step.stored(s)
-        try:
-            rnd = apply_step(rnd, step, i)
-        except ProcedureError:
-            if step.action != "deal" or len(parse_cards(step.dealer or "")) <= 2:
-                raise
-            taken = apply_step(replace(rnd, step_by_step=False), step, i)
-            rnd = replace(taken, step_by_step=True)
-    return rnd
-
-
-ROUND_ID = re.compile(r"round-([1-9][0-9]*)")
-"""The form of an open table's own round ids: ``round-N``, N its round number from 1."""
-
-
-def round_id(number: int) -> str:
-    """The id an open table's round ``number`` is stored under (what ``GET /rounds/{table}/{id}``
-    takes)."""
-    return f"round-{number}"
-
-
-def free_number(conn: Connection, table: str, number: int) -> int:
-    """The first round number from ``number`` on whose id (:func:`round_id`) no stored round of
-    ``table`` has: a round file stored under that id earlier (``POST /rounds/settle``, before the
-    table was opened) is never settled over."""
-    r = store.rounds
-    while (
-        conn.execute(
-            sa.select(r.c.id).where(r.c.table_id == table, r.c.round_id == round_id(number))
-        ).first()
-        is not None
-    ):
-        number += 1
-    return number
-
-
-_OPENED_STORED = sa.select(
-    sa.select(store.tables.c.submission_digest)
-    .where(store.tables.c.table_id == sa.bindparam("b_table"))
-    .scalar_subquery(),
-    sa.select(store.rounds.c.id)
-    .where(
-        store.rounds.c.table_id == sa.bindparam("b_table"),
-        store.rounds.c.round_id == sa.bindparam("b_rid"),
-    )
-    .scalar_subquery(),
-)
-"""The submission digest a table is open under and whether a round is stored under an id: built
-once (a statement made per request costs more than the read it makes)."""
-
-
-def check_round_file(reader: Engine, table: str, rid: str, digest: str) -> None:
-    """Refuse a round file at a table open with ``POST /tables`` (nothing changed) whose id is of
-    the form ``round-N`` (those ids are the open table's own: a 409), or whose Rules Submission
-    (``digest``, :func:`~croupier.table.submission.submission_digest`) is not the one the table
-    was opened under (§ 601a.2: a :class:`~croupier.errors.SubmissionError` naming both digests).
-    A round stored already under ``rid`` is not checked: its retry answers it, or is a conflict.
-    At a table the service holds no submission for, the round file's own is used (checked in
-    full; docs/interpretations.md)."""
-    ((opened, stored),) = read_rows(reader, _OPENED_STORED, {"b_table": table, "b_rid": rid})
-    if opened is None or stored is not None:  # one stored before: its retry answers it
-        return
-    if ROUND_ID.fullmatch(rid) is not None:
-        raise RoundConflictError(
-            f"round id {rid!r}: table {table} is open (POST /tables) and numbers its own rounds "
-            f"round-1, round-2, …; give the round file another id, or post its steps to "
-            f"POST /tables/{table}/steps"
-        )
-    if opened != digest:
-        raise SubmissionError(
-            f"round {rid!r} at table {table}",
-            (
-                (
-                    f"the round file's Rules Submission is {digest}, not the one table {table} "
-                    f"is open under, {opened}: a round at an open table is settled under the "
-                    "table's Rules Submission (post that one, or have a pit manager open the "
-                    "table under the other); nothing was settled or stored",
-                    "601a.2",
-                ),
-            ),
-        )
-
-
-def _state(row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
-    return {
-        "table": row.table_id,
-        "round": round_id(number),
-        "round_number": number,
-        "submission_digest": row.submission_digest,
-        "progressives": json.loads(row.progressives),
-        "phase": rnd.phase.value,
-        "allowed": sorted(a.value for a in allowed(rnd)),
-        "to_act": [t.to_json() for t in rnd.turns()],
-        "cards": rnd.cards.describe() if rnd.cards else None,
-        "events": [e.to_json() for e in rnd.events],
-        "settlement": rnd.settlement().to_json(),
-        "net_cents": settled_net(rnd.events),
-    }
-
-
-LIVE_NOTE = (
-    "an estimate at the live meter; the ledger pays from the meter when the round is settled"
-)
-"""What a share-of-meter line says before its round is settled at a table linked to progressives
-(the ledger values it when the round is fed, its own contribution and other tables' included)."""
-
-
-def _utc(at: datetime) -> str:
-    """``at`` as ISO 8601 with its offset (SQLite gives back a UTC time without one)."""
-    return (at if at.tzinfo is not None else at.replace(tzinfo=UTC)).isoformat()
-
-
-def _moved_on(table: str) -> RoundStateError:
-    return RoundStateError(
-        f"another step was posted to table {table} at the same time and was taken first: this "
-        f"one changed nothing; read the table (GET /tables/{table}) and post it again if it is "
-        "still wanted"
-    )
-
-
-def _at_live_meters(request: Request, row: Any, rnd: TableRound) -> TableRound:
-    """``rnd`` with each share-of-meter line valued at what the table's progressive has available
-    now (not at the paytable's seed), rounded down to the cent as the ledger does
-    (:func:`~croupier.progressive.meters.share_award_cents`), each saying it is an estimate
-    (:data:`LIVE_NOTE`). Shown only: the round stored and fed is the one posted."""
-    ledger = ledger_of(request)
-    live: dict[tuple[str, int], tuple[ProgressiveStake, dict[MeterLevel, int]]] = {}
-    for name in json.loads(row.progressives):  # one per wager and size ($1 and $5: two)
-        status = ledger.status(name)
-        defn = status.definition
-        live[(wager_of(defn), defn.wager_cents)] = (
-            defn.stake,
-            {lv.level: lv.available for lv in status.levels},
-        )
-    events = []
-    for e in rnd.events:
-        size = rnd.seat_bets(e.seat).get(e.wager or "") if e.seat is not None else None
-        found = live.get((e.wager or "", size or 0))
-        offered = rnd.submission.offered(e.wager) if e.wager else None
-        paytable = offered.paytable if offered is not None else None
-        printed = paytable.line(e.outcome_key) if paytable and e.outcome_key else None
-        pays = printed.pays if printed is not None else None
-        if (
-            e.action is Action.SETTLEMENT
-            and e.pending_validation
-            and found is not None
-            and isinstance(pays, MeterShare)
-            and pays.level in found[1]
-            and e.line is not None
-            and e.line.from_seat is None
-            and e.amount_cents is not None
-            and e.win_cents is not None
-        ):
-            stake, meters = found
-            award = share_award_cents(pays.share, meters[pays.level])
-            returned = award + (e.amount_cents if stake is ProgressiveStake.RETURNED else 0)
-            win = returned - e.amount_cents
-            said = f"{e.pays}: {format_money(award)} at the meter now ({LIVE_NOTE})"
-            detail = e.detail
-            tail = f"{signed_money(e.win_cents)} on {format_money(e.amount_cents)}"
-            if detail.endswith(tail):
-                detail = detail[: -len(tail)] + (
-                    f"{signed_money(win)} on {format_money(e.amount_cents)} (estimate)"
-                )
-            line = replace(e.line, pays=said, win_cents=win, returned_cents=returned, detail=detail)
-            e = replace(
-                e, pays=said, win_cents=win, returned_cents=returned, detail=detail, line=line
-            )
-        events.append(e)
-    return replace(rnd, events=tuple(events))
-
-
-def _shown(request: Request, row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
-    """The state the dealer sees of ``rnd``: before the round is settled at a table linked to
-    progressives, a share of a meter is valued at the live meter and says it is an estimate."""
-    pending = any(e.pending_validation for e in rnd.settlements())
-    if pending and rnd.phase is not Phase.SETTLED and json.loads(row.progressives):
-        state = _state(row, _at_live_meters(request, row, rnd), number)
-        state["estimate"] = LIVE_NOTE
-        return state
-    return _state(row, rnd, number)
 
 
 @router.post("/tables", status_code=201, summary="Open a table from a Rules Submission")
@@ -420,8 +162,8 @@ class Opening:
                 opened_at=datetime.now(UTC),
             )
         )
-        row = _row(conn, spec.table)
-        return 201, _state(row, open_round(self.sub, spec.table), number)
+        row = table_row(conn, spec.table)
+        return 201, table_state(row, open_round(self.sub, spec.table), number)
 
 
 @router.get("/tables", summary="The open tables")
@@ -442,7 +184,7 @@ def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
                 "round": round_id(numbers[r.table_id]),
                 "round_number": numbers[r.table_id],
                 "opened_by": r.opened_by,
-                "opened_at": _utc(r.opened_at),
+                "opened_at": utc_text(r.opened_at),
             }
             for r in rows
         ]
@@ -453,9 +195,9 @@ def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
 def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
     """The current round's record so far, its phase and the actions it allows next."""
     with reader_of(request).connect() as conn:
-        row = _row(conn, table)
+        row = table_row(conn, table)
         number = free_number(conn, table, row.round_number)
-    return _shown(request, row, _current(request, row), number)
+    return shown_state(request, row, current_round(request, row), number)
 
 
 @router.post(
@@ -506,15 +248,16 @@ def post_step(
 @dataclass(frozen=True)
 class Moved:
     """What the committed transaction of a step or a void stored: the table's opening
-    (:func:`_opening`), its new version and its round then — kept in this process's
-    :class:`OpenRounds` once the answer is the one just made (not another's, given again)."""
+    (:func:`~croupier.service.open_tables.opening`), its new version and its round then — kept
+    in this process's :class:`~croupier.service.open_tables.OpenRounds` once the answer is the
+    one just made (not another's, given again)."""
 
     committed: list[tuple[str, int, TableRound]] = field(default_factory=list)
 
     def kept(self, request: Request, response: Response) -> Response:
         """``response``, the round it committed kept in memory."""
         if self.committed and REPLAYED not in response.headers:
-            _open_rounds(request).put(*self.committed[0])
+            open_rounds_of(request).put(*self.committed[0])
         return response
 
 
@@ -522,12 +265,12 @@ def _stepped(request: Request, ledger: Ledger, by: str, table: str, parsed: Step
     """The step applied to the table's round (a refusal changes nothing); a ``settle`` step's
     round fed to the ledger and documented: the write that stores them."""
     with reader_of(request).connect() as conn:
-        row = _row(conn, table)
+        row = table_row(conn, table)
         # the first id no stored round has (a round file stored under round-N before the
         # table was opened is not settled over: the table's round is numbered past it)
         number = free_number(conn, table, row.round_number)
     steps: list[dict[str, Any]] = json.loads(row.steps)
-    current = _current(request, row)
+    current = current_round(request, row)
     if parsed.action == "settle" and current.phase is Phase.BETTING and not current.bets:
         _settled_before(request, row, row.round_number - 1, round_id(number))
     rnd = apply_step(current, parsed, len(steps) + 1)
@@ -555,7 +298,7 @@ def _stepped(request: Request, ledger: Ledger, by: str, table: str, parsed: Step
             ),
             by=by,
         )
-    shown = None if settled is not None else _shown(request, row, rnd, number)
+    shown = None if settled is not None else shown_state(request, row, rnd, number)
     # the settled round as every read shows it: its awards as the ledger has them now
     book = book_for(ledger, [settled.document] if settled is not None else [])
     return Stepped(row, rnd, number, new_steps, settled, shown, book, by)
@@ -581,7 +324,7 @@ class Stepped:
         t, row, rnd, number, settled = store.tables, self.row, self.rnd, self.number, self.settled
         table = row.table_id
         values: dict[str, Any] = {"steps": json.dumps(self.new_steps), "version": row.version + 1}
-        state = _state(row, rnd, number) if self.shown is None else self.shown
+        state = table_state(row, rnd, number) if self.shown is None else self.shown
         after = rnd
         if settled is not None:
             prior = existing(conn, settled)
@@ -601,8 +344,8 @@ class Stepped:
             sa.update(t).where(t.c.table_id == table, t.c.version == row.version).values(**values)
         )
         if done.rowcount != 1:
-            raise _moved_on(table)
-        self.moved.committed[:] = [(_opening(row), row.version + 1, after)]
+            raise moved_on(table)
+        self.moved.committed[:] = [(opening(row), row.version + 1, after)]
         return 200, state
 
 
@@ -619,7 +362,7 @@ def _settled_before(request: Request, row: Any, last: int, now: str) -> None:
     rid = round_id(last)
     doc = stored_round(reader_of(request), ledger_of(request), table, rid)
     if doc is None or datetime.fromisoformat(str(doc["settled_at"])) < datetime.fromisoformat(
-        _utc(row.opened_at)
+        utc_text(row.opened_at)
     ):
         return  # a round file stored under that id before the table was opened
     what = "voided" if doc.get("voided") else "settled"
@@ -695,9 +438,9 @@ def void_open_round(
     if replayed is not None:
         return replayed
     with reader_of(request).connect() as conn:
-        row = _row(conn, table)
+        row = table_row(conn, table)
         number = free_number(conn, table, row.round_number)
-    rnd = _current(request, row)
+    rnd = current_round(request, row)
     rid = round_id(number)
     if not rnd.bets and rnd.cards is None:
         raise RoundStateError(
@@ -741,10 +484,10 @@ class Voiding:
             .values(steps="[]", round_number=number + 1, version=row.version + 1)
         )
         if done.rowcount != 1:
-            raise _moved_on(table)
+            raise moved_on(table)
         after = open_round(self.rnd.submission, table)
-        self.moved.committed[:] = [(_opening(row), row.version + 1, after)]
-        state = _state(row, after, number + 1)
+        self.moved.committed[:] = [(opening(row), row.version + 1, after)]
+        state = table_state(row, after, number + 1)
         state["voided"] = self.voided.document
         return 200, state
 
@@ -766,9 +509,9 @@ def close_table(request: Request, member: Closer, table: str, once: Once) -> Res
     if (replayed := once.replay({"table": table}, member.name)) is not None:
         return replayed
     with reader_of(request).connect() as conn:
-        row = _row(conn, table)
+        row = table_row(conn, table)
         number = free_number(conn, table, row.round_number)
-    rnd = _current(request, row)
+    rnd = current_round(request, row)
     if rnd.bets or rnd.cards is not None:
         raise RoundStateError(
             f"table {table}'s round {round_id(number)} has {len(rnd.bets)} bet(s) "
@@ -794,11 +537,11 @@ class Closing:
             sa.delete(t).where(t.c.table_id == table, t.c.version == self.row.version)
         )
         if done.rowcount != 1:
-            raise _moved_on(table)
+            raise moved_on(table)
         return 200, {
             "table": table,
             "closed": True,
             "closed_by": self.by,
-            "closed_at": _utc(datetime.now(UTC)),
+            "closed_at": utc_text(datetime.now(UTC)),
             "round_not_played": self.round_not_played,
         }
