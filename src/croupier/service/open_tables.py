@@ -60,6 +60,16 @@ def table_row(conn: Connection, table: str, *, lock: bool = False) -> Any:
     return row
 
 
+def read_table(reader: Engine, table: str) -> tuple[Any, int]:
+    """Open table ``table``'s stored row and the number of its round now: the first from the
+    row's on whose id no stored round has (:func:`free_number`: a round file stored under
+    ``round-N`` before the table was opened is not settled over, the table's round is numbered
+    past it); :class:`~croupier.errors.LedgerLookupError` (404) when no such table is open."""
+    with reader.connect() as conn:
+        row = table_row(conn, table)
+        return row, free_number(conn, table, row.round_number)
+
+
 class OpenRounds:
     """The open round of each table this process last stepped or read: ``(version, round)``
     per table, used only when the table's stored ``version`` is still that one."""
@@ -314,6 +324,7 @@ __all__ = [
     "open_round",
     "open_rounds_of",
     "opening",
+    "read_table",
     "round_id",
     "shown_state",
     "table_row",

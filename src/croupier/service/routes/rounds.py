@@ -52,7 +52,7 @@ from croupier.service.paid import (
     book_for,
     book_of,
     line_results,
-    round_location,
+    replayed_round,
     stored_round,
 )
 from croupier.service.settling import (
@@ -102,12 +102,10 @@ def stored_answer(
     it was first answered (docs/interpretations.md)."""
     if not replayed and status != 200:
         return text, {}
-    first = json.loads(text)
-    table, rid = str(first.get("table")), str(first.get("round"))
-    now = stored_round(reader_of(request), ledger_of(request), table, rid)
+    now = replayed_round(reader_of(request), ledger_of(request), json.loads(text))
     if now is None:  # pragma: no cover - a recorded answer's round is stored with it
         return text, {}
-    return dumps({STORED_ALREADY: True, **now}), {"Content-Location": round_location(table, rid)}
+    return dumps(now[0]), now[1]
 
 
 @dataclass(frozen=True)

@@ -52,6 +52,7 @@ from croupier.service.open_tables import (
     open_round,
     open_rounds_of,
     opening,
+    read_table,
     round_id,
     shown_state,
     table_row,
@@ -63,6 +64,7 @@ from croupier.service.paid import (
     Book,
     as_ledger_has_it,
     book_for,
+    replayed_round,
     round_location,
     stored_round,
 )
@@ -194,9 +196,7 @@ def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
 @router.get("/tables/{table}", summary="A table's round so far and the actions allowed next")
 def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
     """The current round's record so far, its phase and the actions it allows next."""
-    with reader_of(request).connect() as conn:
-        row = table_row(conn, table)
-        number = free_number(conn, table, row.round_number)
+    row, number = read_table(reader_of(request), table)
     return shown_state(request, row, current_round(request, row), number)
 
 
@@ -264,11 +264,7 @@ class Moved:
 def _stepped(request: Request, ledger: Ledger, by: str, table: str, parsed: Step) -> Stepped:
     """The step applied to the table's round (a refusal changes nothing); a ``settle`` step's
     round fed to the ledger and documented: the write that stores them."""
-    with reader_of(request).connect() as conn:
-        row = table_row(conn, table)
-        # the first id no stored round has (a round file stored under round-N before the
-        # table was opened is not settled over: the table's round is numbered past it)
-        number = free_number(conn, table, row.round_number)
+    row, number = read_table(reader_of(request), table)  # the round's number: its first free
     steps: list[dict[str, Any]] = json.loads(row.steps)
     current = current_round(request, row)
     if parsed.action == "settle" and current.phase is Phase.BETTING and not current.bets:
@@ -391,14 +387,13 @@ def settled_now(
     was = first.get("settled")
     if not isinstance(was, dict):
         return text, {}
-    table, rid = str(was.get("table")), str(was.get("round"))
-    now = stored_round(reader_of(request), ledger_of(request), table, rid)
+    now = replayed_round(reader_of(request), ledger_of(request), was)
     if now is None:  # pragma: no cover - a recorded settle step's round is stored with it
         return text, {}
-    first["settled"] = now = {STORED_ALREADY: True, **now}
+    first["settled"] = now[0]
     for k in ("events", "settlement", "net_cents"):
-        first[k] = now[k]
-    return dumps(first), {"Content-Location": round_location(table, rid)}
+        first[k] = now[0][k]
+    return dumps(first), now[1]
 
 
 class Void(BaseModel):
@@ -437,9 +432,7 @@ def void_open_round(
     replayed = once.replay({"table": table, **body.model_dump()}, member.name)
     if replayed is not None:
         return replayed
-    with reader_of(request).connect() as conn:
-        row = table_row(conn, table)
-        number = free_number(conn, table, row.round_number)
+    row, number = read_table(reader_of(request), table)
     rnd = current_round(request, row)
     rid = round_id(number)
     if not rnd.bets and rnd.cards is None:
@@ -508,9 +501,7 @@ def close_table(request: Request, member: Closer, table: str, once: Once) -> Res
     a 409 problem: settle it (``POST /tables/{table}/steps``) first."""
     if (replayed := once.replay({"table": table}, member.name)) is not None:
         return replayed
-    with reader_of(request).connect() as conn:
-        row = table_row(conn, table)
-        number = free_number(conn, table, row.round_number)
+    row, number = read_table(reader_of(request), table)
     rnd = current_round(request, row)
     if rnd.bets or rnd.cards is not None:
         raise RoundStateError(
