@@ -38,7 +38,7 @@ from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Request
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
@@ -226,90 +226,13 @@ def hold_report(
     status in words: "too few wagers to judge: 2 of the 627 needed"); else ``note`` says why
     not (:func:`judge`)."""
     book = book or Book({}, {})
-    tallies: dict[tuple[str, str, str], _Tally] = {}
-    submissions: dict[tuple[str, str], Any] = {}
     with engine.connect() as conn:
-        for opened in conn.execute(sa.select(store.tables)).all():
-            try:
-                _, sub = checked_submission(
-                    json.loads(opened.submission), f"table {opened.table_id}"
-                )
-            except (CroupierError, ValueError):
-                continue
-            submissions[(opened.table_id, opened.submission_digest)] = sub
-        posted: dict[str, Any] = {}  # the round files' submissions, by digest
-        for kept in conn.execute(sa.select(store.submissions)).all():
-            try:
-                _, sub = checked_submission(json.loads(kept.submission), "a kept submission")
-            except (CroupierError, ValueError):
-                continue
-            posted[kept.submission_digest] = sub
-        r = store.rounds
-        columns = (r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
-        q = round_query(table, since, until, wager, columns).order_by(r.c.id)
-        only = wager.strip().lower() if wager else None
-        for table_id, round_id, digest, text in conn.execute(q):
-            doc = json.loads(text)
-            if doc.get("voided"):  # every wager returned: none was in action
-                continue
-            for result in line_results(doc, book):
-                line = result.line
-                if line.get("settled_by_base_game") or line.get("win_cents") is None:
-                    continue
-                if only is not None and line["bet"] != only:
-                    continue
-                tally = tallies.setdefault((table_id, line["bet"], digest), _Tally())
-                tally.rounds.add(round_id)
-                tally.lines += 1
-                tally.handle += int(line["stake_cents"])
-                tally.squares += int(line["stake_cents"]) ** 2
-                tally.cubes += int(line["stake_cents"]) ** 3
-                tally.win += result.win_cents
-                tally.pending += result.pending_cents
-                tally.voided += result.voided_cents
-    rows = []
-    for (table_id, bet, digest), t in sorted(tallies.items()):
-        row: dict[str, Any] = {
-            "table": table_id,
-            "wager": bet,
-            "rounds": len(t.rounds),
-            "lines": t.lines,
-            "handle_cents": t.handle,
-            "handle": format_money(t.handle),
-            "hold_cents": -t.win,
-            "hold": format_money(-t.win),
-            "pending_cents": t.pending,
-            "pending": format_money(t.pending),
-            "voided_cents": t.voided,
-            "hold_ratio": -t.win / t.handle if t.handle else None,
-            "hold_percent": round(-100 * t.win / t.handle, 4) if t.handle else None,
-        }
-        par = _par(submissions.get((table_id, digest)) or posted.get(digest), bet)
-        if isinstance(par, str):
-            row["note"] = par
-        else:
-            pt, decks, figures = par
-            j = judge(figures, handle=t.handle, squares=t.squares, cubes=t.cubes, hold=-t.win)
-            row.update(
-                paytable=pt.key,
-                section=pt.section,
-                decks=decks,
-                house_edge=float(figures.edge),
-                theoretical_cents=round(j.theoretical),
-                theoretical=format_money(round(j.theoretical)),
-                sd_cents=round(j.spread),
-                low_cents=math.floor(j.low),
-                high_cents=math.ceil(j.high),
-                band=f"{format_money(math.floor(j.low))} to {format_money(math.ceil(j.high))}",
-                band_rule=j.rule,
-                band_sd=round(j.sd, 3),
-                judged=j.judged,
-                lines_needed=j.needed,
-                effective_lines=round(float(j.effective), 2),
-                flagged=j.flagged,
-                verdict=verdict(j, t.lines),
-            )
-        rows.append(row)
+        submissions, posted = _submissions(conn)
+        tallies = _tallies(conn, book, table, since, until, wager)
+    rows = [
+        _row(key, t, submissions.get((key[0], key[2])) or posted.get(key[2]))
+        for key, t in sorted(tallies.items())
+    ]
     filters = {"table": table, "since": since, "until": until, "wager": wager}
     return {
         "band_sd": BAND_SD,
@@ -318,6 +241,110 @@ def hold_report(
         "filters": filters,
         "rows": rows,
     }
+
+
+def _submissions(conn: Connection) -> tuple[dict[tuple[str, str], Any], dict[str, Any]]:
+    """The Rules Submissions rounds were settled under: each open table's, by (table, digest),
+    and each round file's kept one, by digest (one that no longer checks is left out)."""
+    submissions: dict[tuple[str, str], Any] = {}
+    for opened in conn.execute(sa.select(store.tables)).all():
+        try:
+            _, sub = checked_submission(json.loads(opened.submission), f"table {opened.table_id}")
+        except (CroupierError, ValueError):
+            continue
+        submissions[(opened.table_id, opened.submission_digest)] = sub
+    posted: dict[str, Any] = {}  # the round files' submissions, by digest
+    for kept in conn.execute(sa.select(store.submissions)).all():
+        try:
+            _, sub = checked_submission(json.loads(kept.submission), "a kept submission")
+        except (CroupierError, ValueError):
+            continue
+        posted[kept.submission_digest] = sub
+    return submissions, posted
+
+
+def _tallies(
+    conn: Connection,
+    book: Book,
+    table: str | None,
+    since: str | None,
+    until: str | None,
+    wager: str | None,
+) -> dict[tuple[str, str, str], _Tally]:
+    """The lines of the stored rounds the filters match, tallied by (table, wager, submission
+    digest): rounds voided at an open table and lines the base game settled left out."""
+    tallies: dict[tuple[str, str, str], _Tally] = {}
+    r = store.rounds
+    columns = (r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
+    q = round_query(table, since, until, wager, columns).order_by(r.c.id)
+    only = wager.strip().lower() if wager else None
+    for table_id, round_id, digest, text in conn.execute(q):
+        doc = json.loads(text)
+        if doc.get("voided"):  # every wager returned: none was in action
+            continue
+        for result in line_results(doc, book):
+            line = result.line
+            if line.get("settled_by_base_game") or line.get("win_cents") is None:
+                continue
+            if only is not None and line["bet"] != only:
+                continue
+            tally = tallies.setdefault((table_id, line["bet"], digest), _Tally())
+            tally.rounds.add(round_id)
+            tally.lines += 1
+            tally.handle += int(line["stake_cents"])
+            tally.squares += int(line["stake_cents"]) ** 2
+            tally.cubes += int(line["stake_cents"]) ** 3
+            tally.win += result.win_cents
+            tally.pending += result.pending_cents
+            tally.voided += result.voided_cents
+    return tallies
+
+
+def _row(key: tuple[str, str, str], t: _Tally, sub: Any) -> dict[str, Any]:
+    """The report's row of one (table, wager, digest) tally, judged against the par sheet of
+    its wager under ``sub`` when it is known (:func:`judge`)."""
+    table_id, bet, _ = key
+    row: dict[str, Any] = {
+        "table": table_id,
+        "wager": bet,
+        "rounds": len(t.rounds),
+        "lines": t.lines,
+        "handle_cents": t.handle,
+        "handle": format_money(t.handle),
+        "hold_cents": -t.win,
+        "hold": format_money(-t.win),
+        "pending_cents": t.pending,
+        "pending": format_money(t.pending),
+        "voided_cents": t.voided,
+        "hold_ratio": -t.win / t.handle if t.handle else None,
+        "hold_percent": round(-100 * t.win / t.handle, 4) if t.handle else None,
+    }
+    par = _par(sub, bet)
+    if isinstance(par, str):
+        row["note"] = par
+        return row
+    pt, decks, figures = par
+    j = judge(figures, handle=t.handle, squares=t.squares, cubes=t.cubes, hold=-t.win)
+    row.update(
+        paytable=pt.key,
+        section=pt.section,
+        decks=decks,
+        house_edge=float(figures.edge),
+        theoretical_cents=round(j.theoretical),
+        theoretical=format_money(round(j.theoretical)),
+        sd_cents=round(j.spread),
+        low_cents=math.floor(j.low),
+        high_cents=math.ceil(j.high),
+        band=f"{format_money(math.floor(j.low))} to {format_money(math.ceil(j.high))}",
+        band_rule=j.rule,
+        band_sd=round(j.sd, 3),
+        judged=j.judged,
+        lines_needed=j.needed,
+        effective_lines=round(float(j.effective), 2),
+        flagged=j.flagged,
+        verdict=verdict(j, t.lines),
+    )
+    return row
 
 
 @router.get(
