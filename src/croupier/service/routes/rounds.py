@@ -18,36 +18,26 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import Response
-from sqlalchemy import Connection
 
 from croupier.errors import InputError, LedgerLookupError, suggest
 from croupier.names import TABLE, exact
-from croupier.names import round_id as checked_round_id
-from croupier.progressive import Ledger, Role, StaffMember
+from croupier.progressive import Role, StaffMember
 from croupier.progressive.report import check_period
 from croupier.service import store
-from croupier.service.committer import Rows
 from croupier.service.common import (
     MAX_STORED_INT,
-    committer_of,
-    crash_point,
-    engine_of,
     ledger_of,
     reader_of,
 )
 from croupier.service.dependencies import LedgerDep, Once, ReaderDep, report_reader, require
 from croupier.service.examples import ROUND_EXAMPLE
-from croupier.service.idempotency import KeyRows, Write
-from croupier.service.jsontext import Encoded, dumps
-from croupier.service.open_tables import check_round_file
+from croupier.service.jsontext import dumps
 from croupier.service.paid import (
-    STORED_ALREADY,
     as_ledger_has_it,
     book_for,
     book_of,
@@ -55,20 +45,8 @@ from croupier.service.paid import (
     replayed_round,
     stored_round,
 )
-from croupier.service.settling import (
-    INSERT_ROUND,
-    Settled,
-    checked_submission,
-    existing,
-    feed_and_document,
-    feed_and_store,
-    insert_round,
-    progressives_to_feed,
-    replay,
-    round_row,
-)
+from croupier.service.round_writes import settling
 from croupier.table.record import RoundFile
-from croupier.table.round import TableRound
 from croupier.units import parse_time as _when
 from croupier.wagers import all_wagers
 from croupier.wagers.base_games import BASE_GAMES
@@ -106,79 +84,6 @@ def stored_answer(
     if now is None:  # pragma: no cover - a recorded answer's round is stored with it
         return text, {}
     return dumps(now[0]), now[1]
-
-
-@dataclass(frozen=True)
-class StoreRound:
-    """The write of a settled round: stored (201), or the round stored already under its table
-    and id answered (200). Its progressive wagers are fed to ``names`` — to one in the common
-    case in the transaction that stores the round and the key's record (:meth:`together`) —,
-    else step by step before the service's transaction (:meth:`settled`: called once, outside
-    any transaction, when :meth:`together` is not tried or wrote nothing)."""
-
-    request: Request
-    ledger: Ledger
-    rnd: TableRound
-    table: str
-    rid: str
-    digest: str
-    names: list[str]
-    by: str
-    made: list[Settled] = field(default_factory=list)
-
-    def write(self) -> Write:
-        """As :class:`~croupier.service.idempotency.Write`; :meth:`together` only when the
-        round feeds one progressive."""
-        together = self.together if len(self.names) == 1 else None
-        return Write(self.run, self.fast, together)
-
-    def settled(self) -> Settled:
-        """The round fed to the ledger and documented (once)."""
-        if not self.made:
-            self.made.append(
-                feed_and_document(
-                    self.ledger,
-                    self.rnd,
-                    table=self.table,
-                    round_id=self.rid,
-                    submission_digest=self.digest,
-                    progressives=self.names,
-                    by=self.by,
-                )
-            )
-            if self.names:
-                crash_point(self.request, "after-ledger")
-        return self.made[0]
-
-    def together(self, key_rows: KeyRows) -> tuple[int, str] | None:
-        """The ledger's rows and the stored round in one transaction."""
-        text = feed_and_store(
-            self.ledger,
-            self.rnd,
-            table=self.table,
-            round_id=self.rid,
-            submission_digest=self.digest,
-            progressive=self.names[0],
-            by=self.by,
-            writer=committer_of(self.request),
-            extra=key_rows,
-        )
-        return None if text is None else (201, text)
-
-    def run(self, conn: Connection) -> tuple[int, Any]:
-        """Store the round, or answer the one stored already (shown as the ledger has it now:
-        :func:`stored_answer`)."""
-        s = self.settled()
-        prior = existing(conn, s)
-        if prior is not None:
-            return 200, {STORED_ALREADY: True, **prior}
-        insert_round(conn, s, submission_digest=self.digest, by=self.by)
-        return 201, s.document
-
-    def fast(self) -> tuple[int, Any, Rows]:
-        """The common case: the round's row, its stored text the answer."""
-        row = round_row(self.settled(), submission_digest=self.digest, by=self.by)
-        return 201, Encoded(row["document"]), [(INSERT_ROUND, row)]
 
 
 @router.post(
@@ -238,40 +143,8 @@ def settle_round(
     body = {"table": table, "round": data}
     if (replayed := once.replay(body, member.name, shown=stored_answer)) is not None:
         return replayed
-    return once.commit(_settling(request, ledger, member.name, table, record, progressive or []))
-
-
-def _settling(
-    request: Request, ledger: Ledger, by: str, table: str, record: RoundFile, named: list[str]
-) -> Write:
-    """The round file checked and replayed through the round procedure, the progressives its
-    progressive wagers feed found: the write that feeds and stores it (:class:`StoreRound`)."""
-    if not isinstance(record.submission, dict):
-        raise InputError(
-            "the service reads no file: give the Rules Submission inline as a JSON object "
-            '("submission": {"game": ..., "decks": ..., "wagers": [...]})'
-        )
-    if record.id is None:
-        raise InputError('give the round its "id" at the table (e.g. "r-17")')
-    rid = checked_round_id(record.id)  # the round id rule (croupier.names), the id as given
-    digest, sub = checked_submission(record.submission, "submission")
-    # an open table's ids are its own, and its Rules Submission the round's (§ 601a.2)
-    check_round_file(reader_of(request), table, rid, digest)
-    # the paytables the round is settled under, for the hold report (once per digest)
-    store.remember_submission(engine_of(request), digest, dumps(record.submission))
-    rnd = replay(sub, record.steps, f"round {rid}")
-    bet_steps = [i for i, s in enumerate(record.steps, start=1) if s.action == "bet"]
-    # every progressive bet is fed to the ledger: to a progressive named, else to the one
-    # linked to the table that takes it; none, or a suspended one, refuses the round
-    names = progressives_to_feed(
-        ledger,
-        rnd,
-        table=table,
-        named=named,
-        bet_step=lambda i: f"step {bet_steps[i]} (bet)",
-        round_name=f"round {rid}",  # a progressive named takes a bet of the round
-    )
-    return StoreRound(request, ledger, rnd, table, rid, digest, names, by).write()
+    settled = settling(request, ledger, member.name, table, record, progressive or [])
+    return once.commit(settled.write())
 
 
 def round_query(
