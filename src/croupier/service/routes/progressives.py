@@ -19,20 +19,15 @@ an auditor's (:data:`EVENTS_READER`). The staff routes (``/staff``) are
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
-from sqlalchemy import Connection
 
-from croupier.errors import AuthorizationError, CroupierError, RoundStateError
 from croupier.names import PROGRESSIVE, TABLE, exact
 from croupier.progressive import (
-    Award,
     AwardStatus,
     EnvyRule,
     EventKind,
@@ -47,21 +42,18 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.progressive.create import FIELDS, new_definition
-from croupier.progressive.model import AWARD_RULES, VOID_RULE, VOIDING
+from croupier.progressive.model import VOID_RULE, VOIDING
 from croupier.progressive.significant import READER as EVENTS_READER
 from croupier.progressive.significant import READER_RULE, READER_SECTION, READING
 from croupier.progressive.staffing import STAFF_SECTION
-from croupier.progressive.store import LedgerDatabaseError
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
 from croupier.progressive.views import signed_cents as _signed_cents
 from croupier.progressive.views import significant_dict
 from croupier.progressive.views import status_dict as _status_dict
-from croupier.service.committer import unique_violation
+from croupier.service.award_decisions import Decision, may_decide, voided_answer
 from croupier.service.common import AwardId
 from croupier.service.dependencies import LedgerDep, Once, require, signed_in
-from croupier.service.idempotency import KeyRows, Write
-from croupier.service.jsontext import dumps
 from croupier.service.settling import checked_submission
 from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake
@@ -109,21 +101,6 @@ def may(
     if name is not None:
         ledger.definition(name)
     return found
-
-
-def may_decide(ledger: Ledger, member: StaffMember, what: str, paragraph: str) -> object:
-    """Who may validate or void an award: a floorperson or above (§ 633b.2(h)(3),
-    § 633b.3(h)(3); a void answers to (h)(1)), checked against the ledger's log **before the
-    award is looked up** — a member who may not decide awards gets one answer, a 403 citing
-    :data:`AWARD_RULES`, for an award that exists and one that does not (no award id is learnt
-    by trying it: docs/interpretations.md, *What a role can learn*). A member who may is then
-    told a missing award's 404; the ledger checks the role again, citing the award's own
-    progressive, in its transaction."""
-    section, also = AWARD_RULES[paragraph]
-    try:
-        return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
-    except AuthorizationError as exc:
-        raise AuthorizationError(exc.reason, section=section, also=also) from None
 
 
 def _status(ledger: Ledger, name: str) -> dict[str, Any]:
@@ -240,71 +217,6 @@ class Reason(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
-@dataclass(frozen=True)
-class Decision:
-    """The write of a decision on an award: the ledger's transaction records it **and** the
-    request's ``Idempotency-Key`` with its answer (:data:`~croupier.progressive.ledger.Decided`),
-    so a crash leaves both or neither — a retry under the key after a crash that followed the
-    commit answers the first answer, not a 409 "paid already". An award decided meanwhile
-    (``RoundStateError``), or the key recorded by a concurrent request of the member's, writes
-    nothing: :class:`~croupier.service.idempotency.Idempotent` then answers the key's record, if
-    there is one, and else :meth:`run` gives the refusal."""
-
-    decide: Callable[..., Award]
-    """The ledger's decision (``Ledger.validate`` or ``Ledger.void_award`` of the award, by the
-    member), called with ``after=``: what it writes in its transaction."""
-    answer: Callable[[Award], Any]
-    """The answer, of the award as decided."""
-    refused: list[CroupierError] = field(default_factory=list)
-
-    def write(self) -> Write:
-        """As :class:`~croupier.service.idempotency.Write`: :meth:`together`, else :meth:`run`."""
-        return Write(self.run, together=self.together)
-
-    def together(self, key_rows: KeyRows) -> tuple[int, str] | None:
-        """The decision and the key's record in the ledger's one transaction; ``None`` when it
-        wrote nothing."""
-        record = _KeyRecord(key_rows, self.answer)
-        try:
-            self.decide(after=record)
-        except RoundStateError as exc:
-            self.refused.append(exc)
-            return None
-        except LedgerDatabaseError as exc:
-            if unique_violation(exc):  # the key, recorded by a concurrent request
-                return None
-            raise
-        return 200, record.made[0]
-
-    def run(self, _conn: Connection) -> tuple[int, Any]:
-        """The refusal of a decision :meth:`together` could not make."""
-        if self.refused:
-            raise self.refused[0]
-        return 200, self.answer(self.decide(after=None))  # pragma: no cover - key released
-
-
-@dataclass(frozen=True)
-class _KeyRecord:
-    """What a decision writes in the ledger's transaction
-    (:data:`~croupier.progressive.ledger.Decided`): the key's record with the answer's text,
-    kept in ``made``."""
-
-    key_rows: KeyRows
-    answer: Callable[[Award], Any]
-    made: list[str] = field(default_factory=list)
-
-    def __call__(self, conn: Connection, award: Award) -> None:
-        text = dumps(self.answer(award))
-        for stmt, values in self.key_rows(200, text):
-            conn.execute(stmt, values)
-        self.made.append(text)
-
-
-def _voided(by: str, reason: str, award: Award) -> dict[str, Any]:
-    """A void's answer: the award, who voided it and why."""
-    return {**_award_dict(award), "voided_by": by, "reason": reason}
-
-
 @router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
 def validate(ledger: LedgerDep, member: Validator, award_id: AwardId, once: Once) -> Response:
     """A floorperson or above validates a pending share of a meter; it is then paid and, after
@@ -329,7 +241,7 @@ def void(
     if (replayed := once.replay(body.model_dump(), member.name, authorize=check)) is not None:
         return replayed
     decide = partial(ledger.void_award, award_id, by=member.name, reason=body.reason)
-    return once.commit(Decision(decide, partial(_voided, member.name, body.reason)).write())
+    return once.commit(Decision(decide, partial(voided_answer, member.name, body.reason)).write())
 
 
 FCP_SUBMISSION_EXAMPLE: dict[str, Any] = {
