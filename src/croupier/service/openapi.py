@@ -302,7 +302,8 @@ class Facts(NamedTuple):
     """What the document needs to know of a route beyond its OpenAPI operation."""
 
     requirement: Requirement | None
-    """The role, section and words of the token the route requires (:func:`require`)."""
+    """The role, section and words of the token the route requires
+    (:func:`~croupier.service.dependencies.require`)."""
     query: frozenset[str]
     """The query parameters it declares."""
     every_role: bool = False
