@@ -93,7 +93,7 @@ def token(
     credential is a 401 problem; after too many, of one member or from one address, a 429 with
     ``Retry-After`` (each failure and lockout a significant event). A terminal that sends the
     ``terminal`` mark of the member's earlier login (header ``Croupier-Terminal``) is not held
-    back by its address's pacing (:func:`~croupier.service.auth.known_terminal`)."""
+    back by its address's pacing (:func:`known_terminal`)."""
     ledger: Ledger = request.app.state.ledger
     client = client_address(request)  # behind trusted proxies, the real one
     known = known_terminal(ledger, terminal, form.username)
