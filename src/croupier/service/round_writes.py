@@ -189,6 +189,18 @@ def settling(
     return StoreRound(request, ledger, rnd, table, rid, digest, names, by)
 
 
+class InOneTransaction:
+    """A write decided in the service's one transaction with the key's record (its ``run``)."""
+
+    def run(self, conn: Connection) -> tuple[int, Any]:
+        """The (status, body) to answer, the service's rows written on ``conn``."""
+        raise NotImplementedError
+
+    def write(self) -> Write:
+        """As :class:`~croupier.service.idempotency.Write`."""
+        return Write(self.run)
+
+
 def opening_table(
     ledger: Ledger, table: str, submission: dict[str, Any], named: list[str], by: str
 ) -> Opening:
@@ -203,7 +215,7 @@ def opening_table(
 
 
 @dataclass(frozen=True)
-class Opening:
+class Opening(InOneTransaction):
     """The write of a table opened: its row, betting open on its first round (201)."""
 
     ledger: Ledger
@@ -213,10 +225,6 @@ class Opening:
     sub: RulesSubmission
     names: list[str]
     by: str
-
-    def write(self) -> Write:
-        """As :class:`~croupier.service.idempotency.Write`."""
-        return Write(self.run)
 
     def run(self, conn: Connection) -> tuple[int, Any]:
         """Insert the table's row, unless it is open already or its id reads as another's."""
@@ -257,6 +265,20 @@ class Moved:
     one just made (not another's, given again)."""
 
     committed: list[tuple[str, int, TableRound]] = field(default_factory=list)
+
+    def advance(self, conn: Connection, row: Any, after: TableRound, **values: Any) -> None:
+        """Write ``values`` to the table of ``row`` (its stored row), its version one on, and
+        remember ``after`` as its round — unless another step moved the table on meanwhile:
+        then a :class:`~croupier.errors.RoundStateError` (409), the transaction rolled back."""
+        t = store.tables
+        done = conn.execute(
+            sa.update(t)
+            .where(t.c.table_id == row.table_id, t.c.version == row.version)
+            .values(version=row.version + 1, **values)
+        )
+        if done.rowcount != 1:
+            raise moved_on(row.table_id)
+        self.committed[:] = [(opening(row), row.version + 1, after)]
 
     def kept(self, request: Request, response: Response) -> Response:
         """``response``, the round it committed kept in memory."""
@@ -306,7 +328,7 @@ def taking_step(request: Request, ledger: Ledger, by: str, table: str, parsed: S
 
 
 @dataclass(frozen=True)
-class Stepped:
+class Stepped(InOneTransaction):
     """The write of a step taken: the table's steps and version (a ``settle`` step's round
     stored, the table's next round opened), answering the record so far."""
 
@@ -320,15 +342,11 @@ class Stepped:
     by: str
     moved: Moved = field(default_factory=Moved)
 
-    def write(self) -> Write:
-        """As :class:`~croupier.service.idempotency.Write`."""
-        return Write(self.run)
-
     def run(self, conn: Connection) -> tuple[int, Any]:
         """Store the step (and a settled round), unless another step moved the table on."""
-        t, row, rnd, number, settled = store.tables, self.row, self.rnd, self.number, self.settled
+        row, rnd, number, settled = self.row, self.rnd, self.number, self.settled
         table = row.table_id
-        values: dict[str, Any] = {"steps": json.dumps(self.new_steps), "version": row.version + 1}
+        values: dict[str, Any] = {"steps": json.dumps(self.new_steps)}
         state = table_state(row, rnd, number) if self.shown is None else self.shown
         after = rnd
         if settled is not None:
@@ -345,12 +363,7 @@ class Stepped:
                 state[k] = stored[k]
             values.update(steps="[]", round_number=number + 1)
             after = open_round(rnd.submission, table)
-        done = conn.execute(
-            sa.update(t).where(t.c.table_id == table, t.c.version == row.version).values(**values)
-        )
-        if done.rowcount != 1:
-            raise moved_on(table)
-        self.moved.committed[:] = [(opening(row), row.version + 1, after)]
+        self.moved.advance(conn, row, after, **values)
         return 200, state
 
 
@@ -406,7 +419,7 @@ def voiding_round(request: Request, ledger: Ledger, by: str, table: str, reason:
 
 
 @dataclass(frozen=True)
-class Voiding:
+class Voiding(InOneTransaction):
     """The write of a round voided: stored as voided, the table's next round opened."""
 
     row: Any
@@ -416,24 +429,13 @@ class Voiding:
     by: str
     moved: Moved = field(default_factory=Moved)
 
-    def write(self) -> Write:
-        """As :class:`~croupier.service.idempotency.Write`."""
-        return Write(self.run)
-
     def run(self, conn: Connection) -> tuple[int, Any]:
         """Store the voided round and move the table on, unless another step did."""
-        t, row, number = store.tables, self.row, self.number
+        row, number = self.row, self.number
         table = row.table_id
         insert_round(conn, self.voided, submission_digest=row.submission_digest, by=self.by)
-        done = conn.execute(
-            sa.update(t)
-            .where(t.c.table_id == table, t.c.version == row.version)
-            .values(steps="[]", round_number=number + 1, version=row.version + 1)
-        )
-        if done.rowcount != 1:
-            raise moved_on(table)
         after = open_round(self.rnd.submission, table)
-        self.moved.committed[:] = [(opening(row), row.version + 1, after)]
+        self.moved.advance(conn, row, after, steps="[]", round_number=number + 1)
         state = table_state(row, after, number + 1)
         state["voided"] = self.voided.document
         return 200, state
@@ -455,16 +457,12 @@ def closing_table(request: Request, by: str, table: str) -> Closing:
 
 
 @dataclass(frozen=True)
-class Closing:
+class Closing(InOneTransaction):
     """The write of a table closed: its row deleted."""
 
     row: Any
     round_not_played: str
     by: str
-
-    def write(self) -> Write:
-        """As :class:`~croupier.service.idempotency.Write`."""
-        return Write(self.run)
 
     def run(self, conn: Connection) -> tuple[int, Any]:
         """Delete the table's row, unless another step moved the table on."""
