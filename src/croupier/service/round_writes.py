@@ -141,7 +141,7 @@ class StoreRound:
 
     def run(self, conn: Connection) -> tuple[int, Any]:
         """Store the round, or answer the one stored already (shown as the ledger has it now:
-        :func:`stored_answer`)."""
+        :func:`croupier.service.routes.rounds.stored_answer`)."""
         s = self.settled()
         prior = existing(conn, s)
         if prior is not None:
