@@ -228,10 +228,10 @@ def hold_report(
     with engine.connect() as conn:
         submissions, posted = _submissions(conn)
         tallies = _tallies(conn, book, table, since, until, wager)
-    rows = [
-        _row(key, t, submissions.get((key[0], key[2])) or posted.get(key[2]))
-        for key, t in sorted(tallies.items())
-    ]
+    rows = []
+    for (table_id, bet, digest), t in sorted(tallies.items()):
+        par = _par(submissions.get((table_id, digest)) or posted.get(digest), bet)
+        rows.append(_row(table_id, bet, t, par))
     filters = {"table": table, "since": since, "until": until, "wager": wager}
     return {
         "band_sd": BAND_SD,
@@ -243,8 +243,8 @@ def hold_report(
 
 
 def _submissions(conn: Connection) -> tuple[dict[tuple[str, str], Any], dict[str, Any]]:
-    """The Rules Submissions rounds were settled under: each open table's, by (table, digest),
-    and each round file's kept one, by digest (one that no longer checks is left out)."""
+    """The checked submissions of the open tables, by (table, digest), and those the round files
+    were posted with, by digest; one that no longer checks is left out."""
     submissions: dict[tuple[str, str], Any] = {}
     for opened in conn.execute(sa.select(store.tables)).all():
         try:
@@ -270,8 +270,8 @@ def _tallies(
     until: str | None,
     wager: str | None,
 ) -> dict[tuple[str, str, str], _Tally]:
-    """The lines of the stored rounds the filters match, tallied by (table, wager, submission
-    digest): rounds voided at an open table and lines the base game settled left out."""
+    """The stored rounds' settled lines (the filters of :func:`hold_report`) tallied by (table,
+    wager, submission digest); a voided round and the lines the base game settles left out."""
     tallies: dict[tuple[str, str, str], _Tally] = {}
     r = store.rounds
     columns = (r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
@@ -299,10 +299,9 @@ def _tallies(
     return tallies
 
 
-def _row(key: tuple[str, str, str], t: _Tally, sub: Any) -> dict[str, Any]:
-    """The report's row of one (table, wager, digest) tally, judged against the par sheet of
-    its wager under ``sub`` when it is known (:func:`judge`)."""
-    table_id, bet, _ = key
+def _row(table_id: str, bet: str, t: _Tally, par: Any) -> dict[str, Any]:
+    """One row of :func:`hold_report`: a table's wager, its actual hold and, with its par sheet
+    (``par``: :func:`_par`'s), the band it is judged by; else a ``note`` saying why not."""
     row: dict[str, Any] = {
         "table": table_id,
         "wager": bet,
@@ -318,7 +317,6 @@ def _row(key: tuple[str, str, str], t: _Tally, sub: Any) -> dict[str, Any]:
         "hold_ratio": -t.win / t.handle if t.handle else None,
         "hold_percent": round(-100 * t.win / t.handle, 4) if t.handle else None,
     }
-    par = _par(sub, bet)
     if isinstance(par, str):
         row["note"] = par
         return row
