@@ -11,7 +11,7 @@ linked to four tables; rounds of three seats are played through the whole proced
 ~18% of seats, a 10% share on ~2%, each validated by a floorperson as it comes). At each count the
 read is timed ``--reads`` times, two ways:
 
-* ``handler ms`` — the route's body (``croupier.service.controller._status``: the progressive's
+* ``handler ms`` — the route's body (``croupier.service.routes.progressives._status``: the progressive's
   status and § 605a.7(a) meter set as JSON), on the ledger object the server holds;
 * ``http ms`` — the whole ``GET /progressives/{name}`` through the FastAPI application
   in-process (Starlette's test client: routing, bearer token, JSON), the ledger opened as
@@ -50,7 +50,7 @@ from croupier.progressive import AwardStatus, Ledger, ProgressiveDefinition, Qua
 from croupier.progressive.staff import use_hasher
 from croupier.progressive.views import status_dict
 from croupier.service.app import ServiceConfig, create_app
-from croupier.service.controller import _status
+from croupier.service.routes.progressives import _status
 
 with warnings.catch_warnings():  # Starlette's note on its test client's HTTP library
     warnings.simplefilter("ignore")

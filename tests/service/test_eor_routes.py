@@ -15,8 +15,8 @@ from fastapi.testclient import TestClient
 from jsonschema import Draft202012Validator
 
 from cli_support import run_main
-from croupier.service import eor_routes
 from croupier.service.problems import install
+from croupier.service.routes import eor as eor_routes
 from croupier.service.web import mount
 from repo_paths import ROOT
 

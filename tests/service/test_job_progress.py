@@ -13,7 +13,8 @@ from croupier.analysis.kernels import BLOCK
 from croupier.analysis.kernels.chunks import run_chunks
 from croupier.analysis.kernels.numpy_sim import BLOCK as NUMPY_BLOCK
 from croupier.cards import Shoe
-from croupier.service import job_work, jobs
+from croupier.service import job_work
+from croupier.service.routes import simulations as jobs
 from croupier.wagers import get_wager
 
 

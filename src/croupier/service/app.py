@@ -36,29 +36,26 @@ from croupier.environment import env_int
 from croupier.errors import CroupierError, InputError
 from croupier.inputs import MAX_NESTING, parse_json
 from croupier.progressive import Ledger, default_url
-from croupier.service import (
-    auth,
-    checkpoint_routes,
-    controller,
-    controller_config,
-    docs,
-    eor_routes,
-    jobs,
-    openapi,
-    reading,
-    rounds,
-    staff_routes,
-    store,
-    tables,
-    text,
-    web,
-)
+from croupier.service import openapi, store, text, web
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.forwarded import TrustedProxies
 from croupier.service.job_runner import JobRunner
 from croupier.service.problems import croupier_problem, failure_problem, install, problem
 from croupier.service.query import known_query
+from croupier.service.routes import (
+    checkpoints,
+    docs,
+    eor,
+    progressive_config,
+    progressives,
+    reading,
+    rounds,
+    simulations,
+    staff,
+    tables,
+    token,
+)
 
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
 ENV_MAX_BODY = "CROUPIER_MAX_BODY"
@@ -385,23 +382,23 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
         dependencies=[Depends(known_query)],  # a query parameter no route declares: a 422
-        docs_url=None,  # served offline by croupier.service.docs
+        docs_url=None,  # served offline by croupier.service.routes.docs
         redoc_url=None,
     )
     app.state.config = cfg
     install(app)
 
-    auth.install(app)  # POST /token, POST /token/revoke; a lockout is a 429 with Retry-After
+    token.install(app)  # POST /token, POST /token/revoke; a lockout is a 429 with Retry-After
     for module in (
         reading,
         rounds,
         tables,
-        controller,
-        controller_config,
-        checkpoint_routes,
-        staff_routes,
-        jobs,
-        eor_routes,
+        progressives,
+        progressive_config,
+        checkpoints,
+        staff,
+        simulations,
+        eor,
     ):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)

@@ -13,20 +13,39 @@ ledger's rows in that transaction too (:func:`croupier.service.settling.feed_and
 otherwise effects on the progressive ledger are made first, in the ledger's own transaction under
 the ledger's own idempotency key (``PROGRESSIVE/TABLE/ROUND``): a retry after a crash between the
 two finds the ledger's settlement (``replayed``) and records the service's side once.
+
+:class:`Idempotent` answers a keyed request: a route takes it as a dependency
+(:data:`croupier.service.dependencies.Once`), asks it for the stored answer
+(:meth:`Idempotent.replay`), and otherwise makes its effect and hands the service-side
+:class:`Write` to :meth:`Idempotent.commit` (or a plain answer to :meth:`Idempotent.answer`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
+from fastapi import Request
+from fastapi.responses import Response
 from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
-from croupier.errors import IdempotencyConflictError, InputError
+from croupier.errors import IdempotencyConflictError, InputError, LedgerError
 from croupier.progressive.store import read_rows
 from croupier.service import store
+from croupier.service.committer import Rows
+from croupier.service.common import (
+    body_digest,
+    committer_of,
+    crash_point,
+    engine_of,
+    reader_of,
+    route_of,
+)
+from croupier.service.jsontext import dumps
 
 HEADER = "Idempotency-Key"
 MAX_KEY = 200
@@ -140,4 +159,199 @@ def row(
     }
 
 
-__all__ = ["HEADER", "Stored", "check_key", "lookup", "record", "row"]
+REPLAYED = "Idempotent-Replayed"
+"""The header of an answer given again under its key (``true``)."""
+
+Shown = Callable[[Request, int, str, bool], "tuple[str, dict[str, str]]"]
+"""How a route shows an answer that was not just made: ``(request, status, recorded text,
+replayed)`` → ``(text, headers)``. :class:`Idempotent` calls it on every answer given again
+under a key (``replayed``) and on the answers its :attr:`Write.run` decides (a round stored
+already), never on the common case's fresh answer: a route whose answer shows what can change
+since — a stored round's awards, validated or voided on the ledger — shows it as it is now
+(docs/interpretations.md, "What a replay shows")."""
+
+KeyRows = Callable[[int, str], Rows]
+"""The rows recording a request's ``Idempotency-Key`` with the status and response text it
+answers."""
+
+Together = Callable[[KeyRows], "tuple[int, str] | None"]
+"""See :attr:`Write.together`."""
+
+
+@dataclass(frozen=True)
+class Write:
+    """The service-side effect of a request, run inside one transaction with its idempotency
+    record: returns the (status, body) to answer.
+
+    ``fast``, if given, is the common case decided without a look at the database: the
+    (status, body) and the rows to insert. They are written with the idempotency record by the
+    app's :class:`~croupier.service.committer.Committer` (with the rows of requests arriving
+    together: one commit); a unique key taken meanwhile (the round stored already, the key
+    recorded by a concurrent request) writes nothing of them, and ``run`` decides in a
+    transaction of its own."""
+
+    run: Callable[[Connection], tuple[int, Any]]
+    fast: Callable[[], tuple[int, Any, Rows]] | None = None
+    together: Together | None = None
+    """The common case of a request that also writes the progressive ledger, tried first: the
+    ledger's rows, the service's and the ``Idempotency-Key``'s record (the rows its argument
+    makes of the status and the response text) committed in **one** transaction; it answers
+    the (status, response text), or ``None`` when it wrote nothing — ``fast`` and ``run`` then
+    decide (and must be called outside any transaction of the ledger's database)."""
+
+    @classmethod
+    def answer(cls, status: int, body: Any) -> Write:
+        """The write of a request whose effect is made already (on the ledger): only its key's
+        record is written, answering ``status`` and ``body``."""
+        return cls(_Answer(status, body).run)
+
+
+@dataclass(frozen=True)
+class _Answer:
+    status: int
+    body: Any
+
+    def run(self, _conn: Connection) -> tuple[int, Any]:
+        return self.status, self.body
+
+
+@dataclass(frozen=True)
+class _Asked:
+    """The request :meth:`Idempotent.replay` identified: its route, key, body digest, member."""
+
+    route: str
+    key: str
+    digest: str
+    actor: str
+    shown: Shown | None
+
+
+_INSERT_KEY = sa.insert(store.idempotency)
+
+
+class Idempotent:
+    """A request that changes money or configuration, answered once per member and
+    ``Idempotency-Key`` (a route's dependency: :data:`croupier.service.dependencies.Once`).
+
+    A route calls :meth:`replay` first — the key is required
+    (:class:`IdempotencyKeyError`, 400, without one); ``authorize`` — the role check of an
+    operation the ledger authorizes from its own log (validating an award, configuration) — runs
+    next, so a member who may not make the request is refused before anything stored is looked
+    at; a key the member already used for this request answers that response again (header
+    ``Idempotent-Replayed: true``), for another request it is a 409 problem. Otherwise the route
+    makes its effect (its ledger writes, if any, in the ledger's own idempotent transactions) and
+    hands its :class:`Write` to :meth:`commit`, which runs it in one service transaction with the
+    key's record. A concurrent request of the member's that recorded the same key first wins: its
+    answer is given."""
+
+    def __init__(self, request: Request, key: str | None) -> None:
+        self.request = request
+        self.key = key
+        self._asked: _Asked | None = None
+
+    def replay(
+        self,
+        body: Any,
+        actor: str,
+        *,
+        authorize: Callable[[], object] | None = None,
+        shown: Shown | None = None,
+    ) -> Response | None:
+        """The answer member ``actor`` was given for this request (``body``: what identifies it
+        besides its route) under its key, or ``None`` when the key is new to them (see the
+        class). ``shown`` (:data:`Shown`) shows an answer given again, and one
+        :attr:`Write.run` decides, as it is now (the recorded text stays the record of what was
+        answered first)."""
+        route = route_of(self.request)
+        key = check_key(self.key, route)
+        if authorize is not None:
+            authorize()
+        asked = self._asked = _Asked(route, key, body_digest(body), actor, shown)
+        stored = lookup(reader_of(self.request), actor, key, route, asked.digest)
+        return None if stored is None else self._respond(stored, True)
+
+    def answer(self, status: int, body: Any) -> Response:
+        """:meth:`commit` of :meth:`Write.answer`: the effect is made, only the key recorded."""
+        return self.commit(Write.answer(status, body))
+
+    def commit(self, write: Write) -> Response:
+        """Run ``write`` with the key's record (after :meth:`replay` found none): ``together``,
+        then ``fast``, then ``run`` in a transaction of its own, retried on a conflict."""
+        request, asked = self.request, self._asked
+        if asked is None:  # pragma: no cover - a route's mistake
+            raise RuntimeError("Idempotent.commit before Idempotent.replay")
+        crash_point(request, "after-effect")
+        if write.together is not None:
+            done = write.together(self._key_rows)
+            if done is not None:
+                crash_point(request, "after-commit")
+                return Response(done[1].encode(), done[0], media_type="application/json")
+            stored = self._lookup()
+            if stored is not None:  # a concurrent request of the member's under the key won
+                return self._respond(stored, True)
+        if write.fast is not None:
+            status, answer, rows = write.fast()
+            text = dumps(answer)
+            if committer_of(request).write([*rows, *self._key_rows(status, text)]):
+                crash_point(request, "after-commit")
+                return Response(text.encode(), status, media_type="application/json")
+        return self._run(write)
+
+    def _run(self, write: Write) -> Response:
+        request, asked = self.request, self._asked
+        assert asked is not None
+        for attempt in range(3):
+            try:
+                with engine_of(request).begin() as conn:
+                    status, answer = write.run(conn)
+                    text = dumps(answer)
+                    record(conn, asked.key, asked.route, asked.digest, status, text, asked.actor)
+                    crash_point(request, "service-before-commit")
+                crash_point(request, "after-commit")
+                return self._respond(Stored(status, text), False)
+            except IntegrityError:
+                stored = self._lookup()
+                if stored is not None:
+                    return self._respond(stored, True)
+                if attempt == 2:
+                    raise LedgerError(
+                        "the request conflicted with concurrent ones three times; nothing "
+                        "changed: retry it"
+                    ) from None
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _key_rows(self, status: int, text: str) -> Rows:
+        a = self._asked
+        assert a is not None
+        return [(_INSERT_KEY, row(a.key, a.route, a.digest, status, text, a.actor))]
+
+    def _lookup(self) -> Stored | None:
+        a = self._asked
+        assert a is not None
+        return lookup(engine_of(self.request), a.actor, a.key, a.route, a.digest)
+
+    def _respond(self, stored: Stored, replayed: bool) -> Response:
+        text, headers = stored.body, {REPLAYED: "true"} if replayed else {}
+        shown = self._asked.shown if self._asked is not None else None
+        if shown is not None:
+            text, more = shown(self.request, stored.status, text, replayed)
+            headers.update(more)
+        return Response(
+            text.encode(), stored.status, headers=headers, media_type="application/json"
+        )
+
+
+__all__ = [
+    "HEADER",
+    "REPLAYED",
+    "Idempotent",
+    "KeyRows",
+    "Shown",
+    "Stored",
+    "Together",
+    "Write",
+    "check_key",
+    "lookup",
+    "record",
+    "row",
+]

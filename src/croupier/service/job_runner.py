@@ -21,6 +21,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO, Any
@@ -308,4 +309,34 @@ class _Lines:
             return None
 
 
-__all__ = ["ENV_PROCESSES", "ENV_QUEUE", "JobRunner"]
+def start_job(engine: Engine, runner: JobRunner, request: str, rounds: int, by: str) -> Any:
+    """A new job of ``rounds`` rounds for member ``by`` (``request``: its checked simulation as
+    JSON text): its row, queued, and the job handed to ``runner``. A runner with as many jobs
+    waiting as it takes refuses it (:class:`~croupier.service.problems.ServiceProblem`, 503):
+    nothing is left of it. Answers the job's row as written."""
+    job = uuid.uuid4().hex
+    at = datetime.now(UTC)
+    with engine.begin() as conn:
+        conn.execute(
+            sa.insert(store.jobs).values(
+                id=job,
+                request=request,
+                status="queued",
+                done=0,
+                total=rounds,
+                requested_by=by,
+                created_at=at,
+                updated_at=at,
+            )
+        )
+        row = conn.execute(sa.select(store.jobs).where(store.jobs.c.id == job)).one()
+    try:
+        runner.submit(job, request)
+    except ServiceProblem:
+        with engine.begin() as conn:  # refused: nothing is left of it
+            conn.execute(sa.delete(store.jobs).where(store.jobs.c.id == job))
+        raise
+    return row
+
+
+__all__ = ["ENV_PROCESSES", "ENV_QUEUE", "JobRunner", "start_job"]

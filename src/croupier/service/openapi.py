@@ -22,8 +22,8 @@ from fastapi.dependencies.models import Dependant
 
 from croupier.errors import CroupierError, citation, cite
 from croupier.progressive import Role
-from croupier.service.auth import EVERY_ROLE, REQUIREMENTS
 from croupier.service.common import MAX_STORED_INT
+from croupier.service.dependencies import EVERY_ROLE, REQUIREMENTS
 from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
 from croupier.service.idempotency import MAX_KEY, check_key
 from croupier.service.openapi_examples import OWN, Example
@@ -207,7 +207,7 @@ TABLE = _obj(
         },
     },
 )
-"""An open table's round so far (:mod:`croupier.service.tables`)."""
+"""An open table's round so far (:mod:`croupier.service.routes.tables`)."""
 
 SUCCESS: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/rounds/settle"): ROUND,
@@ -302,7 +302,8 @@ class Facts(NamedTuple):
     """What the document needs to know of a route beyond its OpenAPI operation."""
 
     requirement: Requirement | None
-    """The role, section and words of the token the route requires (:func:`require`)."""
+    """The role, section and words of the token the route requires
+    (:func:`~croupier.service.dependencies.require`)."""
     query: frozenset[str]
     """The query parameters it declares."""
     every_role: bool = False

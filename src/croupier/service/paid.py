@@ -40,6 +40,7 @@ __all__ = [
     "book_for",
     "book_of",
     "line_results",
+    "replayed_round",
     "round_location",
     "stored_round",
 ]
@@ -341,6 +342,20 @@ def stored_round(
         return None
     doc: dict[str, Any] = json.loads(text)
     return as_ledger_has_it(doc, book_for(ledger, [doc]))
+
+
+def replayed_round(
+    reader: Engine, ledger: Ledger, first: Mapping[str, Any]
+) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The round a stored answer ``first`` documents (its ``table`` and ``round``) as every
+    read shows it now (:func:`stored_round`), marked ``stored_already: true`` — the answer given
+    again settled nothing — with the ``Content-Location`` header naming where it is read; ``None``
+    when no such round is stored."""
+    table, rid = str(first.get("table")), str(first.get("round"))
+    now = stored_round(reader, ledger, table, rid)
+    if now is None:
+        return None
+    return {STORED_ALREADY: True, **now}, {"Content-Location": round_location(table, rid)}
 
 
 def round_location(table: str, round_id: str) -> str:

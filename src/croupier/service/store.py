@@ -8,9 +8,9 @@
   ``(actor, key)`` is unique), the key, the route, the digest of the body, and the response it
   got — written in the same transaction as the request's effect on these tables.
 * ``service_jobs`` — simulations run as jobs: request, status, progress, result
-  (:mod:`croupier.service.jobs`).
+  (:mod:`croupier.service.routes.simulations`).
 * ``service_tables`` — the open tables: each one's Rules Submission and the steps of its current
-  round (the round is replayed from them, :mod:`croupier.service.tables`).
+  round (the round is replayed from them, :mod:`croupier.service.routes.tables`).
 * ``service_submissions`` — the Rules Submission of every round file posted, by digest
   (:func:`remember_submission`): the hold report's paytables for a round not played at an
   open table.

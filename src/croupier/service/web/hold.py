@@ -37,17 +37,16 @@ from functools import cache
 from typing import Annotated, Any
 
 import sqlalchemy as sa
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from sqlalchemy.engine import Connection, Engine
 
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
 from croupier.progressive import StaffMember
 from croupier.service import store
-from croupier.service.auth import report_reader
-from croupier.service.common import engine_of, ledger_of
+from croupier.service.dependencies import EngineDep, LedgerDep, report_reader
 from croupier.service.paid import Book, book_of, line_results
-from croupier.service.rounds import Filters, round_filters, round_query
+from croupier.service.routes.rounds import Filters, round_filters, round_query
 from croupier.service.settling import checked_submission
 from croupier.units import format_money
 from croupier.wagers import get_wager
@@ -351,7 +350,10 @@ def _row(table_id: str, bet: str, t: _Tally, par: Any) -> dict[str, Any]:
     tags=["rounds"],
 )
 def hold(
-    request: Request, _member: Reports, filters: Annotated[Filters, Depends(round_filters)]
+    engine: EngineDep,
+    ledger: LedgerDep,
+    _member: Reports,
+    filters: Annotated[Filters, Depends(round_filters)],
 ) -> dict[str, Any]:
     """The hold report as JSON (a pit manager or above, accounting or an auditor) over the rounds
     the filters match — ``?table=``, ``?since=``, ``?until=`` (ISO 8601, settled in
@@ -361,7 +363,7 @@ def hold(
     nothing; a pending one is owed, shown apart as ``pending_cents``). A row is judged against
     ± 3 SD once its wagers are enough for it (Cochran's rule: ``lines_needed``); with fewer it
     says "too few wagers to judge" and is flagged only beyond ± 19.2 SD (Chebyshev)."""
-    return hold_report(engine_of(request), book_of(ledger_of(request)), **filters)
+    return hold_report(engine, book_of(ledger), **filters)
 
 
 __all__ = [

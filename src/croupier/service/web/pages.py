@@ -1,7 +1,7 @@
 """The page's routes: server-rendered Jinja2 templates, the static assets, the CSV download.
 
 * ``GET /`` — the par-sheet explorer (``?wager=&paytable=&decks=&meter=``): the sheet is
-  computed on the server (:func:`croupier.service.reading.parsheet`, the JSON of ``GET
+  computed on the server (:func:`croupier.service.routes.reading.parsheet`, the JSON of ``GET
   /parsheets/{wager}``) and rendered as a table; the chart is drawn by Chart.js from the same
   figures, embedded in the page as JSON.
 * ``GET /compare`` — every paytable of a wager at a deck count side by side
@@ -9,7 +9,7 @@
 * ``GET /eor`` — the count analysis of a wager × paytable × deck count (``?wager=&paytable=
   &decks=&shoes=``): the effect of removal of each rank, the balanced count's tags, the true
   count where the wager turns positive, the simulated counter's gain per shoe and per hour —
-  the JSON of ``GET /eor/{wager}`` (:mod:`croupier.service.eor_routes`) as a table and a chart.
+  the JSON of ``GET /eor/{wager}`` (:mod:`croupier.service.routes.eor`) as a table and a chart.
 * ``GET /pit``, ``GET /dealer`` — pages whose script talks to the service's JSON routes with a
   staff member's bearer token (``POST /token``): the progressive controller and open tables.
 * ``GET /hold-report`` — the pit's hold report as JSON (:mod:`croupier.service.web.hold`).
@@ -44,8 +44,8 @@ from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_csv
 from croupier.errors import CroupierError, InputError, error_section
 from croupier.operations.presenters.arguments import meter_arg
-from croupier.service import reading
-from croupier.service.eor_routes import MAX_SHOES, WEB_SHOES, eor_document
+from croupier.service.routes import reading
+from croupier.service.routes.eor import MAX_SHOES, WEB_SHOES, eor_document
 from croupier.service.web.designer import (
     PREFIX,
     base_paytable,

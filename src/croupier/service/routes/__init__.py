@@ -1,5 +1,12 @@
-"""The API's routes as the OpenAPI document lists them (:mod:`croupier.service.openapi`, the
-``Allow`` of a 405 in :mod:`croupier.service.problems`)."""
+"""The service's routes: one module per resource, each an ``APIRouter`` that
+:func:`croupier.service.app.create_app` includes (FastAPI's *Bigger Applications* layout; the
+list is :mod:`croupier.service`'s). A route parses its request, calls one function and presents
+its answer: what it depends on — the member and their role, the ledger, the
+``Idempotency-Key`` — is :mod:`croupier.service.dependencies`'s.
+
+This package's own :func:`api_routes` lists the API's routes as the OpenAPI document lists them
+(:mod:`croupier.service.openapi`, the ``Allow`` of a 405 in :mod:`croupier.service.problems`);
+it imports no route module, so those two can use it while the routers are being built."""
 
 from __future__ import annotations
 

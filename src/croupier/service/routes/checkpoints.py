@@ -18,13 +18,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, ConfigDict, Field
 
 from croupier.progressive import Role, StaffMember
 from croupier.progressive.checkpoint import FORMAT
-from croupier.service.auth import require
-from croupier.service.common import ledger_of
+from croupier.service.dependencies import LedgerDep, require
 
 router = APIRouter(tags=["progressive controller"])
 
@@ -81,9 +80,9 @@ class Checkpoint(BaseModel):
     response_model=Checkpoint,
     summary="A signed checkpoint of the ledger's head, to keep off the box (auditor)",
 )
-def checkpoint(request: Request, member: Anchorer) -> Checkpoint:
+def checkpoint(ledger: LedgerDep, member: Anchorer) -> Checkpoint:
     """As ``croupier meters checkpoint``: the whole ledger verified, then its head (the last
     event's sequence number and mac), the time and every progressive's meters, signed with the
     ledger key. A shift manager or an auditor; a failed verification is a 500 problem
     (``LedgerIntegrityError``), recorded as a significant event."""
-    return Checkpoint(**ledger_of(request).checkpoint(actor=member.name))
+    return Checkpoint(**ledger.checkpoint(actor=member.name))

@@ -9,7 +9,7 @@ outside the server. ReDoc (``/redoc``), which has no offline bundle here, is not
 
 from __future__ import annotations
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI, Request
 from fastapi.openapi.docs import get_swagger_ui_html, get_swagger_ui_oauth2_redirect_html
 from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
@@ -19,26 +19,37 @@ ASSETS = "/docs-assets"
 """Where Swagger UI's script, style and icon are served."""
 
 
+REDIRECT = "/docs/oauth2-redirect"
+"""Swagger UI's OAuth2 redirect page (its "Authorize" with the password flow)."""
+
+router = APIRouter(include_in_schema=False)
+
+
+@router.get("/docs")
+def docs(request: Request) -> HTMLResponse:
+    """Swagger UI over the app's OpenAPI document, its assets from :data:`ASSETS`."""
+    app = request.app
+    return get_swagger_ui_html(
+        openapi_url=app.openapi_url or "/openapi.json",
+        title=f"{app.title} — API",
+        oauth2_redirect_url=REDIRECT,
+        swagger_js_url=f"{ASSETS}/swagger-ui-bundle.js",
+        swagger_css_url=f"{ASSETS}/swagger-ui.css",
+        swagger_favicon_url=f"{ASSETS}/favicon-32x32.png",
+    )
+
+
+@router.get(REDIRECT)
+def oauth2_redirect() -> HTMLResponse:
+    """The page Swagger UI's OAuth2 login comes back to."""
+    return get_swagger_ui_oauth2_redirect_html()
+
+
 def install(app: FastAPI) -> None:
     """Serve ``/docs`` (and its OAuth2 redirect page) with Swagger UI from :data:`ASSETS`.
     ``app`` must be made with ``docs_url=None`` so FastAPI's CDN page is not added too."""
     app.mount(ASSETS, StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
-    redirect = "/docs/oauth2-redirect"
-
-    @app.get("/docs", include_in_schema=False)
-    def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url=app.openapi_url or "/openapi.json",
-            title=f"{app.title} — API",
-            oauth2_redirect_url=redirect,
-            swagger_js_url=f"{ASSETS}/swagger-ui-bundle.js",
-            swagger_css_url=f"{ASSETS}/swagger-ui.css",
-            swagger_favicon_url=f"{ASSETS}/favicon-32x32.png",
-        )
-
-    @app.get(redirect, include_in_schema=False)
-    def oauth2_redirect() -> HTMLResponse:
-        return get_swagger_ui_oauth2_redirect_html()
+    app.include_router(router)
 
 
-__all__ = ["ASSETS", "install"]
+__all__ = ["ASSETS", "install", "router"]

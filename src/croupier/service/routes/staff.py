@@ -22,11 +22,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import Connection
 
 from croupier.progressive import Role, StaffMember
-from croupier.service.auth import require, signed_in
-from croupier.service.common import IdempotencyKey, Write, idempotent, ledger_of
+from croupier.service.dependencies import LedgerDep, Once, require, signed_in
 from croupier.service.forwarded import client_address
 
 router = APIRouter(tags=["staff"])
@@ -41,18 +39,10 @@ Roster = Annotated[
 ]
 
 
-def _answer(status: int, body: Any) -> Write:
-    def run(_conn: Connection) -> tuple[int, Any]:
-        return status, body
-
-    return Write(run)
-
-
 @router.get("/staff", summary="The staff: members, roles, and those removed")
-def roster(request: Request, _member: Roster) -> dict[str, Any]:
+def roster(ledger: LedgerDep, _member: Roster) -> dict[str, Any]:
     """Every member with their role, by name, and the names of the members removed (a shift
     manager or an auditor reads it)."""
-    ledger = ledger_of(request)
     return {
         "staff": [{"user": m.name, "role": m.role.value} for m in ledger.users()],
         "removed": ledger.removed_users(),
@@ -74,36 +64,30 @@ class NewMember(BaseModel):
 
 
 @router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
-def add_staff(
-    request: Request, member: ShiftManager, body: NewMember, key: IdempotencyKey = None
-) -> Response:
+def add_staff(ledger: LedgerDep, member: ShiftManager, body: NewMember, once: Once) -> Response:
     """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
     credential is kept only as its argon2 hash. A name that is, or reads as, one the staff ever
     had is a 409 naming it."""
 
-    def effect() -> Write:
-        m = ledger_of(request).add_user(body.name, body.role, body.password, by=member.name)
-        return _answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
-
     # the credential is not part of the request's digest: no fast hash of it is stored
-    return idempotent(
-        request, key, {"name": body.name, "role": body.role.value}, member.name, effect
-    )
+    if (
+        replayed := once.replay({"name": body.name, "role": body.role.value}, member.name)
+    ) is not None:
+        return replayed
+    m = ledger.add_user(body.name, body.role, body.password, by=member.name)
+    return once.answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
 
 
 @router.delete("/staff/{name}", summary="Remove a staff member (shift manager)")
-def remove_staff(
-    request: Request, member: ShiftManager, name: str, key: IdempotencyKey = None
-) -> Response:
+def remove_staff(ledger: LedgerDep, member: ShiftManager, name: str, once: Once) -> Response:
     """A ``user-removed`` event naming the shift manager: the member no longer logs in or acts,
     their tokens are refused; the ledger's history still names them. The last shift manager is
     not removed (409)."""
 
-    def effect() -> Write:
-        ledger_of(request).remove_user(name, by=member.name)
-        return _answer(200, {"user": name, "removed": True, "removed_by": member.name})
-
-    return idempotent(request, key, {"remove": name}, member.name, effect)
+    if (replayed := once.replay({"remove": name}, member.name)) is not None:
+        return replayed
+    ledger.remove_user(name, by=member.name)
+    return once.answer(200, {"user": name, "removed": True, "removed_by": member.name})
 
 
 class NewRole(BaseModel):
@@ -117,16 +101,15 @@ class NewRole(BaseModel):
 
 @router.post("/staff/{name}/role", summary="Change a member's role (shift manager)")
 def change_role(
-    request: Request, member: ShiftManager, name: str, body: NewRole, key: IdempotencyKey = None
+    ledger: LedgerDep, member: ShiftManager, name: str, body: NewRole, once: Once
 ) -> Response:
     """A ``user-role`` event naming the shift manager and the role before; the member's earlier
     tokens are refused (they log in again, under the new role)."""
 
-    def effect() -> Write:
-        m = ledger_of(request).set_role(name, body.role, by=member.name)
-        return _answer(200, {"user": m.name, "role": m.role.value, "changed_by": member.name})
-
-    return idempotent(request, key, {"user": name, "role": body.role.value}, member.name, effect)
+    if (replayed := once.replay({"user": name, "role": body.role.value}, member.name)) is not None:
+        return replayed
+    m = ledger.set_role(name, body.role, by=member.name)
+    return once.answer(200, {"user": m.name, "role": m.role.value, "changed_by": member.name})
 
 
 class NewCredential(BaseModel):
@@ -144,21 +127,25 @@ class NewCredential(BaseModel):
 
 @router.post("/staff/{name}/credential", summary="Set a member's credential")
 def change_credential(
-    request: Request, member: Changer, name: str, body: NewCredential, key: IdempotencyKey = None
+    request: Request,
+    ledger: LedgerDep,
+    member: Changer,
+    name: str,
+    body: NewCredential,
+    once: Once,
 ) -> Response:
     """One's own, with the old one (a wrong old one counts as a failed login); anyone's, as a
     shift manager. A ``user-credential`` event with the new hash; the member's earlier tokens
     are refused, and a lockout of theirs ends."""
 
-    def effect() -> Write:
-        client = client_address(request)  # behind trusted proxies, the real one
-        ledger_of(request).change_credential(
-            name, body.password, by=member.name, old_secret=body.old_password, client=client
-        )
-        return _answer(200, {"user": name, "credential_changed": True, "by": member.name})
-
     # neither credential is part of the digest: a retry with the same key answers the first
-    return idempotent(request, key, {"credential": name}, member.name, effect)
+    if (replayed := once.replay({"credential": name}, member.name)) is not None:
+        return replayed
+    client = client_address(request)  # behind trusted proxies, the real one
+    ledger.change_credential(
+        name, body.password, by=member.name, old_secret=body.old_password, client=client
+    )
+    return once.answer(200, {"user": name, "credential_changed": True, "by": member.name})
 
 
 __all__ = ["router"]

@@ -14,28 +14,26 @@ is refused with a 403 problem citing the paragraph — (h)(3) for a validation, 
 a hand found not to be a winning one — before the award is looked up: the same answer for an
 award that exists and one that does not). ``GET /significant-events`` is a shift manager's or
 an auditor's (:data:`EVENTS_READER`). The staff routes (``/staff``) are
-:mod:`croupier.service.staff_routes`'s.
+:mod:`croupier.service.routes.staff`'s.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from functools import partial
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
-from sqlalchemy import Connection
 
-from croupier.errors import AuthorizationError, CroupierError, RoundStateError
 from croupier.names import PROGRESSIVE, TABLE, exact
 from croupier.progressive import (
-    Award,
     AwardStatus,
     EnvyRule,
     EventKind,
     HitPolicy,
     Ledger,
+    ProgressiveDefinition,
     ReseedFunding,
     ResetTiming,
     Role,
@@ -44,28 +42,18 @@ from croupier.progressive import (
     format_micros,
 )
 from croupier.progressive.create import FIELDS, new_definition
-from croupier.progressive.ledger import Decided
-from croupier.progressive.model import AWARD_RULES, VOID_RULE, VOIDING
+from croupier.progressive.model import VOID_RULE, VOIDING
 from croupier.progressive.significant import READER as EVENTS_READER
 from croupier.progressive.significant import READER_RULE, READER_SECTION, READING
 from croupier.progressive.staffing import STAFF_SECTION
-from croupier.progressive.store import LedgerDatabaseError
 from croupier.progressive.views import award_dict as _award_dict
 from croupier.progressive.views import event_dict as _event_dict
 from croupier.progressive.views import signed_cents as _signed_cents
 from croupier.progressive.views import significant_dict
 from croupier.progressive.views import status_dict as _status_dict
-from croupier.service.auth import require, signed_in
-from croupier.service.committer import unique_violation
-from croupier.service.common import (
-    AwardId,
-    IdempotencyKey,
-    KeyRows,
-    Write,
-    dumps,
-    idempotent,
-    ledger_of,
-)
+from croupier.service.award_decisions import Decision, may_decide, voided_answer
+from croupier.service.common import AwardId
+from croupier.service.dependencies import LedgerDep, Once, require, signed_in
 from croupier.service.settling import checked_submission
 from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake
@@ -102,51 +90,17 @@ Hirer = Annotated[StaffMember, _staff("adding staff")]
 
 
 def may(
-    request: Request, member: StaffMember, role: Role, section: str, what: str, name: str | None
-) -> Callable[[], object]:
+    ledger: Ledger, member: StaffMember, role: Role, section: str, what: str, name: str | None
+) -> object:
     """The ledger's role check of an operation on progressive ``name``, made before a stored
-    response is answered again (:func:`~croupier.service.common.idempotent`'s ``authorize``):
-    the role first, then the progressive's existence — a member who may not make the request
-    is refused alike whether ``name`` exists or not (docs/interpretations.md, *What a role can
-    learn*)."""
-
-    def check() -> object:
-        ledger = ledger_of(request)
-        found = ledger.check_role(member.name, role, section, what)
-        if name is not None:
-            ledger.definition(name)
-        return found
-
-    return check
-
-
-def _may_decide(
-    request: Request, member: StaffMember, what: str, paragraph: str
-) -> Callable[[], object]:
-    """Who may validate or void an award: a floorperson or above (§ 633b.2(h)(3),
-    § 633b.3(h)(3); a void answers to (h)(1)), checked against the ledger's log **before the
-    award is looked up** — a member who may not decide awards gets one answer, a 403 citing
-    :data:`AWARD_RULES`, for an award that exists and one that does not (no award id is learnt
-    by trying it: docs/interpretations.md, *What a role can learn*). A member who may is then
-    told a missing award's 404; the ledger checks the role again, citing the award's own
-    progressive, in its transaction."""
-
-    def check() -> object:
-        section, also = AWARD_RULES[paragraph]
-        ledger = ledger_of(request)
-        try:
-            return ledger.check_role(member.name, Role.FLOORPERSON, section, what)
-        except AuthorizationError as exc:
-            raise AuthorizationError(exc.reason, section=section, also=also) from None
-
-    return check
-
-
-def _answer(status: int, body: Any) -> Write:
-    def run(_conn: Connection) -> tuple[int, Any]:
-        return status, body
-
-    return Write(run)
+    response is answered again (the ``authorize`` of
+    :meth:`~croupier.service.idempotency.Idempotent.replay`): the role first, then the
+    progressive's existence — a member who may not make the request is refused alike whether
+    ``name`` exists or not (docs/interpretations.md, *What a role can learn*)."""
+    found = ledger.check_role(member.name, role, section, what)
+    if name is not None:
+        ledger.definition(name)
+    return found
 
 
 def _status(ledger: Ledger, name: str) -> dict[str, Any]:
@@ -159,9 +113,8 @@ def _status(ledger: Ledger, name: str) -> dict[str, Any]:
 
 
 @router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")
-def progressives(request: Request, _member: Progressives) -> dict[str, Any]:
+def progressives(ledger: LedgerDep, _member: Progressives) -> dict[str, Any]:
     """As ``croupier meters --json``: meters in micro-dollars (``*_micros``) and dollars."""
-    ledger = ledger_of(request)
     return {
         "database": ledger.display_url,
         "progressives": [_status(ledger, n) for n in ledger.names()],
@@ -169,27 +122,27 @@ def progressives(request: Request, _member: Progressives) -> dict[str, Any]:
 
 
 @router.get("/progressives/{name}", summary="One progressive")
-def progressive(request: Request, _member: OneProgressive, name: str) -> dict[str, Any]:
+def progressive(ledger: LedgerDep, _member: OneProgressive, name: str) -> dict[str, Any]:
     """Its definition, levels, linked tables and pending awards."""
-    return _status(ledger_of(request), name)
+    return _status(ledger, name)
 
 
 @router.get("/progressives/{name}/history", summary="A progressive's ledger events")
 def history(
-    request: Request,
+    ledger: LedgerDep,
     _member: History,
     name: str,
     limit: Annotated[int | None, Query(ge=1, le=10_000, description="Only the last N.")] = None,
 ) -> dict[str, Any]:
     """The events in ledger order (who did what, in which role, with every meter delta); the
     significant events are ``GET /significant-events``'s, for a shift manager or an auditor."""
-    events = ledger_of(request).history(name, limit, significant=False)
+    events = ledger.history(name, limit, significant=False)
     return {"history": [_event_dict(e) for e in events]}
 
 
 @router.get("/significant-events", summary="The controller's significant events")
 def significant_events(
-    request: Request,
+    ledger: LedgerDep,
     _member: Significant,
     code: Annotated[
         SignificantCode | None,
@@ -203,7 +156,6 @@ def significant_events(
     crash and shutdowns, failed logins and lockouts, each with its table, code, time and actor.
     A shift manager or an auditor reads them (NIST SP 800-53 AU-9(4): they name members and
     client addresses); any other role is a 403 problem."""
-    ledger = ledger_of(request)
     if progressive is not None:
         ledger.definition(progressive)
     found = [
@@ -220,26 +172,24 @@ def significant_events(
 
 @router.get("/awards", summary="Awards, e.g. those pending validation")
 def awards(
-    request: Request,
+    ledger: LedgerDep,
     _member: Awards,
     status: Annotated[AwardStatus | None, Query(description="pending, paid or voided.")] = None,
     progressive: Annotated[str | None, Query(description="Only this progressive.")] = None,
 ) -> dict[str, Any]:
     """Every award (of one progressive, or all), oldest first."""
-    ledger = ledger_of(request)
     names = [progressive] if progressive else ledger.names()
     return {"awards": [_award_dict(a) for n in names for a in ledger.awards(n, status)]}
 
 
 @router.get("/verify", summary="Replay the whole ledger and check its chain")
 def verify(
-    request: Request,
+    ledger: LedgerDep,
     _member: Verifier,
     name: Annotated[str | None, Query(description="Only this progressive's levels.")] = None,
 ) -> dict[str, Any]:
     """As ``croupier meters verify --json``; the first difference is a 500 problem
     (``LedgerIntegrityError``)."""
-    ledger = ledger_of(request)
     report = ledger.audit()
     names = [name] if name else ledger.names()
     if name is not None:
@@ -267,80 +217,31 @@ class Reason(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
-def _decision(decide: Callable[[Decided | None], Award], answer: Callable[[Award], Any]) -> Write:
-    """The write of a decision on an award: the ledger's transaction records it **and** the
-    request's ``Idempotency-Key`` with its answer (:data:`~croupier.progressive.ledger.Decided`),
-    so a crash leaves both or neither — a retry under the key after a crash that followed the
-    commit answers the first answer, not a 409 "paid already". An award decided meanwhile
-    (``RoundStateError``), or the key recorded by a concurrent request of the member's, writes
-    nothing: :func:`~croupier.service.common.idempotent` then answers the key's record, if
-    there is one, and else ``run`` gives the refusal."""
-    refused: list[CroupierError] = []
-
-    def together(key_rows: KeyRows) -> tuple[int, str] | None:
-        made: list[str] = []
-
-        def after(conn: Connection, award: Award) -> None:
-            text = dumps(answer(award))
-            for stmt, values in key_rows(200, text):
-                conn.execute(stmt, values)
-            made.append(text)
-
-        try:
-            decide(after)
-        except RoundStateError as exc:
-            refused.append(exc)
-            return None
-        except LedgerDatabaseError as exc:
-            if unique_violation(exc):  # the key, recorded by a concurrent request
-                return None
-            raise
-        return 200, made[0]
-
-    def run(_conn: Connection) -> tuple[int, Any]:
-        if refused:
-            raise refused[0]
-        return 200, answer(decide(None))  # pragma: no cover - the key taken, then released
-
-    return Write(run, together=together)
-
-
 @router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
-def validate(
-    request: Request, member: Validator, award_id: AwardId, key: IdempotencyKey = None
-) -> Response:
+def validate(ledger: LedgerDep, member: Validator, award_id: AwardId, once: Once) -> Response:
     """A floorperson or above validates a pending share of a meter; it is then paid and, after
     a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A member below:
     403 citing the paragraph, whether the award exists or not; an award paid already: 409."""
 
-    def effect() -> Write:
-        ledger = ledger_of(request)
-        return _decision(
-            lambda after: ledger.validate(award_id, by=member.name, after=after), _award_dict
-        )
-
-    check = _may_decide(request, member, "validating a progressive payout", "(h)(3)")
-    return idempotent(request, key, {"award": award_id}, member.name, effect, check)
+    check = partial(may_decide, ledger, member, "validating a progressive payout", "(h)(3)")
+    if (replayed := once.replay({"award": award_id}, member.name, authorize=check)) is not None:
+        return replayed
+    decide = partial(ledger.validate, award_id, by=member.name)
+    return once.commit(Decision(decide, _award_dict).write())
 
 
 @router.post("/awards/{award_id}/void", summary="Void a pending award (floorperson)")
 def void(
-    request: Request, member: Voider, award_id: AwardId, body: Reason, key: IdempotencyKey = None
+    ledger: LedgerDep, member: Voider, award_id: AwardId, body: Reason, once: Once
 ) -> Response:
     """Void a pending award that is not a winning hand (§ 633b.2(h)(1)); its amount stays on
     the meter. Who may, and what else is answered: as a validation."""
 
-    def effect() -> Write:
-        ledger = ledger_of(request)
-        return _decision(
-            lambda after: ledger.void_award(
-                award_id, by=member.name, reason=body.reason, after=after
-            ),
-            lambda a: {**_award_dict(a), "voided_by": member.name, "reason": body.reason},
-        )
-
-    check = _may_decide(request, member, VOIDING, VOID_RULE)
-    return idempotent(request, key, body.model_dump(), member.name, effect, check)
+    check = partial(may_decide, ledger, member, VOIDING, VOID_RULE)
+    if (replayed := once.replay(body.model_dump(), member.name, authorize=check)) is not None:
+        return replayed
+    decide = partial(ledger.void_award, award_id, by=member.name, reason=body.reason)
+    return once.commit(Decision(decide, partial(voided_answer, member.name, body.reason)).write())
 
 
 FCP_SUBMISSION_EXAMPLE: dict[str, Any] = {
@@ -441,39 +342,44 @@ class NewProgressive(BaseModel):
 
 
 @router.post("/progressives", status_code=201, summary="Create a progressive (shift manager)")
-def create(
-    request: Request, member: Creator, body: NewProgressive, key: IdempotencyKey = None
-) -> Response:
+def create(ledger: LedgerDep, member: Creator, body: NewProgressive, once: Once) -> Response:
     """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7). Every
     progressive ``croupier meters create`` makes, with its options: Jackpot Party, Match the
     Dealer and the Four Card Poker progressives on their EXAMPLE paytables. A paytable its
     section does not print, or not for that deck count, is a 422 citing the section."""
 
-    def effect() -> Write:
-        exact(PROGRESSIVE, body.name)  # the name rule (croupier.names), the name as given
-        for table in body.tables:
-            exact(TABLE, table)  # a table's id as every route takes it: as given
-        definition = new_definition(
-            body.paytable,
-            decks=body.decks,
-            amount=body.amount,
-            name=body.name,
-            reset_timing=body.reset_timing,
-            envy=body.envy,
-            stake=body.stake,
-            reseed=body.reseed,
-            hit_policy=body.hit_policy,
-            limits=list(body.limits.items()),
-            submission=None
-            if body.submission is None
-            else checked_submission(body.submission, "submission")[1],
-            words=FIELDS,
-        )
-        ledger_of(request).create_progressive(definition, tables=body.tables, by=member.name)
-        return _answer(201, _status(ledger_of(request), definition.name))
+    check = partial(
+        may, ledger, member, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive", None
+    )
+    replayed = once.replay(body.model_dump(mode="json"), member.name, authorize=check)
+    if replayed is not None:
+        return replayed
+    definition = _definition(body)
+    ledger.create_progressive(definition, tables=body.tables, by=member.name)
+    return once.answer(201, _status(ledger, definition.name))
 
-    check = may(request, member, Role.SHIFT_MANAGER, STAFF_SECTION, "creating a progressive", None)
-    return idempotent(request, key, body.model_dump(mode="json"), member.name, effect, check)
+
+def _definition(body: NewProgressive) -> ProgressiveDefinition:
+    """The progressive ``body`` asks for, checked as ``croupier meters create`` checks it."""
+    exact(PROGRESSIVE, body.name)  # the name rule (croupier.names), the name as given
+    for table in body.tables:
+        exact(TABLE, table)  # a table's id as every route takes it: as given
+    return new_definition(
+        body.paytable,
+        decks=body.decks,
+        amount=body.amount,
+        name=body.name,
+        reset_timing=body.reset_timing,
+        envy=body.envy,
+        stake=body.stake,
+        reseed=body.reseed,
+        hit_policy=body.hit_policy,
+        limits=list(body.limits.items()),
+        submission=None
+        if body.submission is None
+        else checked_submission(body.submission, "submission")[1],
+        words=FIELDS,
+    )
 
 
 class Link(BaseModel):
@@ -484,18 +390,14 @@ class Link(BaseModel):
 
 
 @router.post("/progressives/{name}/links", status_code=201, summary="Link a table (§ 605a.8)")
-def link(
-    request: Request, member: Linker, name: str, body: Link, key: IdempotencyKey = None
-) -> Response:
+def link(ledger: LedgerDep, member: Linker, name: str, body: Link, once: Once) -> Response:
     """Link a table to the progressive's meters; a shift manager does it."""
-
-    def effect() -> Write:
-        exact(TABLE, body.table)  # a table's id as every route takes it: as given
-        ledger_of(request).link_table(name, body.table, by=member.name)
-        return _answer(201, {"progressive": name, "table": body.table, "linked_by": member.name})
-
-    check = may(request, member, Role.SHIFT_MANAGER, "605a.8", "linking a table", name)
-    return idempotent(request, key, body.model_dump(), member.name, effect, check)
+    check = partial(may, ledger, member, Role.SHIFT_MANAGER, "605a.8", "linking a table", name)
+    if (replayed := once.replay(body.model_dump(), member.name, authorize=check)) is not None:
+        return replayed
+    exact(TABLE, body.table)  # a table's id as every route takes it: as given
+    ledger.link_table(name, body.table, by=member.name)
+    return once.answer(201, {"progressive": name, "table": body.table, "linked_by": member.name})
 
 
 class Adjustment(BaseModel):
@@ -519,35 +421,35 @@ class Adjustment(BaseModel):
 
 @router.post("/progressives/{name}/adjust", summary="Correct a level (pit manager)")
 def adjust(
-    request: Request, member: Adjuster, name: str, body: Adjustment, key: IdempotencyKey = None
+    ledger: LedgerDep, member: Adjuster, name: str, body: Adjustment, once: Once
 ) -> Response:
     """Dollars added to (or, negative, taken off) the meter and reserve, with a reason; a pit
     manager or above does it."""
 
-    def effect() -> Write:
-        ledger = ledger_of(request)
-        lv = ledger.definition(name).named_level(body.level)
-        after = ledger.adjust(
-            name,
-            lv,
-            meter_cents=_signed_cents(body.meter, "the meter field"),
-            reserve_cents=_signed_cents(body.reserve, "the reserve field"),
-            by=member.name,
-            reason=body.reason,
-        )
-        return _answer(
-            200,
-            {
-                "progressive": name,
-                "level": lv.value,
-                "adjusted_by": member.name,
-                "reason": body.reason,
-                "meter": format_micros(after.meter),
-                "meter_micros": after.meter,
-                "reserve": format_micros(after.reserve),
-                "reserve_micros": after.reserve,
-            },
-        )
-
-    check = may(request, member, Role.PIT_MANAGER, "605a.7(a)(6)", "adjusting a meter", name)
-    return idempotent(request, key, body.model_dump(), member.name, effect, check)
+    check = partial(
+        may, ledger, member, Role.PIT_MANAGER, "605a.7(a)(6)", "adjusting a meter", name
+    )
+    if (replayed := once.replay(body.model_dump(), member.name, authorize=check)) is not None:
+        return replayed
+    lv = ledger.definition(name).named_level(body.level)
+    after = ledger.adjust(
+        name,
+        lv,
+        meter_cents=_signed_cents(body.meter, "the meter field"),
+        reserve_cents=_signed_cents(body.reserve, "the reserve field"),
+        by=member.name,
+        reason=body.reason,
+    )
+    return once.answer(
+        200,
+        {
+            "progressive": name,
+            "level": lv.value,
+            "adjusted_by": member.name,
+            "reason": body.reason,
+            "meter": format_micros(after.meter),
+            "meter_micros": after.meter,
+            "reserve": format_micros(after.reserve),
+            "reserve_micros": after.reserve,
+        },
+    )

@@ -16,7 +16,6 @@ member's token (a simulation takes CPU the tables' settlements need).
 from __future__ import annotations
 
 import json
-import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
@@ -26,11 +25,9 @@ from fastapi import APIRouter, Depends, Request
 from croupier.errors import LedgerLookupError
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
-from croupier.service.auth import require
-from croupier.service.common import engine_of, reader_of
-from croupier.service.job_runner import JobRunner
+from croupier.service.dependencies import EngineDep, ReaderDep, require
+from croupier.service.job_runner import JobRunner, start_job
 from croupier.service.job_work import MAX_ROUNDS, Simulation, checked, run_reporting
-from croupier.service.problems import ServiceProblem
 
 router = APIRouter(tags=["simulations"])
 
@@ -65,42 +62,19 @@ def _view(row: Any) -> dict[str, Any]:
 
 
 @router.post("/simulations", status_code=202, summary="Start a simulation job")
-def start(request: Request, member: Staff, spec: Simulation) -> dict[str, Any]:
+def start(request: Request, engine: EngineDep, member: Staff, spec: Simulation) -> dict[str, Any]:
     """Check the request (the wager, its paytable and deck count) and start the job in a job
     process of the server's; poll ``GET /simulations/{job}``. As many jobs waiting already as
     the server takes: a 503 problem."""
     checked(spec)  # a bad input is a 4xx now, not a failed job later
-    engine = engine_of(request)
-    job = uuid.uuid4().hex
-    at = datetime.now(UTC)
-    text = spec.model_dump_json()
-    with engine.begin() as conn:
-        conn.execute(
-            sa.insert(store.jobs).values(
-                id=job,
-                request=text,
-                status="queued",
-                done=0,
-                total=spec.rounds,
-                requested_by=member.name,
-                created_at=at,
-                updated_at=at,
-            )
-        )
-        row = conn.execute(sa.select(store.jobs).where(store.jobs.c.id == job)).one()
-    try:
-        runner_of(request).submit(job, text)
-    except ServiceProblem:
-        with engine.begin() as conn:  # refused: nothing is left of it
-            conn.execute(sa.delete(store.jobs).where(store.jobs.c.id == job))
-        raise
+    row = start_job(engine, runner_of(request), spec.model_dump_json(), spec.rounds, member.name)
     return _view(row)
 
 
 @router.get("/simulations/{job}", summary="A simulation job's status, progress and result")
-def status(request: Request, job: str) -> dict[str, Any]:
+def status(reader: ReaderDep, job: str) -> dict[str, Any]:
     """Its status, rounds dealt of the total and, once done, the simulated par sheet."""
-    with reader_of(request).connect() as conn:  # no writer lock for a look
+    with reader.connect() as conn:  # no writer lock for a look
         row = conn.execute(sa.select(store.jobs).where(store.jobs.c.id == job)).first()
     if row is None:
         raise LedgerLookupError(f"no simulation job {job!r}")

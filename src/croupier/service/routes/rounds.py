@@ -18,60 +18,34 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Callable
 from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import Response
-from sqlalchemy import Connection
 
 from croupier.errors import InputError, LedgerLookupError, suggest
 from croupier.names import TABLE, exact
-from croupier.names import round_id as checked_round_id
 from croupier.progressive import Role, StaffMember
 from croupier.progressive.report import check_period
 from croupier.service import store
-from croupier.service.auth import report_reader, require
 from croupier.service.common import (
     MAX_STORED_INT,
-    IdempotencyKey,
-    KeyRows,
-    Rows,
-    Shown,
-    Together,
-    Write,
-    committer_of,
-    crash_point,
-    engine_of,
-    idempotent,
     ledger_of,
     reader_of,
 )
+from croupier.service.dependencies import LedgerDep, Once, ReaderDep, report_reader, require
 from croupier.service.examples import ROUND_EXAMPLE
-from croupier.service.jsontext import Encoded, dumps
+from croupier.service.jsontext import dumps
 from croupier.service.paid import (
-    STORED_ALREADY,
     as_ledger_has_it,
     book_for,
     book_of,
     line_results,
-    round_location,
+    replayed_round,
     stored_round,
 )
-from croupier.service.settling import (
-    INSERT_ROUND,
-    Settled,
-    checked_submission,
-    existing,
-    feed_and_document,
-    feed_and_store,
-    insert_round,
-    progressives_to_feed,
-    replay,
-    round_row,
-)
-from croupier.service.tables import check_round_file
+from croupier.service.round_writes import settling
 from croupier.table.record import RoundFile
 from croupier.units import parse_time as _when
 from croupier.wagers import all_wagers
@@ -92,57 +66,24 @@ TableId = Annotated[
 ]
 
 
-def stored_answer(request: Request) -> Shown:
-    """How ``POST /rounds/settle`` shows an answer it did not just make — the round stored
-    already under its table and id (200), or any answer given again under its
-    ``Idempotency-Key`` (``Idempotent-Replayed: true``): the stored round as every read shows
-    it, each award as the ledger has it now (validated, voided: :func:`~croupier.service.paid.
-    as_ledger_has_it`; what was recorded at settlement beside it), marked ``stored_already:
-    true`` (this answer settled nothing), and ``Content-Location`` naming where it is read
-    (``GET /rounds/{table}/{round}``). The status is the first answer's. A replay never tells a
-    table to pay an award voided since it was first answered (docs/interpretations.md)."""
-
-    def shown(status: int, text: str, replayed: bool) -> tuple[str, dict[str, str]]:
-        if not replayed and status != 200:
-            return text, {}
-        first = json.loads(text)
-        table, rid = str(first.get("table")), str(first.get("round"))
-        now = stored_round(reader_of(request), ledger_of(request), table, rid)
-        if now is None:  # pragma: no cover - a recorded answer's round is stored with it
-            return text, {}
-        return dumps({STORED_ALREADY: True, **now}), {
-            "Content-Location": round_location(table, rid)
-        }
-
-    return shown
-
-
-def store_write(
-    settled: Callable[[], Settled], digest: str, by: str, together: Together | None = None
-) -> Write:
-    """Store the round ``settled()`` makes (201), or answer the round stored already under its
-    table and id (200). ``settled`` is called once, outside any transaction, when ``together``
-    (:attr:`~croupier.service.common.Write.together`) is not given or wrote nothing."""
-    made: list[Settled] = []
-
-    def once() -> Settled:
-        if not made:
-            made.append(settled())
-        return made[0]
-
-    def run(conn: Connection) -> tuple[int, Any]:
-        s = once()
-        prior = existing(conn, s)
-        if prior is not None:  # shown as the ledger has it now (stored_answer)
-            return 200, {STORED_ALREADY: True, **prior}
-        insert_round(conn, s, submission_digest=digest, by=by)
-        return 201, s.document
-
-    def fast() -> tuple[int, Any, Rows]:
-        row = round_row(once(), submission_digest=digest, by=by)
-        return 201, Encoded(row["document"]), [(INSERT_ROUND, row)]  # the stored text
-
-    return Write(run, fast, together)
+def stored_answer(
+    request: Request, status: int, text: str, replayed: bool
+) -> tuple[str, dict[str, str]]:
+    """How ``POST /rounds/settle`` shows an answer it did not just make (its
+    :data:`~croupier.service.idempotency.Shown`) — the round stored already under its table and
+    id (200), or any answer given again under its ``Idempotency-Key``
+    (``Idempotent-Replayed: true``): the stored round as every read shows it, each award as the
+    ledger has it now (validated, voided: :func:`~croupier.service.paid.as_ledger_has_it`; what
+    was recorded at settlement beside it), marked ``stored_already: true`` (this answer settled
+    nothing), and ``Content-Location`` naming where it is read (``GET /rounds/{table}/{round}``).
+    The status is the first answer's. A replay never tells a table to pay an award voided since
+    it was first answered (docs/interpretations.md)."""
+    if not replayed and status != 200:
+        return text, {}
+    now = replayed_round(reader_of(request), ledger_of(request), json.loads(text))
+    if now is None:  # pragma: no cover - a recorded answer's round is stored with it
+        return text, {}
+    return dumps(now[0]), now[1]
 
 
 @router.post(
@@ -169,6 +110,7 @@ def store_write(
 )
 def settle_round(
     request: Request,
+    ledger: LedgerDep,
     member: Dealer,
     table: TableId,
     record: Annotated[
@@ -182,7 +124,7 @@ def settle_round(
             }
         ),
     ],
-    key: IdempotencyKey = None,
+    once: Once,
     progressive: Annotated[
         list[str] | None,
         Query(
@@ -198,75 +140,11 @@ def settle_round(
     data = record.model_dump(mode="json", exclude_none=True)
     exact(TABLE, table)  # the table rule (croupier.names): no space, no "/", as given
 
-    def effect() -> Write:
-        if not isinstance(record.submission, dict):
-            raise InputError(
-                "the service reads no file: give the Rules Submission inline as a JSON object "
-                '("submission": {"game": ..., "decks": ..., "wagers": [...]})'
-            )
-        if record.id is None:
-            raise InputError('give the round its "id" at the table (e.g. "r-17")')
-        rid = checked_round_id(record.id)  # the round id rule (croupier.names), the id as given
-        digest, sub = checked_submission(record.submission, "submission")
-        # an open table's ids are its own, and its Rules Submission the round's (§ 601a.2)
-        check_round_file(request, table, rid, digest)
-        # the paytables the round is settled under, for the hold report (once per digest)
-        store.remember_submission(engine_of(request), digest, dumps(record.submission))
-        rnd = replay(sub, record.steps, f"round {rid}")
-        ledger = ledger_of(request)
-        bet_steps = [i for i, s in enumerate(record.steps, start=1) if s.action == "bet"]
-        # every progressive bet is fed to the ledger: to a progressive named, else to the one
-        # linked to the table that takes it; none, or a suspended one, refuses the round
-        names = progressives_to_feed(
-            ledger,
-            rnd,
-            table=table,
-            named=progressive or [],
-            bet_step=lambda i: f"step {bet_steps[i]} (bet)",
-            round_name=f"round {rid}",  # a progressive named takes a bet of the round
-        )
-
-        def settled() -> Settled:
-            s = feed_and_document(
-                ledger,
-                rnd,
-                table=table,
-                round_id=rid,
-                submission_digest=digest,
-                progressives=names,
-                by=member.name,
-            )
-            if names:
-                crash_point(request, "after-ledger")
-            return s
-
-        together: Together | None = None
-        if len(names) == 1:  # the ledger's rows and the stored round in one transaction
-
-            def together(key_rows: KeyRows) -> tuple[int, str] | None:
-                text = feed_and_store(
-                    ledger,
-                    rnd,
-                    table=table,
-                    round_id=rid,
-                    submission_digest=digest,
-                    progressive=names[0],
-                    by=member.name,
-                    writer=committer_of(request),
-                    extra=key_rows,
-                )
-                return None if text is None else (201, text)
-
-        return store_write(settled, digest, member.name, together)
-
-    return idempotent(
-        request,
-        key,
-        {"table": table, "round": data},
-        member.name,
-        effect,
-        shown=stored_answer(request),
-    )
+    body = {"table": table, "round": data}
+    if (replayed := once.replay(body, member.name, shown=stored_answer)) is not None:
+        return replayed
+    settled = settling(request, ledger, member.name, table, record, progressive or [])
+    return once.commit(settled.write())
 
 
 def round_query(
@@ -331,7 +209,8 @@ def round_filters(
 
 @router.get("/rounds", summary="The stored rounds, by table, period and wager")
 def list_rounds(
-    request: Request,
+    ledger: LedgerDep,
+    reader: ReaderDep,
     _member: Staff,
     filters: Annotated[Filters, Depends(round_filters)],
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
@@ -342,12 +221,12 @@ def list_rounds(
     settlement as ``as_settled``, :func:`croupier.service.paid.as_ledger_has_it`)."""
     r = store.rounds
     q = round_query(**filters).order_by(r.c.id).limit(limit).offset(offset)
-    with reader_of(request).connect() as conn:
+    with reader.connect() as conn:
         docs = [json.loads(d) for d in conn.execute(q).scalars()]
         total = conn.execute(
             sa.select(sa.func.count()).select_from(round_query(**filters).subquery())
         ).scalar_one()
-    book = book_for(ledger_of(request), docs)  # each award as the ledger has it now
+    book = book_for(ledger, docs)  # each award as the ledger has it now
     return {
         "count": int(total),
         "offset": offset,
@@ -360,7 +239,10 @@ def list_rounds(
     summary="Handle (amount wagered), the players' net win and the hold by wager",
 )
 def summary(
-    request: Request, _member: Reports, filters: Annotated[Filters, Depends(round_filters)]
+    ledger: LedgerDep,
+    reader: ReaderDep,
+    _member: Reports,
+    filters: Annotated[Filters, Depends(round_filters)],
 ) -> dict[str, Any]:
     """Per wager, over the rounds matching the filters (with ``?wager=``, that wager's row
     only): rounds, lines settled, the handle — the amount wagered on them (``stake_cents``) —,
@@ -386,8 +268,8 @@ def summary(
     )
     rounds = voided = 0
     only = filters["wager"].strip().lower() if filters["wager"] else None
-    book = book_of(ledger_of(request))
-    with reader_of(request).connect() as conn:
+    book = book_of(ledger)
+    with reader.connect() as conn:
         for text in conn.execute(round_query(**filters)).scalars():
             doc = json.loads(text)
             if doc.get("voided"):  # every wager returned: no line was in action
@@ -417,12 +299,14 @@ def summary(
 
 
 @router.get("/rounds/{table}/{round_id}", summary="One stored round")
-def get_round(request: Request, _member: Staff, table: str, round_id: str) -> dict[str, Any]:
+def get_round(
+    ledger: LedgerDep, reader: ReaderDep, _member: Staff, table: str, round_id: str
+) -> dict[str, Any]:
     """The settlement document of round ``round_id`` of ``table``: each progressive line's
     awards as the ledger has them now — status, who validated or voided them, the amount paid —
     with what was recorded at settlement beside them (``as_settled``); the stored text is the
     record and is never changed."""
-    found = stored_round(reader_of(request), ledger_of(request), table, round_id)
+    found = stored_round(reader, ledger, table, round_id)
     if found is None:
         raise LedgerLookupError(f"no round {round_id!r} of table {table} is stored")
     return found

@@ -40,8 +40,15 @@ from croupier.operations.progressives import reconcile_progressives, reconfigure
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import check_period
-from croupier.service.auth import report_reader, signed_in
-from croupier.service.common import IdempotencyKey, Write, dumps, idempotent, ledger_of
+from croupier.service.common import ledger_of
+from croupier.service.dependencies import (
+    IdempotencyKey,
+    idempotent,
+    report_reader,
+    signed_in,
+)
+from croupier.service.idempotency import Write
+from croupier.service.jsontext import dumps
 from croupier.units import amount_schema, format_percent, parse_amount
 from croupier.units import parse_time as _when
 
