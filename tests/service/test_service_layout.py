@@ -21,7 +21,7 @@ from croupier.service.routes import api_routes
 ROUTES = Path(routes_package.__file__).parent
 MODULES = sorted(m.name for m in pkgutil.iter_modules([str(ROUTES)]))
 
-CLOSURES_LEFT = {"progressive_config"}
+CLOSURES_LEFT: set[str] = set()
 """Route modules whose keyed routes still hand closures to ``dependencies.idempotent`` (their
 internals are another change's: they take ``Once`` when that lands)."""
 

@@ -28,7 +28,6 @@ from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from fastapi import Depends, Header, Request
-from fastapi.responses import Response
 from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy import Engine
 
@@ -37,7 +36,7 @@ from croupier.progressive import Ledger, Role, StaffMember
 from croupier.service import idempotency
 from croupier.service.auth import check_token
 from croupier.service.common import engine_of, ledger_of, reader_of
-from croupier.service.idempotency import Idempotent, Shown, Write
+from croupier.service.idempotency import Idempotent
 
 _READS = frozenset({"GET", "HEAD"})
 
@@ -165,23 +164,6 @@ Once = Annotated[Idempotent, Depends(_idempotent)]
 the stored answer, not here: a body FastAPI refuses is its 422 whether a key came or not."""
 
 
-def idempotent(
-    request: Request,
-    key: str | None,
-    body: Any,
-    actor: str,
-    effect: Callable[[], Write],
-    authorize: Callable[[], object] | None = None,
-    shown: Shown | None = None,
-) -> Response:
-    """:class:`~croupier.service.idempotency.Idempotent` in one call, the effect made by
-    ``effect()``: the form of the routes of :mod:`croupier.service.routes.progressive_config`
-    until they take :data:`Once`."""
-    once = Idempotent(request, key)
-    replayed = once.replay(body, actor, authorize=authorize, shown=shown)
-    return replayed if replayed is not None else once.commit(effect())
-
-
 __all__ = [
     "EVERY_ROLE",
     "REPORTS",
@@ -191,7 +173,6 @@ __all__ = [
     "LedgerDep",
     "Once",
     "ReaderDep",
-    "idempotent",
     "oauth2",
     "report_reader",
     "require",

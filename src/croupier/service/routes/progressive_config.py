@@ -41,12 +41,7 @@ from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import check_period
 from croupier.service.common import ledger_of
-from croupier.service.dependencies import (
-    IdempotencyKey,
-    idempotent,
-    report_reader,
-    signed_in,
-)
+from croupier.service.dependencies import Once, report_reader, signed_in
 from croupier.service.idempotency import Write
 from croupier.service.jsontext import dumps
 from croupier.units import amount_schema, format_percent, parse_amount
@@ -107,30 +102,26 @@ class Suspension(BaseModel):
 
 @router.post("/progressives/{name}/suspend", summary="Take a progressive out of play (pit manager)")
 def suspend(
-    request: Request, member: Suspender, name: str, body: Suspension, key: IdempotencyKey = None
+    request: Request, member: Suspender, name: str, body: Suspension, once: Once
 ) -> Response:
     """No wager is accepted at its tables until it is resumed; a pit manager or above does it
     (a ``suspend`` event with the reason). Suspended already: 409."""
-
-    def effect() -> Write:
-        ledger_of(request).suspend(name, by=member.name, reason=body.reason)
-        return _answer(200, {"progressive": name, "suspended": True, "by": member.name})
-
     check = _may(request, member, Role.PIT_MANAGER, "suspending a progressive", name)
     data = {"progressive": name, **body.model_dump()}
-    return idempotent(request, key, data, member.name, effect, check)
+    if (replayed := once.replay(data, member.name, authorize=check)) is not None:
+        return replayed
+    ledger_of(request).suspend(name, by=member.name, reason=body.reason)
+    return once.commit(_answer(200, {"progressive": name, "suspended": True, "by": member.name}))
 
 
 @router.post("/progressives/{name}/resume", summary="Put a suspended progressive back in play")
-def resume(request: Request, member: Resumer, name: str, key: IdempotencyKey = None) -> Response:
+def resume(request: Request, member: Resumer, name: str, once: Once) -> Response:
     """A pit manager or above (a ``resume`` event). In play already: 409."""
-
-    def effect() -> Write:
-        ledger_of(request).resume(name, by=member.name)
-        return _answer(200, {"progressive": name, "suspended": False, "by": member.name})
-
     check = _may(request, member, Role.PIT_MANAGER, "resuming a progressive", name)
-    return idempotent(request, key, {"progressive": name}, member.name, effect, check)
+    if (replayed := once.replay({"progressive": name}, member.name, authorize=check)) is not None:
+        return replayed
+    ledger_of(request).resume(name, by=member.name)
+    return once.commit(_answer(200, {"progressive": name, "suspended": False, "by": member.name}))
 
 
 class Reconfiguration(BaseModel):
@@ -194,59 +185,61 @@ def shown_changes(changes: dict[str, dict[str, list[Any]]]) -> dict[str, dict[st
     return out
 
 
+def _reconfiguration(
+    defn: ProgressiveDefinition, body: Reconfiguration
+) -> tuple[
+    dict[MeterLevel, int],
+    dict[MeterLevel, tuple[Fraction, Fraction]],
+    dict[MeterLevel, int | None],
+]:
+    """The request's new seeds (cents), rates (primary, secondary) and limits (cents or none), by
+    level of ``defn``; a rate given without ``+`` keeps the level's secondary rate."""
+    seeds = {_level(defn, lv): parse_amount(v, f"seed of {lv}") for lv, v in body.seeds.items()}
+    rates: dict[MeterLevel, tuple[Fraction, Fraction]] = {}
+    for lv, v in body.rates.items():
+        level = _level(defn, lv)
+        primary, _, secondary = v.partition("+")
+        rates[level] = (
+            _rate(primary, f"rate of {lv}"),
+            _rate(secondary, f"rate of {lv}") if secondary else defn.level(level).secondary_rate,
+        )
+    limits = {
+        _level(defn, lv): None if v is None else parse_amount(v, f"limit of {lv}")
+        for lv, v in body.limits.items()
+    }
+    return seeds, rates, limits
+
+
 @router.post("/progressives/{name}/reconfigure", summary="Reconfigure a suspended progressive")
 def reconfigure(
-    request: Request,
-    member: Reconfigurer,
-    name: str,
-    body: Reconfiguration,
-    key: IdempotencyKey = None,
+    request: Request, member: Reconfigurer, name: str, body: Reconfiguration, once: Once
 ) -> Response:
     """Change seeds, rates or limits of a suspended progressive, as a shift manager, naming the
     approval; one ``reconfigure`` event records the old and new definitions. In play: 409
     (suspend it first); a change of nothing: 422."""
-
-    def effect() -> Write:
-        ledger = ledger_of(request)
-        defn = ledger.definition(name)
-        seeds = {_level(defn, lv): parse_amount(v, f"seed of {lv}") for lv, v in body.seeds.items()}
-        rates: dict[MeterLevel, tuple[Fraction, Fraction]] = {}
-        for lv, v in body.rates.items():
-            level = _level(defn, lv)
-            primary, _, secondary = v.partition("+")
-            rates[level] = (
-                _rate(primary, f"rate of {lv}"),
-                _rate(secondary, f"rate of {lv}")
-                if secondary
-                else defn.level(level).secondary_rate,
-            )
-        limits = {
-            _level(defn, lv): None if v is None else parse_amount(v, f"limit of {lv}")
-            for lv, v in body.limits.items()
-        }
-        changes = reconfigure_progressive(
-            ledger,
-            name,
-            by=member.name,
-            approval=body.approval,
-            seeds_cents=seeds,
-            rates=rates,
-            limits_cents=limits,
-            suspend_with=f"POST /progressives/{name}/suspend",
-        )
-        return _answer(
-            200,
-            {
-                "progressive": name,
-                "by": member.name,
-                "approval": body.approval.strip(),
-                "changes": shown_changes(changes),
-            },
-        )
-
     check = _may(request, member, Role.SHIFT_MANAGER, "reconfiguring a progressive", name)
     data = {"progressive": name, **body.model_dump()}
-    return idempotent(request, key, data, member.name, effect, check)
+    if (replayed := once.replay(data, member.name, authorize=check)) is not None:
+        return replayed
+    ledger = ledger_of(request)
+    seeds, rates, limits = _reconfiguration(ledger.definition(name), body)
+    changes = reconfigure_progressive(
+        ledger,
+        name,
+        by=member.name,
+        approval=body.approval,
+        seeds_cents=seeds,
+        rates=rates,
+        limits_cents=limits,
+        suspend_with=f"POST /progressives/{name}/suspend",
+    )
+    shown = {
+        "progressive": name,
+        "by": member.name,
+        "approval": body.approval.strip(),
+        "changes": shown_changes(changes),
+    }
+    return once.commit(_answer(200, shown))
 
 
 class ReportFormat(StrEnum):
