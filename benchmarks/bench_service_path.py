@@ -33,6 +33,8 @@ from bench_service import TABLES, drop_schema, make_db, round_body
 from fastapi import FastAPI
 
 from croupier.inputs import parse_json
+from croupier.operations.documents import Settled
+from croupier.operations.rounds import checked_submission, feed_and_document, replay
 from croupier.paytables import builtin_paytables
 from croupier.progressive import Ledger, ProgressiveDefinition, Role, StaffMember
 from croupier.service import store
@@ -42,14 +44,7 @@ from croupier.service.common import body_digest
 from croupier.service.idempotency import lookup
 from croupier.service.idempotency import row as key_row
 from croupier.service.jsontext import dumps
-from croupier.service.settling import (
-    INSERT_ROUND,
-    Settled,
-    checked_submission,
-    feed_and_document,
-    replay,
-    round_row,
-)
+from croupier.service.settling import INSERT_ROUND, round_row
 from croupier.table.record import RoundFile
 
 

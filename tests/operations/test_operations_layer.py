@@ -11,7 +11,7 @@ import pytest
 
 import croupier.commands.meters as cli_meters
 import croupier.operations.rounds as ops
-import croupier.service.settling as settling
+import croupier.service.round_writes as round_writes
 from croupier.errors import InputError
 from croupier.operations.documents import shown_round
 from croupier.operations.presenters.arguments import meter_arg, money
@@ -26,7 +26,8 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def test_the_cli_and_the_service_settle_a_round_through_one_function() -> None:
     assert vars(cli_meters)["settle_on_ledger"] is ops.settle_on_ledger
-    assert settling.feed_and_document is ops.feed_and_document
+    # the service's settle route: its write feeds and documents the round by the operation
+    assert vars(round_writes)["feed_and_document"] is ops.feed_and_document
 
 
 def test_the_services_settlement_is_settle_on_ledger_then_its_document(
@@ -40,7 +41,7 @@ def test_the_services_settlement_is_settle_on_ledger_then_its_document(
         return ops.LedgerRound(round_content(r), (), valued_at_seed(r))
 
     monkeypatch.setattr(ops, "settle_on_ledger", spy)
-    s = settling.feed_and_document(
+    s = ops.feed_and_document(
         Ledger.__new__(Ledger),  # never read: no progressive fed
         rnd,
         table="FCP-1",

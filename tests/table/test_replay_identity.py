@@ -10,13 +10,13 @@ The rounds:
   the 5 Treasures, Four Card Poker played or folded, Criss-Cross Poker), caught as each
   generator hands its round to ``engine_events``;
 * random round *files* (:func:`round_file`) replayed as ``POST /rounds/settle`` replays them
-  (:func:`croupier.service.settling.replay`): tables of every game offering every kind of wager
+  (:func:`croupier.operations.rounds.replay`): tables of every game offering every kind of wager
   (Jackpot Party with and without envy, Match the Dealer, AxMan at S17 and H17, the Four Card
   Poker progressives), bets inside and outside the rules, cards recorded or dealt from a seeded
   shoe, the players' decisions mostly in turn, and now and then a step that breaks a rule.
 
 Each round's *record* — the events and settlement lines as JSON, the content digest, the document
-parts :func:`~croupier.service.settling.feed_and_document` builds from the round (valued at the
+parts :func:`~croupier.operations.rounds.feed_and_document` builds from the round (valued at the
 seed, or with made-up ledger awards through
 :func:`~croupier.table.progressive.with_ledger_amounts`), the round's final state — is hashed;
 ``replay_identity_digests.json`` holds the digests the engine gave before the change (written by
@@ -48,10 +48,10 @@ from hypothesis import strategies as st
 from croupier.cards import Shoe
 from croupier.errors import CroupierError
 from croupier.frozen import stored_at_once
+from croupier.operations.rounds import replay
 from croupier.paytables import MeterLevel
 from croupier.progressive.model import AwardKind, AwardStatus
 from croupier.progressive.records import Award, RoundSettlement
-from croupier.service.settling import replay
 from croupier.table import RulesSubmission, TableRound, load_submission, submission_from_data
 from croupier.table.blackjack_play import BlackjackPlay, HandInPlay, MoveResult, SeatPlay
 from croupier.table.procedure import Action, Event, Phase

@@ -16,8 +16,10 @@ out an application:
 * :mod:`~croupier.service.dependencies` — what a route depends on, in one place: who asks
   (a token and a role), the ledger and engines it acts on, and a request's ``Idempotency-Key``
   (:data:`~croupier.service.dependencies.Once`).
-* Below the routes, what they call: :mod:`~croupier.service.settling` (a round fed and
-  documented), :mod:`~croupier.service.open_tables` (an open table's round, in memory or
+* Below the routes, what they call: :mod:`~croupier.service.round_writes` (what a route that
+  records rounds writes: the use cases of :mod:`croupier.operations.rounds` and the service's
+  rows), :mod:`~croupier.service.settling` (a settled round stored once; the one-transaction
+  common case), :mod:`~croupier.service.open_tables` (an open table's round, in memory or
   replayed), :mod:`~croupier.service.paid` (awards as the ledger has them now),
   :mod:`~croupier.service.idempotency` (a keyed request answered once) and
   :mod:`~croupier.service.auth` (tokens from the ledger's staff store).

@@ -31,15 +31,13 @@ from croupier.errors import (
     RoundStateError,
     SubmissionError,
 )
+from croupier.operations.rounds import checked_submission
 from croupier.paytables import MeterLevel
 from croupier.paytables.pays import MeterShare
 from croupier.progressive.meters import share_award_cents
 from croupier.progressive.store import read_rows
 from croupier.service import store
 from croupier.service.common import ledger_of
-from croupier.service.settling import (
-    checked_submission,
-)
 from croupier.table.actions import allowed
 from croupier.table.procedure import Action, Phase
 from croupier.table.progressive import wager_of

@@ -1,6 +1,6 @@
 """What a stored round's lines paid, by the ledger: the book of record for progressive amounts.
 
-A stored round's document (:mod:`croupier.service.settling`) shows a share of a meter as the
+A stored round's document (:func:`croupier.operations.documents.document`) shows a share of a meter as the
 ledger awarded it when the round was fed — pending a floorperson's validation. What the table
 actually paid depends on what became of that award since: validated and paid, still pending, or
 voided (§ 633b.2(h)(1), § 633b.3(h)(1): the wager is then a losing one and the amount stays on

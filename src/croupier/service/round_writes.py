@@ -25,6 +25,16 @@ from croupier.errors import (
 )
 from croupier.names import TABLE, check_id, exact
 from croupier.names import round_id as checked_round_id
+from croupier.operations.documents import Settled, void_document
+from croupier.operations.rounds import (
+    check_progressive_bet,
+    checked_submission,
+    feed_and_document,
+    progressives_to_feed,
+    replay,
+    table_progressives,
+    void_on_ledger,
+)
 from croupier.progressive import Ledger
 from croupier.service import store
 from croupier.service.committer import Rows
@@ -62,19 +72,10 @@ from croupier.service.paid import (
 )
 from croupier.service.settling import (
     INSERT_ROUND,
-    Settled,
-    check_progressive_bet,
-    checked_submission,
     existing,
-    feed_and_document,
     feed_and_store,
     insert_round,
-    progressives_to_feed,
-    replay,
     round_row,
-    table_progressives,
-    void_document,
-    void_on_ledger,
 )
 from croupier.table.procedure import PHASE_WORDS, Phase
 from croupier.table.record import RoundFile, Step, apply_step

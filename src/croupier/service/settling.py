@@ -5,8 +5,8 @@ committed together).
 
 The use cases themselves — which progressives a round feeds, feeding them, the round's document,
 voiding an open table's round — are the application layer's (:mod:`croupier.operations.rounds`,
-:mod:`croupier.operations.documents`), shared with ``croupier settle``; their names stay importable
-from here for the service's route modules.
+:mod:`croupier.operations.documents`), shared with ``croupier settle``; the service's round writes
+(:mod:`croupier.service.round_writes`) call them there.
 """
 
 from __future__ import annotations
@@ -21,19 +21,8 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from croupier.errors import RoundConflictError
-from croupier.operations.documents import VOID_PAYS, Settled, document, void_document
+from croupier.operations.documents import Settled, document
 from croupier.operations.feeding import feed_new_round
-from croupier.operations.rounds import (
-    check_progressive_bet,
-    checked_submission,
-    feed_and_document,
-    named_progressive,
-    progressives_to_feed,
-    replay,
-    submission_digest,
-    table_progressives,
-    void_on_ledger,
-)
 from croupier.progressive import Ledger, ProgressiveSystem, RoundSettlement
 from croupier.progressive.feeder import RowsItem, RowsWriter
 from croupier.service import store
@@ -153,22 +142,9 @@ def is_integrity_error(exc: BaseException) -> bool:
 
 __all__ = [
     "INSERT_ROUND",
-    "VOID_PAYS",
-    "Settled",
-    "check_progressive_bet",
-    "checked_submission",
-    "document",
     "existing",
-    "feed_and_document",
     "feed_and_store",
     "insert_round",
     "is_integrity_error",
-    "named_progressive",
-    "progressives_to_feed",
-    "replay",
     "round_row",
-    "submission_digest",
-    "table_progressives",
-    "void_document",
-    "void_on_ledger",
 ]

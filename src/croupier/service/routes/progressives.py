@@ -27,6 +27,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from croupier.names import PROGRESSIVE, TABLE, exact
+from croupier.operations.rounds import checked_submission
 from croupier.progressive import (
     AwardStatus,
     EnvyRule,
@@ -54,7 +55,6 @@ from croupier.progressive.views import status_dict as _status_dict
 from croupier.service.award_decisions import Decision, may_decide, voided_answer
 from croupier.service.common import AwardId
 from croupier.service.dependencies import LedgerDep, Once, require, signed_in
-from croupier.service.settling import checked_submission
 from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake
 

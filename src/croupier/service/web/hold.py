@@ -42,12 +42,12 @@ from sqlalchemy.engine import Connection, Engine
 
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
+from croupier.operations.rounds import checked_submission
 from croupier.progressive import StaffMember
 from croupier.service import store
 from croupier.service.dependencies import EngineDep, LedgerDep, report_reader
 from croupier.service.paid import Book, book_of, line_results
 from croupier.service.routes.rounds import Filters, round_filters, round_query
-from croupier.service.settling import checked_submission
 from croupier.units import format_money
 from croupier.wagers import get_wager
 
