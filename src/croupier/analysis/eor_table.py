@@ -138,27 +138,32 @@ class Vulnerability:
         """The full shoe's exact house edge."""
         return None if self.eor is None else float(-self.eor.expected_return)
 
+    def _played(
+        self,
+        at_table: Callable[[CounterAtTable], float | None],
+        in_shoes: Callable[[CountInShoes], float | None],
+    ) -> float | None:
+        """A figure of the simulated counter: Blackjack's (``at_table``), else Baccarat's
+        (``in_shoes``), else ``None`` (none was simulated)."""
+        if self.counter is not None:
+            return at_table(self.counter)
+        return in_shoes(self.coups) if self.coups is not None else None
+
     @property
     def bet_frequency(self) -> float | None:
         """Share of rounds the counter bets."""
-        if self.counter is not None:
-            return self.counter.bet_frequency
-        return self.coups.bet_frequency if self.coups is not None else None
+        return self._played(lambda c: c.bet_frequency, lambda s: s.bet_frequency)
 
     @property
     def edge_when_betting(self) -> float | None:
         """The counter's mean return per unit bet (observed; Baccarat: exact edge of the shoes
         as they stood)."""
-        if self.counter is not None:
-            return self.counter.edge_when_betting
-        return self.coups.average_edge if self.coups is not None else None
+        return self._played(lambda c: c.edge_when_betting, lambda s: s.average_edge)
 
     @property
     def win_per_shoe(self) -> float | None:
         """Units the counter wins a shoe."""
-        if self.counter is not None:
-            return self.counter.win_per_shoe
-        return self.coups.win_per_shoe if self.coups is not None else None
+        return self._played(lambda c: c.win_per_shoe, lambda s: s.win_per_shoe)
 
     @property
     def win_per_hour(self) -> float | None:
