@@ -241,9 +241,8 @@ class Vulnerability:
     def _reshuffled(self) -> bool:
         return bool(self.not_simulated and self.not_simulated.startswith("dealt from one deck"))
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready row."""
-        c = self.count
+    def heading(self) -> dict[str, Any]:
+        """The JSON keys that name the row: wager, section, paytable and decks."""
         return {
             "wager": self.wager,
             "wager_name": self.wager_name,
@@ -251,17 +250,15 @@ class Vulnerability:
             "citation": f"58 Pa. Code § {self.section}",
             "paytable": self.paytable,
             "decks": self.decks,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready row."""
+        c = self.count
+        return {
+            **self.heading(),
             "house_edge": self.house_edge,
-            "count": None
-            if c is None
-            else {
-                "suit_aware": c.suit_aware,
-                "level": c.level,
-                "betting_correlation": c.betting_correlation,
-                "gain_per_true_count": c.gain_per_true_count,
-                "threshold_true_count": c.threshold,
-                "trigger_true_count": c.trigger,
-            },
+            "count": None if c is None else {"suit_aware": c.suit_aware, **count_figures(c)},
             "no_count": self.no_count,
             "bet_frequency": self.bet_frequency,
             "edge_when_betting": self.edge_when_betting,
@@ -274,6 +271,18 @@ class Vulnerability:
             "verdict": self.verdict,
             "verdict_basis": self.verdict_basis,
         }
+
+
+def count_figures(count: BalancedCount) -> dict[str, Any]:
+    """The JSON figures of a balanced count: its level, betting correlation, gain per true count,
+    the true count where the wager turns positive and the one the counter bets at."""
+    return {
+        "level": count.level,
+        "betting_correlation": count.betting_correlation,
+        "gain_per_true_count": count.gain_per_true_count,
+        "threshold_true_count": count.threshold,
+        "trigger_true_count": count.trigger,
+    }
 
 
 @lru_cache(maxsize=4)
