@@ -285,18 +285,22 @@ def round_id(rid: object) -> str:
     ...
     croupier.errors.NameRuleError: a round's id has no spaces around it and is in Unicode NFC ...
     """
+    text = _round_id_string(rid)
+    if _plain(text) and " " not in text and "/" not in text and text not in (".", ".."):
+        return text  # the common case, checked at a glance
+    return _as_given(ROUND, text)
+
+
+def _round_id_string(rid: object) -> str:
+    """``rid`` if it is a string; :class:`~croupier.errors.NameRuleError` otherwise."""
     if not isinstance(rid, str):
         raise NameRuleError(f"a round's id is a string, not {type(rid).__name__} {rid!r}"[:200])
-    if (
-        rid.isascii()
-        and rid.isprintable()
-        and 0 < len(rid) <= NAME_LIMIT
-        and " " not in rid
-        and "/" not in rid
-        and rid not in (".", "..")
-    ):
-        return rid  # the common case, checked at a glance
-    return _as_given(ROUND, rid)
+    return rid
+
+
+def _plain(rid: str) -> bool:
+    """Whether ``rid`` is printable ASCII, not empty and at most :data:`NAME_LIMIT` long."""
+    return rid.isascii() and rid.isprintable() and 0 < len(rid) <= NAME_LIMIT
 
 
 def _as_given(what: str, rid: str) -> str:
@@ -323,17 +327,10 @@ def checked_ledger_round_id(rid: object) -> str:
     >>> checked_ledger_round_id("BJ-1/r-17")
     'BJ-1/r-17'
     """
-    if not isinstance(rid, str):
-        raise NameRuleError(f"a round's id is a string, not {type(rid).__name__} {rid!r}"[:200])
-    if (
-        rid.isascii()
-        and rid.isprintable()
-        and 0 < len(rid) <= NAME_LIMIT
-        and rid[0] != " "
-        and rid[-1] != " "
-    ):
-        return rid  # the common case, checked at a glance
-    return _as_given(LEDGER_ROUND, rid)
+    text = _round_id_string(rid)
+    if _plain(text) and text[0] != " " and text[-1] != " ":
+        return text  # the common case, checked at a glance
+    return _as_given(LEDGER_ROUND, text)
 
 
 CONTROL_NAMES: dict[int, str] = {

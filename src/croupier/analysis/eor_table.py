@@ -138,27 +138,32 @@ class Vulnerability:
         """The full shoe's exact house edge."""
         return None if self.eor is None else float(-self.eor.expected_return)
 
+    def _played(
+        self,
+        at_table: Callable[[CounterAtTable], float | None],
+        in_shoes: Callable[[CountInShoes], float | None],
+    ) -> float | None:
+        """A figure of the simulated counter: Blackjack's (``at_table``), else Baccarat's
+        (``in_shoes``), else ``None`` (none was simulated)."""
+        if self.counter is not None:
+            return at_table(self.counter)
+        return in_shoes(self.coups) if self.coups is not None else None
+
     @property
     def bet_frequency(self) -> float | None:
         """Share of rounds the counter bets."""
-        if self.counter is not None:
-            return self.counter.bet_frequency
-        return self.coups.bet_frequency if self.coups is not None else None
+        return self._played(lambda c: c.bet_frequency, lambda s: s.bet_frequency)
 
     @property
     def edge_when_betting(self) -> float | None:
         """The counter's mean return per unit bet (observed; Baccarat: exact edge of the shoes
         as they stood)."""
-        if self.counter is not None:
-            return self.counter.edge_when_betting
-        return self.coups.average_edge if self.coups is not None else None
+        return self._played(lambda c: c.edge_when_betting, lambda s: s.average_edge)
 
     @property
     def win_per_shoe(self) -> float | None:
         """Units the counter wins a shoe."""
-        if self.counter is not None:
-            return self.counter.win_per_shoe
-        return self.coups.win_per_shoe if self.coups is not None else None
+        return self._played(lambda c: c.win_per_shoe, lambda s: s.win_per_shoe)
 
     @property
     def win_per_hour(self) -> float | None:
@@ -236,9 +241,8 @@ class Vulnerability:
     def _reshuffled(self) -> bool:
         return bool(self.not_simulated and self.not_simulated.startswith("dealt from one deck"))
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready row."""
-        c = self.count
+    def heading(self) -> dict[str, Any]:
+        """The JSON keys that name the row: wager, section, paytable and decks."""
         return {
             "wager": self.wager,
             "wager_name": self.wager_name,
@@ -246,17 +250,15 @@ class Vulnerability:
             "citation": f"58 Pa. Code § {self.section}",
             "paytable": self.paytable,
             "decks": self.decks,
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready row."""
+        c = self.count
+        return {
+            **self.heading(),
             "house_edge": self.house_edge,
-            "count": None
-            if c is None
-            else {
-                "suit_aware": c.suit_aware,
-                "level": c.level,
-                "betting_correlation": c.betting_correlation,
-                "gain_per_true_count": c.gain_per_true_count,
-                "threshold_true_count": c.threshold,
-                "trigger_true_count": c.trigger,
-            },
+            "count": None if c is None else {"suit_aware": c.suit_aware, **count_figures(c)},
             "no_count": self.no_count,
             "bet_frequency": self.bet_frequency,
             "edge_when_betting": self.edge_when_betting,
@@ -269,6 +271,18 @@ class Vulnerability:
             "verdict": self.verdict,
             "verdict_basis": self.verdict_basis,
         }
+
+
+def count_figures(count: BalancedCount) -> dict[str, Any]:
+    """The JSON figures of a balanced count: its level, betting correlation, gain per true count,
+    the true count where the wager turns positive and the one the counter bets at."""
+    return {
+        "level": count.level,
+        "betting_correlation": count.betting_correlation,
+        "gain_per_true_count": count.gain_per_true_count,
+        "threshold_true_count": count.threshold,
+        "trigger_true_count": count.trigger,
+    }
 
 
 @lru_cache(maxsize=4)

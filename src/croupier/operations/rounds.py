@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from croupier.errors import CroupierError, InputError, LedgerLookupError, LinkError, RoundStateError
+from croupier.errors import CroupierError, LedgerLookupError, LinkError, RoundStateError
 from croupier.operations.documents import Settled, document, progressive_kind, shown_round
 from croupier.operations.feeding import feed_progressive
 from croupier.progressive import (
@@ -42,7 +42,6 @@ from croupier.progressive.offers import (
     progressives_for,
     takes,
 )
-from croupier.table.procedure import Phase
 from croupier.table.progressive import (
     ledger_round_id_of,
     progressive_bets,
@@ -50,7 +49,7 @@ from croupier.table.progressive import (
     round_content,
     suspended_error,
 )
-from croupier.table.record import Step, apply_step
+from croupier.table.record import Step, replay_steps
 from croupier.table.round import TableRound
 from croupier.table.submission import RulesSubmission, submission_from_data
 from croupier.table.submission import submission_digest as canonical_digest
@@ -87,16 +86,7 @@ def replay(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRou
     """The round of ``steps`` at a table under ``sub``, settled, as
     :func:`croupier.table.record.settle_record` does it: a missing ``no-more-bets`` or ``settle``
     supplied; the first step that breaks a rule raises its typed error naming the step."""
-    rnd = TableRound.open(sub)
-    for i, step in enumerate(steps, start=1):
-        rnd = apply_step(rnd, step, i)
-    if rnd.phase is Phase.BETTING:
-        rnd = rnd.no_more_bets()
-    if rnd.phase is Phase.DEALT:
-        rnd = rnd.settle()
-    if rnd.phase is not Phase.SETTLED:
-        raise InputError(f"{source}: the round has no deal step: there is nothing to settle")
-    return rnd
+    return replay_steps(sub, steps, source)
 
 
 def named_progressive(ledger: Ledger, name: str, table: str) -> ProgressiveDefinition:

@@ -31,7 +31,7 @@ import numpy as np
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
 from croupier.poker.four_card import COMB, IntArray, colex_index
-from croupier.poker.ranking import RankedCategory
+from croupier.poker.ranking import RankedCategory, describe_hand
 
 
 class FiveCardCategory(RankedCategory):
@@ -59,20 +59,7 @@ class FiveCardHand:
 
     def describe(self) -> str:
         """``'Full house, kings over fives (Kh Kd Kc 5c 5s)'``."""
-        c, t = self.category, self.tiebreak
-        if c is FiveCardCategory.FULL_HOUSE:
-            what = f", {t[0].plural} over {t[1].plural}"
-        elif c in (FiveCardCategory.FOUR_OF_A_KIND, FiveCardCategory.THREE_OF_A_KIND):
-            what = f", {t[0].plural}"
-        elif c is FiveCardCategory.TWO_PAIR:
-            what = f", {t[0].plural} and {t[1].plural}"
-        elif c is FiveCardCategory.PAIR:
-            what = f" of {t[0].plural}"
-        elif c is FiveCardCategory.ROYAL_FLUSH:
-            what = ""
-        else:
-            what = f", {t[0].letter} high"
-        return f"{c.label}{what} ({format_cards(self.cards)})"
+        return describe_hand(self.category, self.tiebreak, self.cards)
 
 
 def evaluate_five(cards: Sequence[Card]) -> FiveCardHand:

@@ -40,7 +40,7 @@ import numpy.typing as npt
 
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
-from croupier.poker.ranking import RankedCategory
+from croupier.poker.ranking import RankedCategory, describe_hand
 
 IntArray = npt.NDArray[np.int64]
 
@@ -72,18 +72,7 @@ class FourCardHand:
 
     def describe(self) -> str:
         """``'Two pair, kings and fives (Kh Kd 5c 5s)'``."""
-        c, t = self.category, self.tiebreak
-        if c in (FourCardCategory.FOUR_OF_A_KIND, FourCardCategory.THREE_OF_A_KIND):
-            what = f", {t[0].plural}"
-        elif c is FourCardCategory.PAIR:
-            what = f" of {t[0].plural}"
-        elif c is FourCardCategory.TWO_PAIR:
-            what = f", {t[0].plural} and {t[1].plural}"
-        elif c in (FourCardCategory.STRAIGHT, FourCardCategory.STRAIGHT_FLUSH):
-            what = f", {t[0].letter} high"
-        else:
-            what = f", {t[0].letter} high"
-        return f"{c.label}{what} ({format_cards(self.cards)})"
+        return describe_hand(self.category, self.tiebreak, self.cards)
 
 
 def evaluate_four(cards: Sequence[Card]) -> FourCardHand:

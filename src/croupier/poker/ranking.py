@@ -13,7 +13,10 @@ the weakest; :attr:`~RankedCategory.label` is the category as printed.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
+
+from croupier.cards import Card, Rank, format_cards
 
 _STRENGTH: dict[Enum, int] = {}
 
@@ -69,4 +72,24 @@ class RankedCategory(Enum):
         return self.strength >= other.strength
 
 
-__all__ = ["RankedCategory"]
+def describe_hand(category: RankedCategory, tiebreak: Sequence[Rank], cards: Sequence[Card]) -> str:
+    """A hand in words: its category, the ranks that make it, its cards —
+    ``'Full house, kings over fives (Kh Kd Kc 5c 5s)'``, ``'Pair of aces (…)'``,
+    ``'Straight, K high (…)'``."""
+    key, t = category.value, tiebreak
+    if key == "full-house":
+        what = f", {t[0].plural} over {t[1].plural}"
+    elif key in ("four-of-a-kind", "three-of-a-kind"):
+        what = f", {t[0].plural}"
+    elif key == "two-pair":
+        what = f", {t[0].plural} and {t[1].plural}"
+    elif key == "pair":
+        what = f" of {t[0].plural}"
+    elif key == "royal-flush":
+        what = ""
+    else:
+        what = f", {t[0].letter} high"
+    return f"{category.label}{what} ({format_cards(cards)})"
+
+
+__all__ = ["RankedCategory", "describe_hand"]

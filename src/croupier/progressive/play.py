@@ -92,40 +92,37 @@ _LOCK_HEAD = (
     .with_for_update()
 )
 _e = t.ledger_events.c
+
+
+def _scalar(label: str, column: Any, *where: Any) -> Any:
+    """``column`` of the one row ``where`` picks, as a labelled scalar subquery."""
+    return sa.select(column).where(*where).scalar_subquery().label(label)
+
+
 _STATE = (
     sa.select(
         t.meter_levels,
-        sa.select(t.staff.c.role)
-        .where(t.staff.c.name == sa.bindparam("b_by"))
-        .scalar_subquery()
-        .label("by_role"),
-        sa.select(t.staff.c.credential)
-        .where(t.staff.c.name == sa.bindparam("b_by"))
-        .scalar_subquery()
-        .label("by_credential"),
-        sa.select(t.linked_tables.c.table_id)
-        .where(
+        _scalar("by_role", t.staff.c.role, t.staff.c.name == sa.bindparam("b_by")),
+        _scalar("by_credential", t.staff.c.credential, t.staff.c.name == sa.bindparam("b_by")),
+        _scalar(
+            "linked",
+            t.linked_tables.c.table_id,
             t.linked_tables.c.progressive_id == sa.bindparam("b_pid"),
             t.linked_tables.c.table_id == sa.bindparam("b_table"),
-        )
-        .scalar_subquery()
-        .label("linked"),
-        sa.select(t.rounds.c.status)
-        .where(
+        ),
+        _scalar(
+            "round_status",
+            t.rounds.c.status,
             t.rounds.c.progressive_id == sa.bindparam("b_pid"),
             t.rounds.c.round_id == sa.bindparam("b_rid"),
-        )
-        .scalar_subquery()
-        .label("round_status"),
-        sa.select(t.settlements.c.round_id)
-        .where(t.settlements.c.idempotency_key == sa.bindparam("b_key"))
-        .scalar_subquery()
-        .label("settled"),
-        sa.select(sa.func.max(t.awards.c.id)).scalar_subquery().label("last_award"),
-        sa.select(sa.func.max(_e.seq))
-        .where(_e.progressive_id.is_(None))
-        .scalar_subquery()
-        .label("staff_seq"),
+        ),
+        _scalar(
+            "settled",
+            t.settlements.c.round_id,
+            t.settlements.c.idempotency_key == sa.bindparam("b_key"),
+        ),
+        _scalar("last_award", sa.func.max(t.awards.c.id)),
+        _scalar("staff_seq", sa.func.max(_e.seq), _e.progressive_id.is_(None)),
     )
     .where(t.meter_levels.c.progressive_id == sa.bindparam("b_pid"))
     .order_by(t.meter_levels.c.ordinal)

@@ -53,7 +53,7 @@ first step that breaks a rule raises its typed error, and nothing is settled.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal, Self
 
@@ -283,9 +283,15 @@ def settle_record(
     record = parse_record(data, source)
     if record.id is not None:
         round_id(record.id)  # the round id rule (croupier.names): NameRuleError
-    sub = _submission(record.submission, base)
+    return replay_steps(_submission(record.submission, base), record.steps, source)
+
+
+def replay_steps(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRound:
+    """The round of ``steps`` at a table under ``sub``, settled: a missing ``no-more-bets`` or
+    ``settle`` supplied; the first step that breaks a rule raises its typed error naming the
+    step, and a round with no deal step an :class:`InputError` naming ``source``."""
     rnd = TableRound.open(sub)
-    for i, step in enumerate(record.steps, start=1):
+    for i, step in enumerate(steps, start=1):
         rnd = apply_step(rnd, step, i)
     if rnd.phase is Phase.BETTING:
         rnd = rnd.no_more_bets()
@@ -325,4 +331,12 @@ def settle_file(path: str | Path) -> TableRound:
         raise
 
 
-__all__ = ["RoundFile", "Step", "apply_step", "parse_record", "settle_file", "settle_record"]
+__all__ = [
+    "RoundFile",
+    "Step",
+    "apply_step",
+    "parse_record",
+    "replay_steps",
+    "settle_file",
+    "settle_record",
+]

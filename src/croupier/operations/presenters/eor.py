@@ -8,7 +8,12 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.eor import CARD_ORDER, RANK_ORDER, BalancedCount, EffectOfRemoval
-from croupier.analysis.eor_table import VERDICT_RULE, CounterConditions, Vulnerability
+from croupier.analysis.eor_table import (
+    VERDICT_RULE,
+    CounterConditions,
+    Vulnerability,
+    count_figures,
+)
 from croupier.errors import InputError
 from croupier.games.baccarat import BaccaratRules, BurnRule
 from croupier.operations.presenters.arguments import money
@@ -146,12 +151,7 @@ def detail_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
     assert row.eor is not None
     c = row.count
     d: dict[str, Any] = {
-        "wager": row.wager,
-        "wager_name": row.wager_name,
-        "section": row.section,
-        "citation": f"58 Pa. Code § {row.section}",
-        "paytable": row.paytable,
-        "decks": row.decks,
+        **row.heading(),
         **_effects_dict(row.eor, c),
         "count": None
         if c is None
@@ -160,11 +160,7 @@ def detail_dict(row: Vulnerability, unit_cents: int) -> dict[str, Any]:
             "tags": {str(card): c.card_tag(card) for card in CARD_ORDER}
             if c.suit_aware
             else {r.letter: c.tag(r) for r in RANK_ORDER},
-            "level": c.level,
-            "betting_correlation": c.betting_correlation,
-            "gain_per_true_count": c.gain_per_true_count,
-            "threshold_true_count": c.threshold,
-            "trigger_true_count": c.trigger,
+            **count_figures(c),
         },
         "no_count": row.no_count or "",
         "counter": row.counter.to_dict() if row.counter is not None else None,
