@@ -208,8 +208,7 @@ def checked(spec: Simulation) -> None:
 def result(spec: Simulation, report: Report) -> dict[str, Any]:
     """The job's result (``croupier simulate --json``), reporting to ``report`` the job's status
     (``running`` once the kernel is ready) and its progress in rounds."""
-    from croupier.analysis.parsheet import exact_parsheet
-    from croupier.analysis.simulate import run_fields, simulate
+    from croupier.analysis.simulate import beside_exact, run_fields, simulate, simulated_document
     from croupier.operations.presenters.arguments import meter_arg, money
     from croupier.wagers import get_wager
 
@@ -232,24 +231,9 @@ def result(spec: Simulation, report: Report) -> dict[str, Any]:
         progress=lambda done: report("progress", done),
         runner=runner,
     )
-    exact = exact_parsheet(
-        w,
-        spec.paytable,
-        decks=sheet.decks,
-        meter_cents=sheet.meters or None,
-        wager_cents=sheet.wager_cents,
-        stake=stake,
-    )
-    z = (
-        float(sheet.house_edge - exact.house_edge) / sheet.standard_error
-        if sheet.standard_error
-        else None
-    )
-    d: dict[str, Any] = sheet.to_dict()
-    d["exact_house_edge"] = float(exact.house_edge)
-    d["z_score"] = z
-    d |= run_fields(w, spec.seed, decks=sheet.decks)  # as croupier simulate --json
-    return d
+    exact, z = beside_exact(w, spec.paytable, sheet, stake)
+    # as croupier simulate --json
+    return simulated_document(sheet, exact, z, run_fields(w, spec.seed, decks=sheet.decks))
 
 
 def run_job(job: str, spec: Simulation, send: Callable[[list[Any]], None]) -> None:
