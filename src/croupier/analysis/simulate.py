@@ -133,7 +133,7 @@ def run_fields(
 
 
 def beside_exact(
-    wager: Wager, paytable: str, sheet: ParSheet, stake: ProgressiveStake | None
+    wager: Wager, paytable: str, sheet: ParSheet, stake: ProgressiveStake
 ) -> tuple[ParSheet, float | None]:
     """The exact par sheet of a simulated ``sheet``'s game (its decks, meters and wager) and the
     simulated house edge's z score against it (``None`` without a standard error; above zero, the

@@ -100,23 +100,9 @@ def _count_kernel(
     """:func:`~croupier.analysis.kernels.count_with` for one plan, ``progress`` called after each
     block: the same blocks on the same shoe array and stream state (the shoe's order carries from
     one block to the next, so a chunk cannot be cut into separate calls)."""
-    from croupier.analysis.kernels import BLOCK, shoe_cards
+    from croupier.analysis.kernels import count_blocks, shoe_cards
 
-    engine = plan.engine
-    cards = shoe_cards(shoe)
-    tally = np.zeros(plan.positions, dtype=np.int64)
-    buffers = engine.buffers(min(BLOCK, rounds))
-    out = np.empty(min(BLOCK, rounds), dtype=np.int64)
-    done = 0
-    while done < rounds:
-        n = min(BLOCK, rounds - done)
-        records, lengths = engine.deal(cards, state, n, buffers)
-        plan.classify(records, lengths, out[:n], *plan.args)
-        tally += np.bincount(out[:n], minlength=plan.positions)
-        done += n
-        if progress is not None:
-            progress(done)
-    return tuple(int(x) for x in tally)
+    return count_blocks([plan], shoe_cards(shoe), state, rounds, progress)[0]
 
 
 def prepare(plan: KernelPlan, shoe: Shoe) -> None:
