@@ -26,7 +26,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.kernels.numpy_sim import BLOCK, deal_positions, simulate_counts
-from croupier.analysis.parsheet import ParSheet, Setup, resolve, rows_for
+from croupier.analysis.parsheet import ParSheet, Setup, exact_parsheet, resolve, rows_for
 from croupier.cards import Shoe
 from croupier.errors import InputError, ShoeError
 from croupier.paytables import MeterLevel, Paytable
@@ -130,6 +130,41 @@ def run_fields(
         "chunk_rounds": CHUNK_ROUNDS,
         "kernel": kernel,
     }
+
+
+def beside_exact(
+    wager: Wager, paytable: str, sheet: ParSheet, stake: ProgressiveStake
+) -> tuple[ParSheet, float | None]:
+    """The exact par sheet of a simulated ``sheet``'s game (its decks, meters and wager) and the
+    simulated house edge's z score against it (``None`` without a standard error; above zero, the
+    simulated house edge is above the exact one): what ``croupier simulate`` and a simulation job
+    report."""
+    exact = exact_parsheet(
+        wager,
+        paytable,
+        decks=sheet.decks,
+        meter_cents=sheet.meters or None,
+        wager_cents=sheet.wager_cents,
+        stake=stake,
+    )
+    z = (
+        float(sheet.house_edge - exact.house_edge) / sheet.standard_error
+        if sheet.standard_error
+        else None
+    )
+    return exact, z
+
+
+def simulated_document(
+    sheet: ParSheet, exact: ParSheet, z: float | None, fields: dict[str, Any]
+) -> dict[str, Any]:
+    """``croupier simulate --json``'s document: the simulated ``sheet``, the exact house edge,
+    the z score and the run's ``fields`` (:func:`run_fields`)."""
+    d: dict[str, Any] = sheet.to_dict()
+    d["exact_house_edge"] = float(exact.house_edge)
+    d["z_score"] = z
+    d |= fields
+    return d
 
 
 def observed_sheet(setup: Setup, counts: tuple[int, ...], method: str, convention: str) -> ParSheet:

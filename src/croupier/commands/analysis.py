@@ -52,7 +52,7 @@ from croupier.errors import (
     PaytableError,
     citation,
 )
-from croupier.operations.presenters.paytables import paytable_dict, section_of
+from croupier.operations.presenters.paytables import paytable_dict, section_of, wager_dict
 from croupier.units import format_money
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
 from croupier.wagers.at_table import RoundSettlement
@@ -68,18 +68,7 @@ def wagers(json_out: JsonFlag = False, paytable_files: PaytableFiles = None) -> 
     rows: list[dict[str, Any]] = []
     for w in all_wagers():
         w = w.with_book(_book(paytable_files)) if paytable_files else w
-        rows.append(
-            {
-                "wager": w.id,
-                "name": w.name,
-                "game": w.game.value,
-                "section": w.section,
-                "citation": w.citation,
-                "reads": w.deal.describe(),
-                "decks": list(w.allowed_decks) if w.allowed_decks else None,
-                "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
-            }
-        )
+        rows.append(wager_dict(w))
     if json_out:
         print(json.dumps({"wagers": rows}, indent=2, ensure_ascii=False))
         return

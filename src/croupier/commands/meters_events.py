@@ -27,7 +27,8 @@ from croupier.commands.meters import (
     meters_app,
 )
 from croupier.errors import InputError
-from croupier.progressive import EventKind, SignificantCode
+from croupier.operations.progressives import significant_events
+from croupier.progressive import SignificantCode
 from croupier.progressive.significant import check_reader
 from croupier.progressive.views import significant_dict
 
@@ -90,17 +91,7 @@ def events(
     with _ledger(ctx, db) as ledger:
         who = login(ledger, as_name, password_file)
         check_reader(who.name, who.role)  # before anything is looked up
-        if name is not None:
-            ledger.definition(name)
-        found = [
-            e
-            for e in ledger.history()
-            if e.event.kind is EventKind.SIGNIFICANT
-            and (name is None or e.progressive == name)
-            and (code is None or e.event.detail.get("code") == code)
-        ]
-    if limit is not None:
-        found = found[-limit:]
+        found = significant_events(ledger, name, code, limit)
     rows = [significant_dict(e) for e in found]
     if json_out:
         print(json.dumps({"events": rows}, indent=2, ensure_ascii=False))

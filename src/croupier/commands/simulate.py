@@ -7,8 +7,7 @@ from typing import Annotated
 
 import typer
 
-from croupier.analysis.parsheet import exact_parsheet
-from croupier.analysis.simulate import run_fields
+from croupier.analysis.simulate import beside_exact, run_fields, simulated_document
 from croupier.analysis.simulate import simulate as run_simulation
 from croupier.commands.analysis import OnePaytableOpt, _only_paytable
 from croupier.commands.common import (
@@ -118,25 +117,11 @@ def simulate(
             workers=workers,
             scheduler=scheduler,
         )
-    exact = exact_parsheet(
-        w,
-        paytable,
-        decks=sheet.decks,
-        meter_cents=sheet.meters or None,
-        wager_cents=sheet.wager_cents,
-        stake=stake,
-    )
-    # z > 0: the simulated house edge is above the exact one
-    z = (
-        float(sheet.house_edge - exact.house_edge) / sheet.standard_error
-        if sheet.standard_error
-        else None
-    )
+    exact, z = beside_exact(w, paytable, sheet, stake)
     if json_out:
-        d = sheet.to_dict()
-        d["exact_house_edge"] = float(exact.house_edge)
-        d["z_score"] = z
-        d |= run_fields(w, entropy, workers, scheduler, sheet.decks)
+        d = simulated_document(
+            sheet, exact, z, run_fields(w, entropy, workers, scheduler, sheet.decks)
+        )
         print(json.dumps(d, indent=2, ensure_ascii=False))
         return
     _print_sheet(sheet)

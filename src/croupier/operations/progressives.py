@@ -1,6 +1,6 @@
-"""Progressive use cases both interfaces orchestrate alike: reconfiguring a suspended progressive
-and reconciling progressives over a period (§ 605a.7; NY 9 NYCRR 5321.18(b)(4), N.J.A.C.
-13:69E-1.39C).
+"""Progressive use cases both interfaces orchestrate alike: reconfiguring a suspended progressive,
+reconciling progressives over a period (§ 605a.7; NY 9 NYCRR 5321.18(b)(4), N.J.A.C.
+13:69E-1.39C) and reading the controller's significant events (GLI-13; N.J.A.C. 13:69D-1.52).
 
 A use case that is one ledger method call — validating or voiding an award
 (:meth:`Ledger.validate <croupier.progressive.Ledger.validate>`, :meth:`Ledger.void_award
@@ -19,7 +19,7 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.paytables import MeterLevel
-from croupier.progressive import Ledger
+from croupier.progressive import EventKind, Ledger, LedgerEvent
 from croupier.progressive.report import Reconciliation
 
 
@@ -70,3 +70,22 @@ def reconcile_progressives(
 
 
 __all__ = ["reconcile_progressives", "reconfigure_progressive"]
+
+
+def significant_events(
+    ledger: Ledger, progressive: str | None, code: str | None, limit: int | None
+) -> list[LedgerEvent]:
+    """The controller's significant events in ledger order: of one ``progressive`` (it must
+    exist) and with one ``code`` where given, the last ``limit`` where given."""
+    if progressive is not None:
+        ledger.definition(progressive)
+    found = [
+        e
+        for e in ledger.history()
+        if e.event.kind is EventKind.SIGNIFICANT
+        and (progressive is None or e.progressive == progressive)
+        and (code is None or e.event.detail.get("code") == code)
+    ]
+    if limit is not None:
+        found = found[-limit:]
+    return found

@@ -61,9 +61,15 @@ def current_revision(conn: Connection) -> str | None:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Migrate the database of ``engine`` to ``revision`` (default: the newest)."""
+    upgrade_with(alembic_config(), engine, revision)
+
+
+def upgrade_with(cfg: Config, engine: Engine, revision: str) -> None:
+    """Run the migrations of Alembic configuration ``cfg`` up to ``revision`` on one connection
+    of ``engine`` (handed to the scripts' ``env.py`` as ``cfg.attributes["connection"]``), then
+    commit: the ledger's migrations (:func:`upgrade`) and the service's."""
     from alembic import command
 
-    cfg = alembic_config()
     with engine.connect() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)

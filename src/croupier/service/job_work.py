@@ -100,23 +100,9 @@ def _count_kernel(
     """:func:`~croupier.analysis.kernels.count_with` for one plan, ``progress`` called after each
     block: the same blocks on the same shoe array and stream state (the shoe's order carries from
     one block to the next, so a chunk cannot be cut into separate calls)."""
-    from croupier.analysis.kernels import BLOCK, shoe_cards
+    from croupier.analysis.kernels import count_blocks, shoe_cards
 
-    engine = plan.engine
-    cards = shoe_cards(shoe)
-    tally = np.zeros(plan.positions, dtype=np.int64)
-    buffers = engine.buffers(min(BLOCK, rounds))
-    out = np.empty(min(BLOCK, rounds), dtype=np.int64)
-    done = 0
-    while done < rounds:
-        n = min(BLOCK, rounds - done)
-        records, lengths = engine.deal(cards, state, n, buffers)
-        plan.classify(records, lengths, out[:n], *plan.args)
-        tally += np.bincount(out[:n], minlength=plan.positions)
-        done += n
-        if progress is not None:
-            progress(done)
-    return tuple(int(x) for x in tally)
+    return count_blocks([plan], shoe_cards(shoe), state, rounds, progress)[0]
 
 
 def prepare(plan: KernelPlan, shoe: Shoe) -> None:
@@ -208,8 +194,7 @@ def checked(spec: Simulation) -> None:
 def result(spec: Simulation, report: Report) -> dict[str, Any]:
     """The job's result (``croupier simulate --json``), reporting to ``report`` the job's status
     (``running`` once the kernel is ready) and its progress in rounds."""
-    from croupier.analysis.parsheet import exact_parsheet
-    from croupier.analysis.simulate import run_fields, simulate
+    from croupier.analysis.simulate import beside_exact, run_fields, simulate, simulated_document
     from croupier.operations.presenters.arguments import meter_arg, money
     from croupier.wagers import get_wager
 
@@ -232,24 +217,9 @@ def result(spec: Simulation, report: Report) -> dict[str, Any]:
         progress=lambda done: report("progress", done),
         runner=runner,
     )
-    exact = exact_parsheet(
-        w,
-        spec.paytable,
-        decks=sheet.decks,
-        meter_cents=sheet.meters or None,
-        wager_cents=sheet.wager_cents,
-        stake=stake,
-    )
-    z = (
-        float(sheet.house_edge - exact.house_edge) / sheet.standard_error
-        if sheet.standard_error
-        else None
-    )
-    d: dict[str, Any] = sheet.to_dict()
-    d["exact_house_edge"] = float(exact.house_edge)
-    d["z_score"] = z
-    d |= run_fields(w, spec.seed, decks=sheet.decks)  # as croupier simulate --json
-    return d
+    exact, z = beside_exact(w, spec.paytable, sheet, stake)
+    # as croupier simulate --json
+    return simulated_document(sheet, exact, z, run_fields(w, spec.seed, decks=sheet.decks))
 
 
 def run_job(job: str, spec: Simulation, send: Callable[[list[Any]], None]) -> None:

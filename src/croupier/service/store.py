@@ -181,13 +181,9 @@ def alembic_config() -> Config:
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
     """Bring the service's tables of ``engine``'s database to ``revision`` (default: newest)."""
-    from alembic import command
+    from croupier.progressive.migrate import upgrade_with
 
-    cfg = alembic_config()
-    with engine.connect() as conn:
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, revision)
-        conn.commit()
+    upgrade_with(alembic_config(), engine, revision)
 
 
 def current_revision(conn: Connection) -> str | None:

@@ -128,6 +128,21 @@ def count_with(
     if isinstance(engine, FusedEngine) and all(p.reader is not None for p in plans):
         fused = engine.count(cards, state, rounds, plans)
         return [tuple(int(x) for x in t) for t in fused]
+    return count_blocks(plans, cards, state, rounds)
+
+
+def count_blocks(
+    plans: Sequence[KernelPlan],
+    cards: IntArray,
+    state: np.ndarray,
+    rounds: int,
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[int, ...]]:
+    """The tallies of each plan over ``rounds`` rounds dealt from ``cards`` (:func:`shoe_cards`)
+    by the plans' one engine with the stream ``state``, into records block by block
+    (:data:`BLOCK` rounds) and classified by every plan; ``progress`` (rounds done) is called
+    after each block. The shoe's order carries from one block to the next."""
+    engine = plans[0].engine
     tallies = [np.zeros(p.positions, dtype=np.int64) for p in plans]
     buffers = engine.buffers(min(BLOCK, rounds))
     out = np.empty(min(BLOCK, rounds), dtype=np.int64)
@@ -139,7 +154,18 @@ def count_with(
             plan.classify(records, lengths, out[:n], *plan.args)
             tally += np.bincount(out[:n], minlength=plan.positions)
         done += n
+        if progress is not None:
+            progress(done)
     return [tuple(int(x) for x in t) for t in tallies]
 
 
-__all__ = ["BLOCK", "Engine", "FusedEngine", "KernelPlan", "count_with", "plan_for", "shoe_cards"]
+__all__ = [
+    "BLOCK",
+    "Engine",
+    "FusedEngine",
+    "KernelPlan",
+    "count_blocks",
+    "count_with",
+    "plan_for",
+    "shoe_cards",
+]

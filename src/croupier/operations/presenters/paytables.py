@@ -1,5 +1,6 @@
 """A paytable as JSON, as ``croupier paytables --json`` prints it and ``GET /paytables`` answers,
-and a section or wager named as the section it names."""
+a wager's entry as ``croupier wagers --json`` prints it and ``GET /wagers`` answers, and a section
+or wager named as the section it names."""
 
 from __future__ import annotations
 
@@ -8,7 +9,22 @@ from typing import Any
 from croupier.errors import UnknownPaytableError, UnknownWagerError, suggest
 from croupier.paytables import Paytable, PaytableBook, paytable_digest
 from croupier.units import format_money, format_percent
-from croupier.wagers import all_wagers, get_wager
+from croupier.wagers import Wager, all_wagers, get_wager
+
+
+def wager_dict(w: Wager) -> dict[str, Any]:
+    """Wager ``w``'s entry (``croupier wagers --json``, ``GET /wagers``): id, name, game, section,
+    citation, the cards it reads, its deck counts and its paytables with theirs."""
+    return {
+        "wager": w.id,
+        "name": w.name,
+        "game": w.game.value,
+        "section": w.section,
+        "citation": w.citation,
+        "reads": w.deal.describe(),
+        "decks": list(w.allowed_decks) if w.allowed_decks else None,
+        "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
+    }
 
 
 def paytable_dict(t: Paytable) -> dict[str, Any]:

@@ -27,11 +27,11 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from croupier.names import PROGRESSIVE, TABLE, exact
+from croupier.operations.progressives import significant_events as ops_significant_events
 from croupier.operations.rounds import checked_submission
 from croupier.progressive import (
     AwardStatus,
     EnvyRule,
-    EventKind,
     HitPolicy,
     Ledger,
     ProgressiveDefinition,
@@ -156,17 +156,7 @@ def significant_events(
     crash and shutdowns, failed logins and lockouts, each with its table, code, time and actor.
     A shift manager or an auditor reads them (NIST SP 800-53 AU-9(4): they name members and
     client addresses); any other role is a 403 problem."""
-    if progressive is not None:
-        ledger.definition(progressive)
-    found = [
-        e
-        for e in ledger.history()
-        if e.event.kind is EventKind.SIGNIFICANT
-        and (progressive is None or e.progressive == progressive)
-        and (code is None or e.event.detail.get("code") == code.value)
-    ]
-    if limit is not None:
-        found = found[-limit:]
+    found = ops_significant_events(ledger, progressive, None if code is None else code.value, limit)
     return {"events": [significant_dict(e) for e in found]}
 
 

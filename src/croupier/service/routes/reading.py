@@ -18,7 +18,7 @@ from croupier.analysis.meters import meter_return
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError, InputError, UnknownPaytableError
 from croupier.operations.presenters.arguments import meter_arg, money
-from croupier.operations.presenters.paytables import paytable_dict, section_of
+from croupier.operations.presenters.paytables import paytable_dict, section_of, wager_dict
 from croupier.paytables import builtin_paytables
 from croupier.progressive.migrate import current_revision as ledger_revision
 from croupier.service import store
@@ -55,21 +55,7 @@ def health(request: Request) -> dict[str, Any]:
 def wagers() -> dict[str, Any]:
     """As ``croupier wagers --json``: id, name, game, section, the cards each reads, deck counts
     and paytables."""
-    return {
-        "wagers": [
-            {
-                "wager": w.id,
-                "name": w.name,
-                "game": w.game.value,
-                "section": w.section,
-                "citation": w.citation,
-                "reads": w.deal.describe(),
-                "decks": list(w.allowed_decks) if w.allowed_decks else None,
-                "paytables": [{"paytable": t.key, "decks": list(t.decks)} for t in w.paytables()],
-            }
-            for w in all_wagers()
-        ]
-    }
+    return {"wagers": [wager_dict(w) for w in all_wagers()]}
 
 
 @router.get("/paytables", summary="The paytables printed in the regulation, with their sections")

@@ -155,5 +155,15 @@ const croupier = (() => {
   }
   const pct = (x) => `${(x * 100).toFixed(4)}%`;
   document.addEventListener("DOMContentLoaded", pickers);
-  return {api, token, describe, el, loginForm, session, pct, shown};
+  // A chart page's figures (the JSON in #chart-data), Chart.js's animation turned off; null
+  // where the page has none or Chart.js is not loaded: nothing is drawn.
+  function chartData() {
+    const node = document.getElementById("chart-data");
+    if (!node || typeof Chart === "undefined") return null;
+    const data = JSON.parse(node.textContent);
+    if (!data) return null;
+    Chart.defaults.animation = false;
+    return data;
+  }
+  return {api, token, describe, el, loginForm, session, pct, shown, chartData};
 })();

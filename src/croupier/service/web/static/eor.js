@@ -2,11 +2,8 @@
 // and, for a count of ranks, its tags on a second axis.
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
-  const node = document.getElementById("chart-data");
-  if (!node || typeof Chart === "undefined") return;
-  const data = JSON.parse(node.textContent);
+  const data = croupier.chartData();
   if (!data) return;
-  Chart.defaults.animation = false;
   const datasets = [{
     type: "bar", label: "Effect of removal (% of the wager)", data: data.effects, yAxisID: "y",
     backgroundColor: data.effects.map((e) => (e > 0 ? "#1e8449" : "#b03a2e")),

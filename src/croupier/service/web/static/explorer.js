@@ -2,11 +2,8 @@
 // progressive, the return against the top meter.
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
-  const node = document.getElementById("chart-data");
-  if (!node || typeof Chart === "undefined") return;
-  const data = JSON.parse(node.textContent);
+  const data = croupier.chartData();
   if (!data) return;
-  Chart.defaults.animation = false;
   new Chart(document.getElementById("chart-return"), {
     type: "bar",
     data: {
