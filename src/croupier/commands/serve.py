@@ -27,7 +27,13 @@ def _checked(
     import os
 
     from croupier.errors import CroupierError, InputError
-    from croupier.progressive.store import database_url
+    from croupier.progressive.store import (
+        database_url,
+        default_key_file,
+        default_url,
+        make_dirs,
+        sqlite_file,
+    )
     from croupier.service.forwarded import ENV_TRUSTED_PROXIES, parse_header, parse_networks
 
     if db:
@@ -35,6 +41,15 @@ def _checked(
             database_url(db)
         except CroupierError as e:
             raise InputError(f"{_source(ctx, 'db', '--db', 'CROUPIER_DB')}: {e}") from None
+    # the ledger's folders made now, so one that cannot be is one line, not a worker's failed
+    # start-up (every worker would make them as it opens the ledger)
+    url = database_url(db or default_url())
+    for path, what in (
+        (sqlite_file(url), "the ledger's database"),
+        (default_key_file(url), "the ledger's key"),
+    ):
+        if path is not None:
+            make_dirs(path.parent, what)
     env = os.environ.get(ENV_TRUSTED_PROXIES, "")
     parse_networks(env, f"${ENV_TRUSTED_PROXIES}")
     for given in trusted_proxy:

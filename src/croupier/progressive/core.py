@@ -62,6 +62,7 @@ from croupier.progressive.store import (
     HALTED_MISSING,
     DatabaseRefusedError,
     LedgerDatabaseError,
+    LedgerFileError,
     UnconfirmedFlushError,
     check_name,
     create_head,
@@ -81,6 +82,7 @@ from croupier.progressive.store import (
     make_reader,
     now,
     open_head,
+    os_reason,
     read_head,
     read_key,
     sqlite_file,
@@ -260,6 +262,12 @@ class LedgerBase(StaffLedger):
             raise LedgerDatabaseError(
                 f"cannot use database {self.display_url}: {db_error(exc)}"
             ) from exc
+        except OSError as exc:  # the key's folder or file: where it is and why, in one line
+            where = f" {str(exc.filename)!r}" if exc.filename else ""
+            raise LedgerFileError(
+                f"cannot use the ledger's files{where} (database {self.display_url}): "
+                f"{os_reason(exc)}"
+            ) from None
 
     def _missing(self) -> str:
         return (

@@ -48,6 +48,7 @@ from croupier.progressive.checkpoint import checkpoint_dir, write_to
 from croupier.progressive.configuration import ConfigurationCheck, ledger_check
 from croupier.progressive.meters import EventDraft, LevelState
 from croupier.progressive.model import EventKind, Role, SignificantCode
+from croupier.progressive.store import make_dirs
 
 if TYPE_CHECKING:
     from croupier.paytables import MeterLevel
@@ -190,7 +191,7 @@ def start_session(ledger: LedgerBase) -> Session:
     d = sessions_dir(ledger)
     if d is None:
         return Session(sid, None)
-    d.mkdir(parents=True, exist_ok=True)
+    make_dirs(d, "the ledger's session locks")
     return Session(sid, _take_lock(d / sid))
 
 

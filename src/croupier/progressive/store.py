@@ -51,6 +51,33 @@ class DatabaseRefusedError(LedgerError):
     :class:`LedgerDatabaseError`.)"""
 
 
+class LedgerFileError(LedgerError):
+    """A file or folder the ledger keeps beside its database (the SQLite file's folder, its key,
+    its chain head, its session locks) cannot be made or opened where the configuration puts it
+    — a parent that is a file, a folder not writable, a read-only file system: the path and the
+    system's reason in one line, nothing changed."""
+
+
+def make_dirs(folder: Path, what: str) -> None:
+    """Make ``folder`` and its parents (as ``mkdir -p``) for ``what``; a failure is a
+    :class:`LedgerFileError` naming the folder and the system's reason."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        reason = os_reason(exc)
+        raise LedgerFileError(
+            f"cannot make the folder {str(folder)!r} for {what}: {reason}"
+        ) from None
+
+
+def os_reason(exc: OSError) -> str:
+    """The system's reason for ``exc`` in words a user acts on: a file where a folder must be
+    said so."""
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return "a file, not a folder, is on that path"
+    return exc.strerror or type(exc).__name__
+
+
 class UnconfirmedFlushError(LedgerDatabaseError):
     """A transaction committed on PostgreSQL without waiting for its log to reach the disk
     (:data:`FLUSH_LATER`), whose flush could then not be confirmed: it is committed — the same
@@ -151,7 +178,7 @@ def make_engine(url: str) -> Engine:
     if path is None:
         engine = sa.create_engine(u, poolclass=sa.pool.StaticPool)
     else:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dirs(path.parent, "the ledger's database")
         engine = sa.create_engine(
             u.set(database=str(path)), connect_args={"timeout": 60, "factory": FlockConnection}
         )
@@ -386,7 +413,7 @@ def read_key(path: Path) -> bytes | None:
 def create_key(path: Path) -> bytes:
     """Create a new random key in ``path`` (mode 0600), atomically; if another process created it
     first, its key."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent, "the ledger's key")
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
@@ -441,7 +468,7 @@ def create_head(path: Path, seq: int, mac: str) -> bool:
     """Make the copy of the head in ``path`` holding ``(seq, mac)``, atomically (written and
     fsynced under a temporary name, then linked to ``path``, the directory fsynced), mode 0600,
     unless a file is there already (``False``: it is left as it is)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_dirs(path.parent, "the ledger's chain head")
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(4)}")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:
