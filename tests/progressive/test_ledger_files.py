@@ -61,6 +61,6 @@ def test_the_cli_says_it_in_one_line(
     where = str(a_file / folder) if folder else str(a_file)
     assert run.code == 2, run
     assert run.error_lines() == [
-        f"error: cannot make the folder {where!r} for the ledger's database: "
+        f"error: cannot make the folder {where} for the ledger's database: "
         "a file, not a folder, is on that path"
     ]

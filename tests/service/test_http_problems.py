@@ -93,6 +93,7 @@ MEANING = {
     "LoginLockedError": 429,  # too many failed logins: wait (Retry-After)
     "LedgerIntegrityError": 500,  # the ledger's own fault: not the caller's
     "LedgerKeyError": 500,
+    "LedgerFileError": 500,  # the ledger's folder cannot be made where configured: the server's
     "CheckpointError": 500,  # a checkpoint the ledger does not hold: the ledger's integrity
     "DatabaseRefusedError": 500,  # the database refuses what it would refuse again: no retry
     "MeterLimitError": 409,  # the level recorded cannot grow that far (its column is full)

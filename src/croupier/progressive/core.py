@@ -263,7 +263,7 @@ class LedgerBase(StaffLedger):
                 f"cannot use database {self.display_url}: {db_error(exc)}"
             ) from exc
         except OSError as exc:  # the key's folder or file: where it is and why, in one line
-            where = f" {str(exc.filename)!r}" if exc.filename else ""
+            where = f" {exc.filename}" if exc.filename else ""  # unquoted: never cut short
             raise LedgerFileError(
                 f"cannot use the ledger's files{where} (database {self.display_url}): "
                 f"{os_reason(exc)}"

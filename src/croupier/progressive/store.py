@@ -65,9 +65,9 @@ def make_dirs(folder: Path, what: str) -> None:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         reason = os_reason(exc)
-        raise LedgerFileError(
-            f"cannot make the folder {str(folder)!r} for {what}: {reason}"
-        ) from None
+        # the path unquoted: a quoted piece longer than errors.MAX_QUOTED is cut short, and a
+        # path's tail is what says where
+        raise LedgerFileError(f"cannot make the folder {folder} for {what}: {reason}") from None
 
 
 def os_reason(exc: OSError) -> str:

@@ -47,7 +47,12 @@ from croupier.errors import (
     limit_of,
     one_line,
 )
-from croupier.progressive.store import DatabaseRefusedError, LedgerDatabaseError, retry_cures
+from croupier.progressive.store import (
+    DatabaseRefusedError,
+    LedgerDatabaseError,
+    LedgerFileError,
+    retry_cures,
+)
 from croupier.service.idempotency import IdempotencyKeyError
 from croupier.service.routes import api_routes
 
@@ -136,7 +141,8 @@ def status_of_type(kind: type[CroupierError]) -> int:
     needs (draft-ietf-httpapi-idempotency-key-header), 429 logins refused for a while after too
     many failed ones (with ``Retry-After``), 401 unauthenticated, 403 a role below the
     rule's, 404 nothing by that name, 409 a conflict with what is recorded (idempotency, a round
-    or award already settled, a name taken), 500 the ledger's integrity or key, or a database
+    or award already settled, a name taken), 500 the ledger's integrity, key or files
+    (:class:`~croupier.progressive.store.LedgerFileError`), or a database
     that refused what it would refuse again (:class:`DatabaseRefusedError`: a value beyond a
     column, a constraint), 503 a controller halted for an integrity fault
     (:class:`LedgerHaltedError`, without ``Retry-After``: an operator must act) and a database
@@ -157,7 +163,9 @@ def status_of_type(kind: type[CroupierError]) -> int:
         return 409
     if issubclass(kind, LedgerHaltedError):
         return 503
-    if issubclass(kind, LedgerIntegrityError | LedgerKeyError | DatabaseRefusedError):
+    if issubclass(
+        kind, LedgerIntegrityError | LedgerKeyError | DatabaseRefusedError | LedgerFileError
+    ):
         return 500
     if issubclass(kind, LedgerDatabaseError):
         return 503
