@@ -34,9 +34,6 @@ from croupier.commands.common import (
     WagerAmountOpt,
     WagerArg,
     _book,
-    _meter_arg,
-    _meter_money,
-    _money,
     _pct,
     _print_sheet,
     _progress,
@@ -52,6 +49,7 @@ from croupier.errors import (
     PaytableError,
     citation,
 )
+from croupier.operations.presenters.arguments import meter_arg, meter_money, money
 from croupier.operations.presenters.paytables import paytable_dict, section_of, wager_dict
 from croupier.units import format_money
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
@@ -256,8 +254,8 @@ def analyze(
         w,
         paytable,
         decks=decks,
-        meter_cents=_meter_arg(meter),
-        wager_cents=_money(wager_amount, "--amount"),
+        meter_cents=meter_arg(meter),
+        wager_cents=money(wager_amount, "--amount"),
         stake=stake,
     )
     meters = None
@@ -518,9 +516,9 @@ def hand(
         raise InputError(
             f"paytable {table.key} is offered with {decks_phrase(table.decks, ', ')}: give --decks"
         )
-    amount_cents = _money(amount, "--amount")
+    amount_cents = money(amount, "--amount")
     assert amount_cents is not None
-    meter_cents = _meter_money(meter, "--meter") if meter is not None else None
+    meter_cents = meter_money(meter, "--meter") if meter is not None else None
     meters = None
     if meter_cents is not None:
         if table.progressive is None or len(table.progressive.meters) != 1:

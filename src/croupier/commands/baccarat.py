@@ -24,7 +24,6 @@ from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import parse_cards
 from croupier.commands.common import (
     JsonFlag,
-    _money,
     app,
     did_you_mean,
     err,
@@ -33,6 +32,7 @@ from croupier.commands.common import (
 )
 from croupier.errors import InputError, citation
 from croupier.games.baccarat import BaccaratRules, BurnRule
+from croupier.operations.presenters.arguments import money
 from croupier.units import format_money
 from croupier.wagers.at_table import RoundSettlement, cents_note
 from croupier.wagers.baccarat import (
@@ -79,7 +79,7 @@ def _parse_bets(bets: list[str] | None) -> dict[str, int]:
         wager, sep, amount = text.partition("=")
         if not sep or not wager.strip():
             raise InputError(f"--bet takes WAGER=DOLLARS, e.g. banker=25, not {text!r}")
-        cents = _money(amount, f"--bet {wager.strip()}")
+        cents = money(amount, f"--bet {wager.strip()}")
         assert cents is not None
         key = wager.strip().lower()
         if key in out_bets:

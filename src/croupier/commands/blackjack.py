@@ -18,7 +18,7 @@ from rich.table import Table
 
 from croupier.analysis.axman import axman_given
 from croupier.cards import decks_phrase, parse_card, parse_cards
-from croupier.commands.common import JsonFlag, _meter_arg, _money, app, out
+from croupier.commands.common import JsonFlag, app, out
 from croupier.errors import InputError, closest
 from croupier.games.blackjack import (
     BlackjackRules,
@@ -27,6 +27,7 @@ from croupier.games.blackjack import (
     SoftSeventeen,
     dealer_results_by_upcard,
 )
+from croupier.operations.presenters.arguments import meter_arg, money
 from croupier.paytables import MeterLevel
 from croupier.table.submission import RulesSubmission, submission_from_data
 from croupier.units import ascii_digits, format_money
@@ -180,7 +181,7 @@ def seat_bets(specs: list[str] | None) -> dict[str, dict[int, int]]:
         if not sep or not colon or not ascii_digits(seat.strip()):
             raise InputError(f"--bet takes SEAT:WAGER=DOLLARS, e.g. 1:blackjack=10, not {spec!r}")
         wager_id = _wager_id(wager, "--bet", round_wagers())
-        cents = _money(amount, f"--bet {seat.strip()}:{wager_id}")
+        cents = money(amount, f"--bet {seat.strip()}:{wager_id}")
         assert cents is not None
         bets.setdefault(wager_id, {})[int(seat)] = cents
     return bets
@@ -380,7 +381,7 @@ def blackjack_round(
     hands = {seat: text for seat, text in enumerate(players, start=1)}
     placed = seat_bets(bets)
     sub = round_submission(decks, h17, len(hands), placed, wager_paytables(paytables), dealer_stops)
-    meters = _meter_arg(meter)
+    meters = meter_arg(meter)
     if isinstance(meters, int):
         meters = {MeterLevel.PROGRESSIVE: meters}
     rnd = TableRound.open(sub, {"jackpot-party": meters} if meters else None)

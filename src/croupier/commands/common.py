@@ -20,7 +20,6 @@ from rich.console import Console
 from croupier import __version__
 from croupier.commands import COMMANDS
 from croupier.errors import one_line, suggest
-from croupier.operations.presenters.arguments import meter_arg, meter_money, money
 from croupier.units import format_money, format_percent
 
 if TYPE_CHECKING:  # imported where used: start-up time (issue 14)
@@ -308,12 +307,6 @@ def money_json(name: str, cents: int) -> dict[str, Any]:
     sign = "+" if name in SIGNED_MONEY and cents >= 0 else ""  # as signed_money (at_table)
     shown = sign + format_money(cents)
     return {name: shown, f"{name}_cents": cents}
-
-
-# the commands' names for the shared money arguments (croupier.operations.presenters.arguments)
-_money = money
-_meter_money = meter_money
-_meter_arg = meter_arg
 
 
 def _progress(disable: bool) -> Progress:

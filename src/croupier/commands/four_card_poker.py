@@ -22,8 +22,6 @@ from croupier.commands.common import (
     JsonFlag,
     PaytableFiles,
     _book,
-    _meter_money,
-    _money,
     app,
     did_you_mean,
     err,
@@ -39,6 +37,7 @@ from croupier.games.four_card_poker import (
 )
 from croupier.games.four_card_poker_exact import save_dealer_table, shipped_path
 from croupier.games.four_card_poker_regenerate import regenerate
+from croupier.operations.presenters.arguments import meter_money, money
 from croupier.units import format_money
 from croupier.wagers.at_table import RoundSettlement
 from croupier.wagers.four_card_poker import (
@@ -314,7 +313,7 @@ def _parse_bets(bets: list[str] | None) -> dict[str, str]:
 
 
 def _cents(text: str | None, what: str) -> int:
-    return _money(text, what) or 0 if text is not None else 0
+    return money(text, what) or 0 if text is not None else 0
 
 
 @app.command(name="four-card-poker")
@@ -432,7 +431,7 @@ def _parse_meters(meters: list[str] | None) -> dict[str, int] | None:
             )
         if wager in got:
             raise InputError(f"--meter {wager} given twice")
-        got[wager] = _meter_money(amount, f"--meter {wager}")
+        got[wager] = meter_money(amount, f"--meter {wager}")
     return got
 
 

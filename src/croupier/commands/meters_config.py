@@ -11,7 +11,6 @@ from typing import Annotated
 
 import typer
 
-from croupier.commands.common import _money
 from croupier.commands.meters import (
     AsUser,
     DbOpt,
@@ -23,6 +22,7 @@ from croupier.commands.meters import (
     meters_app,
 )
 from croupier.errors import InputError
+from croupier.operations.presenters.arguments import money
 from croupier.operations.progressives import reconfigure_progressive
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition
@@ -129,7 +129,7 @@ def reconfigure(
         seeds = {
             lv: c
             for lv, v in _level_values(defn, seed or [], "--seed").items()
-            if (c := _money(v, "--seed")) is not None
+            if (c := money(v, "--seed")) is not None
         }
         rates: dict[MeterLevel, tuple[Fraction, Fraction]] = {}
         for lv, v in _level_values(defn, rate or [], "--rate").items():
@@ -139,8 +139,7 @@ def reconfigure(
                 _rate(secondary, "--rate") if secondary else defn.level(lv).secondary_rate,
             )
         limits = {
-            lv: _money(v, "--limit")
-            for lv, v in _level_values(defn, limit or [], "--limit").items()
+            lv: money(v, "--limit") for lv, v in _level_values(defn, limit or [], "--limit").items()
         }
         changes = reconfigure_progressive(
             ledger,

@@ -18,8 +18,6 @@ from croupier.commands.common import (
     StakeOpt,
     WagerAmountOpt,
     WagerArg,
-    _meter_arg,
-    _money,
     _pct,
     _print_sheet,
     _progress,
@@ -27,6 +25,7 @@ from croupier.commands.common import (
     app,
     out,
 )
+from croupier.operations.presenters.arguments import meter_arg, money
 from croupier.wagers import ProgressiveStake
 
 SeedOpt = Annotated[
@@ -110,8 +109,8 @@ def simulate(
             rounds=rounds,
             seed=entropy,
             decks=decks,
-            meter_cents=_meter_arg(meter),
-            wager_cents=_money(wager_amount, "--amount"),
+            meter_cents=meter_arg(meter),
+            wager_cents=money(wager_amount, "--amount"),
             stake=stake,
             progress=lambda done: progress.update(task, completed=done),
             workers=workers,
