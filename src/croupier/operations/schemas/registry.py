@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from croupier.operations.schemas.analysis import GameAnalysis, ParSheet, Strategy
+from croupier.operations.schemas.checks import CheckedDigests, ParSheetVerification, Violations
 from croupier.operations.schemas.document import Document
 from croupier.operations.schemas.games import (
     AxManGiven,
@@ -14,8 +16,18 @@ from croupier.operations.schemas.games import (
 from croupier.operations.schemas.settlement import PlayedRound
 
 DOCUMENTS: tuple[Document, ...] = (
+    Document("analyze", "croupier analyze --json (a wager's exact par sheet)", ParSheet),
+    Document(
+        "analyze-game", "croupier analyze switch-hands|blackjack-premium --json", GameAnalysis
+    ),
     Document("axman", "croupier axman --json: AxMan given the player's cards", AxManGiven),
     Document("baccarat", "croupier baccarat --json", BaccaratCoup),
+    Document("check", "croupier check --json: each submission's violations", Violations),
+    Document(
+        "check-digests",
+        "croupier check --json --digests: each submission's violations and configuration digests",
+        CheckedDigests,
+    ),
     Document(
         "blackjack-round",
         "croupier blackjack-round --json: a dealt Blackjack round settled through the round "
@@ -30,15 +42,13 @@ DOCUMENTS: tuple[Document, ...] = (
     Document(
         "play", "croupier play --json: each random round dealt and settled", list[PlayedRound]
     ),
+    Document("strategy", "croupier strategy GAME --json (one shape per game)", Strategy),
+    Document("verify-parsheets", "croupier verify-parsheets --json", ParSheetVerification),
 )
 """The generated files, in name order; each helper module adds its own documents here."""
 
 HAND_WRITTEN: frozenset[str] = frozenset(
     {
-        "analyze",
-        "analyze-game",
-        "check",
-        "check-digests",
         "eor",
         "eor-table",
         "error",
@@ -63,8 +73,6 @@ HAND_WRITTEN: frozenset[str] = frozenset(
         "service-round",
         "settle",
         "simulate",
-        "strategy",
-        "verify-parsheets",
         "wagers",
     }
 )

@@ -3,16 +3,9 @@ the model gives it back unchanged, and it matches the schema file generated from
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-import jsonschema  # type: ignore[import-untyped,unused-ignore]
 import pytest
-from pydantic import TypeAdapter
 
-from cli_support import run_main
-from croupier.operations.schemas.files import schema_of
-from croupier.operations.schemas.registry import DOCUMENTS
+from document_support import check_document
 from repo_paths import ROOT
 
 BLACKJACK = str(ROOT / "examples" / "submissions" / "blackjack-6deck.toml")
@@ -48,20 +41,6 @@ CASES: list[tuple[str, list[str]]] = [
     ),
     ("play", ["play", "--submission", BLACKJACK, "--seed", "3", "--rounds", "2"]),
 ]
-
-
-def check_document(name: str, args: list[str]) -> Any:
-    """Run ``croupier ARGS --json``; its output validates against document ``name``'s model and
-    the schema generated from it, and the model dumps it back key for key. Returns the JSON."""
-    run = run_main([*args, "--json"])
-    assert run.code == 0, run.err
-    data = json.loads(run.out)
-    (doc,) = [d for d in DOCUMENTS if d.name == name]
-    adapter: TypeAdapter[Any] = TypeAdapter(doc.shape)
-    value = adapter.validate_python(data)
-    assert adapter.dump_python(value, mode="json", by_alias=True, exclude_unset=True) == data
-    jsonschema.validate(data, schema_of(doc), cls=jsonschema.Draft202012Validator)
-    return data
 
 
 @pytest.mark.parametrize(("name", "args"), CASES, ids=[" ".join(a[:2]) for _, a in CASES])
