@@ -41,6 +41,7 @@ from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.forwarded import TrustedProxies
 from croupier.service.job_runner import JobRunner
+from croupier.service.operation_ids import operation_id
 from croupier.service.problems import croupier_problem, failure_problem, install, problem
 from croupier.service.query import known_query
 from croupier.service.routes import (
@@ -384,6 +385,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         dependencies=[Depends(known_query)],  # a query parameter no route declares: a 422
         docs_url=None,  # served offline by croupier.service.routes.docs
         redoc_url=None,
+        generate_unique_id_function=operation_id,  # operationIds: service.operation_ids
     )
     app.state.config = cfg
     install(app)

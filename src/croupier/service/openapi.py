@@ -28,6 +28,7 @@ from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
 from croupier.service.idempotency import MAX_KEY, check_key
 from croupier.service.openapi_examples import OWN, Example
 from croupier.service.openapi_links import add_links
+from croupier.service.operation_ids import OPERATIONS, TAGS
 from croupier.service.problems import (
     FORM,
     MEDIA_TYPE,
@@ -411,6 +412,10 @@ def examples_of(
         out.setdefault("422", []).append(
             Example("A query parameter the route does not take", "InputError", text)
         )
+    elif facts.query:  # a page reads its form's fields: only what it declares is checked
+        name = sorted(facts.query)[-1]
+        text = f"not a valid request: query.{name}: String should have at most 200 characters"
+        out.setdefault("422", []).append(Example("A query parameter too long", "InputError", text))
     if "{" in path and "404" not in out:
         raise AssertionError(f"{method.upper()} {path}: no example of its 404 (openapi_examples)")
     return out
@@ -471,7 +476,13 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
             for status, examples in sorted(problems.items()):
                 said = responses.get(status, {}).get("description")
                 own = said if said and said != "Validation Error" else None
+                other = {  # a page's own answer beside the problem (its HTML)
+                    kind: body
+                    for kind, body in (responses.get(status, {}).get("content") or {}).items()
+                    if kind not in ("application/json", MEDIA_TYPE)
+                }
                 responses[status] = _problem_response(status, path, examples, own)
+                responses[status]["content"].update(other)
             for status, given in responses.items():
                 if not status.startswith("2"):
                     continue
@@ -490,6 +501,9 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
                 if bodies and status[0] == "2" and status != "204" and not given.get("content"):
                     given["content"] = {"application/json": {"schema": bodies[0]["schema"]}}
             op["responses"] = dict(sorted(responses.items()))
+            known = OPERATIONS.get((method, path))
+            if known is not None:  # one tag, the resource's (operation_ids)
+                op["tags"] = [known.tag]
             if method == "post" and path == "/token":
                 form = op["requestBody"]["content"].get("application/x-www-form-urlencoded")
                 if form is not None:
@@ -497,6 +511,7 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
     schemas = spec["components"]["schemas"]
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
+    spec["tags"] = [{"name": name, "description": said} for name, said in TAGS.items()]
     _whole_bounds(spec)
     add_links(spec)  # what a response names for the next request (openapi_links)
     return spec

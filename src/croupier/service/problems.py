@@ -299,7 +299,7 @@ def install(app: FastAPI) -> None:
     """Register the handlers that turn every exception into a problem, and serve what each
     problem type means (``GET /problems/{kind}``)."""
 
-    @app.get("/problems/{kind}", tags=["problems"], summary="What a problem type means")
+    @app.get("/problems/{kind}", summary="What a problem type means")
     def problem_type(kind: str) -> dict[str, Any]:
         """A problem's ``type`` resolved: its name, the HTTP status it comes with and what it
         means (a croupier error's docstring, :mod:`croupier.errors`). Open to anyone."""

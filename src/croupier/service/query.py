@@ -4,10 +4,10 @@ a filter that is not applied must not look applied (the trial read the all-time,
 report as the one it asked for).
 
 :func:`known_query` is an app-wide dependency (:func:`croupier.service.app.create_app`); it
-checks the routes of the API (those in the OpenAPI document), not the web page's HTML routes,
-which read their forms' fields themselves, and not ``GET /health``, which answers whatever a
-load balancer's probe adds to it. The same dependency refuses a path or query parameter holding
-a NUL character (:func:`nul_parameter`).
+checks the routes of the API (those in the OpenAPI document), not those of :data:`LENIENT`: the
+web page's HTML routes, which read their forms' fields themselves, and ``GET /health``, which
+answers whatever a load balancer's probe adds to it. The same dependency refuses a path or query
+parameter holding a NUL character (:func:`nul_parameter`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,12 @@ from fastapi.routing import APIRoute
 
 from croupier.errors import InputError, suggest
 
-LENIENT = frozenset({"/health"})
-"""Paths whose query string is not checked (a health probe's is its own business)."""
+LENIENT = frozenset(
+    {"/health", "/", "/compare", "/eor", "/designer", "/pit", "/dealer", "/designer/paytable.toml"}
+)
+"""Paths whose query string is not checked: a health probe's is its own business, an HTML page's
+is its form's fields (:mod:`croupier.service.web.pages`), and the designer's paytable is named
+by ``pay:OUTCOME`` parameters, one for each pay edited."""
 
 _DECLARED: dict[int, frozenset[str]] = {}
 """Each route's query parameters (by the route's id), worked out once."""
