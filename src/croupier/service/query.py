@@ -89,11 +89,17 @@ def nul_parameter(request: Request) -> InputError | None:
     given += [("query", k, v) for k, v in request.query_params.multi_items()]
     for where, name, value in given:
         if isinstance(value, str) and "\x00" in value:
-            return InputError(
-                f"{request.method} {route.path}: the {where} parameter {name!r} holds a NUL "
-                "character (U+0000), which no name, id or filter the service takes holds"
-            )
+            return nul_refusal(f"{request.method} {route.path}", where, name)
     return None
+
+
+def nul_refusal(where: str, kind: str, name: str) -> InputError:
+    """The problem of request ``where`` (``GET /rounds``) whose ``kind`` (path or query)
+    parameter ``name`` holds a NUL character."""
+    return InputError(
+        f"{where}: the {kind} parameter {name!r} holds a NUL character (U+0000), which no name, "
+        "id or filter the service takes holds"
+    )
 
 
 async def known_query(request: Request) -> None:
@@ -110,6 +116,7 @@ __all__ = [
     "declared",
     "known_query",
     "nul_parameter",
+    "nul_refusal",
     "query_names",
     "refusal",
     "unknown_query",
