@@ -41,7 +41,15 @@ from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.forwarded import TrustedProxies
 from croupier.service.job_runner import JobRunner
-from croupier.service.problems import croupier_problem, failure_problem, install, problem
+from croupier.service.operation_ids import operation_id
+from croupier.service.problems import (
+    NOT_JSON,
+    croupier_problem,
+    failure_problem,
+    install,
+    not_json_refusal,
+    problem,
+)
 from croupier.service.query import known_query
 from croupier.service.routes import (
     checkpoints,
@@ -56,6 +64,8 @@ from croupier.service.routes import (
     tables,
     token,
 )
+from croupier.service.versioning import HEADER as VERSION_HEADER
+from croupier.service.versioning import VersionHeader
 
 ENV_CORS = "CROUPIER_CORS_ORIGINS"
 ENV_MAX_BODY = "CROUPIER_MAX_BODY"
@@ -142,11 +152,12 @@ def root_relative_redirects(app: FastAPI) -> None:
 class BodyLimit:
     """ASGI middleware: a request body larger than ``limit`` bytes is a 413 problem, whether it
     says so in ``Content-Length`` or not (the body is counted as it arrives); a JSON body is
-    held to the limits croupier reads any JSON file within (:func:`croupier.inputs.parse_json`:
-    nesting, integer digits, no ``NaN``, no key named twice in one object) — beyond them a 422
-    problem, before any route sees it; every string in it — a value or a key — is Unicode text
-    (no lone surrogate: :func:`croupier.inputs.check_text`), else a 422 problem naming its JSON
-    pointer (``pointer``). A body is JSON when its ``Content-Type`` says so in any case
+    JSON (RFC 8259, UTF-8), else a 400 problem (``NotJSON``), and held to the limits croupier
+    reads any JSON file within (:func:`croupier.inputs.parse_json`: nesting, integer digits, no
+    key named twice in one object) — beyond them a 422 problem, before any route sees it; every
+    string in it — a value or a key — is Unicode text (no lone surrogate:
+    :func:`croupier.inputs.check_text`), else a 422 problem naming its JSON pointer
+    (``pointer``). A body is JSON when its ``Content-Type`` says so in any case
     (``application/JSON``: the routes read it as JSON too), and when it has no ``Content-Type``
     but parses as JSON: the routes read such a body as JSON too (FastAPI), so it is held to the
     same limits. The text of the path, the query and a form body is UTF-8 once unescaped
@@ -194,14 +205,16 @@ class BodyLimit:
                 return
         if body and _read_as_json(headers.get(b"content-type"), body) and not _plainly_within(body):
             try:
-                parse_json(body.decode("utf-8"), "the request body")
+                reason = _not_json(body.decode("utf-8"))
+                if reason is None:
+                    parse_json(body.decode("utf-8"), "the request body")
             except UnicodeDecodeError as exc:
-                await problem(422, "InputError", f"the request body is not UTF-8: {exc}", path)(
-                    scope, _no_body, send
-                )
-                return
+                reason = f"it is not UTF-8 ({exc})"
             except CroupierError as exc:
                 await croupier_problem(exc, path)(scope, _no_body, send)
+                return
+            if reason is not None:
+                await problem(400, NOT_JSON, not_json_refusal(reason), path)(scope, _no_body, send)
                 return
         await self.app(scope, _replay([{"type": "http.request", "body": body}], receive), send)
 
@@ -266,6 +279,23 @@ def _read_as_json(kind: bytes | None, body: bytes) -> bool:
     except RecursionError:  # JSON nested past the interpreter's stack: parse_json refuses it
         return True
     return True
+
+
+def _not_json(text: str) -> str | None:
+    """Why ``text`` is not JSON at all (RFC 8259: its syntax; ``NaN`` and ``Infinity`` are no
+    JSON numbers), or ``None`` when it is — however deep, long or repetitive: the limits of
+    :func:`croupier.inputs.parse_json` are a 422 of their own."""
+
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a JSON number")
+
+    try:
+        json.loads(text, parse_constant=constant)
+    except RecursionError:  # JSON nested past the interpreter's stack: parse_json refuses it
+        return None
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def _plainly_within(body: bytes) -> bool:
@@ -378,12 +408,17 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             "configuration needs a staff member's bearer token (`POST /token` with the "
             "credentials of the ledger's staff store) and a role; the member is recorded as the "
             "ledger's actor. Money-changing POSTs take an `Idempotency-Key`. Errors are RFC 9457 "
-            "problem details carrying the croupier error's type and the section it cites."
+            "problem details carrying the croupier error's type and the section it cites: 400 "
+            "for a body that is not JSON, 415 for one sent as another media type, 422 for JSON "
+            "the route does not take. This is version 1 of the API (`info.version`; every "
+            f"response carries `{VERSION_HEADER}: 1`): within it changes only add; a breaking "
+            "change makes version 2, under the path prefix `/v2`."
         ),
         lifespan=lifespan,
         dependencies=[Depends(known_query)],  # a query parameter no route declares: a 422
         docs_url=None,  # served offline by croupier.service.routes.docs
         redoc_url=None,
+        generate_unique_id_function=operation_id,  # operationIds: service.operation_ids
     )
     app.state.config = cfg
     install(app)
@@ -412,7 +447,8 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
             allow_headers=["Authorization", "Content-Type", "Idempotency-Key"],
         )
     app.add_middleware(BodyLimit, limit=cfg.max_body)
-    app.add_middleware(Contained)  # outermost: a failure answered, the connection kept
+    app.add_middleware(Contained)  # a failure answered, the connection kept
+    app.add_middleware(VersionHeader)  # outermost: every response says the API's version
     root_relative_redirects(app)  # no Location built from the Host header
     return app
 

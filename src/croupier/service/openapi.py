@@ -4,7 +4,8 @@ that are the route's own (instance, words, section) — 400 where the ``Idempote
 required (marked so), 401 on the routes that need a token (their own words), 403 where a role
 above the lowest is needed, 404 where a name is looked up, 409 where what is asked can conflict
 with what is recorded, 413 and 415 on a request body, 422 on every route but ``GET /health``
-(FastAPI's default schema there is replaced: the service never answers it), 429 where the route
+(FastAPI's default schema there is replaced: the service never answers it), 400 on a JSON
+body that is not JSON at all (415 for one sent as another media type), 429 where the route
 declares it (``POST /token``), 503 where the server's capacity can refuse a request for now —
 and the token form has its example, and the responses name what the next request works on
 (links, :mod:`croupier.service.openapi_links`). The examples that are not made from the route
@@ -28,16 +29,20 @@ from croupier.service.idempotency import HEADER as IDEMPOTENCY_HEADER
 from croupier.service.idempotency import MAX_KEY, check_key
 from croupier.service.openapi_examples import OWN, Example
 from croupier.service.openapi_links import add_links
+from croupier.service.operation_ids import OPERATIONS, TAGS
 from croupier.service.problems import (
     FORM,
     MEDIA_TYPE,
+    NOT_JSON,
     PROBLEM_BASE,
     UNSUPPORTED,
     form_media_refusal,
     json_media_refusal,
+    not_json_refusal,
 )
-from croupier.service.query import LENIENT, query_names, refusal
+from croupier.service.query import LENIENT, nul_refusal, query_names, refusal
 from croupier.service.routes import api_routes
+from croupier.service.versioning import document as document_version
 
 PROBLEM_SCHEMA: dict[str, Any] = {
     "title": "Problem",
@@ -270,8 +275,9 @@ def _instance(path: str, names: Mapping[str, str] = MappingProxyType({})) -> str
 
 
 DESCRIPTIONS = {
-    "400": "The request changes money or configuration and came without an Idempotency-Key (or "
-    "with one that is not a key); nothing changed.",
+    "400": "The request is malformed: its body is not JSON at all, or it changes money or "
+    "configuration and came without an Idempotency-Key (or with one that is not a key); nothing "
+    "changed.",
     "401": "No token, or one that is not valid or has expired.",
     "403": "The member's role is below the one the rule requires; nothing changed.",
     "404": "Nothing by that name.",
@@ -403,7 +409,9 @@ def examples_of(
             out["415"] = [Example("A JSON body, not form fields", UNSUPPORTED, text)]
         elif "application/json" in content:
             text = json_media_refusal("text/plain")
-            out["415"] = [Example("A body that is not JSON", UNSUPPORTED, text)]
+            out["415"] = [Example("A body sent as text, not JSON", UNSUPPORTED, text)]
+            text = not_json_refusal("Expecting ',' delimiter: line 1 column 15 (char 14)")
+            out.setdefault("400", []).append(Example("A body that is not JSON", NOT_JSON, text))
     if path not in LENIENT:
         known = facts.query
         typed = sorted(known)[0][:-1] if known else "page"
@@ -411,6 +419,10 @@ def examples_of(
         out.setdefault("422", []).append(
             Example("A query parameter the route does not take", "InputError", text)
         )
+    elif facts.query:  # a page reads its form's fields: only what it declares is checked
+        name = sorted(facts.query)[-1]
+        text = str(nul_refusal(f"{method.upper()} {path}", "query", name))
+        out.setdefault("422", []).append(Example("A NUL in a query parameter", "InputError", text))
     if "{" in path and "404" not in out:
         raise AssertionError(f"{method.upper()} {path}: no example of its 404 (openapi_examples)")
     return out
@@ -471,7 +483,13 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
             for status, examples in sorted(problems.items()):
                 said = responses.get(status, {}).get("description")
                 own = said if said and said != "Validation Error" else None
+                other = {  # a page's own answer beside the problem (its HTML)
+                    kind: body
+                    for kind, body in (responses.get(status, {}).get("content") or {}).items()
+                    if kind not in ("application/json", MEDIA_TYPE)
+                }
                 responses[status] = _problem_response(status, path, examples, own)
+                responses[status]["content"].update(other)
             for status, given in responses.items():
                 if not status.startswith("2"):
                     continue
@@ -489,7 +507,16 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
             for status, given in responses.items():  # a 200 beside a 201: the same document
                 if bodies and status[0] == "2" and status != "204" and not given.get("content"):
                     given["content"] = {"application/json": {"schema": bodies[0]["schema"]}}
+            # a route's own problem examples (POST /token's 429) as the service sends them:
+            # FastAPI's document leaves out their null section
+            for given in responses.values():
+                problem_body = (given.get("content") or {}).get(MEDIA_TYPE) or {}
+                for example in (problem_body.get("examples") or {}).values():
+                    example.get("value", {}).setdefault("section", None)
             op["responses"] = dict(sorted(responses.items()))
+            known = OPERATIONS.get((method, path))
+            if known is not None:  # one tag, the resource's (operation_ids)
+                op["tags"] = [known.tag]
             if method == "post" and path == "/token":
                 form = op["requestBody"]["content"].get("application/x-www-form-urlencoded")
                 if form is not None:
@@ -497,8 +524,10 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
     schemas = spec["components"]["schemas"]
     for unused in ("HTTPValidationError", "ValidationError"):
         schemas.pop(unused, None)
+    spec["tags"] = [{"name": name, "description": said} for name, said in TAGS.items()]
     _whole_bounds(spec)
     add_links(spec)  # what a response names for the next request (openapi_links)
+    document_version(spec)  # info.version, and the version header on every response
     return spec
 
 

@@ -475,6 +475,22 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             "two decimals), e.g. 12345.67, not 'abc'",
         ),
     },
+    ("get", "/parsheet.csv"): {
+        "404": _NO_WAGER,
+        "422": Example(
+            "?paytable= is not one of the wager's",
+            "PaytableError",
+            "the Perfect Pairs wager has no paytable 'Z' (it has A, B)",
+        ),
+    },
+    ("get", "/designer/paytable.toml"): {
+        "404": _NO_WAGER,
+        "422": Example(
+            "A pay: parameter names no line of the paytable",
+            "PaytableError",
+            "paytable A has no line 'Foo'",
+        ),
+    },
 }
 """The examples of each operation (method, path) that are its own, by status (one, or several:
 each refusal a route makes in words of its own). A name a request's body (or a change's query)

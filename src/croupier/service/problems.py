@@ -63,6 +63,7 @@ the type means (:func:`describe`)."""
 
 SERVICE_KINDS: dict[str, tuple[int, str]] = {
     "InputError": (422, "The request is not one the route takes (its fields, types or shape)."),
+    "NotJSON": (400, "The request body is not JSON (RFC 8259, UTF-8): it does not parse."),
     "UnsupportedMediaType": (415, "The body was sent as another media type than the route reads."),
     "RequestTooLarge": (413, "The request body is larger than the service takes."),
     "NotFound": (404, "Nothing is served at that address."),
@@ -261,6 +262,15 @@ def form_media_refusal(where: str, fields: list[str], kind: str) -> str:
     )
 
 
+NOT_JSON = "NotJSON"
+"""The problem type of a body sent as JSON that is not JSON at all (400)."""
+
+
+def not_json_refusal(reason: str) -> str:
+    """The 400 problem's detail for a body sent as JSON that does not parse (``reason``)."""
+    return f"the request body is not JSON (RFC 8259): {one_line(reason)[:200]}"
+
+
 def json_media_refusal(kind: str) -> str:
     """The 415 problem's detail for a body of media type ``kind`` sent where JSON is read."""
     return (
@@ -292,6 +302,18 @@ def _form_fields(request: Request) -> list[str]:
 
 
 _NOT_AN_OBJECT = {"dict_type", "model_attributes_type", "missing"}
+
+
+def _not_parsed(error: Any, request: Request) -> bool:
+    """Whether ``error`` (pydantic's, of a body sent as JSON) says the body is not JSON at all:
+    it does not parse, or it is empty where the route reads a body."""
+    if error.get("type") == "json_invalid":
+        return True
+    route = request.scope.get("route")
+    reads = isinstance(route, APIRoute) and route.body_field is not None
+    return reads and tuple(error.get("loc", ())) == ("body",) and error.get("type") == "missing"
+
+
 """Pydantic's error types for a body that did not arrive as a JSON object."""
 
 
@@ -299,7 +321,7 @@ def install(app: FastAPI) -> None:
     """Register the handlers that turn every exception into a problem, and serve what each
     problem type means (``GET /problems/{kind}``)."""
 
-    @app.get("/problems/{kind}", tags=["problems"], summary="What a problem type means")
+    @app.get("/problems/{kind}", summary="What a problem type means")
     def problem_type(kind: str) -> dict[str, Any]:
         """A problem's ``type`` resolved: its name, the HTTP status it comes with and what it
         means (a croupier error's docstring, :mod:`croupier.errors`). Open to anyone."""
@@ -330,6 +352,9 @@ def install(app: FastAPI) -> None:
                 form_media_refusal(where, _form_fields(request), kind),
                 request.url.path,
             )
+        if "json" in kind and any(_not_parsed(e, request) for e in exc.errors()):
+            reason = "it is empty" if not await request.body() else "it does not parse"
+            return problem(400, NOT_JSON, not_json_refusal(reason), request.url.path)
         if "json" not in kind and any(
             tuple(e.get("loc", ())) == ("body",)
             and e.get("type") in _NOT_AN_OBJECT

@@ -4,10 +4,10 @@ a filter that is not applied must not look applied (the trial read the all-time,
 report as the one it asked for).
 
 :func:`known_query` is an app-wide dependency (:func:`croupier.service.app.create_app`); it
-checks the routes of the API (those in the OpenAPI document), not the web page's HTML routes,
-which read their forms' fields themselves, and not ``GET /health``, which answers whatever a
-load balancer's probe adds to it. The same dependency refuses a path or query parameter holding
-a NUL character (:func:`nul_parameter`).
+checks the routes of the API (those in the OpenAPI document), not those of :data:`LENIENT`: the
+web page's HTML routes, which read their forms' fields themselves, and ``GET /health``, which
+answers whatever a load balancer's probe adds to it. The same dependency refuses a path or query
+parameter holding a NUL character (:func:`nul_parameter`).
 """
 
 from __future__ import annotations
@@ -20,8 +20,12 @@ from fastapi.routing import APIRoute
 
 from croupier.errors import InputError, suggest
 
-LENIENT = frozenset({"/health"})
-"""Paths whose query string is not checked (a health probe's is its own business)."""
+LENIENT = frozenset(
+    {"/health", "/", "/compare", "/eor", "/designer", "/pit", "/dealer", "/designer/paytable.toml"}
+)
+"""Paths whose query string is not checked: a health probe's is its own business, an HTML page's
+is its form's fields (:mod:`croupier.service.web.pages`), and the designer's paytable is named
+by ``pay:OUTCOME`` parameters, one for each pay edited."""
 
 _DECLARED: dict[int, frozenset[str]] = {}
 """Each route's query parameters (by the route's id), worked out once."""
@@ -85,11 +89,17 @@ def nul_parameter(request: Request) -> InputError | None:
     given += [("query", k, v) for k, v in request.query_params.multi_items()]
     for where, name, value in given:
         if isinstance(value, str) and "\x00" in value:
-            return InputError(
-                f"{request.method} {route.path}: the {where} parameter {name!r} holds a NUL "
-                "character (U+0000), which no name, id or filter the service takes holds"
-            )
+            return nul_refusal(f"{request.method} {route.path}", where, name)
     return None
+
+
+def nul_refusal(where: str, kind: str, name: str) -> InputError:
+    """The problem of request ``where`` (``GET /rounds``) whose ``kind`` (path or query)
+    parameter ``name`` holds a NUL character."""
+    return InputError(
+        f"{where}: the {kind} parameter {name!r} holds a NUL character (U+0000), which no name, "
+        "id or filter the service takes holds"
+    )
 
 
 async def known_query(request: Request) -> None:
@@ -106,6 +116,7 @@ __all__ = [
     "declared",
     "known_query",
     "nul_parameter",
+    "nul_refusal",
     "query_names",
     "refusal",
     "unknown_query",

@@ -25,7 +25,7 @@ from croupier.progressive import Role, StaffMember
 from croupier.progressive.checkpoint import FORMAT
 from croupier.service.dependencies import LedgerDep, require
 
-router = APIRouter(tags=["progressive controller"])
+router = APIRouter()
 
 Anchorer = Annotated[
     StaffMember,

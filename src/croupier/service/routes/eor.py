@@ -23,7 +23,7 @@ from croupier.analysis.eor_table import default_decks, default_paytable, vulnera
 from croupier.operations.presenters.eor import counter_conditions, detail_dict, unit_of
 from croupier.wagers import get_wager
 
-router = APIRouter(tags=["reading"])
+router = APIRouter()
 
 WEB_SHOES = 2_000
 """Whole shoes ``GET /eor/{wager}`` simulates unless asked (the command's default is 20,000)."""

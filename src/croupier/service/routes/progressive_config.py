@@ -50,7 +50,7 @@ from croupier.units import parse_time as _when
 Dollars = Annotated[str, Field(json_schema_extra=amount_schema())]
 """An amount in dollars, at most croupier's limit (:data:`~croupier.units.MAX_CENTS`)."""
 
-router = APIRouter(tags=["progressive controller"])
+router = APIRouter()
 
 
 def _staff(what: str) -> Any:

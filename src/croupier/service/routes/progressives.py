@@ -63,7 +63,7 @@ Dollars = Annotated[str, Field(json_schema_extra=amount_schema())]
 SignedDollars = Annotated[str, Field(json_schema_extra=amount_schema(signed=True))]
 """An amount in dollars added (or, with ``-``, taken), at most croupier's limit either way."""
 
-router = APIRouter(tags=["progressive controller"])
+router = APIRouter()
 
 
 def _staff(what: str) -> Any:

@@ -26,7 +26,7 @@ from croupier.service.auth import read_token
 from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
-router = APIRouter(tags=["reading"])
+router = APIRouter()
 
 
 @router.get("/health", summary="Whether the service and its database answer")

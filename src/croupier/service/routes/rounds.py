@@ -52,7 +52,7 @@ from croupier.wagers import all_wagers
 from croupier.wagers.base_games import BASE_GAMES
 from croupier.wagers.switch_hands import ANTE_WAGER
 
-router = APIRouter(tags=["rounds"])
+router = APIRouter()
 
 Dealer = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "recording a round"))]
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "reading the stored rounds"))]

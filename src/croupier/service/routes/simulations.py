@@ -29,7 +29,7 @@ from croupier.service.dependencies import EngineDep, ReaderDep, require
 from croupier.service.job_runner import JobRunner, start_job
 from croupier.service.job_work import MAX_ROUNDS, Simulation, checked, run_reporting
 
-router = APIRouter(tags=["simulations"])
+router = APIRouter()
 
 Staff = Annotated[StaffMember, Depends(require(Role.DEALER, "605a.7", "starting a simulation"))]
 ABANDONED_AFTER = timedelta(minutes=2)

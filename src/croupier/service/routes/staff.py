@@ -27,7 +27,7 @@ from croupier.progressive import Role, StaffMember
 from croupier.service.dependencies import LedgerDep, Once, require, signed_in
 from croupier.service.forwarded import client_address
 
-router = APIRouter(tags=["staff"])
+router = APIRouter()
 
 ShiftManager = Annotated[
     StaffMember, Depends(require(Role.SHIFT_MANAGER, "605a.7", "managing staff"))

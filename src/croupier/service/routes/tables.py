@@ -58,7 +58,7 @@ from croupier.service.round_writes import (
 )
 from croupier.table.record import Step
 
-router = APIRouter(tags=["tables"])
+router = APIRouter()
 
 PitManager = Annotated[StaffMember, Depends(require(Role.PIT_MANAGER, "601a.2", "opening a table"))]
 Closer = Annotated[StaffMember, Depends(require(Role.PIT_MANAGER, "601a.2", "closing a table"))]

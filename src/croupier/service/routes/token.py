@@ -36,7 +36,7 @@ class Token(BaseModel):
     member's own lockout) for 30 days."""
 
 
-router = APIRouter(tags=["auth"])
+router = APIRouter()
 
 _LOCKED: dict[int | str, dict[str, Any]] = {
     429: {

@@ -344,11 +344,7 @@ def _row(table_id: str, bet: str, t: _Tally, par: Any) -> dict[str, Any]:
     return row
 
 
-@router.get(
-    "/hold-report",
-    summary="Actual against theoretical hold per table and wager",
-    tags=["rounds"],
-)
+@router.get("/hold-report", summary="Actual against theoretical hold per table and wager")
 def hold(
     engine: EngineDep,
     ledger: LedgerDep,

@@ -78,9 +78,38 @@ def _url_path_for(context: Mapping[str, Any], name: str, /, **path_params: Any) 
 
 templates.env.globals["url_for"] = _url_path_for
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter()
+"""The pages' routes, listed in the OpenAPI document (tags ``pages`` and ``exports``,
+:mod:`croupier.service.operation_ids`) with their media types. An HTML page's query is its form's
+fields: it is not held to the API's strict query names (:data:`croupier.service.query.LENIENT`);
+the CSV takes only its own."""
 
 Text = Annotated[str | None, Query(max_length=200)]
+
+
+class CSVResponse(Response):
+    """A CSV download (its media type documented as such)."""
+
+    media_type = "text/csv"
+
+
+class TOMLResponse(Response):
+    """A TOML download (its media type documented as such)."""
+
+    media_type = "application/toml"
+
+
+_HTML = {"text/html": {"schema": {"type": "string"}}}
+PAGE_ERRORS: dict[int | str, dict[str, Any]] = {
+    422: {
+        "description": "A choice the page does not offer (a wager, paytable, deck count or "
+        "figure): the page, with the croupier error's line and section in place of the figures "
+        "(text/html); a query parameter longer than 200 characters or holding a NUL: a problem.",
+        "content": _HTML,
+    }
+}
+"""What an HTML page with a form answers besides its 200: its own page with the error (or the
+problem of a parameter it never reads, :mod:`croupier.service.openapi`)."""
 
 
 def _pct(x: float) -> str:
@@ -98,7 +127,7 @@ def _problem(exc: CroupierError) -> dict[str, Any]:
     return {"type": type(exc).__name__, "message": str(exc), "section": error_section(exc)}
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.get("/", response_class=HTMLResponse, responses=PAGE_ERRORS)
 def explorer(
     request: Request,
     wager: Text = None,
@@ -161,7 +190,7 @@ def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
     return data
 
 
-@router.get("/parsheet.csv")
+@router.get("/parsheet.csv", response_class=CSVResponse)
 def parsheet_csv(
     wager: Text = None, paytable: Text = None, decks: Text = None, meter: Text = None
 ) -> Response:
@@ -178,7 +207,7 @@ def parsheet_csv(
     )
 
 
-@router.get("/compare", response_class=HTMLResponse)
+@router.get("/compare", response_class=HTMLResponse, responses=PAGE_ERRORS)
 def compare(request: Request, wager: Text = None, decks: Text = None) -> HTMLResponse:
     """Every paytable of a wager at a deck count, side by side."""
     wagers = catalogue()
@@ -215,7 +244,7 @@ def _shoes(text: str | None) -> int:
     return int(text)
 
 
-@router.get("/eor", response_class=HTMLResponse)
+@router.get("/eor", response_class=HTMLResponse, responses=PAGE_ERRORS)
 def eor_page(
     request: Request,
     wager: Text = None,
@@ -256,20 +285,29 @@ def eor_page(
     )
 
 
-@router.get("/designer", response_class=HTMLResponse)
-def designer_page(request: Request) -> HTMLResponse:
+@router.get("/designer", response_class=HTMLResponse, responses=PAGE_ERRORS)
+def designer_page(
+    request: Request,
+    wager: Text = None,
+    paytable: Text = None,
+    decks: Text = None,
+    solve_for: Annotated[str | None, Query(alias="solve", max_length=200)] = None,
+    target: Text = None,
+) -> HTMLResponse:
     """The paytable designer (``?wager=&paytable=&decks=``, ``pay:OUTCOME=24 to 1`` for each
-    edited pay, ``solve=OUTCOME&target=5`` to solve one pay for a target house edge)."""
+    edited pay, ``solve=OUTCOME&target=5`` to solve one pay for a target house edge). The
+    ``pay:`` parameters are named by the paytable's outcomes, so they are read from the query
+    itself (the declared ones are listed for the document)."""
     q = request.query_params
     wagers = [w for w in catalogue() if not w["progressive"]]
     error = None
     context: dict[str, Any] = {}
     try:
-        w, key, n = choose(q.get("wager"), q.get("paytable"), q.get("decks"))
+        w, key, n = choose(wager, paytable, decks)
         base = base_paytable(w, key, n)
         context = _designed(w, base, n, q)
-        if q.get("solve"):
-            solved = solve(w, context["table"], context["sheet"], q["solve"], q.get("target") or "")
+        if solve_for:
+            solved = solve(w, context["table"], context["sheet"], solve_for, target or "")
             context["solved"] = solved.to_dict()
     except CroupierError as exc:
         error = _problem(exc)
@@ -289,8 +327,8 @@ def designer_page(request: Request) -> HTMLResponse:
             "wager": w.id,
             "paytable": key,
             "decks": n,
-            "solve": q.get("solve") or "",
-            "target": q.get("target") or "",
+            "solve": solve_for or "",
+            "target": target or "",
         },
         error=error,
         export=export,
@@ -307,11 +345,15 @@ def _designed(w: Any, base: Any, decks: int, q: Any) -> dict[str, Any]:
     return {"base": base, "table": table, "sheet": sheet, "combos": combos}
 
 
-@router.get("/designer/paytable.toml")
-def designer_toml(request: Request) -> Response:
-    """The designed paytable as a TOML section file croupier loads (``--paytable-file``)."""
+@router.get("/designer/paytable.toml", response_class=TOMLResponse)
+def designer_toml(
+    request: Request, wager: Text = None, paytable: Text = None, decks: Text = None
+) -> Response:
+    """The designed paytable as a TOML section file croupier loads (``--paytable-file``): the
+    designer's ``?wager=&paytable=&decks=`` and a ``pay:OUTCOME=24 to 1`` for each edited
+    pay."""
     q = request.query_params
-    w, key, n = choose(q.get("wager"), q.get("paytable"), q.get("decks"))
+    w, key, n = choose(wager, paytable, decks)
     base = base_paytable(w, key, n)
     table = edited(base, pays_from(q), n)
     text = toml_text(table, base, w.name + " wager")
