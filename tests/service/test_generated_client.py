@@ -110,7 +110,9 @@ def generator() -> list[str] | None:
     """The command that runs openapi-python-client, or None when there is none."""
     named = os.environ.get(GENERATOR_ENV)
     if named:
-        return [named]
+        found = shutil.which(named)
+        assert found, f"{GENERATOR_ENV} names {named!r}: no such executable"
+        return [found]
     beside = Path(sys.executable).parent / "openapi-python-client"
     found = str(beside) if beside.exists() else shutil.which("openapi-python-client")
     if found:
