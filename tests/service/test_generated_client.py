@@ -466,18 +466,22 @@ def test_a_settlement_line_is_a_generated_model(vendor: Vendor) -> None:
     """The answer itself, not :func:`typed`'s view: its settlement's lines are generated
     classes with attributes (today's are in ``additional_properties``)."""
     api, step = vendor.api, vendor.api.step
-    round_file = api.body("settle_round").from_dict({"submission": BLACKJACK, "steps": []})
+    round_file = api.body("settle_round").from_dict(
+        {"id": "gc-typed", "submission": BLACKJACK, "steps": []}
+    )
     round_file.steps = [
         step("bet", seat=3, wager="blackjack", amount="$25"),
         step("bet", seat=3, wager="perfect-pairs", amount="$5"),
         step("deal", players={"3": "8s 8s"}, dealer="Kd 9c"),
         step("stand", seat=3),
     ]
-    answer = api.op("settle_round").sync(
+    answer = api.op("settle_round").sync_detailed(
         client=vendor.dealer,
         body=round_file,
         table=f"GC-{uuid.uuid4().hex[:8]}",
         idempotency_key=f"gc-{uuid.uuid4().hex}",
     )
-    line = answer.settlement.lines[1]
-    assert (line.wager, line.win_cents) == ("perfect-pairs", 25 * 500)  # § 633b.1(f) A
+    assert answer.status_code == 201, answer.content  # not an AttributeError of a problem
+    (line,) = [x for x in answer.parsed.settlement.lines if x.wager == "perfect-pairs"]
+    assert (line.seat, line.win_cents) == (3, 25 * 500)  # § 633b.1(f) A: a perfect pair 25 to 1
+    assert type(line).__module__.startswith(f"{PACKAGE}.models.")
