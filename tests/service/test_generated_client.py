@@ -131,7 +131,12 @@ def generate(spec: Path, where: Path) -> ModuleType:
             f"openapi-python-client is not installed (CI installs it on its own, {GENERATOR_ENV})"
         )
     config = where / "generator.yaml"
-    config.write_text("post_hooks: []\n", encoding="utf-8")
+    # application/toml (the paytable download, RFC 9618) is text to the generator, which knows
+    # no TOML: its documented content_type_overrides say so.
+    config.write_text(
+        "post_hooks: []\ncontent_type_overrides:\n  application/toml: text/plain\n",
+        encoding="utf-8",
+    )
     run = subprocess.run(
         [
             *command,
