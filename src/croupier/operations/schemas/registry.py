@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from croupier.operations.schemas.document import Document
+from croupier.operations.schemas.meters import METERS
 
-DOCUMENTS: tuple[Document, ...] = ()
+DOCUMENTS: tuple[Document, ...] = (*METERS,)
 """The generated files, in name order; each helper module adds its own documents here."""
 
 HAND_WRITTEN: frozenset[str] = frozenset(
@@ -22,21 +23,6 @@ HAND_WRITTEN: frozenset[str] = frozenset(
         "error",
         "four-card-poker",
         "hand",
-        "meters-adjust",
-        "meters-bootstrap",
-        "meters-create",
-        "meters-events",
-        "meters-link",
-        "meters-login",
-        "meters-reconfigure",
-        "meters-report",
-        "meters-status",
-        "meters-suspend",
-        "meters-user",
-        "meters-users",
-        "meters-validate",
-        "meters-verify",
-        "meters-void",
         "parsheet",
         "paytables",
         "play",
