@@ -91,7 +91,7 @@ class VoidedAward(Award):
     """Why: the hand was found not to be a winning one."""
 
 
-class Suspension(Shape):
+class SuspendedBy(Shape):
     """Who took a progressive out of play, why and since when."""
 
     by: str | None
@@ -102,7 +102,7 @@ class Suspension(Shape):
     """When (ISO 8601)."""
 
 
-class Level(Shape):
+class ProgressiveLevel(Shape):
     """One level of a progressive: its definition and § 605a.7(a) meters."""
 
     level: MeterLevel
@@ -163,7 +163,7 @@ class Progressive(Shape):
     """A progressive's definition, levels and meters, linked tables and pending awards
     (``GET /progressives/{name}``, ``croupier meters create --json``)."""
 
-    suspended: Suspension | None
+    suspended: SuspendedBy | None
     """Null in play; else who suspended it, why and since when."""
     name: str
     """Its name."""
@@ -195,7 +195,7 @@ class Progressive(Shape):
     """How near-simultaneous 100% hits at linked tables are resolved (null: none declared)."""
     tables: list[str]
     """The linked tables (§ 605a.8)."""
-    levels: list[Level]
+    levels: list[ProgressiveLevel]
     """Its levels, highest first."""
     paid_by_table_cents: int
     """Odds-line and envy pays, paid by the table from its inventory at settlement, in integer
@@ -324,7 +324,7 @@ class CheckpointChecked(Shape):
     """The head it names (the event's sequence number)."""
 
 
-class Configuration(Shape):
+class ConfigurationDigests(Shape):
     """A progressive's approved configuration digests against the running ones."""
 
     paytable_sha256: str | None
@@ -355,7 +355,7 @@ class MetersVerified(Shape):
     """Progressive → level → its meter as replayed, in dollars."""
     verified_micros: dict[str, dict[MeterLevel, int]]
     """Progressive → level → its meter as replayed, in integer micro-dollars."""
-    configuration: dict[str, Configuration]
+    configuration: dict[str, ConfigurationDigests]
     """Progressive → its configuration digests."""
 
 
@@ -523,10 +523,9 @@ __all__ = [
     "Checkpoint",
     "CheckpointChecked",
     "CheckpointLevel",
-    "Configuration",
+    "ConfigurationDigests",
     "History",
     "LedgerEvent",
-    "Level",
     "Linked",
     "LoggedIn",
     "MetersStatus",
@@ -534,11 +533,12 @@ __all__ = [
     "OptionalInt",
     "OptionalStr",
     "Progressive",
+    "ProgressiveLevel",
     "Reconfigured",
     "SignificantEvent",
     "SignificantEvents",
+    "SuspendedBy",
     "SuspendedState",
-    "Suspension",
     "Verified",
     "VoidedAward",
     "omitted",

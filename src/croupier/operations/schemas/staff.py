@@ -10,7 +10,7 @@ from croupier.operations.schemas import Shape
 from croupier.progressive import Role
 
 
-class Member(Shape):
+class RosterMember(Shape):
     """A staff member and their role."""
 
     user: str
@@ -22,7 +22,7 @@ class Member(Shape):
 class Roster(Shape):
     """The staff (``GET /staff``, ``croupier meters users --json``)."""
 
-    staff: list[Member]
+    staff: list[RosterMember]
     """Every member with their role, by name."""
     removed: list[str]
     """The names of the members removed (the ledger's history still names them)."""
@@ -114,11 +114,11 @@ class LoggedOut(Shape):
 __all__ = [
     "CredentialChanged",
     "LoggedOut",
-    "Member",
     "MemberAdded",
     "MemberRemoved",
     "RoleChanged",
     "Roster",
+    "RosterMember",
     "UserChange",
     "UserRemoved",
     "UserRoleSet",
