@@ -47,6 +47,7 @@ from service_support import (
     Server,
     keyed,
     pending_award,
+    pp_round,
     serving,
 )
 
@@ -116,7 +117,14 @@ def test_the_progressive_routes_answer_their_models(server: Server) -> None:
 def test_the_reports_answer_their_models(server: Server) -> None:
     pit = server.auth(PIT)
     with server.client() as c:
-        pending_award(server, c, "BJ-2")
+        pending_award(server, c, "BJ-2")  # a progressive's row: no par sheet, a note
+        r = c.post(
+            "/rounds/settle",
+            params={"table": "BJ-2"},
+            json=pp_round(f"pp-{uuid.uuid4().hex[:6]}"),
+            headers=keyed(server.auth(DEALER)),
+        )
+        assert r.status_code == 201, r.text
         report = exactly(Reconciliation, c.get("/reconciliation", headers=pit))
         assert report["progressives"]
         text = c.get("/reconciliation", params={"format": "csv"}, headers=pit).text
@@ -126,6 +134,7 @@ def test_the_reports_answer_their_models(server: Server) -> None:
             ReportRow.model_validate(row)  # the CSV's text, as a reader takes it
         held = exactly(HoldReport, c.get("/hold-report", headers=pit))
         assert any("verdict" in row for row in held["rows"])
+        assert any("note" in row for row in held["rows"])
 
 
 def test_the_staff_routes_answer_their_models(server: Server) -> None:
