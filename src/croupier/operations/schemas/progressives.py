@@ -85,7 +85,7 @@ class VoidedAward(Award):
     """An award just voided (``POST /awards/{award_id}/void``, ``croupier meters void``): the
     award, who voided it and why; its amount stays on the meter (§ 633b.2(h)(1))."""
 
-    voided_by: str  # type: ignore[assignment]
+    voided_by: str
     """Who voided it."""
     reason: str
     """Why: the hand was found not to be a winning one."""

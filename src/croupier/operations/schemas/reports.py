@@ -19,6 +19,9 @@ Dollars = Annotated[str, Field(examples=["$5,000", "$0.1875"])]
 """An amount in dollars, for people, beside its integer figure."""
 OptionalFloat = Annotated[float | SkipJsonSchema[None], Field(json_schema_extra=omitted)]
 """A number present only where it applies (never ``null``)."""
+OptionalSd = Annotated[int | float | SkipJsonSchema[None], Field(json_schema_extra=omitted)]
+"""A band's width in standard deviations, present only with a par sheet: a whole number stays
+one (3, not 3.0)."""
 OptionalBool = Annotated[bool | SkipJsonSchema[None], Field(json_schema_extra=omitted)]
 """A true or false present only where it applies (never ``null``)."""
 OptionalRule = Annotated[
@@ -125,12 +128,19 @@ class MetersReport(Shape):
     """Each progressive reconciled."""
 
 
-class Reconciliation(MetersReport):
-    """``GET /reconciliation``: the meters report, with whether every level balances."""
+class Reconciliation(Shape):
+    """``GET /reconciliation``: the meters report (:class:`MetersReport`), with whether every
+    level balances."""
 
+    period_from: Annotated[str | None, Field(alias="from")]
+    """Start of the period (ISO 8601); null: the first event."""
+    period_to: Annotated[str | None, Field(alias="to")]
+    """End of the period, excluded (ISO 8601); null: now."""
     balanced: bool
     """Whether every level of every progressive balances (a level that does not: run ``GET
     /verify``)."""
+    progressives: list[ReportProgressive]
+    """Each progressive reconciled."""
 
 
 class ReportRow(Shape):
@@ -244,8 +254,9 @@ class HoldRow(Shape):
     """The band in dollars ("$12.50 to $30")."""
     band_rule: OptionalRule = None
     """``normal``: ± 3 SD (wagers enough for it); ``chebyshev``: too few, ± ``band_sd`` SD."""
-    band_sd: OptionalFloat = None
-    """The band's half-width in standard deviations."""
+    band_sd: OptionalSd = None
+    """The band's half-width in standard deviations: 3 (normal), or Chebyshev's to three
+    places."""
     judged: OptionalBool = None
     """Whether there were wagers enough for the ± 3 SD band."""
     lines_needed: OptionalInt = None
