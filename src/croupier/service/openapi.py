@@ -107,29 +107,6 @@ _B: dict[str, Any] = {"type": "boolean"}
 _O: dict[str, Any] = {"type": "object"}
 _A: dict[str, Any] = {"type": "array", "items": {"type": "object"}}
 
-AWARD = _obj(
-    {
-        "award": _I,
-        "progressive": _S,
-        "round": _S,
-        "table": _S,
-        "position": _I,
-        "outcome": _S,
-        "kind": _S,
-        "status": {"type": "string", "enum": ["pending", "paid", "voided"]},
-        "level": _NS,
-        "share": _NS,
-        "amount": _S,
-        "amount_cents": _I,
-        "validated_by": {
-            **_NS,
-            "description": "Who validated it; null until then, and for a voided award.",
-        },
-    },
-    {"voided_by": _S, "envy_for_position": _I, "reason": _S},
-)
-"""An award as the ledger shows it (docs/schemas/meters-status.schema.json)."""
-
 ROUND = _obj(
     {
         "table": _S,
@@ -228,32 +205,6 @@ SUCCESS: dict[tuple[str, str], dict[str, Any]] = {
             "round_not_played": _S,
         }
     ),
-    ("post", "/progressives"): _obj(
-        {"name": _S, "section": _S, "levels": _A, "tables": {"type": "array", "items": _S}},
-        {"pending": {"type": "array", "items": AWARD}},
-    ),
-    ("post", "/awards/{award_id}/validate"): AWARD,
-    ("post", "/awards/{award_id}/void"): AWARD,
-    ("post", "/progressives/{name}/links"): _obj({"progressive": _S, "table": _S, "linked_by": _S}),
-    ("post", "/progressives/{name}/adjust"): _obj(
-        {
-            "progressive": _S,
-            "level": _S,
-            "adjusted_by": _S,
-            "reason": _S,
-            "meter": _S,
-            "meter_micros": _I,
-            "reserve": _S,
-            "reserve_micros": _I,
-        }
-    ),
-    ("post", "/staff"): _obj({"user": _S, "role": _S, "added_by": _S}),
-    ("post", "/progressives/{name}/suspend"): _obj({"progressive": _S, "suspended": _B, "by": _S}),
-    ("post", "/progressives/{name}/resume"): _obj({"progressive": _S, "suspended": _B, "by": _S}),
-    ("post", "/progressives/{name}/reconfigure"): _obj(
-        {"progressive": _S, "by": _S, "approval": _S, "changes": _O}
-    ),
-    ("get", "/reconciliation"): _obj({"from": _NS, "to": _NS, "balanced": _B, "progressives": _A}),
 }
 """The success body of each route that answers a ``Response`` it encodes itself (FastAPI can't
 see its shape): keyed by method and path."""

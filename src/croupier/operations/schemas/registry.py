@@ -13,6 +13,7 @@ from croupier.operations.schemas.games import (
     FourCardPokerRound,
     HandResult,
 )
+from croupier.operations.schemas.meters import METERS
 from croupier.operations.schemas.settlement import PlayedRound
 
 DOCUMENTS: tuple[Document, ...] = (
@@ -44,6 +45,7 @@ DOCUMENTS: tuple[Document, ...] = (
     ),
     Document("strategy", "croupier strategy GAME --json (one shape per game)", Strategy),
     Document("verify-parsheets", "croupier verify-parsheets --json", ParSheetVerification),
+    *METERS,
 )
 """The generated files, in name order; each helper module adds its own documents here."""
 
@@ -52,21 +54,6 @@ HAND_WRITTEN: frozenset[str] = frozenset(
         "eor",
         "eor-table",
         "error",
-        "meters-adjust",
-        "meters-bootstrap",
-        "meters-create",
-        "meters-events",
-        "meters-link",
-        "meters-login",
-        "meters-reconfigure",
-        "meters-report",
-        "meters-status",
-        "meters-suspend",
-        "meters-user",
-        "meters-users",
-        "meters-validate",
-        "meters-verify",
-        "meters-void",
         "parsheet",
         "paytables",
         "round-file",

@@ -37,6 +37,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from croupier.errors import InputError
 from croupier.operations.presenters.reports import REPORT_COLUMNS, progressive_json, report_rows
 from croupier.operations.progressives import reconcile_progressives, reconfigure_progressive
+from croupier.operations.schemas.progressives import Reconfigured, SuspendedState
+from croupier.operations.schemas.reports import Reconciliation
 from croupier.paytables import MeterLevel
 from croupier.progressive import ProgressiveDefinition, Role, StaffMember
 from croupier.progressive.report import check_period
@@ -100,7 +102,11 @@ class Suspension(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
-@router.post("/progressives/{name}/suspend", summary="Take a progressive out of play (pit manager)")
+@router.post(
+    "/progressives/{name}/suspend",
+    response_model=SuspendedState,
+    summary="Take a progressive out of play (pit manager)",
+)
 def suspend(
     request: Request, member: Suspender, name: str, body: Suspension, once: Once
 ) -> Response:
@@ -114,7 +120,11 @@ def suspend(
     return once.commit(_answer(200, {"progressive": name, "suspended": True, "by": member.name}))
 
 
-@router.post("/progressives/{name}/resume", summary="Put a suspended progressive back in play")
+@router.post(
+    "/progressives/{name}/resume",
+    response_model=SuspendedState,
+    summary="Put a suspended progressive back in play",
+)
 def resume(request: Request, member: Resumer, name: str, once: Once) -> Response:
     """A pit manager or above (a ``resume`` event). In play already: 409."""
     check = _may(request, member, Role.PIT_MANAGER, "resuming a progressive", name)
@@ -210,7 +220,11 @@ def _reconfiguration(
     return seeds, rates, limits
 
 
-@router.post("/progressives/{name}/reconfigure", summary="Reconfigure a suspended progressive")
+@router.post(
+    "/progressives/{name}/reconfigure",
+    response_model=Reconfigured,
+    summary="Reconfigure a suspended progressive",
+)
 def reconfigure(
     request: Request, member: Reconfigurer, name: str, body: Reconfiguration, once: Once
 ) -> Response:
@@ -242,6 +256,16 @@ def reconfigure(
     return once.commit(_answer(200, shown))
 
 
+CSV_SCHEMA: dict[str, Any] = {
+    "type": "string",
+    "description": "CSV with a header, one row per level (?format=csv): "
+    + ", ".join(REPORT_COLUMNS)
+    + "; money in integer micro-dollars (*_micros) or cents (*_cents), as "
+    "croupier.operations.schemas.reports.ReportRow describes each column.",
+}
+"""The CSV answer's schema (the columns of :data:`REPORT_COLUMNS`)."""
+
+
 class ReportFormat(StrEnum):
     """How ``GET /reconciliation`` answers."""
 
@@ -252,7 +276,8 @@ class ReportFormat(StrEnum):
 @router.get(
     "/reconciliation",
     summary="Reconcile each progressive and level over a period (§ 605a.7(a))",
-    responses={200: {"content": {"text/csv": {}}}},
+    response_model=Reconciliation,
+    responses={200: {"content": {"text/csv": {"schema": CSV_SCHEMA}}}},
 )
 def reconciliation(
     request: Request,

@@ -29,6 +29,22 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from croupier.names import PROGRESSIVE, TABLE, exact
 from croupier.operations.progressives import significant_events as ops_significant_events
 from croupier.operations.rounds import checked_submission
+from croupier.operations.schemas.progressives import (
+    Adjusted,
+    Award,
+    Linked,
+    MetersStatus,
+    Progressive,
+    SignificantEvents,
+    Verified,
+    VoidedAward,
+)
+from croupier.operations.schemas.progressives import (
+    Awards as AwardList,
+)
+from croupier.operations.schemas.progressives import (
+    History as HistoryBody,
+)
 from croupier.progressive import (
     AwardStatus,
     EnvyRule,
@@ -112,7 +128,12 @@ def _status(ledger: Ledger, name: str) -> dict[str, Any]:
     return _status_dict(*ledger.snapshot(name), ledger.suspension(name))
 
 
-@router.get("/progressives", summary="Every progressive: levels, linked tables, pending awards")
+@router.get(
+    "/progressives",
+    response_model=MetersStatus,
+    response_model_exclude_unset=True,
+    summary="Every progressive: levels, linked tables, pending awards",
+)
 def progressives(ledger: LedgerDep, _member: Progressives) -> dict[str, Any]:
     """As ``croupier meters --json``: meters in micro-dollars (``*_micros``) and dollars."""
     return {
@@ -121,13 +142,22 @@ def progressives(ledger: LedgerDep, _member: Progressives) -> dict[str, Any]:
     }
 
 
-@router.get("/progressives/{name}", summary="One progressive")
+@router.get(
+    "/progressives/{name}",
+    response_model=Progressive,
+    response_model_exclude_unset=True,
+    summary="One progressive",
+)
 def progressive(ledger: LedgerDep, _member: OneProgressive, name: str) -> dict[str, Any]:
     """Its definition, levels, linked tables and pending awards."""
     return _status(ledger, name)
 
 
-@router.get("/progressives/{name}/history", summary="A progressive's ledger events")
+@router.get(
+    "/progressives/{name}/history",
+    response_model=HistoryBody,
+    summary="A progressive's ledger events",
+)
 def history(
     ledger: LedgerDep,
     _member: History,
@@ -140,7 +170,11 @@ def history(
     return {"history": [_event_dict(e) for e in events]}
 
 
-@router.get("/significant-events", summary="The controller's significant events")
+@router.get(
+    "/significant-events",
+    response_model=SignificantEvents,
+    summary="The controller's significant events",
+)
 def significant_events(
     ledger: LedgerDep,
     _member: Significant,
@@ -160,7 +194,12 @@ def significant_events(
     return {"events": [significant_dict(e) for e in found]}
 
 
-@router.get("/awards", summary="Awards, e.g. those pending validation")
+@router.get(
+    "/awards",
+    response_model=AwardList,
+    response_model_exclude_unset=True,
+    summary="Awards, e.g. those pending validation",
+)
 def awards(
     ledger: LedgerDep,
     _member: Awards,
@@ -172,7 +211,9 @@ def awards(
     return {"awards": [_award_dict(a) for n in names for a in ledger.awards(n, status)]}
 
 
-@router.get("/verify", summary="Replay the whole ledger and check its chain")
+@router.get(
+    "/verify", response_model=Verified, summary="Replay the whole ledger and check its chain"
+)
 def verify(
     ledger: LedgerDep,
     _member: Verifier,
@@ -207,7 +248,11 @@ class Reason(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
-@router.post("/awards/{award_id}/validate", summary="Validate a pending award (floorperson)")
+@router.post(
+    "/awards/{award_id}/validate",
+    response_model=Award,
+    summary="Validate a pending award (floorperson)",
+)
 def validate(ledger: LedgerDep, member: Validator, award_id: AwardId, once: Once) -> Response:
     """A floorperson or above validates a pending share of a meter; it is then paid and, after
     a 100% award, the level resets (§ 633b.2(h)(3)–(4), § 633b.3(h)(3)–(4)). A member below:
@@ -220,7 +265,11 @@ def validate(ledger: LedgerDep, member: Validator, award_id: AwardId, once: Once
     return once.commit(Decision(decide, _award_dict).write())
 
 
-@router.post("/awards/{award_id}/void", summary="Void a pending award (floorperson)")
+@router.post(
+    "/awards/{award_id}/void",
+    response_model=VoidedAward,
+    summary="Void a pending award (floorperson)",
+)
 def void(
     ledger: LedgerDep, member: Voider, award_id: AwardId, body: Reason, once: Once
 ) -> Response:
@@ -331,7 +380,12 @@ class NewProgressive(BaseModel):
     )
 
 
-@router.post("/progressives", status_code=201, summary="Create a progressive (shift manager)")
+@router.post(
+    "/progressives",
+    status_code=201,
+    response_model=Progressive,
+    summary="Create a progressive (shift manager)",
+)
 def create(ledger: LedgerDep, member: Creator, body: NewProgressive, once: Once) -> Response:
     """Its levels at their seeds, its tables linked; a shift manager does it (§ 605a.7). Every
     progressive ``croupier meters create`` makes, with its options: Jackpot Party, Match the
@@ -379,7 +433,12 @@ class Link(BaseModel):
     table: str = Field(description="The table's id (croupier.names: no space, no '/').")
 
 
-@router.post("/progressives/{name}/links", status_code=201, summary="Link a table (§ 605a.8)")
+@router.post(
+    "/progressives/{name}/links",
+    status_code=201,
+    response_model=Linked,
+    summary="Link a table (§ 605a.8)",
+)
 def link(ledger: LedgerDep, member: Linker, name: str, body: Link, once: Once) -> Response:
     """Link a table to the progressive's meters; a shift manager does it."""
     check = partial(may, ledger, member, Role.SHIFT_MANAGER, "605a.8", "linking a table", name)
@@ -409,7 +468,11 @@ class Adjustment(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
-@router.post("/progressives/{name}/adjust", summary="Correct a level (pit manager)")
+@router.post(
+    "/progressives/{name}/adjust",
+    response_model=Adjusted,
+    summary="Correct a level (pit manager)",
+)
 def adjust(
     ledger: LedgerDep, member: Adjuster, name: str, body: Adjustment, once: Once
 ) -> Response:

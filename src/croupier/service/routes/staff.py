@@ -23,6 +23,15 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from croupier.operations.schemas.staff import (
+    CredentialChanged,
+    MemberAdded,
+    MemberRemoved,
+    RoleChanged,
+)
+from croupier.operations.schemas.staff import (
+    Roster as RosterBody,
+)
 from croupier.progressive import Role, StaffMember
 from croupier.service.dependencies import LedgerDep, Once, require, signed_in
 from croupier.service.forwarded import client_address
@@ -39,7 +48,9 @@ Roster = Annotated[
 ]
 
 
-@router.get("/staff", summary="The staff: members, roles, and those removed")
+@router.get(
+    "/staff", response_model=RosterBody, summary="The staff: members, roles, and those removed"
+)
 def roster(ledger: LedgerDep, _member: Roster) -> dict[str, Any]:
     """Every member with their role, by name, and the names of the members removed (a shift
     manager or an auditor reads it)."""
@@ -63,7 +74,12 @@ class NewMember(BaseModel):
     password: str = Field(min_length=1, max_length=1000)
 
 
-@router.post("/staff", status_code=201, summary="Add a staff member (shift manager)")
+@router.post(
+    "/staff",
+    status_code=201,
+    response_model=MemberAdded,
+    summary="Add a staff member (shift manager)",
+)
 def add_staff(ledger: LedgerDep, member: ShiftManager, body: NewMember, once: Once) -> Response:
     """Recorded in the ledger (a ``user`` event naming the shift manager, § 605a.7); the
     credential is kept only as its argon2 hash. A name that is, or reads as, one the staff ever
@@ -78,7 +94,11 @@ def add_staff(ledger: LedgerDep, member: ShiftManager, body: NewMember, once: On
     return once.answer(201, {"user": m.name, "role": m.role.value, "added_by": member.name})
 
 
-@router.delete("/staff/{name}", summary="Remove a staff member (shift manager)")
+@router.delete(
+    "/staff/{name}",
+    response_model=MemberRemoved,
+    summary="Remove a staff member (shift manager)",
+)
 def remove_staff(ledger: LedgerDep, member: ShiftManager, name: str, once: Once) -> Response:
     """A ``user-removed`` event naming the shift manager: the member no longer logs in or acts,
     their tokens are refused; the ledger's history still names them. The last shift manager is
@@ -99,7 +119,11 @@ class NewRole(BaseModel):
     role: Role
 
 
-@router.post("/staff/{name}/role", summary="Change a member's role (shift manager)")
+@router.post(
+    "/staff/{name}/role",
+    response_model=RoleChanged,
+    summary="Change a member's role (shift manager)",
+)
 def change_role(
     ledger: LedgerDep, member: ShiftManager, name: str, body: NewRole, once: Once
 ) -> Response:
@@ -125,7 +149,11 @@ class NewCredential(BaseModel):
     old_password: str | None = Field(default=None, min_length=1, max_length=1000)
 
 
-@router.post("/staff/{name}/credential", summary="Set a member's credential")
+@router.post(
+    "/staff/{name}/credential",
+    response_model=CredentialChanged,
+    summary="Set a member's credential",
+)
 def change_credential(
     request: Request,
     ledger: LedgerDep,

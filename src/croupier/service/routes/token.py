@@ -12,6 +12,7 @@ from fastapi.security import OAuth2PasswordRequestForm
 from pydantic import BaseModel
 
 from croupier.errors import LoginLockedError
+from croupier.operations.schemas.staff import LoggedOut
 from croupier.progressive import Ledger, StaffMember
 from croupier.service.auth import TERMINAL_HEADER, issue, known_terminal, terminal_mark
 from croupier.service.dependencies import signed_in
@@ -105,7 +106,11 @@ def token(
     )  # fmt: skip
 
 
-@router.post("/token/revoke", summary="Log out: every token of the member is refused from now")
+@router.post(
+    "/token/revoke",
+    response_model=LoggedOut,
+    summary="Log out: every token of the member is refused from now",
+)
 def revoke(request: Request, member: Member) -> dict[str, object]:
     """A ``logout`` staff event by the member: every token issued to them before — on this
     terminal and any other — is refused from now on (401); they log in again."""

@@ -43,6 +43,7 @@ from sqlalchemy.engine import Connection, Engine
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
 from croupier.operations.rounds import checked_submission
+from croupier.operations.schemas.reports import HoldReport
 from croupier.progressive import StaffMember
 from croupier.service import store
 from croupier.service.dependencies import EngineDep, LedgerDep, report_reader
@@ -344,7 +345,12 @@ def _row(table_id: str, bet: str, t: _Tally, par: Any) -> dict[str, Any]:
     return row
 
 
-@router.get("/hold-report", summary="Actual against theoretical hold per table and wager")
+@router.get(
+    "/hold-report",
+    response_model=HoldReport,
+    response_model_exclude_unset=True,
+    summary="Actual against theoretical hold per table and wager",
+)
 def hold(
     engine: EngineDep,
     ledger: LedgerDep,

@@ -1,0 +1,296 @@
+"""The reports' JSON: the reconciliation of each progressive's levels over a period (58 Pa. Code
+§ 605a.7(a); ``croupier meters report --json``, ``GET /reconciliation``,
+:mod:`croupier.operations.presenters.reports`) and the hold report (``GET /hold-report``,
+:mod:`croupier.service.web.hold`). Money is integer micro-dollars (``*_micros``) or cents
+(``*_cents``) with the amount in dollars beside it (``opening`` beside ``opening_micros``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
+
+from croupier.operations.schemas import Shape
+from croupier.operations.schemas.progressives import OptionalInt, OptionalStr, omitted
+from croupier.paytables import MeterLevel
+
+Dollars = Annotated[str, Field(examples=["$5,000", "$0.1875"])]
+"""An amount in dollars, for people, beside its integer figure."""
+OptionalFloat = Annotated[float | SkipJsonSchema[None], Field(json_schema_extra=omitted)]
+"""A number present only where it applies (never ``null``)."""
+OptionalSd = Annotated[int | float | SkipJsonSchema[None], Field(json_schema_extra=omitted)]
+"""A band's width in standard deviations, present only with a par sheet: a whole number stays
+one (3, not 3.0)."""
+OptionalBool = Annotated[bool | SkipJsonSchema[None], Field(json_schema_extra=omitted)]
+"""A true or false present only where it applies (never ``null``)."""
+OptionalRule = Annotated[
+    Literal["normal", "chebyshev"] | SkipJsonSchema[None], Field(json_schema_extra=omitted)
+]
+"""The band's rule, present only with a par sheet."""
+
+
+class ReportLevel(Shape):
+    """One level reconciled over the period: closing = opening + contributions + resets +
+    adjustments − awards, for the meter and for the reserve."""
+
+    progressive: str
+    """The progressive."""
+    level: MeterLevel
+    """The level."""
+    opening_micros: int
+    """The meter at the start of the period, in integer micro-dollars."""
+    opening: Dollars
+    """The opening meter, in dollars."""
+    contributions_micros: int
+    """Contributions to the meter in the period, in integer micro-dollars."""
+    contributions: Dollars
+    """Contributions, in dollars."""
+    awards_micros: int
+    """Awards paid from the meter, in integer micro-dollars."""
+    awards: Dollars
+    """Awards, in dollars."""
+    resets_micros: int
+    """Resets of the meter to its seed, in integer micro-dollars."""
+    resets: Dollars
+    """Resets, in dollars."""
+    adjustments_micros: int
+    """Manual corrections of the meter (§ 605a.7(a)(6)), in integer micro-dollars."""
+    adjustments: Dollars
+    """Adjustments, in dollars."""
+    closing_micros: int
+    """The meter at the end of the period, in integer micro-dollars."""
+    closing: Dollars
+    """The closing meter, in dollars."""
+    opening_reserve_micros: int
+    """The reserve at the start of the period, in integer micro-dollars."""
+    opening_reserve: Dollars
+    """The opening reserve, in dollars."""
+    reserve_contributions_micros: int
+    """Contributions to the reserve, in integer micro-dollars."""
+    reserve_contributions: Dollars
+    """Reserve contributions, in dollars."""
+    reserve_resets_micros: int
+    """What resets took from the reserve, in integer micro-dollars."""
+    reserve_resets: Dollars
+    """Reserve resets, in dollars."""
+    reserve_adjustments_micros: int
+    """Manual corrections of the reserve, in integer micro-dollars."""
+    reserve_adjustments: Dollars
+    """Reserve adjustments, in dollars."""
+    closing_reserve_micros: int
+    """The reserve at the end of the period, in integer micro-dollars."""
+    closing_reserve: Dollars
+    """The closing reserve, in dollars."""
+    paid_by_attendant_cents: int
+    """Share-of-meter payouts paid by an attendant in the period, in integer cents."""
+    paid_by_attendant: Dollars
+    """Paid by an attendant, in dollars."""
+    wagers: int
+    """Qualifying wagers in the period."""
+    house_micros: int
+    """What the house put into the level in the period: the initial seed and, at each reset,
+    the whole seed (house-funded) or the top-up the reserve lacked (reserve-funded), in integer
+    micro-dollars."""
+    house: Dollars
+    """The house's, in dollars."""
+    balanced: bool
+    """Whether the balance equation holds for the meter and for the reserve."""
+
+
+class ReportProgressive(Shape):
+    """One progressive reconciled over the period."""
+
+    progressive: str
+    """The progressive."""
+    events: int
+    """Its ledger events in the period."""
+    paid_by_table_cents: int
+    """Odds-line and envy pays made by the table in the period (not by level), in integer
+    cents."""
+    paid_by_table: Dollars
+    """Paid by the table, in dollars."""
+    balanced: bool
+    """Whether every level balances."""
+    levels: list[ReportLevel]
+    """Its levels."""
+
+
+class MetersReport(Shape):
+    """``croupier meters report --json``: each progressive's levels reconciled over a period
+    (58 Pa. Code § 605a.7(a))."""
+
+    period_from: Annotated[str | None, Field(alias="from")]
+    """Start of the period (ISO 8601); null: the first event."""
+    period_to: Annotated[str | None, Field(alias="to")]
+    """End of the period, excluded (ISO 8601); null: now."""
+    progressives: list[ReportProgressive]
+    """Each progressive reconciled."""
+
+
+class Reconciliation(Shape):
+    """``GET /reconciliation``: the meters report (:class:`MetersReport`), with whether every
+    level balances."""
+
+    period_from: Annotated[str | None, Field(alias="from")]
+    """Start of the period (ISO 8601); null: the first event."""
+    period_to: Annotated[str | None, Field(alias="to")]
+    """End of the period, excluded (ISO 8601); null: now."""
+    balanced: bool
+    """Whether every level of every progressive balances (a level that does not: run ``GET
+    /verify``)."""
+    progressives: list[ReportProgressive]
+    """Each progressive reconciled."""
+
+
+class ReportRow(Shape):
+    """A row of the reconciliation's CSV (``GET /reconciliation?format=csv``, ``croupier meters
+    report --format csv``): one per level, money in integer micro-dollars or cents."""
+
+    progressive: str
+    """The progressive."""
+    level: MeterLevel
+    """The level."""
+    opening_micros: int
+    """The opening meter."""
+    contributions_micros: int
+    """Contributions to the meter."""
+    awards_micros: int
+    """Awards from the meter."""
+    resets_micros: int
+    """Resets of the meter."""
+    adjustments_micros: int
+    """Adjustments of the meter."""
+    closing_micros: int
+    """The closing meter."""
+    opening_reserve_micros: int
+    """The opening reserve."""
+    reserve_contributions_micros: int
+    """Contributions to the reserve."""
+    reserve_resets_micros: int
+    """What resets took from the reserve."""
+    reserve_adjustments_micros: int
+    """Adjustments of the reserve."""
+    closing_reserve_micros: int
+    """The closing reserve."""
+    paid_by_attendant_cents: int
+    """Paid by an attendant."""
+    wagers: int
+    """Qualifying wagers."""
+    house_micros: int
+    """What the house put in."""
+    paid_by_table_cents: int
+    """The progressive's odds-line and envy pays (the same on each of its levels' rows: count
+    it once per progressive)."""
+    balanced: bool
+    """Whether the level balances."""
+
+
+class HoldFilters(Shape):
+    """The filters the hold report was asked for (null: not given)."""
+
+    table: str | None
+    """Only this table's rounds."""
+    since: str | None
+    """Settled at or after (ISO 8601)."""
+    until: str | None
+    """Settled before (ISO 8601)."""
+    wager: str | None
+    """Only this wager's rows."""
+
+
+class HoldRow(Shape):
+    """A table's wager: its handle and actual hold and, where its par sheet is known, the band
+    of theoretical hold it is judged by; else ``note`` says why not."""
+
+    table: str
+    """The table."""
+    wager: str
+    """The wager."""
+    rounds: int
+    """Rounds with a line of the wager."""
+    lines: int
+    """The wager's settled lines."""
+    handle_cents: int
+    """The amount wagered, in integer cents."""
+    handle: Dollars
+    """The handle, in dollars."""
+    hold_cents: int
+    """The actual hold (what the table kept; negative: it lost), in integer cents."""
+    hold: Dollars
+    """The hold, in dollars."""
+    pending_cents: int
+    """Progressive awards awaiting validation: owed, not yet paid, not in the hold, in integer
+    cents."""
+    pending: Dollars
+    """Pending, in dollars."""
+    voided_cents: int
+    """Progressive awards voided (they paid nothing), in integer cents."""
+    hold_ratio: float | None
+    """Hold ÷ handle; null with no handle."""
+    hold_percent: float | None
+    """The same in percent, to four places; null with no handle."""
+    note: OptionalStr = None
+    """Why the row has no par sheet (present only then)."""
+    paytable: OptionalStr = None
+    """The paytable's id (with a par sheet)."""
+    section: OptionalStr = None
+    """Its section of 58 Pa. Code (with a par sheet)."""
+    decks: OptionalInt = None
+    """The deck count (with a par sheet)."""
+    house_edge: OptionalFloat = None
+    """The par sheet's house edge, per unit wagered (with a par sheet)."""
+    theoretical_cents: OptionalInt = None
+    """The theoretical hold, in integer cents (with a par sheet)."""
+    theoretical: OptionalStr = None
+    """The theoretical hold, in dollars."""
+    sd_cents: OptionalInt = None
+    """One standard deviation of the hold, in integer cents."""
+    low_cents: OptionalInt = None
+    """The band's low end in force, in integer cents."""
+    high_cents: OptionalInt = None
+    """The band's high end in force, in integer cents."""
+    band: OptionalStr = None
+    """The band in dollars ("$12.50 to $30")."""
+    band_rule: OptionalRule = None
+    """``normal``: ± 3 SD (wagers enough for it); ``chebyshev``: too few, ± ``band_sd`` SD."""
+    band_sd: OptionalSd = None
+    """The band's half-width in standard deviations: 3 (normal), or Chebyshev's to three
+    places."""
+    judged: OptionalBool = None
+    """Whether there were wagers enough for the ± 3 SD band."""
+    lines_needed: OptionalInt = None
+    """How many lines of equal stakes the ± 3 SD band needs (Cochran's rule)."""
+    effective_lines: OptionalFloat = None
+    """How many lines of equal stakes the wagers count as."""
+    flagged: OptionalBool = None
+    """Whether the hold is outside the band in force."""
+    verdict: OptionalStr = None
+    """The status in words ("too few wagers to judge: 2 of the 627 needed")."""
+
+
+class HoldReport(Shape):
+    """``GET /hold-report``: actual against theoretical hold per table and wager."""
+
+    band_sd: int
+    """The normal band's half-width in standard deviations (3)."""
+    chebyshev_sd: float
+    """The band's half-width with too few wagers for the normal one (Chebyshev)."""
+    false_flag_rate: float
+    """The chance a fair table is flagged, either band."""
+    filters: HoldFilters
+    """The filters asked for."""
+    rows: list[HoldRow]
+    """Per table and wager."""
+
+
+__all__ = [
+    "HoldFilters",
+    "HoldReport",
+    "HoldRow",
+    "MetersReport",
+    "Reconciliation",
+    "ReportLevel",
+    "ReportProgressive",
+    "ReportRow",
+]
