@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from croupier.operations.schemas.document import Document
+from croupier.table.record import RoundFile
 
-DOCUMENTS: tuple[Document, ...] = ()
+DOCUMENTS: tuple[Document, ...] = (
+    Document(
+        "round-file",
+        "croupier round file (the input of croupier settle)",
+        RoundFile,
+        mode="validation",
+    ),
+)
 """The generated files, in name order; each helper module adds its own documents here."""
 
 HAND_WRITTEN: frozenset[str] = frozenset(
@@ -40,7 +48,6 @@ HAND_WRITTEN: frozenset[str] = frozenset(
         "parsheet",
         "paytables",
         "play",
-        "round-file",
         "service-round",
         "settle",
         "simulate",
