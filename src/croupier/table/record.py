@@ -1,8 +1,10 @@
 """Round records as JSON files: a submission and the steps of a round, replayed and settled.
 
-A round file (see ``examples/rounds/``; its JSON Schema is ``docs/schemas/round-file.schema.json``)
-names its Rules Submission — a path relative to the round file, or the submission inline as a
-JSON object — and the round's steps, in order::
+A round file (:class:`RoundFile`; see ``examples/rounds/``; its JSON Schema,
+``docs/schemas/round-file.schema.json``, is generated from the model) names its Rules Submission
+— a path relative to the round file, or the submission inline as a JSON object
+(:class:`~croupier.table.submission_file.SubmissionFile`) — and the round's steps, in order, each
+the model of its ``action`` (:mod:`croupier.table.steps`)::
 
     {
       "submission": "../submissions/blackjack-6deck.toml",
