@@ -5,8 +5,8 @@ A step is :data:`Step`, a union discriminated by ``action``: a ``split`` is :cla
 which takes ``seat`` and nothing else, a ``hit`` is :class:`HitStep` (``seat``, and the ``card``
 dealt unless the round was dealt from a shuffled shoe). Each model refuses a field its action does
 not read (``extra="forbid"``), and :func:`step_errors` words the refusal as one line naming what
-the step takes: "a split step takes 'seat', not 'cards'". A field of another action given as
-``null`` is dropped, as it was when a step was one object of every field (it said nothing).
+the step takes: "a split step takes 'seat', not 'cards'" (given as ``null`` too: the schema a
+client is generated from says what the service takes, no more and no less).
 
 Numbers are JSON numbers, never converted from another type: ``"seat": true`` is not seat 1,
 ``"seat": "3"`` not seat 3 (pydantic's strict integers); an object's keys are seats written
@@ -26,7 +26,6 @@ from pydantic import (
     StrictInt,
     TypeAdapter,
     ValidationError,
-    model_validator,
 )
 from pydantic_core import ErrorDetails, PydanticCustomError
 
@@ -78,19 +77,6 @@ class _Step(BaseModel):
     """A step: its ``action`` and the fields that action reads, and no other."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
-
-    @model_validator(mode="before")
-    @classmethod
-    def _unset_fields_of_other_actions(cls, data: Any) -> Any:
-        """A field another action reads, given as ``null``, says nothing: it is dropped (a step
-        was one object of every field, and a client may still send the ones it does not set)."""
-        if not isinstance(data, Mapping):
-            return data
-        return {
-            k: v
-            for k, v in data.items()
-            if not (v is None and k in FIELD_ORDER and k not in cls.model_fields)
-        }
 
 
 def _example(value: dict[str, Any]) -> ConfigDict:
