@@ -264,7 +264,9 @@ def test_the_openapi_document_gives_every_amount_the_limit(server: Server) -> No
         schemas["NewProgressive"]["properties"]["amount"],
         schemas["NewProgressive"]["properties"]["limits"]["additionalProperties"],
         schemas["Reconfiguration"]["properties"]["seeds"]["additionalProperties"],
-        schemas["Step"]["properties"]["amount"]["anyOf"][0],
+        schemas["BetStep"]["properties"]["amount"],
+        schemas["PlayStep"]["properties"]["amount"],
+        schemas["DoubleStep"]["properties"]["amount"]["anyOf"][0],
     ]
     for schema in declared:
         assert schema["x-maximum"] == "999999999.99", schema

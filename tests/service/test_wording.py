@@ -403,13 +403,13 @@ def test_the_phase_in_prose() -> None:
 
 def test_a_step_stored_before_its_fields_were_checked_replays() -> None:
     """A step an open table stored when a field its action does not read was dropped unread
-    replays as it was taken (Step.stored); the same step posted now is refused."""
-    from croupier.table.record import Step
+    replays as it was taken (stored_step); the same step posted now is refused."""
+    from croupier.table.steps import StandStep, parse_step, stored_step
 
     taken = {"action": "stand", "seat": 1, "card": "5h"}
-    assert Step.stored(taken) == Step(action="stand", seat=1)
+    assert stored_step(taken) == StandStep(action="stand", seat=1)
     with pytest.raises(ValueError, match="a stand step takes 'seat', not 'card'"):
-        Step.model_validate(taken)
+        parse_step(taken)
 
 
 def test_a_role_that_only_reads_is_refused_the_rule_of_what_it_tried(server: Server) -> None:

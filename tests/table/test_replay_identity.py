@@ -61,7 +61,7 @@ from croupier.table.progressive import (
     valued_at_seed,
     with_ledger_amounts,
 )
-from croupier.table.record import Step, apply_step
+from croupier.table.record import apply_step, parse_step
 from croupier.table.round import settled_net
 from croupier.wagers.at_table import SeatBet, SettlementLine, TableContext
 from croupier.wagers.base import Settlement
@@ -464,7 +464,7 @@ def round_file(seed: int) -> tuple[RulesSubmission, list[dict[str, Any]]]:
         nonlocal rnd
         steps.append(step)
         try:
-            rnd = apply_step(rnd, Step.model_validate(step), len(steps))
+            rnd = apply_step(rnd, parse_step(step), len(steps))
         except CroupierError:
             return False
         return True
@@ -496,7 +496,7 @@ def file_records(seeds: range) -> Iterator[tuple[str, dict[str, Any]]]:
     for seed in seeds:
         sub, steps = round_file(seed)
         try:
-            rnd = replay(sub, [Step.model_validate(s) for s in steps], "r")
+            rnd = replay(sub, [parse_step(s) for s in steps], "r")
         except CroupierError as exc:
             yield f"file/{seed}", error_record(exc)
             continue

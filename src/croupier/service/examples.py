@@ -56,4 +56,4 @@ STEP_EXAMPLES: dict[str, dict[str, Any]] = {
     "settle": {"summary": "Settle the round", "value": {"action": "settle"}},
 }
 """One example of each kind of step; a field a step's action does not read is refused
-(:data:`croupier.table.record.STEP_FIELDS`)."""
+(each action's model, :mod:`croupier.table.steps`)."""

@@ -41,8 +41,9 @@ from croupier.service.common import ledger_of
 from croupier.table.actions import allowed
 from croupier.table.procedure import Action, Phase
 from croupier.table.progressive import wager_of
-from croupier.table.record import Step, apply_step
+from croupier.table.record import apply_step
 from croupier.table.round import TableRound, settled_net
+from croupier.table.steps import DealStep, stored_step
 from croupier.table.submission import RulesSubmission
 from croupier.units import format_money
 from croupier.wagers import ProgressiveStake
@@ -128,11 +129,11 @@ def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
     _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
     rnd = open_round(sub, row.table_id)
     for i, s in enumerate(steps, start=1):
-        step = Step.stored(s)
+        step = stored_step(s)
         try:
             rnd = apply_step(rnd, step, i)
         except ProcedureError:
-            if step.action != "deal" or len(parse_cards(step.dealer or "")) <= 2:
+            if not isinstance(step, DealStep) or len(parse_cards(step.dealer or "")) <= 2:
                 raise
             taken = apply_step(replace(rnd, step_by_step=False), step, i)
             rnd = replace(taken, step_by_step=True)

@@ -55,6 +55,7 @@ from croupier.progressive.store import (
 )
 from croupier.service.idempotency import IdempotencyKeyError
 from croupier.service.routes import api_routes
+from croupier.table.steps import step_errors
 
 PROBLEM_BASE = "/problems/"
 """Where a problem's ``type`` is described: a relative reference (RFC 9457 § 3.1.1), resolved
@@ -362,9 +363,9 @@ def install(app: FastAPI) -> None:
             for e in exc.errors()
         ):
             return problem(415, UNSUPPORTED, json_media_refusal(kind), request.url.path)
-        errors = [
-            {"where": ".".join(str(p) for p in e.get("loc", ())), "message": str(e.get("msg"))}
-            for e in exc.errors()[:10]
+        errors = [  # a step's action model left out, its fields refused in one line
+            {"where": ".".join(map(str, loc)), "message": msg}
+            for loc, msg in step_errors(exc.errors())[:10]
         ]
         first = "; ".join(f"{e['where']}: {e['message']}" for e in errors[:3])
         return problem(

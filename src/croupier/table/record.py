@@ -1,8 +1,10 @@
 """Round records as JSON files: a submission and the steps of a round, replayed and settled.
 
-A round file (see ``examples/rounds/``; its JSON Schema is ``docs/schemas/round-file.schema.json``)
-names its Rules Submission — a path relative to the round file, or the submission inline as a
-JSON object — and the round's steps, in order::
+A round file (:class:`RoundFile`; see ``examples/rounds/``; its JSON Schema,
+``docs/schemas/round-file.schema.json``, is generated from the model) names its Rules Submission
+— a path relative to the round file, or the submission inline as a JSON object
+(:class:`~croupier.table.submission_file.SubmissionFile`) — and the round's steps, in order, each
+the model of its ``action`` (:mod:`croupier.table.steps`)::
 
     {
       "submission": "../submissions/blackjack-6deck.toml",
@@ -55,156 +57,73 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any
 
-from pydantic import (
-    BaseModel,
-    BeforeValidator,
-    ConfigDict,
-    Field,
-    StrictInt,
-    ValidationError,
-    model_validator,
-)
-from pydantic_core import PydanticCustomError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from croupier.cards import parse_card
 from croupier.errors import AmountLimitError, CroupierError, InputError, PaytableError
 from croupier.inputs import read_json, where
-from croupier.names import round_id
-from croupier.table.procedure import or_list
+from croupier.names import NAME_LIMIT, round_id
 from croupier.table.round import DealtCards, Phase, TableRound
+from croupier.table.steps import (
+    STEP_FIELDS,
+    BetStep,
+    DealerDrawStep,
+    DealStep,
+    DoubleStep,
+    FoldStep,
+    HitStep,
+    KeepStep,
+    NoMoreBetsStep,
+    PlayStep,
+    SettleStep,
+    SplitStep,
+    StandStep,
+    Step,
+    SurrenderStep,
+    SwitchStep,
+    parse_step,
+    step_errors,
+    stored_step,
+)
 from croupier.table.submission import (
     RulesSubmission,
     load_submission,
     submission_from_data,
     table_money,
 )
-from croupier.units import amount_schema
-from croupier.wagers.at_table import seat_number
+from croupier.table.submission_file import InlineSubmission
 
-
-def _seat_key(value: object) -> int:
-    """A seat as a JSON object's key gives it ("3"): :func:`~croupier.wagers.at_table.seat_number`
-    (ASCII digits only: pydantic alone would read "3_0" as 30 and " +3" as 3)."""
-    try:
-        return seat_number(value)
-    except InputError as exc:
-        raise PydanticCustomError("seat", str(exc)) from None
-
-
-SeatKey = Annotated[int, BeforeValidator(_seat_key)]
-"""A seat as the key of a step's ``players`` or ``switch_cards``."""
-
-
-class Step(BaseModel):
-    """One step of a round file. Its numbers are JSON numbers, never converted from another
-    type: ``"seat": true`` is not seat 1, ``"seat": "3"`` not seat 3 (pydantic's strict
-    integers); an object's keys are seats written with the digits 0–9 (:data:`SeatKey`)."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    action: Literal[
-        "bet",
-        "no-more-bets",
-        "deal",
-        "play",
-        "fold",
-        "switch",
-        "keep",
-        "hit",
-        "stand",
-        "double",
-        "split",
-        "surrender",
-        "dealer-draw",
-        "settle",
-    ]
-    seat: StrictInt | None = None
-    wager: str | None = None
-    amount: Annotated[str, Field(json_schema_extra=amount_schema())] | None = None
-    player: str | None = None
-    players: dict[SeatKey, str] | None = None
-    dealer: str | None = None
-    coup: str | None = None
-    bonus: str | None = None
-    seed: StrictInt | None = None
-    switch_cards: dict[SeatKey, str] | None = None
-    card: str | None = None
-    cards: str | None = None
-    """A ``dealer-draw`` step's cards, in order (``"5h Kd"``); one card may be ``card``."""
-
-    @classmethod
-    def stored(cls, data: Mapping[str, Any]) -> Step:
-        """A step as stored when it was accepted: the fields its action does not read left out
-        (a step stored before :data:`STEP_FIELDS` was checked was taken with them unread, so
-        a round in play across that change replays as it was played)."""
-        takes = STEP_FIELDS.get(str(data.get("action")), ())
-        return cls.model_validate({k: v for k, v in data.items() if k == "action" or k in takes})
-
-    @model_validator(mode="after")
-    def _fields_of_its_action(self) -> Self:
-        """Refuse a field the step's action does not read (:data:`STEP_FIELDS`): a split's
-        ``cards``, a stand's ``card`` or a hit's ``cards`` would otherwise be dropped unread."""
-        takes = STEP_FIELDS[self.action]
-        extra = [f for f in type(self).model_fields if f != "action" and f not in takes]
-        extra = [f for f in extra if getattr(self, f) is not None]
-        if extra:
-            said = or_list([f"'{f}'" for f in takes], "and") if takes else "no other field"
-            raise PydanticCustomError(
-                "step_field",
-                "a {action} step takes {said}, not {extra}",
-                {"action": self.action, "said": said, "extra": or_list(list(map(repr, extra)))},
-            )
-        return self
-
-
-STEP_FIELDS: Mapping[str, tuple[str, ...]] = {
-    "bet": ("seat", "wager", "amount", "player"),
-    "no-more-bets": (),
-    "deal": ("players", "dealer", "coup", "bonus", "seed", "switch_cards"),
-    "play": ("seat", "amount"),
-    "fold": ("seat",),
-    "switch": ("seat",),
-    "keep": ("seat",),
-    "hit": ("seat", "card"),
-    "stand": ("seat",),
-    "double": ("seat", "amount", "card"),
-    "split": ("seat",),
-    "surrender": ("seat",),
-    "dealer-draw": ("card", "cards"),
-    "settle": (),
-}
-"""The fields each step's action reads (besides ``action``); any other given is refused."""
+ROUND_ID_SCHEMA: dict[str, Any] = {"minLength": 1, "maxLength": NAME_LIMIT, "pattern": r"^[^/\s]+$"}
+"""What the JSON Schema says of a round's id; :func:`croupier.names.round_id` checks it in full
+when the round is settled (a :class:`~croupier.errors.NameRuleError`)."""
 
 
 class RoundFile(BaseModel):
-    """The whole round file."""
+    """A Rules Submission and the steps of one round, replayed and settled by croupier settle."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
 
-    id: str | None = None
+    id: Annotated[str | None, Field(json_schema_extra=ROUND_ID_SCHEMA)] = None
     """The round's id at its table (the progressive ledger's idempotency key); default: the
-    file name's stem (:func:`croupier.table.progressive.round_id_of`)."""
-    submission: str | dict[str, Any]
+    file name's stem. Taken as given (croupier.names.round_id): at most 100 characters, no
+    space, no '/', no control, format or invisible character, in Unicode NFC, no letter drawn
+    like another (a Cyrillic or Greek look-alike of a Latin letter, a fullwidth form, a dash
+    other than '-')."""
+    submission: str | InlineSubmission
+    """The Rules Submission: its path, relative to the round file, or the submission inline."""
     steps: list[Step]
+    """The steps of the round, in order (each a model chosen by its ``action``)."""
 
 
-def _cents(step: Step) -> int:
-    if step.amount is None:
-        raise InputError('give its amount, e.g. "$5"')
+def _cents(amount: str) -> int:
     try:
-        return table_money(step.amount)
+        return table_money(amount)
     except AmountLimitError:
         raise  # an InputError already, naming the limit (its ``maximum``)
     except PaytableError as exc:
         raise InputError(str(exc)) from exc
-
-
-def _seat(step: Step) -> int:
-    if step.seat is None:
-        raise InputError("give its seat")
-    return step.seat
 
 
 def apply_step(rnd: TableRound, step: Step, index: int = 0) -> TableRound:
@@ -220,49 +139,52 @@ def apply_step(rnd: TableRound, step: Step, index: int = 0) -> TableRound:
 
 
 def _apply(rnd: TableRound, step: Step) -> TableRound:
-    if step.action == "bet":
-        if step.wager is None:
-            raise InputError("name the wager")
-        return rnd.bet(_seat(step), step.wager, _cents(step), step.player)
-    if step.action == "no-more-bets":
-        return rnd.no_more_bets()
-    if step.action == "deal":
-        if rnd.phase is Phase.BETTING:
-            rnd = rnd.no_more_bets()
-        if step.seed is not None:
-            return rnd.deal_shoe(step.seed)
-        cards = DealtCards.parse(
-            players=step.players,
-            dealer=step.dealer or "",
-            coup=step.coup or "",
-            bonus=step.bonus,
-            switch_cards=step.switch_cards,
-        )
-        return rnd.deal(cards)
-    if step.action == "play":
-        return rnd.play(_seat(step), _cents(step))
-    if step.action == "fold":
-        return rnd.fold(_seat(step))
-    if step.action == "settle":
-        return rnd.settle()
-    if step.action == "dealer-draw":
-        drawn = [*([step.card] if step.card else []), *(step.cards or "").split()]
-        return rnd.dealer_draw([parse_card(c) for c in drawn])
-    seat = _seat(step)
-    card = parse_card(step.card) if step.card else None
-    if step.action == "switch":
-        return rnd.switch(seat)
-    if step.action == "keep":
-        return rnd.keep(seat)
-    if step.action == "hit":
-        return rnd.hit(seat, card)
-    if step.action == "stand":
-        return rnd.stand(seat)
-    if step.action == "double":
-        return rnd.double(seat, _cents(step) if step.amount else None, card)
-    if step.action == "split":
-        return rnd.split(seat)
-    return rnd.surrender(seat)
+    match step:
+        case BetStep():
+            return rnd.bet(step.seat, step.wager, _cents(step.amount), step.player)
+        case NoMoreBetsStep():
+            return rnd.no_more_bets()
+        case DealStep():
+            return _deal(rnd, step)
+        case PlayStep():
+            return rnd.play(step.seat, _cents(step.amount))
+        case FoldStep():
+            return rnd.fold(step.seat)
+        case SettleStep():
+            return rnd.settle()
+        case DealerDrawStep():
+            drawn = [*([step.card] if step.card else []), *(step.cards or "").split()]
+            return rnd.dealer_draw([parse_card(c) for c in drawn])
+        case SwitchStep():
+            return rnd.switch(step.seat)
+        case KeepStep():
+            return rnd.keep(step.seat)
+        case HitStep():
+            return rnd.hit(step.seat, parse_card(step.card) if step.card else None)
+        case StandStep():
+            return rnd.stand(step.seat)
+        case DoubleStep():
+            amount = _cents(step.amount) if step.amount else None
+            return rnd.double(step.seat, amount, parse_card(step.card) if step.card else None)
+        case SplitStep():
+            return rnd.split(step.seat)
+        case SurrenderStep():
+            return rnd.surrender(step.seat)
+
+
+def _deal(rnd: TableRound, step: DealStep) -> TableRound:
+    if rnd.phase is Phase.BETTING:
+        rnd = rnd.no_more_bets()
+    if step.seed is not None:
+        return rnd.deal_shoe(step.seed)
+    cards = DealtCards.parse(
+        players=step.players,
+        dealer=step.dealer or "",
+        coup=step.coup or "",
+        bonus=step.bonus,
+        switch_cards=step.switch_cards,
+    )
+    return rnd.deal(cards)
 
 
 def parse_record(data: Mapping[str, Any], source: str = "round") -> RoundFile:
@@ -270,7 +192,7 @@ def parse_record(data: Mapping[str, Any], source: str = "round") -> RoundFile:
     try:
         return RoundFile.model_validate(data)
     except ValidationError as exc:
-        found = "; ".join(f"{where(tuple(e['loc']))}: {e['msg']}" for e in exc.errors()[:3])
+        found = "; ".join(f"{where(loc)}: {msg}" for loc, msg in step_errors(exc.errors())[:3])
         raise InputError(f"{source}: not a round file: {found}") from exc
 
 
@@ -332,11 +254,14 @@ def settle_file(path: str | Path) -> TableRound:
 
 
 __all__ = [
+    "STEP_FIELDS",
     "RoundFile",
     "Step",
     "apply_step",
     "parse_record",
+    "parse_step",
     "replay_steps",
     "settle_file",
     "settle_record",
+    "stored_step",
 ]

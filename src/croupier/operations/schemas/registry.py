@@ -15,6 +15,7 @@ from croupier.operations.schemas.games import (
 )
 from croupier.operations.schemas.meters import METERS
 from croupier.operations.schemas.settlement import PlayedRound
+from croupier.table.record import RoundFile
 
 DOCUMENTS: tuple[Document, ...] = (
     Document("analyze", "croupier analyze --json (a wager's exact par sheet)", ParSheet),
@@ -43,6 +44,12 @@ DOCUMENTS: tuple[Document, ...] = (
     Document(
         "play", "croupier play --json: each random round dealt and settled", list[PlayedRound]
     ),
+    Document(
+        "round-file",
+        "croupier round file (the input of croupier settle)",
+        RoundFile,
+        mode="validation",
+    ),
     Document("strategy", "croupier strategy GAME --json (one shape per game)", Strategy),
     Document("verify-parsheets", "croupier verify-parsheets --json", ParSheetVerification),
     *METERS,
@@ -56,7 +63,6 @@ HAND_WRITTEN: frozenset[str] = frozenset(
         "error",
         "parsheet",
         "paytables",
-        "round-file",
         "service-round",
         "settle",
         "simulate",

@@ -28,11 +28,8 @@ from typing import Annotated, Any
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from croupier.errors import (
-    InputError,
-)
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.common import ledger_of, reader_of
@@ -56,7 +53,8 @@ from croupier.service.round_writes import (
     taking_step,
     voiding_round,
 )
-from croupier.table.record import Step
+from croupier.table.steps import Step
+from croupier.table.submission_file import InlineSubmission
 
 router = APIRouter()
 
@@ -82,7 +80,7 @@ class OpenTable(BaseModel):
         description="The table's id (the name rule of croupier.names: no space, no '/', at "
         "most 100 characters)."
     )
-    submission: dict[str, Any]
+    submission: InlineSubmission
     progressives: list[str] = Field(default_factory=list)
 
 
@@ -154,22 +152,17 @@ def post_step(
     ledger: LedgerDep,
     member: Dealer,
     table: str,
-    step: Annotated[dict[str, Any], Body(openapi_examples=STEP_EXAMPLES)],
+    step: Annotated[Step, Body(openapi_examples=STEP_EXAMPLES)],
     once: Once,
 ) -> Response:
     """Apply one step to the round (its rules checked by the round state machine) and answer
     the record so far with the actions allowed next. ``settle`` stores the round, feeds its
-    progressive wagers, and opens the table's next round."""
-    try:
-        parsed = Step.model_validate(step)
-    except ValidationError as exc:
-        where = "; ".join(
-            f"{'.'.join(map(str, e['loc'])) or 'step'}: {e['msg']}" for e in exc.errors()[:3]
-        )
-        raise InputError(f"not a round step: {where}") from exc
-    if (replayed := once.replay(step, member.name, shown=settled_now)) is not None:
+    progressive wagers, and opens the table's next round. The step's model is chosen by its
+    ``action`` (a field the action does not read is a 422 naming what it takes)."""
+    body = step.model_dump(mode="json", exclude_none=True)
+    if (replayed := once.replay(body, member.name, shown=settled_now)) is not None:
         return replayed
-    step_taken = taking_step(request, ledger, member.name, table, parsed)
+    step_taken = taking_step(request, ledger, member.name, table, step)
     return step_taken.moved.kept(request, once.commit(step_taken.write()))
 
 
