@@ -2,14 +2,40 @@
 
 from __future__ import annotations
 
+from croupier.operations.schemas import analysis, problems, reading, rounds
 from croupier.operations.schemas.document import Document
 
-DOCUMENTS: tuple[Document, ...] = ()
+DOCUMENTS: tuple[Document, ...] = (
+    Document("analyze", "croupier analyze --json (a wager's exact par sheet)", analysis.ParSheet),
+    Document("eor", "croupier eor WAGER --json", analysis.EorDetail),
+    Document(
+        "eor-table",
+        "croupier eor --json (no wager, or several): the count-vulnerability table",
+        analysis.EorTable,
+    ),
+    Document(
+        "error",
+        "An error of any croupier command under --json (stdout; exit status 2)",
+        problems.CommandError,
+    ),
+    Document(
+        "parsheet", "croupier parsheet --json (and parsheets.json of --out)", analysis.ParSheetFile
+    ),
+    Document("paytables", "croupier paytables --json", reading.PaytableList),
+    Document(
+        "service-round",
+        "croupier serve: a settled round (POST /rounds/settle, GET /rounds/{table}/{round}, "
+        "GET /rounds, the 'settled' of a table's settle step, the 'voided' of a table's void)",
+        rounds.StoredRound,
+    ),
+    Document("settle", "croupier settle --json: each round file settled", rounds.SettledRounds),
+    Document("simulate", "croupier simulate --json", analysis.SimulatedParSheet),
+    Document("wagers", "croupier wagers --json", reading.WagerList),
+)
 """The generated files, in name order; each helper module adds its own documents here."""
 
 HAND_WRITTEN: frozenset[str] = frozenset(
     {
-        "analyze",
         "analyze-game",
         "axman",
         "baccarat",
@@ -17,9 +43,6 @@ HAND_WRITTEN: frozenset[str] = frozenset(
         "check",
         "check-digests",
         "dealer",
-        "eor",
-        "eor-table",
-        "error",
         "four-card-poker",
         "hand",
         "meters-adjust",
@@ -37,16 +60,10 @@ HAND_WRITTEN: frozenset[str] = frozenset(
         "meters-validate",
         "meters-verify",
         "meters-void",
-        "parsheet",
-        "paytables",
         "play",
         "round-file",
-        "service-round",
-        "settle",
-        "simulate",
         "strategy",
         "verify-parsheets",
-        "wagers",
     }
 )
 """Files under docs/schemas not yet generated from a model (empty when every one is)."""
