@@ -6,7 +6,7 @@ in integer cents."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -664,6 +664,40 @@ class ParSheetFile(Shape):
     """The whole-game § 633b.4 figures (Switch Hands, Blackjack Premium) per deck count."""
 
 
+class JobError(Shape):
+    """Why a simulation job failed."""
+
+    error_type: str
+    """The croupier error's class, or InternalError."""
+    detail: str
+    """The error in one line."""
+    section: str | Absent | None = absent()
+    """The section the error cites (null: none); absent on an internal error."""
+
+
+class SimulationJob(Shape):
+    """A simulation job (``POST /simulations``, ``GET /simulations/{job}``)."""
+
+    job: str
+    """The job's id."""
+    status: Literal["queued", "preparing", "running", "done", "failed", "cancelled", "abandoned"]
+    """Where it is: abandoned when its server stopped touching it (its process is gone)."""
+    request: dict[str, Any]
+    """The simulation asked for, as the service read it."""
+    done: int
+    """Rounds dealt so far."""
+    total: int
+    """Rounds to deal."""
+    progress: float
+    """done / total."""
+    requested_by: str
+    """The staff member who started it."""
+    result: SimulatedParSheet | None
+    """Once done: the simulated par sheet (as croupier simulate --json); null until then."""
+    error: JobError | None
+    """Once failed: why; null otherwise."""
+
+
 __all__ = [
     "EorCardEffect",
     "EorCount",
@@ -680,6 +714,7 @@ __all__ = [
     "GameFigures",
     "HitOdds",
     "HitOddsAward",
+    "JobError",
     "MeterAnalysis",
     "ParSheet",
     "ParSheetExact",
@@ -687,5 +722,6 @@ __all__ = [
     "ParSheetOutcome",
     "SimulatedParSheet",
     "SimulatedParSheetOutcome",
+    "SimulationJob",
     "WithoutTheFaceUpCard",
 ]

@@ -291,7 +291,7 @@ class TableState(Shape):
     """After a void: the voided round, stored."""
 
 
-class OpenTable(Shape):
+class ListedTable(Shape):
     """An open table in ``GET /tables``."""
 
     table: str
@@ -313,7 +313,7 @@ class OpenTable(Shape):
 class TableList(Shape):
     """``GET /tables``: every open table."""
 
-    tables: list[OpenTable]
+    tables: list[ListedTable]
     """By table id."""
 
 
@@ -337,7 +337,7 @@ SettledRounds = list[SettledRound]
 
 __all__ = [
     "FedProgressive",
-    "OpenTable",
+    "ListedTable",
     "RoundAward",
     "RoundList",
     "RoundSummary",
