@@ -1,6 +1,6 @@
 """What the models of rounds, reading and problems share: a key that is sometimes absent, and
 the text patterns croupier's JSON keeps (a section, its citation, a signed amount, an exact
-fraction, a digest).
+fraction, a digest), and a figure that is whole or not.
 
 A key croupier leaves out when it does not apply (never writes as ``null``) is declared
 ``X | Absent = absent()``: the schema lists it as optional (not required, not nullable), a
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
 
 Absent = SkipJsonSchema[None]
@@ -45,10 +45,16 @@ Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
 """A time as ISO 8601 text with its offset, kept as written (``2025-01-31T22:05:00+00:00``)."""
 
+Number = Annotated[int | float, WithJsonSchema({"type": "number"})]
+"""A figure croupier writes as a whole number when it is one (``25``, ``-1``) and with its
+decimals otherwise (``0.95``): the model keeps it as written (a ``float`` field would write
+``25.0``)."""
+
 __all__ = [
     "Absent",
     "Citation",
     "Fraction",
+    "Number",
     "Section",
     "Sha256",
     "Signed",

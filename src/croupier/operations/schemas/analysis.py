@@ -11,7 +11,15 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import Absent, Citation, Fraction, Section, Sha256, absent
+from croupier.operations.schemas.absent import (
+    Absent,
+    Citation,
+    Fraction,
+    Number,
+    Section,
+    Sha256,
+    absent,
+)
 
 
 class ParSheetOutcome(Shape):
@@ -23,7 +31,7 @@ class ParSheetOutcome(Shape):
 
     pays: str
 
-    net_win: float
+    net_win: Number
     """Net win per unit wagered (e.g. 0.95 for 19 to 20)."""
 
     combinations: int
@@ -515,7 +523,7 @@ class SimulatedParSheetOutcome(Shape):
 
     pays: str
 
-    net_win: float
+    net_win: Number
     """Net win per unit wagered (e.g. 0.95 for 19 to 20)."""
 
     hits: int
