@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 
-from croupier.operations.schemas import analysis, problems, reading, rounds
+from croupier.operations.schemas import analysis, eor, problems, reading, rounds, simulation
 from croupier.service.routes.token import Token
 from model_support import held
 from progressive_support import BACKENDS, secret
@@ -150,7 +150,7 @@ def test_the_reading_routes_answer_their_models(server: Server) -> None:
         docs = [answered(c.get(f"/eor/{w}", params=params)) for w, params in counts]
         assert "shoes" in docs[1] and docs[2]["vulnerability"]["perfect_play"], docs
         for doc in docs:
-            held(analysis.EorDetail, doc)
+            held(eor.EorDetail, doc)
         token = c.post("/token", data={"username": DEALER, "password": secret(DEALER)})
         held(Token, answered(token))
 
@@ -159,12 +159,12 @@ def test_a_simulation_job_is_its_model_queued_and_done(server: Server) -> None:
     spec = {"wager": "jackpot-party", "paytable": "P1", "decks": 6, "rounds": 20_000, "seed": 3}
     with server.client() as c:
         job = answered(c.post("/simulations", json=spec, headers=keyed(server.auth(DEALER))), 202)
-        held(analysis.SimulationJob, job)
+        held(simulation.SimulationJob, job)
         deadline = time.monotonic() + 180
         while job["status"] in ("queued", "preparing", "running") and time.monotonic() < deadline:
             time.sleep(0.2)
             job = answered(c.get(f"/simulations/{job['job']}"))
-            held(analysis.SimulationJob, job)
+            held(simulation.SimulationJob, job)
     assert job["status"] == "done" and job["result"]["hit_odds"], job
 
 

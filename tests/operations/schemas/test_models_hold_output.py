@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cli_support import run_main
-from croupier.operations.schemas import analysis, problems, reading, rounds
+from croupier.operations.schemas import analysis, eor, problems, reading, rounds, simulation
 from model_support import held
 from repo_paths import ROOT
 
@@ -24,10 +24,10 @@ CASES: list[tuple[Any, list[str]]] = [
     (analysis.ParSheet, ["analyze", "banker", "-p", "commission", "-d", "8"]),
     (analysis.ParSheetFile, ["parsheet", "--wager", "switch-hands", "-d", "6"]),
     (
-        analysis.SimulatedParSheet,
+        simulation.SimulatedParSheet,
         ["simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "500", "-s", "3"],
     ),
-    (analysis.EorDetail, ["eor", "perfect-pairs", "--paytable", "A", "--decks", "6"]),
+    (eor.EorDetail, ["eor", "perfect-pairs", "--paytable", "A", "--decks", "6"]),
     (problems.CommandError, ["analyze", "match-the-dealer", "-p", "1", "-d", "2"]),
     (rounds.SettledRounds, ["settle", *map(str, ROUNDS)]),
 ]

@@ -1,12 +1,19 @@
-"""The analyses croupier writes: a wager's exact par sheet (``croupier analyze WAGER --json``,
-``GET /parsheets/{wager}``; ``croupier parsheet --json``), its count analysis (``croupier eor
---json``, ``GET /eor/{wager}``) and a simulated par sheet (``croupier simulate --json``, a
-simulation job's result). Probabilities are exact fractions (p/q) beside their decimals; money
-in integer cents."""
+"""A wager's exact par sheet as croupier writes it (``croupier analyze WAGER --json``, ``GET
+/parsheets/{wager}``; ``croupier parsheet --json``), with the hit odds of its progressive levels
+and the whole-game figures of § 633b.4. The count analysis is in
+:mod:`~croupier.operations.schemas.eor`, a simulated par sheet in
+:mod:`~croupier.operations.schemas.simulation`.
+
+Units: a return, an edge, a net win or a standard deviation is *per unit wagered* — a fraction of
+the initial wager (``-0.04`` is 4% of the wager lost; ``25`` is 25 times the wager won); a
+probability, frequency or share is a fraction from 0 to 1; an exact figure is a fraction ``p/q``
+beside its decimal; money is integer cents (US$ 0.01) beside its text for people (``"$5"``); an
+increment rate written as text is a percentage (``"18.5%"``).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -26,85 +33,120 @@ class ParSheetOutcome(Shape):
     """One outcome of an exact par sheet: its count of combinations and probability."""
 
     outcome: str
+    """The outcome's id (the paytable line's key; "lose" for no winning combination)."""
 
     label: str
+    """The outcome in words, as the paytable names it."""
 
     pays: str
+    """What it pays, as printed ("25 to 1", "100% of Progressive ($50,000)")."""
 
     net_win: Number
-    """Net win per unit wagered (e.g. 0.95 for 19 to 20)."""
+    """Net win per unit wagered (a fraction of the initial wager: 25 for 25 to 1, 0.95 for 19 to
+    20, -1 for a loss); written whole when it is whole."""
 
     combinations: int
+    """The deals counted that end in this outcome (of total_combinations)."""
 
     probability: float
+    """combinations / total_combinations, from 0 to 1."""
 
     probability_exact: Fraction
-    """Exact fraction p/q."""
+    """The probability as an exact fraction p/q."""
 
     return_: float = Field(alias="return")
+    """This outcome's share of the expected return: probability × net_win, per unit wagered."""
 
 
 class FaceUpCardPairs(Shape):
     """How many player hand and face-up card pairs the strategy folds, plays 1x and 3x."""
 
     fold: int
+    """Pairs of the player's hand and the dealer's face-up card the strategy folds."""
 
     play_1x: int
+    """Pairs it plays with a Play wager of 1× the Ante."""
 
     play_3x: int
+    """Pairs it plays with a Play wager of 3× the Ante."""
 
 
 class ParSheetExact(Shape):
-    """The par sheet's figures as exact fractions (p/q), as far as they are exact."""
+    """The par sheet's figures as exact fractions (p/q), as far as they are exact; a key is
+    absent where the wager's analysis has no exact figure for it."""
 
-    expected_return: str | Absent = absent()
+    expected_return: Fraction | Absent = absent()
+    """The expected return per unit wagered, p/q."""
 
-    house_edge: str | Absent = absent()
+    house_edge: Fraction | Absent = absent()
+    """The house edge per unit wagered, p/q."""
 
-    hit_frequency: str | Absent = absent()
+    hit_frequency: Fraction | Absent = absent()
+    """The hit frequency, p/q."""
 
-    variance: str | Absent = absent()
+    variance: Fraction | Absent = absent()
+    """The variance of the net win per unit wagered (in squared units of the wager), p/q."""
 
-    house_edge_per_ante: str | Absent = absent()
+    house_edge_per_ante: Fraction | Absent = absent()
+    """Four Card Poker: the house edge as a fraction of the Ante, p/q."""
 
-    house_edge_per_total_wagered: str | Absent = absent()
+    house_edge_per_total_wagered: Fraction | Absent = absent()
+    """Four Card Poker: the house edge as a fraction of everything wagered (Ante and Play), p/q."""
 
     player_hand_and_face_up_card_pairs: FaceUpCardPairs | Absent = absent()
+    """Four Card Poker: how the strategy plays each pair of player hand and face-up card."""
 
 
 class MeterAnalysis(Shape):
     """A progressive wager's return as a function of its meters."""
 
     wager_amount: str
+    """The progressive wager's amount, for people ("$5")."""
 
     wager_amount_cents: int
-    """Money in integer cents."""
+    """The progressive wager's amount, in integer cents."""
 
     fixed_return: float
+    """The expected return per unit wagered with every meter at 0 (what the fixed pays give)."""
 
     return_per_1000_on_meter: dict[str, float]
+    """By meter level: how much the expected return (per unit wagered) rises for each $1,000 on
+    that meter."""
 
     return_at_meters: float
+    """The expected return per unit wagered at the meters analysed (the par sheet's)."""
 
     return_at_seed: float
+    """The expected return per unit wagered with every meter at its seed."""
 
     top_meter: str
+    """The level of the top award's meter."""
 
-    breakeven_meter: str
+    breakeven_meter: str | None
+    """The top meter's amount at which the expected return is 0, the other meters at their
+    seeds, for people ("$556,070.76"); null when no line pays a share of it or the wager is
+    positive at any amount."""
 
-    breakeven_meter_cents: int
-    """Money in integer cents."""
+    breakeven_meter_cents: int | None
+    """The same amount in integer cents; null with breakeven_meter."""
 
     positive_at_seed: bool
+    """Whether the expected return is 0 or better with every meter at its seed."""
 
     increment_rate: float
+    """The share of each wager the paytable sends to the meters and reserve (a fraction of the
+    wager: 0.185 for 18.5%)."""
 
     long_run_return: float
+    """The expected return per unit wagered in the long run, every increment paid back through
+    the meters and each reseed funded as reseed_funding says."""
 
     long_run_return_exact: Fraction
-    """Exact fraction p/q."""
+    """The long-run return as an exact fraction p/q."""
 
     envy_per_other_player: float
+    """The expected envy bonus per unit wagered that one other player holding the wager brings
+    (0 without envy bonuses)."""
 
     reseed_funding: Literal["reserve", "house"]
     """Who pays each reseed in the long-run return: the reserve (default) or the house."""
@@ -114,22 +156,30 @@ class WithoutTheFaceUpCard(Shape):
     """The figures when the dealer's face-up card is not used by the strategy."""
 
     house_edge_per_ante: float
+    """The house edge as a fraction of the Ante."""
 
     house_edge_per_total_wagered: float
+    """The house edge as a fraction of everything wagered (Ante and Play)."""
 
     strategy: dict[str, float]
+    """The share of hands (0 to 1) the strategy folds ("fold"), plays 1× ("play_1x") and plays
+    3× ("play_3x")."""
 
 
 class HitOddsAward(Shape):
     """One award of a progressive level, and its odds."""
 
     outcome: str
+    """The outcome's id (the paytable line's key)."""
 
     label: str
+    """The outcome in words."""
 
     pays: str
+    """What it pays from the level's meter, as printed ("10% of Progressive")."""
 
     probability: float
+    """The probability that a wager wins it, from 0 to 1."""
 
     probability_exact: Fraction
     """Exact fraction p/q."""
@@ -142,6 +192,7 @@ class HitOdds(Shape):
     """A progressive level's hit odds (N.J.A.C. 13:69D-1.52(e)(4))."""
 
     level: str
+    """The meter level ("Progressive", "Mega", …)."""
 
     probability: float
     """Probability that a wager wins any award from this level's meter."""
@@ -150,21 +201,26 @@ class HitOdds(Shape):
     """Exact fraction p/q."""
 
     one_in: float | None
-    """N of 1 in N; null when the level cannot be hit."""
+    """N of 1 in N (1/probability); null when the level cannot be hit."""
 
     one_in_exact: Fraction | None
+    """N as an exact fraction p/q; null when the level cannot be hit."""
 
     odds: str
+    """"1 in N", N rounded unless whole; "never" when the level cannot be hit."""
 
     awards: list[HitOddsAward]
+    """Each award paid from this level's meter."""
 
 
 class ParSheet(Shape):
     """A wager's exact par sheet (``croupier analyze WAGER --json``, ``GET /parsheets/{wager}``)."""
 
     wager: str
+    """The wager's id."""
 
     wager_name: str
+    """The wager's name."""
 
     section: Section
     """The section or paragraph of 58 Pa. Code, bare: "633b.1(e)"."""
@@ -173,449 +229,94 @@ class ParSheet(Shape):
     """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
 
     paytable: str
+    """The paytable's id."""
 
     paytable_citation: str
+    """Where the paytable is printed ("58 Pa. Code § 633b.1(f)"), or what it is when the
+    regulation does not print it."""
 
     paytable_source: str
+    """The file the paytable was read from (a built-in paytable file, or the user's)."""
 
     paytable_in_regulation: bool
+    """Whether the regulation prints the paytable."""
 
     paytable_example: bool
     """A paytable croupier made up as an example (not PA text, not any casino's table)."""
 
     decks: int
+    """The decks in the shoe."""
 
     shoe: str
+    """The shoe in words ("6-deck shoe")."""
 
     method: str
+    """How the figures were made: "exact" (every deal counted)."""
 
     counting: str
+    """What was counted, in words: which cards are dealt, ordered or not, from which shoe."""
 
     outcomes: list[ParSheetOutcome]
+    """Every outcome, its combinations, probability, pay and share of the return."""
 
     total_combinations: int
+    """The deals counted."""
 
     expected_return: float
+    """The expected net win per unit wagered (negative: the house wins)."""
 
     house_edge: float
+    """-expected_return, per unit wagered."""
 
     hit_frequency: float
+    """The probability that the wager wins (a push is not a hit), from 0 to 1."""
 
     standard_deviation: float
+    """The standard deviation of the net win, per unit wagered."""
 
     exact: ParSheetExact
+    """The figures as exact fractions."""
 
     wager_amount: str | Absent = absent()
+    """A progressive wager: its amount, for people ("$5"); absent otherwise."""
 
     wager_amount_cents: int | Absent = absent()
-    """Money in integer cents."""
+    """A progressive wager: its amount in integer cents; absent otherwise."""
 
     meters: dict[str, str] | Absent = absent()
+    """A progressive wager: the amount on each meter the pays were valued at, by level, for
+    people; absent otherwise."""
 
     meters_cents: dict[str, int] | Absent = absent()
+    """The same amounts in integer cents, by level."""
 
-    progressive_stake: str | Absent = absent()
+    progressive_stake: Literal["collected", "returned"] | Absent = absent()
+    """A progressive wager: whether a meter award is the whole payment, the stake collected
+    (the default reading), or paid on top of the returned stake; absent otherwise."""
 
     increment_rate: float | Absent = absent()
+    """A progressive wager: the share of each wager sent to the meters and reserve (a fraction
+    of the wager: 0.185 for 18.5%); absent when the paytable prints none."""
 
     meter_analysis: MeterAnalysis | Absent = absent()
+    """A progressive wager: its return as a function of the meters; absent otherwise."""
 
     without_the_face_up_card: WithoutTheFaceUpCard | Absent = absent()
+    """Four Card Poker: the figures of a strategy that does not read the dealer's face-up
+    card, for comparison."""
 
     house_edge_per_ante: float | Absent = absent()
+    """Four Card Poker: the house edge as a fraction of the Ante."""
 
     house_edge_per_total_wagered: float | Absent = absent()
+    """Four Card Poker: the house edge as a fraction of everything wagered (Ante and Play)."""
 
     average_total_wager_in_antes: float | Absent = absent()
+    """Four Card Poker: the Ante and Play wagered on average, in Antes."""
 
     strategy: dict[str, float] | Absent = absent()
-
-    paytable_sha256: Sha256
-    """SHA-256 of the paytable's canonical data (croupier.paytables.paytable_digest)."""
-
-    hit_odds: list[HitOdds] | Absent = absent()
-    """Each progressive level's hit odds (N.J.A.C. 13:69D-1.52(e)(4)); absent without a progressive."""
-
-
-class EorRowCount(Shape):
-    """The wager's balanced count, in brief."""
-
-    suit_aware: bool
-
-    level: int
-
-    betting_correlation: float
-
-    gain_per_true_count: float
-
-    threshold_true_count: float | None
-
-    trigger_true_count: int | None
-
-
-class EorPerfectPlay(Shape):
-    """Without a count: a counter knowing every unseen card (two-card wagers)."""
-
-    shoes: int
-
-    rounds: int
-
-    bets: int
-
-    bet_frequency: float
-
-    edge_when_betting: float | None
-
-    win_per_shoe: float
-
-    win_per_hour: float
-
-    best_return: float
-    """Highest exact return of the cards unseen before any round."""
-
-
-class EorRow(Shape):
-    """One wager's count vulnerability: the count, the counter's gain and the verdict."""
-
-    wager: str
-
-    wager_name: str
-
-    section: Section
-    """The section, bare: 633b.3."""
-
-    paytable: str
-
-    decks: int
-
-    house_edge: float | None
-
-    count: EorRowCount | None
-
-    no_count: str | None
-
-    bet_frequency: float | None
-
-    edge_when_betting: float | None
-
-    win_per_shoe: float | None
-
-    win_per_hour: float | None
-
-    win_per_hour_se: float | None
-    """Standard error of win_per_hour over the simulated shoes (Blackjack and Baccarat alike); null
-    when no counter was simulated."""
-
-    win_per_hour_cents: int | None
-    """Integer cents an hour at unit_cents a bet."""
-
-    not_simulated: str | None
-
-    perfect_play: EorPerfectPlay | None
-    """Without a count: a counter knowing every unseen card (two-card wagers)."""
-
-    verdict: str
-
-    citation: Annotated[str, Field(pattern="^58 Pa\\. Code § ")]
-    """The full citation: 58 Pa. Code § 633b.3."""
-
-    verdict_basis: str
-    """What the verdict was read from: the gain's interval (± 2 standard errors over the simulated
-    shoes), or why the gain is exactly 0."""
-
-
-class EorCounter(Shape):
-    """The simulated counter: conditions, bets and gain."""
-
-    conditions: str
-
-    decks: int
-
-    shoes: int
-
-    rounds: int
-
-    rounds_per_shoe: float
-
-    penetration: float
-
-    seats: int
-
-    rounds_per_hour: int
-
-    seed: int
-
-    trigger_true_count: int
-
-    bets: int
-
-    bet_frequency: float
-
-    shoes_with_a_bet: float
-
-    edge_when_betting: float | None
-
-    linear_edge_when_betting: float | None
-
-    win_per_shoe: float
-
-    win_per_shoe_se: float
-
-    win_per_hour: float
-
-    win_per_hour_se: float
-
-    linear_win_per_hour: float
-
-    flat_return: float | None
-
-    rounds_not_counted: int
-
-
-class EorRankEffect(Shape):
-    """The exact effect of removing one card of a rank."""
-
-    rank: str
-
-    effect: float
-
-    effect_exact: Fraction
-    """Exact fraction p/q."""
-
-    expected_return_without: float
-
-    tag: int | None
-    """Null without a count, or for a suit-aware count."""
-
-
-class EorCardEffect(Shape):
-    """The exact effect of removing one card (suits matter)."""
-
-    card: str
-
-    effect: float
-
-    effect_exact: Fraction
-    """Exact fraction p/q."""
-
-    tag: int | None
-
-
-class EorCount(Shape):
-    """The wager's balanced count: its tags and the true count it bets at."""
-
-    suit_aware: bool
-
-    tags: dict[str, int]
-    """By rank letter (A…K), or by card (Ac…Ks) for a suit-aware count."""
-
-    level: int
-
-    betting_correlation: float
-
-    gain_per_true_count: float
-
-    threshold_true_count: float | None
-
-    trigger_true_count: int | None
-
-
-class EorShoes(Shape):
-    """Baccarat: the counter in simulated whole shoes."""
-
-    decks: int
-
-    cut_card: int
-
-    burn: str
-
-    coups_after_cut_card: int
-
-    seed: int
-
-    shoes: int
-
-    coups: int
-
-    trigger_true_count: int
-
-    bets: int
-
-    bet_frequency: float
-
-    shoes_with_a_bet: float
-
-    coups_evaluated_exactly: int
-
-    average_edge_when_betting: float | None
-
-    positive_share_when_betting: float | None
-
-    win_per_shoe: float
-
-    win_per_shoe_se: float
-    """Standard error of win_per_shoe over the shoes: each shoe's expected win from the exact edges of
-    its coups bet."""
-
-
-class EorDetail(Shape):
-    """A wager's count analysis (``croupier eor WAGER --json``, ``GET /eor/{wager}``)."""
-
-    wager: str
-
-    wager_name: str
-
-    section: Section
-    """The section, bare: 633b.3."""
-
-    paytable: str
-
-    decks: int
-
-    expected_return: float
-
-    expected_return_exact: Fraction
-    """Exact fraction p/q."""
-
-    method: str
-
-    suits_matter: bool
-
-    effects: Annotated[list[EorRankEffect], Field(min_length=13, max_length=13)]
-
-    card_effects: list[EorCardEffect]
-
-    count: EorCount | None
-
-    no_count: str
-
-    counter: EorCounter | None
-
-    vulnerability: EorRow
-
-    shoes: EorShoes | Absent = absent()
-    """Baccarat: the counter in simulated whole shoes."""
-
-    citation: Annotated[str, Field(pattern="^58 Pa\\. Code § ")]
-    """The full citation: 58 Pa. Code § 633b.3."""
-
-    verdict_rule: str
-    """The rule every verdict follows, for every game (docs/interpretations.md)."""
-
-
-class EorTable(Shape):
-    """The count-vulnerability table (``croupier eor --json``, no wager or several)."""
-
-    unit_cents: int
-
-    verdict_rule: str
-    """The rule every verdict follows, for every game (docs/interpretations.md)."""
-
-    wagers: list[EorRow]
-
-
-class SimulatedParSheetOutcome(Shape):
-    """One outcome of a simulated par sheet: its hits and observed frequency."""
-
-    outcome: str
-
-    label: str
-
-    pays: str
-
-    net_win: Number
-    """Net win per unit wagered (e.g. 0.95 for 19 to 20)."""
-
-    hits: int
-
-    frequency: float
-    """Observed share of rounds (hits / rounds)."""
-
-    frequency_fraction: Fraction
-    """Hits / rounds as an exact fraction p/q (observed, not a probability)."""
-
-    return_: float = Field(alias="return")
-
-
-class SimulatedParSheet(Shape):
-    """A simulated par sheet (``croupier simulate --json``, a simulation job's result)."""
-
-    wager: str
-
-    wager_name: str
-
-    section: Section
-    """The section or paragraph of 58 Pa. Code, bare: "633b.1(e)"."""
-
-    citation: Citation
-    """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
-
-    paytable: str
-
-    paytable_citation: str
-
-    paytable_source: str
-
-    paytable_in_regulation: bool
-
-    paytable_example: bool
-    """A paytable croupier made up as an example (not PA text, not any casino's table)."""
-
-    decks: int
-
-    shoe: str
-
-    method: str
-
-    counting: str
-
-    outcomes: list[SimulatedParSheetOutcome]
-
-    rounds: int
-
-    expected_return: float
-
-    house_edge: float
-
-    hit_frequency: float
-
-    standard_deviation: float
-
-    standard_error: float
-
-    exact_house_edge: float
-
-    z_score: float
-
-    seed_entropy: Annotated[str, Field(pattern="^[0-9]+$")]
-    """The entropy of the run's numpy SeedSequence (decimal digits; may exceed 2^53): --seed, or fresh
-    entropy when none was given; chunk i draws from SeedSequence(entropy).spawn(n)[i]."""
-
-    workers: Annotated[int, Field(ge=1)]
-    """Dask workers of the local cluster (1: no cluster); with --scheduler, the workers the scheduler
-    reported."""
-
-    scheduler: str | None
-    """The Dask scheduler address given with --scheduler, or null."""
-
-    chunk_rounds: Annotated[int, Field(ge=1)]
-    """Rounds per chunk (the last chunk may be shorter)."""
-
-    kernel: bool
-    """Whether a compiled kernel dealt the rounds (else the numpy simulator)."""
-
-    wager_amount: str | Absent = absent()
-
-    wager_amount_cents: int | Absent = absent()
-    """Money in integer cents."""
-
-    meters: dict[str, str] | Absent = absent()
-
-    meters_cents: dict[str, int] | Absent = absent()
-
-    progressive_stake: str | Absent = absent()
-
-    increment_rate: float | Absent = absent()
+    """Four Card Poker: the share of hands (0 to 1) the strategy folds ("fold"), plays 1×
+    ("play_1x") and plays 3× ("play_3x")."""
 
     paytable_sha256: Sha256
     """SHA-256 of the paytable's canonical data (croupier.paytables.paytable_digest)."""
@@ -628,22 +329,31 @@ class GameFigures(Shape):
     """A whole game's § 633b.4 figures for one player's strategy."""
 
     game: str
+    """The game: "switch-hands" or "blackjack-premium"."""
 
     player: str
+    """The kind of player, in words: with the Switch Hands Ante, or plain Blackjack."""
 
     tie_blackjack_pays_1_to_2: bool
+    """Whether the optional 1 to 2 pay on a tied Blackjack is offered (§ 633b.4(i)(2)(ii))."""
 
     ante_per_blackjack_wager: float
+    """The Ante per unit of the Blackjack wager (0 for a plain Blackjack player)."""
 
     blackjack_wager_return: float
+    """The Blackjack wager's expected net result per unit of it, the Ante not counted."""
 
     expected_per_blackjack_wager: float
+    """The player's expected net result per unit of the Blackjack wager, the Ante lost."""
 
     house_edge_per_blackjack_wager: float
+    """-expected_per_blackjack_wager: the house edge per unit of the Blackjack wager."""
 
     house_edge_per_total_wagered: float
+    """The house edge per unit of everything wagered (the Blackjack wager and the Ante)."""
 
     switch_rate: float
+    """The share of rounds (0 to 1) in which the player switches."""
 
 
 class GameFigureSet(Shape):
@@ -656,10 +366,13 @@ class GameFigureSet(Shape):
     """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
 
     decks: int
+    """The decks in the shoe."""
 
     rules: str
+    """The table's rules the figures assume, in words."""
 
     figures: list[GameFigures]
+    """One set of figures per game and kind of player."""
 
 
 class ParSheetFile(Shape):
@@ -672,64 +385,16 @@ class ParSheetFile(Shape):
     """The whole-game § 633b.4 figures (Switch Hands, Blackjack Premium) per deck count."""
 
 
-class JobError(Shape):
-    """Why a simulation job failed."""
-
-    error_type: str
-    """The croupier error's class, or InternalError."""
-    detail: str
-    """The error in one line."""
-    section: str | Absent | None = absent()
-    """The section the error cites (null: none); absent on an internal error."""
-
-
-class SimulationJob(Shape):
-    """A simulation job (``POST /simulations``, ``GET /simulations/{job}``)."""
-
-    job: str
-    """The job's id."""
-    status: Literal["queued", "preparing", "running", "done", "failed", "cancelled", "abandoned"]
-    """Where it is: abandoned when its server stopped touching it (its process is gone)."""
-    request: dict[str, Any]
-    """The simulation asked for, as the service read it."""
-    done: int
-    """Rounds dealt so far."""
-    total: int
-    """Rounds to deal."""
-    progress: float
-    """done / total."""
-    requested_by: str
-    """The staff member who started it."""
-    result: SimulatedParSheet | None
-    """Once done: the simulated par sheet (as croupier simulate --json); null until then."""
-    error: JobError | None
-    """Once failed: why; null otherwise."""
-
-
 __all__ = [
-    "EorCardEffect",
-    "EorCount",
-    "EorCounter",
-    "EorDetail",
-    "EorPerfectPlay",
-    "EorRankEffect",
-    "EorRow",
-    "EorRowCount",
-    "EorShoes",
-    "EorTable",
     "FaceUpCardPairs",
     "GameFigureSet",
     "GameFigures",
     "HitOdds",
     "HitOddsAward",
-    "JobError",
     "MeterAnalysis",
     "ParSheet",
     "ParSheetExact",
     "ParSheetFile",
     "ParSheetOutcome",
-    "SimulatedParSheet",
-    "SimulatedParSheetOutcome",
-    "SimulationJob",
     "WithoutTheFaceUpCard",
 ]

@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from croupier.operations.schemas import analysis, problems, reading, rounds
+from croupier.operations.schemas import analysis, eor, problems, reading, rounds, simulation
 from croupier.operations.schemas.document import Document
 
 DOCUMENTS: tuple[Document, ...] = (
     Document("analyze", "croupier analyze --json (a wager's exact par sheet)", analysis.ParSheet),
-    Document("eor", "croupier eor WAGER --json", analysis.EorDetail),
+    Document("eor", "croupier eor WAGER --json", eor.EorDetail),
     Document(
         "eor-table",
         "croupier eor --json (no wager, or several): the count-vulnerability table",
-        analysis.EorTable,
+        eor.EorTable,
     ),
     Document(
         "error",
@@ -29,7 +29,7 @@ DOCUMENTS: tuple[Document, ...] = (
         rounds.StoredRound,
     ),
     Document("settle", "croupier settle --json: each round file settled", rounds.SettledRounds),
-    Document("simulate", "croupier simulate --json", analysis.SimulatedParSheet),
+    Document("simulate", "croupier simulate --json", simulation.SimulatedParSheet),
     Document("wagers", "croupier wagers --json", reading.WagerList),
 )
 """The generated files, in name order; each helper module adds its own documents here."""

@@ -22,7 +22,7 @@ from fastapi.responses import Response
 
 from croupier.analysis.eor_table import default_decks, default_paytable, vulnerability
 from croupier.operations.presenters.eor import counter_conditions, detail_dict, unit_of
-from croupier.operations.schemas.analysis import EorDetail
+from croupier.operations.schemas.eor import EorDetail
 from croupier.service.jsontext import answer
 from croupier.wagers import get_wager
 

@@ -24,7 +24,7 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 
 from croupier.errors import LedgerLookupError
-from croupier.operations.schemas.analysis import SimulationJob
+from croupier.operations.schemas.simulation import SimulationJob
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.dependencies import EngineDep, ReaderDep, require
