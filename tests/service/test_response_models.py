@@ -6,13 +6,17 @@ declares (a key the model does not name refused) and written back by it unchange
 
 from __future__ import annotations
 
+import importlib
 import time
+import typing
 import uuid
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from fastapi.routing import APIRoute
+from starlette.responses import Response
 
 from croupier.operations.schemas import analysis, eor, problems, reading, rounds, simulation
 from croupier.service.routes.token import Token
@@ -184,3 +188,18 @@ def test_a_problem_is_its_model(server: Server) -> None:
         assert r.status_code >= 400 and r.headers["content-type"] == "application/problem+json"
         held(problems.Problem, r.json())
     assert {"errors", "violations"} <= {k for r in answers for k in r.json()}
+
+
+def test_no_answer_is_written_through_its_model() -> None:
+    """A route declaring a model of croupier.operations.schemas answers the JSON text it wrote
+    itself (a Response): FastAPI does not re-serialize it through the model, so the output is
+    unchanged — a par sheet's net_win of 25 is never written 25.0."""
+    declared = []
+    for name in ("eor", "reading", "rounds", "simulations", "tables"):
+        for route in importlib.import_module(f"croupier.service.routes.{name}").router.routes:
+            model = getattr(route, "response_model", None)
+            if isinstance(route, APIRoute) and "operations.schemas" in str(model):
+                declared.append(route.path)
+                returns = typing.get_type_hints(route.endpoint)["return"]
+                assert returns is Response, (route.path, returns)
+    assert len(declared) >= 17, declared

@@ -93,12 +93,23 @@ def paytables(
         200: {
             "content": {
                 "application/json": {
-                    "example": {
+                    "example": {  # excerpt: /parsheets/perfect-pairs?paytable=A&decks=6
                         "wager": "perfect-pairs",
                         "paytable": "A",
                         "decks": 6,
-                        "house_edge": "0.04101...",
-                        "outcomes": ["..."],
+                        "house_edge": 0.06109324758842444,
+                        "outcomes": [
+                            {
+                                "outcome": "perfect-pair",
+                                "label": "Perfect Pair",
+                                "pays": "25 to 1",
+                                "net_win": 25,
+                                "combinations": 780,
+                                "probability": 0.01607717041800643,
+                                "probability_exact": "5/311",
+                                "return": 0.40192926045016075,
+                            }
+                        ],
                     }
                 }
             }
