@@ -140,6 +140,19 @@ def parsheet(
     """As ``croupier analyze WAGER --json``: every outcome's exact count and probability, the
     pays, house edge, hit frequency, variance; for a progressive, the return as a function of
     the meters (``meter_analysis``)."""
+    return json_answer(parsheet_document(wager, paytable, decks, meter, amount, stake))
+
+
+def parsheet_document(
+    wager: str,
+    paytable: str | None,
+    decks: int | None,
+    meter: str | None,
+    amount: str | None,
+    stake: ProgressiveStake,
+) -> dict[str, Any]:
+    """The JSON of ``GET /parsheets/{wager}`` (:func:`parsheet`), as a dict: the web page's
+    explorer shows the same."""
     w = get_wager(wager.strip().lower())
     if paytable is None:
         keys = list(dict.fromkeys(t.key for t in w.paytables()))
@@ -165,4 +178,4 @@ def parsheet(
     d.update(
         {key: value for key, _, value in w.extra_figures(w.paytable(sheet.paytable, sheet.decks))}
     )
-    return json_answer(d)
+    return d
