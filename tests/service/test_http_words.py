@@ -84,6 +84,8 @@ def test_an_answer_matches_its_openapi_schema(server: Server) -> None:
     spec = httpx.get(f"{server.base}/openapi.json", timeout=60).json()
 
     def schema(method: str, path: str, status: str) -> dict[str, object]:
+        """The answer's schema; a model's (a $ref into components/schemas) with the components
+        beside it, so its own references resolve."""
         s: dict[str, object] = spec["paths"][path][method]["responses"][status]["content"][
             "application/json"
         ]["schema"]

@@ -20,8 +20,10 @@ from typing import Any, NamedTuple
 
 from fastapi import FastAPI
 from fastapi.dependencies.models import Dependant
+from pydantic import TypeAdapter
 
 from croupier.errors import CroupierError, citation, cite
+from croupier.operations.schemas.problems import Problem
 from croupier.progressive import Role
 from croupier.service.common import MAX_STORED_INT
 from croupier.service.dependencies import EVERY_ROLE, REQUIREMENTS
@@ -44,170 +46,21 @@ from croupier.service.query import LENIENT, nul_refusal, query_names, refusal
 from croupier.service.routes import api_routes
 from croupier.service.versioning import document as document_version
 
-PROBLEM_SCHEMA: dict[str, Any] = {
-    "title": "Problem",
-    "description": "RFC 9457 problem details: the croupier error's type, its one-line detail "
-    "and the section of 58 Pa. Code (or other rule) it cites.",
-    "type": "object",
-    "required": ["type", "title", "status", "detail", "instance", "error_type", "section"],
-    "properties": {
-        "type": {"type": "string", "format": "uri-reference"},
-        "title": {"type": "string"},
-        "status": {"type": "integer"},
-        "detail": {"type": "string"},
-        "instance": {"type": "string"},
-        "error_type": {"type": "string", "description": "The croupier.errors class."},
-        "section": {"type": ["string", "null"], "description": "The rule's section."},
-        "violations": {
-            "type": "array",
-            "description": "A Rules Submission's violations, each with its section.",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "message": {"type": "string"},
-                    "section": {"type": ["string", "null"]},
-                },
-            },
-        },
-        "pointer": {
-            "type": "string",
-            "description": "The JSON pointer (RFC 6901) of a body's string that is not Unicode "
-            "text (a lone surrogate): UnicodeTextError.",
-        },
-        "maximum": {
-            "type": "string",
-            "description": "The largest amount croupier takes, in dollars ($999,999,999.99), "
-            "when an amount was over it: AmountLimitError.",
-        },
-        "errors": {
-            "type": "array",
-            "description": "Where a request did not match its schema.",
-            "items": {
-                "type": "object",
-                "properties": {"where": {"type": "string"}, "message": {"type": "string"}},
-            },
-        },
-    },
-}
+
+def _problem_schemas() -> dict[str, dict[str, Any]]:
+    """The Problem schema (:class:`croupier.operations.schemas.problems.Problem`) and the shapes
+    it nests, as ``components.schemas`` holds them."""
+    body = TypeAdapter(Problem).json_schema(
+        mode="serialization", ref_template="#/components/schemas/{model}"
+    )
+    nested: dict[str, dict[str, Any]] = body.pop("$defs", {})
+    return {"Problem": body, **nested}
 
 
-def _obj(required: dict[str, Any], optional: dict[str, Any] | None = None) -> dict[str, Any]:
-    """An object schema with these properties (``required`` all present)."""
-    return {
-        "type": "object",
-        "properties": {**required, **(optional or {})},
-        "required": sorted(required),
-    }
+PROBLEM_SCHEMAS = _problem_schemas()
+PROBLEM_SCHEMA: dict[str, Any] = PROBLEM_SCHEMAS["Problem"]
+"""RFC 9457 problem details, from its model."""
 
-
-_S: dict[str, Any] = {"type": "string"}
-_NS: dict[str, Any] = {"type": ["string", "null"]}
-_I: dict[str, Any] = {"type": "integer"}
-_B: dict[str, Any] = {"type": "boolean"}
-_O: dict[str, Any] = {"type": "object"}
-_A: dict[str, Any] = {"type": "array", "items": {"type": "object"}}
-
-ROUND = _obj(
-    {
-        "table": _S,
-        "round": _S,
-        "submission": _S,
-        "submission_digest": {**_S, "description": "As `croupier check` prints it."},
-        "content_digest": _S,
-        "cards": {"type": ["string", "null"], "description": "The cards dealt, as text."},
-        "events": _A,
-        "settlement": _O,
-        "net_cents": _I,
-        "wagers": {"type": "array", "items": _S},
-        "progressives": _A,
-        "recorded_by": _S,
-        "settled_at": {**_S, "format": "date-time"},
-    },
-    {
-        "stored_already": {
-            **_B,
-            "description": "Present (true) when the answer settled nothing: the round was "
-            "stored already, or the answer is given again under its Idempotency-Key; its "
-            "awards are then the ledger's now (Content-Location names the round).",
-        },
-    },
-)
-"""A settled round's document (docs/schemas/service-round.schema.json)."""
-
-TABLE = _obj(
-    {
-        "table": _S,
-        "round": {
-            **_S,
-            "description": "The round's id (round-N), as GET /rounds/{table}/{id} "
-            "takes it once settled.",
-        },
-        "round_number": _I,
-        "submission_digest": _S,
-        "progressives": {"type": "array", "items": _S},
-        "phase": _S,
-        "allowed": {
-            "type": "array",
-            "items": _S,
-            "description": "Exactly the kinds of step the round would accept now (each asked "
-            "of the round: its phase, whose turn it is, the hand's cards, the Rules "
-            "Submission's options).",
-        },
-        "to_act": {
-            "type": "array",
-            "description": "The players whose decisions the round takes now: at Blackjack the "
-            "one in turn (the Switch Hands choice, highest seat first, then each hand from "
-            "seat 1), at Four Card Poker every seat yet to play or fold, at Criss-Cross Poker "
-            "every seat that may fold; empty when none (the dealer draws, or the round "
-            "settles).",
-            "items": _obj(
-                {
-                    "seat": _I,
-                    "hand": {
-                        "type": ["integer", "null"],
-                        "description": "The hand's number among the seat's hands, from 1 "
-                        "(null: the keep-or-switch choice, or a game of one hand a seat).",
-                    },
-                    "hands": _I,
-                    "cards": _S,
-                    "actions": {"type": "array", "items": _S},
-                }
-            ),
-        },
-        "cards": {"type": ["string", "null"], "description": "The cards dealt, as text."},
-        "events": _A,
-        "settlement": _O,
-        "net_cents": _I,
-    },
-    {
-        "settled": {**ROUND, "description": "After settle: the stored round."},
-        "voided": {**ROUND, "description": "After a void: the voided round, stored."},
-        "estimate": {
-            **_S,
-            "description": "Present when a share of a meter is shown at the "
-            "live meter before the round is settled.",
-        },
-    },
-)
-"""An open table's round so far (:mod:`croupier.service.routes.tables`)."""
-
-SUCCESS: dict[tuple[str, str], dict[str, Any]] = {
-    ("post", "/rounds/settle"): ROUND,
-    ("post", "/tables"): TABLE,
-    ("post", "/tables/{table}/steps"): TABLE,
-    ("post", "/tables/{table}/void"): TABLE,
-    ("delete", "/tables/{table}"): _obj(
-        {
-            "table": _S,
-            "closed": _B,
-            "closed_by": _S,
-            "closed_at": {**_S, "format": "date-time"},
-            "round_not_played": _S,
-        }
-    ),
-}
-"""The success body of each route that answers a ``Response`` it encodes itself (FastAPI can't
-see its shape): keyed by method and path."""
 
 INSTANCE_VALUES = {
     "table": "BJ-1",
@@ -417,7 +270,7 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
     facts = route_facts(app) if app is not None else {}
     config = getattr(app.state, "config", None) if app is not None else None
     max_body = int(getattr(config, "max_body", 1 << 20))
-    spec.setdefault("components", {}).setdefault("schemas", {})["Problem"] = PROBLEM_SCHEMA
+    spec.setdefault("components", {}).setdefault("schemas", {}).update(PROBLEM_SCHEMAS)
     for path, ops in spec.get("paths", {}).items():
         for method, op in ops.items():
             responses: dict[str, Any] = op.setdefault("responses", {})
@@ -446,7 +299,8 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
                     continue
                 json_body = (given.get("content") or {}).get("application/json")
                 if json_body is not None and not json_body.get("schema"):
-                    json_body["schema"] = SUCCESS.get((method, path), {"type": "object"})
+                    # every route declares its model (a test holds it); never an empty schema
+                    json_body["schema"] = {"type": "object"}
                 csv_body = (given.get("content") or {}).get("text/csv")
                 if csv_body is not None and not csv_body.get("schema"):
                     csv_body["schema"] = {"type": "string", "description": "CSV with a header"}
@@ -514,4 +368,4 @@ def install(app: FastAPI) -> None:
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-__all__ = ["PROBLEM_SCHEMA", "SUCCESS", "api_routes", "complete", "install"]
+__all__ = ["PROBLEM_SCHEMA", "PROBLEM_SCHEMAS", "api_routes", "complete", "install"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from pydantic import TypeAdapter
 
-from croupier.operations.schemas.analysis import (
+from croupier.operations.schemas.analysis import ParSheet
+from croupier.operations.schemas.strategy import (
     FourCardPokerStrategy,
     GameAnalysis,
-    ParSheet,
     Strategy,
     SwitchHandsStrategy,
 )

@@ -1,334 +1,405 @@
-"""The analysis commands' ``--json`` documents: ``analyze`` (a wager's exact par sheet),
-``analyze switch-hands|blackjack-premium`` (a game's figures) and ``strategy GAME``."""
+"""A wager's exact par sheet as croupier writes it (``croupier analyze WAGER --json``, ``GET
+/parsheets/{wager}``; ``croupier parsheet --json``), with the hit odds of its progressive levels
+and the whole-game figures of § 633b.4. The count analysis is in
+:mod:`~croupier.operations.schemas.eor`, a simulated par sheet in
+:mod:`~croupier.operations.schemas.simulation`.
+
+Units: a return, an edge, a net win or a standard deviation is *per unit wagered* — a fraction of
+the initial wager (``-0.04`` is 4% of the wager lost; ``25`` is 25 times the wager won); a
+probability, frequency or share is a fraction from 0 to 1; an exact figure is a fraction ``p/q``
+beside its decimal; money is integer cents (US$ 0.01) beside its text for people (``"$5"``); an
+increment rate written as text is a percentage (``"18.5%"``).
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import ConfigDict, Field
+from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.values import (
-    Cents,
+from croupier.operations.schemas.absent import (
+    Absent,
     Citation,
-    PaytableDigest,
-    Ratio,
+    Fraction,
+    Number,
     Section,
-    SkipJsonSchema,
+    Sha256,
     absent,
 )
 
 
 class ParSheetOutcome(Shape):
-    """one line of the par sheet: an outcome, its pay, how often and what it returns"""
+    """One outcome of an exact par sheet: its count of combinations and probability."""
 
     outcome: str
+    """The outcome's id (the paytable line's key; "lose" for no winning combination)."""
+
     label: str
+    """The outcome in words, as the paytable names it."""
+
     pays: str
-    net_win: float
-    """net win per unit wagered (e.g. 0.95 for 19 to 20)"""
+    """What it pays, as printed ("25 to 1", "100% of Progressive ($50,000)")."""
+
+    net_win: Number
+    """Net win per unit wagered (a fraction of the initial wager: 25 for 25 to 1, 0.95 for 19 to
+    20, -1 for a loss); written whole when it is whole."""
+
     combinations: int
+    """The deals counted that end in this outcome (of total_combinations)."""
+
     probability: float
-    probability_exact: Ratio
+    """combinations / total_combinations, from 0 to 1."""
+
+    probability_exact: Fraction
+    """The probability as an exact fraction p/q."""
+
     return_: float = Field(alias="return")
-    """the outcome's share of the expected return, per unit wagered"""
+    """This outcome's share of the expected return: probability × net_win, per unit wagered."""
+
+
+class FaceUpCardPairs(Shape):
+    """How many player hand and face-up card pairs the strategy folds, plays 1x and 3x."""
+
+    fold: int
+    """Pairs of the player's hand and the dealer's face-up card the strategy folds."""
+
+    play_1x: int
+    """Pairs it plays with a Play wager of 1× the Ante."""
+
+    play_3x: int
+    """Pairs it plays with a Play wager of 3× the Ante."""
 
 
 class ParSheetExact(Shape):
-    """the par sheet's figures as exact fractions"""
+    """The par sheet's figures as exact fractions (p/q)."""
 
-    expected_return: str
-    house_edge: str
-    hit_frequency: str
-    variance: str
+    expected_return: Fraction
+    """The expected return per unit wagered, p/q."""
 
+    house_edge: Fraction
+    """The house edge per unit wagered, p/q."""
 
-class PlayCounts(Shape):
-    """how many of the player's hands and the face-up cards fold, play 1× and play 3×"""
+    hit_frequency: Fraction
+    """The hit frequency, p/q."""
 
-    fold: int
-    play_1x: int
-    play_3x: int
+    variance: Fraction
+    """The variance of the net win per unit wagered (in squared units of the wager), p/q."""
 
 
 class FourCardPokerExact(Shape):
-    """Four Card Poker's figures as exact fractions, reading the dealer's face-up card"""
+    """Four Card Poker's Ante and Play figures as exact fractions (p/q), the strategy reading the
+    dealer's face-up card."""
 
-    house_edge_per_ante: str
-    house_edge_per_total_wagered: str
-    player_hand_and_face_up_card_pairs: PlayCounts
+    house_edge_per_ante: Fraction
+    """The house edge as a fraction of the Ante, p/q."""
+
+    house_edge_per_total_wagered: Fraction
+    """The house edge as a fraction of everything wagered (Ante and Play), p/q."""
+
+    player_hand_and_face_up_card_pairs: FaceUpCardPairs
+    """How the strategy plays each pair of player hand and face-up card."""
 
 
 class MeterAnalysis(Shape):
-    """the progressive wager's return as its meters move"""
+    """A progressive wager's return as a function of its meters."""
 
     wager_amount: str
-    wager_amount_cents: Cents
+    """The progressive wager's amount, for people ("$5")."""
+
+    wager_amount_cents: int
+    """The progressive wager's amount, in integer cents."""
+
     fixed_return: float
+    """The expected return per unit wagered with every meter at 0 (what the fixed pays give)."""
+
     return_per_1000_on_meter: dict[str, float]
+    """By meter level: how much the expected return (per unit wagered) rises for each $1,000 on
+    that meter."""
+
     return_at_meters: float
+    """The expected return per unit wagered at the meters analysed (the par sheet's)."""
+
     return_at_seed: float
+    """The expected return per unit wagered with every meter at its seed."""
+
     top_meter: str
-    breakeven_meter: str
-    breakeven_meter_cents: Cents
+    """The level of the top award's meter."""
+
+    breakeven_meter: str | None
+    """The top meter's amount at which the expected return is 0, the other meters at their
+    seeds, for people ("$556,070.76"); null when no line pays a share of it or the wager is
+    positive at any amount."""
+
+    breakeven_meter_cents: int | None
+    """The same amount in integer cents; null with breakeven_meter."""
+
     positive_at_seed: bool
+    """Whether the expected return is 0 or better with every meter at its seed."""
+
     increment_rate: float
+    """The share of each wager the paytable sends to the meters and reserve (a fraction of the
+    wager: 0.185 for 18.5%)."""
+
     long_run_return: float
-    long_run_return_exact: Ratio
-    reseed_funding: Literal["reserve", "house"]
-    """who pays each reseed in the long-run return: the reserve (default) or the house"""
+    """The expected return per unit wagered in the long run, every increment paid back through
+    the meters and each reseed funded as reseed_funding says."""
+
+    long_run_return_exact: Fraction
+    """The long-run return as an exact fraction p/q."""
+
     envy_per_other_player: float
+    """The expected envy bonus per unit wagered that one other player holding the wager brings
+    (0 without envy bonuses)."""
+
+    reseed_funding: Literal["reserve", "house"]
+    """Who pays each reseed in the long-run return: the reserve (default) or the house."""
 
 
-class BlindFigures(Shape):
-    """Four Card Poker without reading the dealer's face-up card"""
+class WithoutTheFaceUpCard(Shape):
+    """The figures when the dealer's face-up card is not used by the strategy."""
 
     house_edge_per_ante: float
+    """The house edge as a fraction of the Ante."""
+
     house_edge_per_total_wagered: float
+    """The house edge as a fraction of everything wagered (Ante and Play)."""
+
     strategy: dict[str, float]
+    """The share of hands (0 to 1) the strategy folds ("fold"), plays 1× ("play_1x") and plays
+    3× ("play_3x")."""
 
 
 class HitOddsAward(Shape):
-    """one award paid from a progressive level's meter"""
+    """One award of a progressive level, and its odds."""
 
     outcome: str
+    """The outcome's id (the paytable line's key)."""
+
     label: str
+    """The outcome in words."""
+
     pays: str
+    """What it pays from the level's meter, as printed ("10% of Progressive")."""
+
     probability: float
-    probability_exact: Ratio
+    """The probability that a wager wins it, from 0 to 1."""
+
+    probability_exact: Fraction
+    """Exact fraction p/q."""
+
     odds: str
-    """"1 in N" (N = 1/probability, rounded unless whole); "never\""""
+    """"1 in N" (N = 1/probability, rounded unless whole); "never"."""
 
 
 class HitOdds(Shape):
-    """a progressive level's hit odds"""
+    """A progressive level's hit odds (N.J.A.C. 13:69D-1.52(e)(4))."""
 
     level: str
+    """The meter level ("Progressive", "Mega", …)."""
+
     probability: float
-    """probability that a wager wins any award from this level's meter"""
-    probability_exact: Ratio
+    """Probability that a wager wins any award from this level's meter."""
+
+    probability_exact: Fraction
+    """Exact fraction p/q."""
+
     one_in: float | None
-    """N of 1 in N; null when the level cannot be hit"""
-    one_in_exact: Annotated[str, Field(pattern=r"^-?[0-9]+/[0-9]+$")] | None
+    """N of 1 in N (1/probability); null when the level cannot be hit."""
+
+    one_in_exact: Fraction | None
+    """N as an exact fraction p/q; null when the level cannot be hit."""
+
     odds: str
+    """"1 in N", N rounded unless whole; "never" when the level cannot be hit."""
+
     awards: list[HitOddsAward]
+    """Each award paid from this level's meter."""
 
 
 class ParSheet(Shape):
-    """``croupier analyze WAGER``: a wager's exact par sheet"""
+    """A wager's exact par sheet (``croupier analyze WAGER --json``, ``GET /parsheets/{wager}``)."""
 
     wager: str
+    """The wager's id."""
+
     wager_name: str
+    """The wager's name."""
+
     section: Section
+    """The section or paragraph of 58 Pa. Code, bare: "633b.1(e)"."""
+
     citation: Citation
+    """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
+
     paytable: str
+    """The paytable's id."""
+
     paytable_citation: str
+    """Where the paytable is printed ("58 Pa. Code § 633b.1(f)"), or what it is when the
+    regulation does not print it."""
+
     paytable_source: str
+    """The file the paytable was read from (a built-in paytable file, or the user's)."""
+
     paytable_in_regulation: bool
+    """Whether the regulation prints the paytable."""
+
     paytable_example: bool
-    """a paytable croupier made up as an example (not PA text, not any casino's table)"""
+    """A paytable croupier made up as an example (not PA text, not any casino's table)."""
+
     decks: int
+    """The decks in the shoe."""
+
     shoe: str
+    """The shoe in words ("6-deck shoe")."""
+
     method: str
+    """How the figures were made: "exact" (every deal counted)."""
+
     counting: str
+    """What was counted, in words: which cards are dealt, ordered or not, from which shoe."""
+
     outcomes: list[ParSheetOutcome]
+    """Every outcome, its combinations, probability, pay and share of the return."""
+
     total_combinations: int
+    """The deals counted."""
+
     expected_return: float
+    """The expected net win per unit wagered (negative: the house wins)."""
+
     house_edge: float
+    """-expected_return, per unit wagered."""
+
     hit_frequency: float
+    """The probability that the wager wins (a push is not a hit), from 0 to 1."""
+
     standard_deviation: float
-    paytable_sha256: PaytableDigest
-    hit_odds: list[HitOdds] | SkipJsonSchema[None] = absent(
-        "each progressive level's hit odds (N.J.A.C. 13:69D-1.52(e)(4)); absent without a "
-        "progressive"
-    )
+    """The standard deviation of the net win, per unit wagered."""
+
     exact: ParSheetExact | FourCardPokerExact
-    wager_amount: str | SkipJsonSchema[None] = absent()
-    wager_amount_cents: int | SkipJsonSchema[None] = absent("money in integer cents")
-    meters: dict[str, str] | SkipJsonSchema[None] = absent()
-    meters_cents: dict[str, Cents] | SkipJsonSchema[None] = absent()
-    progressive_stake: str | SkipJsonSchema[None] = absent()
-    increment_rate: float | SkipJsonSchema[None] = absent()
-    meter_analysis: MeterAnalysis | SkipJsonSchema[None] = absent()
-    without_the_face_up_card: BlindFigures | SkipJsonSchema[None] = absent()
-    house_edge_per_ante: float | SkipJsonSchema[None] = absent()
-    house_edge_per_total_wagered: float | SkipJsonSchema[None] = absent()
-    average_total_wager_in_antes: float | SkipJsonSchema[None] = absent()
-    strategy: dict[str, float] | SkipJsonSchema[None] = absent()
+    """The figures as exact fractions."""
+
+    wager_amount: str | Absent = absent()
+    """A progressive wager: its amount, for people ("$5"); absent otherwise."""
+
+    wager_amount_cents: int | Absent = absent()
+    """A progressive wager: its amount in integer cents; absent otherwise."""
+
+    meters: dict[str, str] | Absent = absent()
+    """A progressive wager: the amount on each meter the pays were valued at, by level, for
+    people; absent otherwise."""
+
+    meters_cents: dict[str, int] | Absent = absent()
+    """The same amounts in integer cents, by level."""
+
+    progressive_stake: Literal["collected", "returned"] | Absent = absent()
+    """A progressive wager: whether a meter award is the whole payment, the stake collected
+    (the default reading), or paid on top of the returned stake; absent otherwise."""
+
+    increment_rate: float | Absent = absent()
+    """A progressive wager: the share of each wager sent to the meters and reserve (a fraction
+    of the wager: 0.185 for 18.5%); absent when the paytable prints none."""
+
+    meter_analysis: MeterAnalysis | Absent = absent()
+    """A progressive wager: its return as a function of the meters; absent otherwise."""
+
+    without_the_face_up_card: WithoutTheFaceUpCard | Absent = absent()
+    """Four Card Poker: the figures of a strategy that does not read the dealer's face-up
+    card, for comparison."""
+
+    house_edge_per_ante: float | Absent = absent()
+    """Four Card Poker: the house edge as a fraction of the Ante."""
+
+    house_edge_per_total_wagered: float | Absent = absent()
+    """Four Card Poker: the house edge as a fraction of everything wagered (Ante and Play)."""
+
+    average_total_wager_in_antes: float | Absent = absent()
+    """Four Card Poker: the Ante and Play wagered on average, in Antes."""
+
+    strategy: dict[str, float] | Absent = absent()
+    """Four Card Poker: the share of hands (0 to 1) the strategy folds ("fold"), plays 1×
+    ("play_1x") and plays 3× ("play_3x")."""
+
+    paytable_sha256: Sha256
+    """SHA-256 of the paytable's canonical data (croupier.paytables.paytable_digest)."""
+
+    hit_odds: list[HitOdds] | Absent = absent()
+    """Each progressive level's hit odds (N.J.A.C. 13:69D-1.52(e)(4)); absent without a progressive."""
 
 
 class GameFigures(Shape):
-    """a game's figures for one kind of player"""
+    """A whole game's § 633b.4 figures for one player's strategy."""
 
     game: str
+    """The game: "switch-hands" or "blackjack-premium"."""
+
     player: str
+    """The kind of player, in words: with the Switch Hands Ante, or plain Blackjack."""
+
     tie_blackjack_pays_1_to_2: bool
+    """Whether the optional 1 to 2 pay on a tied Blackjack is offered (§ 633b.4(i)(2)(ii))."""
+
     ante_per_blackjack_wager: float
+    """The Ante per unit of the Blackjack wager (0 for a plain Blackjack player)."""
+
     blackjack_wager_return: float
+    """The Blackjack wager's expected net result per unit of it, the Ante not counted."""
+
     expected_per_blackjack_wager: float
+    """The player's expected net result per unit of the Blackjack wager, the Ante lost."""
+
     house_edge_per_blackjack_wager: float
+    """-expected_per_blackjack_wager: the house edge per unit of the Blackjack wager."""
+
     house_edge_per_total_wagered: float
+    """The house edge per unit of everything wagered (the Blackjack wager and the Ante)."""
+
     switch_rate: float
+    """The share of rounds (0 to 1) in which the player switches."""
 
 
-class GameAnalysis(Shape):
-    """``croupier analyze switch-hands|blackjack-premium``: a game's figures"""
+class GameFigureSet(Shape):
+    """A whole game's § 633b.4 figures (Switch Hands, Blackjack Premium) at one deck count."""
 
-    game: str
     section: Section
+    """The section or paragraph of 58 Pa. Code, bare: "633b.1(e)"."""
+
     citation: Citation
+    """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
+
+    decks: int
+    """The decks in the shoe."""
+
     rules: str
-    strategy: str
-    premium_colored_pays: str
+    """The table's rules the figures assume, in words."""
+
     figures: list[GameFigures]
+    """One set of figures per game and kind of player."""
 
 
-class MoveValues(Shape):
-    """the expected value of each decision on one hand against one upcard"""
+class ParSheetFile(Shape):
+    """``croupier parsheet --json`` (and the parsheets.json of --out)."""
 
-    stand: float
-    hit: float
-    double: float
-    split: float | SkipJsonSchema[None] = absent()
-    surrender: float | SkipJsonSchema[None] = absent()
+    parsheets: list[ParSheet]
+    """Every exact par sheet asked for, each as croupier analyze --json prints it."""
 
-
-class ChartRow(Shape):
-    """one row of the basic strategy chart: a hand, the decision and its values by upcard"""
-
-    kind: str
-    hand: str
-    actions: dict[str, str]
-    ev: dict[str, MoveValues]
-
-
-class BlackjackStrategy(Shape):
-    """the basic strategy chart of a Blackjack table"""
-
-    model_config = ConfigDict(title="croupier strategy blackjack --json")
-
-    game: Literal["blackjack"]
-    sections: list[str]
-    rules: str
-    house_edge: float
-    strategy: str
-    chart: list[ChartRow]
-
-
-class AnteBonus(Shape):
-    """the Ante bonus pays of the paytable"""
-
-    four_of_a_kind: str = Field(alias="four-of-a-kind")
-    straight_flush: str = Field(alias="straight-flush")
-    three_of_a_kind: str = Field(alias="three-of-a-kind")
-
-
-class StrategyRule(Shape):
-    """one rule of the strategy without the face-up card"""
-
-    hands: str
-    decision: str
-    player_hands: int
-    exceptions: int
-
-
-class Frequency(Shape):
-    """how often the strategy folds, plays 1× and plays 3×"""
-
-    fold: float
-    play_1x: float
-    play_3x: float
-
-
-class ByRank(Shape):
-    """the decision by the dealer's face-up rank"""
-
-    two: str = Field(alias="2")
-    three: str = Field(alias="3")
-    four: str = Field(alias="4")
-    five: str = Field(alias="5")
-    six: str = Field(alias="6")
-    seven: str = Field(alias="7")
-    eight: str = Field(alias="8")
-    nine: str = Field(alias="9")
-    ten: str = Field(alias="T")
-    jack: str = Field(alias="J")
-    queen: str = Field(alias="Q")
-    king: str = Field(alias="K")
-    ace: str = Field(alias="A")
-
-
-class FaceUpRow(Shape):
-    """one group of the player's hands and its decision against each face-up rank"""
-
-    hands: str
-    decisions: ByRank
-    exceptions: int
-    deals: int
-
-
-class FaceUpStrategy(Shape):
-    """the strategy reading the dealer's face-up card"""
-
-    by_face_up_rank: list[FaceUpRow]
-    house_edge_per_ante: float
-    house_edge_per_total_wagered: float
-    frequency: Frequency
-
-
-class FourCardPokerStrategy(Shape):
-    """the Four Card Poker strategy, without and with the dealer's face-up card"""
-
-    model_config = ConfigDict(title="croupier strategy four-card-poker --json")
-
-    game: Literal["four-card-poker"]
-    section: Section
-    citation: Citation
-    paytable: str
-    ante_bonus: AnteBonus
-    rule: list[StrategyRule]
-    house_edge_per_ante: float
-    house_edge_per_total_wagered: float
-    average_total_wager_in_antes: float
-    frequency: Frequency
-    with_the_face_up_card: FaceUpStrategy
-
-
-class SwitchChoice(Shape):
-    """keep or switch one pair of hands against one upcard"""
-
-    switch: bool
-    keep_ev: float
-    switch_ev: float
-
-
-class SwitchHandsStrategy(Shape):
-    """when to switch the hands' second cards (§ 633b.4(f))"""
-
-    model_config = ConfigDict(title="croupier strategy switch-hands --json")
-
-    game: Literal["switch-hands", "blackjack-premium"]
-    section: Section
-    citation: Citation
-    rules: str
-    tie_blackjack_pays_1_to_2: bool
-    switch_rate: float
-    chart: dict[str, dict[str, SwitchChoice]]
-    """the player's hands → the upcard → keep or switch"""
-
-
-Strategy = Annotated[
-    BlackjackStrategy | FourCardPokerStrategy | SwitchHandsStrategy,
-    Field(discriminator="game"),
-]
-"""``croupier strategy GAME --json``: one shape per game, told apart by ``game``."""
+    games: list[GameFigureSet] | Absent = absent()
+    """The whole-game § 633b.4 figures (Switch Hands, Blackjack Premium) per deck count."""
 
 
 __all__ = [
-    "BlackjackStrategy",
-    "FourCardPokerStrategy",
-    "GameAnalysis",
+    "FaceUpCardPairs",
+    "FourCardPokerExact",
+    "GameFigureSet",
+    "GameFigures",
+    "HitOdds",
+    "HitOddsAward",
+    "MeterAnalysis",
     "ParSheet",
-    "Strategy",
-    "SwitchHandsStrategy",
+    "ParSheetExact",
+    "ParSheetFile",
+    "ParSheetOutcome",
+    "WithoutTheFaceUpCard",
 ]

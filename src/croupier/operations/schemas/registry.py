@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from croupier.operations.schemas.analysis import GameAnalysis, ParSheet, Strategy
+from croupier.operations.schemas import analysis, eor, problems, reading, rounds, simulation
 from croupier.operations.schemas.checks import CheckedDigests, ParSheetVerification, Violations
 from croupier.operations.schemas.document import Document
 from croupier.operations.schemas.games import (
@@ -15,10 +15,11 @@ from croupier.operations.schemas.games import (
 )
 from croupier.operations.schemas.meters import METERS
 from croupier.operations.schemas.settlement import PlayedRound
+from croupier.operations.schemas.strategy import GameAnalysis, Strategy
 from croupier.table.record import RoundFile
 
 DOCUMENTS: tuple[Document, ...] = (
-    Document("analyze", "croupier analyze --json (a wager's exact par sheet)", ParSheet),
+    Document("analyze", "croupier analyze --json (a wager's exact par sheet)", analysis.ParSheet),
     Document(
         "analyze-game", "croupier analyze switch-hands|blackjack-premium --json", GameAnalysis
     ),
@@ -52,21 +53,33 @@ DOCUMENTS: tuple[Document, ...] = (
     ),
     Document("strategy", "croupier strategy GAME --json (one shape per game)", Strategy),
     Document("verify-parsheets", "croupier verify-parsheets --json", ParSheetVerification),
+    Document("eor", "croupier eor WAGER --json", eor.EorDetail),
+    Document(
+        "eor-table",
+        "croupier eor --json (no wager, or several): the count-vulnerability table",
+        eor.EorTable,
+    ),
+    Document(
+        "error",
+        "An error of any croupier command under --json (stdout; exit status 2)",
+        problems.CommandError,
+    ),
+    Document(
+        "parsheet", "croupier parsheet --json (and parsheets.json of --out)", analysis.ParSheetFile
+    ),
+    Document("paytables", "croupier paytables --json", reading.PaytableList),
+    Document(
+        "service-round",
+        "croupier serve: a settled round (POST /rounds/settle, GET /rounds/{table}/{round}, "
+        "GET /rounds, the 'settled' of a table's settle step, the 'voided' of a table's void)",
+        rounds.StoredRound,
+    ),
+    Document("settle", "croupier settle --json: each round file settled", rounds.SettledRounds),
+    Document("simulate", "croupier simulate --json", simulation.SimulatedParSheet),
+    Document("wagers", "croupier wagers --json", reading.WagerList),
     *METERS,
 )
 """The generated files, in name order; each helper module adds its own documents here."""
 
-HAND_WRITTEN: frozenset[str] = frozenset(
-    {
-        "eor",
-        "eor-table",
-        "error",
-        "parsheet",
-        "paytables",
-        "service-round",
-        "settle",
-        "simulate",
-        "wagers",
-    }
-)
+HAND_WRITTEN: frozenset[str] = frozenset()
 """Files under docs/schemas not yet generated from a model (empty when every one is)."""

@@ -18,9 +18,12 @@ from functools import lru_cache
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
+from fastapi.responses import Response
 
 from croupier.analysis.eor_table import default_decks, default_paytable, vulnerability
 from croupier.operations.presenters.eor import counter_conditions, detail_dict, unit_of
+from croupier.operations.schemas.eor import EorDetail
+from croupier.service.jsontext import answer
 from croupier.wagers import get_wager
 
 router = APIRouter()
@@ -57,7 +60,11 @@ def eor_document(
     return detail_dict(vulnerability(w, key, d, cond), unit_cents)
 
 
-@router.get("/eor/{wager}", summary="Count analysis of a wager: effect of removal, count, gain")
+@router.get(
+    "/eor/{wager}",
+    response_model=EorDetail,
+    summary="Count analysis of a wager: effect of removal, count, gain",
+)
 def eor(
     wager: Annotated[str, Path(max_length=60, description="A wager id (`GET /wagers`).")],
     paytable: Annotated[str | None, Query(max_length=60, description="Paytable id.")] = None,
@@ -75,12 +82,14 @@ def eor(
     trigger: Annotated[
         int | None, Query(ge=-50, le=50, description="True count to bet at (default: own).")
     ] = None,
-) -> dict[str, Any]:
+) -> Response:
     """As ``croupier eor WAGER --json``: the exact effect of removal of each rank (and card), the
     balanced count's tags, the true count where the wager turns positive, and the simulated
     counter's gain per shoe and per hour (``win_per_hour_cents`` at ``unit`` dollars a bet)."""
-    return eor_document(
-        wager, paytable, decks, shoes, seed, penetration, seats, rounds_per_hour, unit, trigger
+    return answer(
+        eor_document(
+            wager, paytable, decks, shoes, seed, penetration, seats, rounds_per_hour, unit, trigger
+        )
     )
 
 

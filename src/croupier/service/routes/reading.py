@@ -13,24 +13,28 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import Response
 
 from croupier.analysis.meters import meter_return
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError, InputError, UnknownPaytableError
 from croupier.operations.presenters.arguments import meter_arg, money
 from croupier.operations.presenters.paytables import paytable_dict, section_of, wager_dict
+from croupier.operations.schemas.analysis import ParSheet
+from croupier.operations.schemas.reading import Health, PaytableList, WagerList
 from croupier.paytables import builtin_paytables
 from croupier.progressive.migrate import current_revision as ledger_revision
 from croupier.service import store
 from croupier.service.auth import read_token
+from croupier.service.jsontext import answer as json_answer
 from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
 router = APIRouter()
 
 
-@router.get("/health", summary="Whether the service and its database answer")
-def health(request: Request) -> dict[str, Any]:
+@router.get("/health", response_model=Health, summary="Whether the service and its database answer")
+def health(request: Request) -> Response:
     """The schema revisions of the ledger and the service; to a staff member (a valid bearer
     token, not required) also the database it serves (password hidden) — where the casino's
     records are is not for anyone who can reach the port."""
@@ -46,25 +50,29 @@ def health(request: Request) -> dict[str, Any]:
         try:
             read_token(ledger, token.strip())
         except CroupierError:
-            return answer  # a health check answers; a bad token only sees less
+            return json_answer(answer)  # a health check answers; a bad token sees less
         answer["database"] = ledger.display_url
-    return answer
+    return json_answer(answer)
 
 
-@router.get("/wagers", summary="The wagers croupier settles and analyses")
-def wagers() -> dict[str, Any]:
+@router.get("/wagers", response_model=WagerList, summary="The wagers croupier settles and analyses")
+def wagers() -> Response:
     """As ``croupier wagers --json``: id, name, game, section, the cards each reads, deck counts
     and paytables."""
-    return {"wagers": [wager_dict(w) for w in all_wagers()]}
+    return json_answer({"wagers": [wager_dict(w) for w in all_wagers()]})
 
 
-@router.get("/paytables", summary="The paytables printed in the regulation, with their sections")
+@router.get(
+    "/paytables",
+    response_model=PaytableList,
+    summary="The paytables printed in the regulation, with their sections",
+)
 def paytables(
     section: Annotated[
         str | None, Query(description="A section (633b.2) or a wager id; omit for all.")
     ] = None,
     paytable: Annotated[str | None, Query(description="Only this paytable id.")] = None,
-) -> dict[str, Any]:
+) -> Response:
     """As ``croupier paytables --json``: each paytable's section, id, decks, citation, source,
     lines (pays as printed, envy in cents), and its progressive meters."""
     book = builtin_paytables()
@@ -74,22 +82,34 @@ def paytables(
         tables = [t for t in tables if t.key.upper() == paytable.upper()]
         if not tables:
             raise UnknownPaytableError(f"no paytable {paytable!r} in § {wanted or 'any section'}")
-    return {"paytables": [paytable_dict(t) for t in tables]}
+    return json_answer({"paytables": [paytable_dict(t) for t in tables]})
 
 
 @router.get(
     "/parsheets/{wager}",
+    response_model=ParSheet,
     summary="The exact par sheet of a wager × paytable × deck count",
     responses={
         200: {
             "content": {
                 "application/json": {
-                    "example": {
+                    "example": {  # excerpt: /parsheets/perfect-pairs?paytable=A&decks=6
                         "wager": "perfect-pairs",
                         "paytable": "A",
                         "decks": 6,
-                        "house_edge": "0.04101...",
-                        "outcomes": ["..."],
+                        "house_edge": 0.06109324758842444,
+                        "outcomes": [
+                            {
+                                "outcome": "perfect-pair",
+                                "label": "Perfect Pair",
+                                "pays": "25 to 1",
+                                "net_win": 25,
+                                "combinations": 780,
+                                "probability": 0.01607717041800643,
+                                "probability_exact": "5/311",
+                                "return": 0.40192926045016075,
+                            }
+                        ],
                     }
                 }
             }
@@ -116,10 +136,23 @@ def parsheet(
     stake: Annotated[
         ProgressiveStake, Query(description="Whether a meter award returns the stake.")
     ] = ProgressiveStake.COLLECTED,
-) -> dict[str, Any]:
+) -> Response:
     """As ``croupier analyze WAGER --json``: every outcome's exact count and probability, the
     pays, house edge, hit frequency, variance; for a progressive, the return as a function of
     the meters (``meter_analysis``)."""
+    return json_answer(parsheet_document(wager, paytable, decks, meter, amount, stake))
+
+
+def parsheet_document(
+    wager: str,
+    paytable: str | None,
+    decks: int | None,
+    meter: str | None,
+    amount: str | None,
+    stake: ProgressiveStake,
+) -> dict[str, Any]:
+    """The JSON of ``GET /parsheets/{wager}`` (:func:`parsheet`), as a dict: the web page's
+    explorer shows the same."""
     w = get_wager(wager.strip().lower())
     if paytable is None:
         keys = list(dict.fromkeys(t.key for t in w.paytables()))

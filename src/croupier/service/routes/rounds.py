@@ -26,6 +26,7 @@ from fastapi.responses import Response
 
 from croupier.errors import InputError, LedgerLookupError, suggest
 from croupier.names import TABLE, exact
+from croupier.operations.schemas.rounds import RoundList, RoundSummary, StoredRound
 from croupier.progressive import Role, StaffMember
 from croupier.progressive.report import check_period
 from croupier.service import store
@@ -36,7 +37,7 @@ from croupier.service.common import (
 )
 from croupier.service.dependencies import LedgerDep, Once, ReaderDep, report_reader, require
 from croupier.service.examples import ROUND_EXAMPLE
-from croupier.service.jsontext import dumps
+from croupier.service.jsontext import answer, dumps
 from croupier.service.paid import (
     as_ledger_has_it,
     book_for,
@@ -89,6 +90,7 @@ def stored_answer(
 @router.post(
     "/rounds/settle",
     status_code=201,
+    response_model=StoredRound,
     summary="Settle a round file and store it",
     responses={
         200: {
@@ -207,7 +209,9 @@ def round_filters(
     return {"table": table, "since": since, "until": until, "wager": wager}
 
 
-@router.get("/rounds", summary="The stored rounds, by table, period and wager")
+@router.get(
+    "/rounds", response_model=RoundList, summary="The stored rounds, by table, period and wager"
+)
 def list_rounds(
     ledger: LedgerDep,
     reader: ReaderDep,
@@ -215,7 +219,7 @@ def list_rounds(
     filters: Annotated[Filters, Depends(round_filters)],
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
     offset: Annotated[int, Query(ge=0, le=MAX_STORED_INT)] = 0,
-) -> dict[str, Any]:
+) -> Response:
     """Every stored round matching the filters, oldest first: their settlement documents, each
     progressive line's awards as the ledger has them now (``ledger``; what was recorded at
     settlement as ``as_settled``, :func:`croupier.service.paid.as_ledger_has_it`)."""
@@ -227,15 +231,18 @@ def list_rounds(
             sa.select(sa.func.count()).select_from(round_query(**filters).subquery())
         ).scalar_one()
     book = book_for(ledger, docs)  # each award as the ledger has it now
-    return {
-        "count": int(total),
-        "offset": offset,
-        "rounds": [as_ledger_has_it(d, book) for d in docs],
-    }
+    return answer(
+        {
+            "count": int(total),
+            "offset": offset,
+            "rounds": [as_ledger_has_it(d, book) for d in docs],
+        }
+    )
 
 
 @router.get(
     "/rounds/summary",
+    response_model=RoundSummary,
     summary="Handle (amount wagered), the players' net win and the hold by wager",
 )
 def summary(
@@ -243,7 +250,7 @@ def summary(
     reader: ReaderDep,
     _member: Reports,
     filters: Annotated[Filters, Depends(round_filters)],
-) -> dict[str, Any]:
+) -> Response:
     """Per wager, over the rounds matching the filters (with ``?wager=``, that wager's row
     only): rounds, lines settled, the handle — the amount wagered on them (``stake_cents``) —,
     the players' net win (``win_cents``) and the hold, what the table kept (``hold_cents`` =
@@ -295,13 +302,13 @@ def summary(
                 t["pending_cents"] += result.pending_cents
                 t["voided_cents"] += result.voided_cents
     wagers = [{"wager": w, **t, "hold_cents": -t["win_cents"]} for w, t in sorted(totals.items())]
-    return {"rounds": rounds, "voided_rounds": voided, "filters": filters, "wagers": wagers}
+    return answer({"rounds": rounds, "voided_rounds": voided, "filters": filters, "wagers": wagers})
 
 
-@router.get("/rounds/{table}/{round_id}", summary="One stored round")
+@router.get("/rounds/{table}/{round_id}", response_model=StoredRound, summary="One stored round")
 def get_round(
     ledger: LedgerDep, reader: ReaderDep, _member: Staff, table: str, round_id: str
-) -> dict[str, Any]:
+) -> Response:
     """The settlement document of round ``round_id`` of ``table``: each progressive line's
     awards as the ledger has them now — status, who validated or voided them, the amount paid —
     with what was recorded at settlement beside them (``as_settled``); the stored text is the
@@ -309,4 +316,4 @@ def get_round(
     found = stored_round(reader, ledger, table, round_id)
     if found is None:
         raise LedgerLookupError(f"no round {round_id!r} of table {table} is stored")
-    return found
+    return answer(found)

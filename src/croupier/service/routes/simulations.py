@@ -21,13 +21,16 @@ from typing import Annotated, Any
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import Response
 
 from croupier.errors import LedgerLookupError
+from croupier.operations.schemas.simulation import SimulationJob
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.dependencies import EngineDep, ReaderDep, require
 from croupier.service.job_runner import JobRunner, start_job
 from croupier.service.job_work import MAX_ROUNDS, Simulation, checked, run_reporting
+from croupier.service.jsontext import answer
 
 router = APIRouter()
 
@@ -61,24 +64,30 @@ def _view(row: Any) -> dict[str, Any]:
     }
 
 
-@router.post("/simulations", status_code=202, summary="Start a simulation job")
-def start(request: Request, engine: EngineDep, member: Staff, spec: Simulation) -> dict[str, Any]:
+@router.post(
+    "/simulations", status_code=202, response_model=SimulationJob, summary="Start a simulation job"
+)
+def start(request: Request, engine: EngineDep, member: Staff, spec: Simulation) -> Response:
     """Check the request (the wager, its paytable and deck count) and start the job in a job
     process of the server's; poll ``GET /simulations/{job}``. As many jobs waiting already as
     the server takes: a 503 problem."""
     checked(spec)  # a bad input is a 4xx now, not a failed job later
     row = start_job(engine, runner_of(request), spec.model_dump_json(), spec.rounds, member.name)
-    return _view(row)
+    return answer(_view(row), 202)
 
 
-@router.get("/simulations/{job}", summary="A simulation job's status, progress and result")
-def status(reader: ReaderDep, job: str) -> dict[str, Any]:
+@router.get(
+    "/simulations/{job}",
+    response_model=SimulationJob,
+    summary="A simulation job's status, progress and result",
+)
+def status(reader: ReaderDep, job: str) -> Response:
     """Its status, rounds dealt of the total and, once done, the simulated par sheet."""
     with reader.connect() as conn:  # no writer lock for a look
         row = conn.execute(sa.select(store.jobs).where(store.jobs.c.id == job)).first()
     if row is None:
         raise LedgerLookupError(f"no simulation job {job!r}")
-    return _view(row)
+    return answer(_view(row))
 
 
 __all__ = ["ABANDONED_AFTER", "MAX_ROUNDS", "Simulation", "router", "run_reporting", "runner_of"]

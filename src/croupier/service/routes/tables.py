@@ -23,19 +23,20 @@ the other is a 409 problem (nothing changed).
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from croupier.operations.schemas.rounds import TableClosed, TableList, TableState
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
 from croupier.service.common import ledger_of, reader_of
 from croupier.service.dependencies import LedgerDep, Once, require
 from croupier.service.examples import STEP_EXAMPLES, SUBMISSION_EXAMPLE
-from croupier.service.jsontext import dumps
+from croupier.service.jsontext import answer, dumps
 from croupier.service.open_tables import (
     current_round,
     free_number,
@@ -84,7 +85,12 @@ class OpenTable(BaseModel):
     progressives: list[str] = Field(default_factory=list)
 
 
-@router.post("/tables", status_code=201, summary="Open a table from a Rules Submission")
+@router.post(
+    "/tables",
+    status_code=201,
+    response_model=TableState,
+    summary="Open a table from a Rules Submission",
+)
 def open_table(ledger: LedgerDep, member: PitManager, spec: OpenTable, once: Once) -> Response:
     """Check the Rules Submission (every violation with its section, § 601a.2) and open the
     table with betting open on its first round."""
@@ -94,8 +100,8 @@ def open_table(ledger: LedgerDep, member: PitManager, spec: OpenTable, once: Onc
     return once.commit(opened.write())
 
 
-@router.get("/tables", summary="The open tables")
-def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
+@router.get("/tables", response_model=TableList, summary="The open tables")
+def list_tables(request: Request, _member: Staff) -> Response:
     """Every open table: id, submission digest, progressives, its current round's id
     (``round``, as ``GET /rounds/{table}/{round}`` takes it once settled) and number, who opened
     it and when (UTC)."""
@@ -103,31 +109,38 @@ def list_tables(request: Request, _member: Staff) -> dict[str, Any]:
     with reader_of(request).connect() as conn:
         rows = conn.execute(sa.select(t).order_by(t.c.table_id)).all()
         numbers = {r.table_id: free_number(conn, r.table_id, r.round_number) for r in rows}
-    return {
-        "tables": [
-            {
-                "table": r.table_id,
-                "submission_digest": r.submission_digest,
-                "progressives": json.loads(r.progressives),
-                "round": round_id(numbers[r.table_id]),
-                "round_number": numbers[r.table_id],
-                "opened_by": r.opened_by,
-                "opened_at": utc_text(r.opened_at),
-            }
-            for r in rows
-        ]
-    }
+    return answer(
+        {
+            "tables": [
+                {
+                    "table": r.table_id,
+                    "submission_digest": r.submission_digest,
+                    "progressives": json.loads(r.progressives),
+                    "round": round_id(numbers[r.table_id]),
+                    "round_number": numbers[r.table_id],
+                    "opened_by": r.opened_by,
+                    "opened_at": utc_text(r.opened_at),
+                }
+                for r in rows
+            ]
+        }
+    )
 
 
-@router.get("/tables/{table}", summary="A table's round so far and the actions allowed next")
-def get_table(request: Request, _member: Staff, table: str) -> dict[str, Any]:
+@router.get(
+    "/tables/{table}",
+    response_model=TableState,
+    summary="A table's round so far and the actions allowed next",
+)
+def get_table(request: Request, _member: Staff, table: str) -> Response:
     """The current round's record so far, its phase and the actions it allows next."""
     row, number = read_table(reader_of(request), table)
-    return shown_state(request, row, current_round(request, row), number)
+    return answer(shown_state(request, row, current_round(request, row), number))
 
 
 @router.post(
     "/tables/{table}/steps",
+    response_model=TableState,
     summary="Post one step of the table's round",
     responses={
         200: {
@@ -204,6 +217,7 @@ class Void(BaseModel):
 
 @router.post(
     "/tables/{table}/void",
+    response_model=TableState,
     summary="Void the table's open round: every wager returned (floorperson)",
     responses={
         200: {
@@ -234,6 +248,7 @@ def void_open_round(
 
 @router.delete(
     "/tables/{table}",
+    response_model=TableClosed,
     summary="Close an open table whose round has no bets",
     responses={
         409: {

@@ -1,7 +1,7 @@
 """The page's routes: server-rendered Jinja2 templates, the static assets, the CSV download.
 
 * ``GET /`` — the par-sheet explorer (``?wager=&paytable=&decks=&meter=``): the sheet is
-  computed on the server (:func:`croupier.service.routes.reading.parsheet`, the JSON of ``GET
+  computed on the server (:func:`croupier.service.routes.reading.parsheet_document`, the JSON of ``GET
   /parsheets/{wager}``) and rendered as a table; the chart is drawn by Chart.js from the same
   figures, embedded in the page as JSON.
 * ``GET /compare`` — every paytable of a wager at a deck count side by side
@@ -141,7 +141,9 @@ def explorer(
     sheet: dict[str, Any] | None = None
     try:
         w, key, n = choose(wager, paytable, decks)
-        sheet = reading.parsheet(w.id, key, n, meter or None, None, ProgressiveStake.COLLECTED)
+        sheet = reading.parsheet_document(
+            w.id, key, n, meter or None, None, ProgressiveStake.COLLECTED
+        )
     except CroupierError as exc:
         error = _problem(exc)
         w, key, n = choose(None, None, None)

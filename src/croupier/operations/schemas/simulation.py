@@ -1,0 +1,212 @@
+"""A simulated par sheet as croupier writes it (``croupier simulate --json``, a simulation job's
+result) and the service's simulation job (``POST /simulations``, ``GET /simulations/{job}``).
+
+Units as in :mod:`~croupier.operations.schemas.analysis`: a return, an edge, a net win or a
+standard deviation is *per unit wagered* (a fraction of the initial wager); a frequency is a
+fraction from 0 to 1, observed over the rounds dealt; money is integer cents (US$ 0.01).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from croupier.operations.schemas import Shape
+from croupier.operations.schemas.absent import (
+    Absent,
+    Citation,
+    Fraction,
+    Number,
+    Section,
+    Sha256,
+    absent,
+)
+from croupier.operations.schemas.analysis import HitOdds
+
+
+class SimulatedParSheetOutcome(Shape):
+    """One outcome of a simulated par sheet: its hits and observed frequency."""
+
+    outcome: str
+    """The outcome's id (the paytable line's key; "lose" for no winning combination)."""
+
+    label: str
+    """The outcome in words, as the paytable names it."""
+
+    pays: str
+    """What it pays, as printed ("25 to 1")."""
+
+    net_win: Number
+    """Net win per unit wagered (a fraction of the initial wager: 25 for 25 to 1, 0.95 for 19 to
+    20, -1 for a loss); written whole when it is whole."""
+
+    hits: int
+    """Rounds that ended in this outcome."""
+
+    frequency: float
+    """Observed share of rounds (hits / rounds)."""
+
+    frequency_fraction: Fraction
+    """Hits / rounds as an exact fraction p/q (observed, not a probability)."""
+
+    return_: float = Field(alias="return")
+    """This outcome's share of the mean return: frequency × net_win, per unit wagered."""
+
+
+class SimulatedParSheet(Shape):
+    """A simulated par sheet (``croupier simulate --json``, a simulation job's result)."""
+
+    wager: str
+    """The wager's id."""
+
+    wager_name: str
+    """The wager's name."""
+
+    section: Section
+    """The section or paragraph of 58 Pa. Code, bare: "633b.1(e)"."""
+
+    citation: Citation
+    """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
+
+    paytable: str
+    """The paytable's id."""
+
+    paytable_citation: str
+    """Where the paytable is printed, or what it is when the regulation does not print it."""
+
+    paytable_source: str
+    """The file the paytable was read from (a built-in paytable file, or the user's)."""
+
+    paytable_in_regulation: bool
+    """Whether the regulation prints the paytable."""
+
+    paytable_example: bool
+    """A paytable croupier made up as an example (not PA text, not any casino's table)."""
+
+    decks: int
+    """The decks in the shoe."""
+
+    shoe: str
+    """The shoe in words ("6-deck shoe")."""
+
+    method: str
+    """How the figures were made: "simulation"."""
+
+    counting: str
+    """What was dealt, in words: the rounds, the shoe, the seats, the chunks and their seeds."""
+
+    outcomes: list[SimulatedParSheetOutcome]
+    """Every outcome, its hits, observed frequency, pay and share of the return."""
+
+    rounds: int
+    """Rounds dealt."""
+
+    expected_return: float
+    """The mean net win per unit wagered over the rounds (negative: the house won)."""
+
+    house_edge: float
+    """-expected_return, per unit wagered."""
+
+    hit_frequency: float
+    """The share of rounds (0 to 1) the wager won (a push is not a hit)."""
+
+    standard_deviation: float
+    """The sample standard deviation of the net win, per unit wagered."""
+
+    standard_error: float
+    """The standard error of expected_return (and of house_edge), per unit wagered."""
+
+    exact_house_edge: float
+    """The exact par sheet's house edge per unit wagered, for comparison."""
+
+    z_score: float | None
+    """(house_edge - exact_house_edge) / standard_error: positive when the simulated house edge
+    is above the exact one; null when the standard error is 0."""
+
+    seed_entropy: Annotated[str, Field(pattern="^[0-9]+$")]
+    """The entropy of the run's numpy SeedSequence (decimal digits; may exceed 2^53): --seed, or fresh
+    entropy when none was given; chunk i draws from SeedSequence(entropy).spawn(n)[i]."""
+
+    workers: Annotated[int, Field(ge=1)]
+    """Dask workers of the local cluster (1: no cluster); with --scheduler, the workers the scheduler
+    reported."""
+
+    scheduler: str | None
+    """The Dask scheduler address given with --scheduler, or null."""
+
+    chunk_rounds: Annotated[int, Field(ge=1)]
+    """Rounds per chunk (the last chunk may be shorter)."""
+
+    kernel: bool
+    """Whether a compiled kernel dealt the rounds (else the numpy simulator)."""
+
+    wager_amount: str | Absent = absent()
+    """A progressive wager: its amount, for people ("$5"); absent otherwise."""
+
+    wager_amount_cents: int | Absent = absent()
+    """A progressive wager: its amount in integer cents; absent otherwise."""
+
+    meters: dict[str, str] | Absent = absent()
+    """A progressive wager: the amount on each meter the pays were valued at, by level, for
+    people; absent otherwise."""
+
+    meters_cents: dict[str, int] | Absent = absent()
+    """The same amounts in integer cents, by level."""
+
+    progressive_stake: Literal["collected", "returned"] | Absent = absent()
+    """A progressive wager: whether a meter award is the whole payment, the stake collected
+    (the default reading), or paid on top of the returned stake; absent otherwise."""
+
+    increment_rate: float | Absent = absent()
+    """A progressive wager: the share of each wager sent to the meters and reserve (a fraction
+    of the wager: 0.185 for 18.5%); absent when the paytable prints none."""
+
+    paytable_sha256: Sha256
+    """SHA-256 of the paytable's canonical data (croupier.paytables.paytable_digest)."""
+
+    hit_odds: list[HitOdds] | Absent = absent()
+    """Each progressive level's observed hit odds (N.J.A.C. 13:69D-1.52(e)(4)): its hits over
+    the rounds; absent without a progressive."""
+
+
+class JobError(Shape):
+    """Why a simulation job failed."""
+
+    error_type: str
+    """The croupier error's class, or InternalError."""
+    detail: str
+    """The error in one line."""
+    section: str | Absent | None = absent()
+    """The section the error cites (null: none); absent on an internal error."""
+
+
+class SimulationJob(Shape):
+    """A simulation job (``POST /simulations``, ``GET /simulations/{job}``)."""
+
+    job: str
+    """The job's id."""
+    status: Literal["queued", "preparing", "running", "done", "failed", "cancelled", "abandoned"]
+    """Where it is: abandoned when its server stopped touching it (its process is gone)."""
+    request: dict[str, Any]
+    """The simulation asked for, as the service read it."""
+    done: int
+    """Rounds dealt so far."""
+    total: int
+    """Rounds to deal."""
+    progress: float
+    """done / total, from 0 to 1."""
+    requested_by: str
+    """The staff member who started it."""
+    result: SimulatedParSheet | None
+    """Once done: the simulated par sheet (as croupier simulate --json); null until then."""
+    error: JobError | None
+    """Once failed: why; null otherwise."""
+
+
+__all__ = [
+    "JobError",
+    "SimulatedParSheet",
+    "SimulatedParSheetOutcome",
+    "SimulationJob",
+]

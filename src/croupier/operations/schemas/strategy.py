@@ -1,0 +1,180 @@
+"""The whole-game and strategy documents: ``croupier analyze switch-hands|blackjack-premium
+--json`` (a game's § 633b.4 figures) and ``croupier strategy GAME --json`` (one shape per game,
+chosen by its ``game``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field
+
+from croupier.operations.schemas import Shape
+from croupier.operations.schemas.analysis import GameFigures
+from croupier.operations.schemas.values import (
+    Citation,
+    Section,
+    SkipJsonSchema,
+    absent,
+)
+
+
+class GameAnalysis(Shape):
+    """``croupier analyze switch-hands|blackjack-premium``: a game's figures"""
+
+    game: str
+    section: Section
+    citation: Citation
+    rules: str
+    strategy: str
+    premium_colored_pays: str
+    figures: list[GameFigures]
+
+
+class MoveValues(Shape):
+    """the expected value of each decision on one hand against one upcard"""
+
+    stand: float
+    hit: float
+    double: float
+    split: float | SkipJsonSchema[None] = absent()
+    surrender: float | SkipJsonSchema[None] = absent()
+
+
+class ChartRow(Shape):
+    """one row of the basic strategy chart: a hand, the decision and its values by upcard"""
+
+    kind: str
+    hand: str
+    actions: dict[str, str]
+    ev: dict[str, MoveValues]
+
+
+class BlackjackStrategy(Shape):
+    """the basic strategy chart of a Blackjack table"""
+
+    model_config = ConfigDict(title="croupier strategy blackjack --json")
+
+    game: Literal["blackjack"]
+    sections: list[str]
+    rules: str
+    house_edge: float
+    strategy: str
+    chart: list[ChartRow]
+
+
+class AnteBonus(Shape):
+    """the Ante bonus pays of the paytable"""
+
+    four_of_a_kind: str = Field(alias="four-of-a-kind")
+    straight_flush: str = Field(alias="straight-flush")
+    three_of_a_kind: str = Field(alias="three-of-a-kind")
+
+
+class StrategyRule(Shape):
+    """one rule of the strategy without the face-up card"""
+
+    hands: str
+    decision: str
+    player_hands: int
+    exceptions: int
+
+
+class Frequency(Shape):
+    """how often the strategy folds, plays 1× and plays 3×"""
+
+    fold: float
+    play_1x: float
+    play_3x: float
+
+
+class ByRank(Shape):
+    """the decision by the dealer's face-up rank"""
+
+    two: str = Field(alias="2")
+    three: str = Field(alias="3")
+    four: str = Field(alias="4")
+    five: str = Field(alias="5")
+    six: str = Field(alias="6")
+    seven: str = Field(alias="7")
+    eight: str = Field(alias="8")
+    nine: str = Field(alias="9")
+    ten: str = Field(alias="T")
+    jack: str = Field(alias="J")
+    queen: str = Field(alias="Q")
+    king: str = Field(alias="K")
+    ace: str = Field(alias="A")
+
+
+class FaceUpRow(Shape):
+    """one group of the player's hands and its decision against each face-up rank"""
+
+    hands: str
+    decisions: ByRank
+    exceptions: int
+    deals: int
+
+
+class FaceUpStrategy(Shape):
+    """the strategy reading the dealer's face-up card"""
+
+    by_face_up_rank: list[FaceUpRow]
+    house_edge_per_ante: float
+    house_edge_per_total_wagered: float
+    frequency: Frequency
+
+
+class FourCardPokerStrategy(Shape):
+    """the Four Card Poker strategy, without and with the dealer's face-up card"""
+
+    model_config = ConfigDict(title="croupier strategy four-card-poker --json")
+
+    game: Literal["four-card-poker"]
+    section: Section
+    citation: Citation
+    paytable: str
+    ante_bonus: AnteBonus
+    rule: list[StrategyRule]
+    house_edge_per_ante: float
+    house_edge_per_total_wagered: float
+    average_total_wager_in_antes: float
+    frequency: Frequency
+    with_the_face_up_card: FaceUpStrategy
+
+
+class SwitchChoice(Shape):
+    """keep or switch one pair of hands against one upcard"""
+
+    switch: bool
+    keep_ev: float
+    switch_ev: float
+
+
+class SwitchHandsStrategy(Shape):
+    """when to switch the hands' second cards (§ 633b.4(f))"""
+
+    model_config = ConfigDict(title="croupier strategy switch-hands --json")
+
+    game: Literal["switch-hands", "blackjack-premium"]
+    section: Section
+    citation: Citation
+    rules: str
+    tie_blackjack_pays_1_to_2: bool
+    switch_rate: float
+    chart: dict[str, dict[str, SwitchChoice]]
+    """the player's hands → the upcard → keep or switch"""
+
+
+Strategy = Annotated[
+    BlackjackStrategy | FourCardPokerStrategy | SwitchHandsStrategy,
+    Field(discriminator="game"),
+]
+"""``croupier strategy GAME --json``: one shape per game, told apart by ``game``."""
+
+
+__all__ = [
+    "BlackjackStrategy",
+    "FourCardPokerStrategy",
+    "GameAnalysis",
+    "Strategy",
+    "SwitchHandsStrategy",
+]
