@@ -11,11 +11,6 @@ names it in ``CROUPIER_OPENAPI_PYTHON_CLIENT``; elsewhere the ``openapi-python-c
 this interpreter or on ``PATH`` is used, else the module in this interpreter, else the tests are
 skipped saying so. It runs with ``--fail-on-warning``: a warning about the document is a defect
 of the document. Nothing generated is kept: the package lives in the session's temporary folder.
-
-Two things still adapt to today's weakly typed document, each marked TODO(issue 29) and meant to
-go when the typed OpenAPI lands: :data:`TODAYS_OPERATIONS` (FastAPI's default operationIds, the
-fallback of the explicit ones) and :data:`UNTYPED_FALLBACK` (answers whose schema is a bare
-object: read in ``additional_properties`` by :func:`typed`, the one place that does).
 """
 
 from __future__ import annotations
@@ -35,6 +30,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 import httpx
 import pytest
 
@@ -47,29 +43,6 @@ PACKAGE = "croupier_vendor_client"
 
 GENERATOR_ENV = "CROUPIER_OPENAPI_PYTHON_CLIENT"
 """The environment variable naming the generator's executable (CI: its own virtual environment)."""
-
-TODAYS_OPERATIONS: dict[str, str] = {
-    "login": "token_token_post",
-    "settle_round": "settle_round_rounds_settle_post",
-    "open_table": "open_table_tables_post",
-    "post_step": "post_step_tables_table_steps_post",
-    "create_progressive": "create_progressives_post",
-    "validate_award": "validate_awards_award_id_validate_post",
-}
-"""TODO(issue 29): delete with the explicit operationIds (``login``, ``settleRound``,
-``openTable``, ``postStep``, ``createProgressive``, ``validateAward``: the generated functions
-``settle_round`` …). Until then an operation not generated under its explicit name is looked up
-under FastAPI's default operationId here."""
-
-UNTYPED_FALLBACK = True
-"""TODO(issue 29): set to False when the typed OpenAPI is merged (and
-:func:`test_a_settlement_line_is_a_generated_model` then passes: its strict xfail says so).
-
-Today's document leaves the settlement, its lines, a round's progressives and their awards, and
-a progressive's levels untyped (``{"type": "object"}``): the generated client keeps them in
-``additional_properties`` only. While this is True, :func:`typed` wraps each answer so the
-tests can read those attributes all the same (dict access, in :class:`Untyped` only); with it
-False, answers are the generated objects themselves and an untyped attribute fails the test."""
 
 SUBMISSIONS = ROOT / "examples" / "submissions"
 
@@ -174,7 +147,7 @@ class Api:
 
     def op(self, name: str) -> Any:
         """The module of operation ``name`` (its ``sync``, ``sync_detailed`` …)."""
-        found = self.operations.get(name) or self.operations.get(TODAYS_OPERATIONS.get(name, ""))
+        found = self.operations.get(name)
         assert found, f"no operation {name!r} in the client: {sorted(self.operations)}"
         return importlib.import_module(f"{PACKAGE}.api.{found}")
 
@@ -200,7 +173,7 @@ class Api:
 
     def call(self, name: str, status: int, **kwargs: Any) -> Any:
         """Operation ``name``'s answer (``sync_detailed``), which must have ``status``: its
-        parsed body, through :func:`typed`. A request that changes something gets a fresh
+        parsed body (a generated model). A request that changes something gets a fresh
         Idempotency-Key."""
         module = self.op(name)
         if "idempotency_key" in typing.get_type_hints(module._get_kwargs):
@@ -208,13 +181,28 @@ class Api:
         answer = module.sync_detailed(**kwargs)
         assert answer.status_code == status, answer.content
         assert (status >= 400) == isinstance(answer.parsed, self.problem), answer.parsed
-        return typed(answer.parsed)
+        assert not untyped_keys(answer.parsed), untyped_keys(answer.parsed)
+        return answer.parsed
 
     def step(self, action: str, **fields: Any) -> Any:
         """A step of a round: the generated model of ``action`` (``BetStep``, ``DealerDrawStep``
-        … of the typed union; today's one flat ``Step`` where there is none)."""
-        model = getattr(self.models, "".join(w.title() for w in action.split("-")) + "Step", None)
-        return (model or self.models.Step).from_dict({"action": action, **fields})
+        … of the union discriminated by ``action``)."""
+        model = getattr(self.models, "".join(w.title() for w in action.split("-")) + "Step")
+        return model.from_dict({"action": action, **fields})
+
+
+def untyped_keys(value: Any, where: str = "answer") -> list[str]:
+    """The keys of an answer the generated models do not type (kept in a model's
+    ``additional_properties``), by where they are: none, when the document types every key."""
+    if isinstance(value, list):
+        return [k for i, v in enumerate(value) for k in untyped_keys(v, f"{where}[{i}]")]
+    if not attrs.has(type(value)):
+        return []
+    found = [f"{where}.{k}" for k in getattr(value, "additional_properties", {})]
+    for field in attrs.fields(type(value)):
+        if field.name != "additional_properties":
+            found += untyped_keys(getattr(value, field.name), f"{where}.{field.name}")
+    return found
 
 
 @dataclass(frozen=True)
@@ -244,48 +232,6 @@ def vendor(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Vendor]:
             sys.path.remove(str(where))
             for name in [m for m in sys.modules if m.split(".")[0] == PACKAGE]:
                 del sys.modules[name]
-
-
-# ---------------------------------------------------------------------------------------------
-# today's untyped answers (TODO(issue 29): this section goes with UNTYPED_FALLBACK)
-
-UNTYPED_READS: set[str] = set()
-"""The attributes :class:`Untyped` read in ``additional_properties`` (by class and key): what
-today's document leaves untyped."""
-
-
-class Untyped:
-    """An answer read by attribute: the generated attribute where there is one, else (today's
-    untyped objects) the key of the same name in ``additional_properties``, recorded in
-    :data:`UNTYPED_READS`. A generated ``round_`` is JSON's ``round``."""
-
-    def __init__(self, value: Any) -> None:
-        self._value = value
-
-    def __getattr__(self, name: str) -> Any:
-        value = self._value
-        if not isinstance(value, dict) and hasattr(value, name):
-            return typed(getattr(value, name))
-        given = value if isinstance(value, dict) else value.additional_properties
-        key = name[:-1] if name.endswith("_") else name
-        if key not in given:
-            raise AttributeError(f"{type(value).__name__} has no {name!r}")
-        UNTYPED_READS.add(f"{type(value).__name__}.{key}")
-        return typed(given[key])
-
-    def __repr__(self) -> str:
-        return f"Untyped({self._value!r})"
-
-
-def typed(value: Any) -> Any:
-    """``value`` as the tests read it: itself once :data:`UNTYPED_FALLBACK` is False."""
-    if not UNTYPED_FALLBACK:
-        return value
-    if isinstance(value, list):
-        return [typed(v) for v in value]
-    if isinstance(value, dict) or hasattr(value, "additional_properties"):
-        return Untyped(value)
-    return value
 
 
 # ---------------------------------------------------------------------------------------------
@@ -461,15 +407,9 @@ def test_a_progressive_award_is_validated_by_a_floorperson(vendor: Vendor) -> No
     assert (paid.progressive, paid.table) == (name, table)
 
 
-@pytest.mark.xfail(
-    UNTYPED_FALLBACK,
-    strict=True,
-    raises=AttributeError,
-    reason="TODO(issue 29): today's OpenAPI leaves the settlement untyped",
-)
 def test_a_settlement_line_is_a_generated_model(vendor: Vendor) -> None:
-    """The answer itself, not :func:`typed`'s view: its settlement's lines are generated
-    classes with attributes (today's are in ``additional_properties``)."""
+    """The settlement's lines are generated classes with typed attributes, not
+    ``additional_properties``."""
     api, step = vendor.api, vendor.api.step
     round_file = api.body("settle_round").from_dict(
         {"id": "gc-typed", "submission": BLACKJACK, "steps": []}
