@@ -114,7 +114,9 @@ def test_openapi_lists_every_route_with_examples(server: Server) -> None:
     assert settle_op["requestBody"]["content"]["application/json"]["examples"]["blackjack"]
     assert "/awards/{award_id}/validate" in spec["paths"]
     assert "/tables/{table}/steps" in spec["paths"]
-    assert "/" not in spec["paths"]  # left free for the web page (issue 17)
+    # the web page is listed as what it is: HTML, under the "pages" tag (issue 29)
+    assert list(spec["paths"]["/"]["get"]["responses"]["200"]["content"]) == ["text/html"]
+    assert spec["paths"]["/"]["get"]["tags"] == ["pages"]
     assert spec["components"]["securitySchemes"]["OAuth2PasswordBearer"]["type"] == "oauth2"
     problem_ref = {"$ref": "#/components/schemas/Problem"}
     for path, ops in spec["paths"].items():
@@ -542,7 +544,9 @@ def test_errors_are_problem_details(server: Server) -> None:
             content=b"{not json",
             headers=keyed({**server.auth(DEALER), "Content-Type": "application/json"}),
         )
-        assert r.status_code == 422 and r.headers["content-type"] == PROBLEM
+        # a body that is not JSON at all is a bad request, not JSON that fails validation
+        assert r.status_code == 400 and r.headers["content-type"] == PROBLEM
+        assert r.json()["error_type"] == "NotJSON"
 
 
 def test_a_request_too_large_is_refused(server: Server) -> None:
@@ -720,10 +724,13 @@ def test_a_json_body_is_held_to_croupiers_input_limits(server: Server) -> None:
             "/tables/BJ-1/steps", content=b'{"seat": 1' + b"0" * 100 + b"}", headers=keyed(h)
         )
         nan = c.post("/tables/BJ-1/steps", content=b'{"seat": NaN}', headers=keyed(h))
-    for r in (deep, huge, nan):
+    for r in (deep, huge):  # JSON past croupier's limits: 422
         assert r.status_code == 422, r.text
         assert r.headers["content-type"] == PROBLEM
         assert r.json()["error_type"] == "InputFileError"
+    # NaN is not a JSON number (RFC 8259 § 6): the body is not JSON, a 400
+    assert nan.status_code == 400 and nan.headers["content-type"] == PROBLEM, nan.text
+    assert nan.json()["error_type"] == "NotJSON"
 
 
 def test_the_server_starts_as_a_controller_and_records_it(server: Server) -> None:

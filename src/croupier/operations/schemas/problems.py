@@ -56,6 +56,9 @@ class Problem(Shape):
     it: AmountLimitError."""
     errors: list[Mismatch] | Absent = absent()
     """Where a request did not match its schema."""
+    retry_after: int | Absent = absent()
+    """The seconds to wait before trying again, as the Retry-After header says them: a login
+    locked out after too many failures (LoginLockedError, 429 on POST /token)."""
 
 
 class CommandErrorBody(Shape):

@@ -85,64 +85,6 @@ def paytables(
     return json_answer({"paytables": [paytable_dict(t) for t in tables]})
 
 
-@router.get(
-    "/parsheets/{wager}",
-    response_model=ParSheet,
-    summary="The exact par sheet of a wager × paytable × deck count",
-    responses={
-        200: {
-            "content": {
-                "application/json": {
-                    "example": {  # excerpt: /parsheets/perfect-pairs?paytable=A&decks=6
-                        "wager": "perfect-pairs",
-                        "paytable": "A",
-                        "decks": 6,
-                        "house_edge": 0.06109324758842444,
-                        "outcomes": [
-                            {
-                                "outcome": "perfect-pair",
-                                "label": "Perfect Pair",
-                                "pays": "25 to 1",
-                                "net_win": 25,
-                                "combinations": 780,
-                                "probability": 0.01607717041800643,
-                                "probability_exact": "5/311",
-                                "return": 0.40192926045016075,
-                            }
-                        ],
-                    }
-                }
-            }
-        }
-    },
-)
-def parsheet(
-    wager: str,
-    paytable: Annotated[
-        str | None, Query(description="Paytable id; may be omitted when the wager has one.")
-    ] = None,
-    decks: Annotated[int | None, Query(ge=1, le=8, description="Deck count.")] = None,
-    meter: Annotated[
-        str | None,
-        Query(
-            description="A progressive's meter in dollars ('50000'), or by level "
-            "('Mega=60000,Major=6000'); default: the seeds."
-        ),
-    ] = None,
-    amount: Annotated[
-        str | None,
-        Query(description="The wager's stake in dollars.", json_schema_extra=amount_schema()),
-    ] = None,
-    stake: Annotated[
-        ProgressiveStake, Query(description="Whether a meter award returns the stake.")
-    ] = ProgressiveStake.COLLECTED,
-) -> Response:
-    """As ``croupier analyze WAGER --json``: every outcome's exact count and probability, the
-    pays, house edge, hit frequency, variance; for a progressive, the return as a function of
-    the meters (``meter_analysis``)."""
-    return json_answer(parsheet_document(wager, paytable, decks, meter, amount, stake))
-
-
 def parsheet_document(
     wager: str,
     paytable: str | None,
@@ -179,3 +121,51 @@ def parsheet_document(
         {key: value for key, _, value in w.extra_figures(w.paytable(sheet.paytable, sheet.decks))}
     )
     return d
+
+
+_PARSHEET_EXAMPLE = parsheet_document(
+    "perfect-pairs", "A", 6, None, None, ProgressiveStake.COLLECTED
+)
+"""The par sheet route's example: its own answer, made by the code that answers it."""
+
+
+@router.get(
+    "/parsheets/{wager}",
+    response_model=ParSheet,
+    summary="The exact par sheet of a wager × paytable × deck count",
+    responses={
+        200: {
+            "content": {
+                "application/json": {
+                    # the whole answer to /parsheets/perfect-pairs?paytable=A&decks=6
+                    "example": _PARSHEET_EXAMPLE,
+                }
+            }
+        }
+    },
+)
+def parsheet(
+    wager: str,
+    paytable: Annotated[
+        str | None, Query(description="Paytable id; may be omitted when the wager has one.")
+    ] = None,
+    decks: Annotated[int | None, Query(ge=1, le=8, description="Deck count.")] = None,
+    meter: Annotated[
+        str | None,
+        Query(
+            description="A progressive's meter in dollars ('50000'), or by level "
+            "('Mega=60000,Major=6000'); default: the seeds."
+        ),
+    ] = None,
+    amount: Annotated[
+        str | None,
+        Query(description="The wager's stake in dollars.", json_schema_extra=amount_schema()),
+    ] = None,
+    stake: Annotated[
+        ProgressiveStake, Query(description="Whether a meter award returns the stake.")
+    ] = ProgressiveStake.COLLECTED,
+) -> Response:
+    """As ``croupier analyze WAGER --json``: every outcome's exact count and probability, the
+    pays, house edge, hit frequency, variance; for a progressive, the return as a function of
+    the meters (``meter_analysis``)."""
+    return json_answer(parsheet_document(wager, paytable, decks, meter, amount, stake))
