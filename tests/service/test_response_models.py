@@ -203,3 +203,23 @@ def test_no_answer_is_written_through_its_model() -> None:
                 returns = typing.get_type_hints(route.endpoint)["return"]
                 assert returns is Response, (route.path, returns)
     assert len(declared) >= 17, declared
+
+
+def test_every_json_answer_in_the_openapi_is_a_named_model() -> None:
+    """A client generator types every answer: each success body with JSON content is a
+    ``$ref`` to a model in ``components/schemas`` (or a list of one), never a bare object."""
+    from croupier.service.app import create_app
+
+    spec = create_app().openapi()
+    loose = []
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            for status, answer in operation["responses"].items():
+                body = (answer.get("content") or {}).get("application/json")
+                if not status.startswith("2") or body is None:
+                    continue
+                schema = body.get("schema", {})
+                schema = schema.get("items", schema) if schema.get("type") == "array" else schema
+                if not str(schema.get("$ref", "")).startswith("#/components/schemas/"):
+                    loose.append(f"{method.upper()} {path} {status}")
+    assert loose == []

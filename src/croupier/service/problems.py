@@ -47,6 +47,7 @@ from croupier.errors import (
     limit_of,
     one_line,
 )
+from croupier.operations.schemas.problems import ProblemType
 from croupier.progressive.store import (
     DatabaseRefusedError,
     LedgerDatabaseError,
@@ -322,7 +323,7 @@ def install(app: FastAPI) -> None:
     """Register the handlers that turn every exception into a problem, and serve what each
     problem type means (``GET /problems/{kind}``)."""
 
-    @app.get("/problems/{kind}", summary="What a problem type means")
+    @app.get("/problems/{kind}", response_model=ProblemType, summary="What a problem type means")
     def problem_type(kind: str) -> dict[str, Any]:
         """A problem's ``type`` resolved: its name, the HTTP status it comes with and what it
         means (a croupier error's docstring, :mod:`croupier.errors`). Open to anyone."""

@@ -61,6 +61,19 @@ class Problem(Shape):
     locked out after too many failures (LoginLockedError, 429 on POST /token)."""
 
 
+class ProblemType(Shape):
+    """What a problem type means (``GET /problems/{kind}``): a problem's ``type`` resolved."""
+
+    type: str = Field(json_schema_extra={"format": "uri-reference"})
+    """The problem type, as a problem's ``type`` names it (``/problems/InputError``)."""
+    title: str
+    """The type's name: the croupier error class, or a kind the service makes itself."""
+    status: int
+    """The HTTP status a problem of this type comes with."""
+    description: str
+    """What the type means (the error class's documentation)."""
+
+
 class CommandErrorBody(Shape):
     """The error itself."""
 
@@ -82,4 +95,4 @@ class CommandError(Shape):
     """What went wrong."""
 
 
-__all__ = ["CommandError", "CommandErrorBody", "Mismatch", "Problem", "Violation"]
+__all__ = ["CommandError", "CommandErrorBody", "Mismatch", "Problem", "ProblemType", "Violation"]
