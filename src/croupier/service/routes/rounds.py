@@ -48,6 +48,7 @@ from croupier.service.paid import (
 )
 from croupier.service.round_writes import settling
 from croupier.table.record import RoundFile
+from croupier.table.submission_file import InlineSubmission
 from croupier.units import parse_time as _when
 from croupier.wagers import all_wagers
 from croupier.wagers.base_games import BASE_GAMES
@@ -87,6 +88,14 @@ def stored_answer(
     return dumps(now[0]), now[1]
 
 
+class ServiceRoundFile(RoundFile):
+    """A round file as the service takes it: the Rules Submission inline (the service reads no
+    file), its id and its steps."""
+
+    submission: InlineSubmission
+    """The Rules Submission, inline (a JSON object of the TOML file's fields)."""
+
+
 @router.post(
     "/rounds/settle",
     status_code=201,
@@ -116,7 +125,7 @@ def settle_round(
     member: Dealer,
     table: TableId,
     record: Annotated[
-        RoundFile,
+        ServiceRoundFile,
         Body(
             openapi_examples={
                 "blackjack": {
