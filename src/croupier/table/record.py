@@ -41,12 +41,15 @@ hand that must still draw). A round file may instead give the draws at the deal 
 hole card (``"dealer": "Kd 6c 5h"``), as before; a round played step by step at an open table may
 not (its deal is the upcard and the hole card only, § 633a.7).
 
-A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``). When the
-round records the players' play, the Blackjack wagers are settled (§ 633b.4(i), (o); Chapter 633a);
-a round file at a plain Blackjack table without any decision is a *side-wager record*: it records
-the Blackjack wagers as the base game's, unsettled (docs/interpretations.md). A round played step
-by step at an open table (``POST /tables/{t}/steps``) is never one: its ``settle`` needs every hand
-played out (a :class:`~croupier.errors.ProcedureError` names the seat).
+A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``).
+
+Who settles the base game is the file's ``"base_game"``: ``"croupier"`` (the default) settles the
+Blackjack wagers from the players' play (§ 633b.4(i), (o); Chapter 633a), so ``settle`` refuses a
+hand left unplayed (a :class:`~croupier.errors.ProcedureError` names the seat, the hand and the
+decisions it could take); ``"external"``: the table's own system settles them, and each base wager
+has a line saying so, with no win (``null``) and outside the net — the round records the side
+wagers only (a plain Blackjack table; at Criss-Cross Poker, whose base game croupier does not
+settle, a round file declares ``"external"``; docs/interpretations.md).
 :func:`settle_record` replays the steps through :class:`~croupier.table.round.TableRound`: the
 first step that breaks a rule raises its typed error, and nothing is settled.
 """
@@ -82,6 +85,7 @@ from croupier.table.submission import (
 )
 from croupier.units import amount_schema
 from croupier.wagers.at_table import seat_number
+from croupier.wagers.base_games import SettledBy
 
 
 def _seat_key(value: object) -> int:
@@ -188,6 +192,12 @@ class RoundFile(BaseModel):
     file name's stem (:func:`croupier.table.progressive.round_id_of`)."""
     submission: str | dict[str, Any]
     steps: list[Step]
+    base_game: Literal["croupier", "external"] = Field(
+        default="croupier",
+        description='Who settles the base game: "croupier" (the default: every Blackjack hand '
+        'is played out in the steps) or "external" (the table\'s own system: each base wager '
+        "is recorded as the base game's, with no win and outside the net).",
+    )
 
 
 def _cents(step: Step) -> int:
@@ -283,14 +293,22 @@ def settle_record(
     record = parse_record(data, source)
     if record.id is not None:
         round_id(record.id)  # the round id rule (croupier.names): NameRuleError
-    return replay_steps(_submission(record.submission, base), record.steps, source)
+    sub = _submission(record.submission, base)
+    return replay_steps(sub, record.steps, source, record.base_game)
 
 
-def replay_steps(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRound:
+def replay_steps(
+    sub: RulesSubmission,
+    steps: Sequence[Step],
+    source: str,
+    base_game: SettledBy | str = SettledBy.CROUPIER,
+) -> TableRound:
     """The round of ``steps`` at a table under ``sub``, settled: a missing ``no-more-bets`` or
     ``settle`` supplied; the first step that breaks a rule raises its typed error naming the
-    step, and a round with no deal step an :class:`InputError` naming ``source``."""
-    rnd = TableRound.open(sub)
+    step, and a round with no deal step an :class:`InputError` naming ``source``. ``base_game``
+    (``"croupier"`` or ``"external"``) says who settles the base game
+    (:func:`~croupier.table.round.check_base_game`)."""
+    rnd = TableRound.open(sub, base_game=base_game)
     for i, step in enumerate(steps, start=1):
         rnd = apply_step(rnd, step, i)
     if rnd.phase is Phase.BETTING:
