@@ -52,7 +52,7 @@ def one_seat(dealer_cards: str, player: str = "Th 8c", *, dealer: str = "S17") -
 
 def blackjack_win(r: TableRound, seat: int = 1) -> int:
     (line,) = [x for x in r.settlement().lines if x.wager == "blackjack" and x.seat == seat]
-    return line.win_cents
+    return line.settled_win_cents
 
 
 def kinds(r: TableRound) -> set[str]:
