@@ -220,6 +220,7 @@ def test_a_dollar_and_a_five_dollar_wager_each_feed_their_own_progressive(server
             {"action": "settle"},
         ],
         MTD_SUBMISSION,
+        base_game="external",  # the players' play is not recorded
     )
     with server.client() as c:
         elsewhere = uid("BJ")
