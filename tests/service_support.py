@@ -257,18 +257,23 @@ def round_file(
     round_id: str,
     steps: list[dict[str, Any]],
     submission: dict[str, Any] | None = None,
+    base_game: str | None = None,
 ) -> dict[str, Any]:
-    """A round file with its submission inline."""
-    return {
+    """A round file with its submission inline (and its ``base_game``, when given)."""
+    body: dict[str, Any] = {
         "id": round_id,
         "submission": copy.deepcopy(submission or BLACKJACK_SUBMISSION),
         "steps": steps,
     }
+    if base_game is not None:
+        body["base_game"] = base_game
+    return body
 
 
 def pp_round(round_id: str, *, jp: bool = False, cards: str = "8s 8s") -> dict[str, Any]:
     """Seat 3: $25 Blackjack, $5 Perfect Pairs (and a $5 Jackpot Party with ``jp``); the
-    dealer Kd 9c (no Blackjack: the Jackpot Party wager loses)."""
+    dealer Kd 9c (no Blackjack: the Jackpot Party wager loses). The players' play is not
+    recorded: the base game is declared external (the Blackjack wager the base game's, no win)."""
     bets = [
         {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
         {"action": "bet", "seat": 3, "wager": "perfect-pairs", "amount": "$5"},
@@ -283,6 +288,7 @@ def pp_round(round_id: str, *, jp: bool = False, cards: str = "8s 8s") -> dict[s
             {"action": "deal", "players": {"3": cards}, "dealer": "Kd 9c"},
             {"action": "settle"},
         ],
+        base_game="external",
     )
 
 

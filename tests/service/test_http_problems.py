@@ -616,7 +616,7 @@ def test_health_shows_the_database_only_to_staff(server: Server) -> None:
         staff = c.get("/health", headers=server.auth(DEALER))
     assert anyone.status_code == forged.status_code == staff.status_code == 200
     assert "database" not in anyone.json() and "database" not in forged.json()
-    assert anyone.json()["status"] == "ok" and anyone.json()["service_revision"] == "s0004"
+    assert anyone.json()["status"] == "ok" and anyone.json()["service_revision"] == "s0005"
     assert staff.json()["database"].startswith("sqlite:///")
     assert staff.json()["database"].endswith(Path(server.url.removeprefix("sqlite:///")).name)
 

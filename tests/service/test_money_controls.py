@@ -220,6 +220,7 @@ def test_a_dollar_and_a_five_dollar_wager_each_feed_their_own_progressive(server
             {"action": "settle"},
         ],
         MTD_SUBMISSION,
+        base_game="external",  # the players' play is not recorded
     )
     with server.client() as c:
         elsewhere = uid("BJ")
@@ -401,6 +402,7 @@ def test_a_suspended_progressives_wager_is_refused_when_placed(server: Server) -
             "rf-1",
             [BJ_BET, MTD_BET, {"action": "deal", "players": {"1": "Kh 2c"}, "dealer": "Kd 9c"}],
             MTD5_SUBMISSION,
+            base_game="external",  # the players' play is not recorded
         )
         r = post_round(c, server, table, rf)
         assert r.status_code == 422, r.text

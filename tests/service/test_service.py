@@ -346,6 +346,7 @@ def mtd_round(round_id: str) -> dict[str, Any]:
             {"action": "deal", "players": {"4": "8s 7h"}, "dealer": "Kd 9c"},
             {"action": "settle"},
         ],
+        base_game="external",  # the players' play is not recorded
     )
 
 

@@ -82,6 +82,7 @@ def mtd_round(round_id: str, submission: dict[str, Any] = MTD_SUBMISSION) -> dic
             {"action": "settle"},
         ],
         submission,
+        base_game="external",  # the players' play is not recorded
     )
 
 

@@ -318,7 +318,7 @@ def test_the_deal_and_the_settlement_cite_a_rule_of_the_table(
     with pytest.raises(ProcedureError) as exc:  # settled before the deal
         r.settle()
     assert exc.value.section == section
-    done = r.deal(DealtCards(players={1: "Ts 9h"}, dealer="Kd 9c")).settle()
+    done = r.deal(DealtCards(players={1: "Ts 9h"}, dealer="Kd 9c")).stand(1).settle()
     cited = {e.action.value: e.section for e in done.events}
     assert (cited["deal"], cited["settle"]) == (section, section)
 
@@ -328,7 +328,9 @@ def other_game(example: str, keep: set[str]) -> TableRound:
     data = tomllib.loads((EXAMPLES / f"{example}.toml").read_text(encoding="utf-8"))
     data["wagers"] = [w for w in data["wagers"] if w["wager"] in keep]
     base = {"baccarat-8deck": "player", "criss-cross-poker": "criss-cross"}[example]
-    return TableRound.open(submission_from_data(data, "t")).bet(1, base, 2500)
+    sub = submission_from_data(data, "t")
+    by = "croupier" if sub.base.croupier_settles else "external"  # Criss-Cross Poker: external
+    return TableRound.open(sub, base_game=by).bet(1, base, 2500)
 
 
 @pytest.mark.parametrize(

@@ -230,7 +230,8 @@ def test_four_card_poker_waits_for_every_ante_to_play_or_fold() -> None:
 
 def test_criss_cross_poker_may_fold_or_settle() -> None:
     sub = load_submission(SUBMISSIONS / "criss-cross-poker.toml")
-    r = TableRound.open(sub).bet(1, "criss-cross", 1000).bet(2, "criss-cross", 1000)
+    r = TableRound.open(sub, base_game="external")
+    r = r.bet(1, "criss-cross", 1000).bet(2, "criss-cross", 1000)
     r = r.no_more_bets().deal(DealtCards.parse(players={1: "Ah Kd", 2: "7c 2s"}))
     assert kinds(r) == {"fold", "settle"}  # a fold is the player's choice (§ 674b.1(c))
     r = r.fold(2)
@@ -326,7 +327,9 @@ def test_allowed_is_what_some_step_would_do(name: str, step_by_step: bool) -> No
     rng = random.Random(f"{name}/{step_by_step}")
     seen: set[Action] = set()
     for walk in range(4):
-        r = TableRound.open(sub, step_by_step=step_by_step)
+        # croupier settles every base game it can; Criss-Cross Poker's is external
+        by = "croupier" if sub.base.croupier_settles else "external"
+        r = TableRound.open(sub, step_by_step=step_by_step, base_game=by)
         for _ in range(100):
             says = allowed(r)
             taken: list[TableAction] = []

@@ -71,14 +71,32 @@ def test_the_same_record_as_settle_gives_for_the_round_file(tmp_path: Path) -> N
     assert ours["rules"] == "6 decks, dealer stands on soft 17"
 
 
-def test_without_decisions_the_blackjack_wagers_are_recorded_and_the_dealer_is_told() -> None:
+def test_without_decisions_the_round_is_refused_naming_the_seat_and_its_decisions(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["croupier", "blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c"]
+    monkeypatch.setattr("sys.argv", [*argv, "--bet", "1:blackjack=10", "--bet", "1:axman=5"])
+    with pytest.raises(SystemExit) as exc:
+        main()
+    assert exc.value.code != 0
+    said = " ".join(capsys.readouterr().err.split())
+    assert "seat 1's hand Kd 7c (17) is unplayed: double, hit or stand" in said
+    assert "633a.7" in said
+
+
+def test_with_base_game_external_the_blackjack_wagers_are_the_base_game_s() -> None:
     args = ["blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c"]
-    args += ["--bet", "1:blackjack=10", "--bet", "1:axman=5"]
+    args += ["--bet", "1:blackjack=10", "--bet", "1:axman=5", "--base-game", "external"]
     data = run(*args)
+    assert data["base_game"] == "external"
     bj = [x for x in data["settlement"]["lines"] if x["wager"] == "blackjack"]
-    assert [x["settled_by_base_game"] for x in bj] == [True]
+    assert [(x["settled_by_base_game"], x["win_cents"], x["returned_cents"]) for x in bj] == [
+        (True, None, None)
+    ]
+    axman = [x["win_cents"] for x in data["settlement"]["lines"] if x["wager"] == "axman"]
+    assert data["settlement"]["net_cents"] == sum(axman)  # the Blackjack wager is not counted
     shown = runner.invoke(app, args, terminal_width=200)
-    assert "give the players' decisions with --move" in " ".join(shown.stdout.split())
+    assert "for the table's own system to settle" in " ".join(shown.stdout.split())
 
 
 @pytest.mark.parametrize(

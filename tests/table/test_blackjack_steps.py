@@ -16,12 +16,12 @@ from typing import Any
 import pytest
 
 from cli_support import assert_one_error_line, run_main
-from croupier.errors import ProcedureError, RulesError
+from croupier.errors import InputError, ProcedureError, RulesError
 from croupier.table.actions import allowed
-from croupier.table.procedure import Action
+from croupier.table.procedure import Action, Phase
 from croupier.table.record import settle_record
-from croupier.table.round import DealtCards, TableRound
-from croupier.table.submission import RulesSubmission, submission_from_data
+from croupier.table.round import DealtCards, SettledBy, TableRound
+from croupier.table.submission import RulesSubmission, load_submission, submission_from_data
 from repo_paths import ROOT
 
 EXAMPLES = ROOT / "examples"
@@ -52,7 +52,7 @@ def one_seat(dealer_cards: str, player: str = "Th 8c", *, dealer: str = "S17") -
 
 def blackjack_win(r: TableRound, seat: int = 1) -> int:
     (line,) = [x for x in r.settlement().lines if x.wager == "blackjack" and x.seat == seat]
-    return line.win_cents
+    return line.settled_win_cents
 
 
 def kinds(r: TableRound) -> set[str]:
@@ -67,7 +67,7 @@ def test_dealer_16_must_draw_after_the_players() -> None:
     r = one_seat("Kd 6c", "Th 9c")
     # no settle yet; Th 9c is no pair (no split) and the table offers no surrender (§ 633a.9)
     assert kinds(r) == {"hit", "stand", "double"}
-    with pytest.raises(ProcedureError, match=r"seat 1's hand is not finished") as exc:
+    with pytest.raises(ProcedureError, match=r"seat 1's hand Th 9c \(19\) is unplayed") as exc:
         r.settle()
     assert exc.value.section == "633a.7"
     with pytest.raises(ProcedureError, match=r"seat 1's hand is not finished"):
@@ -138,12 +138,54 @@ def test_settle_before_a_seat_has_acted_is_refused() -> None:
         r.settle()
     assert exc.value.section == "633a.7"
     assert "settle" not in kinds(r)
-    # a recorded round (not live) that records no decision at all is a side-wager record
+    # a recorded round (not live) that records no decision at all is refused the same way while
+    # croupier settles the base game (the default): nothing in it chose another mode
     rec = TableRound.open(rules()).bet(1, "blackjack", 1000).no_more_bets()
     rec = rec.deal(DealtCards.parse(players={1: "Th 8c"}, dealer="Kd 7c"))
-    assert "settle" in kinds(rec)
-    (line,) = rec.settle().settlement().lines
-    assert line.by_base_game and line.win_cents == 0
+    assert "settle" not in kinds(rec)
+    with pytest.raises(ProcedureError, match=r"seat 1's hand Th 8c \(18\) is unplayed: "):
+        rec.settle()
+
+
+def test_an_unplayed_hand_is_refused_naming_the_seat_the_hand_and_its_decisions() -> None:
+    r = TableRound.open(rules()).bet(3, "blackjack", 2500).no_more_bets()
+    r = r.deal(DealtCards.parse(players={3: "8s 8s"}, dealer="Kd 9c"))
+    with pytest.raises(ProcedureError) as exc:
+        r.settle()
+    said = str(exc.value)
+    assert said.startswith("seat 3's hand 8s 8s (16) is unplayed: double, hit, split or stand")
+    assert '"base_game": "external"' in said and exc.value.section == "633a.7"
+    assert r.phase is Phase.DEALT  # nothing settled
+
+
+def test_an_external_base_game_records_the_blackjack_wager_with_no_win() -> None:
+    r = TableRound.open(rules(), base_game="external").bet(3, "blackjack", 2500).no_more_bets()
+    r = r.deal(DealtCards.parse(players={3: "8s 8s"}, dealer="Kd 9c"))
+    assert kinds(r) == {"settle"} and r.turns() == ()  # the players' play is not croupier's
+    with pytest.raises(ProcedureError, match=r"the round's base game is \"external\""):
+        r.stand(3)
+    done = r.settle()
+    (line,) = done.settlement().lines
+    assert (line.win_cents, line.returned_cents, line.by_base_game) == (None, None, True)
+    assert line.outcome == "settled by the base game"
+    shown = line.to_json()
+    assert (shown["win_cents"], shown["win"], shown["returned_cents"]) == (None, None, None)
+    assert shown["settled_by_base_game"] is True
+    assert done.settlement().net_cents == 0 and done.settlement().returned_cents == 0
+    assert [e.win_cents for e in done.events if e.action is Action.RECORDED] == [None]
+
+
+def test_the_base_game_is_croupier_s_or_external_and_criss_cross_poker_is_external() -> None:
+    with pytest.raises(InputError, match=r'base_game is "croupier" or "external", not \'own\''):
+        TableRound.open(rules(), base_game="own")
+    ccp = load_submission(EXAMPLES / "submissions" / "criss-cross-poker.toml")
+    with pytest.raises(ProcedureError, match=r'declare "base_game": "external"') as exc:
+        TableRound.open(ccp)
+    assert exc.value.section == "674a.11"
+    assert TableRound.open(ccp, base_game="external").base_game is SettledBy.EXTERNAL
+    baccarat = load_submission(EXAMPLES / "submissions" / "baccarat-8deck.toml")
+    with pytest.raises(ProcedureError, match=r'"external" is not taken at Baccarat'):
+        TableRound.open(baccarat, base_game="external")
 
 
 # -- croupier settle: round files ------------------------------------------------------------
@@ -217,13 +259,23 @@ def test_h17_round_file(tmp_path: Path) -> None:
     assert settle_cli(round_file(tmp_path, played, "S17")) == {1: 1000, 3: 2000}
 
 
-def test_the_example_side_wager_record_still_records_the_blackjack_bets() -> None:
-    """examples/rounds/blackjack.json records only the side wagers (no decision): the Blackjack
-    bets are recorded as the base game's, as documented in docs/interpretations.md."""
+def test_the_example_round_files_declare_their_base_game() -> None:
+    """examples/rounds/http-blackjack.json declares its base game external: the Blackjack bet is
+    the base game's, with no win; blackjack.json records the players' play and croupier settles
+    it (docs/interpretations.md)."""
+    path = EXAMPLES / "rounds" / "http-blackjack.json"
+    r = settle_record(json.loads(path.read_text("utf-8")), path.parent)
+    assert r.base_game is SettledBy.EXTERNAL
+    (bj,) = [x for x in r.settlement().lines if x.wager == "blackjack"]
+    assert bj.by_base_game and bj.win_cents is None
+    assert r.settlement().net_cents == 12500  # the Perfect Pair alone
     path = EXAMPLES / "rounds" / "blackjack.json"
     r = settle_record(json.loads(path.read_text("utf-8")), path.parent)
-    bj = [x for x in r.settlement().lines if x.wager == "blackjack"]
-    assert len(bj) == 2 and all(x.by_base_game for x in bj)
+    bj_lines = [x for x in r.settlement().lines if x.wager == "blackjack"]
+    assert [(x.seat, x.win_cents, x.by_base_game) for x in bj_lines] == [
+        (3, 5000, False),
+        (1, 2500, False),
+    ]
 
 
 # -- the deal at an open table: the upcard and the hole card only (a fresh user's trial) ------

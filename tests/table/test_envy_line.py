@@ -142,4 +142,4 @@ def test_the_python_settle_round_record_has_the_envy_line_too() -> None:
         (LineKind.WAGER, 5000, None),  # the Pair, 10 to 1 on $5
         (LineKind.ENVY_BONUS, 300_000, 1),  # P10's $3,000 for seat 1's Royal Flush (Diamonds)
     ]
-    assert sum(x.win_cents for x in lines) == two.net_cents
+    assert sum(x.settled_win_cents for x in lines) == two.net_cents

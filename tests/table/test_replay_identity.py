@@ -449,6 +449,12 @@ def _decision(rng: random.Random, rnd: TableRound, shoe: list[str]) -> dict[str,
     }
 
 
+def base_game_of(sub: RulesSubmission) -> str:
+    """Who settles a random round file's base game: croupier, except at Criss-Cross Poker, whose
+    base game croupier does not settle (the file declares it ``"external"``)."""
+    return "croupier" if sub.base.croupier_settles else "external"
+
+
 def round_file(seed: int) -> tuple[RulesSubmission, list[dict[str, Any]]]:
     """A random round file's table and steps: bets, mostly a no-more-bets, a deal, decisions
     mostly in turn, mostly a settle — stopped at the first step the engine refuses (the file
@@ -458,7 +464,7 @@ def round_file(seed: int) -> tuple[RulesSubmission, list[dict[str, Any]]]:
     shoe = [str(c) for c in Shoe.standard(sub.decks).cards()]
     rng.shuffle(shoe)
     steps = _bets(rng, sub)
-    rnd = TableRound.open(sub)
+    rnd = TableRound.open(sub, base_game=base_game_of(sub))
 
     def take(step: dict[str, Any]) -> bool:
         nonlocal rnd
@@ -496,7 +502,7 @@ def file_records(seeds: range) -> Iterator[tuple[str, dict[str, Any]]]:
     for seed in seeds:
         sub, steps = round_file(seed)
         try:
-            rnd = replay(sub, [parse_step(s) for s in steps], "r")
+            rnd = replay(sub, [parse_step(s) for s in steps], "r", base_game_of(sub))
         except CroupierError as exc:
             yield f"file/{seed}", error_record(exc)
             continue

@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-import blackjack_reference as bjref
 from croupier.cards import Card, Rank
 from croupier.cli import app, main
 from croupier.errors import (
@@ -180,17 +179,22 @@ def test_blackjack_example_settles_in_the_prescribed_order_and_moment() -> None:
     #   ace up, lost
     # after the round (§ 633c.12(e)): the dealer's K♦ 5♥ K♦ — two wild kings of diamonds with the
     #   five make three fives, 20 to 1 on $10 = +$200 (seat 1 holds no K♦: no multiplier)
+    # then the Blackjack wagers, both hands standing against the dealer's bust (25): 1 to 1
     assert got == [
         (3, "perfect-pairs", 6000, "633b.1(e)"),
         (3, "match-the-dealer", -500, "633b.3(g)"),
         (1, "perfect-pairs", 12500, "633b.1(e)"),
         (1, "jackpot-party", -500, "633b.2(g)"),
         (1, "axman", 20000, "633c.12(e)"),
+        (3, "blackjack", 5000, "633a.6(d)"),
+        (1, "blackjack", 2500, "633a.6(d)"),
     ]
     kinds = [e.action for e in r.events]
     deal, settle = kinds.index(Action.DEAL), kinds.index(Action.SETTLE)
     axman = next(e.index for e in r.settlements() if e.wager == "axman")
-    assert all(deal < e.index < axman for e in r.settlements() if e.wager != "axman")
+    side = [e for e in r.settlements() if e.wager not in ("axman", "blackjack")]
+    assert all(deal < e.index < axman for e in side)
+    assert all(axman < e.index for e in r.settlements() if e.wager == "blackjack")
     assert axman < settle
     assert [e.index for e in r.events] == list(range(len(r.events)))
 
@@ -202,11 +206,12 @@ def test_second_card_wagers_are_settled_at_the_deal_and_axman_only_at_the_end(bj
     assert [e.wager for e in r.settlements()] == ["perfect-pairs"]
     # Q♥ Q♦: same rank, same colour, different suits: a Colored Pair, 12 to 1 on $5
     assert r.settlements()[0].win_cents == 6000
-    r = r.settle()
-    # AxMan reads 9♠ 8♣: no pair, no straight, the $5 is lost
+    r = r.stand(2).settle()
+    # AxMan reads 9♠ 8♣: no pair, no straight, the $5 is lost; then Q♥ Q♦ (20) beats 17
     assert [(e.wager, e.win_cents) for e in r.settlements()] == [
         ("perfect-pairs", 6000),
         ("axman", -500),
+        ("blackjack", 1000),
     ]
     assert r.phase is Phase.SETTLED
 
@@ -385,7 +390,7 @@ def perfect_pairs_reference(a: Card, b: Card, amount: int) -> int:
 @given(seed=st.integers(0, 2**32 - 1), seats=st.sets(st.integers(1, 7), min_size=1, max_size=7))
 def test_random_blackjack_rounds_agree_with_the_text(seed: int, seats: set[int]) -> None:
     sub = submission_from_data(bj(), "bj")
-    r = TableRound.open(sub)
+    r = TableRound.open(sub, base_game="external")  # no decision recorded: the table's own system
     rng = random.Random(seed)
     amounts = {}
     for s in sorted(seats):
@@ -399,15 +404,13 @@ def test_random_blackjack_rounds_agree_with_the_text(seed: int, seats: set[int])
     for s in sorted(seats, reverse=True):
         a, b = r.cards.hand(s)
         want.append((s, perfect_pairs_reference(a, b, amounts[s])))
-    # no decision is recorded: the $10 Blackjack wagers are settled only when the deal ends every
-    # hand (a dealer Blackjack: a player Blackjack pushes, any other hand loses the wager)
-    dealer = [str(c) for c in r.cards.dealer]
-    hands = {s: [str(c) for c in r.cards.hand(s)] for s in seats}
-    if bjref.natural(dealer):
-        want += [(s, 0 if bjref.natural(hands[s]) else -1000) for s in sorted(seats, reverse=True)]
-    elif all(bjref.natural(h) for h in hands.values()):
-        want += [(s, 1500) for s in sorted(seats, reverse=True)]
+    # the base game external: the $10 Blackjack wagers are the base game's, whatever the deal —
+    # no win, outside the net
     assert got == want
+    lines = [x for x in r.settlement().lines if x.wager == "blackjack"]
+    assert [(x.seat, x.win_cents, x.by_base_game) for x in lines] == [
+        (s, None, True) for s in sorted(seats, reverse=True)
+    ]
     # the dealer's hand follows § 633a.7 (S17): it stops at 17 or more, and only there
     values = [min(int(c.rank), 10) if c.rank is not Rank.ACE else 1 for c in r.cards.dealer]
     totals = [sum(values[:i]) for i in range(2, len(values) + 1)]

@@ -42,6 +42,7 @@ import blackjack_reference as bjref
 from baccarat_reference import PRINTED_TABLE
 from croupier.cards import Card, parse_cards
 from croupier.table import RulesSubmission, TableRound, load_submission, submission_from_data
+from croupier.table.procedure import Action
 from repo_paths import ROOT
 
 EXAMPLES = ROOT / "examples" / "submissions"
@@ -172,7 +173,8 @@ def blackjack_submission() -> RulesSubmission:
 def blackjack_round(seed: int) -> tuple[Got, Want]:
     sub = blackjack_submission()
     rng = random.Random(seed)
-    r = TableRound.open(sub)
+    # no player decision is recorded: the table's own system settles the Blackjack wagers
+    r = TableRound.open(sub, base_game="external")
     placed: dict[int, dict[str, int]] = {}
     for s in sorted(rng.sample(range(1, 8), rng.randint(1, 3))):
         placed[s] = {"blackjack": amount_between(rng, 1000, 100_000)}
@@ -194,23 +196,10 @@ def blackjack_round(seed: int) -> tuple[Got, Want]:
         if "match-the-dealer" in placed[s]:
             amount = placed[s]["match-the-dealer"]
             want.append((s, "match-the-dealer", match_the_dealer(a, b, up, amount)))
-    # no player decision is recorded: the Blackjack wagers are settled only when the deal alone
-    # ends every hand — a dealer Blackjack at the peek, or a Blackjack at every seat
-    dealer = [str(c) for c in r.cards.dealer]
-    hands = {s: [str(c) for c in r.cards.hand(s)] for s in placed}
-    if bjref.natural(dealer) or all(bjref.natural(h) for h in hands.values()):
-        for s in sorted(placed, reverse=True):
-            for wager, net in bjref.settle(
-                table="blackjack",
-                wager=placed[s]["blackjack"],
-                ante=0,
-                switched=False,
-                pair=hands[s],
-                hands=[(hands[s], 0)],
-                surrendered=False,
-                dealer=dealer,
-            ):
-                want.append((s, wager, net))
+    # the base game external: each Blackjack wager is recorded as the base game's (no win, not
+    # a settlement), whatever the deal — even one the deal alone ends
+    recorded = [(e.seat, e.wager, e.win_cents) for e in r.events if e.action is Action.RECORDED]
+    assert recorded == [(s, "blackjack", None) for s in sorted(placed, reverse=True)]
     return engine_events(r), want
 
 
@@ -800,7 +789,7 @@ def ultimate_pairs(a: Card, b: Card, amount: int) -> int:
 def criss_cross_round(seed: int) -> tuple[Got, Want]:
     sub = example_submission("criss-cross-poker")
     rng = random.Random(seed)
-    r = TableRound.open(sub)
+    r = TableRound.open(sub, base_game="external")  # croupier does not settle its base game
     placed: dict[int, int] = {}
     seats = sorted(rng.sample(range(1, 7), rng.randint(1, 3)))
     for s in seats:
@@ -921,7 +910,7 @@ def test_rare_hands_agree_with_the_text() -> None:
     ]
     assert engine_events(fcp) == want
 
-    ccp = TableRound.open(example_submission("criss-cross-poker"))
+    ccp = TableRound.open(example_submission("criss-cross-poker"), base_game="external")
     pairs = {1: "Ah Ad", 2: "Ks As", 3: "Jc Js"}
     for s in pairs:
         ccp = ccp.bet(s, "criss-cross", 1000).bet(s, "ultimate-pairs", 500)

@@ -112,6 +112,7 @@ def test_cli_blackjack_round() -> None:
         *("--dealer", "Qs 5h Kd", "--player", "Kd 7c", "--player", "As Ah"),
         *("--bet", "1:blackjack=10", "--bet", "2:blackjack=10"),
         *("--bet", "1:axman=5", "--bet", "2:axman=5"),
+        *("--move", "1:stand", "--move", "2:stand"),  # croupier settles the base game
     )
     axman = {x["seat"]: x for x in data["settlement"]["lines"] if x["wager"] == "axman"}
     # Q-5-K♦ busts; K♦ wild pairs a king: Jacks or better 5 to 1, ×2 for seat 1's own K♦
@@ -121,7 +122,7 @@ def test_cli_blackjack_round() -> None:
         app,
         [
             *("blackjack-round", "--dealer", "Qs 5h Kd", "--player", "Kd 7c"),
-            *("--bet", "1:blackjack=10", "--bet", "1:axman=5"),
+            *("--bet", "1:blackjack=10", "--bet", "1:axman=5", "--move", "1:stand"),
         ],
     )
     assert "×2" in result.stdout

@@ -340,10 +340,19 @@ def blackjack_round(
         typer.Option(
             "--move",
             help="A player's decision, SEAT:MOVE[:CARD] (1:hit:5d, 1:stand, 2:double:Th, "
-            "3:split, 3:surrender), in the order made, seat 1 first; repeatable. Without any, "
-            "the Blackjack wagers are recorded for the base game to settle.",
+            "3:split, 3:surrender), in the order made, seat 1 first; repeatable. Every hand is "
+            "played out unless --base-game external.",
         ),
     ] = None,
+    base_game: Annotated[
+        str,
+        typer.Option(
+            "--base-game",
+            help='Who settles the base game: "croupier" (every hand played out with --move) or '
+            '"external" (the table\'s own system: the Blackjack wagers are recorded with no win '
+            "and left out of the net).",
+        ),
+    ] = "croupier",
     paytables: Annotated[
         list[str] | None,
         typer.Option(
@@ -384,7 +393,7 @@ def blackjack_round(
     meters = meter_arg(meter)
     if isinstance(meters, int):
         meters = {MeterLevel.PROGRESSIVE: meters}
-    rnd = TableRound.open(sub, {"jackpot-party": meters} if meters else None)
+    rnd = TableRound.open(sub, {"jackpot-party": meters} if meters else None, base_game=base_game)
     for wid in round_wagers():  # the Blackjack wager first at every seat (§ 633a.6(d))
         for seat, cents in sorted(placed.get(wid, {}).items()):
             rnd = rnd.bet(seat, wid, cents)
@@ -395,6 +404,6 @@ def blackjack_round(
     show_rounds([("blackjack-round", rnd)], json_out, {"rules": sub.blackjack_rules.describe()})
     if not json_out and any(line.by_base_game for line in rnd.settlement().lines):
         out.print(
-            "The Blackjack wagers are recorded for the base game to settle: give the players' "
-            "decisions with --move (e.g. --move 1:stand) to settle them here."
+            "The Blackjack wagers are recorded for the table's own system to settle "
+            "(--base-game external): they have no win here and are not in the net."
         )

@@ -214,10 +214,12 @@ STORED_ALREADY = "stored_already"
 
 def round_json(name: str, r: TableRound) -> dict[str, object]:
     """One settled round as JSON (docs/schemas/settle.schema.json ``round``): its name, the
-    submission, the cards, every event and the settlement record (money in integer cents)."""
+    submission, who settles its base game, the cards, every event and the settlement record
+    (money in integer cents)."""
     return {
         "round": name,
         "submission": r.submission.source,
+        "base_game": r.base_game.value,
         "cards": r.cards.describe() if r.cards else None,
         "events": [e.to_json() for e in r.events],
         "settlement": r.settlement().to_json(),

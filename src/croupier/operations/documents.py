@@ -2,7 +2,8 @@
 an open table's ``settle`` and ``void`` steps).
 
 The document of a settled round is the item ``croupier settle --json`` prints for a round —
-``round``, ``submission``, ``cards``, ``events``, ``settlement``
+``round``, ``submission``, ``base_game`` (who settles the base game: ``"croupier"`` or
+``"external"``), ``cards``, ``events``, ``settlement``
 (:meth:`~croupier.wagers.at_table.RoundSettlement.to_json`), ``net_cents`` — with the table, the
 digests of the Rules Submission and of the round's content
 (:func:`~croupier.table.progressive.round_content`), what each progressive fed paid, who recorded
@@ -109,6 +110,7 @@ def document(
         "submission": shown.submission.name or shown.submission.game.value,
         "submission_digest": submission_digest,
         "content_digest": content,
+        "base_game": rnd.base_game.value,
         "cards": shown.cards.describe() if shown.cards else None,
         "events": [e.to_json() for e in shown.events],
         "settlement": shown.settlement().to_json(),
@@ -190,6 +192,7 @@ def void_document(
         "submission": rnd.submission.name or rnd.submission.game.value,
         "submission_digest": submission_digest,
         "content_digest": round_content(rnd),
+        "base_game": rnd.base_game.value,
         "cards": rnd.cards.describe() if rnd.cards else None,
         "events": [*(e.to_json() for e in rnd.events), void_event],
         "settlement": {

@@ -82,11 +82,14 @@ def checked_submission(data: Mapping[str, Any], source: str) -> tuple[str, Rules
     return found
 
 
-def replay(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRound:
+def replay(
+    sub: RulesSubmission, steps: Sequence[Step], source: str, base_game: str = "croupier"
+) -> TableRound:
     """The round of ``steps`` at a table under ``sub``, settled, as
     :func:`croupier.table.record.settle_record` does it: a missing ``no-more-bets`` or ``settle``
-    supplied; the first step that breaks a rule raises its typed error naming the step."""
-    return replay_steps(sub, steps, source)
+    supplied; the first step that breaks a rule raises its typed error naming the step;
+    ``base_game`` (``"croupier"`` or ``"external"``) who settles the base game."""
+    return replay_steps(sub, steps, source, base_game)
 
 
 def named_progressive(ledger: Ledger, name: str, table: str) -> ProgressiveDefinition:

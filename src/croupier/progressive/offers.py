@@ -115,7 +115,9 @@ def check_named_match(sub: RulesSubmission, defn: ProgressiveDefinition) -> None
     """Refuse a progressive named for a table whose submission does not offer its wager under its
     section, paytable and deck count (:class:`~croupier.errors.ProgressiveMismatchError`, as
     :func:`check_round_matches` for a round)."""
-    check_round_matches(TableRound.open(sub), defn)
+    # a round opened only to read what the table offers: its base game settled by whoever can
+    by = "croupier" if sub.base.croupier_settles else "external"
+    check_round_matches(TableRound.open(sub, base_game=by), defn)
 
 
 def progressives_for(

@@ -18,6 +18,7 @@ SUBMISSION_EXAMPLE: dict[str, Any] = {
 
 ROUND_EXAMPLE: dict[str, Any] = {
     "id": "r1",
+    "base_game": "external",
     "submission": SUBMISSION_EXAMPLE,
     "steps": [
         {"action": "bet", "seat": 3, "wager": "blackjack", "amount": "$25"},
@@ -27,7 +28,9 @@ ROUND_EXAMPLE: dict[str, Any] = {
         {"action": "settle"},
     ],
 }
-"""A round: a perfect pair of eights, paid 25 to 1 under paytable A (§ 633b.1(e))."""
+"""A round at a hybrid table whose own system settles the Blackjack wager (``"base_game":
+"external"``): a perfect pair of eights, paid 25 to 1 under paytable A (§ 633b.1(e)), and the
+Blackjack wager recorded as the base game's, with no win."""
 
 STEP_EXAMPLES: dict[str, dict[str, Any]] = {
     "bet": {

@@ -48,6 +48,7 @@ from croupier.table.submission import RulesSubmission
 from croupier.units import format_money
 from croupier.wagers import ProgressiveStake
 from croupier.wagers.at_table import signed_money
+from croupier.wagers.base_games import SettledBy
 
 
 def table_row(conn: Connection, table: str, *, lock: bool = False) -> Any:
@@ -113,10 +114,12 @@ def current_round(request: Request, row: Any) -> TableRound:
     return rnd
 
 
-def open_round(sub: RulesSubmission, table: str) -> TableRound:
-    """A new round under ``sub`` at open table ``table``: its first event says betting is open at
-    the table by its id (the submission's name is not the table's)."""
-    rnd = TableRound.open(sub, step_by_step=True)  # an open table's round: played in order
+def open_round(sub: RulesSubmission, table: str, base_game: SettledBy | str) -> TableRound:
+    """A new round under ``sub`` at open table ``table`` whose base game ``base_game`` settles
+    (``"croupier"`` or ``"external"``): its first event says betting is open at the table by its
+    id (the submission's name is not the table's)."""
+    # an open table's round: played in order
+    rnd = TableRound.open(sub, step_by_step=True, base_game=base_game)
     first = replace(rnd.events[0], detail=f"betting open at table {table}")
     return replace(rnd, events=(first, *rnd.events[1:]))
 
@@ -127,7 +130,7 @@ def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
     (the dealer's whole hand, § 633a.7) is replayed as it was taken, so a round in play across
     that change can still be read, played, settled or voided."""
     _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
-    rnd = open_round(sub, row.table_id)
+    rnd = open_round(sub, row.table_id, table_base_game(row, sub))
     for i, s in enumerate(steps, start=1):
         step = stored_step(s)
         try:
@@ -138,6 +141,16 @@ def _replay(row: Any, steps: list[dict[str, Any]]) -> TableRound:
             taken = apply_step(replace(rnd, step_by_step=False), step, i)
             rnd = replace(taken, step_by_step=True)
     return rnd
+
+
+def table_base_game(row: Any, sub: RulesSubmission) -> SettledBy:
+    """Who settles the base game at the table of ``row`` (its stored row) under ``sub``: as
+    ``POST /tables`` declared it; at a table opened before tables declared it (NULL), as its
+    rounds were played then — croupier, except at a game croupier does not settle (Criss-Cross
+    Poker), whose base wagers were recorded as the base game's."""
+    if row.base_game is not None:
+        return SettledBy.parse(row.base_game)
+    return SettledBy.CROUPIER if sub.base.croupier_settles else SettledBy.EXTERNAL
 
 
 ROUND_ID = re.compile(r"round-([1-9][0-9]*)")
@@ -218,6 +231,7 @@ def table_state(row: Any, rnd: TableRound, number: int) -> dict[str, Any]:
         "round": round_id(number),
         "round_number": number,
         "submission_digest": row.submission_digest,
+        "base_game": rnd.base_game.value,
         "progressives": json.loads(row.progressives),
         "phase": rnd.phase.value,
         "allowed": sorted(a.value for a in allowed(rnd)),
@@ -326,6 +340,7 @@ __all__ = [
     "read_table",
     "round_id",
     "shown_state",
+    "table_base_game",
     "table_row",
     "table_state",
     "utc_text",

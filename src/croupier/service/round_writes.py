@@ -79,8 +79,9 @@ from croupier.service.settling import (
 )
 from croupier.table.procedure import PHASE_WORDS, Phase
 from croupier.table.record import RoundFile, Step, apply_step
-from croupier.table.round import TableRound
+from croupier.table.round import TableRound, check_base_game
 from croupier.table.submission import RulesSubmission
+from croupier.wagers.base_games import SettledBy
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ def settling(
     check_round_file(reader_of(request), table, rid, digest)
     # the paytables the round is settled under, for the hold report (once per digest)
     store.remember_submission(engine_of(request), digest, dumps(record.submission))
-    rnd = replay(sub, record.steps, f"round {rid}")
+    rnd = replay(sub, record.steps, f"round {rid}", record.base_game)
     bet_steps = [i for i, s in enumerate(record.steps, start=1) if s.action == "bet"]
     # every progressive bet is fed to the ledger: to a progressive named, else to the one
     # linked to the table that takes it; none, or a suspended one, refuses the round
@@ -203,16 +204,24 @@ class InOneTransaction:
 
 
 def opening_table(
-    ledger: Ledger, table: str, submission: dict[str, Any], named: list[str], by: str
+    ledger: Ledger,
+    table: str,
+    submission: dict[str, Any],
+    named: list[str],
+    by: str,
+    base_game: str = "croupier",
 ) -> Opening:
     """``POST /tables``: table ``table``'s id and Rules Submission checked (every violation with
-    its section, § 601a.2), the progressives its progressive wagers feed found (each linked to
-    the table, § 605a.8; ``named``: those the request names): the write that opens it."""
+    its section, § 601a.2), who settles its base game (``base_game``: ``"croupier"`` or
+    ``"external"``, :func:`~croupier.table.round.check_base_game`), the progressives its
+    progressive wagers feed found (each linked to the table, § 605a.8; ``named``: those the
+    request names): the write that opens it."""
     exact(TABLE, table)  # the table rule (croupier.names), before anything is read
     digest, sub = checked_submission(submission, f"table {table}")
+    by_base = check_base_game(sub, base_game)
     # every progressive wager the table offers feeds a progressive linked to it (§ 605a.8)
     names = table_progressives(ledger, sub, table, named)
-    return Opening(ledger, table, submission, digest, sub, names, by)
+    return Opening(ledger, table, submission, digest, sub, names, by, by_base)
 
 
 @dataclass(frozen=True)
@@ -226,6 +235,7 @@ class Opening(InOneTransaction):
     sub: RulesSubmission
     names: list[str]
     by: str
+    base_game: SettledBy = SettledBy.CROUPIER
 
     def run(self, conn: Connection) -> tuple[int, Any]:
         """Insert the table's row, unless it is open already or its id reads as another's."""
@@ -252,10 +262,11 @@ class Opening(InOneTransaction):
                 version=0,
                 opened_by=self.by,
                 opened_at=datetime.now(UTC),
+                base_game=self.base_game.value,
             )
         )
         row = table_row(conn, table)
-        return 201, table_state(row, open_round(self.sub, table), number)
+        return 201, table_state(row, open_round(self.sub, table, self.base_game), number)
 
 
 @dataclass(frozen=True)
@@ -363,7 +374,7 @@ class Stepped(InOneTransaction):
             for k in ("events", "settlement", "net_cents"):
                 state[k] = stored[k]
             values.update(steps="[]", round_number=number + 1)
-            after = open_round(rnd.submission, table)
+            after = open_round(rnd.submission, table, rnd.base_game)
         self.moved.advance(conn, row, after, **values)
         return 200, state
 
@@ -435,7 +446,7 @@ class Voiding(InOneTransaction):
         row, number = self.row, self.number
         table = row.table_id
         insert_round(conn, self.voided, submission_digest=row.submission_digest, by=self.by)
-        after = open_round(self.rnd.submission, table)
+        after = open_round(self.rnd.submission, table, self.rnd.base_game)
         self.moved.advance(conn, row, after, steps="[]", round_number=number + 1)
         state = table_state(row, after, number + 1)
         state["voided"] = self.voided.document

@@ -86,6 +86,7 @@ tables = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("opened_by", sa.String(100), nullable=False),
     sa.Column("opened_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("base_game", sa.String(20), nullable=True),
 )
 
 

@@ -258,7 +258,7 @@ def allowed(r: TableRound) -> frozenset[Action]:
     A dealt Blackjack round follows its order (§ 633a.7): the Switch Hands choice, then the
     decisions of the hand in turn (no ``double`` after a hit, no ``split`` of a non-pair, no
     ``surrender`` where the table offers none), then ``dealer-draw`` while the dealer's hand
-    must draw, then ``settle`` (at once only at a side-wager record,
+    must draw, then ``settle`` (at once where the base game is external,
     :meth:`TableRound.plays_out`)."""
     return r.allowed_actions()
 

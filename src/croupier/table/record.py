@@ -43,12 +43,15 @@ hand that must still draw). A round file may instead give the draws at the deal 
 hole card (``"dealer": "Kd 6c 5h"``), as before; a round played step by step at an open table may
 not (its deal is the upcard and the hole card only, § 633a.7).
 
-A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``). When the
-round records the players' play, the Blackjack wagers are settled (§ 633b.4(i), (o); Chapter 633a);
-a round file at a plain Blackjack table without any decision is a *side-wager record*: it records
-the Blackjack wagers as the base game's, unsettled (docs/interpretations.md). A round played step
-by step at an open table (``POST /tables/{t}/steps``) is never one: its ``settle`` needs every hand
-played out (a :class:`~croupier.errors.ProcedureError` names the seat).
+A move's ``card`` may be left out when the round was dealt from a shuffled shoe (``seed``).
+
+Who settles the base game is the file's ``"base_game"``: ``"croupier"`` (the default) settles the
+Blackjack wagers from the players' play (§ 633b.4(i), (o); Chapter 633a), so ``settle`` refuses a
+hand left unplayed (a :class:`~croupier.errors.ProcedureError` names the seat, the hand and the
+decisions it could take); ``"external"``: the table's own system settles them, and each base wager
+has a line saying so, with no win (``null``) and outside the net — the round records the side
+wagers only (a plain Blackjack table; at Criss-Cross Poker, whose base game croupier does not
+settle, a round file declares ``"external"``; docs/interpretations.md).
 :func:`settle_record` replays the steps through :class:`~croupier.table.round.TableRound`: the
 first step that breaks a rule raises its typed error, and nothing is settled.
 """
@@ -57,7 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -94,6 +97,7 @@ from croupier.table.submission import (
     table_money,
 )
 from croupier.table.submission_file import InlineSubmission
+from croupier.wagers.base_games import SettledBy
 
 ROUND_ID_SCHEMA: dict[str, Any] = {"minLength": 1, "maxLength": NAME_LIMIT, "pattern": r"^[^/\s]+$"}
 """What the JSON Schema says of a round's id; :func:`croupier.names.round_id` checks it in full
@@ -115,6 +119,12 @@ class RoundFile(BaseModel):
     """The Rules Submission: its path, relative to the round file, or the submission inline."""
     steps: list[Step]
     """The steps of the round, in order (each a model chosen by its ``action``)."""
+    base_game: Literal["croupier", "external"] = Field(
+        default="croupier",
+        description='Who settles the base game: "croupier" (the default: every Blackjack hand '
+        'is played out in the steps) or "external" (the table\'s own system: each base wager '
+        "is recorded as the base game's, with no win and outside the net).",
+    )
 
 
 def _cents(amount: str) -> int:
@@ -205,14 +215,22 @@ def settle_record(
     record = parse_record(data, source)
     if record.id is not None:
         round_id(record.id)  # the round id rule (croupier.names): NameRuleError
-    return replay_steps(_submission(record.submission, base), record.steps, source)
+    sub = _submission(record.submission, base)
+    return replay_steps(sub, record.steps, source, record.base_game)
 
 
-def replay_steps(sub: RulesSubmission, steps: Sequence[Step], source: str) -> TableRound:
+def replay_steps(
+    sub: RulesSubmission,
+    steps: Sequence[Step],
+    source: str,
+    base_game: SettledBy | str = SettledBy.CROUPIER,
+) -> TableRound:
     """The round of ``steps`` at a table under ``sub``, settled: a missing ``no-more-bets`` or
     ``settle`` supplied; the first step that breaks a rule raises its typed error naming the
-    step, and a round with no deal step an :class:`InputError` naming ``source``."""
-    rnd = TableRound.open(sub)
+    step, and a round with no deal step an :class:`InputError` naming ``source``. ``base_game``
+    (``"croupier"`` or ``"external"``) says who settles the base game
+    (:func:`~croupier.table.round.check_base_game`)."""
+    rnd = TableRound.open(sub, base_game=base_game)
     for i, step in enumerate(steps, start=1):
         rnd = apply_step(rnd, step, i)
     if rnd.phase is Phase.BETTING:

@@ -19,7 +19,14 @@ the cards it reads), so that no wager id appears here:
 * Four Card Poker: the Play wager after the cards, one to three times the Ante (§ 641a.7(d)(1)),
   then every wager at ``settle``.
 * Criss-Cross Poker: Ultimate Pairs with the optional wagers (§ 674b.1(d)), in action when the player
-  folds (§ 674b.1(c)); the Criss-Cross Poker wagers are recorded, not settled.
+  folds (§ 674b.1(c)); the Criss-Cross Poker wagers are recorded, not settled (a round there
+  declares its base game external).
+
+Who settles the base game is declared (:attr:`TableRound.base_game`, a
+:class:`~croupier.wagers.base_games.SettledBy`): croupier, the default — a Blackjack hand left
+unplayed at ``settle`` is refused, naming the seat, the hand and the decisions it could take — or
+the table's own system (``external``): each base wager then has a line saying the base game
+settles it, with no win (``None``) and outside the net.
 
 Within each settlement moment seats are settled from the player farthest to the dealer's right,
 counterclockwise (§ 633b.1(e), § 633c.12(e)): seats are numbered from the dealer's left (seat 1 is
@@ -84,7 +91,7 @@ from croupier.wagers.at_table import (
     TableContext,
     signed_money,
 )
-from croupier.wagers.base_games import BaseGame
+from croupier.wagers.base_games import BaseGame, SettledBy
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 from croupier.wagers.switch_hands import check_wagers as check_ante
 
@@ -112,9 +119,12 @@ class TableRound(RoundQueries):
     """The progressive meters' amounts the round's meter awards are valued at: (wager id,
     ((level, integer cents), …)); a wager not named is valued at its paytable's seeds."""
     step_by_step: bool = False
-    """Blackjack: the round is played step by step at an open table, so ``settle`` needs every
-    hand played out and the dealer's hand finished; otherwise a round that records none of the
-    players' decisions is a side-wager record (docs/interpretations.md)."""
+    """Blackjack: the round is played step by step at an open table, so its deal gives the
+    dealer's upcard and hole card only (the draws come in ``dealer-draw`` steps, § 633a.7)."""
+    base_game: SettledBy = SettledBy.CROUPIER
+    """Who settles the base game: croupier (every Blackjack hand played out before ``settle``),
+    or the table's own system (``EXTERNAL``: each base wager recorded as the base game's, no win;
+    docs/interpretations.md)."""
 
     # -- the record ----------------------------------------------------------------------
     @classmethod
@@ -124,18 +134,25 @@ class TableRound(RoundQueries):
         meter_cents: Mapping[str, Mapping[MeterLevel, int]] | None = None,
         *,
         step_by_step: bool = False,
+        base_game: SettledBy | str = SettledBy.CROUPIER,
     ) -> TableRound:
         """A new round with betting open; ``meter_cents`` (wager id → meter level → integer
         cents) values its progressive wagers' meter awards (default: the paytables' seeds);
-        ``step_by_step`` (:attr:`step_by_step`) for a round played live at an open table.
+        ``step_by_step`` (:attr:`step_by_step`) for a round played live at an open table;
+        ``base_game`` (:attr:`base_game`: ``"croupier"`` or ``"external"``) who settles the base
+        game.
 
-        Raises :class:`InputError` for a meter amount that is not a whole number of cents.
+        Raises :class:`InputError` for a meter amount that is not a whole number of cents or a
+        ``base_game`` that is neither, and :class:`ProcedureError` for a base game croupier cannot
+        settle (Criss-Cross Poker) declared ``"croupier"``, or one declared ``"external"`` whose
+        base wagers croupier cannot record as the base game's (:func:`check_base_game`).
         """
         for levels in (meter_cents or {}).values():
             for cents in levels.values():
                 check_cents(cents, "a meter amount")
         meters = tuple((wid, tuple(levels.items())) for wid, levels in (meter_cents or {}).items())
-        r = cls(submission, meter_cents=meters, step_by_step=step_by_step)
+        by = check_base_game(submission, base_game)
+        r = cls(submission, meter_cents=meters, step_by_step=step_by_step, base_game=by)
         what = f"betting open at {submission.name or submission.game.value}"
         return r._log(Action.OPEN, "601a.2", what)
 
@@ -537,7 +554,7 @@ class TableRound(RoundQueries):
         if self.game is TableGame.BLACKJACK:
             r = r._settle_blackjack()
         r = r._settle_moment(SettleWhen.WITH_BASE_GAME)
-        if self.game is not TableGame.BLACKJACK:
+        if self.game is not TableGame.BLACKJACK and self.base_game is SettledBy.EXTERNAL:
             for wager, section in base.recorded.items():
                 r = r._record_unsettled(wager, section, base.recorded_why)
         r._check_every_bet_settled()
@@ -657,32 +674,22 @@ class TableRound(RoundQueries):
         return self._evolve(events=tuple(events))
 
     def _record_unsettled(self, wager: str, section: str, what: str) -> Self:
-        """Record each seat's base wager that the round does not settle (from the dealer's
-        right): a line saying the base game settles it."""
+        """Record each seat's base wager that the table's own system settles (from the dealer's
+        right): a line saying the base game settles it, with no win
+        (:meth:`SettlementLine.base_game_line`)."""
         events = list(self.events)
         for seat in reversed(self.seats()):
             amount = self.seat_bets(seat).get(wager)
             line = None
             if amount is not None:
-                line = SettlementLine(
-                    seat=seat,
-                    wager=wager,
-                    outcome="settled by the base game",
-                    pays="",
-                    stake_cents=amount,
-                    win_cents=0,
-                    returned_cents=0,
-                    section=section,
-                    detail=what,
-                    by_base_game=True,
-                )
+                line = SettlementLine.base_game_line(seat, wager, amount, section, what)
             events.append(
                 Event(
                     len(events),
                     Action.RECORDED,
                     self.phase,
                     section,
-                    f"seat {seat}: {what} (not recorded)",
+                    f"seat {seat}: {what} (base game external)",
                     seat=seat,
                     wager=wager,
                     amount_cents=amount,
@@ -690,6 +697,34 @@ class TableRound(RoundQueries):
                 )
             )
         return self._evolve(events=tuple(events))
+
+
+def check_base_game(submission: RulesSubmission, base_game: SettledBy | str) -> SettledBy:
+    """Who settles the base game of a round under ``submission``, as declared (``"croupier"`` or
+    ``"external"``). Raises :class:`InputError` for another value, and :class:`ProcedureError`
+    for ``"croupier"`` at a game croupier cannot settle (Criss-Cross Poker: declare it external)
+    or ``"external"`` at a table whose base wagers croupier cannot record as the base game's
+    (Baccarat, Four Card Poker, a Switch Hands or Blackjack Premium table, whose Ante croupier
+    settles with the hand)."""
+    by = SettledBy.parse(base_game)
+    base, game = submission.base, submission.game
+    rule = base.own_procedure or base.procedure_rule
+    if by is SettledBy.CROUPIER and not base.croupier_settles:
+        raise ProcedureError(
+            f"croupier does not settle the {game.game.value} base game: declare "
+            '"base_game": "external" (the table\'s own system settles it)',
+            section=rule,
+        )
+    if by is SettledBy.EXTERNAL and (not base.external_allowed or submission.variant is not None):
+        where = game.game.value
+        if submission.variant is not None:  # the Ante is settled with the hand (§ 633b.4(i))
+            where = f"a {submission.variant.value} table"
+        raise ProcedureError(
+            f'"base_game": "external" is not taken at {where}: croupier settles its base game '
+            '(declare "croupier", the default)',
+            section=rule,
+        )
+    return by
 
 
 def _amount_rule(wager_id: str, amount_cents: int) -> str:
@@ -726,6 +761,8 @@ __all__ = [
     "DealtCards",
     "Event",
     "Phase",
+    "SettledBy",
     "TableRound",
+    "check_base_game",
     "settled_net",
 ]

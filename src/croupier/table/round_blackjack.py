@@ -42,7 +42,7 @@ from croupier.table.blackjack_play import ORDER_RULE, BlackjackPlay, MoveResult
 from croupier.table.procedure import Action, Phase, Turn, or_list
 from croupier.table.submission import RulesSubmission, TableGame
 from croupier.wagers.at_table import DealtCards, SeatBet, SettlementLine
-from croupier.wagers.base_games import BaseGame
+from croupier.wagers.base_games import BaseGame, SettledBy
 from croupier.wagers.switch_hands import ANTE_WAGER, Variant
 
 
@@ -78,6 +78,7 @@ class BlackjackDecisions:
         cards: DealtCards | None
         blackjack: BlackjackPlay | None
         step_by_step: bool
+        base_game: SettledBy
         bets: tuple[SeatBet, ...]
 
         @property
@@ -203,6 +204,12 @@ class BlackjackDecisions:
                 section=self.procedure_rule,
             )
         self._require(action)
+        if self.base_game is SettledBy.EXTERNAL:
+            raise ProcedureError(
+                f"seat {seat}: {action.value} is not recorded here: the round's base game is "
+                "\"external\", its players' play recorded and settled by the table's own system",
+                section=ORDER_RULE,
+            )
         assert self.blackjack is not None and self.cards is not None
         result = make(self.blackjack)
         result.play.check_shoe(self.submission.decks, self.cards.every_card())
@@ -301,8 +308,10 @@ class BlackjackDecisions:
         self._require(Action.DEALER_DRAW)
         play, dealt = self.blackjack, self.cards
         assert play is not None and dealt is not None
-        self._check_players_done(play, "the dealer draws")
-        live = self._live_hands(play)
+        live: bool | None = None  # base game external: the players' play is not recorded here
+        if self.base_game is not SettledBy.EXTERNAL:
+            self._check_players_done(play, "the dealer draws")
+            live = self._live_hands(play)
         hand = list(play.dealer)
         undealt = play.undealt
         given = [as_card(c) for c in cards or ()]
@@ -396,6 +405,8 @@ class BlackjackDecisions:
         play = self.blackjack
         if play is None or self.phase is not Phase.DEALT:
             return None
+        if self.base_game is SettledBy.EXTERNAL:
+            return None  # the players' play is the table's own system's
         asking = play.to_ask()
         if asking is not None:
             seat = asking.seat
@@ -423,24 +434,25 @@ class BlackjackDecisions:
         return Turn(seat, kinds, i + 1, len(acting.hands), acting.hands[i].cards)
 
     def plays_out(self) -> bool:
-        """Whether ``settle`` needs every hand played out: a round played step by step, at a
-        Switch Hands or Blackjack Premium table, or one that records a decision; otherwise a
-        round that records none is a side-wager record (docs/interpretations.md)."""
-        play = self.blackjack
-        assert play is not None
-        return self.step_by_step or self.submission.variant is not None or play.moves > 0
+        """Whether ``settle`` needs every hand played out: croupier settles the base game (the
+        default); a round whose base game is external records no player's play
+        (docs/interpretations.md)."""
+        return self.base_game is not SettledBy.EXTERNAL
 
     def _check_play_over(self) -> None:
-        """Before ``settle``: every player's hand played out (or a side-wager record) and the
-        dealer's hand finished by the drawing rule.
+        """Before ``settle``: every player's hand played out (unless the base game is external)
+        and the dealer's hand finished by the drawing rule.
 
-        Raises :class:`ProcedureError` naming the seat (§ 633a.7, § 633b.4(f)) and
-        :class:`RulesError` for a dealer hand that must still draw (§ 633a.7)."""
+        Raises :class:`ProcedureError` naming the seat, its hand and the decisions it could take
+        (§ 633a.7, § 633b.4(f)) and :class:`RulesError` for a dealer hand that must still draw
+        (§ 633a.7)."""
         play = self.blackjack
         assert play is not None
         if not play.finished and self.plays_out():
+            if play.moves == 0 and play.to_ask() is None:
+                self._refuse_unplayed()
             self._check_players_done(play, "the wagers are settled")
-        live = self._live_hands(play) if play.finished else None
+        live = self._live_hands(play) if play.finished and self.plays_out() else None
         if self._must_draw(play.dealer, live):
             t = hand_total(play.dealer)
             raise RulesError(
@@ -450,24 +462,38 @@ class BlackjackDecisions:
                 section=DEALING_RULE,
             )
 
+    def _refuse_unplayed(self) -> None:
+        """Raise :class:`ProcedureError` (§ 633a.7) for a round settled with no player's decision
+        recorded while croupier settles the base game: the seat in turn, its hand and the
+        decisions it could take — and the other way, declaring the base game external."""
+        turn = self.blackjack_turn()
+        assert turn is not None
+        t = hand_total(turn.cards)
+        total = f"{'soft ' if t.soft else ''}{t.total}"
+        raise ProcedureError(
+            f"seat {turn.seat}'s hand {format_cards(turn.cards)} ({total}) is unplayed: "
+            f"{or_list(sorted(a.value for a in turn.actions))} (croupier settles the base game: "
+            'record every hand\'s play, or declare "base_game": "external")',
+            section=ORDER_RULE,
+        )
+
     def _settle_blackjack(self) -> Self:
         """The Blackjack wagers and Switch Hands Antes, seat by seat from the dealer's right, once
         every player's play is over (:mod:`croupier.table.blackjack_play`,
-        :func:`~croupier.wagers.switch_hands.settle_seat`). A side-wager record (a round file
-        at a plain Blackjack table that records none of the players' decisions, not played
-        step by step: :meth:`plays_out`) records the wagers instead, as the base game's.
+        :func:`~croupier.wagers.switch_hands.settle_seat`). A round whose base game is external
+        records the Blackjack wagers instead, as the base game's (no win).
 
         Raises :class:`ProcedureError` for a switch not chosen or a hand not finished.
         """
         play = self.blackjack
         assert play is not None
-        if not play.finished:
-            if self.plays_out():
-                self._check_players_done(play, "the wagers are settled")
+        if not self.plays_out():
             r = self
             for wager, section in self.base.recorded.items():
                 r = r._record_unsettled(wager, section, self.base.recorded_why)
             return r
+        if not play.finished:
+            self._check_players_done(play, "the wagers are settled")
         settled = [(seat, play.settle(seat)) for seat in reversed(self.seats())]
         return self._log_lines(
             SettlementLine(

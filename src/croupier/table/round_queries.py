@@ -184,9 +184,10 @@ class RoundQueries(BlackjackDecisions):
         kinds = PROCEDURE[self.game][self.phase]
         turns = self.turns()
         out = {a for t in turns for a in t.actions}
-        # a Blackjack player still to act: the dealer does not draw, and only a side-wager
-        # record settles (what dealer_draw and settle check first; asked here without making
-        # their refusals' words, which name the turn again)
+        # a Blackjack player still to act: the dealer does not draw, and the round does not
+        # settle (what dealer_draw and settle check first; asked here without making their
+        # refusals' words, which name the turn again); a round whose base game is external
+        # has no player to act (its play is the table's own system's)
         waiting = self.game is TableGame.BLACKJACK and bool(turns)
         for kind in kinds - DECISIONS:
             if kind is Action.BET:

@@ -36,7 +36,9 @@ def _amount(sub: RulesSubmission, wager: str) -> int:
 
 def random_round(sub: RulesSubmission, rng: random.Random) -> TableRound:
     """One settled random round at ``sub``'s table."""
-    r = TableRound.open(sub)
+    # croupier does not settle Criss-Cross Poker's base game: a training round there declares it
+    # external (its Criss-Cross Poker wagers recorded as the base game's, with no win)
+    r = TableRound.open(sub, base_game="croupier" if sub.base.croupier_settles else "external")
     seats = sorted(rng.sample(range(1, sub.seats + 1), rng.randint(1, min(3, sub.seats))))
     offered = [w.wager for w in sub.wagers]
     game = BASE_GAMES[sub.game]

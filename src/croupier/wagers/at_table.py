@@ -338,8 +338,10 @@ class SettlementLine:
     the net result (−stake for a loss), ``returned_cents`` what the dealer hands back. ``pays`` is
     the pay as printed (``'25 to 1'``, ``'loses'``). ``pending_validation``: a meter award that a
     floorperson or above validates before it is paid (§ 633b.2(h)(3), § 633b.3(h)(3)).
-    ``by_base_game``: the bet is not settled by croupier but by the base game's play (the Blackjack
-    wager of a round without its decisions, the Criss-Cross Poker wagers), recorded explicitly.
+    ``by_base_game``: the bet is not settled by croupier but by the table's own system (a round
+    whose base game is declared ``"external"``: the Blackjack wager, the Criss-Cross Poker
+    wagers), recorded explicitly — its ``win_cents`` and ``returned_cents`` are then ``None``
+    (``null`` in JSON), never a 0 that sums as a push (:meth:`base_game_line`).
     """
 
     seat: int
@@ -347,8 +349,10 @@ class SettlementLine:
     outcome: str
     pays: str
     stake_cents: int
-    win_cents: int
-    returned_cents: int
+    win_cents: int | None
+    """``None`` exactly when :attr:`by_base_game`: not settled here."""
+    returned_cents: int | None
+    """``None`` exactly when :attr:`by_base_game`: not settled here."""
     section: str
     pending_validation: bool = False
     outcome_key: str | None = None
@@ -389,6 +393,42 @@ class SettlementLine:
             from_seat=from_seat,
         )
 
+    @classmethod
+    def base_game_line(
+        cls, seat: int, wager: str, stake_cents: int, section: str, detail: str
+    ) -> SettlementLine:
+        """The line of ``seat``'s base ``wager`` (``stake_cents``) that the table's own system
+        settles, not croupier (a round whose base game is external): no win, nothing returned
+        (``None``), ``by_base_game``.
+
+        >>> line = SettlementLine.base_game_line(3, "blackjack", 2500, "633a.6(d)", "")
+        >>> line.win_cents, line.returned_cents, line.to_json()["win_cents"]
+        (None, None, None)
+        """
+        return cls(
+            seat=seat,
+            wager=wager,
+            outcome=BASE_GAME_OUTCOME,
+            pays="",
+            stake_cents=stake_cents,
+            win_cents=None,
+            returned_cents=None,
+            section=section,
+            detail=detail,
+            by_base_game=True,
+        )
+
+    @property
+    def settled_win_cents(self) -> int:
+        """:attr:`win_cents` of a line croupier settled. Raises :class:`InputError` for a line
+        the base game settles (:attr:`by_base_game`): it has no win here."""
+        if self.win_cents is None:
+            raise InputError(
+                f"seat {self.seat}: the {self.wager} wager is settled by the base game, not "
+                "croupier: it has no win here"
+            )
+        return self.win_cents
+
     @property
     def bet_wager(self) -> str:
         """The id of the bet this line settles."""
@@ -401,7 +441,7 @@ class SettlementLine:
 
     def to_json(self) -> dict[str, object]:
         """The line as JSON values: money in integer cents, each with its formatted amount."""
-        settled = not self.by_base_game
+        win = self.win_cents
         return {
             "seat": self.seat,
             "wager": self.shown_wager,
@@ -410,9 +450,9 @@ class SettlementLine:
             "pays": self.pays,
             "stake_cents": self.stake_cents,
             "stake": format_money(self.stake_cents),
-            "win_cents": self.win_cents if settled else None,
-            "win": signed_money(self.win_cents) if settled else None,
-            "returned_cents": self.returned_cents if settled else None,
+            "win_cents": win,
+            "win": None if win is None else signed_money(win),
+            "returned_cents": self.returned_cents,
             "pending_validation": self.pending_validation,
             "outcome_key": self.outcome_key,
             "section": self.section,
@@ -424,6 +464,10 @@ class SettlementLine:
         }
 
 
+BASE_GAME_OUTCOME = "settled by the base game"
+"""The outcome of a line the table's own system settles (:meth:`SettlementLine.base_game_line`)."""
+
+
 @dataclass(frozen=True)
 class RoundSettlement:
     """Every settlement line of a round, in settlement order."""
@@ -432,13 +476,14 @@ class RoundSettlement:
 
     @property
     def net_cents(self) -> int:
-        """The players' net result over the lines croupier settled."""
-        return sum([line.win_cents for line in self.lines if not line.by_base_game])
+        """The players' net result over the lines croupier settled (a line the base game settles
+        has none: it is not counted)."""
+        return sum([line.win_cents for line in self.lines if line.win_cents is not None])
 
     @property
     def returned_cents(self) -> int:
         """What the dealer hands back over the lines croupier settled."""
-        return sum([line.returned_cents for line in self.lines if not line.by_base_game])
+        return sum([c for line in self.lines if (c := line.returned_cents) is not None])
 
     def for_seat(self, seat: int) -> tuple[SettlementLine, ...]:
         """The lines of ``seat``."""

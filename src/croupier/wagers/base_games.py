@@ -8,8 +8,31 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
+from croupier.errors import InputError
 from croupier.wagers.at_table import TableGame
+
+
+class SettledBy(Enum):
+    """Who settles a round's base game (its ``"base_game"``): croupier (the default), or the
+    table's own system (``"external"``: croupier records each base wager as the base game's, with
+    no win, and settles the wagers around it). Chosen by the request, never by what its steps
+    happen to record (docs/interpretations.md)."""
+
+    CROUPIER = "croupier"
+    EXTERNAL = "external"
+
+    @classmethod
+    def parse(cls, value: object) -> SettledBy:
+        """``"croupier"`` or ``"external"`` (or a :class:`SettledBy`); :class:`InputError`
+        otherwise."""
+        if isinstance(value, SettledBy):
+            return value
+        for member in cls:
+            if value == member.value:
+                return member
+        raise InputError(f'base_game is "croupier" or "external", not {value!r}')
 
 
 @dataclass(frozen=True)
@@ -44,6 +67,16 @@ class BaseGame:
     """The base game's own section for settling a round, cited in the procedure's stead at a
     table that offers no wager of its section (the "round settled" record); ``None``:
     :attr:`own_procedure`."""
+    croupier_settles: bool = True
+    """Whether croupier can settle the base game (``"base_game": "croupier"``); ``False``: only
+    the table's own system does (Criss-Cross Poker: croupier does not play its hands), so a
+    round there declares ``"external"``."""
+
+    @property
+    def external_allowed(self) -> bool:
+        """Whether a round may declare its base game external: the game has base wagers croupier
+        can record as the base game's (:attr:`recorded`)."""
+        return bool(self.recorded)
 
 
 BASE_GAMES: Mapping[TableGame, BaseGame] = {
@@ -54,7 +87,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         deal_rule="633b.1(d)",
         hand_size=2,
         recorded={"blackjack": "633a.6(d)"},
-        recorded_why="the Blackjack wager is settled by the play of the hand",
+        recorded_why="the Blackjack wager is settled by the table's own system",
         wager_rule="633a.6(d)",
         own_procedure="633a.7",  # § 633b.1(d): "in accordance with § 633a.7(a)—(f)"
     ),
@@ -89,6 +122,7 @@ BASE_GAMES: Mapping[TableGame, BaseGame] = {
         wager_rule="674a.7(d)",
         recorded_why="the Criss-Cross Poker wagers are settled by the base game",
         own_procedure="674a.11",  # § 674b.1(c), (d): "in accordance with § 674a.11"
+        croupier_settles=False,
     ),
 }
 """The base games croupier runs rounds of: the Blackjack wager

@@ -14,6 +14,7 @@ from croupier.operations.schemas import Shape
 from croupier.operations.schemas.absent import Absent, Sha256, Timestamp, absent
 from croupier.operations.schemas.settlement import (
     AwardStatus,
+    BaseGame,
     EventAction,
     EventPhase,
     RoundEvent,
@@ -34,6 +35,9 @@ class SettledRound(Shape):
     """The round's id, as the round file gives it."""
     submission: str
     """The Rules Submission's name (or its game when it has none)."""
+    base_game: BaseGame
+    """Who settles the round's base game: "croupier" (every Blackjack hand played out in the
+    steps) or "external" (the table's own system; its base wagers' lines hold no win)."""
     cards: str | None
     """The cards dealt, as text; null when none were."""
     events: list[RoundEvent]
@@ -149,6 +153,10 @@ class StoredRound(Shape):
     """SHA-256 of the Rules Submission as canonical JSON (as croupier check prints it)."""
     content_digest: Sha256
     """SHA-256 of the round's content (croupier.table.progressive.round_content)."""
+    base_game: BaseGame | Absent = absent()
+    """Who settles the round's base game: "croupier" (every Blackjack hand played out in the
+    steps) or "external" (the table's own system; its base wagers' lines hold no win); absent
+    from a round stored before rounds declared it."""
     cards: str | None
     """The cards dealt, as text; null when none were."""
     events: list[StoredEvent]
@@ -262,6 +270,9 @@ class TableState(Shape):
     """The round's number at the table."""
     submission_digest: Sha256
     """SHA-256 of the table's Rules Submission."""
+    base_game: BaseGame
+    """Who settles the table's base game: "croupier" (every Blackjack hand played out in the
+    steps) or "external" (the table's own system; its base wagers' lines hold no win)."""
     progressives: list[str]
     """The progressives linked to the table."""
     phase: EventPhase
@@ -298,6 +309,9 @@ class ListedTable(Shape):
     """The table's id."""
     submission_digest: Sha256
     """SHA-256 of its Rules Submission."""
+    base_game: BaseGame
+    """Who settles the table's base game: "croupier" (every Blackjack hand played out in the
+    steps) or "external" (the table's own system; its base wagers' lines hold no win)."""
     progressives: list[str]
     """The progressives linked to it."""
     round: str

@@ -40,6 +40,11 @@ EventAction = Literal[
 """What an event records: a step's action (croupier.table.procedure.Action) or ``void`` (the
 round voided at an open table)."""
 
+BaseGame = Literal["croupier", "external"]
+"""Who settles the round's base game: "croupier" (the default: every Blackjack hand played out in
+the steps) or "external" (the table's own system: each base wager is a line
+settled_by_base_game, its win and returned null, outside the net)."""
+
 EventPhase = Literal["betting open", "no more bets", "dealt", "settled", "voided"]
 """The round's phase (croupier.table.procedure.Phase), or ``voided``."""
 
@@ -167,6 +172,9 @@ class PlayedRound(Shape):
     """The round's id."""
     submission: str
     """The Rules Submission the round was played under."""
+    base_game: BaseGame
+    """Who settles the round's base game: "croupier" (every Blackjack hand played out in the
+    steps) or "external" (the table's own system; its base wagers' lines hold no win)."""
     cards: str | None
     """The cards dealt, as text; null when none were."""
     events: list[RoundEvent]
@@ -273,6 +281,7 @@ class StoredEvent(RoundEvent):
 __all__ = [
     "AwardNow",
     "AwardStatus",
+    "BaseGame",
     "EventAction",
     "EventAsSettled",
     "EventPhase",

@@ -23,13 +23,14 @@ the other is a 409 problem (nothing changed).
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Literal
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from croupier.operations.rounds import checked_submission
 from croupier.operations.schemas.rounds import TableClosed, TableList, TableState
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
@@ -43,6 +44,7 @@ from croupier.service.open_tables import (
     read_table,
     round_id,
     shown_state,
+    table_base_game,
     utc_text,
 )
 from croupier.service.paid import (
@@ -83,6 +85,13 @@ class OpenTable(BaseModel):
     )
     submission: InlineSubmission
     progressives: list[str] = Field(default_factory=list)
+    base_game: Literal["croupier", "external"] = Field(
+        default="croupier",
+        description='Who settles the base game of the table\'s rounds: "croupier" (every '
+        'Blackjack hand played out before settle) or "external" (the table\'s own system: each '
+        "base wager is recorded as the base game's, with no win and outside the net; the "
+        'players\' decisions are not posted). Criss-Cross Poker takes "external" only.',
+    )
 
 
 @router.post(
@@ -94,9 +103,14 @@ class OpenTable(BaseModel):
 def open_table(ledger: LedgerDep, member: PitManager, spec: OpenTable, once: Once) -> Response:
     """Check the Rules Submission (every violation with its section, § 601a.2) and open the
     table with betting open on its first round."""
-    if (replayed := once.replay(spec.model_dump(mode="json"), member.name)) is not None:
+    request = spec.model_dump(mode="json")
+    if request["base_game"] == "croupier":  # the default: the request as keyed before it was
+        del request["base_game"]  # declared
+    if (replayed := once.replay(request, member.name)) is not None:
         return replayed
-    opened = opening_table(ledger, spec.table, spec.submission, spec.progressives, member.name)
+    opened = opening_table(
+        ledger, spec.table, spec.submission, spec.progressives, member.name, spec.base_game
+    )
     return once.commit(opened.write())
 
 
@@ -115,6 +129,9 @@ def list_tables(request: Request, _member: Staff) -> Response:
                 {
                     "table": r.table_id,
                     "submission_digest": r.submission_digest,
+                    "base_game": table_base_game(
+                        r, checked_submission(json.loads(r.submission), f"table {r.table_id}")[1]
+                    ).value,
                     "progressives": json.loads(r.progressives),
                     "round": round_id(numbers[r.table_id]),
                     "round_number": numbers[r.table_id],
