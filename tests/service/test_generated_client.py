@@ -430,3 +430,29 @@ def test_a_settlement_line_is_a_generated_model(vendor: Vendor) -> None:
     (line,) = [x for x in answer.parsed.settlement.lines if x.wager == "perfect-pairs"]
     assert (line.seat, line.win_cents) == (3, 25 * 500)  # § 633b.1(f) A: a perfect pair 25 to 1
     assert type(line).__module__.startswith(f"{PACKAGE}.models.")
+
+
+def test_the_readmes_vendor_example_runs_as_written(
+    vendor: Vendor, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README's "A vendor's generated client" settles its round through the generated client and
+    prints what its comments say (its names: the package, the server, the dealer, the ids)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    after = readme.split("**A vendor's generated client.**", 1)[1]
+    code = after.split("```python\n", 1)[1].split("```", 1)[0]
+    printed = [line[2:] for line in code.splitlines() if line.startswith("# 3 ")]
+    uid = uuid.uuid4().hex[:8]
+    for said, meant in {
+        "croupier_client": PACKAGE,
+        "http://127.0.0.1:8000": vendor.server.base,
+        '"dana"': repr(DEALER),
+        '"dana-secret"': repr(secret(DEALER)),
+        '"r-1001"': repr(f"readme-{uid}"),
+        '"BJ-1"': repr(f"RM-{uid}"),
+        '"examples/': f'"{ROOT}/examples/',
+    }.items():
+        assert said in code, said
+        code = code.replace(said, meant)
+    capsys.readouterr()
+    exec(compile(code, "README.md", "exec"), {})  # the README's own example
+    assert capsys.readouterr().out.splitlines() == printed
