@@ -53,6 +53,7 @@ from croupier.table.record import Step, replay_steps
 from croupier.table.round import TableRound
 from croupier.table.submission import RulesSubmission, submission_from_data
 from croupier.table.submission import submission_digest as canonical_digest
+from croupier.wagers.base_games import SettledBy
 
 
 def submission_digest(data: Mapping[str, Any]) -> str:
@@ -83,7 +84,10 @@ def checked_submission(data: Mapping[str, Any], source: str) -> tuple[str, Rules
 
 
 def replay(
-    sub: RulesSubmission, steps: Sequence[Step], source: str, base_game: str = "croupier"
+    sub: RulesSubmission,
+    steps: Sequence[Step],
+    source: str,
+    base_game: SettledBy | str = SettledBy.CROUPIER,
 ) -> TableRound:
     """The round of ``steps`` at a table under ``sub``, settled, as
     :func:`croupier.table.record.settle_record` does it: a missing ``no-more-bets`` or ``settle``

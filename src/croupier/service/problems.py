@@ -95,7 +95,7 @@ def describe(kind: str) -> dict[str, Any] | None:
         None,
     )
     if found is not None:
-        doc = " ".join((found.__doc__ or "").split())
+        doc = " ".join((found.__doc__ or "").split(">>>", 1)[0].split())  # no doctest
         doc = re.sub(r":\w+:`~?(?:[\w.]+\.)?([^`.]+)`", r"\1", doc).replace("``", "")
         return {
             "type": f"{PROBLEM_BASE}{kind}",

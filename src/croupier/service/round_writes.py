@@ -209,7 +209,7 @@ def opening_table(
     submission: dict[str, Any],
     named: list[str],
     by: str,
-    base_game: str = "croupier",
+    base_game: SettledBy | str = SettledBy.CROUPIER,
 ) -> Opening:
     """``POST /tables``: table ``table``'s id and Rules Submission checked (every violation with
     its section, § 601a.2), who settles its base game (``base_game``: ``"croupier"`` or

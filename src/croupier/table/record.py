@@ -60,7 +60,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -119,8 +119,8 @@ class RoundFile(BaseModel):
     """The Rules Submission: its path, relative to the round file, or the submission inline."""
     steps: list[Step]
     """The steps of the round, in order (each a model chosen by its ``action``)."""
-    base_game: Literal["croupier", "external"] = Field(
-        default="croupier",
+    base_game: SettledBy = Field(
+        default=SettledBy.CROUPIER,
         description='Who settles the base game: "croupier" (the default: every Blackjack hand '
         'is played out in the steps) or "external" (the table\'s own system: each base wager '
         "is recorded as the base game's, with no win and outside the net).",

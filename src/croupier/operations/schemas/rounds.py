@@ -13,7 +13,6 @@ from typing import Literal
 from croupier.operations.schemas import Shape
 from croupier.operations.schemas.absent import Absent, Sha256, Timestamp, absent
 from croupier.operations.schemas.settlement import (
-    AwardStatus,
     BaseGame,
     EventAction,
     EventPhase,
@@ -22,6 +21,7 @@ from croupier.operations.schemas.settlement import (
     StoredEvent,
     StoredSettlement,
 )
+from croupier.progressive import AwardStatus
 
 
 class SettledRound(Shape):

@@ -13,9 +13,8 @@ from typing import Literal
 
 from croupier.operations.schemas import Shape
 from croupier.operations.schemas.absent import Absent, Citation, Section, Signed, absent
-
-AwardStatus = Literal["pending", "paid", "voided"]
-"""An award's status: awaiting a floorperson's validation, paid, or voided (not paid)."""
+from croupier.progressive import AwardStatus
+from croupier.wagers.base_games import SettledBy
 
 EventAction = Literal[
     "open",
@@ -40,10 +39,11 @@ EventAction = Literal[
 """What an event records: a step's action (croupier.table.procedure.Action) or ``void`` (the
 round voided at an open table)."""
 
-BaseGame = Literal["croupier", "external"]
+BaseGame = SettledBy
 """Who settles the round's base game: "croupier" (the default: every Blackjack hand played out in
 the steps) or "external" (the table's own system: each base wager is a line
-settled_by_base_game, its win and returned null, outside the net)."""
+settled_by_base_game, its win and returned null, outside the net). One enumeration
+(``SettledBy``), so a generated client has one type for it."""
 
 EventPhase = Literal["betting open", "no more bets", "dealt", "settled", "voided"]
 """The round's phase (croupier.table.procedure.Phase), or ``voided``."""

@@ -23,7 +23,7 @@ the other is a 409 problem (nothing changed).
 from __future__ import annotations
 
 import json
-from typing import Annotated, Literal
+from typing import Annotated
 
 import sqlalchemy as sa
 from fastapi import APIRouter, Body, Depends, Request
@@ -58,6 +58,7 @@ from croupier.service.round_writes import (
 )
 from croupier.table.steps import Step
 from croupier.table.submission_file import InlineSubmission
+from croupier.wagers.base_games import SettledBy
 
 router = APIRouter()
 
@@ -85,8 +86,8 @@ class OpenTable(BaseModel):
     )
     submission: InlineSubmission
     progressives: list[str] = Field(default_factory=list)
-    base_game: Literal["croupier", "external"] = Field(
-        default="croupier",
+    base_game: SettledBy = Field(
+        default=SettledBy.CROUPIER,
         description='Who settles the base game of the table\'s rounds: "croupier" (every '
         'Blackjack hand played out before settle) or "external" (the table\'s own system: each '
         "base wager is recorded as the base game's, with no win and outside the net; the "
