@@ -14,14 +14,32 @@ from croupier.operations.schemas import Shape
 from croupier.operations.schemas.absent import Absent, Sha256, Timestamp, absent
 from croupier.operations.schemas.settlement import (
     BaseGame,
-    EventAction,
     EventPhase,
     RoundEvent,
     Settlement,
     StoredEvent,
     StoredSettlement,
 )
-from croupier.progressive import AwardStatus
+from croupier.paytables import MeterLevel
+from croupier.progressive import AwardKind, AwardStatus
+
+StepAction = Literal[
+    "bet",
+    "no-more-bets",
+    "deal",
+    "play",
+    "fold",
+    "switch",
+    "keep",
+    "hit",
+    "stand",
+    "double",
+    "split",
+    "surrender",
+    "dealer-draw",
+    "settle",
+]
+"""The kind of a step (croupier.table.steps: each its own model, by ``action``)."""
 
 
 class SettledRound(Shape):
@@ -64,11 +82,11 @@ class RoundAward(Shape):
     """The seat (betting position) it was won at."""
     outcome: str
     """The paytable outcome that won it."""
-    kind: str
+    kind: AwardKind
     """What it pays: a meter level, a fixed pay or an envy bonus."""
     status: AwardStatus
     """The award's status; on a read, the ledger's now."""
-    level: str | None
+    level: MeterLevel | None
     """The meter level it pays from; null for a fixed pay."""
     share: str | None
     """The share of the meter it pays ("10%"); null when not a share."""
@@ -255,7 +273,7 @@ class Turn(Shape):
     """How many hands the seat has."""
     cards: str
     """The hand's cards, as text."""
-    actions: list[EventAction]
+    actions: list[StepAction]
     """The steps the player may take."""
 
 
@@ -277,7 +295,7 @@ class TableState(Shape):
     """The progressives linked to the table."""
     phase: EventPhase
     """The round's phase."""
-    allowed: list[EventAction]
+    allowed: list[StepAction]
     """Exactly the kinds of step the round would accept now (each asked of the round: its
     phase, whose turn it is, the hand's cards, the Rules Submission's options)."""
     to_act: list[Turn]

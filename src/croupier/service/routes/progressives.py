@@ -71,6 +71,7 @@ from croupier.progressive.views import status_dict as _status_dict
 from croupier.service.award_decisions import Decision, may_decide, voided_answer
 from croupier.service.common import AwardId
 from croupier.service.dependencies import LedgerDep, Once, require, signed_in
+from croupier.table.submission_file import InlineSubmission
 from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake
 
@@ -372,7 +373,7 @@ class NewProgressive(BaseModel):
         description="LEVEL: dollars, each level's progressive limit (ceiling; § 605a.7(a)): "
         "contributions above it go to the reserve, counted on the overflow meter (--limit).",
     )
-    submission: dict[str, Any] | None = Field(
+    submission: InlineSubmission | None = Field(
         None,
         description="The Rules Submission the progressive is offered under, as POST /tables "
         "takes it (checked as croupier check does): its digest is stored with the paytable's, "

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, FastAPI, Header, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import OAuth2PasswordRequestForm
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from croupier.errors import LoginLockedError
 from croupier.operations.schemas.staff import LoggedOut
@@ -25,6 +25,8 @@ Member = Annotated[StaffMember, Depends(signed_in("logging out"))]
 
 class Token(BaseModel):
     """An OAuth2 bearer token."""
+
+    model_config = ConfigDict(extra="forbid")
 
     access_token: str
     token_type: str = "bearer"
