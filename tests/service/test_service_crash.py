@@ -151,7 +151,8 @@ def test_the_ledger_and_the_stored_round_commit_together(backend: str, tmp_path:
 
 
 def two_progressives_round(rid: str) -> dict[str, Any]:
-    """Seat 3: $25 Blackjack, a $5 Jackpot Party and a $5 Match the Dealer wager."""
+    """Seat 3: $25 Blackjack, a $5 Jackpot Party and a $5 Match the Dealer wager; the table's own
+    system settles the Blackjack wager (no decision is recorded: ``"base_game": "external"``)."""
     return round_file(
         rid,
         [
@@ -162,6 +163,7 @@ def two_progressives_round(rid: str) -> dict[str, Any]:
             {"action": "deal", "players": {"3": "9s 7h"}, "dealer": "9c 8d"},
             {"action": "settle"},
         ],
+        base_game="external",
     )
 
 
