@@ -18,7 +18,7 @@ from typing import Literal
 from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import (
+from croupier.operations.schemas.values import (
     Absent,
     Citation,
     Fraction,

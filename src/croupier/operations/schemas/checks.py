@@ -11,7 +11,7 @@ from croupier.operations.schemas import Shape
 from croupier.operations.schemas.values import (
     CITATION_PATTERN,
     SECTION_PATTERN,
-    PaytableDigest,
+    Sha256,
 )
 
 
@@ -39,7 +39,7 @@ class SubmissionDigests(Shape):
     submission_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] | None
     """SHA-256 of the checked submission's canonical data
     (croupier.table.submission.submission_digest); null when it has violations"""
-    paytables_sha256: dict[str, PaytableDigest]
+    paytables_sha256: dict[str, Sha256]
     """WAGER:PAYTABLE → SHA-256 of each offered paytable; empty when the submission has
     violations"""
 

@@ -16,7 +16,7 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import Absent, Fraction, Section, absent
+from croupier.operations.schemas.values import Absent, Fraction, Section, absent
 
 
 class EorRowCount(Shape):

@@ -8,13 +8,13 @@ from typing import Literal
 from croupier.operations.schemas import Shape
 from croupier.operations.schemas.settlement import PlayedRound, SettledSettlement
 from croupier.operations.schemas.values import (
+    Absent,
     CentFraction,
     Cents,
     Citation,
     Exact,
     Section,
-    SignedMoney,
-    SkipJsonSchema,
+    Signed,
     absent,
 )
 
@@ -36,7 +36,7 @@ class HandResult(Shape):
     pays: str | None
     amount: str
     amount_cents: Cents
-    win: SignedMoney
+    win: Signed
     win_cents: Cents
     returned: str
     returned_cents: Cents
@@ -72,13 +72,13 @@ class BaccaratWager(Shape):
     outcome: str | None
     paid_as: str | None
     pays: str | None
-    amount: str | SkipJsonSchema[None] = absent()
-    amount_cents: int | SkipJsonSchema[None] = absent("money in integer cents")
-    win: SignedMoney | SkipJsonSchema[None] = absent()
-    win_cents: Cents | SkipJsonSchema[None] = absent("money in integer cents")
-    returned: str | SkipJsonSchema[None] = absent()
-    returned_cents: Cents | SkipJsonSchema[None] = absent("money in integer cents")
-    rounding_dropped_cent_fraction: CentFraction | SkipJsonSchema[None] = absent(
+    amount: str | Absent = absent()
+    amount_cents: int | Absent = absent("money in integer cents")
+    win: Signed | Absent = absent()
+    win_cents: Cents | Absent = absent("money in integer cents")
+    returned: str | Absent = absent()
+    returned_cents: Cents | Absent = absent("money in integer cents")
+    rounding_dropped_cent_fraction: CentFraction | Absent = absent(
         "with --bet: what rounding the pay down to the cent did not pay, an exact fraction of a "
         'cent ("1/2": half a cent of a Banker win of $25.10); "0/1" when nothing'
     )
@@ -93,11 +93,11 @@ class BaccaratCoup(Shape):
     result: str
     decks: int
     wagers: list[BaccaratWager]
-    net: SignedMoney | SkipJsonSchema[None] = absent()
-    net_cents: Cents | SkipJsonSchema[None] = absent("money in integer cents")
-    returned: str | SkipJsonSchema[None] = absent()
-    returned_cents: Cents | SkipJsonSchema[None] = absent("money in integer cents")
-    settlement: SettledSettlement | SkipJsonSchema[None] = absent()
+    net: Signed | Absent = absent()
+    net_cents: Cents | Absent = absent("money in integer cents")
+    returned: str | Absent = absent()
+    returned_cents: Cents | Absent = absent("money in integer cents")
+    settlement: SettledSettlement | Absent = absent()
 
 
 class FourCardPokerWager(Shape):
@@ -109,14 +109,14 @@ class FourCardPokerWager(Shape):
     citation: Citation
     amount: str
     amount_cents: Cents
-    win: SignedMoney
+    win: Signed
     win_cents: Cents
     detail: str
-    envy: str | SkipJsonSchema[None] = absent("the envy bonus paid, when there is one")
-    envy_cents: int | SkipJsonSchema[None] = absent(
+    envy: str | Absent = absent("the envy bonus paid, when there is one")
+    envy_cents: int | Absent = absent(
         "the envy bonus paid, in integer cents; the key only when there is one"
     )
-    pending_validation: Literal[True] | SkipJsonSchema[None] = absent(
+    pending_validation: Literal[True] | Absent = absent(
         "true when a floorperson or above validates the award before it is paid "
         "(58 Pa. Code § 633b.3(h)(3)); the key only then"
     )
@@ -137,7 +137,7 @@ class FourCardPokerRound(Shape):
     """the player's decision (``fold``, ``play-1x``, ``play-3x``); null without a Play wager"""
     optimal_decision: str
     wagers: list[FourCardPokerWager]
-    net: SignedMoney
+    net: Signed
     net_cents: Cents
     settlement: SettledSettlement
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import Absent, Section, absent
+from croupier.operations.schemas.values import Absent, Section, absent
 
 
 class Violation(Shape):

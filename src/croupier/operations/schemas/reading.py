@@ -5,7 +5,7 @@ health (``GET /health``). Money in integer cents."""
 from __future__ import annotations
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import Absent, Citation, Section, Sha256, absent
+from croupier.operations.schemas.values import Absent, Citation, Section, Sha256, absent
 
 
 class WagerPaytable(Shape):

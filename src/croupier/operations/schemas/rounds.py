@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Literal
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import Absent, Sha256, Timestamp, absent
 from croupier.operations.schemas.settlement import (
     BaseGame,
     EventPhase,
@@ -20,6 +19,7 @@ from croupier.operations.schemas.settlement import (
     StoredEvent,
     StoredSettlement,
 )
+from croupier.operations.schemas.values import Absent, Sha256, Timestamp, absent
 from croupier.paytables import MeterLevel
 from croupier.progressive import AwardKind, AwardStatus
 

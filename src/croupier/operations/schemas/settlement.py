@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import Absent, Citation, Section, Signed, absent
+from croupier.operations.schemas.values import Absent, Citation, Section, Signed, absent
 from croupier.progressive import AwardStatus
 from croupier.wagers.base_games import SettledBy
 

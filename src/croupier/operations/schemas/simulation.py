@@ -13,7 +13,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.absent import (
+from croupier.operations.schemas.analysis import HitOdds
+from croupier.operations.schemas.values import (
     Absent,
     Citation,
     Fraction,
@@ -22,7 +23,6 @@ from croupier.operations.schemas.absent import (
     Sha256,
     absent,
 )
-from croupier.operations.schemas.analysis import HitOdds
 
 
 class SimulatedParSheetOutcome(Shape):

@@ -11,9 +11,9 @@ from pydantic import ConfigDict, Field
 from croupier.operations.schemas import Shape
 from croupier.operations.schemas.analysis import GameFigures
 from croupier.operations.schemas.values import (
+    Absent,
     Citation,
     Section,
-    SkipJsonSchema,
     absent,
 )
 
@@ -36,8 +36,8 @@ class MoveValues(Shape):
     stand: float
     hit: float
     double: float
-    split: float | SkipJsonSchema[None] = absent()
-    surrender: float | SkipJsonSchema[None] = absent()
+    split: float | Absent = absent()
+    surrender: float | Absent = absent()
 
 
 class ChartRow(Shape):

@@ -1,12 +1,48 @@
-"""The small values the command documents share: a section and its citation, signed money, exact
-fractions, digests, and a key a document holds only sometimes (:func:`absent`)."""
+"""The values every model shares: a key that is sometimes absent, the text patterns croupier's
+JSON keeps (a section and its citation, a signed amount, an exact fraction, a digest, a time),
+money in cents, and a figure that is whole or not.
+
+A key croupier leaves out when it does not apply (never writes as ``null``) is declared
+``X | Absent = absent()``: the schema lists it as optional (not required, not nullable), a
+value read without it is ``None``, and serialization leaves it out again.
+"""
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field
+from pydantic import Field, WithJsonSchema
 from pydantic.json_schema import SkipJsonSchema
+
+Absent = SkipJsonSchema[None]
+"""The ``None`` of a key that is absent: not part of the schema."""
+
+
+def _is_none(value: object) -> bool:
+    return value is None
+
+
+def _no_default(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+
+
+def _described(text: str) -> Any:
+    """A type's description in the schema where its field has none of its own (a field's
+    docstring says more, and wins)."""
+
+    def describe(schema: dict[str, Any]) -> None:
+        schema.setdefault("description", text)
+
+    return describe
+
+
+def absent(description: str | None = None) -> Any:
+    """A field's default when its key is sometimes absent: ``None``, left out on output and
+    named in the schema without a default (``description``, when given, says what it is)."""
+    return Field(
+        default=None, exclude_if=_is_none, description=description, json_schema_extra=_no_default
+    )
+
 
 SECTION_PATTERN = r"^[0-9]{3}[a-z]\.[0-9]+"
 CITATION_PATTERN = r"^58 Pa\. Code § [0-9]{3}[a-z]\.[0-9]+"
@@ -15,30 +51,30 @@ Section = Annotated[
     str,
     Field(
         pattern=SECTION_PATTERN,
-        description='the section or paragraph of 58 Pa. Code, bare: "633b.1(e)"',
+        json_schema_extra=_described('the section or paragraph of 58 Pa. Code, bare: "633b.1(e)"'),
     ),
 ]
-"""A section or paragraph of 58 Pa. Code, bare (``633b.1(e)``)."""
+"""A section or paragraph of 58 Pa. Code, bare: ``633b.3(h)(3)``."""
 
 Citation = Annotated[
     str,
     Field(
         pattern=CITATION_PATTERN,
-        description='the section\'s full citation: "58 Pa. Code § 633b.1(e)"',
+        json_schema_extra=_described('the section\'s full citation: "58 Pa. Code § 633b.1(e)"'),
     ),
 ]
-"""The section's full citation (``58 Pa. Code § 633b.1(e)``)."""
+"""A section's full citation: ``58 Pa. Code § 633b.1(e)``."""
 
-SignedMoney = Annotated[
+Signed = Annotated[
     str,
     Field(
         pattern=r"^[+-]\$[0-9]{1,3}(,[0-9]{3})*(\.[0-9]{2})?$",
-        description='the player\'s result with its sign: "+$10", "-$5"',
+        json_schema_extra=_described('the player\'s result with its sign: "+$10", "-$5"'),
     ),
 ]
-"""A player's result formatted with its sign (``+$10``, ``-$5``)."""
+"""An amount with its sign, for people: ``+$10``, ``-$5``."""
 
-Cents = Annotated[int, Field(description="money in integer cents")]
+Cents = Annotated[int, Field(json_schema_extra=_described("money in integer cents"))]
 """Money in integer cents (US$ 0.01)."""
 
 CentFraction = Annotated[
@@ -51,8 +87,10 @@ CentFraction = Annotated[
 ]
 """What rounding a pay down to the cent did not pay, a fraction of a cent (``1/2``)."""
 
-Ratio = Annotated[str, Field(pattern=r"^-?[0-9]+/[0-9]+$", description="exact fraction p/q")]
-"""An exact fraction written ``p/q`` (always with its denominator)."""
+Fraction = Annotated[
+    str, Field(pattern=r"^-?[0-9]+/[0-9]+$", json_schema_extra=_described("exact fraction p/q"))
+]
+"""An exact fraction ``p/q`` (always with its denominator)."""
 
 Exact = Annotated[
     str,
@@ -60,38 +98,30 @@ Exact = Annotated[
 ]
 """An exact fraction, its denominator left out when 1 (``17/415``, ``0``)."""
 
-PaytableDigest = Annotated[
-    str,
-    Field(
-        pattern=r"^[0-9a-f]{64}$",
-        description="SHA-256 of the paytable's canonical data (croupier.paytables.paytable_digest)",
-    ),
-]
-"""A paytable's SHA-256 digest, 64 lowercase hex digits."""
+Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+"""A SHA-256 digest in lower-case hexadecimal (a paytable's, a Rules Submission's, a round's)."""
 
+Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+"""A time as ISO 8601 text with its offset, kept as written (``2025-01-31T22:05:00+00:00``)."""
 
-def _no_default(schema: dict[str, Any]) -> None:
-    schema.pop("default", None)
-
-
-def absent(description: str | None = None) -> Any:
-    """A key the document leaves out rather than writing ``null``: use as the field's default
-    with the annotation ``X | SkipJsonSchema[None]``, so the schema names only
-    ``X`` and does not list the key as required."""
-    return Field(default=None, description=description, json_schema_extra=_no_default)
-
+Number = Annotated[int | float, WithJsonSchema({"type": "number"})]
+"""A figure croupier writes as a whole number when it is one (``25``, ``-1``) and with its
+decimals otherwise (``0.95``): the model keeps it as written (a ``float`` field would write
+``25.0``)."""
 
 __all__ = [
     "CITATION_PATTERN",
     "SECTION_PATTERN",
+    "Absent",
     "CentFraction",
     "Cents",
     "Citation",
     "Exact",
-    "PaytableDigest",
-    "Ratio",
+    "Fraction",
+    "Number",
     "Section",
-    "SignedMoney",
-    "SkipJsonSchema",
+    "Sha256",
+    "Signed",
+    "Timestamp",
     "absent",
 ]
