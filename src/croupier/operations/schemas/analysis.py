@@ -217,8 +217,9 @@ class HitOdds(Shape):
     """Each award paid from this level's meter."""
 
 
-class ParSheet(Shape):
-    """A wager's exact par sheet (``croupier analyze WAGER --json``, ``GET /parsheets/{wager}``)."""
+class ParSheetHeading(Shape):
+    """What every par sheet, exact or simulated, opens with: the wager, its section, the
+    paytable and the shoe."""
 
     wager: str
     """The wager's id."""
@@ -253,6 +254,10 @@ class ParSheet(Shape):
 
     shoe: str
     """The shoe in words ("6-deck shoe")."""
+
+
+class ParSheet(ParSheetHeading):
+    """A wager's exact par sheet (``croupier analyze WAGER --json``, ``GET /parsheets/{wager}``)."""
 
     method: str
     """How the figures were made: "exact" (every deal counted)."""
@@ -400,6 +405,7 @@ __all__ = [
     "ParSheet",
     "ParSheetExact",
     "ParSheetFile",
+    "ParSheetHeading",
     "ParSheetOutcome",
     "WithoutTheFaceUpCard",
 ]

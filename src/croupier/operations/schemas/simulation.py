@@ -13,13 +13,11 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.analysis import HitOdds
+from croupier.operations.schemas.analysis import HitOdds, ParSheetHeading
 from croupier.operations.schemas.values import (
     Absent,
-    Citation,
     Fraction,
     Number,
-    Section,
     Sha256,
     absent,
 )
@@ -54,41 +52,8 @@ class SimulatedParSheetOutcome(Shape):
     """This outcome's share of the mean return: frequency × net_win, per unit wagered."""
 
 
-class SimulatedParSheet(Shape):
+class SimulatedParSheet(ParSheetHeading):
     """A simulated par sheet (``croupier simulate --json``, a simulation job's result)."""
-
-    wager: str
-    """The wager's id."""
-
-    wager_name: str
-    """The wager's name."""
-
-    section: Section
-    """The section or paragraph of 58 Pa. Code, bare: "633b.1(e)"."""
-
-    citation: Citation
-    """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
-
-    paytable: str
-    """The paytable's id."""
-
-    paytable_citation: str
-    """Where the paytable is printed, or what it is when the regulation does not print it."""
-
-    paytable_source: str
-    """The file the paytable was read from (a built-in paytable file, or the user's)."""
-
-    paytable_in_regulation: bool
-    """Whether the regulation prints the paytable."""
-
-    paytable_example: bool
-    """A paytable croupier made up as an example (not PA text, not any casino's table)."""
-
-    decks: int
-    """The decks in the shoe."""
-
-    shoe: str
-    """The shoe in words ("6-deck shoe")."""
 
     method: str
     """How the figures were made: "simulation"."""
