@@ -44,6 +44,7 @@ from croupier.service.problems import (
 )
 from croupier.service.query import LENIENT, nul_refusal, query_names, refusal
 from croupier.service.routes import api_routes
+from croupier.service.routes.reading import parsheet_example
 from croupier.service.versioning import document as document_version
 
 
@@ -264,6 +265,21 @@ def _problem_response(
     }
 
 
+ANSWER_EXAMPLES: Mapping[tuple[str, str], Callable[[], dict[str, Any]]] = MappingProxyType(
+    {("get", "/parsheets/{wager}"): parsheet_example}
+)
+"""The success answers shown whole as their route's example, made by the route's own code when
+the document is built (keyed by method and path)."""
+
+
+def _answer_examples(spec: dict[str, Any]) -> None:
+    for (method, path), make in ANSWER_EXAMPLES.items():
+        answer = spec.get("paths", {}).get(path, {}).get(method, {}).get("responses", {})
+        body = answer.get("200", {}).get("content", {}).get("application/json")
+        if body is not None:
+            body["example"] = make()
+
+
 def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]:
     """``spec`` with the problem responses and examples described in the module docstring
     (``app`` the application it documents: each route's token and query parameters)."""
@@ -297,10 +313,6 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
             for status, given in responses.items():
                 if not status.startswith("2"):
                     continue
-                json_body = (given.get("content") or {}).get("application/json")
-                if json_body is not None and not json_body.get("schema"):
-                    # every route declares its model (a test holds it); never an empty schema
-                    json_body["schema"] = {"type": "object"}
                 csv_body = (given.get("content") or {}).get("text/csv")
                 if csv_body is not None and not csv_body.get("schema"):
                     csv_body["schema"] = {"type": "string", "description": "CSV with a header"}
@@ -331,6 +343,7 @@ def complete(spec: dict[str, Any], app: FastAPI | None = None) -> dict[str, Any]
         schemas.pop(unused, None)
     spec["tags"] = [{"name": name, "description": said} for name, said in TAGS.items()]
     _whole_bounds(spec)
+    _answer_examples(spec)
     add_links(spec)  # what a response names for the next request (openapi_links)
     document_version(spec)  # info.version, and the version header on every response
     return spec

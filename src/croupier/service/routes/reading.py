@@ -123,26 +123,17 @@ def parsheet_document(
     return d
 
 
-_PARSHEET_EXAMPLE = parsheet_document(
-    "perfect-pairs", "A", 6, None, None, ProgressiveStake.COLLECTED
-)
-"""The par sheet route's example: its own answer, made by the code that answers it."""
+def parsheet_example() -> dict[str, Any]:
+    """``GET /parsheets/{wager}``'s example in the OpenAPI document: its own answer to
+    ``/parsheets/perfect-pairs?paytable=A&decks=6``, made by the code that answers it (when the
+    document is built, not when the service starts)."""
+    return parsheet_document("perfect-pairs", "A", 6, None, None, ProgressiveStake.COLLECTED)
 
 
 @router.get(
     "/parsheets/{wager}",
     response_model=ParSheet,
     summary="The exact par sheet of a wager × paytable × deck count",
-    responses={
-        200: {
-            "content": {
-                "application/json": {
-                    # the whole answer to /parsheets/perfect-pairs?paytable=A&decks=6
-                    "example": _PARSHEET_EXAMPLE,
-                }
-            }
-        }
-    },
 )
 def parsheet(
     wager: str,
