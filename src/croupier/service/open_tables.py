@@ -153,6 +153,15 @@ def table_base_game(row: Any, sub: RulesSubmission) -> SettledBy:
     return SettledBy.CROUPIER if sub.base.croupier_settles else SettledBy.EXTERNAL
 
 
+def stored_base_game(row: Any) -> SettledBy:
+    """:func:`table_base_game` of a stored table row, its Rules Submission checked only when the
+    row predates the declaration (NULL): a listing of tables checks no submission for it."""
+    if row.base_game is not None:
+        return SettledBy.parse(row.base_game)
+    _, sub = checked_submission(json.loads(row.submission), f"table {row.table_id}")
+    return table_base_game(row, sub)
+
+
 ROUND_ID = re.compile(r"round-([1-9][0-9]*)")
 """The form of an open table's own round ids: ``round-N``, N its round number from 1."""
 

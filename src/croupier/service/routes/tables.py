@@ -30,7 +30,6 @@ from fastapi import APIRouter, Body, Depends, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from croupier.operations.rounds import checked_submission
 from croupier.operations.schemas.rounds import TableClosed, TableList, TableState
 from croupier.progressive import Role, StaffMember
 from croupier.service import store
@@ -44,7 +43,7 @@ from croupier.service.open_tables import (
     read_table,
     round_id,
     shown_state,
-    table_base_game,
+    stored_base_game,
     utc_text,
 )
 from croupier.service.paid import (
@@ -130,9 +129,7 @@ def list_tables(request: Request, _member: Staff) -> Response:
                 {
                     "table": r.table_id,
                     "submission_digest": r.submission_digest,
-                    "base_game": table_base_game(
-                        r, checked_submission(json.loads(r.submission), f"table {r.table_id}")[1]
-                    ).value,
+                    "base_game": stored_base_game(r).value,
                     "progressives": json.loads(r.progressives),
                     "round": round_id(numbers[r.table_id]),
                     "round_number": numbers[r.table_id],
