@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 
 from croupier.analysis import game_store
-from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_return, meter_returns
+from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_returns
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import (
     long_run_phrase,
@@ -49,6 +49,7 @@ from croupier.errors import (
     PaytableError,
     citation,
 )
+from croupier.operations.analysis import analyse_sheet
 from croupier.operations.presenters.arguments import meter_arg, meter_money, money
 from croupier.operations.presenters.paytables import paytable_dict, section_of, wager_dict
 from croupier.units import format_money
@@ -249,25 +250,16 @@ def analyze(
         return
     _check_out_dir(out_dir)
     w = _wager(wager, paytable_files)
-    paytable = _only_paytable(w, paytable)
-    sheet = exact_parsheet(
+    analysed = analyse_sheet(
         w,
-        paytable,
+        _only_paytable(w, paytable),
         decks=decks,
         meter_cents=meter_arg(meter),
         wager_cents=money(wager_amount, "--amount"),
         stake=stake,
+        reseed=reseed,
     )
-    meters = None
-    if sheet.meters:
-        meters = meter_return(
-            w, paytable, decks=sheet.decks, wager_cents=sheet.wager_cents, stake=stake
-        )
-    extras = w.extra_figures(w.paytable(sheet.paytable, sheet.decks))
-    d = sheet.to_dict()
-    if meters is not None:
-        d["meter_analysis"] = meters.to_dict(sheet.meters, reseed)
-    d.update({key: value for key, _, value in extras})
+    sheet, meters, extras, d = analysed.sheet, analysed.meter, analysed.extras, analysed.document
     written = write_sheet(sheet, d, out_dir, reseed, meters) if out_dir is not None else []
     if json_out:
         print(json.dumps(d, indent=2, ensure_ascii=False))

@@ -15,9 +15,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
-from croupier.analysis.meters import meter_return
-from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError, InputError, UnknownPaytableError
+from croupier.operations.analysis import analyse_sheet
 from croupier.operations.presenters.arguments import meter_arg, money
 from croupier.operations.presenters.paytables import paytable_dict, section_of, wager_dict
 from croupier.operations.schemas.analysis import ParSheet
@@ -103,24 +102,14 @@ def parsheet_document(
                 f"the {w.name} wager has paytables {', '.join(keys) or 'none'}: give ?paytable="
             )
         paytable = keys[0]
-    sheet = exact_parsheet(
+    return analyse_sheet(
         w,
         paytable,
         decks=decks,
         meter_cents=meter_arg(meter, "the meter parameter"),
         wager_cents=money(amount, "the amount parameter"),
         stake=stake,
-    )
-    d: dict[str, Any] = sheet.to_dict()
-    if sheet.meters:
-        mr = meter_return(
-            w, paytable, decks=sheet.decks, wager_cents=sheet.wager_cents, stake=stake
-        )
-        d["meter_analysis"] = mr.to_dict(sheet.meters)
-    d.update(
-        {key: value for key, _, value in w.extra_figures(w.paytable(sheet.paytable, sheet.decks))}
-    )
-    return d
+    ).document
 
 
 def parsheet_example() -> dict[str, Any]:
