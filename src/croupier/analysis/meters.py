@@ -70,6 +70,36 @@ class ReseedFunding(StrEnum):
     """Every reseed is new money from the house; the reserve is added to the meter on top."""
 
 
+def long_run_assumptions(reseed: ReseedFunding = ReseedFunding.RESERVE) -> str:
+    """What the long-run return assumes, as a clause (no capital, no full stop), under the
+    ``reseed`` reading: the part of :func:`long_run_sentence` a figure's caption repeats."""
+    if reseed is ReseedFunding.HOUSE:
+        funding = "with new money from the house (the reserve added to the meter on top)"
+    else:
+        funding = "from the reserve (the house adding what the reserve lacks)"
+    return (
+        "every increment rate (meter and reserve) is paid back to the players through the "
+        "meters, the house funds the initial seed, after a whole-meter award the meter is "
+        f"reseeded to its seed {funding}, and after a share award the meter is reduced only "
+        "by the share paid"
+    )
+
+
+def long_run_sentence(reseed: ReseedFunding = ReseedFunding.RESERVE) -> str:
+    """The one sentence every output gives for a long-run return above 100% of the wager — the
+    CLI (``analyze``, ``parsheet --summary``), the HTML report, the web pages — with the
+    assumptions it stands on under the ``reseed`` reading; docs/interpretations.md ("A long-run
+    return above 100%: the sentence") quotes it for the default reading.
+
+    >>> long_run_sentence().startswith("A long-run return above 100% of the wager means the player")
+    True
+    """
+    return (
+        "A long-run return above 100% of the wager means the player has the edge over the long "
+        f"run of many awards, assuming {long_run_assumptions(reseed)}."
+    )
+
+
 @dataclass(frozen=True)
 class MeterReturn:
     """The return of one progressive wager × paytable × shoe as a function of its meters.

@@ -25,7 +25,14 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_chart_svg, meter_returns
+from croupier.analysis.meters import (
+    MeterReturn,
+    ReseedFunding,
+    long_run_assumptions,
+    long_run_sentence,
+    meter_chart_svg,
+    meter_returns,
+)
 from croupier.analysis.parsheet import LOSE, ParSheet
 from croupier.cards import decks_phrase
 from croupier.errors import OutputError
@@ -53,18 +60,10 @@ def parsheets_json(sheets: Iterable[ParSheet], games: Sequence[GameSheet] = ()) 
 READINGS_DOC = "docs/interpretations.md"
 
 
-def long_run_phrase(reseed: ReseedFunding) -> str:
-    """How the long-run return is read, in a few words (docs/interpretations.md)."""
-    if reseed is ReseedFunding.HOUSE:
-        return (
-            "each reseed new money from the house, the reserve added on top; every increment "
-            "rate paid back through the meters"
-        )
-    return (
-        "the house funds the initial seed, each reseed paid from the reserve the secondary "
-        "increment rate builds (the house adds what it lacks); every increment rate paid back "
-        "through the meters"
-    )
+def see_readings(reseed: ReseedFunding) -> str:
+    """Where the reading of the reseed is argued, and the option that picks it: the short
+    sentence after :func:`~croupier.analysis.meters.long_run_sentence` in a report."""
+    return f"See {READINGS_DOC} (--reseed {reseed.value})."
 
 
 def long_run_total(
@@ -82,14 +81,15 @@ def long_run_warning(
     sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding = ReseedFunding.RESERVE
 ) -> str | None:
     """The plain-words warning for a paytable whose long-run return is above 100% of the wager
-    (the player's edge), or ``None``.
+    (the player's edge), or ``None``: the figure, then :func:`~croupier.analysis.meters.
+    long_run_sentence` (what that means and assumes, under the ``reseed`` reading).
 
     >>> from croupier.analysis.meters import meter_return
     >>> from croupier.analysis.parsheet import exact_parsheet
     >>> from croupier.wagers import get_wager
     >>> w = get_wager("match-the-dealer")
     >>> text = long_run_warning(exact_parsheet(w, "10", decks=6), meter_return(w, "10", decks=6))
-    >>> text.split(": the player")[0]
+    >>> text.split(", though")[0]
     'WARNING: in the long run paytable 10 (6 decks) returns 110.1132% of the wager'
     """
     total = long_run_total(sheet, mr, reseed)
@@ -97,9 +97,8 @@ def long_run_warning(
         return None
     return (
         f"WARNING: in the long run paytable {sheet.paytable} ({decks_phrase(sheet.decks or 0)}) "
-        f"returns {float(total):.4%} of the wager: the player has the edge, though the house "
-        f"edge at the seed is {float(sheet.house_edge):.4%} (reseeds paid by the {reseed.value}; "
-        f"{READINGS_DOC})"
+        f"returns {float(total):.4%} of the wager, though its house edge at the seed is "
+        f"{float(sheet.house_edge):.4%}. {long_run_sentence(reseed)} {see_readings(reseed)}"
     )
 
 
@@ -506,10 +505,9 @@ def _wager_html(
     parts.append("</table>")
     if warnings:
         parts.append(
-            "<p class='warning'>⚠ WARNING: long-run return above 100% of the wager (the "
-            f"player's edge; {html.escape(long_run_phrase(reseed))}; {READINGS_DOC}): "
+            "<p class='warning'>⚠ WARNING: long-run return above 100% of the wager: "
             + "; ".join(warnings)
-            + "</p>"
+            + f". {html.escape(long_run_sentence(reseed))} {see_readings(reseed)}</p>"
         )
     for s in group:
         parts.extend(_sheet_html(s, mrs.get(id(s)), reseed))
@@ -547,9 +545,12 @@ def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) 
         parts.append(f"<p class='warning'>⚠ {html.escape(warning)}</p>")
     if mr is not None:
         total = long_run_total(s, mr, reseed)
+        assuming = (  # the warning above has said it
+            "" if warning else f" (assuming {html.escape(long_run_assumptions(reseed))})"
+        )
         parts.append(
             f"<p>House edge at the seed {float(s.house_edge):.4%}; long-run return "
-            f"{float(total or 0):.4%} of the wager ({html.escape(long_run_phrase(reseed))}).</p>"
+            f"{float(total or 0):.4%} of the wager{assuming}.</p>"
         )
     parts.append(
         f"<details open><summary>Outcomes</summary><p>{html.escape(s.convention)}</p>"

@@ -12,14 +12,20 @@ import typer
 from rich.table import Table
 
 from croupier.analysis import game_store
-from croupier.analysis.meters import MeterReturn, ReseedFunding, meter_returns
+from croupier.analysis.meters import (
+    MeterReturn,
+    ReseedFunding,
+    long_run_assumptions,
+    long_run_sentence,
+    meter_returns,
+)
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import (
-    long_run_phrase,
     long_run_total,
     long_run_warning,
     parsheets_json,
     paytable_name,
+    see_readings,
     write_report,
     write_sheet,
 )
@@ -289,14 +295,14 @@ def _meter_summary(mr: MeterReturn, sheet: ParSheet, reseed: ReseedFunding) -> s
         )
     elif mr.positive_at_seed():
         lines.append("the return is positive with every meter at its seed")
+    warning = long_run_warning(sheet, mr, reseed)
+    assuming = "" if warning else f"; assuming {long_run_assumptions(reseed)}"
     lines.append(
         f"long-run expected return {float(mr.long_run(reseed=reseed)):+.4%} "
         f"({float(1 + mr.long_run(reseed=reseed)):.4%} of the wager returned, as in the "
-        f"parsheet summary): {long_run_phrase(reseed)} "
-        f"(increment rates {float(mr.total_increment_rate):.2%}; --reseed; "
-        "docs/interpretations.md)"
+        f"parsheet summary; increment rates {float(mr.total_increment_rate):.2%}; "
+        f"--reseed {reseed.value}{assuming}; docs/interpretations.md)"
     )
-    warning = long_run_warning(sheet, mr, reseed)
     if warning is not None:
         lines.append(warning)
     return "\n".join(lines)
@@ -476,8 +482,9 @@ def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
     out.print(t)
     if above:
         out.print(
-            "WARNING: long-run return above 100% of the wager (the player's edge; "
-            f"{long_run_phrase(reseed)}; see docs/interpretations.md): " + "; ".join(above),
+            "WARNING: long-run return above 100% of the wager: "
+            + "; ".join(above)
+            + f". {long_run_sentence(reseed)} {see_readings(reseed)}",
             soft_wrap=True,
         )
 

@@ -518,6 +518,9 @@ def test_the_hold_report_flags_a_table_with_mis_settled_rounds(
     sd = math.sqrt(var)
     needed = math.floor(25 * third**2 / var**3) + 1  # Cochran's rule: n > 25 × skewness²
     assert needed == 627
+    # a verdict once the ± 3 SD band excludes a hold of zero: n > 9 × variance / edge²
+    verdict_needed = math.floor(9 * var / mean**2) + 1
+    assert verdict_needed == 36_503
 
     def band(lines: int) -> str:  # the band of the theoretical hold of `lines` $5 wagers:
         k = 3 if lines >= needed else math.sqrt(10_000 / 27)  # ± 3 SD, else Chebyshev's
@@ -537,11 +540,13 @@ def test_the_hold_report_flags_a_table_with_mis_settled_rounds(
     # 40 wagers are too few for the ± 3 SD band, but paying every one 25 to 1 is far outside
     # even the ± 19.2 SD band that holds at any count
     expect(bad).to_contain_text("outside the band")
-    expect(bad).to_contain_text(f"{MIS_ROUNDS} of the {needed} needed")
+    expect(bad).to_contain_text(f"{MIS_ROUNDS} of the {verdict_needed:,} wagers needed")
     expect(bad).to_have_class("flagged")
     expect(bad).to_contain_text(format_money(-12500 * MIS_ROUNDS))  # the players won it all
     expect(bad).to_contain_text(band(MIS_ROUNDS))
-    expect(good).to_contain_text(f"too few wagers to judge: {HONEST_ROUNDS} of the {needed} needed")
+    expect(good).to_contain_text(
+        f"not enough handle to judge: {HONEST_ROUNDS} of the {verdict_needed:,} wagers needed"
+    )
     expect(good).not_to_have_class("flagged")
     expect(good).to_contain_text(format_money(500 * HONEST_ROUNDS))  # every wager lost
     expect(good).to_contain_text(band(HONEST_ROUNDS))

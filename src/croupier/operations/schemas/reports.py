@@ -258,15 +258,30 @@ class HoldRow(Shape):
     """The band's half-width in standard deviations: 3 (normal), or Chebyshev's to three
     places."""
     judged: OptionalBool = None
-    """Whether there were wagers enough for the ± 3 SD band."""
+    """Whether the row has a verdict: wagers enough for the ± 3 SD band (Cochran's rule) and a
+    band that excludes a hold of zero (theoretical − 3 SD > 0; for a paytable with a house
+    edge)."""
     lines_needed: OptionalInt = None
-    """How many lines of equal stakes the ± 3 SD band needs (Cochran's rule)."""
+    """How many lines of equal stakes a verdict needs: the larger of ``lines_needed_normal``
+    and ``lines_needed_zero``."""
+    lines_needed_normal: OptionalInt = None
+    """How many lines of equal stakes the ± 3 SD band needs (Cochran's rule: more than 25 ×
+    the wager's skewness²)."""
+    lines_needed_zero: OptionalInt = None
+    """How many lines of equal stakes the ± 3 SD band needs to exclude a hold of zero (more
+    than 9 × variance ÷ house edge²); absent for a paytable without a house edge."""
     effective_lines: OptionalFloat = None
-    """How many lines of equal stakes the wagers count as."""
+    """How many lines of equal stakes the wagers count as for Cochran's rule ((Σs²)³ ÷
+    (Σs³)²)."""
+    effective_lines_zero: OptionalFloat = None
+    """How many lines of equal stakes the wagers count as for excluding zero ((Σs)² ÷ Σs²)."""
+    excludes_zero: OptionalBool = None
+    """Whether the ± 3 SD band excludes a hold of zero now."""
     flagged: OptionalBool = None
-    """Whether the hold is outside the band in force."""
+    """Whether the hold is outside the band in force (at any count of wagers)."""
     verdict: OptionalStr = None
-    """The status in words ("too few wagers to judge: 2 of the 627 needed")."""
+    """The status in words: "within the band", "outside the band", or before the handle
+    supports a verdict "not enough handle to judge: 2 of the 36,503 wagers needed"."""
 
 
 class HoldReport(Shape):

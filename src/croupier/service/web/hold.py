@@ -13,10 +13,28 @@ Perfect Pairs wagers, one a Perfect Pair (25 to 1), fall outside it though a Per
 once in 62 deals — an honest table would be flagged 3.4% of the time, not 0.27%. The band is
 trusted from the number of wagers Cochran's rule asks of the wager's own distribution
 (:func:`lines_needed`: more than 25 × its skewness², the skewness exact from the par sheet's
-probabilities and pays; docs/interpretations.md); with fewer the row says "too few wagers to
-judge" and how many are needed, and only a hold outside a band that holds at any count is
-flagged: ± :data:`CHEBYSHEV_SD` standard deviations, Chebyshev's inequality at the same 0.27%
-(:func:`judge`).
+probabilities and pays; docs/interpretations.md); with fewer only a hold outside a band that
+holds at any count is flagged: ± :data:`CHEBYSHEV_SD` standard deviations, Chebyshev's
+inequality at the same 0.27% (:func:`judge`).
+
+**No verdict until the handle supports one.** A band that is honest is not yet a band that says
+anything. For a near even-money wager (Baccarat's Banker: skewness about 0.04) Cochran's rule is
+met by one wager, yet the ± 3 SD band around the theoretical hold of a few wagers is many times
+wider than that hold and holds every result a table could have — among them a hold of zero. A
+row "within the band" then could not tell a table holding its edge from one holding nothing (a
+table paying the edge away, every wager settled as if fair). So the report says "within the
+band" only once the band excludes a hold of zero: theoretical − 3 SD > 0, i.e. ``edge × H > 3 σ
+√(Σ s_i²)``; for equal stakes more than ``(3σ / edge)² = 9 × variance / edge²`` wagers
+(:func:`lines_to_exclude_zero`; 36,503 for Perfect Pairs A at 6 decks, 69,161 for the Banker at
+8). At that count a table whose true hold is zero falls below the band about half the time; at
+four times it, 99.87% of the time (Φ(3)). Zero is the plainest "holds nothing" a pit manager
+must be able to rule out, and the rule asks no figure the par sheet does not give. Before both
+counts are reached a row says "not enough handle to judge: N of the M wagers needed" (``M`` the
+larger count; for unequal stakes ``N`` counted as wagers of equal stakes, ``H² / Σs²`` for this
+rule) — and a hold outside the band in force is still flagged at any count (± 3 SD once
+Cochran's count is reached, else ± 19.2 SD): a real anomaly is still an anomaly. A paytable
+without a house edge (``edge ≤ 0``) has no zero to exclude; it is judged by Cochran's count
+alone.
 
 The paytable comes from the Rules Submission the rounds were settled under (same digest), as the
 service holds it: an open table's (``POST /tables``), or a round file's (``POST /rounds/settle``,
@@ -114,13 +132,27 @@ def lines_needed(par: Par) -> int:
     return math.floor(COCHRAN * par.third**2 / par.variance**3) + 1
 
 
+def lines_to_exclude_zero(par: Par) -> int | None:
+    """The fewest wagers of equal stakes whose ± :data:`BAND_SD` SD band excludes a hold of zero:
+    the least ``n`` with ``edge × n > 3 σ √n``, i.e. ``n × edge² > 9 × variance``, exact;
+    ``None`` for a paytable without a house edge (``edge ≤ 0``: no count of wagers makes a
+    hold of zero unlikely)."""
+    if par.edge <= 0:
+        return None
+    return math.floor(BAND_SD**2 * par.variance / par.edge**2) + 1
+
+
 @dataclass(frozen=True)
 class Judgement:
     """A table's hold against its band: ``rule`` ``"normal"`` (± :data:`BAND_SD` SD, the wagers
-    enough for it) or ``"chebyshev"`` (± :data:`CHEBYSHEV_SD` SD, too few), the band in cents,
-    whether the hold is outside it, the wagers the normal band needs and how many of equal
-    stakes the wagers count as (``(Σs²)³ / (Σs³)²``: the lines themselves when the stakes are
-    equal)."""
+    enough for it by Cochran's rule) or ``"chebyshev"`` (± :data:`CHEBYSHEV_SD` SD, too few),
+    the band in cents, whether the hold is outside it; ``needed_normal`` the wagers of equal
+    stakes the normal band needs (:func:`lines_needed`) and ``effective`` how many the wagers
+    count as for it (``(Σs²)³ / (Σs³)²``); ``needed_zero`` the wagers of equal stakes whose band
+    excludes a hold of zero (:func:`lines_to_exclude_zero`, ``None`` without a house edge),
+    ``effective_zero`` how many the wagers count as for that (``(Σs)² / Σs²``) and
+    ``excludes_zero`` whether the ± 3 SD band excludes zero now (exact). Both counts are the
+    wagers themselves when the stakes are equal."""
 
     rule: str
     sd: float
@@ -129,13 +161,34 @@ class Judgement:
     low: float
     high: float
     flagged: bool
-    needed: int
+    needed_normal: int
     effective: Fraction
+    needed_zero: int | None
+    effective_zero: Fraction
+    excludes_zero: bool
 
     @property
     def judged(self) -> bool:
-        """Whether there were wagers enough for the ± 3 SD band."""
-        return self.rule == "normal"
+        """Whether the report gives a verdict: wagers enough for the ± 3 SD band, and a band that
+        excludes a hold of zero (for a paytable with a house edge)."""
+        return self.rule == "normal" and (self.excludes_zero or self.needed_zero is None)
+
+    @property
+    def needed(self) -> int:
+        """The wagers of equal stakes a verdict needs: the larger of the two counts."""
+        return max(self.needed_normal, self.needed_zero or 0)
+
+    def shortfall(self) -> tuple[Fraction, int]:
+        """Where an unjudged row stands: (the wagers counted, as of equal stakes; the wagers
+        needed) by the rule furthest from met — for equal stakes the larger count."""
+        short: list[tuple[Fraction, int]] = []
+        if self.rule != "normal":
+            short.append((self.effective, self.needed_normal))
+        if self.needed_zero is not None and not self.excludes_zero:
+            short.append((self.effective_zero, self.needed_zero))
+        if not short:
+            return self.effective, self.needed
+        return min(short, key=lambda c: (c[0] / c[1], -c[1]))
 
 
 def judge(par: Par, *, handle: int, squares: int, cubes: int, hold: int) -> Judgement:
@@ -144,39 +197,50 @@ def judge(par: Par, *, handle: int, squares: int, cubes: int, hold: int) -> Judg
     is ``skewness × Σs³ / (Σs²)^{3/2}``; Cochran's rule (:data:`COCHRAN`) trusts the ± 3 SD
     band when it is below 1/5 — for equal stakes, more than :func:`lines_needed` wagers. With
     fewer, only a hold outside ± :data:`CHEBYSHEV_SD` SD is flagged (decided exactly:
-    ``(hold − theoretical)² > variance × Σs² / 0.0027``)."""
+    ``(hold − theoretical)² > variance × Σs² / 0.0027``). The band excludes a hold of zero when
+    ``edge² × handle² > 9 × variance × Σs²`` (edge > 0; exact): the verdict's second condition
+    (:attr:`Judgement.judged`)."""
     theoretical = par.edge * handle
     variance = par.variance * squares
     spread = math.sqrt(variance)
-    needed = lines_needed(par)
     effective = Fraction(squares**3, cubes**2) if cubes else Fraction(0)
+    zero = par.edge > 0 and par.edge**2 * handle**2 > BAND_SD**2 * par.variance * squares
+    counts = (
+        lines_needed(par),
+        effective,
+        lines_to_exclude_zero(par),
+        Fraction(handle**2, squares) if squares else Fraction(0),
+        zero,
+    )
     if squares**3 * par.variance**3 > COCHRAN * par.third**2 * cubes**2:
         low, high = float(theoretical) - BAND_SD * spread, float(theoretical) + BAND_SD * spread
-        return Judgement(
-            "normal", BAND_SD, theoretical, spread, low, high, not low <= hold <= high, needed,
-            effective,
-        )  # fmt: skip
+        flagged = not low <= hold <= high
+        return Judgement("normal", BAND_SD, theoretical, spread, low, high, flagged, *counts)
     half = CHEBYSHEV_SD * spread
     flagged = (hold - theoretical) ** 2 > variance / FALSE_FLAG
     low, high = float(theoretical) - half, float(theoretical) + half
-    return Judgement(
-        "chebyshev", CHEBYSHEV_SD, theoretical, spread, low, high, flagged, needed, effective
-    )
+    return Judgement("chebyshev", CHEBYSHEV_SD, theoretical, spread, low, high, flagged, *counts)
 
 
 def verdict(j: Judgement, lines: int) -> str:
-    """The row's status as the pit reads it."""
+    """The row's status as the pit reads it: "within the band" or "outside the band" once the
+    handle supports a verdict; before, "not enough handle to judge: N of the M wagers needed",
+    or — a hold outside the band in force — "outside the band" all the same."""
     if j.judged:
         return "outside the band" if j.flagged else "within the band"
+    effective, needed = j.shortfall()
     counted = f"{lines:,}"
-    if j.effective != lines:
-        counted += f" (as {float(j.effective):,.1f} of equal stakes)"
-    if j.flagged:
-        return (
-            f"outside the band: beyond ± {j.sd:.1f} SD, which holds at any count (too few "
-            f"wagers for ± {BAND_SD} SD: {counted} of the {j.needed:,} needed)"
-        )
-    return f"too few wagers to judge: {counted} of the {j.needed:,} needed"
+    if effective != lines:
+        counted += f" (as {float(effective):,.1f} of equal stakes)"
+    progress = f"{counted} of the {needed:,} wagers needed"
+    if not j.flagged:
+        return f"not enough handle to judge: {progress}"
+    if j.rule == "normal":
+        return f"outside the band: beyond ± {BAND_SD} SD (not enough handle to judge within it: {progress})"
+    return (
+        f"outside the band: beyond ± {j.sd:.1f} SD, which holds at any count (not enough handle "
+        f"to judge within ± {BAND_SD} SD: {progress})"
+    )
 
 
 @cache
@@ -220,11 +284,14 @@ def hold_report(
     (hold ÷ handle) and ``hold_percent`` (the same in percent), and where the par sheet is known
     ``paytable``, ``decks``, ``house_edge``, ``theoretical_cents``, ``sd_cents``, ``low_cents``,
     ``high_cents`` (the band in force), ``band_rule`` (``normal``: ± 3 SD; ``chebyshev``: too few
-    wagers for it, ± ``band_sd`` SD), ``judged`` (wagers enough for the ± 3 SD band),
-    ``lines_needed`` (how many of equal stakes it needs), ``effective_lines`` (how many of equal
-    stakes the wagers count as), ``flagged`` (outside the band in force) and ``verdict`` (the
-    status in words: "too few wagers to judge: 2 of the 627 needed"); else ``note`` says why
-    not (:func:`judge`)."""
+    wagers for it, ± ``band_sd`` SD), ``judged`` (a verdict is given: wagers enough for the ± 3 SD
+    band, and a band that excludes a hold of zero), ``lines_needed`` (how many of equal stakes a
+    verdict needs: the larger of ``lines_needed_normal``, Cochran's count, and
+    ``lines_needed_zero``, the band's excluding zero — absent without a house edge),
+    ``effective_lines`` and ``effective_lines_zero`` (how many of equal stakes the wagers count
+    as for each), ``excludes_zero``, ``flagged`` (outside the band in force) and ``verdict`` (the
+    status in words: "not enough handle to judge: 2 of the 36,503 wagers needed"); else ``note``
+    says why not (:func:`judge`)."""
     book = book or Book({}, {})
     with engine.connect() as conn:
         submissions, posted = _submissions(conn)
@@ -338,10 +405,15 @@ def _row(table_id: str, bet: str, t: _Tally, par: Any) -> dict[str, Any]:
         band_sd=round(j.sd, 3),
         judged=j.judged,
         lines_needed=j.needed,
+        lines_needed_normal=j.needed_normal,
         effective_lines=round(float(j.effective), 2),
+        effective_lines_zero=round(float(j.effective_zero), 2),
+        excludes_zero=j.excludes_zero,
         flagged=j.flagged,
         verdict=verdict(j, t.lines),
     )
+    if j.needed_zero is not None:  # a paytable with a house edge
+        row["lines_needed_zero"] = j.needed_zero
     return row
 
 
@@ -362,9 +434,11 @@ def hold(
     ``[since, until)``), ``?wager=`` — as ``GET /rounds/summary`` takes them: per table and
     wager the handle (amount wagered), the actual hold (what the table kept) against the
     theoretical; progressive awards counted as the ledger has them (a voided award paid
-    nothing; a pending one is owed, shown apart as ``pending_cents``). A row is judged against
-    ± 3 SD once its wagers are enough for it (Cochran's rule: ``lines_needed``); with fewer it
-    says "too few wagers to judge" and is flagged only beyond ± 19.2 SD (Chebyshev)."""
+    nothing; a pending one is owed, shown apart as ``pending_cents``). A row gets a verdict
+    against ± 3 SD once its handle supports one (``lines_needed``): wagers enough for the normal
+    band (Cochran's rule) and a band that excludes a hold of zero; before, it says "not enough
+    handle to judge" and is flagged only outside the band in force (± 3 SD once Cochran's count
+    is met, else ± 19.2 SD, Chebyshev)."""
     return hold_report(engine, book_of(ledger), **filters)
 
 
@@ -378,6 +452,7 @@ __all__ = [
     "hold_report",
     "judge",
     "lines_needed",
+    "lines_to_exclude_zero",
     "router",
     "verdict",
 ]

@@ -40,6 +40,7 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 
 import croupier
+from croupier.analysis.meters import ReseedFunding, long_run_sentence
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_csv
 from croupier.errors import CroupierError, InputError, error_section
@@ -160,7 +161,17 @@ def explorer(
         query=query,
         api_query={k: v for k, v in query.items() if k != "wager"},  # the path names the wager
         chart=json.dumps(_chart_data(sheet)),
+        above_sentence=_above_sentence(sheet),
     )
+
+
+def _above_sentence(sheet: dict[str, Any] | None) -> str | None:
+    """:func:`~croupier.analysis.meters.long_run_sentence` under the sheet's reading when its
+    long-run return is above 100% of the wager (the explorer warns), else ``None``."""
+    meters = (sheet or {}).get("meter_analysis")
+    if not meters or meters["long_run_return"] <= 0:
+        return None
+    return long_run_sentence(ReseedFunding(meters["reseed_funding"]))
 
 
 def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -231,6 +242,7 @@ def compare(request: Request, wager: Text = None, decks: Text = None) -> HTMLRes
         rows=rows,
         error=error,
         above=[r for r in rows if r["long_run_return"] > 1],
+        above_sentence=long_run_sentence(ReseedFunding.RESERVE),  # the reading comparison() uses
     )
 
 

@@ -87,7 +87,8 @@
     const labels = rows.map((r) => `${r.table} ${r.wager}`);
     const band = rows.map((r) => [r.low_cents / 100, r.high_cents / 100]);
     const actual = rows.map((r) => r.hold_cents / 100);
-    const colours = rows.map((r) => (r.flagged ? "#922b21" : "#1e8449"));
+    // flagged: red; within the band (a verdict): green; no verdict yet: grey
+    const colours = rows.map((r) => (r.flagged ? "#922b21" : (r.judged ? "#1e8449" : "#7f8c8d")));
     if (holdChart) holdChart.destroy();
     holdChart = new Chart(document.getElementById("chart-hold"), {
       data: {labels, datasets: [
