@@ -471,10 +471,11 @@ class Evidence:
         return d
 
 
-def simulation_evidence(exact: ParSheet, simulated: ParSheet, run: RunInfo) -> Evidence:
-    """The :class:`Evidence` of a ``simulated`` par sheet against the ``exact`` one.
+def outcome_checks(exact: ParSheet, simulated: ParSheet) -> tuple[OutcomeCheck, ...]:
+    """Each outcome's observed count (``simulated``) against its expected count (``exact``), in
+    the order of the paytable.
 
-    Raises :class:`InputError` when the two are not of the same wager, paytable, shoe and
+    Raises :class:`InputError` when the two are not of the same wager, paytable, shoe, meters and
     outcomes, or ``simulated`` is not a simulation.
     """
     same = (exact.wager, exact.paytable, exact.shoe, exact.meters) == (
@@ -492,10 +493,25 @@ def simulation_evidence(exact: ParSheet, simulated: ParSheet, run: RunInfo) -> E
     if simulated.standard_error is None or exact.method != "exact":
         raise InputError("evidence sets a simulated par sheet against an exact one")
     rounds = simulated.total
-    checks = tuple(
+    return tuple(
         OutcomeCheck(e.outcome, e.label, e.pays, e.probability, s.hits or 0, rounds)
         for e, s in zip(exact.rows, simulated.rows, strict=True)
     )
+
+
+def goodness_of_fit(exact: ParSheet, simulated: ParSheet) -> GoodnessOfFit:
+    """The chi-square test of ``simulated``'s counts against ``exact``'s probabilities
+    (:func:`outcome_checks`, :func:`pooled_cells`)."""
+    return GoodnessOfFit(pooled_cells(outcome_checks(exact, simulated)))
+
+
+def simulation_evidence(exact: ParSheet, simulated: ParSheet, run: RunInfo) -> Evidence:
+    """The :class:`Evidence` of a ``simulated`` par sheet against the ``exact`` one.
+
+    Raises :class:`InputError` when the two are not of the same wager, paytable, shoe, meters and
+    outcomes, or ``simulated`` is not a simulation (:func:`outcome_checks`).
+    """
+    checks = outcome_checks(exact, simulated)
     return Evidence(
         exact=exact,
         simulated=simulated,
