@@ -41,6 +41,7 @@ def test_every_sheet_of_the_wagers_named_reaches_the_target() -> None:
     for s in sheets:
         assert s["target_reached"] and s["standard_error"] <= 0.02
         assert abs(s["z_score"]) <= 4 and not s["flagged"]
+        assert s["degrees_of_freedom"] >= 1 and 0 <= s["chi_square_p_value"] <= 1
     # Perfect Pairs A, 6 decks, pays 25/12/6 to 1: the exact edge by hand — of the 311 cards left
     # after the first, 5 make a perfect pair, 6 a colored pair (same color, other suit), 12 mixed
     pp = next(
@@ -66,6 +67,11 @@ def test_a_sheet_that_disagrees_is_flagged_and_the_exit_status_is_1(
     )
     assert run.code == 1
     assert "FLAGGED" in run.out and "10 flagged" in run.out
+    # the chi-square test, shown beside z, says so too: with every round a perfect pair, that
+    # cell alone adds N·(1 − p)²/p, p = 5/311 at 6 decks (thousands of rounds: χ² in the 10^5s)
+    args = ["verify-parsheets", "--wager", "perfect-pairs", "--target-se", "0.05", "-s", "1"]
+    doc = json.loads(run_main([*args, "--json"]).out)
+    assert all(s["chi_square_p_value"] < 1e-12 for s in doc["sheets"])
 
 
 def test_text_output_names_exact_simulated_and_z() -> None:

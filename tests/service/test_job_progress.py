@@ -50,3 +50,21 @@ def test_a_job_reports_its_progress_while_it_runs() -> None:
     assert statuses == ["preparing", "running"] and events[-1][0] == "done"
     # 200,000 rounds: blocks end at 65,536, 131,072 and 196,608, then the chunk's end
     assert done[:3] == [65_536, 131_072, 196_608] and done[-1] == 200_000
+
+
+def test_a_jobs_result_is_croupier_simulate_json_with_its_evidence() -> None:
+    """A job's result is the document ``croupier simulate --json`` prints for the same request
+    and seed, the evidence (intervals, counts, chi-square test, run) included."""
+    import json
+
+    from cli_support import run_main
+
+    events: list[list[Any]] = []
+    spec = jobs.Simulation(wager="perfect-pairs", paytable="A", decks=6, rounds=20_000, seed=4)
+    job_work.run_job("e", spec, events.append)
+    assert events[-1][0] == "done", events[-1]
+    found = events[-1][2]
+    args = ["simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "20000", "-s", "4", "--json"]
+    assert found == json.loads(run_main(args).out)
+    fit = found["evidence"]["goodness_of_fit"]
+    assert fit["degrees_of_freedom"] == len(fit["cells"]) - 1 and fit["p_value"] is not None

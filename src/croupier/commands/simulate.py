@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.table import Table
 
-from croupier.analysis.simulate import beside_exact, run_fields, simulated_document
+from croupier.analysis.simulate import beside_exact, run_fields
 from croupier.analysis.simulate import simulate as run_simulation
-from croupier.commands.analysis import OnePaytableOpt, _only_paytable
+from croupier.commands.analysis import OnePaytableOpt, _check_out_dir, _only_paytable
 from croupier.commands.common import (
     DecksOpt,
     JsonFlag,
@@ -23,10 +25,14 @@ from croupier.commands.common import (
     _progress,
     _wager,
     app,
+    err,
     out,
 )
 from croupier.operations.presenters.arguments import meter_arg, money
 from croupier.wagers import ProgressiveStake
+
+if TYPE_CHECKING:
+    from croupier.analysis.evidence import Evidence
 
 SeedOpt = Annotated[
     int | None,
@@ -90,14 +96,28 @@ def simulate(
     wager_amount: WagerAmountOpt = None,
     stake: StakeOpt = ProgressiveStake.COLLECTED,
     json_out: JsonFlag = False,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            help="Also write the simulation's evidence as .json, .csv and .html here.",
+        ),
+    ] = None,
     paytable_files: PaytableFiles = None,
 ) -> None:
     """Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact.
 
     The rounds are dealt in chunks, each with its own stream spawned from the seed (compiled
     kernels for the wagers that have one), here or on Dask (--workers, --scheduler); the same
-    seed gives the same tallies with any number of workers.
+    seed gives the same tallies with any number of workers. The evidence a lab attaches comes
+    with it: the return's confidence intervals, observed against expected counts per outcome and
+    a chi-square goodness-of-fit test, the generator, seed and software versions (with --out DIR
+    also written as JSON, CSV and HTML).
     """
+    from croupier.analysis.evidence import run_info, simulation_evidence
+
+    _check_out_dir(out_dir)
     w = _wager(wager, paytable_files)
     paytable = _only_paytable(w, paytable)
     entropy = fresh_entropy(seed)
@@ -116,13 +136,27 @@ def simulate(
             workers=workers,
             scheduler=scheduler,
         )
-    exact, z = beside_exact(w, paytable, sheet, stake)
+    exact, _ = beside_exact(w, paytable, sheet, stake)
+    run = run_info(run_fields(w, entropy, workers, scheduler, sheet.decks), rounds, entropy)
+    evidence = simulation_evidence(exact, sheet, run)
+    written = []
+    if out_dir is not None:
+        from croupier.analysis.evidence import write_evidence
+
+        written = write_evidence(evidence, out_dir)
     if json_out:
-        d = simulated_document(
-            sheet, exact, z, run_fields(w, entropy, workers, scheduler, sheet.decks)
-        )
-        print(json.dumps(d, indent=2, ensure_ascii=False))
-        return
+        print(json.dumps(evidence.document(), indent=2, ensure_ascii=False))
+    else:
+        _print_text(evidence, where(workers, scheduler))
+    if written:
+        err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
+
+
+def _print_text(evidence: Evidence, dealt: str) -> None:
+    """The simulated sheet, the exact house edge and z, then the evidence: observed against
+    expected, the chi-square test, the return's confidence intervals and the run."""
+    sheet, exact, entropy = evidence.simulated, evidence.exact, evidence.run.seed_entropy
+    z = evidence.z_score
     _print_sheet(sheet)
     if z is None:
         out.print(f"exact house edge {_pct(exact.house_edge)}")
@@ -132,6 +166,32 @@ def simulate(
             f"exact house edge {_pct(exact.house_edge)}; the simulated house edge is "
             f"{abs(z):.2f} standard errors {side} it"
         )
+    t = Table(title="Observed against expected (rounds × exact probability)", title_justify="left")
+    for col in ("Outcome", "Expected", "Observed", "O − E", "z"):
+        t.add_column(col, justify="left" if col == "Outcome" else "right")
+    for o in evidence.outcomes:
+        t.add_row(
+            o.label,
+            f"{float(o.expected):,.1f}",
+            f"{o.observed:,}",
+            f"{float(o.observed - o.expected):+,.1f}",
+            "—" if o.z is None else f"{o.z:+.2f}",
+        )
+    out.print(t)
+    out.print(evidence.fit.sentence(), soft_wrap=True)
+    intervals = "; ".join(
+        f"{i.level.label} {i.low:.4%} to {i.high:.4%}"
+        + ("" if i.contains_exact else " (exact outside)")
+        for i in evidence.intervals
+    )
     out.print(
-        f"seed entropy {entropy} (repeat with --seed {entropy}); dealt {where(workers, scheduler)}"
+        f"return to player {float(evidence.simulated_return):.4%} (exact "
+        f"{float(evidence.exact_return):.4%}); confidence intervals {intervals}",
+        soft_wrap=True,
+    )
+    run = evidence.run
+    out.print(
+        f"seed entropy {entropy} (repeat with --seed {entropy}); dealt {dealt}; {run.rng}; "
+        f"croupier {run.croupier_version}",
+        soft_wrap=True,
     )

@@ -9,10 +9,12 @@ import math
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Annotated, Any
 
 import typer
 
+from croupier.analysis.evidence_stats import GoodnessOfFit, goodness_of_fit
 from croupier.analysis.kernels import plan_for
 from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, chunks, dask_client, run_chunks
 from croupier.analysis.parsheet import ParSheet, exact_parsheet, resolve
@@ -61,6 +63,12 @@ class Verified:
             return self.simulated.house_edge != self.exact.house_edge
         return abs(z) > FLAG_Z
 
+    @cached_property
+    def fit(self) -> GoodnessOfFit:
+        """The chi-square goodness-of-fit test of the simulated counts against the exact
+        probabilities (:mod:`croupier.analysis.evidence`): shown beside z, not flagged on."""
+        return goodness_of_fit(self.exact, self.simulated)
+
     @property
     def target_reached(self) -> bool:
         """Whether the standard error reached the target (else the round limit stopped it)."""
@@ -79,6 +87,9 @@ class Verified:
             "simulated_house_edge": float(self.simulated.house_edge),
             "standard_error": self.standard_error,
             "z_score": self.z,
+            "chi_square": float(self.fit.statistic),
+            "degrees_of_freedom": self.fit.degrees_of_freedom,
+            "chi_square_p_value": self.fit.p_value,
             "flagged": self.flagged,
             "target_reached": self.target_reached,
             "kernel": self.kernel,
@@ -252,7 +263,19 @@ def _print_results(results: list[Verified], target_se: float) -> None:
     table = Table(
         title=f"Par sheets, exact against simulated (target standard error {target_se:g})"
     )
-    for name in ("Wager", "Paytable", "Decks", "Rounds", "Exact edge", "Simulated", "SE", "z", ""):
+    names = (
+        "Wager",
+        "Paytable",
+        "Decks",
+        "Rounds",
+        "Exact edge",
+        "Simulated",
+        "SE",
+        "z",
+        "χ² p",
+        "",
+    )
+    for name in names:
         table.add_column(name, justify="left" if name in ("Wager", "Paytable", "") else "right")
     for r in results:
         z = r.z
@@ -266,6 +289,7 @@ def _print_results(results: list[Verified], target_se: float) -> None:
             _pct(r.simulated.house_edge),
             f"{r.standard_error:.5f}",
             "—" if z is None else f"{z:+.2f}",
+            "—" if r.fit.p_value is None else f"{r.fit.p_value:.3f}",
             note,
         )
     out.print(table)

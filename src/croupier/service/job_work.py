@@ -194,7 +194,8 @@ def checked(spec: Simulation) -> None:
 def result(spec: Simulation, report: Report) -> dict[str, Any]:
     """The job's result (``croupier simulate --json``), reporting to ``report`` the job's status
     (``running`` once the kernel is ready) and its progress in rounds."""
-    from croupier.analysis.simulate import beside_exact, run_fields, simulate, simulated_document
+    from croupier.analysis.evidence import run_info, simulation_evidence
+    from croupier.analysis.simulate import beside_exact, run_fields, simulate
     from croupier.operations.presenters.arguments import meter_arg, money
     from croupier.wagers import get_wager
 
@@ -217,9 +218,9 @@ def result(spec: Simulation, report: Report) -> dict[str, Any]:
         progress=lambda done: report("progress", done),
         runner=runner,
     )
-    exact, z = beside_exact(w, spec.paytable, sheet, stake)
-    # as croupier simulate --json
-    return simulated_document(sheet, exact, z, run_fields(w, spec.seed, decks=sheet.decks))
+    exact, _ = beside_exact(w, spec.paytable, sheet, stake)
+    run = run_info(run_fields(w, spec.seed, decks=sheet.decks), spec.rounds, spec.seed)
+    return simulation_evidence(exact, sheet, run).document()  # as croupier simulate --json
 
 
 def run_job(job: str, spec: Simulation, send: Callable[[list[Any]], None]) -> None:

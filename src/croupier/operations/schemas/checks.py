@@ -65,6 +65,13 @@ class VerifiedSheet(Shape):
     standard_error: float = Field(ge=0)
     z_score: float | None
     """(simulated - exact house edge) / standard error; null for a zero standard error"""
+    chi_square: float = Field(ge=0)
+    """Pearson's chi-square statistic of the simulated counts against the exact probabilities
+    (outcomes expected fewer than 5 times pooled, as croupier simulate's evidence states)"""
+    degrees_of_freedom: int = Field(ge=0)
+    """the chi-square test's degrees of freedom: cells - 1"""
+    chi_square_p_value: float | None
+    """the chi-square test's p-value (shown, not flagged on); null without a degree of freedom"""
     flagged: bool
     target_reached: bool
     """false when --max-rounds stopped the sheet before its standard error reached the target"""

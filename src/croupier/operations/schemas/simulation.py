@@ -52,6 +52,177 @@ class SimulatedParSheetOutcome(Shape):
     """This outcome's share of the mean return: frequency × net_win, per unit wagered."""
 
 
+class ConfidenceInterval(Shape):
+    """The return's confidence interval at one level: 1 + x̄ ± z·SE, stake included."""
+
+    confidence: Annotated[int, Field(gt=0, lt=100)]
+    """The confidence level in percent (90, 95, 99)."""
+
+    z: float
+    """Its two-sided standard normal quantile (1.959964 at 95%)."""
+
+    low: float
+    """The interval's lower end: a return per unit wagered (0.95 = 95% of the money wagered
+    comes back)."""
+
+    high: float
+    """The interval's upper end, per unit wagered."""
+
+    contains_exact: bool
+    """Whether the exact return (exact_return) lies inside the interval."""
+
+
+class OutcomeAgainstExpected(Shape):
+    """One outcome's observed count against its expected count."""
+
+    outcome: str
+    """The outcome's id ("lose": no winning combination)."""
+
+    label: str
+    """The outcome in words, as the paytable names it."""
+
+    pays: str
+    """What it pays, as printed."""
+
+    probability: float
+    """The outcome's exact probability, as a decimal."""
+
+    probability_exact: Fraction
+    """The same probability as an exact fraction p/q."""
+
+    expected: float
+    """The expected count: rounds × the exact probability."""
+
+    observed: int
+    """Rounds that ended in this outcome."""
+
+    difference: float
+    """observed − expected."""
+
+    z: float | None
+    """(observed − expected) / √(rounds·p·(1 − p)); null for an outcome that is certain or cannot
+    happen."""
+
+
+class ChiSquareCell(Shape):
+    """One cell of the chi-square test: an outcome, or several pooled."""
+
+    outcomes: list[str]
+    """The outcomes' ids, in the order of the paytable."""
+
+    observed: int
+    """Their observed count, together."""
+
+    expected: float
+    """Their expected count, together."""
+
+    term: float
+    """The cell's share of the statistic, (observed − expected)² / expected."""
+
+
+class GoodnessOfFit(Shape):
+    """Pearson's chi-square goodness-of-fit test of the observed counts against the exact
+    probabilities."""
+
+    test: str
+    """The test and the function that gives its p-value."""
+
+    pooling: str
+    """The rule that forms the cells, in words."""
+
+    minimum_expected: int
+    """The smallest expected count of a cell of its own (5)."""
+
+    cells: list[ChiSquareCell]
+    """The cells, in the order of the paytable."""
+
+    statistic: float
+    """The statistic, Σ (observed − expected)² / expected over the cells."""
+
+    degrees_of_freedom: Annotated[int, Field(ge=0)]
+    """Cells − 1 (0: one cell, no test)."""
+
+    p_value: float | None
+    """P(chi-square on degrees_of_freedom ≥ statistic); null without a degree of freedom."""
+
+    alpha: float
+    """The significance level of the verdict (0.01)."""
+
+    consistent: bool | None
+    """Whether the counts agree with the exact probabilities: p_value ≥ alpha; null without a
+    test."""
+
+    scipy_version: str
+    """The version of SciPy that computed the p-value."""
+
+
+class SimulationRun(Shape):
+    """What repeats a simulation: the generator, the seed, the chunks, the software."""
+
+    rng: str
+    """The random number generator and how each chunk's stream is seeded, in words."""
+
+    seed_entropy: Annotated[str, Field(pattern="^[0-9]+$")]
+    """The entropy of the run's numpy SeedSequence (decimal digits; may exceed 2^53)."""
+
+    rounds: int
+    """Rounds dealt."""
+
+    chunk_rounds: Annotated[int, Field(ge=1)]
+    """Rounds per chunk (the last chunk may be shorter)."""
+
+    chunks: Annotated[int, Field(ge=1)]
+    """The number of chunks, each its own stream."""
+
+    workers: Annotated[int, Field(ge=1)]
+    """Dask workers (1: no cluster)."""
+
+    scheduler: str | None
+    """The Dask scheduler's address, or null."""
+
+    kernel: bool
+    """Whether a compiled kernel dealt the rounds (else the numpy simulator)."""
+
+    croupier_version: str
+    """croupier's version (importlib.metadata)."""
+
+    numpy_version: str
+    """numpy's version."""
+
+    python_version: str
+    """The Python interpreter's version."""
+
+
+class SimulationEvidence(Shape):
+    """A simulation as evidence a lab attaches: the return's confidence intervals, observed
+    against expected counts, the chi-square test and the run."""
+
+    exact_return: float
+    """The exact return to player per unit wagered, stake included (1 + the exact expected
+    return)."""
+
+    simulated_return: float
+    """The return observed over the rounds, per unit wagered, stake included."""
+
+    standard_error: float
+    """The standard error of the simulated return, per unit wagered."""
+
+    z_score: float | None
+    """(simulated − exact house edge) / standard_error; null when the standard error is 0."""
+
+    confidence_intervals: list[ConfidenceInterval]
+    """The simulated return's confidence intervals at 90, 95 and 99%."""
+
+    outcomes: list[OutcomeAgainstExpected]
+    """Every outcome's observed against expected count, in the order of the paytable."""
+
+    goodness_of_fit: GoodnessOfFit
+    """The chi-square goodness-of-fit test."""
+
+    run: SimulationRun
+    """The run's record."""
+
+
 class SimulatedParSheet(ParSheetHeading):
     """A simulated par sheet (``croupier simulate --json``, a simulation job's result)."""
 
@@ -134,6 +305,10 @@ class SimulatedParSheet(ParSheetHeading):
     """Each progressive level's observed hit odds (N.J.A.C. 13:69D-1.52(e)(4)): its hits over
     the rounds; absent without a progressive."""
 
+    evidence: SimulationEvidence
+    """The simulation as evidence: confidence intervals of the return, observed against expected
+    counts, the chi-square goodness-of-fit test, the generator, seed and software versions."""
+
 
 class JobError(Shape):
     """Why a simulation job failed."""
@@ -170,8 +345,14 @@ class SimulationJob(Shape):
 
 
 __all__ = [
+    "ChiSquareCell",
+    "ConfidenceInterval",
+    "GoodnessOfFit",
     "JobError",
+    "OutcomeAgainstExpected",
     "SimulatedParSheet",
     "SimulatedParSheetOutcome",
+    "SimulationEvidence",
     "SimulationJob",
+    "SimulationRun",
 ]

@@ -1,7 +1,9 @@
 """Simulations as jobs: ``POST /simulations`` starts one and answers its id at once (202);
 ``GET /simulations/{id}`` gives its status, its progress in rounds dealt, and, once done, the same
-JSON as ``croupier simulate --json`` (the simulated par sheet, the exact house edge beside it and
-the z-score). The seed makes a job repeatable: the same request, the same figures.
+JSON as ``croupier simulate --json`` (the simulated par sheet, the exact house edge beside it, the
+z-score and the evidence: confidence intervals, observed against expected counts, the chi-square
+test, the run's generator, seed and versions). The seed makes a job repeatable: the same
+request, the same figures.
 
 A job's status: ``queued`` (waiting for a job process), ``preparing`` (its process is loading
 the wager's simulation kernel — compiling it, the first time: up to a minute), ``running`` (its
