@@ -31,6 +31,14 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("simulate",),
         "Simulate rounds from a shuffled shoe: the figures with standard errors, beside the exact.",
     ),
+    "bundle": (
+        ("bundle",),
+        (
+            "A test lab's report bundle for one wager × paytable × deck count: the exact par sheet, "
+            "the simulation evidence, a manifest with every file's SHA-256, the paytable and Rules "
+            "Submission digests, croupier's version and commit, and a print-ready cover page."
+        ),
+    ),
     "verify-parsheets": (
         ("verify_parsheets",),
         (

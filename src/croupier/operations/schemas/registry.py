@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from croupier.operations.schemas import analysis, eor, problems, reading, rounds, simulation
+from croupier.operations.schemas.bundle import BundleManifest
 from croupier.operations.schemas.checks import CheckedDigests, ParSheetVerification, Violations
 from croupier.operations.schemas.document import Document
 from croupier.operations.schemas.games import (
@@ -24,6 +25,11 @@ DOCUMENTS: tuple[Document, ...] = (
         "analyze-game", "croupier analyze switch-hands|blackjack-premium --json", GameAnalysis
     ),
     Document("axman", "croupier axman --json: AxMan given the player's cards", AxManGiven),
+    Document(
+        "bundle-manifest",
+        "croupier bundle --out DIR: DIR/manifest.json, a lab's report bundle",
+        BundleManifest,
+    ),
     Document("baccarat", "croupier baccarat --json", BaccaratCoup),
     Document("check", "croupier check --json: each submission's violations", Violations),
     Document(
