@@ -312,9 +312,13 @@ def test_example_paytables_are_marked_in_every_summary_row(tmp_path: Path) -> No
         assert ("EXAMPLE, made up; not PA text" in row) is ("example-" in row)
     args = [f"--wager={w}" for w in wagers[1:]]
     doc = json.loads(run_main(["parsheet", "--json", "--summary", *args]).out)
-    assert {r["paytable"]: r["paytable_example"] for r in doc["parsheets"]} == {
+    assert {r["paytable"]: r["paytable_example"] for r in doc["summary"]} == {
         "example-six-card-bonus": True,
         "pa-casino": False,
+    }
+    assert {r["paytable"]: r["paytable_status"] for r in doc["summary"]} == {
+        "example-six-card-bonus": "EXAMPLE, made up; not PA text",
+        "pa-casino": "not printed in the regulation",
     }
 
 

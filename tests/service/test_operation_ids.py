@@ -20,6 +20,7 @@ PINNED = [
     ("POST /awards/{award_id}/void", "voidAward"),
     ("GET /checkpoint", "getCheckpoint"),
     ("GET /compare", "showComparison"),
+    ("GET /compare.csv", "exportComparisonCsv"),
     ("GET /dealer", "showDealer"),
     ("GET /designer", "showDesigner"),
     ("GET /designer/paytable.toml", "exportPaytableToml"),

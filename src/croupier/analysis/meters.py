@@ -202,10 +202,42 @@ class MeterReturn:
             "breakeven_meter_cents": round(be) if be is not None and be >= 0 else None,
             "positive_at_seed": self.positive_at_seed(),
             "increment_rate": float(self.total_increment_rate),
+            "increment_rates": {
+                lvl.value: float(rate) for lvl, rate in self.increment_rates.items() if rate
+            },
             "long_run_return": float(self.long_run(reseed=reseed)),
             "long_run_return_exact": _frac(self.long_run(reseed=reseed)),
             "reseed_funding": reseed.value,
             "envy_per_other_player": float(self.envy_per_other_player),
+        }
+
+    def csv_cells(
+        self,
+        meters_cents: Mapping[MeterLevel, int] | None = None,
+        reseed: ReseedFunding = ReseedFunding.RESERVE,
+    ) -> dict[str, str | int]:
+        """The meter analysis as the par sheet CSV's cells
+        (:data:`croupier.analysis.report.CSV_COLUMNS`): the return at ``meters_cents`` (net, per
+        unit wagered) with its exact fraction, the top award's breakeven meter for a wager of
+        :attr:`wager_cents` ('' when there is none), the total increment rate (exact beside it),
+        each level's rate, meter and reserve together ('Progressive 19.75%'; none where only a
+        total is printed) and the reseed reading."""
+        at = self.at(meters_cents)
+        be = self.breakeven_cents()
+        be_cents = round(be) if be is not None and be >= 0 else None
+        return {
+            "return_at_meters": repr(float(at)),
+            "return_at_meters_exact": _frac(at),
+            "breakeven_meter": format_money(be_cents) if be_cents is not None else "",
+            "breakeven_meter_cents": be_cents if be_cents is not None else "",
+            "increment_rate": repr(float(self.total_increment_rate)),
+            "increment_rate_exact": _frac(self.total_increment_rate),
+            "increment_rates": "; ".join(
+                f"{lvl.value} {float(rate * 100):g}%"
+                for lvl, rate in self.increment_rates.items()
+                if rate
+            ),
+            "reseed_funding": reseed.value,
         }
 
 
@@ -288,6 +320,17 @@ def meter_return(
             if m.secondary_increment_rate
         },
     )
+
+
+def long_run_total(
+    sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding = ReseedFunding.RESERVE
+) -> Fraction | None:
+    """What the wager returns in the long run per unit wagered, the stake included: 1 + the
+    long-run net of :meth:`MeterReturn.long_run`, or for a wager without a meter 1 + the expected
+    return; ``None`` for a progressive without its :class:`MeterReturn` (a user's paytable)."""
+    if mr is not None:
+        return 1 + mr.long_run(reseed=reseed)
+    return None if sheet.meters else 1 + sheet.expected_return
 
 
 def meter_returns(sheets: Sequence[ParSheet]) -> list[tuple[ParSheet, MeterReturn]]:

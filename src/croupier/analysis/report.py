@@ -30,6 +30,7 @@ from croupier.analysis.meters import (
     ReseedFunding,
     long_run_assumptions,
     long_run_sentence,
+    long_run_total,
     meter_chart_svg,
     meter_returns,
 )
@@ -48,10 +49,27 @@ if TYPE_CHECKING:
 # this module for a few phrases and writes no report (issue 33: start-up time).
 
 
-def parsheets_json(sheets: Iterable[ParSheet], games: Sequence[GameSheet] = ()) -> str:
+def parsheets_json(
+    sheets: Iterable[ParSheet],
+    games: Sequence[GameSheet] = (),
+    reseed: ReseedFunding = ReseedFunding.RESERVE,
+    meters: Sequence[tuple[ParSheet, MeterReturn]] | None = None,
+) -> str:
     """``{"parsheets": [...], "games": [...]}`` as indented JSON (``games``: the whole-game figures
-    of § 633b.4, which are not per-outcome par sheets)."""
-    doc: dict[str, object] = {"parsheets": [s.to_dict() for s in sheets]}
+    of § 633b.4, which are not per-outcome par sheets). A progressive's sheet carries its
+    ``meter_analysis`` as ``croupier analyze --json`` gives it (the return at its meters, the
+    breakeven meter and the wager it is on, the increment rates, the long-run return under
+    ``reseed``); ``meters`` as in :func:`parsheets_csv`."""
+    sheets = list(sheets)
+    by_sheet = {id(s): mr for s, mr in (meter_returns(sheets) if meters is None else meters)}
+    rows = []
+    for s in sheets:
+        d = s.to_dict()
+        mr = by_sheet.get(id(s))
+        if mr is not None:
+            d["meter_analysis"] = mr.to_dict(s.meters, reseed)
+        rows.append(d)
+    doc: dict[str, object] = {"parsheets": rows}
     if games:
         doc["games"] = [g.to_dict() for g in games]
     return json.dumps(doc, indent=2, ensure_ascii=False)
@@ -64,17 +82,6 @@ def see_readings(reseed: ReseedFunding) -> str:
     """Where the reading of the reseed is argued, and the option that picks it: the short
     sentence after :func:`~croupier.analysis.meters.long_run_sentence` in a report."""
     return f"See {READINGS_DOC} (--reseed {reseed.value})."
-
-
-def long_run_total(
-    sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding
-) -> Fraction | None:
-    """What the wager returns in the long run per unit wagered, the stake included: 1 + the
-    long-run net of :meth:`MeterReturn.long_run`, or for a wager without a meter 1 + the expected
-    return; ``None`` for a progressive without its :class:`MeterReturn` (a user's paytable)."""
-    if mr is not None:
-        return 1 + mr.long_run(reseed=reseed)
-    return None if sheet.meters else 1 + sheet.expected_return
 
 
 def long_run_warning(
@@ -139,14 +146,27 @@ CSV_COLUMNS = (
     "long_run_return_exact",
     "wager_amount",
     "meters",
+    "return_at_meters",
+    "return_at_meters_exact",
+    "breakeven_meter",
+    "breakeven_meter_cents",
+    "increment_rate",
+    "increment_rate_exact",
+    "increment_rates",
+    "reseed_funding",
     "house_edge_per_total_wagered",
     "switch_rate",
 )
 """The CSV columns. Each decimal figure of an exact par sheet has its exact fraction (``p/q``)
 beside it; ``long_run_return`` is 1 + the long-run net (a progressive: meter model under the
-reseed reading; otherwise 1 + the expected return). The § 633b.4 rows (Switch Hands, Blackjack
-Premium: one per kind of player, outcome ``whole-game``) fill the house edges and the switch rate
-only (their strategy engine computes in floats, so they have no exact fractions)."""
+reseed reading; otherwise 1 + the expected return). A progressive's meter analysis
+(:class:`~croupier.analysis.meters.MeterReturn`) fills ``return_at_meters`` (the expected net
+return per unit wagered at ``meters``), the ``breakeven_meter`` of the top award for a wager of
+``wager_amount``, the total ``increment_rate`` and each level's (``increment_rates``,
+``"Progressive 19.75%"``) and the ``reseed_funding`` the long-run return assumes. The § 633b.4
+rows (Switch Hands, Blackjack Premium: one per kind of player, outcome ``whole-game``) fill the
+house edges and the switch rate only (their strategy engine computes in floats, so they have no
+exact fractions)."""
 
 
 def parsheets_csv(
@@ -207,6 +227,8 @@ def parsheets_csv(
                     "long_run_return": repr(float(long_run)),
                     "long_run_return_exact": _frac(long_run),
                 }
+            if mr is not None:
+                row |= mr.csv_cells(s.meters, reseed)
             w.writerow([row.get(c, "") for c in CSV_COLUMNS])
     for g in games:
         for a in g.analyses:
@@ -636,11 +658,19 @@ def write_report(
     games: Sequence[GameSheet] = (),
     reseed: ReseedFunding = ReseedFunding.RESERVE,
 ) -> list[Path]:
-    """Write ``parsheets.json``, ``parsheets.csv`` and ``parsheets.html`` into ``out_dir``."""
+    """Write ``parsheets.json``, ``parsheets.csv`` and ``parsheets.html`` into ``out_dir``, and
+    the summary (:mod:`croupier.analysis.summary`) as ``summary.json`` and ``summary.csv``; the
+    progressives' meter analysis is in the JSON and CSV as in the HTML."""
+    from croupier.analysis.summary import summary_csv, summary_json, summary_rows
+
+    meters = meter_returns(sheets)  # once, for every file
+    rows = summary_rows(sheets, reseed, meters)
     files = {
-        "parsheets.json": parsheets_json(sheets, games),
-        "parsheets.csv": parsheets_csv(sheets, games, reseed),
-        "parsheets.html": parsheets_html(sheets, games, reseed),
+        "parsheets.json": parsheets_json(sheets, games, reseed, meters),
+        "parsheets.csv": parsheets_csv(sheets, games, reseed, meters),
+        "parsheets.html": parsheets_html(sheets, games, reseed, meters=meters),
+        "summary.json": summary_json(rows, [g.to_dict() for g in games]) + "\n",
+        "summary.csv": summary_csv(rows),
     }
     return _write(files, out_dir)
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -12,23 +13,24 @@ import typer
 from rich.table import Table
 
 from croupier.analysis import game_store
+from croupier.analysis.confidence import CONFIDENCE_LEVELS, VI_NOTE
 from croupier.analysis.meters import (
     MeterReturn,
     ReseedFunding,
     long_run_assumptions,
     long_run_sentence,
-    meter_returns,
 )
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import (
-    long_run_total,
     long_run_warning,
+    parsheets_csv,
     parsheets_json,
     paytable_name,
     see_readings,
     write_report,
     write_sheet,
 )
+from croupier.analysis.summary import SummaryRow, summary_csv, summary_json, summary_rows
 from croupier.cards import Card, decks_phrase, parse_cards
 from croupier.commands.common import (
     GAME_ANALYSES,
@@ -333,7 +335,20 @@ def parsheet(
         typer.Option("--out", "-o", help="Also write parsheets.json, .csv and .html here."),
     ] = None,
     summary: Annotated[
-        bool, typer.Option("--summary", help="Print only the summary table.")
+        bool,
+        typer.Option(
+            "--summary",
+            help="Print only the summary: one row per sheet (with --json or --csv, as JSON "
+            "or CSV).",
+        ),
+    ] = False,
+    csv_out: Annotated[
+        bool,
+        typer.Option(
+            "--csv",
+            help="Print CSV: the summary rows with --summary, else every outcome of every sheet "
+            "(the parsheets.csv of --out).",
+        ),
     ] = False,
     wager_ids: Annotated[
         list[str] | None,
@@ -348,8 +363,11 @@ def parsheet(
 ) -> None:
     """Par sheets of every wager × paytable × allowed deck count (progressives at their seeds),
     or of the wagers and deck count asked for; the summary compares paytables: house edge at
-    the seed, long-run return, breakeven meter, hit frequency and standard deviation."""
+    the seed, long-run return, breakeven meter and the wager it is on, hit frequency, standard
+    deviation and volatility index."""
     _check_out_dir(out_dir)
+    if json_out and csv_out:
+        raise InputError("give --json or --csv, not both")
     decks_only = set(decks_asked or ())
     book = _book(paytable_files)
     games_asked = {x.strip().lower() for x in wager_ids or []} & set(GAME_ANALYSES)
@@ -374,8 +392,11 @@ def parsheet(
     sheets: list[ParSheet] = []
     games: list[GameSheet] = []
     figures: list[game_store.GameFigures] = []
-    text_only = not json_out and out_dir is None  # the house edges only: shipped (game_store)
-    with _progress(disable=json_out) as progress:
+    machine = json_out or csv_out
+    # the house edges only (shipped, game_store) for the text; nothing for the summary CSV
+    text_only = not machine and out_dir is None
+    no_games = csv_out and summary and out_dir is None
+    with _progress(disable=machine) as progress:
         task = progress.add_task("exact par sheets", total=len(jobs) + len(game_decks))
         for w, table, decks in jobs:
             progress.update(task, description=f"{w.id} {table.key} {decks_phrase(decks)}")
@@ -383,7 +404,9 @@ def parsheet(
             progress.advance(task)
         for decks in game_decks:  # § 633b.4 changes the game: whole-game figures, not outcomes
             progress.update(task, description=f"switch hands {decks_phrase(decks)}")
-            if text_only:
+            if no_games:
+                pass  # the summary CSV holds par sheets only
+            elif text_only:
                 figures += game_store.game_figures(decks)
             else:
                 from croupier.analysis.switch_hands import game_sheet
@@ -393,19 +416,21 @@ def parsheet(
             progress.advance(task)
     # the files first: a folder that cannot be written is the one error, with nothing printed
     written = write_report(sheets, out_dir, games, reseed) if out_dir is not None else []
-    if json_out and summary:
-        rows = [
-            {k: v for k, v in s.to_dict().items() if k not in ("outcomes", "exact")} for s in sheets
-        ]
-        doc = {"parsheets": rows, "games": [g.to_dict() for g in games]}
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    if summary and machine:
+        rows = summary_rows(sheets, reseed)
+        if json_out:
+            print(summary_json(rows, [g.to_dict() for g in games]))
+        else:
+            sys.stdout.write(summary_csv(rows))
     elif json_out:
-        print(parsheets_json(sheets, games))
+        print(parsheets_json(sheets, games, reseed))
+    elif csv_out:
+        sys.stdout.write(parsheets_csv(sheets, games, reseed))
     else:
         if not summary:
             for s in sheets:
                 _print_sheet(s)
-        _print_summary(sheets, reseed)
+        _print_summary(summary_rows(sheets, reseed), reseed)
         _print_game_figures(figures)
     if written:
         err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
@@ -441,27 +466,26 @@ def _print_game_figures(figures: list[game_store.GameFigures]) -> None:
     out.print(g)
 
 
-def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
-    """The summary table: one row per sheet; a progressive's house edge at its seeds beside its
-    long-run return and breakeven meter (:mod:`croupier.analysis.meters`), and a warning under
-    the table for every paytable whose long-run return is above 100% of the wager."""
-    by_sheet = {id(s): mr for s, mr in meter_returns(sheets)}
+def _print_summary(rows: list[SummaryRow], reseed: ReseedFunding) -> None:
+    """The summary table: one row per sheet (:mod:`croupier.analysis.summary`); a progressive's
+    house edge at its seeds beside its long-run return and breakeven meter with the wager it is
+    on, the volatility index at 95 %, and a warning under the table for every paytable whose
+    long-run return is above 100% of the wager."""
     t = Table(title="Par sheet summary (exact)", title_justify="left")
     right = ("Decks", "House edge at seed", "Long-run return (of wager)", "Breakeven meter")
-    for col in ("Wager", "Section", "Paytable", *right, "Hit frequency", "Std. dev."):
-        t.add_column(col, justify="left" if col in ("Wager", "Section", "Paytable") else "right")
+    for col in ("Wager", "Section", "Paytable", *right, "Hit frequency", "Std. dev.", "VI 95%"):
+        whole = col in ("Wager", "Breakeven meter")  # an id, "$583,449.50 on $5": never cut
+        t.add_column(
+            col,
+            justify="left" if col in ("Wager", "Section", "Paytable") else "right",
+            no_wrap=whole,
+            min_width=max((len(r.sheet.wager) for r in rows), default=5)
+            if col == "Wager"
+            else None,
+        )
     above: list[str] = []
-    for s in sheets:
-        mr = by_sheet.get(id(s))
-        long_run = long_run_total(s, mr, reseed)
-        breakeven = "—"
-        if mr is not None:
-            be = mr.breakeven_cents()
-            breakeven = (  # the meter at which the wager breaks even, for that wager size
-                f"{format_money(round(be))} on {format_money(mr.wager_cents)}"
-                if be is not None and be >= 0
-                else "—"
-            )
+    for r in rows:
+        s, long_run = r.sheet, r.long_run_return
         flag = ""
         if long_run is not None and long_run > 1:
             flag = " ⚠"
@@ -475,11 +499,14 @@ def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
             str(s.decks),
             _pct(s.house_edge),
             f"{float(long_run):.4%}{flag}" if long_run is not None else "—",
-            breakeven,
+            r.breakeven_text(),
             _pct(s.hit_frequency),
             f"{s.standard_deviation:.4f}",
+            f"{r.volatility[CONFIDENCE_LEVELS[1].key]:.4f}",
         )
     out.print(t)
+    if rows:
+        out.print(f"{VI_NOTE}; 90% and 99% in --json and --csv", soft_wrap=True)
     if above:
         out.print(
             "WARNING: long-run return above 100% of the wager: "

@@ -483,6 +483,15 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             "the Perfect Pairs wager has no paytable 'Z' (it has A, B)",
         ),
     },
+    ("get", "/compare.csv"): {
+        "404": _NO_WAGER,
+        "422": Example(
+            "?stake= is not an amount",
+            "InputError",
+            "the stake field must be an amount in dollars (at most $999,999,999.99, at most two "
+            "decimals), e.g. 12345.67, not 'abc'",
+        ),
+    },
     ("get", "/designer/paytable.toml"): {
         "404": _NO_WAGER,
         "422": Example(

@@ -46,7 +46,8 @@ TAGS: dict[str, str] = {
     "problems": "What an RFC 9457 problem type means (a problem's `type` resolved).",
     "pages": "The web page's HTML views (the par-sheet explorer, the comparison, the count "
     "analysis, the designer, the pit's and the dealer's screens).",
-    "exports": "Downloads: a par sheet as CSV, a designed paytable as TOML.",
+    "exports": "Downloads: a par sheet or the paytable comparison as CSV, a designed paytable "
+    "as TOML.",
 }
 """Each tag's description, in the order the document lists them."""
 
@@ -102,6 +103,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/pit"): Operation("showPit", "pages"),
     ("get", "/dealer"): Operation("showDealer", "pages"),
     ("get", "/parsheet.csv"): Operation("exportParsheetCsv", "exports"),
+    ("get", "/compare.csv"): Operation("exportComparisonCsv", "exports"),
     ("get", "/designer/paytable.toml"): Operation("exportPaytableToml", "exports"),
 }
 """Every operation's :class:`Operation`, by method (lower case) and path."""

@@ -23,6 +23,8 @@ CASES: list[tuple[Any, list[str]]] = [
     (analysis.ParSheet, ["analyze", "jackpot-party", "-p", "P10"]),
     (analysis.ParSheet, ["analyze", "banker", "-p", "commission", "-d", "8"]),
     (analysis.ParSheetFile, ["parsheet", "--wager", "switch-hands", "-d", "6"]),
+    (analysis.ParSheetFile, ["parsheet", "--wager", "jackpot-party", "-d", "1"]),
+    (analysis.ParSheetSummaryFile, ["parsheet", "--summary", "--wager", "match-the-dealer"]),
     (
         simulation.SimulatedParSheet,
         ["simulate", "perfect-pairs", "-p", "A", "-d", "6", "-n", "500", "-s", "3"],

@@ -141,6 +141,11 @@ class MeterAnalysis(Shape):
     """The share of each wager the paytable sends to the meters and reserve (a fraction of the
     wager: 0.185 for 18.5%)."""
 
+    increment_rates: dict[str, float]
+    """By meter level: the share of each wager sent to that level's meter and its reserve
+    (primary and secondary rates), a fraction of the wager; empty when the paytable prints only
+    a total rate."""
+
     long_run_return: float
     """The expected return per unit wagered in the long run, every increment paid back through
     the meters and each reseed funded as reseed_funding says."""
@@ -394,6 +399,128 @@ class ParSheetFile(Shape):
     """The whole-game § 633b.4 figures (Switch Hands, Blackjack Premium) per deck count."""
 
 
+class ParSheetSummaryRow(Shape):
+    """One par sheet's summary row, as a table-games manager compares paytables by it
+    (``croupier parsheet --summary --json``, the summary.json of ``--out``, the web comparison's
+    CSV; :class:`croupier.analysis.summary.SummaryRow`)."""
+
+    wager: str
+    """The wager's id."""
+
+    wager_name: str
+    """The wager's name."""
+
+    section: Section
+    """The section or paragraph of 58 Pa. Code, bare: "633b.1(e)"."""
+
+    citation: Citation
+    """The section's full citation: "58 Pa. Code § 633b.1(e)"."""
+
+    paytable: str
+    """The paytable's id."""
+
+    paytable_status: Literal[
+        "printed in the regulation",
+        "not printed in the regulation",
+        "EXAMPLE, made up; not PA text",
+    ]
+    """Where the paytable stands: printed in the regulation, not printed there (a user's, or
+    pays seen at a casino), or an example croupier made up."""
+
+    paytable_citation: str
+    """Where the paytable is printed, or what it is when the regulation does not print it."""
+
+    paytable_in_regulation: bool
+    """Whether the regulation prints the paytable."""
+
+    paytable_example: bool
+    """A paytable croupier made up as an example (not PA text, not any casino's table)."""
+
+    decks: int
+    """The decks in the shoe."""
+
+    house_edge: float
+    """The house edge per unit wagered, a progressive's meters at their seeds."""
+
+    house_edge_exact: Fraction
+    """The house edge as an exact fraction p/q."""
+
+    long_run_return: float | None
+    """What the wager returns in the long run per unit wagered, the stake included (0.9437 is
+    94.37% of the money wagered; above 1 is the player's edge): a progressive's by the meter
+    model under reseed_funding, a fixed-pay wager's 1 + its expected return; null for a user's
+    progressive paytable."""
+
+    long_run_return_exact: Fraction | None
+    """The long-run return as an exact fraction p/q; null with long_run_return."""
+
+    reseed_funding: Literal["reserve", "house"] | None
+    """A progressive: who pays each reseed in the long-run return; null for a fixed-pay wager."""
+
+    wager_amount: str | None
+    """A progressive: the wager size the row's meter figures are on, for people ("$5"); null
+    for a fixed-pay wager or when the paytable is not offered at the size asked for."""
+
+    wager_amount_cents: int | None
+    """The same wager size in integer cents; null with wager_amount."""
+
+    top_meter: str | None
+    """A progressive: the level of the top award's meter ("Progressive", "Mega"); null
+    otherwise."""
+
+    breakeven_meter: str | None
+    """The top meter's amount at which a wager of wager_amount breaks even (expected return 0),
+    the other meters at their seeds, for people ("$583,449.50"); null for a fixed-pay wager, a
+    wager positive at every meter, or a size not offered."""
+
+    breakeven_meter_cents: int | None
+    """The breakeven meter in integer cents, rounded to the cent; null with breakeven_meter."""
+
+    breakeven: str
+    """The breakeven in words with the wager it is on: "$583,449.50 on $5", "not offered at
+    $1", "positive at every meter" or "—"."""
+
+    offered: bool
+    """False when a wager size was asked for (the comparison's stake) and the paytable does not
+    take it; true otherwise."""
+
+    hit_frequency: float
+    """The probability that the wager wins (a push is not a hit), from 0 to 1."""
+
+    hit_frequency_exact: Fraction
+    """The hit frequency as an exact fraction p/q."""
+
+    standard_deviation: float
+    """The standard deviation of the net win, per unit wagered."""
+
+    variance_exact: Fraction
+    """The variance of the net win per unit wagered, exact p/q (the standard deviation is its
+    square root)."""
+
+    vi_90: float
+    """The volatility index at 90% confidence: 1.644854 × standard_deviation."""
+
+    vi_95: float
+    """The volatility index at 95% confidence: 1.959964 × standard_deviation."""
+
+    vi_99: float
+    """The volatility index at 99% confidence: 2.575829 × standard_deviation."""
+
+
+class ParSheetSummaryFile(Shape):
+    """``croupier parsheet --summary --json`` (and the summary.json of ``croupier parsheet
+    --out``)."""
+
+    summary: list[ParSheetSummaryRow]
+    """One row per par sheet asked for."""
+
+    volatility_index: str
+    """How the volatility index is worked out, in words (z the two-sided normal quantile)."""
+
+    games: list[GameFigureSet] | Absent = absent()
+    """The whole-game § 633b.4 figures (Switch Hands, Blackjack Premium) per deck count."""
+
+
 __all__ = [
     "FaceUpCardPairs",
     "FourCardPokerExact",
@@ -407,5 +534,7 @@ __all__ = [
     "ParSheetFile",
     "ParSheetHeading",
     "ParSheetOutcome",
+    "ParSheetSummaryFile",
+    "ParSheetSummaryRow",
     "WithoutTheFaceUpCard",
 ]

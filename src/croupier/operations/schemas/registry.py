@@ -73,6 +73,11 @@ DOCUMENTS: tuple[Document, ...] = (
     Document(
         "parsheet", "croupier parsheet --json (and parsheets.json of --out)", analysis.ParSheetFile
     ),
+    Document(
+        "parsheet-summary",
+        "croupier parsheet --summary --json (and summary.json of --out)",
+        analysis.ParSheetSummaryFile,
+    ),
     Document("paytables", "croupier paytables --json", reading.PaytableList),
     Document(
         "service-round",

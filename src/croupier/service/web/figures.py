@@ -6,8 +6,9 @@
 * :func:`eor_view` — the count-vulnerability table of one wager × paytable × deck count, shaped
   for the page from the JSON of ``GET /eor/{wager}`` (``croupier eor WAGER --json``).
 * :func:`comparison` — the rows of the paytable comparison: one per paytable of a wager offered
-  at a deck count, as the summary of ``croupier parsheet --summary`` computes them (house edge
-  at the seed, long-run return, breakeven meter, hit frequency, standard deviation).
+  at a deck count, the summary rows of ``croupier parsheet --summary`` (house edge at the seed,
+  long-run return, breakeven meter and the wager it is on, hit frequency, standard deviation,
+  volatility index), a progressive's at a wager size chosen (:func:`stakes`).
 
 Figures stay exact (``Fraction``) until shown: each row keeps the float for sorting beside the
 text it shows.
@@ -18,9 +19,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from croupier.analysis.meters import meter_returns
-from croupier.analysis.parsheet import exact_parsheet
-from croupier.cards import decks_phrase
+from croupier.analysis.summary import compare_paytables
 from croupier.errors import InputError, PaytableError
 from croupier.units import ascii_digits, format_money
 from croupier.wagers import Wager, all_wagers, get_wager
@@ -52,6 +51,7 @@ def catalogue() -> list[dict[str, Any]]:
                 "name": w.name,
                 "section": w.citation,
                 "progressive": any(t.progressive is not None for t in w.paytables()),
+                "stakes": [{"cents": c, "text": format_money(c)} for c in stakes(w)],
                 "paytables": [{"paytable": k, "decks": d} for k, d in by_key.items()],
                 "decks": sorted({d for ds in by_key.values() for d in ds}),
             }
@@ -87,39 +87,19 @@ def choose(wager: str | None, paytable: str | None, decks: str | None) -> tuple[
     return w, key, n if n is not None else max(by_key[key])
 
 
-def comparison(w: Wager, decks: int) -> list[dict[str, Any]]:
-    """One row per paytable of ``w`` offered with ``decks`` decks: ``paytable``,
-    ``citation``, ``regulation`` (printed in the regulation), ``house_edge`` (at the seeds),
-    ``long_run_return`` (1 + the long-run expected return per unit wagered; above 1 is the
-    player's edge), ``breakeven`` / ``breakeven_cents`` (the top meter at which the house edge is
-    zero; ``None`` for a fixed-pay wager), ``hit_frequency``, ``sd``. :class:`InputError` when
-    no paytable is offered at that deck count."""
-    sheets = [
-        exact_parsheet(w, key, decks=decks) for key, d in _decks_by_key(w).items() if decks in d
-    ]
-    if not sheets:
-        raise InputError(f"no paytable of the {w.name} wager is offered with {decks_phrase(decks)}")
-    by_sheet = {id(s): mr for s, mr in meter_returns(sheets)}
-    rows = []
-    for s in sheets:
-        mr = by_sheet.get(id(s))
-        long_run = 1 + (mr.long_run() if mr is not None else s.expected_return)
-        be = mr.breakeven_cents() if mr is not None else None
-        be_cents = round(be) if be is not None and be >= 0 else None
-        rows.append(
-            {
-                "paytable": s.paytable,
-                "citation": s.paytable_origin,
-                "regulation": s.regulation,
-                "house_edge": float(s.house_edge),
-                "long_run_return": float(long_run),
-                "breakeven_cents": be_cents,
-                "breakeven": format_money(be_cents) if be_cents is not None else "—",
-                "hit_frequency": float(s.hit_frequency),
-                "sd": float(s.standard_deviation),
-            }
-        )
-    return rows
+def comparison(w: Wager, decks: int, stake_cents: int | None = None) -> list[dict[str, Any]]:
+    """One row per paytable of ``w`` offered with ``decks`` decks: the summary row of ``croupier
+    parsheet --summary`` (:func:`croupier.analysis.summary.compare_paytables`, the keys of
+    :class:`~croupier.operations.schemas.analysis.ParSheetSummaryRow`), a progressive's
+    breakeven at the wager size ``stake_cents`` when its paytable takes it (``None``: each at its
+    own smallest size). :class:`InputError` when no paytable is offered at that deck count."""
+    return [r.to_dict() for r in compare_paytables(w, decks, stake_cents)]
+
+
+def stakes(w: Wager) -> list[int]:
+    """The progressive wager sizes (cents) any paytable of ``w`` takes, smallest first; empty
+    for a fixed-pay wager."""
+    return sorted({c for t in w.paytables() if t.progressive for c in t.progressive.wager_cents})
 
 
 SUITS = (("c", "♣"), ("d", "♦"), ("h", "♥"), ("s", "♠"))

@@ -5,7 +5,7 @@
   /parsheets/{wager}``) and rendered as a table; the chart is drawn by Chart.js from the same
   figures, embedded in the page as JSON.
 * ``GET /compare`` — every paytable of a wager at a deck count side by side
-  (:func:`croupier.service.web.figures.comparison`).
+  (:func:`croupier.service.web.figures.comparison`; ``?stake=`` a progressive wager size).
 * ``GET /eor`` — the count analysis of a wager × paytable × deck count (``?wager=&paytable=
   &decks=&shoes=``): the effect of removal of each rank, the balanced count's tags, the true
   count where the wager turns positive, the simulated counter's gain per shoe and per hour —
@@ -16,6 +16,7 @@
 * ``GET /designer`` and ``GET /designer/paytable.toml`` — the paytable designer
   (:mod:`croupier.service.web.designer`).
 * ``GET /parsheet.csv`` — one par sheet as CSV (:func:`croupier.analysis.report.parsheets_csv`).
+* ``GET /compare.csv`` — the comparison as CSV (:func:`croupier.analysis.summary.summary_csv`).
 
 Every URL a page names is root-relative (``/static/app.js``, ``/pit``): none is built from the
 request's ``Host`` header, so a client cannot make a page load a script from a host of its
@@ -40,11 +41,13 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import pass_context
 
 import croupier
+from croupier.analysis.confidence import VI_NOTE
 from croupier.analysis.meters import ReseedFunding, long_run_sentence
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_csv
+from croupier.analysis.summary import compare_paytables, summary_csv
 from croupier.errors import CroupierError, InputError, error_section
-from croupier.operations.presenters.arguments import meter_arg
+from croupier.operations.presenters.arguments import meter_arg, money
 from croupier.service.routes import reading
 from croupier.service.routes.eor import MAX_SHOES, WEB_SHOES, eor_document
 from croupier.service.web.designer import (
@@ -57,7 +60,7 @@ from croupier.service.web.designer import (
 )
 from croupier.service.web.figures import catalogue, choose, comparison, eor_view
 from croupier.service.web.hold import router as hold_router
-from croupier.units import ascii_digits
+from croupier.units import ascii_digits, format_money
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
 HERE = Path(__file__).parent
@@ -220,29 +223,66 @@ def parsheet_csv(
     )
 
 
+def _stake(text: str | None) -> int | None:
+    """The comparison's wager size in cents (``?stake=5``, ``$5``), ``None`` when not given;
+    :class:`InputError` for an amount that is not one."""
+    if text is None or not text.strip():
+        return None
+    return money(text, "the stake field")
+
+
 @router.get("/compare", response_class=HTMLResponse, responses=PAGE_ERRORS)
-def compare(request: Request, wager: Text = None, decks: Text = None) -> HTMLResponse:
-    """Every paytable of a wager at a deck count, side by side."""
+def compare(
+    request: Request, wager: Text = None, decks: Text = None, stake: Text = None
+) -> HTMLResponse:
+    """Every paytable of a wager at a deck count, side by side (``?wager=&decks=&stake=``: a
+    progressive's breakeven meter at the wager size ``stake`` in dollars, where its paytable
+    takes it; without one, each paytable's at its own smallest size)."""
     wagers = catalogue()
     error = None
     rows: list[dict[str, Any]] = []
+    stake_cents: int | None = None
     try:
         w, _, n = choose(wager, None, decks)
-        rows = comparison(w, n)
+        stake_cents = _stake(stake)
+        rows = comparison(w, n, stake_cents)
     except CroupierError as exc:
         error = _problem(exc)
         w, _, n = choose(None, None, None)
+        stake_cents = None
+    sizes = {r["wager_amount"] for r in rows if r["wager_amount"] is not None}
+    query = {"wager": w.id, "decks": n, **({"stake": stake_cents / 100} if stake_cents else {})}
     return _render(
         request,
         "compare.html",
         422 if error else 200,
         page="compare",
         wagers=wagers,
-        picked={"wager": w.id, "decks": n},
+        picked={"wager": w.id, "decks": n, "stake": stake_cents},
         rows=rows,
         error=error,
-        above=[r for r in rows if r["long_run_return"] > 1],
-        above_sentence=long_run_sentence(ReseedFunding.RESERVE),  # the reading comparison() uses
+        above=[r for r in rows if (r["long_run_return"] or 0) > 1],
+        above_sentence=long_run_sentence(ReseedFunding.RESERVE),  # the reading the rows use
+        mixed_stakes=len(sizes) > 1,
+        stake_text=format_money(stake_cents) if stake_cents else None,
+        csv_query={k: f"{v:g}" if isinstance(v, float) else v for k, v in query.items()},
+        vi_note=VI_NOTE,
+    )
+
+
+@router.get("/compare.csv", response_class=CSVResponse)
+def compare_csv(wager: Text = None, decks: Text = None, stake: Text = None) -> Response:
+    """The paytable comparison as CSV (``?wager=&decks=&stake=`` as the page takes them): the
+    summary rows of ``croupier parsheet --summary --csv``."""
+    w, _, n = choose(wager, None, decks)
+    stake_cents = _stake(stake)
+    rows = compare_paytables(w, n, stake_cents)
+    at = f"-{stake_cents}-cents" if stake_cents else ""
+    name = f"compare-{w.id}-{n}deck{at}.csv"
+    return Response(
+        summary_csv(rows),
+        media_type="text/csv; charset=utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
 
 

@@ -2,6 +2,20 @@
 // aria-sort says which and how), and a chart of the house edges.
 "use strict";
 document.addEventListener("DOMContentLoaded", () => {
+  // the wager size picker offers the sizes the chosen wager's paytables take (none: hidden)
+  const wager = document.getElementById("wager"), stake = document.getElementById("stake");
+  const cat = document.getElementById("catalogue");
+  if (wager && stake && cat) {
+    const wagers = JSON.parse(cat.textContent);
+    wager.addEventListener("change", () => {
+      const sizes = (wagers.find((x) => x.wager === wager.value) || {stakes: []}).stakes;
+      const own = new Option("each paytable's own", "");
+      stake.replaceChildren(own, ...sizes.map((s) => new Option(s.text, String(s.cents / 100))));
+      const none = sizes.length === 0;
+      stake.hidden = stake.disabled = none;
+      document.querySelector("label[for=stake]").hidden = none;
+    });
+  }
   const table = document.getElementById("compare");
   if (!table) return;
   const body = table.tBodies[0];
