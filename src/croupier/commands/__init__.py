@@ -52,7 +52,8 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         (
             "Par sheets of every wager × paytable × allowed deck count (progressives at their seeds),"
             " or of the wagers and deck count asked for; the summary compares paytables: house edge "
-            "at the seed, long-run return, breakeven meter, hit frequency and standard deviation."
+            "at the seed, long-run return, breakeven meter and the wager it is on, hit frequency, "
+            "standard deviation and volatility index."
         ),
     ),
     "hand": (
