@@ -39,11 +39,11 @@ import platform
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from importlib import metadata
 from typing import Any
 
 from croupier.analysis.confidence import CONFIDENCE_LEVELS, ConfidenceLevel
 from croupier.analysis.parsheet import ParSheet
+from croupier.analysis.provenance import library_version, software
 from croupier.errors import InputError
 
 MINIMUM_EXPECTED = 5
@@ -65,20 +65,9 @@ TEST_NAME = "Pearson chi-square goodness of fit (scipy.stats.chi2.sf)"
 """The test's name, as the report states it."""
 
 
-def _version(package: str, fallback: str = "unknown") -> str:
-    """The installed version of ``package`` (importlib.metadata), or ``fallback``."""
-    try:
-        return metadata.version(package)
-    except metadata.PackageNotFoundError:  # pragma: no cover - run from a bare source tree
-        return fallback
-
-
 def croupier_version() -> str:
-    """croupier's installed version (importlib.metadata; the package's ``__version__`` when it is
-    run from a source tree that is not installed)."""
-    import croupier
-
-    return _version("croupier", croupier.__version__)
+    """croupier's version (:func:`croupier.analysis.provenance.software`)."""
+    return software().croupier
 
 
 def rng_description(kernel: bool) -> str:
@@ -119,7 +108,7 @@ class RunInfo:
     """The Dask scheduler's address, or ``None``."""
     croupier_version: str = field(default_factory=croupier_version)
     """croupier's version (importlib.metadata)."""
-    numpy_version: str = field(default_factory=lambda: _version("numpy"))
+    numpy_version: str = field(default_factory=lambda: library_version("numpy"))
     """numpy's version (its SeedSequence and PCG64 streams)."""
     python_version: str = field(default_factory=platform.python_version)
     """The Python interpreter's version."""
@@ -355,7 +344,7 @@ class GoodnessOfFit:
             "p_value": self.p_value,
             "alpha": float(ALPHA),
             "consistent": self.consistent,
-            "scipy_version": _version("scipy"),
+            "scipy_version": library_version("scipy"),
         }
 
 

@@ -84,6 +84,14 @@ def _git(tree: Path, *args: str) -> str | None:
     return done.stdout.strip() if done.returncode == 0 else None
 
 
+def library_version(name: str) -> str:
+    """The installed version of the distribution ``name`` (importlib.metadata), or "unknown"."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
 @cache
 def software() -> Software:
     """croupier's version, the checkout's commit (when there is one), Python, the libraries and
@@ -97,12 +105,8 @@ def software() -> Software:
             commit = head
             status = _git(tree, "status", "--porcelain", "--untracked-files=no")
             dirty = None if status is None else bool(status)
-    libraries = []
-    for name in LIBRARIES:
-        try:
-            libraries.append((name, metadata.version(name)))
-        except metadata.PackageNotFoundError:
-            continue
+    found = ((name, library_version(name)) for name in LIBRARIES)
+    libraries = [(name, version) for name, version in found if version != "unknown"]
     return Software(
         croupier=croupier.__version__,
         commit=commit,
