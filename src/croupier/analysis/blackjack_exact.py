@@ -3,7 +3,7 @@ splits counted as those tables count them (58 Pa. Code §§ 633a.7–633a.11; is
 
 The figures are those of a continuous shuffler (every round from a full shoe, no cut card), as
 H. Hoppe's exact probabilistic analysis ("prob", github.com/hhoppe/blackjack) and the Wizard of
-Odds' house-edge calculator tabulate them (tests/analysis/blackjack_reference.py).
+Odds' house-edge calculator tabulate them (tests/blackjack_rules_reference.py).
 
 **Strategies** (:class:`Strategy`):
 
