@@ -184,6 +184,8 @@ def test_blackjack_value_and_dealer_blackjack_takes_the_original_wager() -> None
     assert hand_values(RULES_LS, TEN, TEN, 5).action is Action.SURRENDER
 
 
-def test_rules_without_the_peek_are_refused() -> None:
+def test_this_engine_refuses_rules_without_the_peek() -> None:
+    # the rules themselves are valid (croupier.analysis.blackjack_exact values them)
+    rules = PlayRules(BlackjackRules(6, peek=False))
     with pytest.raises(RulesError, match=r"633a\.7"):
-        PlayRules(BlackjackRules(6, peek=False))
+        game_value(rules)

@@ -80,7 +80,7 @@ from croupier.analysis.blackjack_dealer import (
 from croupier.analysis.blackjack_dealer import (
     value_index as value_index,
 )
-from croupier.errors import CroupierError
+from croupier.errors import CroupierError, RulesError
 from croupier.games.blackjack_rules import PlayRules as PlayRules
 
 
@@ -304,6 +304,12 @@ def _engine(rules: PlayRules, upcard: int, extra: tuple[int, ...] = (0,) * VALUE
     key = (rules, upcard, extra)
     got = _ENGINES.get(key)
     if got is None:
+        if not rules.table.peek:
+            raise RulesError(
+                "this engine models the peek (card reader device) only; "
+                "croupier.analysis.blackjack_exact values a game without it",
+                section="633a.7",
+            )
         if len(_ENGINES) > 4096:
             _ENGINES.clear()
             _TABLED.clear()
@@ -570,7 +576,7 @@ def _hand_values(
         return HandValues((first, second), upcard, p_bj, True, 1.0, None, None, None, None)
     stand = _stand_ev(total, dealer)
     hit = eng.hit(hand)
-    double = eng.double(hand)
+    double = eng.double(hand) if rules.double_on.allows(*counts_total(hand)) else None
     split = _split_ev(rules, upcard, first, extra) if first == second else None
     surrender = -0.5 if rules.late_surrender else None
     return HandValues((first, second), upcard, p_bj, False, stand, hit, double, split, surrender)
@@ -595,7 +601,7 @@ def _split_ev(rules: PlayRules, upcard: int, pair: int, extra: tuple[int, ...]) 
         value = eng.stand(h)
         if can_play:
             value = max(value, eng.hit(h))
-            if rules.double_after_split:
+            if rules.double_after_split and rules.double_on.allows(*counts_total(h)):
                 value = max(value, eng.double(h))
         if v == pair:
             pair_value = value
