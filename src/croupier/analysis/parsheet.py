@@ -191,6 +191,14 @@ class ParSheet:
         return max(possible or self.rows, key=lambda r: r.net)
 
     @property
+    def least_return(self) -> float:
+        """The least the wager can return in one round per unit wagered, stake included: 1 +
+        the largest loss of a line that can come up (0 for a wager that loses at most its
+        stake); a band's low end below it is the normal approximation failing."""
+        possible = [r for r in self.rows if r.combinations is None or r.combinations > 0]
+        return float(1 + min(r.net for r in possible or self.rows))
+
+    @property
     def max_win_cents(self) -> int | None:
         """The maximum win in integer cents on the sheet's wager size (net: the stake not
         counted; a fraction of a cent dropped, as a settlement rounds down); ``None`` for a

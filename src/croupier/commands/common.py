@@ -343,6 +343,7 @@ def _sheet_table(sheet: ParSheet) -> Table:
     t.add_column("Pays")
     t.add_column("Combinations" if exact else "Rounds", justify="right")
     t.add_column("Probability", justify="right")
+    t.add_column("1 in" if exact else "1 in (seen)", justify="right")
     t.add_column("Return", justify="right")
     for r in sheet.rows:
         count = r.combinations if exact else r.hits
@@ -351,10 +352,76 @@ def _sheet_table(sheet: ParSheet) -> Table:
             r.pays,
             f"{count:,}",
             f"{float(r.probability):.8f}",
+            _one_in(r.probability),
             f"{float(r.contribution):+.6f}",
         )
     t.add_section()
-    t.add_row("Total", "", f"{sheet.total:,}", "1.00000000", f"{float(sheet.expected_return):+.6f}")
+    t.add_row(
+        "Total", "", f"{sheet.total:,}", "1.00000000", "", f"{float(sheet.expected_return):+.6f}"
+    )
+    return t
+
+
+def _one_in(probability: Fraction) -> str:
+    """N of "1 in N" as a par sheet prints it ('59.29', '597,653'); '—' for never."""
+    from croupier.analysis.hit_odds import odds_text
+
+    text = odds_text(probability)
+    return text.removeprefix("1 in ") if text.startswith("1 in ") else "—"
+
+
+def _lab_lines(sheet: ParSheet) -> list[str]:
+    """The volatility index at 90, 95 and 99 % with its definition (a simulation's from the
+    sample SD), and the maximum win (in money on a progressive's wager size)."""
+    from croupier.analysis.confidence import VI_NOTE
+
+    levels = ", ".join(f"{k}%" for k in sheet.volatility_indexes)
+    vi = " · ".join(f"{v:.4f}" for v in sheet.volatility_indexes.values())
+    sample = " (from the sample SD)" if sheet.method != "exact" else ""
+    best = sheet.max_win
+    net = best.net
+    times = f"{net.numerator:,}" if net.denominator == 1 else f"{float(net):,.4f}"
+    money = ""
+    if sheet.max_win_cents is not None:
+        money = (
+            f" = {format_money(sheet.max_win_cents)} on a {format_money(sheet.wager_cents or 0)} "
+            "wager at the meters shown"
+        )
+    seen = ", seen" if sheet.method != "exact" else ""
+    return [
+        f"volatility index at {levels}: {vi}{sample}; {VI_NOTE}",
+        f"maximum win {times}× the wager{money} ({best.label}, pays {best.pays}; "
+        f"1 in {_one_in(best.probability)}{seen})",
+    ]
+
+
+def _band_table(sheet: ParSheet) -> Table | None:
+    """The confidence band of the player's return after 10², …, 10⁸ rounds at 90, 95 and 99 %
+    (an exact sheet's; ``None`` for a simulation), its note as the caption."""
+    if sheet.method != "exact":
+        return None
+    from rich.table import Table
+
+    from croupier.analysis.confidence import BAND_NOTE, CONFIDENCE_LEVELS, floor_note
+
+    bands = sheet.return_bands
+    t = Table(
+        title=f"Return to player after N rounds (expected {float(1 + sheet.expected_return):.4%})",
+        title_justify="left",
+        caption=BAND_NOTE,
+        caption_justify="left",
+    )
+    t.add_column("Rounds N", justify="right")
+    for lv in CONFIDENCE_LEVELS:
+        t.add_column(f"{lv.label} band", justify="right")
+    by_rounds: dict[int, list[str]] = {}
+    for b in bands:
+        by_rounds.setdefault(b.rounds, []).append(f"{b.low:.2%} – {b.high:.2%}")
+    for n, cells in by_rounds.items():
+        t.add_row(f"{n:,}", *cells)
+    least = sheet.least_return
+    if any(b.low < least for b in bands):
+        t.caption = f"{BAND_NOTE}; {floor_note(least)}"
     return t
 
 
@@ -369,13 +436,28 @@ def _sheet_summary(sheet: ParSheet) -> str:
         parts.append(f"standard error {sheet.standard_error:.6f}")
     if sheet.meters:
         meters = ", ".join(f"{lvl.value} {format_money(c)}" for lvl, c in sheet.meters.items())
-        parts.append(f"meters {meters} on a {format_money(sheet.wager_cents or 0)} wager")
+        parts.append(
+            f"meters {meters} on a {format_money(sheet.wager_cents or 0)} wager (return there "
+            f"{_pct(1 + sheet.expected_return)} of the wager)"
+        )
     text = " · ".join(parts)
+    text += "".join(f"\n{line}" for line in _lab_lines(sheet))
     if sheet.increment_rate:
         text += (
             f"\nmeter lines valued at the meter amounts shown; the increment rate "
             f"({format_percent(sheet.increment_rate)} of each wager, paid back through the meters "
             "over the long run) is not in this house edge"
+        )
+    if sheet.level_rates:
+        text += "\nincrement rates: " + "; ".join(
+            f"{lvl.value} "
+            + ", ".join(
+                f"{format_percent(rate)} {what}"
+                for rate, what in ((meter, "to the meter"), (reserve, "to the reserve"))
+                if rate is not None
+            )
+            or f"{lvl.value} none printed"
+            for lvl, (meter, reserve) in sheet.level_rates.items()
         )
     for lv in sheet.hit_odds:  # each level's hit odds (N.J.A.C. 13:69D-1.52(e)(4))
         awards = "; ".join(f"{a.label} {a.odds}" for a in lv.awards)
@@ -387,9 +469,16 @@ def _sheet_summary(sheet: ParSheet) -> str:
     return text
 
 
-def _print_sheet(sheet: ParSheet) -> None:
+def _print_sheet(sheet: ParSheet, more: str = "") -> None:
+    """A par sheet on the terminal: its outcomes, its figures (``more``: lines of the caller's
+    after them, a progressive's meter analysis) and, exact, the return's confidence band."""
     out.print(_sheet_table(sheet))
     out.print(_sheet_summary(sheet))
+    if more:
+        out.print(more)
+    bands = _band_table(sheet)
+    if bands is not None:
+        out.print(bands)
     out.print()
 
 
