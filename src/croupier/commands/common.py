@@ -331,6 +331,8 @@ def _pct(x: Fraction, digits: int = 4) -> str:
 def _sheet_table(sheet: ParSheet) -> Table:
     from rich.table import Table
 
+    from croupier.analysis.lab_report import one_in_cell
+
     exact = sheet.method == "exact"
     title = (
         f"{sheet.wager_name} · 58 Pa. Code § {sheet.section} · paytable {sheet.paytable} · "
@@ -352,7 +354,7 @@ def _sheet_table(sheet: ParSheet) -> Table:
             r.pays,
             f"{count:,}",
             f"{float(r.probability):.8f}",
-            _one_in(r.probability),
+            one_in_cell(r.probability),
             f"{float(r.contribution):+.6f}",
         )
     t.add_section()
@@ -362,36 +364,18 @@ def _sheet_table(sheet: ParSheet) -> Table:
     return t
 
 
-def _one_in(probability: Fraction) -> str:
-    """N of "1 in N" as a par sheet prints it ('59.29', '597,653'); '—' for never."""
-    from croupier.analysis.hit_odds import odds_text
-
-    text = odds_text(probability)
-    return text.removeprefix("1 in ") if text.startswith("1 in ") else "—"
-
-
 def _lab_lines(sheet: ParSheet) -> list[str]:
     """The volatility index at 90, 95 and 99 % with its definition (a simulation's from the
     sample SD), and the maximum win (in money on a progressive's wager size)."""
     from croupier.analysis.confidence import VI_NOTE
+    from croupier.analysis.lab_report import max_win_text
 
     levels = ", ".join(f"{k}%" for k in sheet.volatility_indexes)
     vi = " · ".join(f"{v:.4f}" for v in sheet.volatility_indexes.values())
     sample = " (from the sample SD)" if sheet.method != "exact" else ""
-    best = sheet.max_win
-    net = best.net
-    times = f"{net.numerator:,}" if net.denominator == 1 else f"{float(net):,.4f}"
-    money = ""
-    if sheet.max_win_cents is not None:
-        money = (
-            f" = {format_money(sheet.max_win_cents)} on a {format_money(sheet.wager_cents or 0)} "
-            "wager at the meters shown"
-        )
-    seen = ", seen" if sheet.method != "exact" else ""
     return [
         f"volatility index at {levels}: {vi}{sample}; {VI_NOTE}",
-        f"maximum win {times}× the wager{money} ({best.label}, pays {best.pays}; "
-        f"1 in {_one_in(best.probability)}{seen})",
+        f"maximum win {max_win_text(sheet)}",
     ]
 
 
@@ -402,26 +386,20 @@ def _band_table(sheet: ParSheet) -> Table | None:
         return None
     from rich.table import Table
 
-    from croupier.analysis.confidence import BAND_NOTE, CONFIDENCE_LEVELS, floor_note
+    from croupier.analysis.confidence import CONFIDENCE_LEVELS
+    from croupier.analysis.lab_report import band_note, band_rows
 
-    bands = sheet.return_bands
     t = Table(
         title=f"Return to player after N rounds (expected {float(1 + sheet.expected_return):.4%})",
         title_justify="left",
-        caption=BAND_NOTE,
+        caption=band_note(sheet),
         caption_justify="left",
     )
     t.add_column("Rounds N", justify="right")
     for lv in CONFIDENCE_LEVELS:
         t.add_column(f"{lv.label} band", justify="right")
-    by_rounds: dict[int, list[str]] = {}
-    for b in bands:
-        by_rounds.setdefault(b.rounds, []).append(f"{b.low:.2%} – {b.high:.2%}")
-    for n, cells in by_rounds.items():
+    for n, cells in band_rows(sheet):
         t.add_row(f"{n:,}", *cells)
-    least = sheet.least_return
-    if any(b.low < least for b in bands):
-        t.caption = f"{BAND_NOTE}; {floor_note(least)}"
     return t
 
 
@@ -449,16 +427,9 @@ def _sheet_summary(sheet: ParSheet) -> str:
             "over the long run) is not in this house edge"
         )
     if sheet.level_rates:
-        text += "\nincrement rates: " + "; ".join(
-            f"{lvl.value} "
-            + ", ".join(
-                f"{format_percent(rate)} {what}"
-                for rate, what in ((meter, "to the meter"), (reserve, "to the reserve"))
-                if rate is not None
-            )
-            or f"{lvl.value} none printed"
-            for lvl, (meter, reserve) in sheet.level_rates.items()
-        )
+        from croupier.analysis.lab_report import rates_text
+
+        text += f"\nincrement rates: {rates_text(sheet)}"
     for lv in sheet.hit_odds:  # each level's hit odds (N.J.A.C. 13:69D-1.52(e)(4))
         awards = "; ".join(f"{a.label} {a.odds}" for a in lv.awards)
         text += f"\nhit odds, {lv.level.value} meter: {lv.odds}" + (
