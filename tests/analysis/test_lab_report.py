@@ -49,7 +49,7 @@ def test_one_in_n_volatility_index_and_max_win_by_hand() -> None:
     for percent, vi in sheet.volatility_indexes.items():
         assert vi == pytest.approx(Z[percent] * SD, abs=1e-6 * SD)  # z to six places
     best = sheet.max_win
-    assert (best.outcome, best.net) == ("perfect-pair", 25)
+    assert (best.outcome, best.net) == ("perfect-pair", Fraction(25))
     assert sheet.max_win_cents is None  # no wager size without a progressive
     assert sheet.least_return == 0  # the wager loses at most its stake
 
@@ -132,7 +132,7 @@ def test_a_progressives_max_win_breakeven_and_hit_odds_by_hand(tmp_path: Path) -
     diamonds, other = rows["royal-flush-diamonds"], rows["royal-flush-other"]
     # the meter lines' probabilities stand as counted; the rest is arithmetic on them: the
     # Royal Flush in diamonds takes the whole $50,000 meter for the $5 stake (stake collected)
-    assert (sheet.max_win.outcome, sheet.max_win.net) == ("royal-flush-diamonds", 9_999)
+    assert (sheet.max_win.outcome, sheet.max_win.net) == ("royal-flush-diamonds", Fraction(9_999))
     assert sheet.max_win_cents == 5_000_000 - 500
     # the breakeven meter M: Σ p · net of the fixed lines + p_d (M/5 − 1) + p_o (M/50 − 1) = 0
     fixed = sum((r.contribution for r in sheet.rows if r not in (diamonds, other)), Fraction(0))

@@ -161,9 +161,9 @@ def band_note(sheet: ParSheet) -> str:
     return BAND_NOTE
 
 
-def bands_html(sheet: ParSheet, chart_id: str) -> list[str]:
+def bands_html(sheet: ParSheet, svg: str) -> list[str]:
     """The band table (rounds down, a low – high column per level), its note and its chart
-    (``chart_id`` prefixes the SVG's ids); nothing for a simulation."""
+    (``svg``: :func:`band_chart_svg`, its ids scoped to the page); nothing for a simulation."""
     if sheet.method != "exact":
         return []
     from croupier.analysis.confidence import CONFIDENCE_LEVELS
@@ -174,9 +174,6 @@ def bands_html(sheet: ParSheet, chart_id: str) -> list[str]:
         for n, cells in band_rows(sheet)
     )
     note = band_note(sheet)
-    from croupier.analysis.report import scoped_svg
-
-    svg = scoped_svg(band_chart_svg(sheet), chart_id)
     return [
         f"<details open><summary>Return to player after N rounds (expected "
         f"{float(1 + sheet.expected_return):.4%})</summary>",

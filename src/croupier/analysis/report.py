@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from croupier.analysis.lab_report import (
+    band_chart_svg,
     bands_csv,
     bands_html,
     breakeven_text,
@@ -619,7 +620,8 @@ def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) 
         f"<th>{float(s.expected_return):+.6f}</th></tr></table></details>"
     )
     parts.extend(figures_html(s, mr))
-    parts.extend(bands_html(s, f"{sheet_id(s)}-bands"))
+    if s.method == "exact":
+        parts.extend(bands_html(s, scoped_svg(band_chart_svg(s), f"{sheet_id(s)}-bands")))
     parts.append("</section>")
     return parts
 
