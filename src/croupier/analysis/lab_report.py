@@ -205,12 +205,14 @@ def band_figure(sheet: ParSheet) -> Figure:
         color = BAND_COLORS.get(lv.percent, "#4292c6")
         ax.fill_between(xs, lows, highs, color=color, label=f"{lv.label} band (low to high)")
         for ends in (lows, highs):
-            ax.plot(xs, ends, color="#08306b", linewidth=0.6, marker="o", markersize=2)
+            ax.plot(xs, ends, color="#08306b", linewidth=0.6)
     expected = float(1 + sheet.expected_return) * 100
     ax.axhline(expected, color="black", linewidth=0.9, label=f"expected {expected:.2f}%")
     ax.axhline(100, color="#8a1c00", linewidth=0.7, linestyle="--", label="100% (break even)")
     ax.set_xscale("log")
-    ax.set_xticks([b.rounds for b in bands if b.level == CONFIDENCE_LEVELS[0]])
+    rounds = [b.rounds for b in bands if b.level == CONFIDENCE_LEVELS[0]]
+    # plain text labels: the log axis's own (10^k) are mathtext, which costs more to draw
+    ax.set_xticks(rounds, [f"{n:,}" for n in rounds], fontsize=7)
     ax.xaxis.set_minor_locator(NullLocator())  # a report holds one chart per sheet: draw less
     ax.set_xlabel("rounds played N (one unit each)")
     ax.set_ylabel("return to player (% of wagered)")
