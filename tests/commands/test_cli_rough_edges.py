@@ -148,12 +148,14 @@ def test_exported_csv_and_html_carry_the_paytable_digest(tmp_path: Path) -> None
     r = run_main(["analyze", "perfect-pairs", "-p", "A", "--decks", "6", "--out", str(tmp_path)])
     assert r.code == 0, r.err
     (js,) = tmp_path.glob("*.json")
-    (cs,) = tmp_path.glob("*.csv")
+    sheets = sorted(tmp_path.glob("*.csv"))  # the outcomes and the return bands
+    assert len(sheets) == 2
     (ht,) = tmp_path.glob("*.html")
     digest = json.loads(js.read_text(encoding="utf-8"))["paytable_sha256"]
     assert len(digest) == 64
-    rows = list(csv.DictReader(cs.read_text(encoding="utf-8").splitlines()))
-    assert rows and {row["paytable_sha256"] for row in rows} == {digest}
+    for cs in sheets:
+        rows = list(csv.DictReader(cs.read_text(encoding="utf-8").splitlines()))
+        assert rows and {row["paytable_sha256"] for row in rows} == {digest}
     assert digest in ht.read_text(encoding="utf-8")
     listed = run_main(["paytables", "633b.1", "--paytable", "A", "--json"])
     assert digest in listed.out

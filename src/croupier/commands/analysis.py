@@ -272,12 +272,9 @@ def analyze(
     if json_out:
         print(json.dumps(d, indent=2, ensure_ascii=False))
     else:
-        _print_sheet(sheet)
-        if meters is not None:
-            out.print(_meter_summary(meters, sheet, reseed))
-        for _, text, _ in extras:
-            if text:
-                out.print(text)
+        more = [_meter_summary(meters, sheet, reseed)] if meters is not None else []
+        more += [text for _, text, _ in extras if text]
+        _print_sheet(sheet, "\n".join(more))
     if written:
         err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
 
@@ -293,7 +290,8 @@ def _meter_summary(mr: MeterReturn, sheet: ParSheet, reseed: ReseedFunding) -> s
     be = mr.breakeven_cents()
     if be is not None and be >= 0 and not mr.positive_at_seed():
         lines.append(
-            f"breakeven {mr.top.value} meter {format_money(round(be))} (other meters at their seeds)"
+            f"breakeven {mr.top.value} meter {format_money(round(be))} on a {wager} wager "
+            "(other meters at their seeds)"
         )
     elif mr.positive_at_seed():
         lines.append("the return is positive with every meter at its seed")

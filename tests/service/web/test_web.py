@@ -231,6 +231,12 @@ def test_the_explorer_shows_the_perfect_pairs_8_deck_sheet(
     expect(page.locator(".citation")).to_contain_text("633b.1(f)")
     expect(page.locator(".citation")).to_contain_text("each physical card distinct")
     assert page.locator("#chart-return").bounding_box()["height"] > 100  # Chart.js drew it
+    # the lab's figures (issue 30): VI = z·SD at 95 % (z = 1.959964), SD by hand from the counts
+    pays = {perfect: 25, coloured: 12, mixed: 6, loses: -1}
+    sd = math.sqrt(Fraction(sum(n * x * x for n, x in pays.items()), deals) - edge**2)
+    expect(page.locator("#vi-95")).to_have_text(f"{1.959964 * sd:.4f}")
+    expect(page.locator("#bands tbody tr")).to_have_count(7)  # 10² … 10⁸ rounds
+    assert page.locator("#chart-bands").bounding_box()["height"] > 100
     csv = httpx.get(server.base + page.locator("#dl-csv").get_attribute("href"), timeout=60)
     assert csv.status_code == 200 and str(perfect) in csv.text
     js = httpx.get(server.base + page.locator("#dl-json").get_attribute("href"), timeout=60)
