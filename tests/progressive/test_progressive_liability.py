@@ -5,16 +5,15 @@ ledger lines), on SQLite and PostgreSQL, against amounts worked out by hand.
 wager to the meter (75¢), 6% to the reserve (30¢); a suited match of aces of spades pays 100% of
 the meter, a two-suited match 10%; the reserve funds the reseed, the house adding what it lacks.
 
-The day (``day``): before it, r0 at BJ-1 (1 wager). During it: r1 at BJ-1 (3 wagers), r2 at BJ-2
-(2 wagers, seat 1's 100% award, validated and paid, the level reset), a pit manager's +$1
-adjustment, r3 at BJ-1 (1 wager, seat 1's 10% award left pending).
+The day (``progressive_support.day_with_an_award``): before it, r0 at BJ-1 (1 wager). During
+it: r1 at BJ-1 (3 wagers), r2 at BJ-2 (2 wagers, seat 1's 100% award, validated and paid, the
+level reset), a pit manager's +$1 adjustment, r3 at BJ-1 (1 wager, seat 1's 10% award left
+pending).
 """
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -23,7 +22,6 @@ import sqlalchemy as sa
 import croupier.progressive.schema as t
 from croupier.errors import InputError, LedgerLookupError
 from croupier.operations.progressives import liability_reports, table_contributions
-from croupier.paytables import MeterLevel
 from croupier.progressive import Ledger, ResetTiming
 from croupier.progressive.liability import agrees
 from croupier.progressive.model import EventKind
@@ -31,10 +29,9 @@ from croupier.progressive.slips import award_trail
 from progressive_support import (
     BACKENDS,
     FLOOR,
-    PIT,
     SHIFT,
     add_staff,
-    mtd_ledger,
+    day_with_an_award,
     new_db_url,
     paytable_definition,
     play,
@@ -56,28 +53,10 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from new_db_url(request.param, tmp_path)
 
 
-def day(url: str) -> tuple[Ledger, datetime, int, int]:
-    """The day of the module's docstring: the ledger, the instant the day starts, and the ids of
-    the paid 100% award and the pending 10% one."""
-    ledger = mtd_ledger(url)
-    play(ledger, "mtd-5", "r0", "BJ-1", [1])
-    time.sleep(0.01)
-    start = datetime.now(UTC)
-    time.sleep(0.01)
-    play(ledger, "mtd-5", "r1", "BJ-1", [1, 2, 3])
-    (big,) = play(
-        ledger, "mtd-5", "r2", "BJ-2", [1, 2], [(1, "two-suited-match-aces-of-spades")]
-    ).awards
-    ledger.validate(big.id, by=FLOOR)
-    ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=100, by=PIT, reason="meter fault")
-    (small,) = play(ledger, "mtd-5", "r3", "BJ-1", [1], [(1, "two-suited-match")]).awards
-    return ledger, start, big.id, small.id
-
-
 def test_a_day_with_an_award_balances_to_the_cent_and_equals_the_reconciliation(
     db_url: str,
 ) -> None:
-    ledger, start, big, small = day(db_url)
+    ledger, start, _, small = day_with_an_award(db_url)
     with ledger:
         ((li, rec),) = liability_reports(ledger, "mtd-5", start, None)
     (lv,) = li.levels
@@ -100,7 +79,7 @@ def test_a_day_with_an_award_balances_to_the_cent_and_equals_the_reconciliation(
     closing = METER_AFTER + 30  # available + pending + reserve = meter + reserve here
     assert lv.closing.total == closing * U == 500_205 * U
     # opening + contributions + reseeds + adjustments − awards paid = closing, by hand
-    assert 500_105 + 630 + HOUSE_TOP_UP + 100 - AWARD_100 == closing
+    assert closing == 500_105 + 630 + HOUSE_TOP_UP + 100 - AWARD_100
     assert lv.balanced and li.balanced
     assert (lv.awards_made, lv.awards_paid, lv.awards_voided) == (2, 1, 0)
     assert [a.id for a in li.pending] == [small]
@@ -111,7 +90,7 @@ def test_a_day_with_an_award_balances_to_the_cent_and_equals_the_reconciliation(
 
 
 def test_the_liability_at_an_instant_is_what_the_period_up_to_it_closes_at(db_url: str) -> None:
-    ledger, start, _, _ = day(db_url)
+    ledger, start, _, _ = day_with_an_award(db_url)
     with ledger:
         ((before, _),) = liability_reports(ledger, "mtd-5", None, start)
         ((whole, rec),) = liability_reports(ledger, "mtd-5", None, None)
@@ -149,7 +128,7 @@ def test_a_jackpot_lock_keeps_the_award_owed_off_the_meter(db_url: str) -> None:
 
 
 def test_a_void_changes_nothing_owed(db_url: str) -> None:
-    ledger, start, _, small = day(db_url)
+    ledger, start, _, small = day_with_an_award(db_url)
     with ledger:
         ledger.void_award(small, by=FLOOR, reason="misread")
         ((li, rec),) = liability_reports(ledger, "mtd-5", start, None)
@@ -159,7 +138,7 @@ def test_a_void_changes_nothing_owed(db_url: str) -> None:
 
 
 def test_each_table_s_contributions_add_up_to_the_reconciliation_s(db_url: str) -> None:
-    ledger, start, _, _ = day(db_url)
+    ledger, start, _, _ = day_with_an_award(db_url)
     with ledger:
         found = table_contributions(ledger, "mtd-5", start, None)
         rec = ledger.reconcile("mtd-5", start, None)
@@ -176,13 +155,13 @@ def test_each_table_s_contributions_add_up_to_the_reconciliation_s(db_url: str) 
 
 
 def test_a_period_that_ends_before_it_starts_is_refused(db_url: str) -> None:
-    ledger, start, _, _ = day(db_url)
+    ledger, start, _, _ = day_with_an_award(db_url)
     with ledger, pytest.raises(InputError, match="ends"):
         liability_reports(ledger, None, start, start)
 
 
 def test_an_award_s_trail_is_its_ledger_events_with_their_chain_macs(db_url: str) -> None:
-    ledger, _, big, _ = day(db_url)
+    ledger, _, big, _ = day_with_an_award(db_url)
     with ledger:
         trail = award_trail(ledger, big)
         e = t.ledger_events
