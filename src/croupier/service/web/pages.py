@@ -57,7 +57,7 @@ from croupier.service.web.designer import (
 )
 from croupier.service.web.figures import catalogue, choose, comparison, eor_view
 from croupier.service.web.hold import router as hold_router
-from croupier.units import ascii_digits
+from croupier.units import ascii_digits, format_money
 from croupier.wagers import ProgressiveStake, all_wagers, get_wager
 
 HERE = Path(__file__).parent
@@ -197,6 +197,8 @@ def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
         data["meter"] = {
             "level": top,
             "dollars": [round(x / 100) for x in xs],
+            # the axis's labels as every view writes money (format_money), not the browser's
+            "labels": [format_money(round(x / 100) * 100) for x in xs],
             "returns": [ma["return_at_meters"] + slope * (x - start) / 100_000 for x in xs],
             "breakeven": ma["breakeven_meter"],
         }
