@@ -51,6 +51,7 @@ def slip_dict(trail: AwardTrail, defn: ProgressiveDefinition, cards: str | None)
     return {
         **award_dict(a),
         "amount_words": money_words(a.amount_cents),
+        "hand": next((x.label for x in defn.lines if x.outcome == a.outcome), a.outcome),
         "citation": f"58 Pa. Code § {defn.section}",
         "paytable": defn.paytable,
         "cards": cards,
@@ -78,7 +79,7 @@ def slip_lines(slip: dict[str, Any]) -> list[tuple[str, str]]:
         ("Table", slip["table"]),
         ("Seat", str(slip["position"])),
         ("Round", slip["round"]),
-        ("Hand", slip["outcome"]),
+        ("Hand", slip["hand"]),
         ("Cards", slip["cards"] or "not on a stored round (see the table's record)"),
         ("Won at", slip["won_at"]),
         (

@@ -219,6 +219,8 @@ class Slip(Award):
 
     amount_words: str
     """The amount in words ("Five thousand dollars and eighteen cents")."""
+    hand: str
+    """The winning hand as its paytable line is labelled (the outcome id when none is)."""
     citation: str
     """The progressive's section of the regulation."""
     paytable: str
