@@ -264,9 +264,10 @@ def test_a_reversed_reconciliation_period_is_refused(tmp_path: Path) -> None:
         run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(good)]).code == 0
     )
     for lo, hi in [("2026-12-02", "2026-12-01"), ("2026-12-01", "2026-12-01")]:
-        r = run_main(["meters", "--db", db, "report", "--from", lo, "--to", hi])
+        r = run_main(["meters", "--db", db, "report", "--from", lo, "--to", hi, "--as", "sam"])
         assert r.code == 2 and len(r.error_lines()) == 1 and "give --from before --to" in r.err
-    assert run_main(["meters", "--db", db, "report", "--from", "2026-12-01"]).code == 0
+    sam = ["--as", "sam", "--password-file", str(good)]
+    assert run_main(["meters", "--db", db, "report", "--from", "2026-12-01", *sam]).code == 0
 
 
 def test_a_database_error_is_one_line_without_sqlalchemys_links(tmp_path: Path) -> None:

@@ -236,6 +236,11 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             "2026-12-01T06:00, 2026-12-01T14:00:00Z)",
         ),
     },
+    ("get", "/awards/{award_id}/slip"): {
+        "404": Example("No award by that id", "LedgerLookupError", "no award 3"),
+    },
+    ("get", "/liability"): {"404": _NO_PROGRESSIVE},
+    ("get", "/contributions"): {"404": _NO_PROGRESSIVE},
     ("post", "/awards/{award_id}/validate"): {
         "403": Example(
             "A dealer validating (whether the award exists or not)",

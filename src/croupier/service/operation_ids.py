@@ -36,11 +36,12 @@ TAGS: dict[str, str] = {
     "tables": "Open tables: a round dealt step by step, each step checked as it is posted.",
     "progressives": "The progressive controller: progressives, their levels, the tables linked "
     "to them, adjustments, suspension and reconfiguration.",
-    "awards": "Progressive awards: listed, validated by a floorperson, or voided.",
+    "awards": "Progressive awards: listed, validated by a floorperson, or voided, and each "
+    "one's hand-pay slip.",
     "ledger": "The controller's ledger: its significant events, a full verification of its "
     "chain, and signed checkpoints of its head.",
     "reports": "What the stored rounds add up to: the hold by wager, the hold report against "
-    "the par sheets, and the progressives' reconciliation.",
+    "the par sheets, and the progressives' reconciliation, liability and contributions by table.",
     "staff": "The staff store: members, roles and credentials.",
     "simulations": "Simulation jobs, run in the server's own processes.",
     "problems": "What an RFC 9457 problem type means (a problem's `type` resolved).",
@@ -82,12 +83,15 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/awards"): Operation("listAwards", "awards"),
     ("post", "/awards/{award_id}/validate"): Operation("validateAward", "awards"),
     ("post", "/awards/{award_id}/void"): Operation("voidAward", "awards"),
+    ("get", "/awards/{award_id}/slip"): Operation("getAwardSlip", "awards"),
     ("get", "/significant-events"): Operation("listSignificantEvents", "ledger"),
     ("get", "/verify"): Operation("verifyLedger", "ledger"),
     ("get", "/checkpoint"): Operation("getCheckpoint", "ledger"),
     ("get", "/rounds/summary"): Operation("getRoundSummary", "reports"),
     ("get", "/hold-report"): Operation("getHoldReport", "reports"),
     ("get", "/reconciliation"): Operation("getReconciliation", "reports"),
+    ("get", "/liability"): Operation("getLiability", "reports"),
+    ("get", "/contributions"): Operation("getContributions", "reports"),
     ("get", "/staff"): Operation("listStaff", "staff"),
     ("post", "/staff"): Operation("addStaff", "staff"),
     ("delete", "/staff/{name}"): Operation("removeStaff", "staff"),

@@ -259,6 +259,8 @@ def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
         data["meter"] = {
             "level": top,
             "dollars": [round(x / 100) for x in xs],
+            # the axis's labels as every view writes money (format_money), not the browser's
+            "labels": [format_money(round(x / 100) * 100) for x in xs],
             "returns": [ma["return_at_meters"] + slope * (x - start) / 100_000 for x in xs],
             "breakeven": ma["breakeven_meter"],
         }

@@ -49,7 +49,7 @@ document.addEventListener("DOMContentLoaded", () => {
     new Chart(document.getElementById("chart-meter"), {
       type: "line",
       data: {
-        labels: data.meter.dollars.map((x) => `$${x.toLocaleString("en-US")}`),
+        labels: data.meter.labels,  // the server's format_money
         datasets: [{label: `Return at the ${data.meter.level} meter`, data: data.meter.returns,
           borderColor: "#1f4e79", pointRadius: 0}],
       },

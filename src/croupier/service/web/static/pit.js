@@ -59,7 +59,7 @@
       el("td", {}, String(e.seq)), el("td", {}, e.at.replace("T", " ").slice(0, 19)),
       el("td", {}, e.progressive), el("td", {}, e.kind + (e.level ? ` (${e.level})` : "")),
       el("td", {}, e.table ? `${e.table} · ${e.round ?? ""}` : "—"),
-      el("td", {class: "num"}, e.amount_cents == null ? "" : `$${(e.amount_cents / 100).toFixed(2)}`),
+      el("td", {class: "num"}, e.amount ?? ""),  // the server's format_money: "$5,000.18"
       el("td", {}, `${e.by} (${e.role})`))));
   }
 
