@@ -31,7 +31,8 @@ TAGS: dict[str, str] = {
     "auth": "Logging in and out: a staff member's bearer token (`POST /token`).",
     "health": "Whether the service and its database answer.",
     "reading": "What croupier offers, open to anyone: the wagers, the paytables printed in the "
-    "regulation, a wager's exact par sheet and its count analysis (effect of removal).",
+    "regulation, a wager's exact par sheet and its count analysis (effect of removal), "
+    "Blackjack's house edge by rule set and the effect of each rule.",
     "rounds": "Round files settled and stored, and the stored rounds read back.",
     "tables": "Open tables: a round dealt step by step, each step checked as it is posted.",
     "progressives": "The progressive controller: progressives, their levels, the tables linked "
@@ -59,6 +60,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/paytables"): Operation("listPaytables", "reading"),
     ("get", "/parsheets/{wager}"): Operation("getParsheet", "reading"),
     ("get", "/eor/{wager}"): Operation("getCountAnalysis", "reading"),
+    ("get", "/blackjack/house-edge"): Operation("getBlackjackHouseEdge", "reading"),
+    ("get", "/blackjack/effects"): Operation("getBlackjackRuleEffects", "reading"),
     ("post", "/rounds/settle"): Operation("settleRound", "rounds"),
     ("get", "/rounds"): Operation("listRounds", "rounds"),
     ("get", "/rounds/{table}/{round_id}"): Operation("getRound", "rounds"),
