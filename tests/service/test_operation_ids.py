@@ -18,6 +18,7 @@ PINNED = [
     ("GET /awards", "listAwards"),
     ("POST /awards/{award_id}/validate", "validateAward"),
     ("POST /awards/{award_id}/void", "voidAward"),
+    ("GET /blackjack", "showBlackjackCalculator"),
     ("GET /blackjack/effects", "getBlackjackRuleEffects"),
     ("GET /blackjack/house-edge", "getBlackjackHouseEdge"),
     ("GET /checkpoint", "getCheckpoint"),

@@ -46,7 +46,7 @@ TAGS: dict[str, str] = {
     "simulations": "Simulation jobs, run in the server's own processes.",
     "problems": "What an RFC 9457 problem type means (a problem's `type` resolved).",
     "pages": "The web page's HTML views (the par-sheet explorer, the comparison, the count "
-    "analysis, the designer, the pit's and the dealer's screens).",
+    "analysis, the designer, the Blackjack calculator, the pit's and the dealer's screens).",
     "exports": "Downloads: a par sheet or the paytable comparison as CSV, a designed paytable "
     "as TOML.",
 }
@@ -103,6 +103,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/compare"): Operation("showComparison", "pages"),
     ("get", "/eor"): Operation("showCountAnalysis", "pages"),
     ("get", "/designer"): Operation("showDesigner", "pages"),
+    ("get", "/blackjack"): Operation("showBlackjackCalculator", "pages"),
     ("get", "/pit"): Operation("showPit", "pages"),
     ("get", "/dealer"): Operation("showDealer", "pages"),
     ("get", "/parsheet.csv"): Operation("exportParsheetCsv", "exports"),
