@@ -52,6 +52,7 @@ from croupier.service.problems import (
 )
 from croupier.service.query import known_query
 from croupier.service.routes import (
+    blackjack,
     checkpoints,
     docs,
     eor,
@@ -436,6 +437,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         staff,
         simulations,
         eor,
+        blackjack,
     ):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)

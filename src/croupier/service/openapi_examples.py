@@ -480,6 +480,23 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             "two decimals), e.g. 12345.67, not 'abc'",
         ),
     },
+    ("get", "/blackjack/house-edge"): {
+        "422": Example(
+            "Re-split aces with two hands at most",
+            "RulesError",
+            "re-splitting aces needs split hands of 3 or more, not 2 (58 Pa. Code § 633a.11)",
+            "633a.11",
+        ),
+    },
+    ("get", "/blackjack/effects"): {
+        "422": Example(
+            "?only= names no variation of the rules",
+            "InputError",
+            "no variation 'x' of these rules (variations: decks-2, decks-4, decks-6, decks-8, "
+            "double-10-11, double-9-11, h17, hit-split-aces, no-das, no-peek, pays-1:1, "
+            "pays-6:5, split-3, split-4, surrender)",
+        ),
+    },
     ("get", "/parsheet.csv"): {
         "404": _NO_WAGER,
         "422": Example(

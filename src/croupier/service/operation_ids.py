@@ -31,7 +31,8 @@ TAGS: dict[str, str] = {
     "auth": "Logging in and out: a staff member's bearer token (`POST /token`).",
     "health": "Whether the service and its database answer.",
     "reading": "What croupier offers, open to anyone: the wagers, the paytables printed in the "
-    "regulation, a wager's exact par sheet and its count analysis (effect of removal).",
+    "regulation, a wager's exact par sheet and its count analysis (effect of removal), "
+    "Blackjack's house edge by rule set and the effect of each rule.",
     "rounds": "Round files settled and stored, and the stored rounds read back.",
     "tables": "Open tables: a round dealt step by step, each step checked as it is posted.",
     "progressives": "The progressive controller: progressives, their levels, the tables linked "
@@ -46,7 +47,7 @@ TAGS: dict[str, str] = {
     "simulations": "Simulation jobs, run in the server's own processes.",
     "problems": "What an RFC 9457 problem type means (a problem's `type` resolved).",
     "pages": "The web page's HTML views (the par-sheet explorer, the comparison, the count "
-    "analysis, the designer, the pit's and the dealer's screens).",
+    "analysis, the designer, the Blackjack calculator, the pit's and the dealer's screens).",
     "exports": "Downloads: a par sheet or the paytable comparison as CSV, a designed paytable "
     "as TOML.",
 }
@@ -60,6 +61,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/paytables"): Operation("listPaytables", "reading"),
     ("get", "/parsheets/{wager}"): Operation("getParsheet", "reading"),
     ("get", "/eor/{wager}"): Operation("getCountAnalysis", "reading"),
+    ("get", "/blackjack/house-edge"): Operation("getBlackjackHouseEdge", "reading"),
+    ("get", "/blackjack/effects"): Operation("getBlackjackRuleEffects", "reading"),
     ("post", "/rounds/settle"): Operation("settleRound", "rounds"),
     ("get", "/rounds"): Operation("listRounds", "rounds"),
     ("get", "/rounds/{table}/{round_id}"): Operation("getRound", "rounds"),
@@ -104,6 +107,7 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/compare"): Operation("showComparison", "pages"),
     ("get", "/eor"): Operation("showCountAnalysis", "pages"),
     ("get", "/designer"): Operation("showDesigner", "pages"),
+    ("get", "/blackjack"): Operation("showBlackjackCalculator", "pages"),
     ("get", "/pit"): Operation("showPit", "pages"),
     ("get", "/dealer"): Operation("showDealer", "pages"),
     ("get", "/parsheet.csv"): Operation("exportParsheetCsv", "exports"),

@@ -15,6 +15,8 @@
 * ``GET /hold-report`` — the pit's hold report as JSON (:mod:`croupier.service.web.hold`).
 * ``GET /designer`` and ``GET /designer/paytable.toml`` — the paytable designer
   (:mod:`croupier.service.web.designer`).
+* ``GET /blackjack`` — the Blackjack calculator: a rule set's house edge for both strategies and
+  the effect of each rule (its script calls :mod:`croupier.service.routes.blackjack`).
 * ``GET /parsheet.csv`` — one par sheet as CSV (:func:`croupier.analysis.report.parsheets_csv`).
 * ``GET /compare.csv`` — the comparison as CSV (:func:`croupier.analysis.summary.summary_csv`).
 
@@ -494,6 +496,14 @@ def designer_toml(
         media_type="application/toml; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{w.id}-{table.key}.toml"'},
     )
+
+
+@router.get("/blackjack", response_class=HTMLResponse)
+def blackjack_page(request: Request) -> HTMLResponse:
+    """The Blackjack calculator: rules picked with a form, the house edge for both strategies
+    and the effect of each rule (its script reads ``/blackjack/house-edge`` and
+    ``/blackjack/effects``)."""
+    return _render(request, "blackjack.html", page="blackjack")
 
 
 @router.get("/pit", response_class=HTMLResponse)
