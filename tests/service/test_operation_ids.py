@@ -30,6 +30,8 @@ PINNED = [
     ("GET /designer", "showDesigner"),
     ("GET /designer/paytable.toml", "exportPaytableToml"),
     ("GET /eor", "showCountAnalysis"),
+    ("GET /events", "streamEvents"),
+    ("GET /events/display", "streamDisplay"),
     ("GET /eor/{wager}", "getCountAnalysis"),
     ("GET /health", "getHealth"),
     ("GET /hold-report", "getHoldReport"),

@@ -45,6 +45,8 @@ TAGS: dict[str, str] = {
     "the par sheets, and the progressives' reconciliation, liability and contributions by table.",
     "staff": "The staff store: members, roles and credentials.",
     "simulations": "Simulation jobs, run in the server's own processes.",
+    "events": "The live event stream (Server-Sent Events): awards, meters, suspensions as "
+    "they happen, and the signs' display feed.",
     "problems": "What an RFC 9457 problem type means (a problem's `type` resolved).",
     "pages": "The web page's HTML views (the par-sheet explorer, the comparison, the count "
     "analysis, the designer, the Blackjack calculator, the pit's and the dealer's screens).",
@@ -102,6 +104,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/staff/{name}/credential"): Operation("changeCredential", "staff"),
     ("post", "/simulations"): Operation("startSimulation", "simulations"),
     ("get", "/simulations/{job}"): Operation("getSimulation", "simulations"),
+    ("get", "/events"): Operation("streamEvents", "events"),
+    ("get", "/events/display"): Operation("streamDisplay", "events"),
     ("get", "/problems/{kind}"): Operation("getProblemType", "problems"),
     ("get", "/"): Operation("showExplorer", "pages"),
     ("get", "/compare"): Operation("showComparison", "pages"),
