@@ -450,7 +450,7 @@ def test_each_operations_examples_are_its_own(server: Server, spec: dict[str, An
                 if status in ("400", "409", "422"):  # an operation's own words, no other's
                     other = details.setdefault((status, first), (where, first))
                     assert other[0] == where, (status, where, other)
-    assert operations == 57  # every route: a new one needs its own examples
+    assert operations == 59  # every route: a new one needs its own examples
     settled = spec["paths"]["/rounds/settle"]["post"]["responses"]
     assert settled["200"]["content"] == settled["201"]["content"]  # stored already: the same doc
     assert problems(spec["paths"]["/health"]["get"]) == {}

@@ -105,7 +105,8 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("four_card_poker", "strategy_blackjack"),
         (
             "The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;"
-            " Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."
+            " Blackjack's house edge by rule set (basic or composition-dependent strategy), its "
+            "basic-strategy chart and the effect of each rule; the Switch Hands decision chart."
         ),
     ),
     "four-card-poker": (
