@@ -10,7 +10,7 @@ the **initial wagers**: the edge is per unit of the initial Blackjack wager, dou
 adding to what is risked but not to the unit (so the handle, which counts them, is not the base).
 
 The exact engine takes seconds for a rule set it has not valued (about 6 s on one core); a
-request waits for it up to :data:`WAIT_SECONDS`, then the row says plainly "no theoretical:
+request waits for it up to :data:`WAIT_SECONDS` (1 s), then the row says plainly "no theoretical:
 computing…" while it finishes in the background (one rule set at a time, cached for the
 process's life). No band is drawn: the variance of a Blackjack round under these rules is not
 computed here. A Blackjack variant (Blackjack Premium, Blackjack Switch, § 633b.4) or another
@@ -32,9 +32,9 @@ from croupier.wagers.at_table import TableGame
 STRATEGY = Strategy.BASIC
 """The strategy the Blackjack theoretical assumes."""
 
-WAIT_SECONDS = 20.0
+WAIT_SECONDS = 1.0
 """How long a request waits for a rule set's house edge not yet valued before saying it is
-being computed."""
+being computed: short, so the pit's page is never held up by it (it reads the report again)."""
 
 _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="blackjack-edge")
 _lock = threading.Lock()
