@@ -125,6 +125,10 @@ class MeterReturn:
     envy_per_other_player: Fraction
     top: MeterLevel
     reserve_rates: dict[MeterLevel, Fraction] = field(default_factory=dict)
+    zero_meter_outcomes: tuple[tuple[Fraction, Fraction], ...] = ()
+    """Each outcome's (net per unit wagered, probability) with every meter award at zero — what
+    the table itself settles (a meter line loses or returns the stake, the award coming from the
+    meter): its mean is :attr:`fixed`, the losing outcome last."""
 
     def at(self, meters_cents: Mapping[MeterLevel, int] | None = None) -> Fraction:
         """The expected return with the meters at ``meters_cents`` (levels not given at their seed)."""
@@ -278,6 +282,7 @@ def meter_return(
     full: dict[MeterLevel, Fraction] = {}
     envy = Fraction(0)
     top: MeterLevel | None = None
+    zero: list[tuple[Fraction, Fraction]] = []
     for outcome, n in zip(setup.wager.outcomes, counted.counts, strict=False):
         p = Fraction(n, total)
         line = setup.wager.pay_line(table, outcome)
@@ -287,12 +292,15 @@ def meter_return(
             share = line.pays
             top = top or share.level
             slopes[share.level] += p * share.share
-            fixed += p * (-1 if stake is ProgressiveStake.COLLECTED else 0)
+            net = Fraction(-1 if stake is ProgressiveStake.COLLECTED else 0)
             if share.share == 1:
                 full[share.level] = full.get(share.level, Fraction(0)) + p
         else:
-            fixed += p * net_win(line) * setup.wager.pay_factor(table, outcome)
+            net = Fraction(net_win(line) * setup.wager.pay_factor(table, outcome))
+        fixed += p * net
+        zero.append((net, p))
     fixed -= Fraction(counted.counts[-1], total)
+    zero.append((Fraction(-1), Fraction(counted.counts[-1], total)))
     rates, total_rate = increment_rates(table)
     return MeterReturn(
         wager=setup.wager.id,
@@ -313,6 +321,7 @@ def meter_return(
             for m in table.progressive.meters
             if m.secondary_increment_rate
         },
+        zero_meter_outcomes=tuple(zero),
     )
 
 

@@ -199,6 +199,43 @@ class HoldFilters(Shape):
     """Only this wager's rows."""
 
 
+class HoldProgressive(Shape):
+    """A progressive wager's progressive line: what the meter took from the table's wagers and
+    paid from itself (issue 31; :mod:`croupier.service.web.hold_progressive`)."""
+
+    progressives: list[str]
+    """The progressives the rounds fed."""
+    contributions_micros: int
+    """The rounds' contributions to the meters and reserves (the increment rates × the
+    wagers), in integer micro-dollars."""
+    contributions_cents: int
+    """The contributions, rounded to the cent (what the table's hold is net of)."""
+    contributions: Dollars
+    """The contributions, in dollars."""
+    increment_rate: float
+    """The paytable's total increment rate (meter and reserve), per unit wagered."""
+    awards_paid_cents: int
+    """Meter awards paid from the meter (validated), in integer cents (a stake returned with
+    an award is the table's, not in it)."""
+    awards_paid: Dollars
+    """Awards paid, in dollars."""
+    pending_cents: int
+    """Meter awards awaiting validation: owed by the meter, not yet paid, in integer cents."""
+    pending: Dollars
+    """Pending, in dollars."""
+    net_cents: int
+    """Contributions − awards paid: what the meter kept of these wagers, in integer cents."""
+    net: Dollars
+    """The net, in dollars."""
+    theoretical_cents: int
+    """The line's theoretical: the increment rate × the handle − the awards the par sheet
+    expects at the meters each wager saw, in integer cents."""
+    theoretical: Dollars
+    """The theoretical, in dollars."""
+    lines_at_seed: int
+    """Wagers of rounds fed to no progressive, valued at the seed (their theoretical too)."""
+
+
 class HoldRow(Shape):
     """A table's wager: its handle and actual hold and, where its par sheet is known, the band
     of theoretical hold it is judged by; else ``note`` says why not."""
@@ -216,7 +253,8 @@ class HoldRow(Shape):
     handle: Dollars
     """The handle, in dollars."""
     hold_cents: int
-    """The actual hold (what the table kept; negative: it lost), in integer cents."""
+    """The actual hold of the wager (stakes kept less every pay; a progressive's award counted
+    as the ledger has it), in integer cents (negative: it lost)."""
     hold: Dollars
     """The hold, in dollars."""
     pending_cents: int
@@ -230,8 +268,37 @@ class HoldRow(Shape):
     """Hold ÷ handle; null with no handle."""
     hold_percent: float | None
     """The same in percent, to four places; null with no handle."""
+    table_hold_cents: int
+    """The table's own hold, net of the progressive: ``hold_cents`` + awards paid from the
+    meter − contributions to it (the hold itself for a wager without a meter); what the band
+    judges, in integer cents."""
+    table_hold: Dollars
+    """The table's hold, in dollars."""
+    table_hold_percent: OptionalFloat = None
+    """The table's hold ÷ handle in percent, to four places (a progressive wager's row)."""
+    progressive: Annotated[
+        HoldProgressive | SkipJsonSchema[None], Field(json_schema_extra=omitted)
+    ] = None
+    """A progressive wager's progressive line (present only then)."""
+    return_at_meters: OptionalFloat = None
+    """The par sheet's return per unit wagered at the meters each wager saw, stake-weighted
+    (a progressive wager's row)."""
+    return_at_meters_exact: OptionalStr = None
+    """The same, exact ("p/q")."""
+    theoretical_with_progressive_cents: OptionalInt = None
+    """The wager's theoretical hold, table and progressive together: −Σ stake × the return at
+    the meters it saw, in integer cents."""
+    theoretical_with_progressive: OptionalStr = None
+    """The same, in dollars."""
+    strategy: OptionalStr = None
+    """The player's strategy a Blackjack row's house edge assumes (``basic``)."""
+    initial_wagers_cents: OptionalInt = None
+    """A Blackjack row's initial wagers (what its house edge is per unit of; doubles and splits
+    not in it), in integer cents."""
+    initial_wagers: OptionalStr = None
+    """The same, in dollars."""
     note: OptionalStr = None
-    """Why the row has no par sheet (present only then)."""
+    """Why the row has no par sheet or no band, or no theoretical (present only then)."""
     paytable: OptionalStr = None
     """The paytable's id (with a par sheet)."""
     section: OptionalStr = None
@@ -239,7 +306,8 @@ class HoldRow(Shape):
     decks: OptionalInt = None
     """The deck count (with a par sheet)."""
     house_edge: OptionalFloat = None
-    """The par sheet's house edge, per unit wagered (with a par sheet)."""
+    """The par sheet's house edge, per unit wagered (with a par sheet; a progressive wager's
+    the table's, net of the increment rate; Blackjack's of its rules, per initial wager)."""
     theoretical_cents: OptionalInt = None
     """The theoretical hold, in integer cents (with a par sheet)."""
     theoretical: OptionalStr = None
@@ -301,6 +369,7 @@ class HoldReport(Shape):
 
 __all__ = [
     "HoldFilters",
+    "HoldProgressive",
     "HoldReport",
     "HoldRow",
     "MetersReport",

@@ -39,9 +39,16 @@ alone.
 The paytable comes from the Rules Submission the rounds were settled under (same digest), as the
 service holds it: an open table's (``POST /tables``), or a round file's (``POST /rounds/settle``,
 kept by digest in ``service_submissions``); rounds whose submission the service does not hold
-(stored before it kept them) get their actual hold only. A progressive's
-theoretical hold depends on its meters and is not set against a band here. Lines settled by the
-base game (e.g. the Blackjack wager) have no par sheet of their own and are left out.
+(stored before it kept them) get their actual hold only. Lines settled outside croupier (the base
+game declared external) are left out.
+
+**Progressives** (:mod:`croupier.service.web.hold_progressive`): a progressive wager's row is
+judged on the table's hold **net of the progressive** — contributions go to the meter, awards
+are paid from it — against the par sheet with the meters at zero less the increment rate; a
+separate progressive line gives the contributions, the awards paid from the meter and its
+theoretical at the meters each wager saw (the ledger's meter at its round). **Blackjack**
+(:mod:`croupier.service.web.hold_blackjack`): the house edge of the table's rules × the initial
+wagers, without a band.
 """
 
 from __future__ import annotations
@@ -60,6 +67,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.errors import CroupierError
+from croupier.games.blackjack_rules import PlayRules
 from croupier.operations.rounds import checked_submission
 from croupier.operations.schemas.reports import HoldReport
 from croupier.progressive import StaffMember
@@ -67,8 +75,18 @@ from croupier.service import store
 from croupier.service.dependencies import EngineDep, LedgerDep, report_reader
 from croupier.service.paid import Book, book_of, line_results
 from croupier.service.routes.rounds import Filters, round_filters, round_query
+from croupier.service.web.hold_blackjack import WAIT_SECONDS, blackjack_fields, blackjack_note
+from croupier.service.web.hold_progressive import (
+    Progressives,
+    ProgressiveTally,
+    TablePar,
+    progressive_fields,
+    progressives_of,
+    table_par,
+)
 from croupier.units import format_money
 from croupier.wagers import get_wager
+from croupier.wagers.base import ProgressiveStake
 
 BAND_SD = 3
 """The band's half-width in standard deviations of the theoretical hold."""
@@ -102,6 +120,9 @@ class _Tally:
     win: int = 0
     pending: int = 0
     voided: int = 0
+    progressive: ProgressiveTally = field(default_factory=ProgressiveTally)
+    initial: int = 0
+    """The initial wagers of the seats' lines (cents): a Blackjack row's base."""
 
 
 @dataclass(frozen=True)
@@ -250,17 +271,22 @@ def _figures(wager: str, paytable_key: str, section: str, decks: int) -> Par:
     return Par.of((row.net, row.probability) for row in sheet.rows)
 
 
-def _par(sub: Any, bet: str) -> Any:
+def _par(sub: Any, bet: str, t: _Tally, progs: Progressives) -> Any:
+    """What a row is judged by: ``(paytable, decks, Par)`` (with a :class:`TablePar` for a
+    progressive), a Blackjack wager's play rules, or why there is none."""
     if sub is None:  # a round stored before the service kept round files' submissions
         return "the Rules Submission the round was settled under is not held by the service"
     offered = sub.offered(bet)
     if offered is None or offered.paytable is None:
-        return "no par sheet: a base-game wager"
+        return blackjack_note(sub, bet)
     pt = offered.paytable
-    if pt.progressive is not None:
-        return "a progressive: its theoretical hold depends on the meters"
     try:
-        return (pt, sub.decks, _figures(bet, pt.key, pt.section, sub.decks))
+        if pt.progressive is not None:
+            stakes = {progs.stakes[n] for n in t.progressive.names if n in progs.stakes}
+            stake = stakes.pop() if len(stakes) == 1 else ProgressiveStake.COLLECTED
+            tp = table_par(bet, pt.key, sub.decks, stake)
+            return (pt, sub.decks, Par(tp.edge, tp.variance, tp.third), tp)
+        return (pt, sub.decks, _figures(bet, pt.key, pt.section, sub.decks), None)
     except CroupierError as exc:
         return f"no par sheet: {exc}"
 
@@ -273,6 +299,8 @@ def hold_report(
     since: str | None = None,
     until: str | None = None,
     wager: str | None = None,
+    progressives: Progressives | None = None,
+    wait: float | None = WAIT_SECONDS,
 ) -> dict[str, Any]:
     """``{"band_sd", "filters", "rows": [...]}`` over the stored rounds of ``table`` settled in
     ``[since, until)`` (ISO 8601), with ``wager`` only that wager's rows — each filter only when
@@ -291,15 +319,19 @@ def hold_report(
     ``effective_lines`` and ``effective_lines_zero`` (how many of equal stakes the wagers count
     as for each), ``excludes_zero``, ``flagged`` (outside the band in force) and ``verdict`` (the
     status in words: "not enough handle to judge: 2 of the 36,503 wagers needed"); else ``note``
-    says why not (:func:`judge`)."""
+    says why not (:func:`judge`). A progressive wager's row is judged on ``table_hold_cents``
+    (net of the progressive, ``progressives``: the ledger's rounds) with its ``progressive``
+    line; a Blackjack row's theoretical waits up to ``wait`` seconds for its house edge
+    (:mod:`~croupier.service.web.hold_blackjack`)."""
     book = book or Book({}, {})
+    progs = progressives or Progressives()
     with engine.connect() as conn:
         submissions, posted = _submissions(conn)
-        tallies = _tallies(conn, book, table, since, until, wager)
+        tallies = _tallies(conn, book, progs, (table, since, until, wager))
     rows = []
     for (table_id, bet, digest), t in sorted(tallies.items()):
-        par = _par(submissions.get((table_id, digest)) or posted.get(digest), bet)
-        rows.append(_row(table_id, bet, t, par))
+        sub = submissions.get((table_id, digest)) or posted.get(digest)
+        rows.append(_row(table_id, bet, t, _par(sub, bet, t, progs), wait))
     filters = {"table": table, "since": since, "until": until, "wager": wager}
     return {
         "band_sd": BAND_SD,
@@ -333,13 +365,14 @@ def _submissions(conn: Connection) -> tuple[dict[tuple[str, str], Any], dict[str
 def _tallies(
     conn: Connection,
     book: Book,
-    table: str | None,
-    since: str | None,
-    until: str | None,
-    wager: str | None,
+    progs: Progressives,
+    filters: tuple[str | None, str | None, str | None, str | None],
 ) -> dict[tuple[str, str, str], _Tally]:
-    """The stored rounds' settled lines (the filters of :func:`hold_report`) tallied by (table,
-    wager, submission digest); a voided round and the lines the base game settles left out."""
+    """The stored rounds' settled lines (the filters of :func:`hold_report`: table, since,
+    until, wager) tallied by (table, wager, submission digest); a voided round and the lines
+    the base game settles outside croupier left out. A progressive wager's lines count the
+    meters their round saw, and each fed round its contribution and meter awards once."""
+    table, since, until, wager = filters
     tallies: dict[tuple[str, str, str], _Tally] = {}
     r = store.rounds
     columns = (r.c.table_id, r.c.round_id, r.c.submission_digest, r.c.document)
@@ -349,6 +382,7 @@ def _tallies(
         doc = json.loads(text)
         if doc.get("voided"):  # every wager returned: none was in action
             continue
+        seats: set[tuple[Any, str]] = set()
         for result in line_results(doc, book):
             line = result.line
             if line.get("settled_by_base_game") or line.get("win_cents") is None:
@@ -364,10 +398,28 @@ def _tallies(
             tally.win += result.win_cents
             tally.pending += result.pending_cents
             tally.voided += result.voided_cents
+            if line["bet"] in progs.wagers.values():
+                tally.progressive.line(progs, doc, line)
+            if (line.get("seat"), line["bet"]) not in seats:
+                seats.add((line.get("seat"), line["bet"]))
+                tally.initial += _initial(doc, line.get("seat"), line["bet"])
+        for fed in doc.get("progressives") or ():
+            key = (table_id, progs.wagers.get(str(fed.get("progressive")), ""), digest)
+            if key in tallies:
+                tallies[key].progressive.round(progs, fed, book.awards)
     return tallies
 
 
-def _row(table_id: str, bet: str, t: _Tally, par: Any) -> dict[str, Any]:
+def _initial(doc: dict[str, Any], seat: Any, bet: str) -> int:
+    """What ``seat`` placed on ``bet`` in round ``doc`` (its bet events, cents)."""
+    return sum(
+        int(e.get("amount_cents") or 0)
+        for e in doc.get("events") or ()
+        if e.get("action") == "bet" and e.get("seat") == seat and e.get("wager") == bet
+    )
+
+
+def _row(table_id: str, bet: str, t: _Tally, par: Any, wait: float | None) -> dict[str, Any]:
     """One row of :func:`hold_report`: a table's wager, its actual hold and, with its par sheet
     (``par``: :func:`_par`'s), the band it is judged by; else a ``note`` saying why not."""
     row: dict[str, Any] = {
@@ -384,12 +436,22 @@ def _row(table_id: str, bet: str, t: _Tally, par: Any) -> dict[str, Any]:
         "voided_cents": t.voided,
         "hold_ratio": -t.win / t.handle if t.handle else None,
         "hold_percent": round(-100 * t.win / t.handle, 4) if t.handle else None,
+        "table_hold_cents": -t.win,
+        "table_hold": format_money(-t.win),
     }
     if isinstance(par, str):
         row["note"] = par
         return row
-    pt, decks, figures = par
-    j = judge(figures, handle=t.handle, squares=t.squares, cubes=t.cubes, hold=-t.win)
+    if isinstance(par, PlayRules):
+        row.update(blackjack_fields(par, t.initial, wait))
+        return row
+    pt, decks, figures, progressive = par
+    held = -t.win
+    if isinstance(progressive, TablePar):
+        held, fields = progressive_fields(progressive, t.progressive, t.handle, -t.win, t.pending)
+        row.update(fields, table_hold_cents=held, table_hold=format_money(held))
+        row["table_hold_percent"] = round(100 * held / t.handle, 4) if t.handle else None
+    j = judge(figures, handle=t.handle, squares=t.squares, cubes=t.cubes, hold=held)
     row.update(
         paytable=pt.key,
         section=pt.section,
@@ -439,7 +501,7 @@ def hold(
     band (Cochran's rule) and a band that excludes a hold of zero; before, it says "not enough
     handle to judge" and is flagged only outside the band in force (± 3 SD once Cochran's count
     is met, else ± 19.2 SD, Chebyshev)."""
-    return hold_report(engine, book_of(ledger), **filters)
+    return hold_report(engine, book_of(ledger), progressives=progressives_of(ledger), **filters)
 
 
 __all__ = [

@@ -107,19 +107,25 @@
       if (holdChart) { holdChart.destroy(); holdChart = null; }
       return;
     }
-    body.replaceChildren(...h.rows.map((r) => el("tr", {"data-table": r.table, "data-wager": r.wager, "data-band": r.band_rule ?? "", class: r.flagged ? "flagged" : (r.judged === false ? "unjudged" : "")},
+    // the table's hold (net of a progressive: contributions go to the meter, awards are paid from
+    // it), and under a progressive wager's row its progressive line; amounts as the server wrote them
+    body.replaceChildren(...h.rows.flatMap((r) => [el("tr", {"data-table": r.table, "data-wager": r.wager, "data-band": r.band_rule ?? "", class: r.flagged ? "flagged" : (r.judged === false ? "unjudged" : "")},
       el("th", {scope: "row"}, r.table), el("td", {}, r.wager),
       el("td", {}, r.paytable ? `§ ${r.section} ${r.paytable} · ${r.decks}` : "—"),
       el("td", {class: "num"}, String(r.rounds)), el("td", {class: "num"}, r.handle),
-      el("td", {class: "num"}, r.hold), el("td", {class: "num"}, r.theoretical ?? "—"),
+      el("td", {class: "num"}, r.table_hold ?? r.hold), el("td", {class: "num"}, r.theoretical ?? "—"),
       el("td", {class: "num"}, r.band ?? "—"),
-      el("td", {class: "status-cell"}, r.note ?? (r.flagged ? `⚠ ${r.verdict}` : r.verdict)))));
+      el("td", {class: "status-cell"}, r.verdict ? (r.flagged ? `⚠ ${r.verdict}` : r.verdict) : (r.note ?? ""))),
+      ...(r.progressive ? [el("tr", {class: "progressive-line", "data-table": r.table, "data-wager": r.wager},
+        el("th", {scope: "row"}, ""), el("td", {colspan: "4"}, `progressive line (${r.progressive.progressives.join(", ") || "valued at the seed"}): contributions ${r.progressive.contributions}, awards paid from the meter ${r.progressive.awards_paid}` + (r.progressive.pending_cents ? `, pending ${r.progressive.pending}` : "")),
+        el("td", {class: "num"}, r.progressive.net), el("td", {class: "num"}, r.progressive.theoretical),
+        el("td", {colspan: "2"}, `theoretical at the meters the wagers saw; the wager in all: hold ${r.hold}, theoretical ${r.theoretical_with_progressive}`))] : [])]));
     if (!h.rows.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "9"}, "No stored rounds.")));
     const rows = h.rows.filter((r) => r.low_cents !== undefined);
     if (typeof Chart === "undefined") return;
     const labels = rows.map((r) => `${r.table} ${r.wager}`);
     const band = rows.map((r) => [r.low_cents / 100, r.high_cents / 100]);
-    const actual = rows.map((r) => r.hold_cents / 100);
+    const actual = rows.map((r) => (r.table_hold_cents ?? r.hold_cents) / 100);
     // flagged: red; within the band (a verdict): green; no verdict yet: grey
     const colours = rows.map((r) => (r.flagged ? "#922b21" : (r.judged ? "#1e8449" : "#7f8c8d")));
     if (holdChart) holdChart.destroy();
