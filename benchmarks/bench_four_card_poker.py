@@ -18,9 +18,10 @@ from croupier.analysis.exact import _cached_counts
 from croupier.analysis.precomputed import recounting
 from croupier.games.four_card_poker import AntePlayStrategy
 from croupier.games.four_card_poker_exact import read_dealer_table, shipped_path
+from croupier.poker.class_counts import labelled_counts
 from croupier.poker.four_card import best_four_ordinals, combinations_array
 from croupier.wagers import get_wager
-from croupier.wagers.four_card_poker import AntePlay, _subset_categories
+from croupier.wagers.four_card_poker import AntePlay
 
 
 def timed(what: str, fn: Callable[[], object]) -> object:
@@ -60,7 +61,7 @@ def main() -> None:
         ("six-card-bonus", "example-six-card-bonus"),
     ):
         _cached_counts.cache_clear()
-        _subset_categories.cache_clear()
+        labelled_counts.cache_clear()
         w = get_wager(wager)
         sheet = timed(f"{wager} {paytable}", partial(exact_parsheet, w, paytable, decks=1))
         print(f"    house edge {float(getattr(sheet, 'house_edge', 0)):.4%}")
