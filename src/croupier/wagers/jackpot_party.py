@@ -33,6 +33,7 @@ docs/interpretations.md.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from math import comb
@@ -148,6 +149,28 @@ _DEALER_BLACKJACKS = frozenset(
 """The (upcard, hole card) index pairs that make a dealer Blackjack: an ace and a 10-valued
 card, either one up."""
 _OUTCOMES = tuple(JackpotPartyOutcome)
+_WITH_DEALER_BLACKJACK = JackpotPartyOutcome.DEALER_BLACKJACK.position + 1
+"""The outcomes that need a dealer Blackjack: the first nine."""
+
+
+@functools.cache
+def _dealer_blackjack_deals() -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
+    """Every dealer Blackjack (an ace ``ace[d]`` and a 10-valued ``ten[d]``, by card index) with
+    every player pair ``p1[q] ≤ p2[q]`` of card indices, and the outcome position
+    ``outcome[d, q]`` of :func:`_with_dealer_blackjack` for each: the same for every shoe, so
+    :meth:`JackpotParty.count_exact` only weighs it by the cards each shoe holds (64 × 1,378
+    readings once, not once a shoe)."""
+    import numpy as np
+
+    dealer = [(a, t) for a in _ACES for t in _TEN_VALUED]
+    player = [(i, j) for i in range(52) for j in range(i, 52)]
+    outcome = np.array(
+        [[_with_dealer_blackjack(i, j, a, t) for i, j in player] for a, t in dealer],
+        dtype=np.int64,
+    )
+    ace, ten = (np.array(x, dtype=np.int64) for x in zip(*dealer, strict=True))
+    p1, p2 = (np.array(x, dtype=np.int64) for x in zip(*player, strict=True))
+    return ace, ten, p1, p2, outcome
 
 
 @register
@@ -227,30 +250,21 @@ class JackpotParty(Wager):
         ace up (n_A ways), a hole card that is not 10-valued (N − 1 − n_T) and any player pair of
         the N − 2 cards left; every other deal loses.
         """
+        import numpy as np
+
         counts = shoe.counts
         n = shoe.total
         tallies = [0] * (len(JackpotPartyOutcome) + 1)
-        present = [i for i in range(52) if counts[i]]
-        left = list(counts)
-        for a in _ACES:
-            if not counts[a]:
-                continue
-            for t in _TEN_VALUED:
-                if not counts[t]:
-                    continue
-                dealer_ways = 2 * counts[a] * counts[t]  # either card up
-                left[a] -= 1
-                left[t] -= 1
-                for x, i in enumerate(present):
-                    ni = left[i]
-                    if not ni:
-                        continue
-                    for j in present[x:]:
-                        pairs = comb(ni, 2) if i == j else ni * left[j]
-                        if pairs:
-                            tallies[_with_dealer_blackjack(i, j, a, t)] += dealer_ways * pairs
-                left[a] += 1
-                left[t] += 1
+        ace, ten, p1, p2, outcome = _dealer_blackjack_deals()
+        have = np.array(counts, dtype=np.int64)
+        dealer_ways = 2 * have[ace] * have[ten]  # either card up
+        # the player's cards left of each kind once the dealer's two are out (rows: dealer hands)
+        left1 = have[p1][None, :] - (p1[None, :] == ace[:, None]) - (p1[None, :] == ten[:, None])
+        left2 = have[p2][None, :] - (p2[None, :] == ace[:, None]) - (p2[None, :] == ten[:, None])
+        pairs = np.where(p1 == p2, left1 * (left1 - 1) // 2, left1 * left2)
+        ways = dealer_ways[:, None] * pairs  # at most 2·8²·C(32, 2): far inside int64
+        for position in range(_WITH_DEALER_BLACKJACK):
+            tallies[position] = int(ways[outcome == position].sum())
         aces = sum(counts[a] for a in _ACES)
         tens = sum(counts[t] for t in _TEN_VALUED)
         if n >= 4:
