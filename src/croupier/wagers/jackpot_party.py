@@ -36,6 +36,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -153,24 +154,38 @@ _WITH_DEALER_BLACKJACK = JackpotPartyOutcome.DEALER_BLACKJACK.position + 1
 """The outcomes that need a dealer Blackjack: the first nine."""
 
 
-@functools.cache
-def _dealer_blackjack_deals() -> tuple[IntArray, IntArray, IntArray, IntArray, IntArray]:
-    """Every dealer Blackjack (an ace ``ace[d]`` and a 10-valued ``ten[d]``, by card index) with
-    every player pair ``p1[q] ≤ p2[q]`` of card indices, and the outcome position
-    ``outcome[d, q]`` of :func:`_with_dealer_blackjack` for each: the same for every shoe, so
-    :meth:`JackpotParty.count_exact` only weighs it by the cards each shoe holds (64 × 1,378
-    readings once, not once a shoe)."""
-    import numpy as np
+@dataclass(frozen=True)
+class _DealerBlackjackDeals:
+    """Every dealer Blackjack (``dealer[d]``: an ace and a 10-valued card, by card index) with
+    every player pair (``player[q]``: card indices i ≤ j), read once for every shoe:
+    ``by_outcome[d][o]`` the pairs q whose outcome position with dealer hand d is o, and
+    ``touching[d]`` the (q, o) of the pairs that hold one of the dealer's two kinds of card (their
+    count depends on the dealer's cards; every other pair's does not)."""
 
-    dealer = [(a, t) for a in _ACES for t in _TEN_VALUED]
-    player = [(i, j) for i in range(52) for j in range(i, 52)]
-    outcome = np.array(
-        [[_with_dealer_blackjack(i, j, a, t) for i, j in player] for a, t in dealer],
-        dtype=np.int64,
-    )
-    ace, ten = (np.array(x, dtype=np.int64) for x in zip(*dealer, strict=True))
-    p1, p2 = (np.array(x, dtype=np.int64) for x in zip(*player, strict=True))
-    return ace, ten, p1, p2, outcome
+    dealer: tuple[tuple[int, int], ...]
+    player: tuple[tuple[int, int], ...]
+    by_outcome: tuple[tuple[tuple[int, ...], ...], ...]
+    touching: tuple[tuple[tuple[int, int], ...], ...]
+
+
+@functools.cache
+def _dealer_blackjack_deals() -> _DealerBlackjackDeals:
+    """The 64 × 1,378 readings of :func:`_with_dealer_blackjack`, made once, not once a shoe."""
+    dealer = tuple((a, t) for a in _ACES for t in _TEN_VALUED)
+    player = tuple((i, j) for i in range(52) for j in range(i, 52))
+    by_outcome = []
+    touching = []
+    for a, t in dealer:
+        groups: list[list[int]] = [[] for _ in range(_WITH_DEALER_BLACKJACK)]
+        near = []
+        for q, (i, j) in enumerate(player):
+            o = _with_dealer_blackjack(i, j, a, t)
+            groups[o].append(q)
+            if i in (a, t) or j in (a, t):
+                near.append((q, o))
+        by_outcome.append(tuple(tuple(g) for g in groups))
+        touching.append(tuple(near))
+    return _DealerBlackjackDeals(dealer, player, tuple(by_outcome), tuple(touching))
 
 
 @register
@@ -250,21 +265,25 @@ class JackpotParty(Wager):
         ace up (n_A ways), a hole card that is not 10-valued (N − 1 − n_T) and any player pair of
         the N − 2 cards left; every other deal loses.
         """
-        import numpy as np
-
         counts = shoe.counts
         n = shoe.total
         tallies = [0] * (len(JackpotPartyOutcome) + 1)
-        ace, ten, p1, p2, outcome = _dealer_blackjack_deals()
-        have = np.array(counts, dtype=np.int64)
-        dealer_ways = 2 * have[ace] * have[ten]  # either card up
-        # the player's cards left of each kind once the dealer's two are out (rows: dealer hands)
-        left1 = have[p1][None, :] - (p1[None, :] == ace[:, None]) - (p1[None, :] == ten[:, None])
-        left2 = have[p2][None, :] - (p2[None, :] == ace[:, None]) - (p2[None, :] == ten[:, None])
-        pairs = np.where(p1 == p2, left1 * (left1 - 1) // 2, left1 * left2)
-        ways = dealer_ways[:, None] * pairs  # at most 2·8²·C(32, 2): far inside int64
-        for position in range(_WITH_DEALER_BLACKJACK):
-            tallies[position] = int(ways[outcome == position].sum())
+        table = _dealer_blackjack_deals()
+        # player pairs from the whole shoe, then corrected for those holding a dealer's card
+        whole = [comb(counts[i], 2) if i == j else counts[i] * counts[j] for i, j in table.player]
+        for d, (a, t) in enumerate(table.dealer):
+            dealer_ways = 2 * counts[a] * counts[t]  # either card up
+            if not dealer_ways:
+                continue
+            for position, pairs in enumerate(table.by_outcome[d]):
+                tallies[position] += dealer_ways * sum(map(whole.__getitem__, pairs))
+            left = list(counts)
+            left[a] -= 1
+            left[t] -= 1
+            for q, position in table.touching[d]:
+                i, j = table.player[q]
+                pairs_left = comb(left[i], 2) if i == j else left[i] * left[j]
+                tallies[position] += dealer_ways * (pairs_left - whole[q])
         aces = sum(counts[a] for a in _ACES)
         tens = sum(counts[t] for t in _TEN_VALUED)
         if n >= 4:
