@@ -7,8 +7,7 @@ import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, Shoe
 from croupier.errors import InputError, RulesError
@@ -20,7 +19,6 @@ from croupier.paytables import (
     parse_section_text,
 )
 from croupier.poker.class_counts import Kind, category_counts, pair_counts
-from croupier.poker.four_card import IntArray
 from croupier.units import format_money
 from croupier.wagers.at_table import CardSource
 from croupier.wagers.base import (
@@ -29,6 +27,13 @@ from croupier.wagers.base import (
     Wager,
 )
 from croupier.wagers.spec import WagerSpec
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from croupier.poker.four_card import IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
 
 SECTION = "641a.7"
 PLAYER = CardGroup("player's five cards", 5, source=CardSource.PLAYER)
