@@ -40,6 +40,7 @@ from croupier.commands.common import (
     _wager,
     app,
     err,
+    fitted,
     money_json,
     out,
 )
@@ -440,7 +441,7 @@ def _print_game_figures(figures: list[game_store.GameFigures]) -> None:
             f"{a.house_edge:.4%}",
             f"{a.house_edge_total:.4%}",
         )
-    out.print(g)
+    out.print(fitted(g))
 
 
 def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
@@ -481,7 +482,7 @@ def _print_summary(sheets: list[ParSheet], reseed: ReseedFunding) -> None:
             _pct(s.hit_frequency),
             f"{s.standard_deviation:.4f}",
         )
-    out.print(t)
+    out.print(fitted(t))
     if above:
         out.print(
             "WARNING: long-run return above 100% of the wager (the player's edge; "
