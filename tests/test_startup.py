@@ -153,3 +153,21 @@ def test_settling_a_blackjack_round_imports_no_numpy() -> None:
         timeout=120,
     )
     assert "numpy: False" in run.stdout.splitlines()
+
+
+LIST_PROBE = """
+import sys
+from croupier.wagers import all_wagers
+for w in all_wagers():
+    w.offerings()
+print("numpy:", "numpy" in sys.modules)
+"""
+
+
+def test_listing_every_wager_imports_no_numpy() -> None:
+    """Start-up (issue 33): ``croupier parsheet`` imports every wager module to list the par
+    sheets; numpy (about 0.15 s of CPU) waits until an array is needed (croupier.lazy)."""
+    run = subprocess.run(
+        [sys.executable, "-c", LIST_PROBE], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert run.stdout.splitlines() == ["numpy: False"]

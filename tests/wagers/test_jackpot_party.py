@@ -10,6 +10,7 @@ Blackjack is an ace and a 10-valued card in either order: 2 · 4d · 16d = 128d�
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import combinations, permutations
 from math import comb
 
 import numpy as np
@@ -268,3 +269,17 @@ def test_jackpot_party_simulations_within_4_standard_errors(key: str) -> None:
     assert sim.standard_error is not None
     z = float(sim.expected_return - exact.expected_return) / sim.standard_error
     assert abs(z) <= 4, z
+
+
+def test_exact_counts_of_a_partly_dealt_shoe_against_every_deal() -> None:
+    """A two-deck remnant of 14 cards with suited royals, pairs and blackjacks: the count by card
+    kind against every deal (player's pair unordered, upcard and hole card in order) read by
+    :meth:`classify`, card by card."""
+    cards = list(parse_cards("Ad Ad Kd Qd Jd As Ks Kh Th Tc 9c 9c 2h Ac"))
+    tallies = [0] * (len(Out) + 1)
+    for up, hole in permutations(range(len(cards)), 2):
+        rest = [c for i, c in enumerate(cards) if i not in (up, hole)]
+        for pair in combinations(rest, 2):
+            o = JP.classify([*pair, cards[up], cards[hole]])
+            tallies[len(Out) if o is None else o.position] += 1
+    assert JP.count_exact(Shoe.from_cards(cards)) == tuple(tallies)

@@ -570,3 +570,22 @@ def test_scalar_classifiers_by_position() -> None:
     assert [o for o in UP] == list(UP_ORDER)
     assert len(MTD) == 6
     assert Card(Rank.ACE, Suit.SPADES).index == 51
+
+
+def test_match_the_dealer_counts_of_an_odd_shoe_against_every_deal() -> None:
+    """A remnant of three A♠ (suited matches of the A♠ upcard), other aces, sevens and a few
+    more: the count by upcard against every deal read by :meth:`classify`, card by card."""
+    from itertools import combinations
+
+    from croupier.cards import Shoe
+
+    cards = list(parse_cards("As As As Ah Ad 7h 7h 7c 2c 2d Ks"))
+    mtd = match_the_dealer()
+    tallies = [0] * (len(MTD) + 1)
+    for up in range(len(cards)):
+        rest = [c for i, c in enumerate(cards) if i != up]
+        for pair in combinations(rest, 2):
+            o = mtd.classify([*pair, cards[up]])
+            tallies[len(MTD) if o is None else o.position] += 1
+    assert mtd.count_exact(Shoe.from_cards(cards)) == tuple(tallies)
+    assert tallies[MTD.TWO_SUITED_MATCH_ACES_OF_SPADES.position] == 3  # 3 upcards × C(2, 2)

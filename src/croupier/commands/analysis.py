@@ -48,6 +48,7 @@ from croupier.commands.common import (
     _wager,
     app,
     err,
+    fitted,
     money_json,
     out,
 )
@@ -471,7 +472,7 @@ def _print_game_figures(figures: list[game_store.GameFigures]) -> None:
             f"{a.house_edge:.4%}",
             f"{a.house_edge_total:.4%}",
         )
-    out.print(g)
+    out.print(fitted(g))
 
 
 def _print_summary(rows: list[SummaryRow], reseed: ReseedFunding) -> None:
@@ -512,7 +513,7 @@ def _print_summary(rows: list[SummaryRow], reseed: ReseedFunding) -> None:
             f"{s.standard_deviation:.4f}",
             f"{r.volatility[CONFIDENCE_LEVELS[1].key]:.4f}",
         )
-    out.print(t)
+    out.print(fitted(t))
     if rows:
         out.print(f"{VI_NOTE}; 90% and 99% in --json and --csv", soft_wrap=True)
     if above:

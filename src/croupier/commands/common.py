@@ -440,10 +440,38 @@ def _sheet_summary(sheet: ParSheet) -> str:
     return text
 
 
+def fitted(table: Table, console: Console | None = None) -> Table:
+    """``table`` with each column as wide as its widest text, when the whole table fits the
+    console's width (else as it was, for Rich to shrink and wrap): what Rich would make of it,
+    without measuring every cell word by word first (a quarter of printing the 251 par sheets of
+    ``croupier parsheet``; issue 33). Columns holding anything but text are left to Rich."""
+    from rich.cells import cell_len
+
+    if table.expand or table.width is not None or table.min_width is not None:
+        return table
+    if table.collapse_padding or not table.pad_edge:
+        return table
+    widths = []
+    for column in table.columns:
+        texts = [column.header, *column.cells]
+        if not all(isinstance(x, str) for x in texts) or column.width is not None:
+            return table
+        if column.min_width is not None or column.max_width is not None or column.ratio:
+            return table
+        widths.append(max(cell_len(line) for x in texts for line in str(x).split("\n")))
+    pad = table.padding[1] + table.padding[3]
+    edges = 0 if table.box is None else len(widths) - 1 + (2 if table.show_edge else 0)
+    if sum(widths) + pad * len(widths) + edges > (console or out).width:
+        return table
+    for column, width in zip(table.columns, widths, strict=True):
+        column.width = width
+    return table
+
+
 def _print_sheet(sheet: ParSheet, more: str = "") -> None:
     """A par sheet on the terminal: its outcomes, its figures (``more``: lines of the caller's
     after them, a progressive's meter analysis) and, exact, the return's confidence band."""
-    out.print(_sheet_table(sheet))
+    out.print(fitted(_sheet_table(sheet)))
     out.print(_sheet_summary(sheet))
     if more:
         out.print(more)

@@ -477,12 +477,25 @@ class _MultisetTable:
 def _multiset_table() -> _MultisetTable:
     import numpy as np
 
-    grid = np.indices((10,) * COUP_SIZE, dtype=np.int64).reshape(COUP_SIZE, -1).T
-    summary = summary_indices(grid)
-    # a multiset as base-7 digits: digit v counts the cards of value v (at most 6 < 7)
-    code = (7**grid).sum(axis=1)
-    key = summary * 7**10 + code
-    pairs, orderings = np.unique(key, return_counts=True)
+    # the 10⁶ value sequences a block of 10⁵ at a time (those of one first card): ~20 MB of
+    # working arrays, not the ~130 MB of them all at once (issue 33)
+    rest = np.indices((10,) * (COUP_SIZE - 1), dtype=np.int64).reshape(COUP_SIZE - 1, -1).T
+    grid = np.empty((rest.shape[0], COUP_SIZE), dtype=np.int64)
+    grid[:, 1:] = rest
+    found: list[IntArray] = []
+    times: list[IntArray] = []
+    for first in range(10):
+        grid[:, 0] = first
+        summary = summary_indices(grid)
+        # a multiset as base-7 digits: digit v counts the cards of value v (at most 6 < 7)
+        code = (7**grid).sum(axis=1)
+        block, counted = np.unique(summary * 7**10 + code, return_counts=True)
+        found.append(block)
+        times.append(counted)
+    keys = np.concatenate(found)
+    pairs, where = np.unique(keys, return_inverse=True)
+    orderings = np.zeros(pairs.size, dtype=np.int64)
+    np.add.at(orderings, where.ravel(), np.concatenate(times))
     pair_summary, pair_code = np.divmod(pairs, 7**10)
     codes, pair_multiset = np.unique(pair_code, return_inverse=True)
     digits = (codes[:, None] // 7 ** np.arange(10)) % 7

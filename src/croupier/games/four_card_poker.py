@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
-
-import numpy as np
-import numpy.typing as npt
+from math import comb
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
@@ -39,12 +38,18 @@ from croupier.games.four_card_poker_exact import (
     upcard_position_one,
 )
 from croupier.poker.four_card import (
-    COMB,
     FourCardCategory,
     FourCardHand,
-    IntArray,
     best_four,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from croupier.poker.four_card import IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
 
 PLAYER_CARDS = 5
 DEALER_CARDS = 6
@@ -150,7 +155,7 @@ BonusPays = Mapping[FourCardCategory, Fraction]
 def hand_colex(cards: Sequence[Card]) -> int:
     """The colex index of a five-card hand (its position among the C(52, 5) hands)."""
     idx = sorted(c.index for c in cards)
-    return sum(int(COMB[c, i + 1]) for i, c in enumerate(idx))
+    return sum(comb(c, i + 1) for i, c in enumerate(idx))
 
 
 @dataclass(frozen=True)

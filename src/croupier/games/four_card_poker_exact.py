@@ -39,19 +39,34 @@ from importlib import resources
 from itertools import combinations, permutations
 from math import comb
 from pathlib import Path
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from croupier.errors import InputError, OutputError
 from croupier.poker.four_card import (
-    COMB,
-    IntArray,
     category_of_ordinal,
+    comb_table,
     combinations_array,
     distinct_keys,
     value_table,
 )
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    from croupier.poker.four_card import IntArray
+
+    SUIT_PERMUTATIONS: IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
+
+
+def __getattr__(name: str) -> Any:
+    """:data:`SUIT_PERMUTATIONS`, numpy imported on first use (PEP 562)."""
+    if name == "SUIT_PERMUTATIONS":
+        return suit_permutations()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 PLAYER_HANDS = comb(52, 5)
 """2,598,960 five-card player hands."""
@@ -126,14 +141,18 @@ def canonical_five(colex: IntArray) -> IntArray:
         mapped.sort(axis=1)
         idx = np.zeros(hands.shape[0], dtype=np.int64)
         for i in range(5):
-            idx += COMB[mapped[:, i], i + 1]
+            idx += comb_table()[mapped[:, i], i + 1]
         best = np.minimum(best, idx)
     return best
 
 
-SUIT_PERMUTATIONS = np.array(list(permutations(range(4))), dtype=np.int64)
-"""The 24 permutations of the four suits, one a row (``SUIT_PERMUTATIONS[k][s]`` is the suit
-``s`` becomes under the k-th): a hand and its suit-permuted images count alike."""
+@functools.cache
+def suit_permutations() -> IntArray:
+    """The 24 permutations of the four suits, one a row (``SUIT_PERMUTATIONS[k][s]`` is the suit
+    ``s`` becomes under the k-th): a hand and its suit-permuted images count alike. Also the
+    module attribute ``SUIT_PERMUTATIONS``."""
+    table: IntArray = np.array(list(permutations(range(4))), dtype=np.int64)
+    return table
 
 
 def canonical_with_permutation(colex: IntArray) -> tuple[IntArray, IntArray]:
@@ -142,12 +161,12 @@ def canonical_with_permutation(colex: IntArray) -> tuple[IntArray, IntArray]:
     hands = _hands_of(colex)
     best = np.full(hands.shape[0], np.iinfo(np.int64).max, dtype=np.int64)
     which = np.zeros(hands.shape[0], dtype=np.int64)
-    for k, perm in enumerate(SUIT_PERMUTATIONS):
+    for k, perm in enumerate(suit_permutations()):
         mapped = (hands // 4) * 4 + perm[hands % 4]
         mapped.sort(axis=1)
         idx = np.zeros(hands.shape[0], dtype=np.int64)
         for i in range(5):
-            idx += COMB[mapped[:, i], i + 1]
+            idx += comb_table()[mapped[:, i], i + 1]
         better = idx < best
         which = np.where(better, k, which)
         best = np.minimum(best, idx)
@@ -158,7 +177,7 @@ def upcard_position(colex: IntArray, upcard: IntArray) -> tuple[IntArray, IntArr
     """For player hands (colex) and dealer face-up cards (card indices): the class representative
     and the position of the mapped face-up card among the 47 cards the representative lacks."""
     canon, which = canonical_with_permutation(colex)
-    perm = SUIT_PERMUTATIONS[which]
+    perm = suit_permutations()[which]
     mapped = (upcard // 4) * 4 + perm[np.arange(len(upcard)), upcard % 4]
     rep = _hands_of(canon)
     below = (rep < mapped[:, None]).sum(axis=1)
@@ -166,11 +185,11 @@ def upcard_position(colex: IntArray, upcard: IntArray) -> tuple[IntArray, IntArr
 
 
 _PERM_MAPS: tuple[tuple[int, ...], ...] = tuple(
-    tuple((c // 4) * 4 + int(p[c % 4]) for c in range(52)) for p in SUIT_PERMUTATIONS
+    tuple((c // 4) * 4 + p[c % 4] for c in range(52)) for p in permutations(range(4))
 )
 """``_PERM_MAPS[k][c]``: card ``c`` with its suit relabelled by the ``k``-th suit permutation."""
 _COMB_ROWS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(int(COMB[c, k]) for c in range(52)) for k in range(6)
+    tuple(comb(c, k) for c in range(52)) for k in range(6)
 )
 """``_COMB_ROWS[k][c]`` = C(c, k) as Python integers, for the scalar colex index."""
 
@@ -210,7 +229,7 @@ def _hands_of(colex: IntArray) -> IntArray:
 def _subset_colex(sorted_rows: IntArray, positions: tuple[int, ...]) -> IntArray:
     idx = np.zeros(sorted_rows.shape[0], dtype=np.int64)
     for j, p in enumerate(positions):
-        idx += COMB[sorted_rows[:, p], j + 1]
+        idx += comb_table()[sorted_rows[:, p], j + 1]
     return idx
 
 

@@ -25,13 +25,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
-from croupier.poker.four_card import COMB, IntArray, colex_index
+from croupier.poker.four_card import colex_index, comb_table
 from croupier.poker.ranking import RankedCategory, describe_hand
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from croupier.poker.four_card import IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
 
 
 class FiveCardCategory(RankedCategory):
@@ -182,11 +188,12 @@ def best_five_categories(sorted_cards: IntArray) -> IntArray:
     card indices, m ≥ 5: the maximum over its five-card subsets, read from the colex table."""
     table = five_card_category_table()
     m = sorted_cards.shape[1]
+    combs = comb_table()
     best = np.zeros(sorted_cards.shape[0], dtype=np.int8)
     for five in combinations(range(m), 5):
         idx = np.zeros(sorted_cards.shape[0], dtype=np.int64)
         for i, col in enumerate(five):
-            idx += COMB[sorted_cards[:, col], i + 1]
+            idx += combs[sorted_cards[:, col], i + 1]
         best = np.maximum(best, table[idx])
     return best.astype(np.int64)
 

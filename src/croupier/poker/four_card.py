@@ -33,16 +33,32 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from math import comb
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any
 
 from croupier.cards import Card, Rank, format_cards
 from croupier.errors import CardError
 from croupier.poker.ranking import RankedCategory, describe_hand
 
-IntArray = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray = npt.NDArray[np.int64]
+    COMB: IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
+
+
+def __getattr__(name: str) -> Any:
+    """``IntArray`` (the numpy array type of card indices) and :data:`COMB`, numpy imported on
+    first use (PEP 562)."""
+    if name == "IntArray":
+        import numpy.typing as npt
+
+        return npt.NDArray[np.int64]
+    if name == "COMB":
+        return comb_table()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class FourCardCategory(RankedCategory):
@@ -235,8 +251,11 @@ def combinations_array(n: int, k: int) -> IntArray:
     return rows
 
 
-COMB = np.array([[comb(n, k) for k in range(8)] for n in range(53)], dtype=np.int64)
-"""``COMB[n, k]`` = C(n, k) for n ≤ 52, k ≤ 7."""
+@functools.cache
+def comb_table() -> IntArray:
+    """``COMB[n, k]`` = C(n, k) for n ≤ 52, k ≤ 7 (also the module attribute ``COMB``)."""
+    table: IntArray = np.array([[comb(n, k) for k in range(8)] for n in range(53)], dtype=np.int64)
+    return table
 
 
 def colex_index(sorted_cards: IntArray) -> IntArray:
@@ -246,9 +265,10 @@ def colex_index(sorted_cards: IntArray) -> IntArray:
     [0, 270724]
     """
     k = sorted_cards.shape[1]
+    table = comb_table()
     out = np.zeros(sorted_cards.shape[0], dtype=np.int64)
     for i in range(k):
-        out += COMB[sorted_cards[:, i], i + 1]
+        out += table[sorted_cards[:, i], i + 1]
     return out
 
 

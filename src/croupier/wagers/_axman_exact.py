@@ -155,6 +155,25 @@ def _reading_counts(
     return tuple(counts), wilds
 
 
+@lru_cache(maxsize=64)
+def _suit_classes(
+    avail: Sequence[Sequence[int]], fixed_suits: tuple[int, ...]
+) -> tuple[tuple[int, int], ...]:
+    """The flush suits of :func:`hand_split` as (a suit, how many suits are alike): suits whose
+    cards left of every type, diamond-ness (the wild king's suit) and fixed cards match give the
+    same flush deals, so one is counted for all (clubs, hearts and spades of a full shoe).
+    ``avail`` must be hashable (the callers' tuples)."""
+    classes: dict[tuple[object, ...], list[int]] = {}
+    for s in range(4):
+        key = (
+            tuple(a[s] for a in avail),
+            s == Suit.DIAMONDS.value,
+            tuple(f == s for f in fixed_suits),
+        )
+        classes.setdefault(key, []).append(s)
+    return tuple((alike[0], len(alike)) for alike in classes.values())
+
+
 def hand_split(
     drawn: Sequence[int],
     fixed: Sequence[tuple[int, int]],
@@ -184,16 +203,16 @@ def hand_split(
         return [(base, total)]
     moved: list[tuple[AxManHand | None, int]] = []
     naturals_read = sum(counts0)
-    suits = range(4)
+    suits = _suit_classes(avail, tuple(s for _, s in fixed))
     if naturals_read == 0 and reading.wild_suit is WildSuit.ANY_SUIT:
-        suits = range(1)  # every card read is wild: one flush, not four
+        suits = ((0, 1),)  # every card read is wild: one flush, not four
     # two suits can both give a flush only when no natural card is read whole and the cut rank
     # holds enough cards for two disjoint choices; then the flush must not pay more than the base
     overlap = not any(t != KD for t in sel.full) and 2 * sel.take <= sum(
         k[t] for t in sel.cut if t != KD
     )
-    for s in suits:
-        deals = 1
+    for s, alike in suits:
+        deals = alike
         for t in sel.full:
             if t in fixed_by_type:
                 dist = _compat_distribution(t, drawn[t], fixed_by_type[t], avail[t], s, reading)
@@ -265,6 +284,8 @@ def round_counts(shoe: Shoe, hits_soft_17: bool, reading: AxManReading) -> Round
     weights = final_hand_weights(type_counts, AXMAN_TYPES.values, (0,) * 14, hits_soft_17)
     longest = max(sum(d) for d in weights)
     tallies = [0] * (len(AxManOutcome) + 1)
+    by_hand: dict[AxManHand | None, list[int]] = {}  # deals by the player's kings of diamonds
+    splits = _splits(avail, reading)
     kd_in_shoe = type_counts[KD]
     for drawn, weight in weights.items():
         k = sum(drawn)
@@ -276,13 +297,20 @@ def round_counts(shoe: Shoe, hits_soft_17: bool, reading: AxManReading) -> Round
         others = left - kd_left
         pairs = (comb(others, 2), kd_left * others, comb(kd_left, 2))
         pad = falling(left - 2, longest - k)
-        for hand, deals in hand_split(drawn, (), avail, reading):
+        split = splits.get(drawn)
+        if split is None:
+            split = splits[drawn] = hand_split(drawn, (), avail, reading)
+        for hand, deals in split:
             if not deals:
                 continue
             base = orderings * deals * pad
+            acc = by_hand.setdefault(hand, [0, 0, 0])
             for kd, p in enumerate(pairs):
-                if p:
-                    tallies[outcome_position(hand, kd)] += base * p
+                acc[kd] += base * p
+    for hand, acc in by_hand.items():
+        for kd, n in enumerate(acc):
+            if n:
+                tallies[outcome_position(hand, kd)] += n
     total = comb(n_cards, 2) * falling(n_cards - 2, longest)
     if sum(tallies) != total:  # pragma: no cover - a broken split would show here
         raise CroupierError(f"AxMan counts add up to {sum(tallies)}, not {total}")
@@ -294,6 +322,16 @@ def round_counts(shoe: Shoe, hits_soft_17: bool, reading: AxManReading) -> Round
         f"to their probability: C({n_cards}, 2) × {n_cards - 2}!/{n_cards - 2 - longest}!"
     )
     return RoundCounts(tuple(tallies), total, longest, convention)
+
+
+@lru_cache(maxsize=8)
+def _splits(
+    avail: tuple[tuple[int, ...], ...], reading: AxManReading
+) -> dict[tuple[int, ...], list[tuple[AxManHand | None, int]]]:
+    """The :func:`hand_split` of each final hand drawn from a shoe holding ``avail``, filled as
+    :func:`round_counts` meets them: the dealer standing or hitting on soft 17 finishes mostly
+    the same hands, and each is split once for both."""
+    return {}
 
 
 def _physical(type_counts: Sequence[int], drawn: Sequence[int]) -> int:

@@ -33,8 +33,10 @@ docs/interpretations.md.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from math import comb
 from typing import TYPE_CHECKING
 
@@ -148,6 +150,42 @@ _DEALER_BLACKJACKS = frozenset(
 """The (upcard, hole card) index pairs that make a dealer Blackjack: an ace and a 10-valued
 card, either one up."""
 _OUTCOMES = tuple(JackpotPartyOutcome)
+_WITH_DEALER_BLACKJACK = JackpotPartyOutcome.DEALER_BLACKJACK.position + 1
+"""The outcomes that need a dealer Blackjack: the first nine."""
+
+
+@dataclass(frozen=True)
+class _DealerBlackjackDeals:
+    """Every dealer Blackjack (``dealer[d]``: an ace and a 10-valued card, by card index) with
+    every player pair (``player[q]``: card indices i ≤ j), read once for every shoe:
+    ``by_outcome[d][o]`` the pairs q whose outcome position with dealer hand d is o, and
+    ``touching[d]`` the (q, o) of the pairs that hold one of the dealer's two kinds of card (their
+    count depends on the dealer's cards; every other pair's does not)."""
+
+    dealer: tuple[tuple[int, int], ...]
+    player: tuple[tuple[int, int], ...]
+    by_outcome: tuple[tuple[tuple[int, ...], ...], ...]
+    touching: tuple[tuple[tuple[int, int], ...], ...]
+
+
+@functools.cache
+def _dealer_blackjack_deals() -> _DealerBlackjackDeals:
+    """The 64 × 1,378 readings of :func:`_with_dealer_blackjack`, made once, not once a shoe."""
+    dealer = tuple((a, t) for a in _ACES for t in _TEN_VALUED)
+    player = tuple((i, j) for i in range(52) for j in range(i, 52))
+    by_outcome = []
+    touching = []
+    for a, t in dealer:
+        groups: list[list[int]] = [[] for _ in range(_WITH_DEALER_BLACKJACK)]
+        near = []
+        for q, (i, j) in enumerate(player):
+            o = _with_dealer_blackjack(i, j, a, t)
+            groups[o].append(q)
+            if i in (a, t) or j in (a, t):
+                near.append((q, o))
+        by_outcome.append(tuple(tuple(g) for g in groups))
+        touching.append(tuple(near))
+    return _DealerBlackjackDeals(dealer, player, tuple(by_outcome), tuple(touching))
 
 
 @register
@@ -230,27 +268,22 @@ class JackpotParty(Wager):
         counts = shoe.counts
         n = shoe.total
         tallies = [0] * (len(JackpotPartyOutcome) + 1)
-        present = [i for i in range(52) if counts[i]]
-        left = list(counts)
-        for a in _ACES:
-            if not counts[a]:
+        table = _dealer_blackjack_deals()
+        # player pairs from the whole shoe, then corrected for those holding a dealer's card
+        whole = [comb(counts[i], 2) if i == j else counts[i] * counts[j] for i, j in table.player]
+        for d, (a, t) in enumerate(table.dealer):
+            dealer_ways = 2 * counts[a] * counts[t]  # either card up
+            if not dealer_ways:
                 continue
-            for t in _TEN_VALUED:
-                if not counts[t]:
-                    continue
-                dealer_ways = 2 * counts[a] * counts[t]  # either card up
-                left[a] -= 1
-                left[t] -= 1
-                for x, i in enumerate(present):
-                    ni = left[i]
-                    if not ni:
-                        continue
-                    for j in present[x:]:
-                        pairs = comb(ni, 2) if i == j else ni * left[j]
-                        if pairs:
-                            tallies[_with_dealer_blackjack(i, j, a, t)] += dealer_ways * pairs
-                left[a] += 1
-                left[t] += 1
+            for position, pairs in enumerate(table.by_outcome[d]):
+                tallies[position] += dealer_ways * sum(map(whole.__getitem__, pairs))
+            left = list(counts)
+            left[a] -= 1
+            left[t] -= 1
+            for q, position in table.touching[d]:
+                i, j = table.player[q]
+                pairs_left = comb(left[i], 2) if i == j else left[i] * left[j]
+                tallies[position] += dealer_ways * (pairs_left - whole[q])
         aces = sum(counts[a] for a in _ACES)
         tens = sum(counts[t] for t in _TEN_VALUED)
         if n >= 4:

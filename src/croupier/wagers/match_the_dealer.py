@@ -20,9 +20,10 @@ in another suit.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import comb
 from typing import TYPE_CHECKING
 
-from croupier.cards import Card, Rank, Suit
+from croupier.cards import Card, Rank, Shoe, Suit
 from croupier.wagers.at_table import CardSource, SettleWhen
 from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
 from croupier.wagers.registry import register
@@ -93,6 +94,38 @@ class MatchTheDealer(Wager):
         if non_suited == 1:
             return MatchTheDealerOutcome.NON_SUITED_MATCH
         return None
+
+    def count_exact(self, shoe: Shoe) -> tuple[int, ...]:
+        """Exact counts under the generic convention (the player's pair unordered, the upcard any
+        card), by the cards each upcard leaves rather than deal by deal: an upcard of which the
+        shoe holds u copies leaves u − 1 suited copies, m cards of its rank in other suits and
+        the rest; the player's pair is two of them (C(u − 1, 2) two suited matches, and so on)."""
+        out = MatchTheDealerOutcome
+        tallies = [0] * (len(out) + 1)
+        counts = shoe.counts
+        n = shoe.total
+        for up, copies in enumerate(counts):
+            if not copies:
+                continue
+            suited = copies - 1
+            rank = up - up % 4  # card index: rank index × 4 + suit
+            non_suited = sum(counts[rank : rank + 4]) - copies
+            others = n - 1 - suited - non_suited
+            two_suited = (
+                out.TWO_SUITED_MATCH_ACES_OF_SPADES
+                if up == _ACE_OF_SPADES
+                else out.TWO_SUITED_MATCH
+            )
+            for outcome, pairs in (
+                (two_suited, comb(suited, 2)),
+                (out.NON_SUITED_AND_SUITED_MATCH, suited * non_suited),
+                (out.SUITED_MATCH, suited * others),
+                (out.TWO_NON_SUITED_MATCHES, comb(non_suited, 2)),
+                (out.NON_SUITED_MATCH, non_suited * others),
+                (None, comb(others, 2)),
+            ):
+                tallies[len(out) if outcome is None else outcome.position] += copies * pairs
+        return tuple(tallies)
 
     def classify_indices(self, cards: IntArray) -> IntArray:
         """Vectorised :meth:`classify` on an ``(n, 3)`` array of card indices."""

@@ -19,14 +19,20 @@ and ace of diamonds, that hand is paid as "Ace/ace" (docs/interpretations.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, Rank, Suit
 from croupier.wagers.at_table import CardSource
-from croupier.wagers.base import CardGroup, DealSpec, Game, IntArray, OrderedOutcome, Wager
+from croupier.wagers.base import CardGroup, DealSpec, Game, OrderedOutcome, Wager
 from croupier.wagers.registry import register
 from croupier.wagers.spec import WagerSpec
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from croupier.wagers.base import IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
 
 
 class UltimatePairsOutcome(OrderedOutcome):

@@ -7,9 +7,7 @@ import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from croupier.cards import Card, Shoe, format_cards
 from croupier.errors import InputError, PaytableError, RulesError
@@ -31,11 +29,10 @@ from croupier.paytables import (
     PaytableBook,
 )
 from croupier.poker.four_card import (
-    COMB,
     FourCardCategory,
-    IntArray,
     best_four_ordinals,
     category_of_ordinal,
+    comb_table,
 )
 from croupier.units import format_money
 from croupier.wagers.at_table import SettlementLine, TableContext, signed_money
@@ -64,6 +61,13 @@ from croupier.wagers.four_card_poker.side import (
     _full_deck,
 )
 from croupier.wagers.registry import register
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from croupier.poker.four_card import IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
 
 
 class AntePlayOutcome(OrderedOutcome):
@@ -192,7 +196,7 @@ class AntePlay(FourCardPokerWager):
         srt = np.sort(cards[:, :5], axis=1)
         colex = np.zeros(srt.shape[0], dtype=np.int64)
         for i in range(5):
-            colex += COMB[srt[:, i], i + 1]
+            colex += comb_table()[srt[:, i], i + 1]
         mult = default_strategy().upcard_decisions_for(colex, cards[:, 5])
         p = best_four_ordinals(cards[:, :5])
         d = best_four_ordinals(cards[:, 5:])

@@ -4,12 +4,10 @@ paytables, the exact enumeration over one deck, their base class and a seat's wa
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import partial
-from math import comb
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, Shoe
 from croupier.errors import InputError, RulesError
@@ -20,18 +18,7 @@ from croupier.paytables import (
     builtin_paytables,
     parse_section_text,
 )
-from croupier.poker.five_card import (
-    best_five_categories,
-    five_card_categories,
-)
-from croupier.poker.four_card import (
-    FourCardCategory,
-    IntArray,
-    best_four_ordinals,
-    category_of_ordinal,
-    combinations_array,
-    distinct_keys,
-)
+from croupier.poker.class_counts import Kind, category_counts, pair_counts
 from croupier.units import format_money
 from croupier.wagers.at_table import CardSource
 from croupier.wagers.base import (
@@ -40,6 +27,13 @@ from croupier.wagers.base import (
     Wager,
 )
 from croupier.wagers.spec import WagerSpec
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from croupier.poker.four_card import IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
 
 SECTION = "641a.7"
 PLAYER = CardGroup("player's five cards", 5, source=CardSource.PLAYER)
@@ -83,65 +77,18 @@ def _present(shoe: Shoe, wager: str) -> IntArray:
     return np.array([i for i, n in enumerate(shoe.counts) if n], dtype=np.int64)
 
 
-_BLOCK = 400_000
-"""How many subsets :func:`_subset_blocks` yields at once: the classifiers' working arrays are a few
-hundred bytes a row, so a block of this many keeps them near 100 MB."""
-
-
-def _subset_blocks(composition: tuple[int, ...], k: int) -> Iterator[IntArray]:
-    """Every k-subset of the cards the shoe holds, as rows of increasing card indices, a block of
-    at most :data:`_BLOCK` rows at a time.
-
-    The blocks are the subsets whose highest card is the same: in colex order the (k-1)-subsets
-    below card ``top`` are the first C(top, k-1) of those below the highest card, so one table of
-    (k-1)-subsets (C(51, 5) rows of int8 for six of 52 cards) serves every block, and no more than
-    one block's rows are held at once — not the C(52, 6) rows of all of them (about 1 GB as
-    integers)."""
-    cards = np.array([i for i, n in enumerate(composition) if n], dtype=np.int64)
-    if cards.size < k:
-        return
-    below = combinations_array(cards.size - 1, k - 1).astype(np.int8)
-    for top in range(k - 1, cards.size):
-        block = below[: comb(top, k - 1)]
-        for s in range(0, block.shape[0], _BLOCK):
-            part = block[s : s + _BLOCK]
-            idx = np.empty((part.shape[0], k), dtype=np.int64)
-            idx[:, : k - 1] = part
-            idx[:, k - 1] = top
-            yield cards[idx]  # increasing: cards sorted
-
-
-@functools.lru_cache(maxsize=16)
-def _subset_categories(composition: tuple[int, ...], k: int, kind: str) -> tuple[int, ...]:
-    """Counts of each category strength over every k-subset of the cards the shoe holds
-    (:func:`_subset_blocks`).
+def _subset_categories(composition: tuple[int, ...], k: int, kind: Kind) -> tuple[int, ...]:
+    """Counts of each category strength over every k-subset of the cards the shoe holds, counted
+    by rank multiset and suit (:func:`croupier.poker.class_counts.category_counts`, cached there).
 
     ``kind``: ``"four"`` best four-card category, ``"five"`` best five-card category.
     """
-    if sum(1 for n in composition if n) < k:
-        return ()
-    size = 8 if kind == "four" else 10
-    counts = np.zeros(size, dtype=np.int64)
-    for rows in _subset_blocks(composition, k):
-        if kind == "four":
-            cats = category_of_ordinal(best_four_ordinals(rows))
-        elif k == 5:
-            cats = five_card_categories(rows)
-        else:
-            cats = best_five_categories(rows)
-        counts += np.bincount(cats, minlength=size)
-    return tuple(int(x) for x in counts)
+    return category_counts(composition, k, kind)
 
 
 def _aces_pairs(composition: tuple[int, ...]) -> int:
     """Five-card hands whose best four is exactly a pair of aces."""
-    found = 0
-    for rows in _subset_blocks(composition, 5):
-        keys = distinct_keys()[best_four_ordinals(rows)]
-        pair = keys // 13**4 == FourCardCategory.PAIR.strength
-        aces = (keys // 13**3) % 13 == 12
-        found += int((pair & aces).sum())
-    return found
+    return pair_counts(composition, 5, "four")[12]
 
 
 # -- the common base -------------------------------------------------------------------------------

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import partial
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from croupier.cards import Card, Shoe
 from croupier.errors import InputError
@@ -24,7 +23,6 @@ from croupier.poker.five_card import (
 )
 from croupier.poker.four_card import (
     FourCardCategory,
-    IntArray,
     best_four,
     best_four_ordinals,
     category_of_ordinal,
@@ -46,6 +44,13 @@ from croupier.wagers.four_card_poker.common import (
     _subset_categories,
 )
 from croupier.wagers.registry import register
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from croupier.poker.four_card import IntArray
+else:  # numpy on first use (croupier.lazy): importing the wagers reads no array
+    from croupier.lazy import numpy as np
 
 # -- Aces Up and the four-card progressive ---------------------------------------------------------
 

@@ -1,0 +1,63 @@
+"""Tables whose column widths are set from their text (commands.common.fitted, issue 33) print
+exactly as Rich prints them when it measures every cell itself: the par sheets and the summary
+of ``croupier parsheet``, on a wide console and on one too narrow for them (Rich shrinks and
+wraps: ``fitted`` leaves those tables alone)."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from rich.table import Table
+
+from croupier.analysis.meters import ReseedFunding
+from croupier.analysis.parsheet import ParSheet, exact_parsheet
+from croupier.analysis.summary import summary_rows
+from croupier.commands import analysis, common
+from croupier.wagers import all_wagers
+
+
+def _console(width: int) -> Console:
+    return Console(file=io.StringIO(), highlight=False, markup=False, width=width)
+
+
+def _sheets() -> list[ParSheet]:
+    jobs = [(w, t, d) for w in all_wagers() for t, d in w.offerings()]
+    return [exact_parsheet(w, t, decks=d) for w, t, d in jobs[::9]]  # every ninth: each game
+
+
+@pytest.mark.parametrize("width", [140, 60])
+def test_par_sheet_tables_print_as_rich_measures_them(width: int) -> None:
+    for sheet in _sheets():
+        measured, fitted = _console(width), _console(width)
+        measured.print(common._sheet_table(sheet))
+        fitted.print(common.fitted(common._sheet_table(sheet), fitted))
+        assert fitted.file.getvalue() == measured.file.getvalue(), sheet.wager  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("width", [140, 60])
+def test_the_summary_prints_as_rich_measures_it(
+    width: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sheets = _sheets()
+    printed = []
+    for fit in (lambda t, console=None: t, common.fitted):
+        console = _console(width)
+        monkeypatch.setattr(analysis, "out", console)
+        monkeypatch.setattr(common, "out", console)
+        monkeypatch.setattr(analysis, "fitted", fit)
+        analysis._print_summary(summary_rows(sheets, ReseedFunding.RESERVE), ReseedFunding.RESERVE)
+        printed.append(console.file.getvalue())  # type: ignore[attr-defined]
+    assert printed[0] == printed[1]
+
+
+def test_tables_with_set_widths_or_other_cells_are_left_to_rich() -> None:
+    t = Table()
+    t.add_column("a", width=3)
+    t.add_row("x")
+    assert common.fitted(t, _console(80)).columns[0].width == 3
+    t = Table()
+    t.add_column("a")
+    t.add_row(Table())
+    assert common.fitted(t, _console(80)).columns[0].width is None
