@@ -36,3 +36,11 @@ def test_tables_are_kept_by_the_shoe_until_cleared() -> None:
     assert upcard_shoe(6, 0, False, True) is shoe
     clear_shoes()
     assert upcard_shoe(6, 0, False, True) is not shoe
+
+
+def test_memo_answers_hands_the_shoe_cannot_hold_with_zeros() -> None:
+    shoe = UpcardShoe(1, 0, False, True)
+    too_many = np.zeros((2, 10), dtype=np.int64)
+    too_many[:, 9] = 17  # seventeen tens from one deck
+    p, p_bj, valid = shoe.dealer(too_many)
+    assert not valid.any() and not p.any() and not p_bj.any()

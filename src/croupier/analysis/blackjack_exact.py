@@ -157,9 +157,12 @@ class _Basic:
             for key in {(t, s) for t in range(4, 22) for s in (False, True)}
             if key in self.cells or key[0] == 21
         }
-        out = np.zeros(len(f.hands), dtype=np.bool_)
-        for i, (t, s) in enumerate(zip(f.totals.tolist(), soft.tolist(), strict=True)):
-            out[i] = table.get((t, s), True) if t < 21 else False
+        lookup = np.ones((22, 2), dtype=np.bool_)  # by total and softness; a total of 21 stands
+        lookup[21] = False
+        for (t, s), draws in table.items():
+            if t < 21:
+                lookup[t, int(s)] = draws
+        out: BoolArray = lookup[f.totals, soft.astype(np.int64)]
         self._masks[containing] = out
         return out
 
@@ -181,9 +184,10 @@ class _Upcard:
         self.cd_values, self.cd_hits = self.main.optimal()
         self.basic = self._basic()
         self.basic_values = self.main.values(self.basic.mask(None))
-        self._played: dict[tuple[int, int, int, Strategy], FloatArray] = {}
-        self._split_hands: dict[tuple[int, int, int, int, Strategy], float] = {}
-        self._decisions: dict[tuple[int, int, int, Strategy], Action] = {}
+        # memos keyed by the pair, cards and whether the strategy is basic
+        self._played: dict[tuple[int, int, int, bool], FloatArray] = {}
+        self._split_hands: dict[tuple[int, int, int, int, bool], float] = {}
+        self._decisions: dict[tuple[int, int, int, bool], Action] = {}
 
     def _prepare(self) -> Table:
         """The main table, and every split table the splits will read (:func:`_split_outs`),
@@ -285,9 +289,10 @@ class _Upcard:
         """The value of a split hand ``pair``, ``second`` (after the peek, if any), from the shoe
         less the upcard and ``out`` more pair cards, decided as the strategy decides with ``k``
         pair cards known out (basic strategy decides alike whatever ``k``)."""
-        if strategy is Strategy.BASIC:
+        basic = strategy is Strategy.BASIC
+        if basic:
             k = 0
-        key = (pair, second, k, out, strategy)
+        key = (pair, second, k, out, basic)
         got = self._split_hands.get(key)
         if got is not None:
             return got
@@ -305,7 +310,7 @@ class _Upcard:
     def _split_decision(self, pair: int, second: int, k: int, strategy: Strategy) -> Action:
         """The strategy's first decision on the split hand ``pair``, ``second`` with ``k`` pair
         cards known out (memoised)."""
-        key = (pair, second, k, strategy)
+        key = (pair, second, k, strategy is Strategy.BASIC)
         got = self._decisions.get(key)
         if got is not None:
             return got
@@ -344,7 +349,7 @@ class _Upcard:
         return float(table.stand[row])
 
     def _play(self, pair: int, k: int, out: int, strategy: Strategy, hits: BoolArray) -> FloatArray:
-        key = (pair, k, out, strategy)
+        key = (pair, k, out, strategy is Strategy.BASIC)
         got = self._played.get(key)
         if got is None:
             got = self._played[key] = self.split_table(pair, out).values(hits)

@@ -28,7 +28,7 @@ import numpy as np
 from croupier.analysis.blackjack_dealer import ACE, TEN, VALUES, BoolArray, FloatArray, IntArray
 from croupier.analysis.blackjack_strategy import _RADIX, _Family, _family
 from croupier.analysis.kernels.dealer_results import dealer_results
-from croupier.analysis.kernels.hand_values import play_hands
+from croupier.analysis.kernels.hand_values import next_card_chances, play_hands
 
 __all__ = ["KEPT", "Table", "UpcardShoe", "clear_shoes", "draw_probs", "upcard_shoe"]
 
@@ -37,20 +37,12 @@ def draw_probs(comps: IntArray, upcard: int, peek: bool) -> FloatArray:
     """The chance of each value being the player's next card from each composition (rows of
     ``comps``, by value), given no dealer Blackjack under the peek: the hole card is one of the
     unseen cards and is not the value completing a Blackjack (the ten under an ace, the ace under
-    a ten). ``(rows, 10)``; rows that hold no card are zero."""
-    c = comps.astype(np.float64)
-    n = c.sum(axis=1)
-    x = (TEN if upcard == ACE else ACE if upcard == TEN else None) if peek else None
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if x is None:
-            probs = np.where((n > 0)[:, None], c / n[:, None], 0.0)
-        else:
-            other = n - c[:, x]
-            probs = np.where(
-                ((other > 0) & (n > 1))[:, None], (c - c / other[:, None]) / (n - 1.0)[:, None], 0.0
-            )
-            probs[:, x] = np.where(n > 1, c[:, x] / (n - 1.0), 0.0)
-    return np.nan_to_num(probs)
+    a ten). ``(rows, 10)``; rows that hold no card are zero
+    (:func:`~croupier.analysis.kernels.hand_values.next_card_chances`)."""
+    x = (TEN if upcard == ACE else ACE if upcard == TEN else -1) if peek else -1
+    out = np.empty(comps.shape, dtype=np.float64)
+    next_card_chances(np.ascontiguousarray(comps, dtype=np.int64), x, out)
+    return out
 
 
 def _stand_given(dealer: FloatArray, totals: IntArray) -> FloatArray:
@@ -173,8 +165,13 @@ class UpcardShoe:
             self._dealer = np.concatenate((self._dealer, p))[order]
             self._p_bj = np.concatenate((self._p_bj, p_bj))[order]
             at, found = self._find(keys)
-        dealer = np.where(valid[:, None], self._dealer[at], 0.0)
-        p_bj = np.where(valid, self._p_bj[at], 0.0)
+        if not len(self._keys):  # nothing the shoe can spare, and nothing known
+            return np.zeros((len(keys), 6)), np.zeros(len(keys)), valid
+        dealer = self._dealer[at]
+        p_bj = self._p_bj[at]
+        if not valid.all():
+            dealer[~valid] = 0.0
+            p_bj[~valid] = 0.0
         return dealer, p_bj, valid
 
     def table(self, pair: int | None, out: int = 0) -> Table:

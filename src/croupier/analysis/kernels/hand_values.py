@@ -1,18 +1,19 @@
 """The values of playing every hand of a table (:class:`croupier.analysis.blackjack_tables.Table`),
 compiled (numba): one pass over the hands, the most cards first, each hand's draw valued from its
-children's values.
+children's values; and the chances of the player's next card from many shoes.
 
 A draw's value is the sum over the ten next values of ``chance × value of the hand it makes``,
 added as numpy adds a row of ten (``array.sum(axis=1)``: eight running sums, combined pairwise,
 then the last two), so the figures are those of the numpy code they replace to the last bit
-(tests/analysis/kernels/test_hand_values.py).
+(tests/analysis/kernels/test_hand_values.py); the next card's chances likewise repeat the numpy
+code's operations.
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-__all__ = ["play_hands"]
+__all__ = ["next_card_chances", "play_hands"]
 
 
 @njit(cache=True, nogil=True)
@@ -39,3 +40,26 @@ def play_hands(probs, child, stand, totals, hits, optimal, out, draws):  # type:
         draw = (totals[r] < 21 and hit > stand[r]) if optimal else hits[r]
         draws[r] = draw
         out[r] = hit if draw else stand[r]
+
+
+@njit(cache=True, nogil=True)
+def next_card_chances(comps, hole, out):  # type: ignore[no-untyped-def]
+    """Fill ``out`` ``(rows, 10)`` with the chance of each value being the player's next card
+    from each composition (rows of ``comps``, by value); zero for a shoe without a card. With
+    ``hole`` ≥ 0 (the peek showed no Blackjack) the dealer's hole card is one of the unseen cards
+    and not of the value ``hole``: a card of another value ``v`` comes next with chance
+    ``(c_v − c_v / (N − c_hole)) / (N − 1)``, one of ``hole`` with ``c_hole / (N − 1)``."""
+    rows, values = comps.shape
+    for r in range(rows):
+        n = 0.0
+        for v in range(values):
+            n += float(comps[r, v])
+        if hole < 0:
+            for v in range(values):
+                out[r, v] = float(comps[r, v]) / n if n > 0.0 else 0.0
+            continue
+        other = n - float(comps[r, hole])
+        for v in range(values):
+            c = float(comps[r, v])
+            out[r, v] = (c - c / other) / (n - 1.0) if other > 0.0 and n > 1.0 else 0.0
+        out[r, hole] = float(comps[r, hole]) / (n - 1.0) if n > 1.0 else 0.0
