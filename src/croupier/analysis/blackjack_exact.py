@@ -38,6 +38,14 @@ difference is far below the published figures' last digit (docs/interpretations.
 Doubling after a split follows :attr:`PlayRules.double_after_split` and the doubling rule; split
 aces are never doubled; a split ace and a ten is 21, not a Blackjack. Probabilities inside are
 floats (numpy): the figures are printed to 0.001 %, many orders above the rounding.
+
+**Speed**: an upcard's tables — the main one and every split table its splits can read
+(:func:`_split_outs`) — are made in one pass and kept by the shoe
+(:func:`~croupier.analysis.blackjack_tables.upcard_shoe`), their dealer's results and hand values
+from compiled kernels (:mod:`croupier.analysis.kernels.dealer_results`,
+:mod:`croupier.analysis.kernels.hand_values`) that repeat the numpy code's float operations in
+order; a split hand's decision and value are memoised. A rule set takes about a second cold,
+a fraction of one when its shoe's tables are kept (benchmarks/bench_blackjack_rules.py).
 """
 
 from __future__ import annotations
