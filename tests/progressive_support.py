@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+import time
 import uuid
 from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 from urllib.parse import quote
@@ -20,7 +22,7 @@ import pytest
 import sqlalchemy as sa
 from argon2 import PasswordHasher
 
-from croupier.paytables import builtin_paytables
+from croupier.paytables import MeterLevel, builtin_paytables
 from croupier.progressive import (
     EnvyRule,
     Ledger,
@@ -179,6 +181,28 @@ def play(
         idempotency_key=key or f"{table}/{round_id}",
         by=DEALER,
     )
+
+
+def day_with_an_award(url: str) -> tuple[Ledger, datetime, int, int]:
+    """A day with an award on ``mtd-5`` (:func:`mtd_ledger`; tests/progressive/
+    test_progressive_liability.py works its figures by hand): before it, r0 at BJ-1 (1 wager);
+    during it, r1 at BJ-1 (3 wagers), r2 at BJ-2 (2 wagers, seat 1's 100% award validated and
+    paid), a pit manager's +$1 adjustment, r3 at BJ-1 (1 wager, seat 1's 10% award pending). The
+    ledger, the instant the day starts, and the ids of the paid 100% award and the pending 10%
+    one."""
+    ledger = mtd_ledger(url)
+    play(ledger, "mtd-5", "r0", "BJ-1", [1])
+    time.sleep(0.01)
+    start = datetime.now(UTC)
+    time.sleep(0.01)
+    play(ledger, "mtd-5", "r1", "BJ-1", [1, 2, 3])
+    (big,) = play(
+        ledger, "mtd-5", "r2", "BJ-2", [1, 2], [(1, "two-suited-match-aces-of-spades")]
+    ).awards
+    ledger.validate(big.id, by=FLOOR)
+    ledger.adjust("mtd-5", MeterLevel.PROGRESSIVE, meter_cents=100, by=PIT, reason="meter fault")
+    (small,) = play(ledger, "mtd-5", "r3", "BJ-1", [1], [(1, "two-suited-match")]).awards
+    return ledger, start, big.id, small.id
 
 
 TABLES = ["progressives", "staff", "linked_tables", "meter_levels", "rounds", "settlements",

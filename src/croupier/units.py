@@ -281,6 +281,85 @@ def format_money(cents: int) -> str:
     return f"{sign}${dollars:,}" + (f".{rest:02d}" if rest else "")
 
 
+_ONES = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_GROUPS = ("", " thousand", " million", " billion", " trillion", " quadrillion")
+
+
+def _below_thousand(n: int) -> str:
+    """0 < ``n`` < 1000 in words: "five hundred twelve", "forty-two"."""
+    hundreds, rest = divmod(n, 100)
+    words = [f"{_ONES[hundreds]} hundred"] if hundreds else []
+    if rest >= 20:
+        tens, ones = divmod(rest, 10)
+        words.append(_TENS[tens] + (f"-{_ONES[ones]}" if ones else ""))
+    elif rest:
+        words.append(_ONES[rest])
+    return " ".join(words)
+
+
+def number_words(n: int) -> str:
+    """A whole number 0 ≤ ``n`` < 10¹⁸ in English words, as a cheque writes it (no "and"):
+
+    >>> number_words(5018)
+    'five thousand eighteen'
+    >>> number_words(0)
+    'zero'
+    """
+    if not 0 <= n < 1000 ** len(_GROUPS):
+        raise ValueError(f"no words for {n}")
+    if n == 0:
+        return _ONES[0]
+    parts = []
+    for group in _GROUPS:
+        n, chunk = divmod(n, 1000)
+        if chunk:
+            parts.append(_below_thousand(chunk) + group)
+        if not n:
+            break
+    return " ".join(reversed(parts))
+
+
+def money_words(cents: int) -> str:
+    """Integer cents in words, as a hand-pay slip or a cheque writes the amount beside its
+    figures (the figures are :func:`format_money`'s):
+
+    >>> money_words(500018)
+    'Five thousand dollars and eighteen cents'
+    >>> money_words(100)
+    'One dollar'
+    >>> money_words(-5)
+    'Minus zero dollars and five cents'
+    """
+    dollars, rest = divmod(abs(cents), 100)
+    text = f"{number_words(dollars)} dollar{'' if dollars == 1 else 's'}"
+    if rest:
+        text += f" and {number_words(rest)} cent{'' if rest == 1 else 's'}"
+    text = ("minus " if cents < 0 else "") + text
+    return text[0].upper() + text[1:]
+
+
 @lru_cache(maxsize=4096)  # pure; a Fraction is immutable
 def parse_percent(text: str) -> Fraction:
     """Parse a percentage ("3.75%", "100%") into an exact fraction of one.

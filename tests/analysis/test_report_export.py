@@ -77,7 +77,12 @@ def test_analyze_out_writes_the_sheet_as_json_csv_and_html(tmp_path: Path) -> No
     assert run.code == 0, run.err
     stem = tmp_path / "perfect-pairs-A-8-decks"
     written = sorted(p.name for p in tmp_path.iterdir())
-    assert written == [f"{stem.name}.csv", f"{stem.name}.html", f"{stem.name}.json"]
+    assert written == [
+        f"{stem.name}-return-bands.csv",
+        f"{stem.name}.csv",
+        f"{stem.name}.html",
+        f"{stem.name}.json",
+    ]
     assert str(stem) + ".json" in run.err  # says what it wrote
     # the JSON is what `analyze --json` prints
     printed = json.loads(run_main(["analyze", "perfect-pairs", "-p", "A", "-d", "8", "--json"]).out)

@@ -160,7 +160,8 @@ def test_parsheet_out_writes_the_summary_and_the_meter_analysis(
     by_table = {r["paytable"]: r for r in rows}
     assert by_table["P1"]["increment_rate_exact"] == "79/400"
     assert by_table["P3"]["increment_rate_exact"] == "93/400"
-    assert by_table["P3"]["increment_rates"] == "Progressive 23.25%"
+    # § 633b.2(i), P3: primary increment rate 19%, secondary 4.25% (23.25% in all)
+    assert by_table["P3"]["increment_rates"] == "Progressive 19% to the meter, 4.25% to the reserve"
     assert (by_table["P3"]["wager_amount"], by_table["P3"]["breakeven_meter"]) == (
         "$1",
         "$159,880.56",

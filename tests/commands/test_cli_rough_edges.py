@@ -148,12 +148,14 @@ def test_exported_csv_and_html_carry_the_paytable_digest(tmp_path: Path) -> None
     r = run_main(["analyze", "perfect-pairs", "-p", "A", "--decks", "6", "--out", str(tmp_path)])
     assert r.code == 0, r.err
     (js,) = tmp_path.glob("*.json")
-    (cs,) = tmp_path.glob("*.csv")
+    sheets = sorted(tmp_path.glob("*.csv"))  # the outcomes and the return bands
+    assert len(sheets) == 2
     (ht,) = tmp_path.glob("*.html")
     digest = json.loads(js.read_text(encoding="utf-8"))["paytable_sha256"]
     assert len(digest) == 64
-    rows = list(csv.DictReader(cs.read_text(encoding="utf-8").splitlines()))
-    assert rows and {row["paytable_sha256"] for row in rows} == {digest}
+    for cs in sheets:
+        rows = list(csv.DictReader(cs.read_text(encoding="utf-8").splitlines()))
+        assert rows and {row["paytable_sha256"] for row in rows} == {digest}
     assert digest in ht.read_text(encoding="utf-8")
     listed = run_main(["paytables", "633b.1", "--paytable", "A", "--json"])
     assert digest in listed.out
@@ -262,9 +264,10 @@ def test_a_reversed_reconciliation_period_is_refused(tmp_path: Path) -> None:
         run_main(["meters", "--db", db, "bootstrap", "sam", "--password-file", str(good)]).code == 0
     )
     for lo, hi in [("2026-12-02", "2026-12-01"), ("2026-12-01", "2026-12-01")]:
-        r = run_main(["meters", "--db", db, "report", "--from", lo, "--to", hi])
+        r = run_main(["meters", "--db", db, "report", "--from", lo, "--to", hi, "--as", "sam"])
         assert r.code == 2 and len(r.error_lines()) == 1 and "give --from before --to" in r.err
-    assert run_main(["meters", "--db", db, "report", "--from", "2026-12-01"]).code == 0
+    sam = ["--as", "sam", "--password-file", str(good)]
+    assert run_main(["meters", "--db", db, "report", "--from", "2026-12-01", *sam]).code == 0
 
 
 def test_a_database_error_is_one_line_without_sqlalchemys_links(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, TypeAdapter
 from typer.testing import CliRunner
 
 from croupier.cli import app
+from croupier.operations.schemas.liability import ContributionsReport, LiabilityReport, Slip
 from croupier.operations.schemas.progressives import (
     Adjusted,
     Award,
@@ -105,7 +106,12 @@ def test_every_meters_document_is_the_model_the_command_prints(tmp_path: Path) -
     shown = exactly(MetersStatus, "meters", *db)
     assert shown["progressives"][0]["suspended"]["reason"] == "new rate"
     exactly(SuspendedState, "meters", "resume", "mtd-5", "--as", "pat", *db)
-    exactly(MetersReport, "meters", "report", *db)
+    exactly(MetersReport, "meters", "report", "--as", "pat", *db)
+    owed = exactly(LiabilityReport, "meters", "liability", "--as", "pat", *db)
+    assert owed["balanced"] and owed["reconciled"]
+    exactly(ContributionsReport, "meters", "contributions", "--as", "pat", *db)
+    exactly(Slip, "meters", "slip", str(pending[0]), "--as", "flo", *db)
+    exactly(Slip, "meters", "slip", str(pending[1]), "--as", "flo", *db)
     exactly(SignificantEvents, "meters", "events", "--as", "sam", *db)
     exactly(Roster, "meters", "users", *db)
     exactly(UserChange, "meters", "user", "eve", "--remove", "--as", "sam", *db)
@@ -115,6 +121,9 @@ def test_every_meters_document_is_the_model_the_command_prints(tmp_path: Path) -
 def test_each_meters_schema_file_is_made_from_a_model_the_commands_print() -> None:
     tested: set[Any] = {
         Adjusted,
+        ContributionsReport,
+        LiabilityReport,
+        Slip,
         Award,
         Bootstrapped,
         Linked,
@@ -131,6 +140,6 @@ def test_each_meters_schema_file_is_made_from_a_model_the_commands_print() -> No
         VoidedAward,
     }
     meters = {d.name: d.shape for d in DOCUMENTS if d.name.startswith("meters-")}
-    assert len(meters) == 15
+    assert len(meters) == 18
     assert set(meters.values()) <= tested
     assert all(isinstance(s, type) and issubclass(s, BaseModel) for s in tested - {UserChange})

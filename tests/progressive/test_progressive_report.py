@@ -29,9 +29,11 @@ from progressive_support import (
     new_db_url,
     paytable_definition,
     play,
+    secret,
 )
 
 U = 10_000
+READER = {"CROUPIER_PASSWORD": secret(PIT)}
 
 
 @pytest.fixture(params=BACKENDS)
@@ -89,7 +91,9 @@ def test_the_report_as_json_csv_html_and_text(tmp_path: Path) -> None:
     runner = CliRunner()
 
     def run(*args: str) -> str:
-        result = runner.invoke(app, ["meters", "report", "--db", url, *args])
+        result = runner.invoke(
+            app, ["meters", "report", "--db", url, "--as", PIT, *args], env=READER
+        )
         assert result.exit_code == 0, result.output
         return result.stdout
 
@@ -103,7 +107,9 @@ def test_the_report_as_json_csv_html_and_text(tmp_path: Path) -> None:
     page = run("--format", "html")
     assert page.startswith("<!doctype html>") and "<td>Progressive</td>" in page
     assert "yes" in run("--to", mid.isoformat())
-    bad = runner.invoke(app, ["meters", "report", "--db", url, "--from", "yesterday"])
+    bad = runner.invoke(
+        app, ["meters", "report", "--db", url, "--as", PIT, "--from", "yesterday"], env=READER
+    )
     assert "is not an ISO 8601 date or time" in str(bad.exception)
 
 

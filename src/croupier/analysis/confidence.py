@@ -87,6 +87,20 @@ BAND_NOTE = (
 """The sentence a report prints beside the confidence-band table."""
 
 
+def floor_note(least_return: float) -> str:
+    """The sentence under a band table whose low end falls below ``least_return``, the least
+    the wager can return per unit wagered (1 + its largest loss: 0 for a wager that loses at
+    most its stake).
+
+    >>> floor_note(0.0)
+    'a low end below 0%, the least the wager can return, marks too few rounds for the approximation'
+    """
+    return (
+        f"a low end below {least_return:.0%}, the least the wager can return, marks too few "
+        "rounds for the approximation"
+    )
+
+
 def level(percent: int) -> ConfidenceLevel:
     """The :class:`ConfidenceLevel` of ``percent``; raises :class:`InputError` for one outside
     (0, 100)."""

@@ -219,9 +219,8 @@ class MeterReturn:
         """The meter analysis as the par sheet CSV's cells
         (:data:`croupier.analysis.report.CSV_COLUMNS`): the return at ``meters_cents`` (net, per
         unit wagered) with its exact fraction, the top award's breakeven meter for a wager of
-        :attr:`wager_cents` ('' when there is none), the total increment rate (exact beside it),
-        each level's rate, meter and reserve together ('Progressive 19.75%'; none where only a
-        total is printed) and the reseed reading."""
+        :attr:`wager_cents` ('' when there is none), the total increment rate (exact beside it)
+        and the reseed reading (each level's rates are the sheet's own: ``increment_rates``)."""
         at = self.at(meters_cents)
         be = self.breakeven_cents()
         be_cents = round(be) if be is not None and be >= 0 else None
@@ -232,11 +231,6 @@ class MeterReturn:
             "breakeven_meter_cents": be_cents if be_cents is not None else "",
             "increment_rate": repr(float(self.total_increment_rate)),
             "increment_rate_exact": _frac(self.total_increment_rate),
-            "increment_rates": "; ".join(
-                f"{lvl.value} {float(rate * 100):g}%"
-                for lvl, rate in self.increment_rates.items()
-                if rate
-            ),
             "reseed_funding": reseed.value,
         }
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from croupier.analysis.exact import exact_counts
 from croupier.analysis.hit_odds import LevelOdds, level_odds
@@ -32,6 +32,9 @@ from croupier.errors import InputError, RulesError, citation
 from croupier.paytables import MeterLevel, MeterShare, NotAvailable, Paytable, paytable_digest
 from croupier.units import format_money
 from croupier.wagers.base import MeterValues, ProgressiveStake, Wager, net_win
+
+if TYPE_CHECKING:  # statistics (NormalDist) is imported when a sheet's bands are asked for
+    from croupier.analysis.confidence import ReturnBand
 
 LOSE = "lose"
 
@@ -57,6 +60,14 @@ class OutcomeRow:
     def contribution(self) -> Fraction:
         """This line's share of the expected return."""
         return self.probability * self.net
+
+    @property
+    def one_in(self) -> Fraction | None:
+        """N of "1 in N" (1 / probability, exact; for a simulation rounds / hits, observed);
+        ``None`` for a line that never came up (:func:`croupier.analysis.confidence.one_in`)."""
+        from croupier.analysis.confidence import one_in
+
+        return one_in(self.probability)
 
 
 @dataclass(frozen=True)
@@ -92,6 +103,11 @@ class ParSheet:
     progressive."""
     paytable_sha256: str = ""
     """The paytable's configuration digest (:func:`croupier.paytables.paytable_digest`)."""
+    level_rates: dict[MeterLevel, tuple[Fraction | None, Fraction | None]] = field(
+        default_factory=dict
+    )
+    """Each progressive level's printed (increment rate, secondary increment rate), ``None``
+    where the paytable prints none; empty without a progressive."""
 
     @property
     def paytable_origin(self) -> str:
@@ -148,6 +164,71 @@ class ParSheet:
             return self.sample_standard_deviation
         return math.sqrt(self.variance)
 
+    @property
+    def volatility_indexes(self) -> dict[int, float]:
+        """The volatility index VI = z · SD at 90, 95 and 99 % (by percent; per unit wagered;
+        :mod:`croupier.analysis.confidence`); for a simulation, of the sample SD."""
+        from croupier.analysis.confidence import CONFIDENCE_LEVELS, volatility_index
+
+        sd = self.standard_deviation
+        return {lv.percent: volatility_index(sd, lv) for lv in CONFIDENCE_LEVELS}
+
+    @property
+    def return_bands(self) -> tuple[ReturnBand, ...]:
+        """The confidence band of the player's return (stake included) after 10², …, 10⁸ rounds
+        at 90, 95 and 99 %, by rounds then level (:func:`croupier.analysis.confidence.return_bands`,
+        the normal approximation 1 + E[X] ± VI/√N)."""
+        from croupier.analysis.confidence import return_bands
+
+        return return_bands(self.expected_return, self.standard_deviation)
+
+    @property
+    def max_win(self) -> OutcomeRow:
+        """The line with the largest net win per unit wagered that can come up (an exact sheet's
+        line with no combination is left out; a simulation's line is possible whether it came up
+        or not); the first such line in paytable order on a tie."""
+        possible = [r for r in self.rows if r.combinations is None or r.combinations > 0]
+        return max(possible or self.rows, key=lambda r: r.net)
+
+    @property
+    def least_return(self) -> float:
+        """The least the wager can return in one round per unit wagered, stake included: 1 +
+        the largest loss of a line that can come up (0 for a wager that loses at most its
+        stake); a band's low end below it is the normal approximation failing."""
+        possible = [r for r in self.rows if r.combinations is None or r.combinations > 0]
+        return float(1 + min(r.net for r in possible or self.rows))
+
+    @property
+    def max_win_cents(self) -> int | None:
+        """The maximum win in integer cents on the sheet's wager size (net: the stake not
+        counted; a fraction of a cent dropped, as a settlement rounds down); ``None`` for a
+        sheet with no wager size (no progressive)."""
+        if not self.wager_cents:
+            return None
+        return math.floor(self.max_win.net * self.wager_cents)
+
+    def _lab_dict(self) -> dict[str, Any]:
+        """The lab's figures of :meth:`to_dict`: volatility index, return bands (exact sheets
+        only: a simulation's interval is its own), maximum win."""
+        best = self.max_win
+        top: dict[str, Any] = {
+            "outcome": best.outcome,
+            "label": best.label,
+            "pays": best.pays,
+            "net_win": _num(best.net),
+        }
+        cents = self.max_win_cents
+        if cents is not None:
+            top["amount"] = format_money(cents)
+            top["amount_cents"] = cents
+        out: dict[str, Any] = {
+            "volatility_index": {str(k): v for k, v in self.volatility_indexes.items()}
+        }
+        if self.method == "exact":
+            out["return_bands"] = [b.to_dict() for b in self.return_bands]
+        out["max_win"] = top
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (floats for display, exact fractions as ``"p/q"`` strings)."""
         exact = self.method == "exact"
@@ -183,6 +264,12 @@ class ParSheet:
                             "frequency_fraction": _frac(r.probability),
                         }
                     ),
+                    "one_in": float(r.one_in) if r.one_in is not None else None,
+                    **(
+                        {"one_in_exact": _frac(r.one_in) if r.one_in is not None else None}
+                        if exact
+                        else {}
+                    ),
                     "return": float(r.contribution),
                 }
                 for r in self.rows
@@ -192,6 +279,7 @@ class ParSheet:
             "house_edge": float(self.house_edge),
             "hit_frequency": float(self.hit_frequency),
             "standard_deviation": self.standard_deviation,
+            **self._lab_dict(),
             "paytable_sha256": self.paytable_sha256,
         }
         if self.hit_odds:
@@ -213,6 +301,14 @@ class ParSheet:
             out["progressive_stake"] = self.stake.value
             if self.increment_rate is not None:
                 out["increment_rate"] = float(self.increment_rate)
+            if self.level_rates:
+                out["increment_rates"] = {
+                    lvl.value: {
+                        "increment_rate": _opt_float(rate),
+                        "secondary_increment_rate": _opt_float(secondary),
+                    }
+                    for lvl, (rate, secondary) in self.level_rates.items()
+                }
         return out
 
 
@@ -222,6 +318,10 @@ def _frac(x: Fraction) -> str:
 
 def _num(x: Fraction) -> int | float:
     return x.numerator if x.denominator == 1 else float(x)
+
+
+def _opt_float(x: Fraction | None) -> float | None:
+    return None if x is None else float(x)
 
 
 @dataclass(frozen=True)
@@ -270,6 +370,7 @@ class Setup:
                 self.wager, self.paytable, {r.outcome: r.probability for r in rows}
             ),
             paytable_sha256=paytable_digest(self.paytable),
+            level_rates=level_rates(self.paytable),
         )
 
     @property
@@ -296,6 +397,15 @@ def increment_rate(table: Paytable) -> Fraction | None:
         if r is not None
     ]
     return sum(rates, Fraction(0)) if rates else None
+
+
+def level_rates(table: Paytable) -> dict[MeterLevel, tuple[Fraction | None, Fraction | None]]:
+    """Each progressive level's printed (increment rate, secondary increment rate), in the
+    paytable's meter order; empty for a paytable with no progressive."""
+    prog = table.progressive
+    if prog is None:
+        return {}
+    return {m.level: (m.increment_rate, m.secondary_increment_rate) for m in prog.meters}
 
 
 def resolve(

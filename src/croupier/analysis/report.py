@@ -25,6 +25,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from croupier.analysis.lab_report import (
+    band_chart_svg,
+    bands_csv,
+    bands_html,
+    breakeven_text,
+    figures_html,
+    hit_odds_text,
+    one_in_cell,
+    rates_text,
+)
 from croupier.analysis.meters import (
     MeterReturn,
     ReseedFunding,
@@ -133,6 +143,8 @@ CSV_COLUMNS = (
     "total",
     "probability",
     "probability_exact",
+    "one_in",
+    "one_in_exact",
     "return",
     "return_exact",
     "expected_return",
@@ -142,6 +154,12 @@ CSV_COLUMNS = (
     "hit_frequency",
     "hit_frequency_exact",
     "standard_deviation",
+    "vi_90",
+    "vi_95",
+    "vi_99",
+    "max_win",
+    "max_win_outcome",
+    "max_win_amount",
     "long_run_return",
     "long_run_return_exact",
     "wager_amount",
@@ -154,19 +172,23 @@ CSV_COLUMNS = (
     "increment_rate_exact",
     "increment_rates",
     "reseed_funding",
+    "hit_odds",
     "house_edge_per_total_wagered",
     "switch_rate",
 )
 """The CSV columns. Each decimal figure of an exact par sheet has its exact fraction (``p/q``)
-beside it; ``long_run_return`` is 1 + the long-run net (a progressive: meter model under the
+beside it; ``one_in`` is N of "1 in N" (a simulation's observed: rounds / hits); ``vi_90`` …
+``vi_99`` the volatility index z·SD (:mod:`croupier.analysis.confidence`); ``max_win`` the largest
+net win per unit wagered (``max_win_amount`` in money on a progressive's wager size);
+``long_run_return`` is 1 + the long-run net (a progressive: meter model under the
 reseed reading; otherwise 1 + the expected return). A progressive's meter analysis
 (:class:`~croupier.analysis.meters.MeterReturn`) fills ``return_at_meters`` (the expected net
 return per unit wagered at ``meters``), the ``breakeven_meter`` of the top award for a wager of
 ``wager_amount``, the total ``increment_rate`` and each level's (``increment_rates``,
-``"Progressive 19.75%"``) and the ``reseed_funding`` the long-run return assumes. The § 633b.4
-rows (Switch Hands, Blackjack Premium: one per kind of player, outcome ``whole-game``) fill the
-house edges and the switch rate only (their strategy engine computes in floats, so they have no
-exact fractions)."""
+``"Progressive 19.75%"``), the ``hit_odds`` of each level and the ``reseed_funding`` the long-run
+return assumes. The § 633b.4 rows (Switch Hands, Blackjack Premium: one per kind of player,
+outcome ``whole-game``) fill the house edges and the switch rate only (their strategy engine
+computes in floats, so they have no exact fractions)."""
 
 
 def parsheets_csv(
@@ -187,6 +209,7 @@ def parsheets_csv(
         exact = s.method == "exact"
         mr = by_sheet.get(id(s))
         long_run = long_run_total(s, mr, reseed) if exact else None
+        lab = _lab_columns(s)
         for r in s.rows:
             row: dict[str, object] = {
                 "wager": s.wager,
@@ -213,10 +236,13 @@ def parsheets_csv(
                 "meters": "; ".join(
                     f"{lvl.value} {format_money(c)}" for lvl, c in s.meters.items()
                 ),
+                **lab,
+                "one_in": repr(float(r.one_in)) if r.one_in is not None else "",
             }
             if exact:
                 row |= {
                     "probability_exact": _frac(r.probability),
+                    "one_in_exact": _frac(r.one_in) if r.one_in is not None else "",
                     "return_exact": _frac(r.contribution),
                     "expected_return_exact": _frac(s.expected_return),
                     "house_edge_exact": _frac(s.house_edge),
@@ -234,6 +260,26 @@ def parsheets_csv(
         for a in g.analyses:
             w.writerow([_game_row(g, a).get(c, "") for c in CSV_COLUMNS])
     return buf.getvalue()
+
+
+def _lab_columns(s: ParSheet) -> dict[str, object]:
+    """A sheet's lab figures as CSV cells (the same on each of its rows)."""
+    best = s.max_win
+    cells: dict[str, object] = {
+        lv_key: repr(v) for lv_key, v in zip(_VI_KEYS, s.volatility_indexes.values(), strict=True)
+    }
+    cells |= {
+        "max_win": _number(best.net),
+        "max_win_outcome": best.outcome,
+        "max_win_amount": format_money(s.max_win_cents) if s.max_win_cents is not None else "",
+        "increment_rates": rates_text(s),
+        "hit_odds": hit_odds_text(s),
+    }
+    return cells  # a progressive's breakeven and rates by level: MeterReturn.csv_cells
+
+
+_VI_KEYS = ("vi_90", "vi_95", "vi_99")
+"""The CSV columns of the volatility index, in the order of ``ParSheet.volatility_indexes``."""
 
 
 def _game_row(g: GameSheet, a: SwitchAnalysis) -> dict[str, object]:
@@ -510,14 +556,13 @@ def _wager_html(
         if progressive:
             total = long_run_total(s, mr, reseed)
             warning = long_run_warning(s, mr, reseed)
-            be = mr.breakeven_cents() if mr is not None else None
             flag = " <span class='warn'>⚠ above 100%</span>" if warning else ""
             if warning:
                 link = f"<a href='#{sheet_id(s)}'>{html.escape(s.paytable)}</a>"
                 warnings.append(f"{link} ({decks_phrase(s.decks or 0)}) {float(total or 0):.4%}")
             cells = (
                 f"<td>{f'{float(total):.4%}' if total is not None else '—'}{flag}</td>"
-                f"<td>{format_money(round(be)) if be is not None and be >= 0 else '—'}</td>"
+                f"<td>{breakeven_text(mr) if mr is not None else '—'}</td>"
             )
         parts.append(
             f"<tr><td><a href='#{sheet_id(s)}'>{html.escape(paytable_name(s))}</a></td>"
@@ -577,18 +622,23 @@ def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) 
     parts.append(
         f"<details open><summary>Outcomes</summary><p>{html.escape(s.convention)}</p>"
         "<table><tr><th>Outcome</th><th>Pays</th><th>Combinations</th>"
-        "<th>Probability</th><th>Return</th></tr>"
+        "<th>Probability</th><th>1 in N</th><th>Return</th></tr>"
     )
     for r in s.rows:
         parts.append(
             f"<tr><td>{html.escape(r.label)}</td><td>{html.escape(r.pays)}</td>"
             f"<td>{r.combinations if r.combinations is not None else r.hits:,}</td>"
-            f"<td>{float(r.probability):.8f}</td><td>{float(r.contribution):+.6f}</td></tr>"
+            f"<td>{float(r.probability):.8f}</td><td>{one_in_cell(r.probability)}</td>"
+            f"<td>{float(r.contribution):+.6f}</td></tr>"
         )
     parts.append(
-        f"<tr><th>Total</th><th></th><th>{s.total:,}</th><th>1.00000000</th>"
-        f"<th>{float(s.expected_return):+.6f}</th></tr></table></details></section>"
+        f"<tr><th>Total</th><th></th><th>{s.total:,}</th><th>1.00000000</th><th></th>"
+        f"<th>{float(s.expected_return):+.6f}</th></tr></table></details>"
     )
+    parts.extend(figures_html(s, mr))
+    if s.method == "exact":
+        parts.extend(bands_html(s, scoped_svg(band_chart_svg(s), f"{sheet_id(s)}-bands")))
+    parts.append("</section>")
     return parts
 
 
@@ -599,6 +649,7 @@ STYLE = (
     "th:first-child{text-align:left}details{margin:.3em 0}"
     ".warning,.warn{color:#8a1c00;font-weight:600}.status{color:#8a4b00;font-size:.8em}"
     "nav ul ul{font-size:.9em}section.sheet{border-top:1px solid #eee}"
+    "table.lab th{text-align:left}table.lab td{text-align:left}.note{font-size:.9em;color:#444}"
 )
 
 
@@ -658,7 +709,9 @@ def write_report(
     games: Sequence[GameSheet] = (),
     reseed: ReseedFunding = ReseedFunding.RESERVE,
 ) -> list[Path]:
-    """Write ``parsheets.json``, ``parsheets.csv`` and ``parsheets.html`` into ``out_dir``, and
+    """Write ``parsheets.json``, ``parsheets.csv``, ``parsheets-return-bands.csv`` (every sheet's
+    confidence bands, :func:`~croupier.analysis.lab_report.bands_csv`) and ``parsheets.html`` into
+    ``out_dir``, and
     the summary (:mod:`croupier.analysis.summary`) as ``summary.json`` and ``summary.csv``; the
     progressives' meter analysis is in the JSON and CSV as in the HTML."""
     from croupier.analysis.summary import summary_csv, summary_json, summary_rows
@@ -668,6 +721,7 @@ def write_report(
     files = {
         "parsheets.json": parsheets_json(sheets, games, reseed, meters),
         "parsheets.csv": parsheets_csv(sheets, games, reseed, meters),
+        "parsheets-return-bands.csv": bands_csv(sheets),
         "parsheets.html": parsheets_html(sheets, games, reseed, meters=meters),
         "summary.json": summary_json(rows, [g.to_dict() for g in games]) + "\n",
         "summary.csv": summary_csv(rows),
@@ -688,7 +742,8 @@ def write_sheet(
     meter: MeterReturn | None = None,
 ) -> list[Path]:
     """Write one sheet (``croupier analyze … --out DIR``) as ``STEM.json`` (``document``: what
-    ``analyze --json`` prints), ``STEM.csv`` (:func:`parsheets_csv`) and ``STEM.html`` (the
+    ``analyze --json`` prints), ``STEM.csv`` (:func:`parsheets_csv`), ``STEM-return-bands.csv``
+    (its confidence bands, :func:`~croupier.analysis.lab_report.bands_csv`) and ``STEM.html`` (the
     report of this sheet alone), ``STEM`` being :func:`sheet_stem`; ``meter``: the progressive's
     :class:`MeterReturn` (a user's paytable too).
 
@@ -700,6 +755,7 @@ def write_sheet(
     files = {
         f"{stem}.json": json.dumps(document, indent=2, ensure_ascii=False) + "\n",
         f"{stem}.csv": parsheets_csv([sheet], reseed=reseed, meters=meters),
+        f"{stem}-return-bands.csv": bands_csv([sheet]),
         f"{stem}.html": parsheets_html([sheet], reseed=reseed, title=title, meters=meters),
     }
     return _write(files, out_dir)

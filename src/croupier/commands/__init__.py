@@ -138,7 +138,14 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ),
     ),
     "meters": (
-        ("meters", "meters_checkpoint", "meters_config", "meters_events", "meters_staff"),
+        (
+            "meters",
+            "meters_checkpoint",
+            "meters_config",
+            "meters_events",
+            "meters_liability",
+            "meters_staff",
+        ),
         (
             "The progressive table game system (58 Pa. Code § 605a.7, § 605a.8): meters, "
             "linked tables, pending awards and floorperson validation, on a durable ledger."

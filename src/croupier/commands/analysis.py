@@ -60,6 +60,7 @@ from croupier.errors import (
 from croupier.operations.analysis import analyse_sheet
 from croupier.operations.presenters.arguments import meter_arg, meter_money, money
 from croupier.operations.presenters.paytables import paytable_dict, section_of, wager_dict
+from croupier.paytables import Paytable
 from croupier.units import format_money
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
 from croupier.wagers.at_table import RoundSettlement
@@ -272,12 +273,9 @@ def analyze(
     if json_out:
         print(json.dumps(d, indent=2, ensure_ascii=False))
     else:
-        _print_sheet(sheet)
-        if meters is not None:
-            out.print(_meter_summary(meters, sheet, reseed))
-        for _, text, _ in extras:
-            if text:
-                out.print(text)
+        more = [_meter_summary(meters, sheet, reseed)] if meters is not None else []
+        more += [text for _, text, _ in extras if text]
+        _print_sheet(sheet, "\n".join(more))
     if written:
         err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
 
@@ -293,7 +291,8 @@ def _meter_summary(mr: MeterReturn, sheet: ParSheet, reseed: ReseedFunding) -> s
     be = mr.breakeven_cents()
     if be is not None and be >= 0 and not mr.positive_at_seed():
         lines.append(
-            f"breakeven {mr.top.value} meter {format_money(round(be))} (other meters at their seeds)"
+            f"breakeven {mr.top.value} meter {format_money(round(be))} on a {wager} wager "
+            "(other meters at their seeds)"
         )
     elif mr.positive_at_seed():
         lines.append("the return is positive with every meter at its seed")
@@ -325,6 +324,35 @@ def _only_paytable(w: Wager, paytable: str | None) -> str:
 
 GAME_DECKS = game_store.GAME_DECKS
 """Deck counts of the whole-game § 633b.4 figures in ``croupier parsheet``."""
+
+
+def _parsheet_jobs(
+    wager_ids: list[str] | None, decks_asked: list[int] | None, paytable_files: list[Path] | None
+) -> tuple[list[tuple[Wager, Paytable, int]], list[int]]:
+    """What ``croupier parsheet`` analyses: each (wager, paytable, decks) asked for, and the deck
+    counts of the § 633b.4 whole-game figures; :class:`InputError` when nothing is offered."""
+    decks_only = set(decks_asked or ())
+    book = _book(paytable_files)
+    games_asked = {x.strip().lower() for x in wager_ids or []} & set(GAME_ANALYSES)
+    wanted = {get_wager(x).id for x in wager_ids or [] if x.strip().lower() not in games_asked}
+    jobs = [
+        (w, table, decks)
+        for w in (x.with_book(book) if paytable_files else x for x in all_wagers())
+        if not wager_ids or w.id in wanted
+        for table, decks in w.offerings()
+        if not decks_only or decks in decks_only
+    ]
+    game_decks = [
+        d
+        for d in GAME_DECKS
+        if (not wager_ids or games_asked) and (not decks_only or d in decks_only)
+    ]
+    if not jobs and not game_decks:
+        raise InputError(
+            f"no paytable of {', '.join(wager_ids or ['any wager'])} is offered with "
+            f"{' or '.join(map(str, sorted(decks_only)))} decks"
+        )
+    return jobs, game_decks
 
 
 @app.command()
@@ -368,27 +396,7 @@ def parsheet(
     _check_out_dir(out_dir)
     if json_out and csv_out:
         raise InputError("give --json or --csv, not both")
-    decks_only = set(decks_asked or ())
-    book = _book(paytable_files)
-    games_asked = {x.strip().lower() for x in wager_ids or []} & set(GAME_ANALYSES)
-    wanted = {get_wager(x).id for x in wager_ids or [] if x.strip().lower() not in games_asked}
-    jobs = [
-        (w, table, decks)
-        for w in (x.with_book(book) if paytable_files else x for x in all_wagers())
-        if not wager_ids or w.id in wanted
-        for table, decks in w.offerings()
-        if not decks_only or decks in decks_only
-    ]
-    game_decks = [
-        d
-        for d in GAME_DECKS
-        if (not wager_ids or games_asked) and (not decks_only or d in decks_only)
-    ]
-    if not jobs and not game_decks:
-        raise InputError(
-            f"no paytable of {', '.join(wager_ids or ['any wager'])} is offered with "
-            f"{' or '.join(map(str, sorted(decks_only)))} decks"
-        )
+    jobs, game_decks = _parsheet_jobs(wager_ids, decks_asked, paytable_files)
     sheets: list[ParSheet] = []
     games: list[GameSheet] = []
     figures: list[game_store.GameFigures] = []

@@ -331,6 +331,8 @@ def _pct(x: Fraction, digits: int = 4) -> str:
 def _sheet_table(sheet: ParSheet) -> Table:
     from rich.table import Table
 
+    from croupier.analysis.lab_report import one_in_cell
+
     exact = sheet.method == "exact"
     title = (
         f"{sheet.wager_name} · 58 Pa. Code § {sheet.section} · paytable {sheet.paytable} · "
@@ -343,6 +345,7 @@ def _sheet_table(sheet: ParSheet) -> Table:
     t.add_column("Pays")
     t.add_column("Combinations" if exact else "Rounds", justify="right")
     t.add_column("Probability", justify="right")
+    t.add_column("1 in" if exact else "1 in (seen)", justify="right")
     t.add_column("Return", justify="right")
     for r in sheet.rows:
         count = r.combinations if exact else r.hits
@@ -351,10 +354,52 @@ def _sheet_table(sheet: ParSheet) -> Table:
             r.pays,
             f"{count:,}",
             f"{float(r.probability):.8f}",
+            one_in_cell(r.probability),
             f"{float(r.contribution):+.6f}",
         )
     t.add_section()
-    t.add_row("Total", "", f"{sheet.total:,}", "1.00000000", f"{float(sheet.expected_return):+.6f}")
+    t.add_row(
+        "Total", "", f"{sheet.total:,}", "1.00000000", "", f"{float(sheet.expected_return):+.6f}"
+    )
+    return t
+
+
+def _lab_lines(sheet: ParSheet) -> list[str]:
+    """The volatility index at 90, 95 and 99 % with its definition (a simulation's from the
+    sample SD), and the maximum win (in money on a progressive's wager size)."""
+    from croupier.analysis.confidence import VI_NOTE
+    from croupier.analysis.lab_report import max_win_text
+
+    levels = ", ".join(f"{k}%" for k in sheet.volatility_indexes)
+    vi = " · ".join(f"{v:.4f}" for v in sheet.volatility_indexes.values())
+    sample = " (from the sample SD)" if sheet.method != "exact" else ""
+    return [
+        f"volatility index at {levels}: {vi}{sample}; {VI_NOTE}",
+        f"maximum win {max_win_text(sheet)}",
+    ]
+
+
+def _band_table(sheet: ParSheet) -> Table | None:
+    """The confidence band of the player's return after 10², …, 10⁸ rounds at 90, 95 and 99 %
+    (an exact sheet's; ``None`` for a simulation), its note as the caption."""
+    if sheet.method != "exact":
+        return None
+    from rich.table import Table
+
+    from croupier.analysis.confidence import CONFIDENCE_LEVELS
+    from croupier.analysis.lab_report import band_note, band_rows
+
+    t = Table(
+        title=f"Return to player after N rounds (expected {float(1 + sheet.expected_return):.4%})",
+        title_justify="left",
+        caption=band_note(sheet),
+        caption_justify="left",
+    )
+    t.add_column("Rounds N", justify="right")
+    for lv in CONFIDENCE_LEVELS:
+        t.add_column(f"{lv.label} band", justify="right")
+    for n, cells in band_rows(sheet):
+        t.add_row(f"{n:,}", *cells)
     return t
 
 
@@ -369,14 +414,22 @@ def _sheet_summary(sheet: ParSheet) -> str:
         parts.append(f"standard error {sheet.standard_error:.6f}")
     if sheet.meters:
         meters = ", ".join(f"{lvl.value} {format_money(c)}" for lvl, c in sheet.meters.items())
-        parts.append(f"meters {meters} on a {format_money(sheet.wager_cents or 0)} wager")
+        parts.append(
+            f"meters {meters} on a {format_money(sheet.wager_cents or 0)} wager (return there "
+            f"{_pct(1 + sheet.expected_return)} of the wager)"
+        )
     text = " · ".join(parts)
+    text += "".join(f"\n{line}" for line in _lab_lines(sheet))
     if sheet.increment_rate:
         text += (
             f"\nmeter lines valued at the meter amounts shown; the increment rate "
             f"({format_percent(sheet.increment_rate)} of each wager, paid back through the meters "
             "over the long run) is not in this house edge"
         )
+    if sheet.level_rates:
+        from croupier.analysis.lab_report import rates_text
+
+        text += f"\nincrement rates: {rates_text(sheet)}"
     for lv in sheet.hit_odds:  # each level's hit odds (N.J.A.C. 13:69D-1.52(e)(4))
         awards = "; ".join(f"{a.label} {a.odds}" for a in lv.awards)
         text += f"\nhit odds, {lv.level.value} meter: {lv.odds}" + (
@@ -387,9 +440,16 @@ def _sheet_summary(sheet: ParSheet) -> str:
     return text
 
 
-def _print_sheet(sheet: ParSheet) -> None:
+def _print_sheet(sheet: ParSheet, more: str = "") -> None:
+    """A par sheet on the terminal: its outcomes, its figures (``more``: lines of the caller's
+    after them, a progressive's meter analysis) and, exact, the return's confidence band."""
     out.print(_sheet_table(sheet))
     out.print(_sheet_summary(sheet))
+    if more:
+        out.print(more)
+    bands = _band_table(sheet)
+    if bands is not None:
+        out.print(bands)
     out.print()
 
 

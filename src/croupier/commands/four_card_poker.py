@@ -84,6 +84,30 @@ _TiePays = Annotated[
 _Premium = Annotated[
     bool, typer.Option("--premium", help="Switch Hands: the Blackjack Premium variant.")
 ]
+_Strategy = Annotated[
+    str | None,
+    typer.Option(
+        "--strategy",
+        help="Blackjack: the player's strategy, basic (total-dependent, the default: what a "
+        "player plays from the chart) or composition (composition-dependent).",
+    ),
+]
+_BlackjackPays = Annotated[
+    str | None, typer.Option("--blackjack-pays", help="Blackjack: 3:2 (default), 6:5 or 1:1.")
+]
+_Peek = Annotated[
+    bool | None,
+    typer.Option(
+        "--peek/--no-peek", help="Blackjack: the dealer peeks under an ace or a ten (--peek)."
+    ),
+]
+_Double = Annotated[
+    str | None,
+    typer.Option("--double", help="Blackjack: doubling on any two cards (any), 9-11 or 10-11."),
+]
+_Effects = Annotated[
+    bool, typer.Option("--effects", help="Blackjack: the effect of each rule on the house edge.")
+]
 _Regenerate = Annotated[
     bool,
     typer.Option(
@@ -117,9 +141,15 @@ def strategy(
     surrender: _Surrender = False,
     tie_pays: _TiePays = False,
     premium: _Premium = False,
+    bj_strategy: _Strategy = None,
+    blackjack_pays: _BlackjackPays = None,
+    peek: _Peek = None,
+    double: _Double = None,
+    effects: _Effects = False,
 ) -> None:
     """The optimal strategy of a game: Four Card Poker's Ante/Play rule with its exact figures;
-    Blackjack's basic-strategy chart and house edge; the Switch Hands decision chart."""
+    Blackjack's house edge by rule set (basic or composition-dependent strategy), its
+    basic-strategy chart and the effect of each rule; the Switch Hands decision chart."""
     rules = [
         *(["--decks", str(decks)] if decks is not None else []),
         *(["--h17"] if h17 else []),
@@ -130,6 +160,11 @@ def strategy(
         *(["--surrender"] if surrender else []),
         *(["--tie-pays"] if tie_pays else []),
         *(["--premium"] if premium else []),
+        *(["--strategy", bj_strategy] if bj_strategy is not None else []),
+        *(["--blackjack-pays", blackjack_pays] if blackjack_pays is not None else []),
+        *([] if peek is None else ["--peek" if peek else "--no-peek"]),
+        *(["--double", double] if double is not None else []),
+        *(["--effects"] if effects else []),
     ]
     other = GAME_STRATEGIES.get(game.strip().lower())
     if other is not None:

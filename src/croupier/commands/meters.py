@@ -51,7 +51,7 @@ from croupier.errors import (
     LedgerKeyError,
     one_line,
 )
-from croupier.operations.progressives import reconcile_progressives
+from croupier.operations.progressives import REPORT_READER, check_reader, reconcile_progressives
 from croupier.operations.rounds import settle_on_ledger
 from croupier.progressive import (
     EnvyRule,
@@ -722,6 +722,7 @@ def _kept_said(report: Any, ledger: Ledger, accepted: bool) -> str:
 @meters_app.command()
 def report(
     ctx: typer.Context,
+    as_name: AsUser,
     name: Annotated[str | None, typer.Option("--name", help="Only this progressive.")] = None,
     start: Annotated[
         str | None, typer.Option("--from", help="Start of the period (ISO date/time, UTC).")
@@ -734,15 +735,19 @@ def report(
     ] = ReportFormat.TEXT,
     db: DbOpt = None,
     json_out: JsonOut = False,
+    password_file: PasswordFile = None,
 ) -> None:
     """Reconcile each progressive and level over a period (a shift, a day, a month; § 605a.7(a)):
     opening meter, contributions, awards from the meter, resets, adjustments, closing meter —
     the balance equation checked — and the same for the reserve; paid by the table and by an
-    attendant. Exit 2 (error) if a level does not balance."""
+    attendant. A pit manager or above, accounting or an auditor (--as), as GET
+    /reconciliation. Exit 2 (error) if a level does not balance."""
     lo, hi = parse_time(start, "--from"), parse_time(end, "--to")
     from croupier.progressive.report import check_period
 
     check_period(lo, hi)
     with _ledger(ctx, db) as ledger:
+        who = login(ledger, as_name, password_file)
+        check_reader(who, REPORT_READER, "reading the reconciliation")
         recs = reconcile_progressives(ledger, name, lo, hi)
     write_report(recs, lo, hi, ReportFormat.JSON if json_out else fmt)

@@ -1,9 +1,14 @@
 """Blackjack strategy and the § 633b.4 games (Switch Hands, Blackjack Premium).
 
-``croupier strategy blackjack --decks 6 --s17 [--surrender] [--json]`` prints the basic-strategy
-chart of a rule set and the house edge of plain Blackjack; ``croupier strategy switch-hands
---decks 6 [--tie-pays]`` the switch decision chart; ``croupier analyze switch-hands --decks 6`` and
-``croupier analyze blackjack-premium`` the house edges of 58 Pa. Code § 633b.4.
+``croupier strategy blackjack --decks 6 --s17 [--surrender] [--strategy basic|composition]
+[--blackjack-pays 3:2|6:5|1:1] [--peek|--no-peek] [--double any|9-11|10-11] [--effects] [--json]``
+prints a rule set's house edge under the strategy named (:mod:`croupier.analysis.blackjack_exact`,
+through :mod:`croupier.operations.blackjack`), the basic-strategy chart of two-card hands (read
+off the older composition-dependent engine, :mod:`croupier.analysis.blackjack_strategy`, which
+models the peek only) and, with ``--effects``, each rule's change to the house edge;
+``croupier strategy switch-hands --decks 6 [--tie-pays]`` the switch decision chart;
+``croupier analyze switch-hands --decks 6`` and ``croupier analyze blackjack-premium`` the house
+edges of 58 Pa. Code § 633b.4.
 """
 
 from __future__ import annotations
@@ -78,53 +83,162 @@ def _parse(parser: _Parser, args: list[str]) -> argparse.Namespace | None:
     return ns
 
 
+_BLACKJACK_HELP = (
+    _RULES_HELP + ", --strategy basic (default) | composition, --blackjack-pays 3:2 | 6:5 | 1:1, "
+    "--peek (default) | --no-peek, --double any | 9-11 | 10-11, --effects (the effect of each "
+    "rule)"
+)
+
+
+def _blackjack_parser() -> _Parser:
+    p = _rules_parser("croupier strategy blackjack")
+    p.add_argument("--strategy", default=None)
+    p.add_argument("--blackjack-pays", default="3:2")
+    peek = p.add_mutually_exclusive_group()
+    peek.add_argument("--peek", dest="peek", action="store_true", default=True)
+    peek.add_argument("--no-peek", dest="peek", action="store_false")
+    p.add_argument("--double", default="any")
+    p.add_argument("--effects", action="store_true")
+    return p
+
+
 def blackjack_strategy(args: list[str], json_out: bool) -> None:
-    """``croupier strategy blackjack``: the basic-strategy chart and the house edge."""
-    ns = _parse(_rules_parser("croupier strategy blackjack"), args)
-    if ns is None:
+    """``croupier strategy blackjack``: a rule set's house edge under the strategy named (basic
+    by default), the basic-strategy chart and, with ``--effects``, the effect of each rule."""
+    parser = _blackjack_parser()
+    try:
+        ns = parser.parse_args(args)
+    except argparse.ArgumentError as exc:
+        raise InputError(f"{parser.prog}: {exc}") from None
+    if ns.help:
+        out.print(f"{parser.prog} [OPTIONS]\n{_BLACKJACK_HELP}")
         return
-    from croupier.analysis.blackjack_strategy import basic_strategy_chart, game_value
+    from croupier.operations.blackjack import SECTIONS, play_rules, strategy_of
+
+    strategy = strategy_of(ns.strategy)
+    rules = play_rules(
+        ns.decks,
+        ns.h17,
+        ns.das,
+        ns.split_hands,
+        ns.resplit_aces,
+        ns.hit_split_aces,
+        ns.surrender,
+        peek=ns.peek,
+        blackjack_pays=ns.blackjack_pays,
+        double=ns.double,
+    )
+    doc: dict[str, Any] = {"game": "blackjack", "sections": SECTIONS}
+    doc.update(_figures(rules, strategy, ns.effects, json_out))
+    rows = _chart(rules)
+    if rows is not None:
+        doc["chart"] = rows
+    if json_out:
+        doc = {k: doc[k] for k in _ORDER if k in doc}
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    _print_blackjack(doc)
+
+
+_ORDER = (
+    "game",
+    "sections",
+    "rules",
+    "rule_set",
+    "house_edge",
+    "strategy",
+    "strategy_description",
+    "chart",
+    "effects",
+)
+
+
+def _figures(rules: PlayRules, strategy: Any, effects: bool, quiet: bool) -> dict[str, Any]:
+    """The house edge (and with ``effects`` the effects table), a progress bar on a terminal."""
+    from croupier.commands.common import _progress
+    from croupier.operations.blackjack import effects_document, house_edge_document
+
+    with _progress(disable=quiet) as progress:
+        task = progress.add_task(f"Blackjack · {strategy.value} strategy", total=1)
+
+        def step(done: int, total: int, what: str) -> None:
+            progress.update(task, completed=done, total=total, description=what)
+
+        if effects:
+            return effects_document(rules, strategy, progress=step)
+        doc = house_edge_document(rules, strategy)
+        progress.update(task, completed=1)
+        return doc
+
+
+def _chart(rules: PlayRules) -> list[dict[str, Any]] | None:
+    """The basic-strategy chart of two-card hands, read off the composition-dependent engine
+    of :mod:`croupier.analysis.blackjack_strategy` (``None`` without the peek, which that engine
+    does not model)."""
+    if not rules.table.peek:
+        return None
+    from croupier.analysis.blackjack_strategy import basic_strategy_chart
     from croupier.analysis.switch_hands import UPCARDS
 
-    rules = _rules(ns)
-    rows = basic_strategy_chart(rules)
-    edge = game_value(rules).house_edge
-    if json_out:
-        doc = {
-            "game": "blackjack",
-            "sections": ["58 Pa. Code § 633a.9", "§ 633a.10", "§ 633a.11"],
-            "rules": rules.describe(),
-            "house_edge": edge,
-            "strategy": "composition-dependent on each hand; chart is total-dependent",
-            "chart": [
-                {
-                    "kind": r.kind,
-                    "hand": r.label,
-                    "actions": {u: r.actions[u].value for u in UPCARDS},
-                    "ev": {u: {a.value: v for a, v in r.values[u].items()} for u in UPCARDS},
-                }
-                for r in rows
-            ],
+    return [
+        {
+            "kind": r.kind,
+            "hand": r.label,
+            "actions": {u: r.actions[u].value for u in UPCARDS},
+            "ev": {u: {a.value: v for a, v in r.values[u].items()} for u in UPCARDS},
         }
-        print(json.dumps(doc, indent=2))
-        return
-    table = Table(title=f"Blackjack basic strategy · {rules.describe()}")
-    table.add_column("Hand")
-    for u in UPCARDS:
-        table.add_column(u, justify="center")
-    kind = ""
-    for r in rows:
-        if r.kind != kind and kind:
-            table.add_section()
-        kind = r.kind
-        table.add_row(r.label, *(r.actions[u].letter for u in UPCARDS))
-    out.print(table)
+        for r in basic_strategy_chart(rules)
+    ]
+
+
+_LETTERS = {"stand": "S", "hit": "H", "double": "D", "split": "P", "surrender": "R"}
+
+
+def _print_blackjack(doc: dict[str, Any]) -> None:
+    """The text form: the chart, the house edge and strategy, the effects table."""
+    from croupier.analysis.switch_hands import UPCARDS
+
+    chart = doc.get("chart")
+    if chart is not None:
+        table = Table(title=f"Blackjack basic strategy · {doc['rules']}")
+        table.add_column("Hand")
+        for u in UPCARDS:
+            table.add_column(u, justify="center")
+        kind = ""
+        for r in chart:
+            if r["kind"] != kind and kind:
+                table.add_section()
+            kind = r["kind"]
+            table.add_row(r["hand"], *(_LETTERS[r["actions"][u]] for u in UPCARDS))
+        out.print(table)
+        out.print(
+            "S stand · H hit · D double (hit if not allowed) · P split · R surrender; the play "
+            "with the best EV given no dealer Blackjack (after the peek), averaged over the "
+            "two-card hands of each total"
+        )
+    else:
+        out.print(f"Blackjack · {doc['rules']}")
+        out.print("(no chart without the peek: the chart's engine models the peek only)")
     out.print(
-        "S stand · H hit · D double (hit if not allowed) · P split · R surrender; the play with "
-        "the best EV given no dealer Blackjack (after the peek), averaged over the two-card "
-        "hands of each total"
+        f"house edge {doc['house_edge'] * 100:.4f}% of the initial wager · {doc['strategy']} "
+        f"strategy ({doc['strategy_description']}) · every round from a full shoe (no cut card)"
     )
-    out.print(f"house edge {edge * 100:.4f}% (optimal play of every hand, full shoe)")
+    effects = doc.get("effects")
+    if effects is None:
+        return
+    table = Table(title=f"The effect of each rule · {doc['strategy']} strategy")
+    table.add_column("Rule")
+    table.add_column("Variation")
+    table.add_column("House edge", justify="right")
+    table.add_column("Change", justify="right")
+    table.add_row("base", "the rules above", f"{doc['house_edge'] * 100:.4f}%", "")
+    table.add_section()
+    for e in effects:
+        table.add_row(
+            e["rule"], e["label"], f"{e['house_edge'] * 100:.4f}%", f"{e['change'] * 100:+.4f}"
+        )
+    out.print(table)
+    out.print("change: percentage points of the initial wager (+ costs the player)")
 
 
 def switch_strategy(args: list[str], json_out: bool) -> None:

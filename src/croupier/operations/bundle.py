@@ -29,7 +29,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from croupier.analysis.confidence import CONFIDENCE_LEVELS
 from croupier.analysis.evidence import (
     Evidence,
     ReturnInterval,
@@ -37,6 +36,7 @@ from croupier.analysis.evidence import (
     simulation_evidence,
     write_evidence,
 )
+from croupier.analysis.lab_report import figures_html, one_in_cell
 from croupier.analysis.meters import ReseedFunding
 from croupier.analysis.provenance import command_line, file_sha256, software
 from croupier.analysis.report import write_sheet
@@ -295,15 +295,6 @@ def _cover_html(
         ("Command", f"<code>{e(manifest['command'])}</code>"),
         ("Created", e(manifest["created"])),
     ]
-    vi = " · ".join(f"{lv.label} {sheet.standard_deviation * lv.z:.4f}" for lv in CONFIDENCE_LEVELS)
-    figures = [
-        ("House edge", f"{float(sheet.house_edge):.6%}"),
-        ("Expected return", f"{float(sheet.expected_return):+.6f} per unit"),
-        ("Hit frequency", f"{float(sheet.hit_frequency):.6%}"),
-        ("Standard deviation", f"{sheet.standard_deviation:.6f} per unit"),
-        ("Volatility index (z·SD)", e(vi)),
-        ("Deals counted", f"{sheet.total:,}"),
-    ]
     parts = [
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>",
         f"<title>croupier report bundle: {e(sheet.wager)} {e(sheet.paytable)}, "
@@ -311,8 +302,12 @@ def _cover_html(
         f"<h1>Math report: {e(sheet.wager_name)}, paytable {e(sheet.paytable)}, "
         f"{e(decks_phrase(sheet.decks or 0))}</h1>",
         "<section><h2>What was analysed</h2><table>" + _rows(what) + "</table></section>",
-        "<section><h2>Exact figures</h2><table>" + _rows(figures) + "</table>"
-        "<p>Every outcome's count, probability, 1 in N and share of the return: "
+        "<section><h2>Exact figures</h2>"
+        + "".join(figures_html(sheet, analysed.meter))
+        + f"<p>{e(sheet.convention[:1].upper() + sheet.convention[1:])}: "
+        f"{sheet.total:,} deals counted.</p>"
+        + _outcomes_html(analysed)
+        + "<p>Every outcome's count, probability, 1 in N and share of the return: "
         + _links(manifest, "parsheet/")
         + "</p></section>",
     ]
@@ -344,6 +339,24 @@ def _cover_html(
         "</body></html>",
     ]
     return "\n".join(parts)
+
+
+def _outcomes_html(analysed: AnalysedSheet) -> str:
+    """Every outcome's pay, count, probability, 1 in N and share of the return."""
+    e = html.escape
+    head = "".join(
+        f"<th>{h}</th>"
+        for h in ("Outcome", "Pays", "Combinations", "Probability", "1 in", "Return")
+    )
+    body = "".join(
+        f"<tr><td>{e(r.label)}</td><td>{e(r.pays)}</td>"
+        f"<td class='num'>{r.combinations or 0:,}</td>"
+        f"<td class='num'>{float(r.probability):.8f}</td>"
+        f"<td class='num'>{one_in_cell(r.probability)}</td>"
+        f"<td class='num'>{float(r.contribution):+.6f}</td></tr>"
+        for r in analysed.sheet.rows
+    )
+    return f"<table><tr>{head}</tr>{body}</table>"
 
 
 def _interval(iv: ReturnInterval) -> tuple[str, str]:

@@ -1,6 +1,7 @@
 """Progressive use cases both interfaces orchestrate alike: reconfiguring a suspended progressive,
 reconciling progressives over a period (§ 605a.7; NY 9 NYCRR 5321.18(b)(4), N.J.A.C.
-13:69E-1.39C) and reading the controller's significant events (GLI-13; N.J.A.C. 13:69D-1.52).
+13:69E-1.39C), what the house owes on them (the liability report) and each table's contributions,
+and reading the controller's significant events (GLI-13; N.J.A.C. 13:69D-1.52).
 
 A use case that is one ledger method call — validating or voiding an award
 (:meth:`Ledger.validate <croupier.progressive.Ledger.validate>`, :meth:`Ledger.void_award
@@ -18,9 +19,35 @@ from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
+from croupier.errors import AuthorizationError
 from croupier.paytables import MeterLevel
-from croupier.progressive import EventKind, Ledger, LedgerEvent
-from croupier.progressive.report import Reconciliation
+from croupier.progressive import EventKind, Ledger, LedgerEvent, Role, StaffMember
+from croupier.progressive.by_table import TableContributions, contributions_by_table
+from croupier.progressive.liability import Liability, liability
+from croupier.progressive.report import Reconciliation, reconcile
+
+REPORT_READER = Role.PIT_MANAGER
+"""Who reads a financial report (the reconciliation, the liability, the contributions by table,
+the hold report): a pit manager or above in the pit, accounting and an auditor — over HTTP and
+on the command line alike (docs/interpretations.md, *Who reads the money*)."""
+
+SLIP_READER = Role.FLOORPERSON
+"""Who prints a hand-pay slip: who validates an award, a floorperson or above (§ 633b.2(h)(3)),
+and accounting and an auditor, who read what a pit manager reads."""
+
+
+def check_reader(member: StaffMember, needed: Role, what: str, section: str = "605a.7") -> None:
+    """:class:`~croupier.errors.AuthorizationError` citing ``section`` unless ``member`` reads
+    what a ``needed`` reads (:meth:`Role.may_read
+    <croupier.progressive.Role.may_read>`): the command line's check, before anything is looked
+    up, of the rule the service's route dependency makes."""
+    r = member.role
+    if not r.may_read(needed):
+        only = " (a role that reads and changes nothing)" if r.read_only else ""
+        raise AuthorizationError(
+            f"{member.name} is {r.said}{only}; {what} needs {needed.who_may(reading=True)}",
+            section=section,
+        )
 
 
 def reconfigure_progressive(
@@ -69,7 +96,45 @@ def reconcile_progressives(
     return [ledger.reconcile(n, start, end) for n in names]
 
 
-__all__ = ["reconcile_progressives", "reconfigure_progressive"]
+def liability_reports(
+    ledger: Ledger, name: str | None, start: datetime | None, end: datetime | None
+) -> list[tuple[Liability, Reconciliation]]:
+    """The liability (:func:`~croupier.progressive.liability.liability`) over ``[start, end)``
+    of progressive ``name``, else of every progressive in the ledger's order, each with its
+    reconciliation over the same period, replayed from the same read of the log — what the
+    report checks the liability against (:func:`~croupier.progressive.liability.agrees`). The
+    caller checks the period first."""
+    out = []
+    for n in [name] if name else ledger.names():
+        defn = ledger.definition(n)
+        events = [(e.event, e.created_at) for e in ledger.history(n)]
+        out.append((liability(defn, events, start, end), reconcile(defn, events, start, end)))
+    return out
+
+
+def table_contributions(
+    ledger: Ledger, name: str | None, start: datetime | None, end: datetime | None
+) -> list[TableContributions]:
+    """Each table's contributions over ``[start, end)`` to progressive ``name``, else to every
+    progressive in the ledger's order (:func:`~croupier.progressive.by_table.contributions_by_table`).
+    The caller checks the period first."""
+    out: list[TableContributions] = []
+    for n in [name] if name else ledger.names():
+        events = [(e.event, e.created_at) for e in ledger.history(n)]
+        out.extend(contributions_by_table(ledger.definition(n), events, start, end))
+    return out
+
+
+__all__ = [
+    "REPORT_READER",
+    "SLIP_READER",
+    "check_reader",
+    "liability_reports",
+    "reconcile_progressives",
+    "reconfigure_progressive",
+    "significant_events",
+    "table_contributions",
+]
 
 
 def significant_events(

@@ -140,6 +140,7 @@ def event_dict(e: LedgerEvent) -> dict[str, Any]:
         "reserve_delta_micros": ev.delta.reserve,
         "held_delta_micros": ev.delta.held,
         "amount_cents": ev.amount_cents,
+        "amount": None if ev.amount_cents is None else format_money(ev.amount_cents),
         "by": ev.actor,
         "role": ev.actor_role,
         "detail": dict(ev.detail),

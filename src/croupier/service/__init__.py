@@ -11,7 +11,8 @@ out an application:
   step posted to the round state machine), ``progressives`` (the progressive controller, its
   awards and significant events: ``croupier meters``), ``progressive_config`` (suspend, resume,
   reconfigure, the reconciliation report), ``checkpoints``, ``staff``, ``simulations`` (jobs
-  with progress), ``eor`` (count analysis) and ``docs`` (``/docs`` without a CDN). The web page
+  with progress), ``eor`` (count analysis), ``blackjack`` (house edge by rule set, the effect
+  of each rule; open) and ``docs`` (``/docs`` without a CDN). The web page
   is :mod:`~croupier.service.web`'s.
 * :mod:`~croupier.service.dependencies` — what a route depends on, in one place: who asks
   (a token and a role), the ledger and engines it acts on, and a request's ``Idempotency-Key``

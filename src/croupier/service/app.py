@@ -36,7 +36,7 @@ from croupier.environment import env_int
 from croupier.errors import CroupierError, InputError
 from croupier.inputs import MAX_NESTING, parse_json
 from croupier.progressive import Ledger, default_url
-from croupier.service import openapi, store, text, web
+from croupier.service import openapi, store, streaming, text, web
 from croupier.service.committer import Committer
 from croupier.service.common import ENV_CRASH_AT, kill_now
 from croupier.service.forwarded import TrustedProxies
@@ -52,9 +52,12 @@ from croupier.service.problems import (
 )
 from croupier.service.query import known_query
 from croupier.service.routes import (
+    blackjack,
     checkpoints,
     docs,
     eor,
+    events,
+    liability,
     progressive_config,
     progressives,
     reading,
@@ -388,6 +391,7 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
 
         app.state.committer = Committer(ledger.engine, before_commit)
         app.state.jobs = JobRunner.from_env(ledger.engine)  # simulations: processes of their own
+        streaming.stopping.clear()  # this app's event streams run until it stops
         if cfg.freeze_startup:
             gc.collect()
             gc.freeze()  # what starting made lives as long as the process (ServiceConfig)
@@ -430,10 +434,13 @@ def create_app(config: ServiceConfig | None = None) -> FastAPI:
         tables,
         progressives,
         progressive_config,
+        liability,
         checkpoints,
         staff,
         simulations,
         eor,
+        blackjack,
+        events,
     ):
         app.include_router(module.router)
     web.mount(app)  # the page at / (croupier.service.web)

@@ -55,6 +55,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol, RequestResp
 
 from croupier.environment import env_int
 from croupier.service.problems import MEDIA_TYPE, PROBLEM_BASE
+from croupier.service.streaming import begin_shutdown
 
 ENV_HEADER_TIMEOUT = "CROUPIER_HEADER_TIMEOUT"
 ENV_LIMIT_CONCURRENCY = "CROUPIER_LIMIT_CONCURRENCY"
@@ -189,6 +190,13 @@ class HeadTimeoutProtocol(HttpToolsProtocol):
         self._disarm_head()
         self._disarm_body()
         super().connection_lost(exc)
+
+    def shutdown(self) -> None:
+        """uvicorn stopping (SIGTERM, SIGINT): every event stream of the process ends at its
+        next poll (:func:`croupier.service.streaming.begin_shutdown`) — uvicorn waits for the
+        requests in progress, and a stream would never end by itself."""
+        begin_shutdown()
+        super().shutdown()
 
     def data_received(self, data: bytes) -> None:
         if self._awaiting_head:  # the first bytes of the next request: its head is timed

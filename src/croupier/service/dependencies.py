@@ -32,6 +32,7 @@ from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy import Engine
 
 from croupier.errors import AuthenticationError, AuthorizationError
+from croupier.operations.progressives import REPORT_READER
 from croupier.progressive import Ledger, Role, StaffMember
 from croupier.service import idempotency
 from croupier.service.auth import check_token
@@ -86,7 +87,7 @@ def require(
     return dependency
 
 
-REPORTS = Role.PIT_MANAGER
+REPORTS = REPORT_READER
 """Who reads a financial report or export (the reconciliation, the hold report, the handle and
 hold summary): a pit manager or above in the pit, accounting and an auditor
 (docs/interpretations.md, *Who reads the money*)."""

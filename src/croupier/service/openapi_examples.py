@@ -236,6 +236,11 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             "2026-12-01T06:00, 2026-12-01T14:00:00Z)",
         ),
     },
+    ("get", "/awards/{award_id}/slip"): {
+        "404": Example("No award by that id", "LedgerLookupError", "no award 3"),
+    },
+    ("get", "/liability"): {"404": _NO_PROGRESSIVE},
+    ("get", "/contributions"): {"404": _NO_PROGRESSIVE},
     ("post", "/awards/{award_id}/validate"): {
         "403": Example(
             "A dealer validating (whether the award exists or not)",
@@ -473,6 +478,23 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
             "InputError",
             "the unit parameter must be an amount in dollars (at most $999,999,999.99, at most "
             "two decimals), e.g. 12345.67, not 'abc'",
+        ),
+    },
+    ("get", "/blackjack/house-edge"): {
+        "422": Example(
+            "Re-split aces with two hands at most",
+            "RulesError",
+            "re-splitting aces needs split hands of 3 or more, not 2 (58 Pa. Code § 633a.11)",
+            "633a.11",
+        ),
+    },
+    ("get", "/blackjack/effects"): {
+        "422": Example(
+            "?only= names no variation of the rules",
+            "InputError",
+            "no variation 'x' of these rules (variations: decks-2, decks-4, decks-6, decks-8, "
+            "double-10-11, double-9-11, h17, hit-split-aces, no-das, no-peek, pays-1:1, "
+            "pays-6:5, split-3, split-4, surrender)",
         ),
     },
     ("get", "/parsheet.csv"): {

@@ -31,21 +31,25 @@ TAGS: dict[str, str] = {
     "auth": "Logging in and out: a staff member's bearer token (`POST /token`).",
     "health": "Whether the service and its database answer.",
     "reading": "What croupier offers, open to anyone: the wagers, the paytables printed in the "
-    "regulation, a wager's exact par sheet and its count analysis (effect of removal).",
+    "regulation, a wager's exact par sheet and its count analysis (effect of removal), "
+    "Blackjack's house edge by rule set and the effect of each rule.",
     "rounds": "Round files settled and stored, and the stored rounds read back.",
     "tables": "Open tables: a round dealt step by step, each step checked as it is posted.",
     "progressives": "The progressive controller: progressives, their levels, the tables linked "
     "to them, adjustments, suspension and reconfiguration.",
-    "awards": "Progressive awards: listed, validated by a floorperson, or voided.",
+    "awards": "Progressive awards: listed, validated by a floorperson, or voided, and each "
+    "one's hand-pay slip.",
     "ledger": "The controller's ledger: its significant events, a full verification of its "
     "chain, and signed checkpoints of its head.",
     "reports": "What the stored rounds add up to: the hold by wager, the hold report against "
-    "the par sheets, and the progressives' reconciliation.",
+    "the par sheets, and the progressives' reconciliation, liability and contributions by table.",
     "staff": "The staff store: members, roles and credentials.",
     "simulations": "Simulation jobs, run in the server's own processes.",
+    "events": "The live event stream (Server-Sent Events): awards, meters, suspensions as "
+    "they happen, and the signs' display feed.",
     "problems": "What an RFC 9457 problem type means (a problem's `type` resolved).",
     "pages": "The web page's HTML views (the par-sheet explorer, the comparison, the count "
-    "analysis, the designer, the pit's and the dealer's screens).",
+    "analysis, the designer, the Blackjack calculator, the pit's and the dealer's screens).",
     "exports": "Downloads: a par sheet or the paytable comparison as CSV, a designed paytable "
     "as TOML.",
 }
@@ -59,6 +63,8 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/paytables"): Operation("listPaytables", "reading"),
     ("get", "/parsheets/{wager}"): Operation("getParsheet", "reading"),
     ("get", "/eor/{wager}"): Operation("getCountAnalysis", "reading"),
+    ("get", "/blackjack/house-edge"): Operation("getBlackjackHouseEdge", "reading"),
+    ("get", "/blackjack/effects"): Operation("getBlackjackRuleEffects", "reading"),
     ("post", "/rounds/settle"): Operation("settleRound", "rounds"),
     ("get", "/rounds"): Operation("listRounds", "rounds"),
     ("get", "/rounds/{table}/{round_id}"): Operation("getRound", "rounds"),
@@ -82,12 +88,15 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("get", "/awards"): Operation("listAwards", "awards"),
     ("post", "/awards/{award_id}/validate"): Operation("validateAward", "awards"),
     ("post", "/awards/{award_id}/void"): Operation("voidAward", "awards"),
+    ("get", "/awards/{award_id}/slip"): Operation("getAwardSlip", "awards"),
     ("get", "/significant-events"): Operation("listSignificantEvents", "ledger"),
     ("get", "/verify"): Operation("verifyLedger", "ledger"),
     ("get", "/checkpoint"): Operation("getCheckpoint", "ledger"),
     ("get", "/rounds/summary"): Operation("getRoundSummary", "reports"),
     ("get", "/hold-report"): Operation("getHoldReport", "reports"),
     ("get", "/reconciliation"): Operation("getReconciliation", "reports"),
+    ("get", "/liability"): Operation("getLiability", "reports"),
+    ("get", "/contributions"): Operation("getContributions", "reports"),
     ("get", "/staff"): Operation("listStaff", "staff"),
     ("post", "/staff"): Operation("addStaff", "staff"),
     ("delete", "/staff/{name}"): Operation("removeStaff", "staff"),
@@ -95,11 +104,14 @@ OPERATIONS: dict[tuple[str, str], Operation] = {
     ("post", "/staff/{name}/credential"): Operation("changeCredential", "staff"),
     ("post", "/simulations"): Operation("startSimulation", "simulations"),
     ("get", "/simulations/{job}"): Operation("getSimulation", "simulations"),
+    ("get", "/events"): Operation("streamEvents", "events"),
+    ("get", "/events/display"): Operation("streamDisplay", "events"),
     ("get", "/problems/{kind}"): Operation("getProblemType", "problems"),
     ("get", "/"): Operation("showExplorer", "pages"),
     ("get", "/compare"): Operation("showComparison", "pages"),
     ("get", "/eor"): Operation("showCountAnalysis", "pages"),
     ("get", "/designer"): Operation("showDesigner", "pages"),
+    ("get", "/blackjack"): Operation("showBlackjackCalculator", "pages"),
     ("get", "/pit"): Operation("showPit", "pages"),
     ("get", "/dealer"): Operation("showDealer", "pages"),
     ("get", "/parsheet.csv"): Operation("exportParsheetCsv", "exports"),

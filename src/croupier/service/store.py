@@ -28,6 +28,7 @@ The migrations (Alembic) are in ``croupier/service/migrations``; their version t
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -213,3 +214,24 @@ def run_env() -> None:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": _ADVISORY_LOCK})
         context.run_migrations()
+
+
+def stored_cards(engine: Engine, table: str, ledger_round: str) -> str | None:
+    """The cards of the round the service stored for the ledger's round ``ledger_round``
+    (``TABLE/ROUND``, :func:`~croupier.table.progressive.ledger_round_id_of`) at ``table``, as
+    its settlement's ``cards`` text; ``None`` when the service stored no such round — a round
+    fed by ``croupier settle --progressive``, or a database the service never served (no
+    ``service_rounds`` table): what a hand-pay slip prints as the award's cards."""
+    prefix = f"{table}/"
+    if not ledger_round.startswith(prefix) or not sa.inspect(engine).has_table(rounds.name):
+        return None
+    with engine.connect() as conn:
+        document = conn.execute(
+            sa.select(rounds.c.document).where(
+                rounds.c.table_id == table, rounds.c.round_id == ledger_round[len(prefix) :]
+            )
+        ).scalar()
+    if document is None:
+        return None
+    cards = json.loads(document).get("cards")
+    return cards if isinstance(cards, str) else None

@@ -629,7 +629,7 @@ class Wager(ABC):
         prog = paytable.progressive
         if prog is None or amount_cents in prog.wager_cents:
             return
-        sizes = " or ".join(f"${c / 100:g}" for c in prog.wager_cents)
+        sizes = " or ".join(format_money(c) for c in prog.wager_cents)
         in_section = any(
             t.progressive is not None and amount_cents in t.progressive.wager_cents
             for t in self.book.for_section(self.spec.section)

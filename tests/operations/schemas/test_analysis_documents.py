@@ -24,7 +24,8 @@ CASES: list[tuple[str, list[str]]] = [
     ("analyze-game", ["analyze", "switch-hands", "-d", "6"]),
     ("analyze-game", ["analyze", "blackjack-premium"]),
     ("strategy", ["strategy", "four-card-poker"]),
-    ("strategy", ["strategy", "blackjack", "--decks", "6", "--s17"]),
+    ("strategy", ["strategy", "blackjack", "--decks", "1", "--strategy", "composition"]),
+    ("strategy", ["strategy", "blackjack", "-d", "1", "--no-peek", "--double", "10-11"]),
     ("strategy", ["strategy", "switch-hands", "--decks", "6"]),
 ]
 

@@ -231,6 +231,12 @@ def test_the_explorer_shows_the_perfect_pairs_8_deck_sheet(
     expect(page.locator(".citation")).to_contain_text("633b.1(f)")
     expect(page.locator(".citation")).to_contain_text("each physical card distinct")
     assert page.locator("#chart-return").bounding_box()["height"] > 100  # Chart.js drew it
+    # the lab's figures (issue 30): VI = z·SD at 95 % (z = 1.959964), SD by hand from the counts
+    pays = {perfect: 25, coloured: 12, mixed: 6, loses: -1}
+    sd = math.sqrt(Fraction(sum(n * x * x for n, x in pays.items()), deals) - edge**2)
+    expect(page.locator("#vi-95")).to_have_text(f"{1.959964 * sd:.4f}")
+    expect(page.locator("#bands tbody tr")).to_have_count(7)  # 10² … 10⁸ rounds
+    assert page.locator("#chart-bands").bounding_box()["height"] > 100
     csv = httpx.get(server.base + page.locator("#dl-csv").get_attribute("href"), timeout=60)
     assert csv.status_code == 200 and str(perfect) in csv.text
     js = httpx.get(server.base + page.locator("#dl-json").get_attribute("href"), timeout=60)
@@ -635,3 +641,26 @@ def test_a_step_whose_answer_was_lost_is_placed_once(server: Server, page: Any) 
     page.get_by_role("button", name="No more bets").click()
     expect(page.locator("#round-phase")).to_have_text("no more bets")
     assert len(keys) == 3 and keys[2] != keys[0]
+
+
+def test_the_blackjack_calculator_shows_both_strategies_and_a_rules_effect(
+    server: Server, page: Any, tmp_path: Path
+) -> None:
+    # 1 deck, S17, split to 2 hands, late surrender, otherwise PA's defaults (a second a rule
+    # set): Hoppe's exact single-deck figures (tests/blackjack_rules_reference.py) put 1 deck
+    # S17 with surrender at -0.161 % basic and -0.205 % composition-dependent with 4 hands;
+    # splitting to 2 hands costs about 0.03 points (Hoppe's 1-deck H17 figures, 0.041 - 0.013)
+    expect = sync_api.expect
+    page.goto(server.base + "/blackjack")
+    page.get_by_label("Decks", exact=True).select_option("1")
+    page.get_by_label("Split to", exact=True).select_option("2")
+    page.get_by_label("Late surrender", exact=True).check()
+    page.get_by_role("button", name="Compute the house edge").click()
+    basic, composition = page.locator("#edge-basic"), page.locator("#edge-composition")
+    expect(composition).to_contain_text("%", timeout=120_000)
+    b = float(basic.inner_text().rstrip("%"))
+    c = float(composition.inner_text().rstrip("%"))
+    assert -0.161 + 0.01 < b < -0.161 + 0.05 and -0.205 + 0.01 < c < -0.205 + 0.05
+    assert c < b  # composition-dependent play is at least as good as basic strategy
+    expect(page.locator("#rules-text")).to_contain_text("1 deck")
+    shot(page, "blackjack", tmp_path)

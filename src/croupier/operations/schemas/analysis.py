@@ -54,8 +54,83 @@ class ParSheetOutcome(Shape):
     probability_exact: Fraction
     """The probability as an exact fraction p/q."""
 
+    one_in: float | None
+    """N of "1 in N": 1 / probability (the outcome comes up once in N rounds on average); null
+    for an outcome no deal makes."""
+
+    one_in_exact: Fraction | None
+    """N as an exact fraction p/q (total_combinations / combinations); null with one_in."""
+
     return_: float = Field(alias="return")
     """This outcome's share of the expected return: probability × net_win, per unit wagered."""
+
+
+class VolatilityIndex(Shape):
+    """The volatility index at 90, 95 and 99 % confidence: VI = z × SD per unit wagered, z the
+    two-sided standard normal quantile (1.644854, 1.959964, 2.575829)."""
+
+    vi_90: float = Field(alias="90")
+    """VI at 90 %: 1.644854 × the standard deviation."""
+
+    vi_95: float = Field(alias="95")
+    """VI at 95 %: 1.959964 × the standard deviation."""
+
+    vi_99: float = Field(alias="99")
+    """VI at 99 %: 2.575829 × the standard deviation."""
+
+
+class ReturnBand(Shape):
+    """The confidence band of the player's return after a number of rounds: 1 + E[X] ± VI/√N
+    (the normal approximation; N rounds of one unit each)."""
+
+    rounds: int
+    """N, the rounds played (one unit wagered each): 100 to 100,000,000."""
+
+    confidence: Literal[90, 95, 99]
+    """The confidence level, in percent."""
+
+    low: float
+    """The band's low end: the return per unit wagered, stake included (0.95 is 95 % of the
+    money wagered back), 1 + E[X] − VI/√N; below 0 where the approximation does not hold."""
+
+    high: float
+    """The band's high end, 1 + E[X] + VI/√N, per unit wagered, stake included."""
+
+
+class MaxWin(Shape):
+    """The largest net win per unit wagered on one line that can come up."""
+
+    outcome: str
+    """The line's outcome id."""
+
+    label: str
+    """The line in words."""
+
+    pays: str
+    """What it pays, as printed (a meter's share with its amount at the meter shown)."""
+
+    net_win: Number
+    """The net win per unit wagered (25 for 25 to 1; a meter award over the wager size, less
+    the stake collected)."""
+
+    amount: str | Absent = absent()
+    """A progressive wager: the net win in money on its wager size at the meters shown, for
+    people ("$49,995"); absent otherwise."""
+
+    amount_cents: int | Absent = absent()
+    """The same amount in integer cents (a fraction of a cent dropped)."""
+
+
+class LevelIncrementRates(Shape):
+    """A progressive level's increment rates as the paytable prints them (a fraction of each
+    wager: 0.16 for 16 %)."""
+
+    increment_rate: float | None
+    """The share of each wager added to the level's meter; null when none is printed."""
+
+    secondary_increment_rate: float | None
+    """The share of each wager added to the level's reserve (it pays the reseeds); null when
+    none is printed."""
 
 
 class FaceUpCardPairs(Shape):
@@ -288,6 +363,17 @@ class ParSheet(ParSheetHeading):
     standard_deviation: float
     """The standard deviation of the net win, per unit wagered."""
 
+    volatility_index: VolatilityIndex
+    """The volatility index VI = z × standard_deviation at 90, 95 and 99 %, by level in percent
+    ("95")."""
+
+    return_bands: list[ReturnBand]
+    """The confidence band of the return after 10², 10³, …, 10⁸ rounds, each at 90, 95 and
+    99 % (by rounds, then level)."""
+
+    max_win: MaxWin
+    """The largest net win per unit wagered."""
+
     exact: ParSheetExact | FourCardPokerExact
     """The figures as exact fractions."""
 
@@ -311,6 +397,10 @@ class ParSheet(ParSheetHeading):
     increment_rate: float | Absent = absent()
     """A progressive wager: the share of each wager sent to the meters and reserve (a fraction
     of the wager: 0.185 for 18.5%); absent when the paytable prints none."""
+
+    increment_rates: dict[str, LevelIncrementRates] | Absent = absent()
+    """A progressive wager: each meter level's printed increment rates, by level; absent
+    otherwise."""
 
     meter_analysis: MeterAnalysis | Absent = absent()
     """A progressive wager: its return as a function of the meters; absent otherwise."""
@@ -528,6 +618,8 @@ __all__ = [
     "GameFigures",
     "HitOdds",
     "HitOddsAward",
+    "LevelIncrementRates",
+    "MaxWin",
     "MeterAnalysis",
     "ParSheet",
     "ParSheetExact",
@@ -536,5 +628,7 @@ __all__ = [
     "ParSheetOutcome",
     "ParSheetSummaryFile",
     "ParSheetSummaryRow",
+    "ReturnBand",
+    "VolatilityIndex",
     "WithoutTheFaceUpCard",
 ]

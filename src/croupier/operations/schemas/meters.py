@@ -4,6 +4,7 @@ made from the model the service's progressive, report and staff routes answer wi
 from __future__ import annotations
 
 from croupier.operations.schemas.document import Document
+from croupier.operations.schemas.liability import ContributionsReport, LiabilityReport, Slip
 from croupier.operations.schemas.progressives import (
     Adjusted,
     Award,
@@ -26,11 +27,23 @@ METERS: tuple[Document, ...] = (
         "meters-adjust", "croupier meters adjust --json: the level after the correction", Adjusted
     ),
     Document("meters-bootstrap", "croupier meters bootstrap --json", Bootstrapped),
+    Document(
+        "meters-contributions",
+        "croupier meters contributions --json: each table's contributions to each progressive "
+        "over a period (58 Pa. Code § 605a.7(a)(1), § 605a.8)",
+        ContributionsReport,
+    ),
     Document("meters-create", "croupier meters create --json: the new progressive", Progressive),
     Document(
         "meters-events",
         "croupier meters events --json: the progressive controller's significant events",
         SignificantEvents,
+    ),
+    Document(
+        "meters-liability",
+        "croupier meters liability --json: what the house owes on each progressive, at an "
+        "instant or over a period (58 Pa. Code § 605a.7(a))",
+        LiabilityReport,
     ),
     Document("meters-link", "croupier meters link --json", Linked),
     Document("meters-login", "croupier meters login --json", LoggedIn),
@@ -44,6 +57,11 @@ METERS: tuple[Document, ...] = (
         "croupier meters report --json: each progressive's levels reconciled over a period "
         "(58 Pa. Code § 605a.7(a))",
         MetersReport,
+    ),
+    Document(
+        "meters-slip",
+        "croupier meters slip --json: a progressive award's hand-pay slip",
+        Slip,
     ),
     Document(
         "meters-status",

@@ -236,6 +236,9 @@ class LedgerEvent(Shape):
     """Change of the held amount, in integer micro-dollars."""
     amount_cents: int | None
     """The event's amount, in integer cents; null when not applicable."""
+    amount: str | None
+    """The event's amount in dollars, as every view writes money ("$5,000.18"); null when not
+    applicable."""
     by: str | None
     """The staff member who did it; null for the controller itself."""
     role: str | None

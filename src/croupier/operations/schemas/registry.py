@@ -14,6 +14,7 @@ from croupier.operations.schemas.games import (
     FourCardPokerRound,
     HandResult,
 )
+from croupier.operations.schemas.live import EVENTS
 from croupier.operations.schemas.meters import METERS
 from croupier.operations.schemas.settlement import PlayedRound
 from croupier.operations.schemas.strategy import GameAnalysis, Strategy
@@ -88,6 +89,7 @@ DOCUMENTS: tuple[Document, ...] = (
     Document("settle", "croupier settle --json: each round file settled", rounds.SettledRounds),
     Document("simulate", "croupier simulate --json", simulation.SimulatedParSheet),
     Document("wagers", "croupier wagers --json", reading.WagerList),
+    *EVENTS,
     *METERS,
 )
 """The generated files, in name order; each helper module adds its own documents here."""

@@ -13,7 +13,13 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from croupier.operations.schemas import Shape
-from croupier.operations.schemas.analysis import HitOdds, ParSheetHeading
+from croupier.operations.schemas.analysis import (
+    HitOdds,
+    LevelIncrementRates,
+    MaxWin,
+    ParSheetHeading,
+    VolatilityIndex,
+)
 from croupier.operations.schemas.values import (
     Absent,
     Fraction,
@@ -47,6 +53,10 @@ class SimulatedParSheetOutcome(Shape):
 
     frequency_fraction: Fraction
     """Hits / rounds as an exact fraction p/q (observed, not a probability)."""
+
+    one_in: float | None
+    """Observed "1 in N": rounds / hits (not the exact odds); null for an outcome that did not
+    come up."""
 
     return_: float = Field(alias="return")
     """This outcome's share of the mean return: frequency × net_win, per unit wagered."""
@@ -250,6 +260,13 @@ class SimulatedParSheet(ParSheetHeading):
     standard_deviation: float
     """The sample standard deviation of the net win, per unit wagered."""
 
+    volatility_index: VolatilityIndex
+    """The volatility index z × the *sample* standard deviation at 90, 95 and 99 % (the exact
+    par sheet's is z × the exact one)."""
+
+    max_win: MaxWin
+    """The largest net win per unit wagered the paytable pays (whether it came up or not)."""
+
     standard_error: float
     """The standard error of expected_return (and of house_edge), per unit wagered."""
 
@@ -297,6 +314,10 @@ class SimulatedParSheet(ParSheetHeading):
     increment_rate: float | Absent = absent()
     """A progressive wager: the share of each wager sent to the meters and reserve (a fraction
     of the wager: 0.185 for 18.5%); absent when the paytable prints none."""
+
+    increment_rates: dict[str, LevelIncrementRates] | Absent = absent()
+    """A progressive wager: each meter level's printed increment rates, by level; absent
+    otherwise."""
 
     paytable_sha256: Sha256
     """SHA-256 of the paytable's canonical data (croupier.paytables.paytable_digest)."""

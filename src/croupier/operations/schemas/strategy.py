@@ -35,7 +35,7 @@ class MoveValues(Shape):
 
     stand: float
     hit: float
-    double: float
+    double: float | Absent = absent("absent where the doubling rule does not allow it")
     split: float | Absent = absent()
     surrender: float | Absent = absent()
 
@@ -49,17 +49,105 @@ class ChartRow(Shape):
     ev: dict[str, MoveValues]
 
 
+class BlackjackRuleSet(Shape):
+    """the Blackjack rules a house edge is of (§§ 633a.7–633a.11 and the common variants)"""
+
+    decks: int
+    """decks in the shoe"""
+    dealer: Literal["S17", "H17"]
+    """the dealer stands (S17) or hits (H17) soft 17"""
+    double_after_split: bool
+    """a hand made by splitting may double"""
+    split_hands: int
+    """the most hands by splitting and re-splitting (1: no splitting)"""
+    resplit_aces: bool
+    """a hand made by splitting aces may be split again"""
+    hit_split_aces: bool
+    """a hand made by splitting aces may draw more than one card"""
+    late_surrender: bool
+    """a player may surrender half the wager after the peek"""
+    peek: bool
+    """the dealer checks the hole card under an ace or a ten (false: a dealer Blackjack takes
+    doubles and splits too)"""
+    blackjack_pays: str
+    """what a player Blackjack pays: 3:2, 6:5 or 1:1"""
+    double_on: Literal["any", "9-11", "10-11"]
+    """which first two cards may be doubled (hard 9–11, hard 10–11)"""
+
+
+BlackjackStrategyName = Literal["basic", "composition"]
+"""``basic``: total-dependent basic strategy; ``composition``: composition-dependent."""
+
+
+class RuleEffectRow(Shape):
+    """one rule of the base changed: its house edge and the change from the base's"""
+
+    key: str
+    """the variation's name ("h17", "decks-8", "pays-6:5", "no-peek" …)"""
+    rule: str
+    """the rule it changes ("decks", "soft 17", "Blackjack pays" …)"""
+    label: str
+    """what the variation is, for people"""
+    rules: str
+    """the whole rule set of the variation"""
+    house_edge: float
+    """the variation's house edge, a fraction of the initial wager"""
+    change: float
+    """its house edge less the base's (positive: the rule costs the player)"""
+
+
+class BlackjackHouseEdge(Shape):
+    """a Blackjack rule set's house edge under one strategy"""
+
+    model_config = ConfigDict(title="GET /blackjack/house-edge")
+
+    game: Literal["blackjack"]
+    rules: str
+    """the rule set, for people"""
+    rule_set: BlackjackRuleSet
+    strategy: BlackjackStrategyName
+    strategy_description: str
+    house_edge: float
+    """the house edge, a fraction of the initial wager (every round from a full shoe: no cut
+    card)"""
+
+
+class BlackjackEffects(Shape):
+    """the effect of each rule on a Blackjack rule set's house edge"""
+
+    model_config = ConfigDict(title="GET /blackjack/effects")
+
+    game: Literal["blackjack"]
+    rules: str
+    rule_set: BlackjackRuleSet
+    strategy: BlackjackStrategyName
+    strategy_description: str
+    house_edge: float
+    """the base rule set's house edge, a fraction of the initial wager"""
+    effects: list[RuleEffectRow]
+    """each one-rule variation of the base"""
+
+
 class BlackjackStrategy(Shape):
-    """the basic strategy chart of a Blackjack table"""
+    """a Blackjack rule set's house edge under the strategy named, the basic strategy chart and,
+    with --effects, the effect of each rule"""
 
     model_config = ConfigDict(title="croupier strategy blackjack --json")
 
     game: Literal["blackjack"]
     sections: list[str]
     rules: str
+    rule_set: BlackjackRuleSet
     house_edge: float
-    strategy: str
-    chart: list[ChartRow]
+    """the house edge under ``strategy``, a fraction of the initial wager (no cut card)"""
+    strategy: BlackjackStrategyName
+    strategy_description: str
+    chart: list[ChartRow] | Absent = absent(
+        "the total-dependent chart of two-card hands (absent without the peek)"
+    )
+    effects: list[RuleEffectRow] | Absent = absent(
+        "with --effects: each one-rule variation of the rules"
+    )
 
 
 class AnteBonus(Shape):
@@ -172,9 +260,13 @@ Strategy = Annotated[
 
 
 __all__ = [
+    "BlackjackEffects",
+    "BlackjackHouseEdge",
+    "BlackjackRuleSet",
     "BlackjackStrategy",
     "FourCardPokerStrategy",
     "GameAnalysis",
+    "RuleEffectRow",
     "Strategy",
     "SwitchHandsStrategy",
 ]

@@ -15,6 +15,8 @@
 * ``GET /hold-report`` — the pit's hold report as JSON (:mod:`croupier.service.web.hold`).
 * ``GET /designer`` and ``GET /designer/paytable.toml`` — the paytable designer
   (:mod:`croupier.service.web.designer`).
+* ``GET /blackjack`` — the Blackjack calculator: a rule set's house edge for both strategies and
+  the effect of each rule (its script calls :mod:`croupier.service.routes.blackjack`).
 * ``GET /parsheet.csv`` — one par sheet as CSV (:func:`croupier.analysis.report.parsheets_csv`).
 * ``GET /compare.csv`` — the comparison as CSV (:func:`croupier.analysis.summary.summary_csv`).
 
@@ -165,7 +167,65 @@ def explorer(
         api_query={k: v for k, v in query.items() if k != "wager"},  # the path names the wager
         chart=json.dumps(_chart_data(sheet)),
         above_sentence=_above_sentence(sheet),
+        lab=_lab(sheet),
     )
+
+
+def _one_in(n: float | None) -> str:
+    """N of "1 in N" as the par sheets print it: '59.29', '597,653'; '—' for never."""
+    if n is None:
+        return "—"
+    return f"{n:,.2f}" if n < 100 else f"{round(n):,}"
+
+
+templates.env.filters["one_in"] = _one_in
+
+
+def _lab(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
+    """What the explorer shows of a test lab's figures beyond the JSON's own keys: the
+    volatility index's and the band's sentences, the band table's rows (N, then 'low – high' at
+    each level), the maximum win and each level's increment rates in words."""
+    if sheet is None:
+        return None
+    from croupier.analysis.confidence import BAND_NOTE, CONFIDENCE_LEVELS, VI_NOTE, floor_note
+
+    cells: dict[int, list[str]] = {}
+    for b in sheet["return_bands"]:
+        cells.setdefault(b["rounds"], []).append(f"{b['low']:.2%} – {b['high']:.2%}")
+    possible = [o for o in sheet["outcomes"] if o["combinations"] > 0]
+    least = 1 + min(o["net_win"] for o in possible)
+    band_note = BAND_NOTE
+    if any(b["low"] < least for b in sheet["return_bands"]):
+        band_note += f"; {floor_note(least)}"
+    top = sheet["max_win"]
+    net = top["net_win"]
+    times = f"{net:,}" if isinstance(net, int) else f"{net:,.4f}"
+    amount = f" = {top['amount']} on a {sheet['wager_amount']} wager" if "amount" in top else ""
+    rates = "; ".join(
+        f"{level} "
+        + ", ".join(
+            f"{r[key] * 100:g}% {what}"
+            for key, what in (
+                ("increment_rate", "to the meter"),
+                ("secondary_increment_rate", "to the reserve"),
+            )
+            if r[key] is not None
+        )
+        for level, r in sheet.get("increment_rates", {}).items()
+    )
+    return {
+        "vi_note": _sentence(VI_NOTE),
+        "band_note": _sentence(band_note),
+        "levels": [lv.label for lv in CONFIDENCE_LEVELS],
+        "bands": list(cells.items()),
+        "max_win": f"{times}× the wager{amount}",
+        "max_win_detail": f"{top['label']}, pays {top['pays']}",
+        "rates": rates,
+    }
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + "."
 
 
 def _above_sentence(sheet: dict[str, Any] | None) -> str | None:
@@ -186,6 +246,7 @@ def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
         "labels": [o["label"] for o in sheet["outcomes"]],
         "returns": [o["return"] for o in sheet["outcomes"]],
         "probabilities": [o["probability"] for o in sheet["outcomes"]],
+        "bands": _band_series(sheet),
     }
     ma = sheet.get("meter_analysis")
     if ma:
@@ -200,10 +261,29 @@ def _chart_data(sheet: dict[str, Any] | None) -> dict[str, Any] | None:
         data["meter"] = {
             "level": top,
             "dollars": [round(x / 100) for x in xs],
+            # the axis's labels as every view writes money (format_money), not the browser's
+            "labels": [format_money(round(x / 100) * 100) for x in xs],
             "returns": [ma["return_at_meters"] + slope * (x - start) / 100_000 for x in xs],
             "breakeven": ma["breakeven_meter"],
         }
     return data
+
+
+def _band_series(sheet: dict[str, Any]) -> dict[str, Any]:
+    """The band chart's series: the rounds, and each level's low and high ends in percent of
+    the amount wagered; the expected return to player."""
+    levels: dict[int, dict[str, Any]] = {}
+    for b in sheet["return_bands"]:
+        lv = levels.setdefault(
+            b["confidence"], {"label": f"{b['confidence']}%", "low": [], "high": []}
+        )
+        lv["low"].append(b["low"] * 100)
+        lv["high"].append(b["high"] * 100)
+    return {
+        "rounds": list(dict.fromkeys(b["rounds"] for b in sheet["return_bands"])),
+        "levels": list(levels.values()),
+        "expected": (1 + sheet["expected_return"]) * 100,
+    }
 
 
 @router.get("/parsheet.csv", response_class=CSVResponse)
@@ -416,6 +496,14 @@ def designer_toml(
         media_type="application/toml; charset=utf-8",
         headers={"Content-Disposition": f'attachment; filename="{w.id}-{table.key}.toml"'},
     )
+
+
+@router.get("/blackjack", response_class=HTMLResponse)
+def blackjack_page(request: Request) -> HTMLResponse:
+    """The Blackjack calculator: rules picked with a form, the house edge for both strategies
+    and the effect of each rule (its script reads ``/blackjack/house-edge`` and
+    ``/blackjack/effects``)."""
+    return _render(request, "blackjack.html", page="blackjack")
 
 
 @router.get("/pit", response_class=HTMLResponse)

@@ -82,6 +82,77 @@ const croupier = (() => {
     if (!r.ok) throw problem(data, r.status);
     return data;
   }
+  // The live event stream (GET /events, Server-Sent Events) read with fetch, so that the bearer
+  // token goes in Authorization as with every other call (an EventSource sends no header).
+  // handlers: {name: (data, id) => …}, and onState(text) for the connection's state. The stream
+  // is followed again after a network failure or the service's "end" (it stopped), from the
+  // last id seen (Last-Event-ID): nothing is missed. A token refused (401, or "end" for a
+  // revoked one) stops following. Returns a function that stops it.
+  function follow(path, handlers, onState = () => {}) {
+    let stopped = false, last = null, controller = null;
+    async function once() {
+      const login = session();
+      const headers = {Accept: "text/event-stream"};
+      if (login) headers.Authorization = `Bearer ${login.access_token}`;
+      if (last !== null) headers["Last-Event-ID"] = String(last);
+      controller = new AbortController();
+      const r = await fetch(path, {headers, signal: controller.signal});
+      if (!r.ok) {
+        const data = await r.json().catch(() => ({}));
+        throw problem(data, r.status);
+      }
+      onState("live");
+      const reader = r.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = "", ended = null;
+      for (;;) {
+        const {value, done} = await reader.read();
+        if (done) break;
+        buffer += value;
+        let cut;
+        while ((cut = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          let id = null, name = "message", data = "";
+          for (const line of block.split("\n")) {
+            if (line.startsWith(":")) continue;
+            const at = line.indexOf(":");
+            const field = at < 0 ? line : line.slice(0, at);
+            const text = at < 0 ? "" : line.slice(at + 1).replace(/^ /, "");
+            if (field === "id") id = Number(text);
+            else if (field === "event") name = text;
+            else if (field === "data") data += text;
+          }
+          if (!data) continue;
+          if (id !== null) last = id;
+          const payload = JSON.parse(data);
+          if (name === "end") ended = payload.reason;
+          const h = handlers[name];
+          if (h) h(payload, id);
+        }
+      }
+      return ended;
+    }
+    (async () => {
+      while (!stopped) {
+        try {
+          const ended = await once();
+          if (stopped) return;
+          if (ended && /token/.test(ended)) { onState(`stopped: ${ended}`); return; }
+          onState("reconnecting…");
+        } catch (e) {
+          if (stopped) return;
+          if (e.status === 401 || e.status === 403) { onState(`stopped: ${describe(e)}`); return; }
+          onState("reconnecting…");
+        }
+        await new Promise((done) => setTimeout(done, 2000));
+      }
+    })();
+    return () => { stopped = true; if (controller) controller.abort(); };
+  }
+  // the roles that read the financial reports (croupier.operations.progressives.REPORT_READER:
+  // a pit manager or above, accounting, an auditor): a page shows a report only to them
+  const REPORT_READERS = ["pit-manager", "assistant-shift-manager", "shift-manager", "accounting", "auditor"];
+  const readsReports = (login) => Boolean(login && REPORT_READERS.includes(login.role));
   // text shown as the command line shows it (croupier.errors.one_line): a control, format or
   // separator character escaped, so a newline or a RIGHT-TO-LEFT OVERRIDE in a name or an id
   // stored before the name rule can neither break a row nor reverse what follows it
@@ -165,5 +236,5 @@ const croupier = (() => {
     Chart.defaults.animation = false;
     return data;
   }
-  return {api, token, describe, el, loginForm, session, pct, shown, chartData};
+  return {api, token, describe, el, follow, loginForm, readsReports, session, pct, shown, chartData};
 })();

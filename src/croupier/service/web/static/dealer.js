@@ -1,10 +1,25 @@
 // The dealer's screen: one table's round step by step (POST /tables/{table}/steps); only the
-// actions the round allows next are enabled; each settlement line with its pay and section.
+// actions the round allows next are enabled; each settlement line with its pay and section; the
+// table's progressive awards followed on the live event stream (GET /events) as a floorperson
+// validates and pays them.
 "use strict";
 (() => {
   const {api, describe, el} = croupier;
   const $ = (id) => document.getElementById(id);
-  let table = null;
+  let table = null, unfollow = null;
+  const awards = new Map();  // this table's awards seen on the stream: id → [award, what happened]
+
+  const SAID = {"award-pending": "pending a floorperson's validation", "award-validated": "validated",
+    "award-paid": "paid", "award-voided": "voided"};
+  function award(name, d) {
+    const a = d.award;
+    if (a.table !== table) return;
+    awards.set(a.award, [a, `${SAID[name]}${d.by && name !== "award-pending" ? ` by ${d.by}` : ""}`]);
+    const list = [...awards.values()].sort((x, y) => x[0].award - y[0].award);
+    $("table-awards").replaceChildren(...list.map(([x, said]) => el("li", {"data-award": String(x.award)},
+      `Award ${x.award}: seat ${x.position}, ${x.outcome}, ${x.amount} (${x.progressive} ${x.level ?? ""} ${x.share ?? ""}) — ${said}`)));
+  }
+  const handlers = Object.fromEntries(Object.keys(SAID).map((n) => [n, (d) => award(n, d)]));
 
   function show(state) {
     last = state;
@@ -102,7 +117,12 @@
       b.disabled = true;
       b.addEventListener("click", () => post(b.dataset.action));
     });
-    $("pick-table").addEventListener("submit", (ev) => { ev.preventDefault(); table = $("table").value; load(); });
+    $("pick-table").addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      if (table !== $("table").value) { awards.clear(); $("table-awards").replaceChildren(el("li", {class: "none"}, "None since this screen opened.")); }
+      table = $("table").value;
+      load();
+    });
     $("next-round").addEventListener("click", load);
     // the card picker types into the cards field used last (the dealer's, or a seat's after
     // "N:" in the players' field)
@@ -111,6 +131,11 @@
     document.querySelectorAll("#card-picker button[data-card]").forEach((b) => b.addEventListener("click", () => {
       target.value = target.id === "play-card" ? b.dataset.card : `${target.value.trimEnd()} ${b.dataset.card}`.trimStart();
     }));
-    croupier.loginForm((s) => { if (s) tables(); });
+    croupier.loginForm((s) => {
+      if (unfollow) { unfollow(); unfollow = null; }
+      if (!s) return;
+      tables();
+      unfollow = croupier.follow("/events", handlers, (state) => { $("live").textContent = state; });
+    });
   });
 })();

@@ -1,12 +1,18 @@
-// The pit: every progressive's meters (read again every 5 s), the awards pending validation
-// with a button that asks a floorperson to log in, the history and the last verification.
+// The pit: every progressive's meters, the awards pending validation with a button that asks a
+// floorperson to log in, a meter history chart, the ledger's history and the last verification,
+// kept up to date by the live event stream (GET /events, croupier.follow) instead of polling. A
+// section the member's role may not read — the hold report, a pit manager's, accounting's or an
+// auditor's — is not shown, and never asked for.
 "use strict";
 (() => {
   const {api, token, describe, el} = croupier;
   const status = () => document.getElementById("pit-status");
-  let chart = null, timer = null, validating = null;
+  let chart = null, validating = null, unfollow = null;
+  let progs = [];  // GET /progressives's answer, its meters and pending awards kept by the stream
+  const pendingAwards = new Map();  // id → award, pending validation
+  const decided = new Set();  // awards the stream said were validated, paid or voided
 
-  function meters(progs) {
+  function meters() {
     const body = document.querySelector("#meters tbody");
     const rows = [];
     for (const p of progs) for (const lv of p.levels) {
@@ -35,19 +41,47 @@
     }
   }
 
-  function pending(progs) {
+  function pending() {
     const body = document.querySelector("#pending tbody");
-    const awards = progs.flatMap((p) => p.pending);
-    body.replaceChildren(...awards.map((a) => el("tr", {"data-award": String(a.award)},
+    const list = [...pendingAwards.values()].sort((a, b) => a.award - b.award);
+    body.replaceChildren(...list.map((a) => el("tr", {"data-award": String(a.award)},
       el("th", {scope: "row"}, String(a.award)), el("td", {}, a.progressive),
       el("td", {}, `${a.table} · ${a.round}`), el("td", {}, a.outcome),
       el("td", {}, `${a.level ?? "—"} · ${a.share ?? "—"}`), el("td", {class: "num"}, a.amount),
       el("td", {}, el("button", {type: "button", class: "validate", "data-award": String(a.award),
         "aria-label": `Validate award ${a.award}`, onclick: () => ask(a)}, "Validate…")))));
-    if (!awards.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "7"}, "None pending.")));
+    if (!list.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "7"}, "None pending.")));
   }
 
-  async function history(progs) {
+  // the meter history chart: one progressive's levels after each of its last events, worked
+  // back from the meter now by the events' meter deltas (GET /progressives/{name}/history)
+  let historyChart = null;
+  async function meterHistory() {
+    const pick = document.getElementById("meter-history-progressive");
+    const p = progs.find((x) => x.name === pick.value) || progs[0];
+    if (!p || typeof Chart === "undefined") return;
+    const h = await api(`/progressives/${encodeURIComponent(p.name)}/history?limit=200`);
+    const levels = p.levels.map((lv) => lv.level);
+    const now = Object.fromEntries(p.levels.map((lv) => [lv.level, lv.meter_micros]));
+    const events = h.history;
+    const points = Object.fromEntries(levels.map((l) => [l, []]));
+    const value = {...now};
+    for (let i = events.length - 1; i >= 0; i--) {  // newest first: the meter after event i
+      for (const l of levels) points[l].unshift(value[l] / 1e6);
+      const e = events[i];
+      if (e.level && e.level in value) value[e.level] -= e.meter_delta_micros;
+    }
+    const labels = events.map((e) => `#${e.seq}`);
+    const colours = ["#1f4e79", "#b9770e", "#1e8449", "#922b21", "#6c3483"];
+    const datasets = levels.map((l, i) => ({label: `${l} ($)`, data: points[l], borderColor: colours[i % colours.length],
+      backgroundColor: colours[i % colours.length], pointRadius: 0, stepped: true}));
+    if (historyChart) historyChart.destroy();
+    historyChart = new Chart(document.getElementById("chart-meter-history"), {
+      type: "line", data: {labels, datasets}, options: {maintainAspectRatio: false},
+    });
+  }
+
+  async function history() {
     const body = document.querySelector("#history tbody");
     const rows = [];
     for (const p of progs) {
@@ -59,11 +93,10 @@
       el("td", {}, String(e.seq)), el("td", {}, e.at.replace("T", " ").slice(0, 19)),
       el("td", {}, e.progressive), el("td", {}, e.kind + (e.level ? ` (${e.level})` : "")),
       el("td", {}, e.table ? `${e.table} · ${e.round ?? ""}` : "—"),
-      el("td", {class: "num"}, e.amount_cents == null ? "" : `$${(e.amount_cents / 100).toFixed(2)}`),
+      el("td", {class: "num"}, e.amount ?? ""),  // the server's format_money: "$5,000.18"
       el("td", {}, `${e.by} (${e.role})`))));
   }
 
-  let holdChart = null;
   async function hold() {
     const body = document.querySelector("#hold tbody");
     let h;
@@ -100,15 +133,65 @@
     });
   }
 
-  async function refresh() {
+  // once a burst of events is over: the history (and, for a reader, the hold report) read again
+  let later = null;
+  function soon() {
+    clearTimeout(later);
+    later = setTimeout(async () => {
+      try {
+        await history();
+        await meterHistory();
+        if (croupier.readsReports(croupier.session())) await hold();
+      } catch (e) { status().textContent = describe(e); }
+    }, 300);
+  }
+
+  function level(name, lv) {
+    const p = progs.find((x) => x.name === name);
+    return p ? p.levels.find((x) => x.level === lv) : null;
+  }
+  function meter(m) {
+    const lv = level(m.progressive, m.level);
+    if (!lv) return false;
+    lv.meter = m.meter; lv.meter_micros = m.meter_micros;
+    return true;
+  }
+  function updated() {
+    document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+  }
+  function decide(id) {
+    decided.add(id); pendingAwards.delete(id); pending(); soon();
+  }
+  const handlers = {
+    meters(d) { if (progs.length && d.meters.every(meter)) { meters(); updated(); } },
+    meter(d) {
+      if (meter(d)) { meters(); updated(); } else if (progs.length) load();  // a new progressive
+      soon();
+    },
+    "award-pending"(d) { if (d.award.status === "pending") pendingAwards.set(d.award.award, d.award); pending(); soon(); },
+    "award-validated"(d) { decide(d.award.award); },
+    "award-paid"(d) { decide(d.award.award); },
+    "award-voided"(d) { decide(d.award.award); },
+    suspended(d) { status().textContent = `${d.progressive} suspended by ${d.by}: ${d.reason ?? ""}`; soon(); },
+    resumed(d) { status().textContent = `${d.progressive} resumed by ${d.by}.`; soon(); },
+  };
+
+  // everything read once (at log-in, and when the stream names a progressive not known yet)
+  async function load() {
     if (!croupier.session()) return;
     try {
       const data = await api("/progressives");
-      meters(data.progressives);
-      pending(data.progressives);
-      await history(data.progressives);
-      await hold();
-      document.getElementById("updated").textContent = `updated ${new Date().toLocaleTimeString()}`;
+      progs = data.progressives;
+      // (an answer read before an event the stream has shown already does not undo it)
+      for (const p of progs) for (const a of p.pending) if (!decided.has(a.award)) pendingAwards.set(a.award, a);
+      const pick = document.getElementById("meter-history-progressive");
+      const keep = pick.value;
+      pick.replaceChildren(...progs.map((p) => el("option", {value: p.name}, p.name)));
+      if (progs.some((p) => p.name === keep)) pick.value = keep;
+      meters(); pending(); updated();
+      await history();
+      await meterHistory();
+      if (croupier.readsReports(croupier.session())) await hold();
     } catch (e) {
       status().textContent = describe(e);
     }
@@ -134,7 +217,6 @@
       const a = await api(`/awards/${validating.award}/validate`, {method: "POST", auth: login});
       document.getElementById("validate-dialog").close();
       status().textContent = `Award ${a.award} validated by ${login.user} (${login.role}): ${a.amount} ${a.status}.`;
-      await refresh();
     } catch (e) {
       prob.textContent = `Refused — ${describe(e)}`;
       prob.hidden = false;
@@ -156,9 +238,16 @@
     document.getElementById("validate-form").addEventListener("submit", validate);
     document.getElementById("validate-cancel").addEventListener("click", () => document.getElementById("validate-dialog").close());
     document.getElementById("verify").addEventListener("click", verify);
+    document.getElementById("meter-history-progressive").addEventListener("change", () => meterHistory().catch((e) => { status().textContent = describe(e); }));
     croupier.loginForm((s) => {
-      clearInterval(timer);
-      if (s) { refresh(); timer = setInterval(refresh, 5000); }
+      if (unfollow) { unfollow(); unfollow = null; }
+      document.getElementById("hold-section").hidden = !croupier.readsReports(s);
+      document.getElementById("meter-history-section").hidden = !s;
+      if (!s) return;
+      // the stream first, then the state read: nothing made in between is missed
+      const live = document.getElementById("live");
+      unfollow = croupier.follow("/events", handlers, (state) => { live.textContent = state; });
+      load();
     });
   });
 })();
