@@ -38,6 +38,14 @@ difference is far below the published figures' last digit (docs/interpretations.
 Doubling after a split follows :attr:`PlayRules.double_after_split` and the doubling rule; split
 aces are never doubled; a split ace and a ten is 21, not a Blackjack. Probabilities inside are
 floats (numpy): the figures are printed to 0.001 %, many orders above the rounding.
+
+**Speed**: an upcard's tables — the main one and every split table its splits can read
+(:func:`_split_outs`) — are made in one pass and kept by the shoe
+(:func:`~croupier.analysis.blackjack_tables.upcard_shoe`), their dealer's results and hand values
+from compiled kernels (:mod:`croupier.analysis.kernels.dealer_results`,
+:mod:`croupier.analysis.kernels.hand_values`) that repeat the numpy code's float operations in
+order; a split hand's decision and value are memoised. A rule set takes about a second cold,
+a fraction of one when its shoe's tables are kept (benchmarks/bench_blackjack_rules.py).
 """
 
 from __future__ import annotations
@@ -157,9 +165,12 @@ class _Basic:
             for key in {(t, s) for t in range(4, 22) for s in (False, True)}
             if key in self.cells or key[0] == 21
         }
-        out = np.zeros(len(f.hands), dtype=np.bool_)
-        for i, (t, s) in enumerate(zip(f.totals.tolist(), soft.tolist(), strict=True)):
-            out[i] = table.get((t, s), True) if t < 21 else False
+        lookup = np.ones((22, 2), dtype=np.bool_)  # by total and softness; a total of 21 stands
+        lookup[21] = False
+        for (t, s), draws in table.items():
+            if t < 21:
+                lookup[t, int(s)] = draws
+        out: BoolArray = lookup[f.totals, soft.astype(np.int64)]
         self._masks[containing] = out
         return out
 
@@ -176,13 +187,33 @@ class _Upcard:
         self.upcard = upcard
         t = rules.table
         self.shoe = upcard_shoe(t.decks, upcard, t.hits_soft_17, t.peek)
-        self.main = self.shoe.table(_family(None), np.zeros(VALUES, dtype=np.int64))
+        self._nexts: dict[tuple[int | None, int], FloatArray] = {}
+        self.main = self._prepare()
         self.cd_values, self.cd_hits = self.main.optimal()
         self.basic = self._basic()
         self.basic_values = self.main.values(self.basic.mask(None))
-        self._split_tables: dict[tuple[int, int], Table] = {}
-        self._optimal: dict[tuple[int, int], tuple[FloatArray, BoolArray]] = {}
-        self._played: dict[tuple[int, int, int, Strategy], FloatArray] = {}
+        # memos keyed by the pair, cards and whether the strategy is basic
+        self._played: dict[tuple[int, int, int, bool], FloatArray] = {}
+        self._split_hands: dict[tuple[int, int, int, int, bool], float] = {}
+        self._decisions: dict[tuple[int, int, int, bool], Action] = {}
+
+    def _prepare(self) -> Table:
+        """The main table, and every split table the splits will read (:func:`_split_outs`),
+        built together (and kept by the shoe for the next rule set that shares it)."""
+        rules = self.rules
+        wanted: list[tuple[int | None, int]] = [(None, 0)]
+        if rules.split_hands >= 2:
+            for pair in range(VALUES):
+                if self.shoe.base[pair] >= 1:
+                    outs = _split_outs(rules.split_hands, pair != ACE or rules.resplit_aces)
+                    wanted.extend((pair, out) for out in outs)
+        splits = [(pair, out) for pair, out in wanted if pair is not None]
+        if splits:
+            extras = np.zeros((len(splits), VALUES), dtype=np.int64)
+            for i, (pair, out) in enumerate(splits):
+                extras[i, pair] = out + 1
+            self._nexts.update(zip(splits, self.shoe.next_cards(extras), strict=True))
+        return self.shoe.tables(wanted)[0]
 
     # -- basic strategy ------------------------------------------------------------------------
 
@@ -249,22 +280,10 @@ class _Upcard:
     def split_table(self, pair: int, out: int) -> Table:
         """Hands holding a ``pair`` card, from the shoe less the upcard and ``out`` more cards
         of the pair value."""
-        key = (pair, out)
-        got = self._split_tables.get(key)
-        if got is None:
-            extra = np.zeros(VALUES, dtype=np.int64)
-            extra[pair] = out
-            got = self.shoe.table(_family(pair), extra)
-            self._split_tables[key] = got
-        return got
+        return self.shoe.table(pair, out)
 
     def _optimal_split(self, pair: int, out: int) -> tuple[FloatArray, BoolArray]:
-        key = (pair, out)
-        got = self._optimal.get(key)
-        if got is None:
-            got = self.split_table(pair, out).optimal()
-            self._optimal[key] = got
-        return got
+        return self.split_table(pair, out).optimal()
 
     def _split_allowed(self, pair: int) -> frozenset[Action]:
         allowed = {Action.STAND}
@@ -277,37 +296,68 @@ class _Upcard:
     def split_hand(self, pair: int, second: int, k: int, out: int, strategy: Strategy) -> float:
         """The value of a split hand ``pair``, ``second`` (after the peek, if any), from the shoe
         less the upcard and ``out`` more pair cards, decided as the strategy decides with ``k``
-        pair cards known out."""
+        pair cards known out (basic strategy decides alike whatever ``k``)."""
+        basic = strategy is Strategy.BASIC
+        if basic:
+            k = 0
+        key = (pair, second, k, out, basic)
+        got = self._split_hands.get(key)
+        if got is not None:
+            return got
         evaluate = self.split_table(pair, out)
         row = evaluate.family.row[_hand(pair, second)]
-        allowed = self._split_allowed(pair)
+        act = self._split_decision(pair, second, k, strategy)
         if strategy is Strategy.COMPOSITION:
             decide_values, hits = self._optimal_split(pair, k)
-            decide = self.split_table(pair, k)
             values = decide_values if out == k else self._play(pair, k, out, strategy, hits)
-            choices = self._options(decide, row, decide_values, allowed)
+        else:
+            values = self._play(pair, 0, out, strategy, self.basic.mask(pair))
+        got = self._split_hands[key] = self._value_of(evaluate, row, values, act)
+        return got
+
+    def _split_decision(self, pair: int, second: int, k: int, strategy: Strategy) -> Action:
+        """The strategy's first decision on the split hand ``pair``, ``second`` with ``k`` pair
+        cards known out (memoised)."""
+        key = (pair, second, k, strategy is Strategy.BASIC)
+        got = self._decisions.get(key)
+        if got is not None:
+            return got
+        allowed = self._split_allowed(pair)
+        row = _family(pair).row[_hand(pair, second)]
+        if strategy is Strategy.COMPOSITION:
+            decide_values, _ = self._optimal_split(pair, k)
+            choices = self._options(self.split_table(pair, k), row, decide_values, allowed)
+            act = max(choices, key=lambda x: (choices[x], _ORDER[x]))
+        elif second == pair:  # a pair not split again: decided as that pair, full shoe
+            hits = self.basic.mask(pair)
+            decide = self.split_table(pair, 0)
+            choices = self._options(decide, row, self._play(pair, 0, 0, strategy, hits), allowed)
             act = max(choices, key=lambda x: (choices[x], _ORDER[x]))
         else:
-            hits = self.basic.mask(pair)
-            values = self._play(pair, 0, out, strategy, hits)
-            if second == pair:  # a pair not split again: decided as that pair, full shoe
-                decide = self.split_table(pair, 0)
-                choices = self._options(
-                    decide, row, self._play(pair, 0, 0, strategy, hits), allowed
-                )
-                act = max(choices, key=lambda x: (choices[x], _ORDER[x]))
-            else:
-                total, soft = counts_total(_hand(pair, second))
-                options = frozenset(a for a in allowed if a is not Action.DOUBLE) | (
-                    {Action.DOUBLE}
-                    if Action.DOUBLE in allowed and self.rules.double_on.allows(total, soft)
-                    else frozenset()
-                )
-                act = self.basic.first(total, soft, options)
-        return self._options(evaluate, row, values, frozenset({act}))[act]
+            total, soft = counts_total(_hand(pair, second))
+            options = frozenset(a for a in allowed if a is not Action.DOUBLE) | (
+                {Action.DOUBLE}
+                if Action.DOUBLE in allowed and self.rules.double_on.allows(total, soft)
+                else frozenset()
+            )
+            act = self.basic.first(total, soft, options)
+        self._decisions[key] = act
+        return act
+
+    @staticmethod
+    def _value_of(table: Table, row: int, values: FloatArray, act: Action) -> float:
+        """The value of the action ``act`` (one :meth:`_options` allowed) on ``row`` of
+        ``table``, play continuing as ``values`` say."""
+        if act is Action.HIT:
+            return table.hit(row, values)
+        if act is Action.DOUBLE:
+            return table.double(row)
+        if act is Action.SURRENDER:
+            return table.surrender(row)
+        return float(table.stand[row])
 
     def _play(self, pair: int, k: int, out: int, strategy: Strategy, hits: BoolArray) -> FloatArray:
-        key = (pair, k, out, strategy)
+        key = (pair, k, out, strategy is Strategy.BASIC)
         got = self._played.get(key)
         if got is None:
             got = self._played[key] = self.split_table(pair, out).values(hits)
@@ -334,10 +384,13 @@ class _Upcard:
 
     def _next(self, pair: int, out: int) -> FloatArray:
         """The next card's chances for a split hand: the shoe less the upcard, the hand's own
-        pair card and ``out`` more."""
-        extra = np.zeros(VALUES, dtype=np.int64)
-        extra[pair] = out + 1
-        return self.shoe.next_card(extra)
+        pair card and ``out`` more (memoised)."""
+        got = self._nexts.get((pair, out))
+        if got is None:
+            extra = np.zeros(VALUES, dtype=np.int64)
+            extra[pair] = out + 1
+            got = self._nexts[(pair, out)] = self.shoe.next_card(extra)
+        return got
 
 
 _INITIAL = frozenset({Action.STAND, Action.HIT, Action.DOUBLE, Action.SURRENDER})
@@ -387,6 +440,15 @@ def _split_terms(limit: int, resplit: bool, p_pair: Callable[[int], float]) -> _
         return tuple((key, c) for key, c in out.items() if abs(c) > 1e-14)
 
     return dict(value(2, 1, 2, 1))
+
+
+@cache
+def _split_outs(limit: int, resplit: bool) -> tuple[int, ...]:
+    """The numbers of further pair cards out of the shoe whose split tables a split may read:
+    those of :func:`_split_terms`'s terms (with any chance of a pair card, all of them appear),
+    their numbers known, and none (basic strategy's decisions)."""
+    terms = _split_terms(limit, resplit, lambda a: 0.5)
+    return tuple(sorted({0} | {a for _, _, a in terms} | {k for _, k, _ in terms}))
 
 
 def rule_set_value(rules: PlayRules, strategy: Strategy = Strategy.COMPOSITION) -> RuleSetValue:

@@ -19,34 +19,30 @@ is worth −1 (a whole wager). Values are per unit wagered on the hand.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from croupier.analysis.blackjack_dealer import ACE, TEN, VALUES, BoolArray, FloatArray, IntArray
-from croupier.analysis.blackjack_strategy import _RADIX, _dealer_batch, _Family
+from croupier.analysis.blackjack_strategy import _RADIX, _Family, _family
+from croupier.analysis.kernels.dealer_results import dealer_results
+from croupier.analysis.kernels.hand_values import next_card_chances, play_hands
 
-__all__ = ["Table", "UpcardShoe", "draw_probs", "upcard_shoe"]
+__all__ = ["KEPT", "Table", "UpcardShoe", "clear_shoes", "draw_probs", "upcard_shoe"]
 
 
 def draw_probs(comps: IntArray, upcard: int, peek: bool) -> FloatArray:
     """The chance of each value being the player's next card from each composition (rows of
     ``comps``, by value), given no dealer Blackjack under the peek: the hole card is one of the
     unseen cards and is not the value completing a Blackjack (the ten under an ace, the ace under
-    a ten). ``(rows, 10)``; rows that hold no card are zero."""
-    c = comps.astype(np.float64)
-    n = c.sum(axis=1)
-    x = (TEN if upcard == ACE else ACE if upcard == TEN else None) if peek else None
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if x is None:
-            probs = np.where((n > 0)[:, None], c / n[:, None], 0.0)
-        else:
-            other = n - c[:, x]
-            probs = np.where(
-                ((other > 0) & (n > 1))[:, None], (c - c / other[:, None]) / (n - 1.0)[:, None], 0.0
-            )
-            probs[:, x] = np.where(n > 1, c[:, x] / (n - 1.0), 0.0)
-    return np.nan_to_num(probs)
+    a ten). ``(rows, 10)``; rows that hold no card are zero
+    (:func:`~croupier.analysis.kernels.hand_values.next_card_chances`)."""
+    x = (TEN if upcard == ACE else ACE if upcard == TEN else -1) if peek else -1
+    out = np.empty(comps.shape, dtype=np.float64)
+    next_card_chances(np.ascontiguousarray(comps, dtype=np.int64), x, out)
+    return out
 
 
 def _stand_given(dealer: FloatArray, totals: IntArray) -> FloatArray:
@@ -80,39 +76,40 @@ class Table:
     def values(self, hits: BoolArray) -> FloatArray:
         """The value of every hand played by the policy ``hits`` (``(rows,)``: draw, else stand)
         from here on; ``(rows + 1,)`` with the bust (−1) last."""
-        f = self.family
-        rows = len(f.hands)
-        out = np.empty(rows + 1, dtype=np.float64)
-        out[rows] = -1.0
-        for lo, hi in f.levels:
-            hit = (self.probs[lo:hi] * out[f.child[lo:hi]]).sum(axis=1)
-            out[lo:hi] = np.where(hits[lo:hi], hit, self.stand[lo:hi])
-        return out
+        return self._play(hits, optimal=False)[0]
 
     def optimal(self) -> tuple[FloatArray, BoolArray]:
         """The values of the optimal (composition-dependent) play of every hand, and where it
-        draws: ``((rows + 1,), (rows,))``."""
+        draws: ``((rows + 1,), (rows,))`` (memoised; not to be written to)."""
+        return self._optimal
+
+    @cached_property
+    def _optimal(self) -> tuple[FloatArray, BoolArray]:
+        return self._play(np.zeros(len(self.stand), dtype=np.bool_), optimal=True)
+
+    def _play(self, hits: BoolArray, optimal: bool) -> tuple[FloatArray, BoolArray]:
+        """:func:`~croupier.analysis.kernels.hand_values.play_hands` on this table."""
         f = self.family
         rows = len(f.hands)
         out = np.empty(rows + 1, dtype=np.float64)
-        out[rows] = -1.0
-        hits = np.zeros(rows, dtype=np.bool_)
-        for lo, hi in f.levels:
-            hit = (self.probs[lo:hi] * out[f.child[lo:hi]]).sum(axis=1)
-            draw = (f.totals[lo:hi] < 21) & (hit > self.stand[lo:hi])
-            hits[lo:hi] = draw
-            out[lo:hi] = np.where(draw, hit, self.stand[lo:hi])
-        return out, hits
+        draws = np.empty(rows, dtype=np.bool_)
+        play_hands(self.probs, f.child, self.stand, f.totals, hits, optimal, out, draws)
+        return out, draws
 
     def hit(self, row: int, values: FloatArray) -> float:
         """The value of drawing one card to ``row`` and playing on as ``values`` say."""
         return float(self.probs[row] @ values[self.family.child[row]])
 
+    @cached_property
+    def _stand_or_bust(self) -> FloatArray:
+        """The value of standing on each hand, and −1 for the bust (row ``rows``)."""
+        out: FloatArray = np.append(self.stand, -1.0)
+        return out
+
     def double(self, row: int) -> float:
         """The value of doubling on ``row``: twice the wager, one card, stand."""
-        f = self.family
-        stand = np.append(self.stand, -1.0)
-        return 2.0 * float(self.probs[row] @ stand[f.child[row]])
+        stand = self._stand_or_bust
+        return 2.0 * float(self.probs[row] @ stand[self.family.child[row]])
 
     def surrender(self, row: int) -> float:
         """The value of late surrender: half the wager back, unless (without the peek) the
@@ -124,8 +121,9 @@ class Table:
 
 
 class UpcardShoe:
-    """The shoe less one upcard, and the dealer's results for every composition asked of it
-    (memoised by the cards out)."""
+    """The shoe less one upcard: the dealer's results for every composition asked of it
+    (memoised by the cards out: their keys sorted, for lookups in bulk) and the tables made
+    from it (memoised by pair and cards out; none of them depends on the player's rules)."""
 
     def __init__(self, decks: int, upcard: int, hits_soft_17: bool, peek: bool) -> None:
         base = np.array((4 * decks,) * 9 + (16 * decks,), dtype=np.int64)
@@ -134,62 +132,123 @@ class UpcardShoe:
         self.upcard = upcard
         self.h17 = hits_soft_17
         self.peek = peek
-        self._known: dict[int, int] = {}
-        self._dealer: list[FloatArray] = []
-        self._p_bj: list[FloatArray] = []
+        self._keys = np.zeros(0, dtype=np.int64)
+        self._dealer = np.zeros((0, 6), dtype=np.float64)
+        self._p_bj = np.zeros(0, dtype=np.float64)
+        self._tables: dict[tuple[int | None, int], Table] = {}
 
-    def table(self, family: _Family, extra: IntArray) -> Table:
-        """The family's hands from the shoe less ``extra`` (by value)."""
-        taken = family.counts + extra
+    def _find(self, keys: IntArray) -> tuple[IntArray, BoolArray]:
+        """Where each key is in the memo, and whether it is there."""
+        at = np.searchsorted(self._keys, keys)
+        if not len(self._keys):
+            return at, np.zeros(len(keys), dtype=np.bool_)
+        at = np.minimum(at, len(self._keys) - 1)
+        found: BoolArray = self._keys[at] == keys
+        return at, found
+
+    def dealer(self, taken: IntArray) -> tuple[FloatArray, FloatArray, BoolArray]:
+        """The dealer's results from the shoe less each row of ``taken`` (cards by value):
+        ``(p, p_blackjack, valid)`` as :func:`~croupier.analysis.kernels.dealer_results.
+        dealer_results` gives them, computed once per composition; rows the shoe cannot spare
+        (``valid`` false) are zero."""
         comps = self.base - taken
         valid: BoolArray = np.asarray((comps >= 0).all(axis=1), dtype=np.bool_)
-        keys = (taken @ _RADIX).tolist()
-        missing = [i for i, k in enumerate(keys) if valid[i] and k not in self._known]
+        keys = taken @ _RADIX
+        at, found = self._find(keys)
+        missing = valid & ~found
+        if missing.any():
+            fresh, first = np.unique(keys[missing], return_index=True)
+            p, p_bj = dealer_results(comps[missing][first], self.upcard, self.h17)
+            merged = np.concatenate((self._keys, fresh))
+            order = np.argsort(merged, kind="stable")
+            self._keys = merged[order]
+            self._dealer = np.concatenate((self._dealer, p))[order]
+            self._p_bj = np.concatenate((self._p_bj, p_bj))[order]
+            at, found = self._find(keys)
+        if not len(self._keys):  # nothing the shoe can spare, and nothing known
+            return np.zeros((len(keys), 6)), np.zeros(len(keys)), valid
+        dealer = self._dealer[at]
+        p_bj = self._p_bj[at]
+        if not valid.all():
+            dealer[~valid] = 0.0
+            p_bj[~valid] = 0.0
+        return dealer, p_bj, valid
+
+    def table(self, pair: int | None, out: int = 0) -> Table:
+        """The hands holding a ``pair`` card (any hand: ``None``) from the shoe less ``out`` more
+        cards of the pair value (memoised)."""
+        got = self._tables.get((pair, out))
+        return self.tables([(pair, out)])[0] if got is None else got
+
+    def tables(self, wanted: Sequence[tuple[int | None, int]]) -> list[Table]:
+        """The :meth:`table` of each (pair, out), those not yet made built in one pass over all
+        their hands: one look-up of the dealer's results (those not yet known computed
+        together), the values of standing and the draws' chances of every hand at once."""
+        missing = [key for key in dict.fromkeys(wanted) if key not in self._tables]
         if missing:
-            fresh = comps[missing]
-            p, p_bj = _dealer_batch(fresh, self.upcard, self.h17)
-            start = sum(len(b) for b in self._dealer)
-            self._dealer.append(p)
-            self._p_bj.append(p_bj)
-            for j, i in enumerate(missing):
-                self._known.setdefault(keys[i], start + j)
-        dealer_all = np.concatenate(self._dealer) if self._dealer else np.zeros((0, 6))
-        bj_all = np.concatenate(self._p_bj) if self._p_bj else np.zeros(0)
-        self._dealer = [dealer_all]
-        self._p_bj = [bj_all]
-        at = np.array(
-            [self._known.get(k, 0) if v else 0 for k, v in zip(keys, valid.tolist(), strict=True)]
-        )
-        rows = len(keys)
-        dealer = dealer_all[at] if len(dealer_all) else np.zeros((rows, 6))
-        p_bj = np.where(valid, bj_all[at] if len(bj_all) else 0.0, 0.0)
-        stand = _stand_given(dealer, family.totals)
+            self._tables.update(zip(missing, self._build(missing), strict=True))
+        return [self._tables[key] for key in wanted]
+
+    def _build(self, wanted: Sequence[tuple[int | None, int]]) -> list[Table]:
+        """The tables of ``wanted`` (see :meth:`tables`), slices of arrays made together."""
+        requests: list[tuple[_Family, IntArray]] = []
+        for pair, out in wanted:
+            extra = np.zeros(VALUES, dtype=np.int64)
+            if pair is not None:
+                extra[pair] = out
+            requests.append((_family(pair), extra))
+        taken = np.concatenate([f.counts + extra for f, extra in requests])
+        totals = np.concatenate([f.totals for f, _ in requests])
+        dealer, p_bj, valid = self.dealer(taken)
+        stand = _stand_given(dealer, totals)
         if not self.peek:
             stand = (1.0 - p_bj) * stand - p_bj
-        probs = draw_probs(np.where(valid[:, None], comps, 0), self.upcard, self.peek)
-        return Table(family, stand, probs, valid, p_bj, self.peek)
+        probs = draw_probs(np.where(valid[:, None], self.base - taken, 0), self.upcard, self.peek)
+        made: list[Table] = []
+        start = 0
+        for family, _ in requests:
+            stop = start + len(family.hands)
+            part = slice(start, stop)
+            made.append(Table(family, stand[part], probs[part], valid[part], p_bj[part], self.peek))
+            start = stop
+        return made
+
+    def next_cards(self, extras: IntArray) -> FloatArray:
+        """The chance of each value being the next card from the shoe less each row of
+        ``extras`` (as a player draws it: given no dealer Blackjack under the peek), zero where
+        the shoe cannot spare the row. ``(rows, 10)``"""
+        comps = self.base - extras
+        comps[(comps < 0).any(axis=1)] = 0
+        out: FloatArray = draw_probs(comps, self.upcard, self.peek)
+        return out
 
     def next_card(self, extra: IntArray) -> FloatArray:
-        """The chance of each value being the next card from the shoe less ``extra`` (as a
-        player draws it: given no dealer Blackjack under the peek). ``(10,)``"""
-        comp = (self.base - extra)[None, :]
-        if (comp < 0).any():
-            return np.zeros(VALUES)
-        out: FloatArray = draw_probs(comp, self.upcard, self.peek)[0]
+        """:meth:`next_cards` of one ``extra``. ``(10,)``"""
+        out: FloatArray = self.next_cards(extra[None, :])[0]
         return out
 
 
 _SHOES: dict[tuple[int, int, bool, bool], UpcardShoe] = {}
+KEPT = 20
+"""Upcard shoes kept: two shoes' ten upcards (about 8 MB each with 8 decks, the tables of a
+rule set that splits to four hands)."""
+
+
+def clear_shoes() -> None:
+    """Forget every kept :class:`UpcardShoe` (their dealer's results and tables): the next rule
+    set starts cold (benchmarks/bench_blackjack_rules.py)."""
+    _SHOES.clear()
 
 
 def upcard_shoe(decks: int, upcard: int, hits_soft_17: bool, peek: bool) -> UpcardShoe:
     """The :class:`UpcardShoe` of these rules, kept for the next rule set that shares them (the
-    dealer's results are the same whatever the player's rules); the 40 most recent are kept."""
+    dealer's results and the tables are the same whatever the player's rules); the
+    :data:`KEPT` most recent are kept."""
     key = (decks, upcard, hits_soft_17, peek)
     got = _SHOES.pop(key, None)
     if got is None:
         got = UpcardShoe(decks, upcard, hits_soft_17, peek)
     _SHOES[key] = got
-    while len(_SHOES) > 40:
+    while len(_SHOES) > KEPT:
         del _SHOES[next(iter(_SHOES))]
     return got
