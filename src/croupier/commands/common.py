@@ -374,8 +374,7 @@ def _lab_lines(sheet: ParSheet) -> list[str]:
     vi = " · ".join(f"{v:.4f}" for v in sheet.volatility_indexes.values())
     sample = " (from the sample SD)" if sheet.method != "exact" else ""
     return [
-        f"volatility index at {levels}: {vi}{sample} "
-        f"({VI_NOTE.removeprefix('volatility index ')})",
+        f"volatility index at {levels}: {vi}{sample} ({VI_NOTE.removeprefix('volatility index ')})",
         f"maximum win {max_win_text(sheet)}",
     ]
 
