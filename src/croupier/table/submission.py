@@ -16,6 +16,10 @@ Poker the number of adjacent boxes a player may wager on (§ 641a.7(e)). The fil
     split_hands = 4             # § 633a.11: at most this many hands by splitting and re-splitting
     resplit_aces = false
     hit_split_aces = false      # split aces take one card each
+    # fixed in PA, so only these values are accepted (others are refused, citing the section)
+    blackjack_pays = "3:2"      # § 633a.13 (6:5 and 1:1 are refused)
+    peek = true                 # § 633a.7: the card reader device checks for a dealer Blackjack
+    double_on = "any"           # § 633a.10: any first two cards (9-11, 10-11 are refused)
     # Switch Hands (§ 633b.4(a)–(j)): every player places the Ante; or Blackjack Premium
     # (§ 633b.4(k)–(o)): the Ante is optional. At most one of the two.
     switch_hands = false
@@ -51,6 +55,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -74,10 +79,17 @@ from croupier.errors import (
     one_line,
 )
 from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
-from croupier.games.blackjack_rules import PlayRules
+from croupier.games.blackjack_rules import DoubleOn, PlayRules
 from croupier.inputs import read_toml, where
 from croupier.paytables import Paytable, paytable_digest
 from croupier.paytables.digest import sha256_of
+from croupier.table.submission_blackjack import (
+    BLACKJACK_PAYS,
+    blackjack_option_problems,
+    blackjack_pays_of,
+    double_on_of,
+    pays_text,
+)
 from croupier.table.submission_file import HitOddsBasis, SubmissionFile, WagerSpec
 from croupier.units import format_money, parse_money
 from croupier.wagers import Wager, get_wager
@@ -149,6 +161,12 @@ class RulesSubmission:
     """Whether a hand made by splitting aces may be split again (§ 633a.11)."""
     hit_split_aces: bool = False
     """Whether a hand made by splitting aces may draw more than one card (§ 633a.11)."""
+    blackjack_pays: Fraction = BLACKJACK_PAYS
+    """What a player Blackjack pays per unit wagered (3 to 2, the only pay § 633a.13 allows)."""
+    peek: bool = True
+    """Whether the dealer checks the hole card for Blackjack first (§ 633a.7: always)."""
+    double_on: DoubleOn = DoubleOn.ANY
+    """Which first two cards a player may double on (§ 633a.10: any)."""
     hit_odds_bound: int = NJ_MAX_ONE_IN
     """No progressive level is hit less often than 1 in this (N.J.A.C. 13:69D-1.52(e)(4))."""
     hit_odds_basis: HitOddsBasis = "level"
@@ -187,7 +205,11 @@ class RulesSubmission:
         """The house rules the dealer plays by (§ 633a.7); made once (an immutable value the
         round reads at every step)."""
         return BlackjackRules(
-            decks=self.decks, soft_17=self.soft_17, dealer_completion=self.dealer_completion
+            decks=self.decks,
+            soft_17=self.soft_17,
+            peek=self.peek,
+            blackjack_pays=self.blackjack_pays,
+            dealer_completion=self.dealer_completion,
         )
 
     @functools.cached_property
@@ -200,6 +222,7 @@ class RulesSubmission:
             resplit_aces=self.resplit_aces,
             hit_split_aces=self.hit_split_aces,
             late_surrender=self.late_surrender,
+            double_on=self.double_on,
         )
 
     @property
@@ -489,9 +512,10 @@ def _check_limits(
 
 
 def _check_table(spec: SubmissionFile, offered_ids: list[str], problems: list[Violation]) -> None:
-    """The table's own violations: no base wager offered, the Blackjack house options (given at
-    another game, contradicting one another, the dealer's soft 17 not said) and Four Card
-    Poker's adjacent boxes not said."""
+    """The table's own violations: no base wager offered, the dealer's soft 17 not said, the
+    Blackjack house options (:func:`~croupier.table.submission_blackjack.blackjack_option_problems`:
+    given at another game, contradicting one another, a rule PA fixes stated otherwise) and Four
+    Card Poker's adjacent boxes not said."""
     game = spec.game
     bases = BASE_GAMES[game].base_wagers
     if not any(b in offered_ids for b in bases) and not any(
@@ -506,48 +530,7 @@ def _check_table(spec: SubmissionFile, offered_ids: list[str], problems: list[Vi
         problems.append(
             Violation("say whether the dealer stands (S17) or hits (H17) soft 17", "601a.2")
         )
-    blackjack_options = {
-        "dealer": spec.dealer,
-        "switch_hands": spec.switch_hands or None,
-        "blackjack_premium": spec.blackjack_premium or None,
-        "tie_blackjack_pays": spec.tie_blackjack_pays,
-        "late_surrender": spec.late_surrender,
-        "double_after_split": spec.double_after_split,
-        "split_hands": spec.split_hands,
-        "resplit_aces": spec.resplit_aces,
-        "hit_split_aces": spec.hit_split_aces,
-    }
-    given = [k for k, v in blackjack_options.items() if v is not None]
-    if game is not TableGame.BLACKJACK and given:
-        problems.append(Violation(f"{', '.join(given)}: Blackjack options only", None))
-    if spec.switch_hands and spec.blackjack_premium:
-        problems.append(
-            Violation(
-                "choose switch_hands (every player places the Ante, § 633b.4(c)) or "
-                "blackjack_premium (the Ante is optional, § 633b.4(k)), not both",
-                "633b.4(k)",
-            )
-        )
-    if spec.tie_blackjack_pays and not (spec.switch_hands or spec.blackjack_premium):
-        problems.append(
-            Violation(
-                "tie_blackjack_pays: the 1 to 2 tie Blackjack is a Switch Hands or Blackjack "
-                "Premium pay",
-                "633b.4(i)(2)(ii)",
-            )
-        )
-    if spec.blackjack_premium and spec.tie_blackjack_pays is False:
-        problems.append(
-            Violation("Blackjack Premium always pays a tie Blackjack 1 to 2", "633b.4(o)")
-        )
-    if spec.resplit_aces and (spec.split_hands or 4) < 3:
-        problems.append(
-            Violation(
-                f"resplit_aces: re-splitting needs split_hands of 3 or more, not "
-                f"{spec.split_hands}",
-                "633a.11",
-            )
-        )
+    problems.extend(Violation(m, section) for m, section in blackjack_option_problems(spec))
     if game is TableGame.FOUR_CARD_POKER and spec.adjacent_boxes is None:
         problems.append(
             Violation(
@@ -594,6 +577,9 @@ def _rules_submission(
         split_hands=spec.split_hands or 4,
         resplit_aces=bool(spec.resplit_aces),
         hit_split_aces=bool(spec.hit_split_aces),
+        blackjack_pays=blackjack_pays_of(spec),
+        peek=spec.peek is not False,
+        double_on=double_on_of(spec),
         hit_odds_bound=spec.hit_odds_bound,
         hit_odds_basis=spec.hit_odds_basis,
     )
@@ -657,8 +643,12 @@ def canonical_submission(sub: RulesSubmission) -> dict[str, Any]:
     options, seats, adjacent boxes, the hit-odds bound and, for each offered wager (sorted by
     id: file order does not matter), its paytable's section, id and
     :func:`~croupier.paytables.paytable_digest`, its limits or progressive sizes in cents.
-    Not held: the submission's name and the file it was read from."""
-    return {
+    Not held: the submission's name and the file it was read from. The Blackjack pay
+    (``blackjack_pays``, e.g. ``"6:5"``), ``peek`` and ``double_on`` (e.g. ``"10-11"``) are held
+    only where they differ from PA's rule (3:2, peek, any two cards; added after
+    ``croupier-submission/1``'s first keys): a submission that does not state them, or states
+    PA's rule, keeps the digest it had before they could be stated."""
+    data: dict[str, Any] = {
         "format": SUBMISSION_FORMAT,
         "game": sub.game.value,
         "decks": sub.decks,
@@ -692,6 +682,13 @@ def canonical_submission(sub: RulesSubmission) -> dict[str, Any]:
             for w in sorted(sub.wagers, key=lambda w: w.wager)
         ],
     }
+    if sub.blackjack_pays != BLACKJACK_PAYS:
+        data["blackjack_pays"] = pays_text(sub.blackjack_pays)
+    if not sub.peek:
+        data["peek"] = False
+    if sub.double_on is not DoubleOn.ANY:
+        data["double_on"] = sub.double_on.value
+    return data
 
 
 def submission_digest(sub: RulesSubmission) -> str:

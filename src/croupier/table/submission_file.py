@@ -82,6 +82,15 @@ class SubmissionFile(_Strict):
     """Blackjack: split aces may be split again."""
     hit_split_aces: StrictBool | None = None
     """Blackjack: split aces may take more than one card each."""
+    blackjack_pays: str | None = Field(default=None, examples=["3:2"])
+    """Blackjack: what a player Blackjack pays, as odds ("3:2" or "3 to 2"); 3 to 2 is the only
+    pay allowed (§ 633a.13): another is refused."""
+    peek: StrictBool | None = None
+    """Blackjack: the dealer checks the hole card for Blackjack under an ace or a 10-valued
+    upcard (§ 633a.7, the card reader device); it must (``false`` is refused)."""
+    double_on: str | None = Field(default=None, examples=["any"])
+    """Blackjack: the first two cards a player may double on: "any" (§ 633a.10; "9-11" and
+    "10-11" are refused)."""
     seats: StrictInt = Field(default=7, ge=1, le=9)
     """The table's seats."""
     adjacent_boxes: StrictInt | None = Field(default=None, ge=1)
