@@ -493,9 +493,7 @@ def _check_progressive(
 def _check_numbers(conn: Connection, numbers: Mapping[int, int]) -> None:
     """The awards' numbers are the log's (:func:`award_numbers`): the meter awards numbered
     1, 2, … in id order without a gap, an odds or envy pay none."""
-    rows = conn.execute(
-        sa.select(t.awards.c.id, t.awards.c.number).order_by(t.awards.c.id)
-    ).all()
+    rows = conn.execute(sa.select(t.awards.c.id, t.awards.c.number).order_by(t.awards.c.id)).all()
     for r in rows:
         if r.number != numbers.get(r.id):
             told = "none" if numbers.get(r.id) is None else numbers[r.id]

@@ -50,9 +50,18 @@ class Award:
 
     @property
     def label(self) -> str:
-        """How people are told the award: ``award 1 (id 3)``, or ``pay id 2`` for an odds or
-        envy pay (no number)."""
-        return f"pay id {self.id}" if self.number is None else f"award {self.number} (id {self.id})"
+        """How people are told the award (:func:`award_words`): ``award 1 (id 3)``."""
+        return award_words(self.id, self.number, self.kind.value)
+
+
+def award_words(award_id: int, number: int | None, kind: str) -> str:
+    """How people are told an award: a meter award by its number with the id a command or a
+    path takes, ``award 1 (id 3)``; an odds or envy pay, which has no number, by its kind and
+    id, ``odds pay (id 2)``, ``envy bonus (id 4)``."""
+    if number is not None:
+        return f"award {number} (id {award_id})"
+    what = "envy bonus" if kind == AwardKind.ENVY.value else "odds pay"
+    return f"{what} (id {award_id})"
 
 
 @dataclass(frozen=True)

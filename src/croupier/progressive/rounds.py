@@ -86,9 +86,7 @@ _SUSPENDED = sa.select(t.progressives.c.suspended).where(
 )
 _SETTLED = sa.select(t.settlements).where(t.settlements.c.idempotency_key == sa.bindparam("b_key"))
 _NEXT_ID = sa.select(sa.func.coalesce(sa.func.max(t.awards.c.id), 0) + 1).scalar_subquery()
-_NEXT_NUMBER = sa.select(
-    sa.func.coalesce(sa.func.max(t.awards.c.number), 0) + 1
-).scalar_subquery()
+_NEXT_NUMBER = sa.select(sa.func.coalesce(sa.func.max(t.awards.c.number), 0) + 1).scalar_subquery()
 _INSERT_AWARD = sa.insert(t.awards).values(id=_NEXT_ID).returning(t.awards.c.id)
 _INSERT_METER_AWARD = (
     sa.insert(t.awards)
