@@ -43,7 +43,7 @@ def test_the_progressive_walkthrough_runs(tmp_path: Path, monkeypatch: pytest.Mo
         assert res.exit_code == 0, (args, res.output)
         outputs.append(res.output)
     # the round's two suited 7♥ against the 7♥ upcard: 10% of the meter, validated and paid
-    assert any("award 1 validated by flo and paid" in o for o in outputs)
+    assert any("award 1 (id 1) validated by flo and paid" in o for o in outputs)
     assert "dana authenticated: dealer" in "".join(outputs)
     assert "every level matches the ledger" in outputs[-1]
     assert "HMAC chain matches the ledger key" in " ".join(outputs[-1].split())

@@ -523,7 +523,7 @@ def validate(
         now = next(s for s in level if s.level is a.level)
         out.print(
             one_line(
-                f"award {a.id} validated by {by} and paid: {format_money(a.amount_cents)} to "
+                f"{a.label} validated by {by} and paid: {format_money(a.amount_cents)} to "
                 f"position {a.position} at {a.table_id} ({a.outcome}); {a.progressive} "
                 f"{now.level.value} meter now {format_micros(now.meter)}"
             )
@@ -548,7 +548,7 @@ def void(
         _done(
             json_out,
             {**award_dict(a), "voided_by": who.name, "reason": reason},
-            f"award {a.id} voided by {by}: {reason}",
+            f"{a.label} voided by {by}: {reason}",
         )
 
 

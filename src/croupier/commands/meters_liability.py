@@ -152,7 +152,7 @@ def liability(
             out.print(t)
             for a in li.pending:
                 out.print(
-                    f"  pending: award {a.id}, {format_money(a.amount_cents)} "
+                    f"  pending: {a.label}, {format_money(a.amount_cents)} "
                     f"({a.level.value if a.level else ''}) at {shown(a.table_id)} seat "
                     f"{a.position}, round {shown(a.round_id)}"
                 )
@@ -253,7 +253,7 @@ def slip(
         print(slip_html(data))
     else:
         t = Table(
-            title=f"Hand-pay slip · award {a.id} · {format_money(a.amount_cents)}",
+            title=f"Hand-pay slip · {a.label} · {format_money(a.amount_cents)}",
             title_justify="left",
             show_header=False,
         )

@@ -131,11 +131,15 @@ def _print_status(s: ProgressiveStatus, m: ProgressiveMeters) -> None:
     if s.pending:
         rule = d.rule("(h)(3)")  # the definition's own section: § 633b.2 or § 633b.3
         p = Table(title=f"Pending validation (§ {rule})", title_justify="left")
-        for col in ("Award", "Round", "Table", "Seat", "Outcome", "Pays", "Amount"):
-            p.add_column(col, justify="right" if col in ("Award", "Seat", "Amount") else "left")
+        # the award's number (what people are told) and its id (what `validate` takes)
+        for col in ("Award", "Id", "Round", "Table", "Seat", "Outcome", "Pays", "Amount"):
+            p.add_column(
+                col, justify="left" if col in ("Round", "Table", "Outcome", "Pays") else "right"
+            )
         for a in s.pending:
             share = f"{format_percent(a.share)} {a.level.value}" if a.share and a.level else ""
             p.add_row(
+                str(a.number) if a.number is not None else "—",
                 str(a.id),
                 shown(a.round_id),
                 shown(a.table_id),

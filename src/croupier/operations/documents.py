@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier.errors import citation
-from croupier.progressive import Ledger, RoundSettlement
+from croupier.progressive import Award, Ledger, RoundSettlement
 from croupier.progressive.views import award_dict
 from croupier.table.progressive import round_content, valued_at_seed, wager_of, with_ledger_amounts
 from croupier.table.round import TableRound, settled_net
@@ -39,6 +39,16 @@ class Settled:
 
 
 _KINDS: dict[tuple[str, str], tuple[str, int]] = {}
+
+
+def _round_award(a: Award) -> dict[str, Any]:
+    """An award as a stored round records it (docs/schemas ``RoundAward``): :func:`award_dict`
+    with its ``number`` only where it has one (a meter award; a round stored before award
+    numbers has none, so the key is absent rather than null)."""
+    d = award_dict(a)
+    if d["number"] is None:
+        del d["number"]
+    return d
 
 
 def progressive_kind(ledger: Ledger, name: str) -> tuple[str, int]:
@@ -94,7 +104,7 @@ def document(
             "progressive": name,
             "ledger_round": result.round_id,
             "idempotency_key": result.idempotency_key,
-            "awards": [award_dict(a) for a in result.awards],
+            "awards": [_round_award(a) for a in result.awards],
         }
         for name, result in results
     ]

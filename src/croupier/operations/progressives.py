@@ -108,7 +108,10 @@ def liability_reports(
     for n in [name] if name else ledger.names():
         defn = ledger.definition(n)
         events = [(e.event, e.created_at) for e in ledger.history(n)]
-        out.append((liability(defn, events, start, end), reconcile(defn, events, start, end)))
+        numbers = {a.id: a.number for a in ledger.awards(n) if a.number is not None}
+        out.append(
+            (liability(defn, events, start, end, numbers), reconcile(defn, events, start, end))
+        )
     return out
 
 

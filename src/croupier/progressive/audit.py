@@ -61,6 +61,7 @@ from croupier.progressive.records import (
     Contribution,
     RoundSettlement,
     award_from_row,
+    award_numbers,
     level_from_row,
     replay_awards,
     settlement_to_json,
@@ -343,6 +344,8 @@ def audit(
     _check_staff_and_links(conn, events, pids, defs)
     _check_rounds(conn, events, pids)
     _check_results(conn, events, pids, defs)
+    numbers = award_numbers(events)
+    _check_numbers(conn, numbers)
 
     report = AuditReport(
         len(events),
@@ -351,7 +354,7 @@ def audit(
         head_mac=rows[-1].mac if rows else "",
     )
     for p in progs:
-        report.levels[p.name] = _check_progressive(conn, p, defs[p.id], events, pids)
+        report.levels[p.name] = _check_progressive(conn, p, defs[p.id], events, pids, numbers)
     return report
 
 
@@ -443,10 +446,11 @@ def _check_progressive(
     defn: ProgressiveDefinition,
     events: list[StoredEvent],
     pids: list[int | None],
+    numbers: Mapping[int, int],
 ) -> dict[MeterLevel, LevelState]:
     """One progressive (its row ``p``) replayed from its events: its seeded and stored
-    definitions, suspension, levels, running totals and awards checked against the log; the
-    level states the log leaves."""
+    definitions, suspension, levels, running totals and awards (with their ``numbers``,
+    :func:`award_numbers`) checked against the log; the level states the log leaves."""
     mine = [e for e, pid in zip(events, pids, strict=True) if pid == p.id]
     replayer = Replayer.for_log(defn, mine)
     digest = definition_digest(replayer.defn.to_json())
@@ -476,7 +480,7 @@ def _check_progressive(
     differs = totals_difference(replayer.defn, stored_totals(level_rows, p), Totals.of_events(mine))
     if differs is not None:
         raise _fail(None, f"progressive {p.name!r}, running totals: {differs}")
-    awards = replay_awards(p.name, mine)
+    awards = replay_awards(p.name, mine, numbers)
     for r in conn.execute(sa.select(t.awards).where(t.awards.c.progressive_id == p.id)):
         a = award_from_row(r, p.name)
         if awards.pop(a.id, None) != a:
@@ -484,6 +488,20 @@ def _check_progressive(
     if awards:
         raise _fail(None, f"progressive {p.name!r}: award {min(awards)} of the log has no row")
     return levels
+
+
+def _check_numbers(conn: Connection, numbers: Mapping[int, int]) -> None:
+    """The awards' numbers are the log's (:func:`award_numbers`): the meter awards numbered
+    1, 2, … in id order without a gap, an odds or envy pay none."""
+    rows = conn.execute(sa.select(t.awards.c.id, t.awards.c.number).order_by(t.awards.c.id)).all()
+    for r in rows:
+        if r.number != numbers.get(r.id):
+            told = "none" if numbers.get(r.id) is None else numbers[r.id]
+            raise _fail(
+                None,
+                f"award {r.id}: number {r.number} stored, the log numbers it {told} (meter "
+                "awards are numbered 1, 2, … in id order)",
+            )
 
 
 def _positions(text: str) -> list[int]:

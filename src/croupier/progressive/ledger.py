@@ -285,7 +285,8 @@ class Ledger(VerifyingLedger):
 
     # -- awards ----------------------------------------------------------------------------
     def _logged_award(self, conn: Connection, pid: int, progressive: str, award_id: int) -> Award:
-        """The award as its events made it: what is paid, whatever its row says."""
+        """The award as its events made it: what is paid, whatever its row says (its number
+        aside: the row's, which ``verify`` holds to the log's ids and kinds)."""
         self._flush(conn)
         e = t.ledger_events
         rows = conn.execute(
@@ -293,7 +294,12 @@ class Ledger(VerifyingLedger):
             .where(e.c.award_id == award_id, e.c.progressive_id == pid)
             .order_by(e.c.seq)
         )
-        a = replay_awards(progressive, [stored_event(r) for r in rows]).get(award_id)
+        events = [stored_event(r) for r in rows]
+        number = conn.execute(
+            sa.select(t.awards.c.number).where(t.awards.c.id == award_id)
+        ).scalar()
+        numbers = {award_id: int(number)} if number is not None else {}
+        a = replay_awards(progressive, events, numbers).get(award_id)
         if a is None:
             raise LedgerIntegrityError(
                 f"award {award_id} has a row but no award event: run `croupier meters verify`"

@@ -25,7 +25,7 @@ Money is integer micro-dollars (``*_micros``), as the meters.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -145,9 +145,11 @@ def liability(
     events: Sequence[tuple[StoredEvent, datetime]],
     start: datetime | None = None,
     end: datetime | None = None,
+    numbers: Mapping[int, int] | None = None,
 ) -> Liability:
     """The liability of ``defn`` over ``[start, end)`` from its ``events`` (in ledger order,
-    each with the time it was recorded); ``end`` alone is the liability at that instant.
+    each with the time it was recorded); ``end`` alone is the liability at that instant. The
+    pending awards carry their ``numbers`` (by id: the ``awards`` table's) when given.
     :class:`~croupier.errors.InputError` for a period that ends before or when it starts;
     :class:`~croupier.errors.LedgerIntegrityError` for an event the definition does not make."""
     check_period(start, end)
@@ -190,7 +192,7 @@ def liability(
     )
     pending = tuple(
         a
-        for a in replay_awards(defn.name, seen).values()
+        for a in replay_awards(defn.name, seen, numbers).values()
         if a.kind is AwardKind.METER and a.status is AwardStatus.PENDING
     )
     return Liability(defn.name, start, end, levels, pending, n)

@@ -58,6 +58,7 @@ from croupier.progressive.meters import (
     check_hands,
 )
 from croupier.progressive.model import (
+    AwardKind,
     EventKind,
     HitPolicy,
     ProgressiveDefinition,
@@ -122,6 +123,7 @@ _STATE = (
             t.settlements.c.idempotency_key == sa.bindparam("b_key"),
         ),
         _scalar("last_award", sa.func.max(t.awards.c.id)),
+        _scalar("last_number", sa.func.max(t.awards.c.number)),
         _scalar("staff_seq", sa.func.max(_e.seq), _e.progressive_id.is_(None)),
     )
     .where(t.meter_levels.c.progressive_id == sa.bindparam("b_pid"))
@@ -154,8 +156,11 @@ def settlement_result(
     plan: SettlementPlan,
     award_ids: Sequence[int],
     n_contributions: int,
+    numbers: Sequence[int | None] = (),
 ) -> RoundSettlement:
-    """What a settlement returns: the contributions and the awards (with their ids) of ``plan``."""
+    """What a settlement returns: the contributions and the awards (with their ids and, meter
+    awards, the ``numbers`` people are told, in the order of ``award_ids``) of ``plan``."""
+    numbers = list(numbers) or [None] * len(award_ids)
     return RoundSettlement(
         progressive,
         round_id,
@@ -181,17 +186,24 @@ def settlement_result(
                 level=a.level,
                 share=a.share,
                 source_position=a.source_position,
+                number=n,
             )
-            for i, a in zip(award_ids, plan.awards, strict=True)
+            for i, n, a in zip(award_ids, numbers, plan.awards, strict=True)
         ),
     )
 
 
 def award_row(
-    pid: int, round_id: str, table_id: str, a: AwardDraft, award_id: int | None = None
+    pid: int,
+    round_id: str,
+    table_id: str,
+    a: AwardDraft,
+    award_id: int | None = None,
+    number: int | None = None,
 ) -> dict[str, Any]:
-    """The ``awards`` row of ``a`` (with its id when given)."""
-    row: dict[str, Any] = {} if award_id is None else {"id": award_id}
+    """The ``awards`` row of ``a`` (with its id and number when given: else the INSERT makes
+    them)."""
+    row: dict[str, Any] = {} if award_id is None else {"id": award_id, "number": number}
     row.update(
         {
             "progressive_id": pid,
@@ -210,6 +222,16 @@ def award_row(
         }
     )
     return row
+
+
+def meter_numbers(awards: Sequence[AwardDraft], first: int) -> list[int | None]:
+    """The numbers of ``awards`` (a settlement's, in order) when the next free one is
+    ``first``: the meter awards numbered on from it, an odds or envy pay ``None``."""
+    out: list[int | None] = []
+    for a in awards:
+        out.append(first if a.kind is AwardKind.METER else None)
+        first += a.kind is AwardKind.METER
+    return out
 
 
 def level_params(pid: int, old: LevelState, new: LevelState) -> dict[str, Any]:
@@ -401,6 +423,7 @@ def play_group(
     found = {MeterLevel(m["level"]): _level(m) for m in first_state}
     levels = dict(found)
     next_award = int(first_state[0]["last_award"] or 0) + 1
+    next_number = int(first_state[0]["last_number"] or 0) + 1
     staff = ledger._staff_at(conn, int(first_state[0]["staff_seq"] or 0))
     seen_rounds: set[str] = set()
     seen_keys: set[str] = set()
@@ -414,9 +437,11 @@ def play_group(
             continue
         plan = plan_settlement(p.definition, levels, p.positions, p.hands)
         award_ids = list(range(next_award, next_award + len(plan.awards)))
+        numbers = meter_numbers(plan.awards, next_number)
         result = settlement_result(
-            p.progressive, p.round_id, p.table, p.key, plan, award_ids, len(p.definition.levels)
-        )
+            p.progressive, p.round_id, p.table, p.key, plan, award_ids,
+            len(p.definition.levels), numbers,
+        )  # fmt: skip
         settled = EventDraft(
             EventKind.SETTLED,
             detail={
@@ -443,10 +468,11 @@ def play_group(
         # a crash (or a test's fault) at any stage before the write leaves nothing written
         for stage in ("contributions", "award-rows", "awards", "levels", "before-commit"):
             ledger._fault(stage)
-        _queue_round(writes, p, plan, award_ids, result, at)
+        _queue_round(writes, p, plan, list(zip(award_ids, numbers, strict=True)), result, at)
         events.extend(rows)
         levels.update(plan.states)
         next_award += len(plan.awards)
+        next_number += sum(n is not None for n in numbers)
         seen_rounds.add(p.round_id)
         seen_keys.add(p.key)
         out[i] = result
@@ -518,11 +544,12 @@ def _queue_round(
     writes: Batch,
     p: Prepared,
     plan: SettlementPlan,
-    award_ids: list[int],
+    award_ids: list[tuple[int, int | None]],
     result: RoundSettlement,
     at: datetime,
 ) -> None:
-    """Queue round ``p``'s rows: the round, its awards and its settlement."""
+    """Queue round ``p``'s rows: the round, its awards (``award_ids``: each one's id and
+    number) and its settlement."""
     writes.add(
         _INSERT_ROUND,
         {
@@ -538,8 +565,8 @@ def _queue_round(
     writes.add(
         _INSERT_AWARDS,
         [
-            award_row(p.pid, p.round_id, p.table, a, n)
-            for n, a in zip(award_ids, plan.awards, strict=True)
+            award_row(p.pid, p.round_id, p.table, a, i, n)
+            for (i, n), a in zip(award_ids, plan.awards, strict=True)
         ],
     )
     writes.add(

@@ -4,7 +4,7 @@ their conversions from database rows (:mod:`croupier.progressive.schema`)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from fractions import Fraction
@@ -28,7 +28,9 @@ from croupier.progressive.store import dumps
 @dataclass(frozen=True)
 class Award:
     """One payout recorded by the ledger. ``amount_cents`` is what the player is handed;
-    ``meter_cents`` the part taken from a meter level (share awards)."""
+    ``meter_cents`` the part taken from a meter level (share awards). ``id`` is the key every
+    award has (the API's paths name it); ``number`` the one people are told, counting meter
+    awards alone (1, 2, … across the ledger in id order; ``None`` for an odds or envy pay)."""
 
     id: int
     progressive: str
@@ -44,6 +46,22 @@ class Award:
     share: Fraction | None = None
     source_position: int | None = None
     validated_by: str | None = None
+    number: int | None = None
+
+    @property
+    def label(self) -> str:
+        """How people are told the award (:func:`award_words`): ``award 1 (id 3)``."""
+        return award_words(self.id, self.number, self.kind.value)
+
+
+def award_words(award_id: int, number: int | None, kind: str) -> str:
+    """How people are told an award: a meter award by its number with the id a command or a
+    path takes, ``award 1 (id 3)``; an odds or envy pay, which has no number, by its kind and
+    id, ``odds pay (id 2)``, ``envy bonus (id 4)``."""
+    if number is not None:
+        return f"award {number} (id {award_id})"
+    what = "envy bonus" if kind == AwardKind.ENVY.value else "odds pay"
+    return f"{what} (id {award_id})"
 
 
 @dataclass(frozen=True)
@@ -161,6 +179,7 @@ def award_from_row(r: Any, progressive: str) -> Award:
         share=Fraction(r.share) if r.share is not None else None,
         source_position=r.source_position if r.source_position != r.position else None,
         validated_by=r.validated_by,
+        number=r.number,
     )
 
 
@@ -188,10 +207,15 @@ def stored_event(r: Any) -> StoredEvent:
     )
 
 
-def replay_awards(progressive: str, events: Iterable[StoredEvent]) -> dict[int, Award]:
+def replay_awards(
+    progressive: str, events: Iterable[StoredEvent], numbers: Mapping[int, int] | None = None
+) -> dict[int, Award]:
     """The awards made by ``events`` (in ledger order), by id, each as its ``award`` or ``envy``
     event recorded it and with the status its later validation, payment or void gave it: what
-    the ledger pays from and what :meth:`Ledger.verify` compares the ``awards`` table with."""
+    the ledger pays from and what :meth:`Ledger.verify` compares the ``awards`` table with.
+    ``numbers`` gives the meter awards' numbers by id (:func:`award_numbers`; none without it:
+    a number is counted over the whole ledger, not one progressive's events)."""
+    numbers = numbers or {}
     out: dict[int, Award] = {}
     for e in events:
         k, d, aid = e.kind, e.detail, e.award_id
@@ -214,6 +238,7 @@ def replay_awards(progressive: str, events: Iterable[StoredEvent]) -> dict[int, 
                 level=e.level if kind is AwardKind.METER else None,
                 share=Fraction(d["share"]) if d.get("share") is not None else None,
                 source_position=int(src) if src is not None else None,
+                number=numbers.get(aid) if kind is AwardKind.METER else None,
             )
         elif aid in out:
             a = out[aid]
@@ -228,6 +253,20 @@ def replay_awards(progressive: str, events: Iterable[StoredEvent]) -> dict[int, 
                     a, amount_cents=e.amount_cents or 0, meter_cents=int(d["meter_cents"])
                 )
     return out
+
+
+def award_numbers(events: Iterable[StoredEvent]) -> dict[int, int]:
+    """The numbers people are told for the meter awards that ``events`` (the whole ledger's)
+    make: 1, 2, … in id order, by id — an odds or envy pay has none. What the ``awards`` table's
+    ``number`` must hold (the ids and kinds are in the chained log, so the numbers are too)."""
+    ids = sorted(
+        e.award_id
+        for e in events
+        if e.award_id is not None
+        and e.kind is EventKind.AWARD
+        and e.detail.get("kind") == AwardKind.METER.value
+    )
+    return {aid: n for n, aid in enumerate(ids, 1)}
 
 
 def settlement_to_json(s: RoundSettlement) -> str:

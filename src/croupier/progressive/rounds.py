@@ -45,6 +45,7 @@ from croupier.progressive.meters import (
     SettlementPlan,
 )
 from croupier.progressive.model import (
+    AwardKind,
     AwardStatus,
     EventKind,
     HitPolicy,
@@ -84,10 +85,13 @@ _SUSPENDED = sa.select(t.progressives.c.suspended).where(
     t.progressives.c.id == sa.bindparam("b_pid")
 )
 _SETTLED = sa.select(t.settlements).where(t.settlements.c.idempotency_key == sa.bindparam("b_key"))
-_INSERT_AWARD = (
+_NEXT_ID = sa.select(sa.func.coalesce(sa.func.max(t.awards.c.id), 0) + 1).scalar_subquery()
+_NEXT_NUMBER = sa.select(sa.func.coalesce(sa.func.max(t.awards.c.number), 0) + 1).scalar_subquery()
+_INSERT_AWARD = sa.insert(t.awards).values(id=_NEXT_ID).returning(t.awards.c.id)
+_INSERT_METER_AWARD = (
     sa.insert(t.awards)
-    .values(id=sa.select(sa.func.coalesce(sa.func.max(t.awards.c.id), 0) + 1).scalar_subquery())
-    .returning(t.awards.c.id)
+    .values(id=_NEXT_ID, number=_NEXT_NUMBER)
+    .returning(t.awards.c.id, t.awards.c.number)
 )
 _INSERT_SETTLEMENT = sa.insert(t.settlements)
 
@@ -630,9 +634,8 @@ class ProgressiveSystem:
             n_contrib = len(defn.levels)
             append(plan.events[:n_contrib])
             self.ledger._fault("contributions")
-            award_ids = [
-                self._insert_award(conn, pid, round_id, r.table_id, a) for a in plan.awards
-            ]
+            made = [self._insert_award(conn, pid, round_id, r.table_id, a) for a in plan.awards]
+            award_ids = [i for i, _ in made]
             self.ledger._fault("award-rows")
             _store_share_groups(conn, plan, award_ids)
             append(plan.events[n_contrib:], award_ids)
@@ -641,8 +644,9 @@ class ProgressiveSystem:
             _set_round(conn, pid, round_id, RoundStatus.SETTLED)
             self.ledger._fault("levels")
             result = settlement_result(
-                self.name, round_id, r.table_id, key, plan, award_ids, n_contrib
-            )
+                self.name, round_id, r.table_id, key, plan, award_ids, n_contrib,
+                [n for _, n in made],
+            )  # fmt: skip
             conn.execute(
                 _INSERT_SETTLEMENT,
                 {
@@ -683,7 +687,16 @@ class ProgressiveSystem:
                 f"round {round_id!r} has no settled event: run `croupier meters verify`"
             )
         table_id = events[-1].table_id or ""
-        awards = replay_awards(self.name, events)
+        ids = [e.award_id for e in events if e.award_id is not None]
+        numbers = {
+            r.id: r.number
+            for r in conn.execute(
+                sa.select(t.awards.c.id, t.awards.c.number).where(
+                    t.awards.c.id.in_(ids), t.awards.c.number.is_not(None)
+                )
+            )
+        }
+        awards = replay_awards(self.name, events, numbers)
         return RoundSettlement(
             self.name,
             round_id,
@@ -701,10 +714,15 @@ class ProgressiveSystem:
     @staticmethod
     def _insert_award(
         conn: Connection, pid: int, round_id: str, table_id: str, a: AwardDraft
-    ) -> int:
-        """Insert an award row, its id the last one's + 1 (writers hold the chain head, so ids
-        follow commit order; the fast path of :meth:`play_round` numbers them the same way)."""
-        return int(conn.execute(_INSERT_AWARD, award_row(pid, round_id, table_id, a)).scalar_one())
+    ) -> tuple[int, int | None]:
+        """Insert an award row, its id the last one's + 1 and, a meter award, its number the
+        last number's + 1 (writers hold the chain head, so both follow commit order; the fast
+        path of :meth:`play_round` allocates them the same way); its id and number."""
+        row = award_row(pid, round_id, table_id, a)
+        if a.kind is not AwardKind.METER:
+            return int(conn.execute(_INSERT_AWARD, row).scalar_one()), None
+        made = conn.execute(_INSERT_METER_AWARD, row).one()
+        return int(made.id), int(made.number)
 
 
 def _check_more_wagers(

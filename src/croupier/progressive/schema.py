@@ -142,6 +142,10 @@ awards = sa.Table(
     sa.Column("validated_by", sa.String(100), nullable=True),
     # HitPolicy.SHARE: the founding award of a 100% award's share group (its own id if it is one)
     sa.Column("share_group", sa.Integer, nullable=True),
+    # the award's number as people are told it (0009): meter awards alone — those awaiting a
+    # floorperson's validation — numbered 1, 2, … across the ledger in id order; null for an
+    # odds or envy pay, which the table pays at once. ``id`` stays the key the API paths use.
+    sa.Column("number", sa.Integer, nullable=True),
     sa.UniqueConstraint(
         "progressive_id", "round_id", "position", "source_position", name="uq_awards_once"
     ),
@@ -154,6 +158,9 @@ awards = sa.Table(
         postgresql_where=sa.text("status = 'pending'"),
         sqlite_where=sa.text("status = 'pending'"),
     ),
+    # one award per number (nulls, the table's pays, are not equal to each other), and the
+    # newest number in one indexed read when the next is allocated (0009)
+    sa.Index("uq_awards_number", "number", unique=True),
 )
 
 PENDING_AWARD = awards.c.status == sa.literal_column("'pending'")

@@ -98,7 +98,8 @@ def award_trail(ledger: Ledger, award_id: int) -> AwardTrail:
     events = tuple(
         TrailEvent(LedgerEvent(r.name, stored_event(r), r.created_at), r.mac or "") for r in rows
     )
-    made = replay_awards(row.progressive, [x.event.event for x in events]).get(award_id)
+    numbers = {award_id: row.number} if row.number is not None else {}
+    made = replay_awards(row.progressive, [x.event.event for x in events], numbers).get(award_id)
     if made is None:
         raise LedgerIntegrityError(
             f"award {award_id} has a row but no award event: run `croupier meters verify`"

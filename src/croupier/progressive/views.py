@@ -40,6 +40,7 @@ def award_dict(a: Award) -> dict[str, Any]:
     voided = a.status is AwardStatus.VOIDED
     return {
         "award": a.id,
+        "number": a.number,
         "progressive": a.progressive,
         "round": a.round_id,
         "table": a.table_id,

@@ -114,7 +114,11 @@ def test_the_pit_shows_a_pending_award_within_a_second_of_its_round(
         row = page.locator(f"#pending tbody tr[data-award='{award['award']}']")
         row.wait_for(timeout=1000)
         shown = time.monotonic() - made
-        assert row.locator("td").nth(4).text_content() == award["amount"]
+        # the row's header cell is the award's number (a share: it has one), then its id
+        assert award["number"] is not None
+        assert row.locator("th").text_content() == str(award["number"])
+        assert row.locator("td").nth(0).text_content() == str(award["award"])
+        assert row.locator("td").nth(5).text_content() == award["amount"]
         paid = c.post(f"/awards/{award['award']}/validate", headers=keyed(server.auth(FLOOR)))
         assert paid.status_code == 200, paid.text
         sync_api.expect(row).to_have_count(0, timeout=1000)

@@ -212,7 +212,7 @@ def liability_html(
         )
         if li.pending:
             items = "".join(
-                f"<li>award {a.id}: {html.escape(format_money(a.amount_cents))}, "
+                f"<li>{a.label}: {html.escape(format_money(a.amount_cents))}, "
                 f"{html.escape(a.level.value if a.level else '')} at {html.escape(a.table_id)} "
                 f"seat {a.position}, round {html.escape(a.round_id)}</li>"
                 for a in li.pending

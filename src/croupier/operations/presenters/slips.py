@@ -14,6 +14,7 @@ from typing import Any
 from croupier.operations.presenters.liability import page
 from croupier.progressive import ProgressiveDefinition
 from croupier.progressive.model import AwardStatus, EventKind
+from croupier.progressive.records import award_words
 from croupier.progressive.slips import AwardTrail, TrailEvent
 from croupier.progressive.views import award_dict, utc_iso
 from croupier.units import format_money, money_words
@@ -64,6 +65,11 @@ def slip_dict(trail: AwardTrail, defn: ProgressiveDefinition, cards: str | None)
     }
 
 
+def _words(slip: dict[str, Any]) -> str:
+    """The award as people are told it: ``award 1 (id 3)``, ``odds pay (id 2)``."""
+    return award_words(slip["award"], slip["number"], slip["kind"])
+
+
 def slip_lines(slip: dict[str, Any]) -> list[tuple[str, str]]:
     """The slip's labelled lines, in the order it prints them (text and HTML alike)."""
     status = slip["status"]
@@ -71,7 +77,7 @@ def slip_lines(slip: dict[str, Any]) -> list[tuple[str, str]]:
     if status == AwardStatus.VOIDED.value:
         who = f"voided by {slip.get('voided_by')}: {slip['void_reason']}"
     lines = [
-        ("Award", f"{slip['award']} ({status})"),
+        ("Award", f"{_words(slip)} ({status})"),
         ("Progressive", f"{slip['progressive']} · {slip['citation']} paytable {slip['paytable']}"),
         ("Level", f"{slip['level'] or '—'}, share {slip['share'] or '—'}"),
         ("Amount", slip["amount"]),
@@ -110,7 +116,7 @@ def slip_html(slip: dict[str, Any]) -> str:
         "<p><small>Check against the ledger: each event's sequence number and MAC are the ones "
         "<code>croupier meters verify</code> recomputes.</small></p>"
     )
-    title = f"Hand-pay slip: award {slip['award']}, {format_money(slip['amount_cents'])}"
+    title = f"Hand-pay slip: {_words(slip)}, {format_money(slip['amount_cents'])}"
     return page(title, body)
 
 

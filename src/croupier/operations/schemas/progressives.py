@@ -49,7 +49,12 @@ class Award(Shape):
     (§ 633b.2(h), § 633b.3(h))."""
 
     award: int
-    """The award's id (``POST /awards/{award_id}/validate``, ``croupier meters validate``)."""
+    """The award's id, counting every payout (``POST /awards/{award_id}/validate``,
+    ``croupier meters validate``)."""
+    number: int | None
+    """The award's number as people are told it ("award 1"): meter awards alone, those a
+    floorperson validates, numbered 1, 2, … in the order they were made; null for an odds or
+    envy pay, which the table pays at once."""
     progressive: str
     """The progressive it is paid from."""
     round: str

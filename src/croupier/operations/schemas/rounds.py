@@ -72,6 +72,9 @@ class RoundAward(Shape):
 
     award: int
     """The award's id on the ledger."""
+    number: int | Absent = absent()
+    """A meter award's number as people are told it ("award 1": meter awards alone are
+    numbered); absent for a fixed or envy pay, and in a round stored before awards had one."""
     progressive: str
     """The progressive that pays it."""
     round: str

@@ -236,5 +236,11 @@ const croupier = (() => {
     Chart.defaults.animation = false;
     return data;
   }
-  return {api, token, describe, el, follow, loginForm, readsReports, session, pct, shown, chartData};
+  // an award as people are told it (croupier.progressive.records.award_words): a meter award by
+  // its number with the id the API takes, "award 1 (id 3)"; an odds or envy pay by its id
+  function awardWords(a) {
+    if (a.number != null) return `award ${a.number} (id ${a.award})`;
+    return `${a.kind === "envy" ? "envy bonus" : "odds pay"} (id ${a.award})`;
+  }
+  return {api, token, describe, el, follow, loginForm, readsReports, session, pct, shown, chartData, awardWords};
 })();

@@ -4,7 +4,7 @@
 // validates and pays them.
 "use strict";
 (() => {
-  const {api, describe, el} = croupier;
+  const {api, describe, el, awardWords} = croupier;
   const $ = (id) => document.getElementById(id);
   let table = null, unfollow = null;
   const awards = new Map();  // this table's awards seen on the stream: id → [award, what happened]
@@ -17,7 +17,7 @@
     awards.set(a.award, [a, `${SAID[name]}${d.by && name !== "award-pending" ? ` by ${d.by}` : ""}`]);
     const list = [...awards.values()].sort((x, y) => x[0].award - y[0].award);
     $("table-awards").replaceChildren(...list.map(([x, said]) => el("li", {"data-award": String(x.award)},
-      `Award ${x.award}: seat ${x.position}, ${x.outcome}, ${x.amount} (${x.progressive} ${x.level ?? ""} ${x.share ?? ""}) — ${said}`)));
+      `${awardWords(x).replace(/^a/, "A")}: seat ${x.position}, ${x.outcome}, ${x.amount} (${x.progressive} ${x.level ?? ""} ${x.share ?? ""}) — ${said}`)));
   }
   const handlers = Object.fromEntries(Object.keys(SAID).map((n) => [n, (d) => award(n, d)]));
 

@@ -5,7 +5,7 @@
 // auditor's — is not shown, and never asked for.
 "use strict";
 (() => {
-  const {api, token, describe, el} = croupier;
+  const {api, token, describe, el, awardWords} = croupier;
   const status = () => document.getElementById("pit-status");
   let chart = null, validating = null, unfollow = null;
   let progs = [];  // GET /progressives's answer, its meters and pending awards kept by the stream
@@ -45,12 +45,13 @@
     const body = document.querySelector("#pending tbody");
     const list = [...pendingAwards.values()].sort((a, b) => a.award - b.award);
     body.replaceChildren(...list.map((a) => el("tr", {"data-award": String(a.award)},
-      el("th", {scope: "row"}, String(a.award)), el("td", {}, a.progressive),
+      el("th", {scope: "row"}, String(a.number ?? "—")), el("td", {class: "num"}, String(a.award)),
+      el("td", {}, a.progressive),
       el("td", {}, `${a.table} · ${a.round}`), el("td", {}, a.outcome),
       el("td", {}, `${a.level ?? "—"} · ${a.share ?? "—"}`), el("td", {class: "num"}, a.amount),
       el("td", {}, el("button", {type: "button", class: "validate", "data-award": String(a.award),
-        "aria-label": `Validate award ${a.award}`, onclick: () => ask(a)}, "Validate…")))));
-    if (!list.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "7"}, "None pending.")));
+        "aria-label": `Validate ${awardWords(a)}`, onclick: () => ask(a)}, "Validate…")))));
+    if (!list.length) body.replaceChildren(el("tr", {}, el("td", {colspan: "8"}, "None pending.")));
   }
 
   // the meter history chart: one progressive's levels after each of its last events, worked
@@ -206,7 +207,7 @@
   function ask(award) {
     validating = award;
     const d = document.getElementById("validate-dialog");
-    document.getElementById("validate-award").textContent = `${award.award} (${award.amount}, ${award.outcome})`;
+    document.getElementById("validate-award").textContent = `${awardWords(award).replace(/^award /, "")}: ${award.amount}, ${award.outcome}`;
     const prob = document.getElementById("validate-problem");
     prob.hidden = true; prob.textContent = "";
     document.getElementById("validate-form").reset();
@@ -222,7 +223,7 @@
       const login = await token(f.get("username"), f.get("password"));
       const a = await api(`/awards/${validating.award}/validate`, {method: "POST", auth: login});
       document.getElementById("validate-dialog").close();
-      status().textContent = `Award ${a.award} validated by ${login.user} (${login.role}): ${a.amount} ${a.status}.`;
+      status().textContent = `${awardWords(a).replace(/^a/, "A")} validated by ${login.user} (${login.role}): ${a.amount} ${a.status}.`;
     } catch (e) {
       prob.textContent = `Refused — ${describe(e)}`;
       prob.hidden = false;
