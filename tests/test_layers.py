@@ -26,6 +26,7 @@ LAYER = {
     "errors": 0,
     "environment": 0,
     "inputs": 0,
+    "lazy": 0,
     "names": 0,
     "units": 0,
     "frozen": 0,

@@ -28,7 +28,7 @@ def test_axman_section_tags_cards_and_shows_the_counter() -> None:
     assert "simulated shoes dealt to three seats" in section
     assert "Units per hour" in section
     page = parsheets_html([sheet])
-    assert page.count("<svg") == 2
+    assert page.count("<svg") == 3  # contributions, effect of removal, the return band
 
 
 def test_jackpot_party_counts_the_first_paytables_only() -> None:

@@ -140,7 +140,8 @@ def test_report_has_an_effect_of_removal_section_for_baccarat_wagers() -> None:
     sheets = [exact_parsheet(fortune, key, decks=8) for key in "AB"]
     page = parsheets_html(sheets)
     assert "Effect of removal and counting, 8-deck shoe" in page
-    assert page.count("<svg") == 2  # the contribution chart and the effect-of-removal chart
+    # the contribution chart, the effect-of-removal chart and each sheet's return band
+    assert page.count("<svg") == 4
     pairs = [exact_parsheet(get_wager("perfect-pairs"), "A", decks=8)]
     # every wager has the section now (issue 18); Perfect Pairs' says why no count tracks it
     assert "effect of removal is exactly 0" in parsheets_html(pairs)
