@@ -129,3 +129,30 @@ def test_the_manifest_is_its_model(bundle: Path) -> None:
     from model_support import held
 
     held(BundleManifest, json.loads((bundle / "manifest.json").read_text()))
+
+
+def test_a_users_paytable_file_is_copied_into_the_bundle_byte_for_byte(tmp_path: Path) -> None:
+    source = REPO / "src" / "croupier" / "paytables" / "examples" / "641a.7-examples.toml"
+    folder = tmp_path / "b"
+    done = subprocess.run(
+        [
+            *("croupier", "bundle", "bad-beat-bonus", "-p", "example-bad-beat", "-n", "0"),
+            *("--out", str(folder), "-f", str(source)),
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    m = json.loads((folder / "manifest.json").read_text())
+    assert m["paytable_files"] == ["paytables/641a.7-examples.toml"]
+    assert (folder / m["paytable_files"][0]).read_bytes() == source.read_bytes()
+    listed = {f["path"]: f["sha256"] for f in m["files"]}
+    assert (
+        listed["paytables/641a.7-examples.toml"] == hashlib.sha256(source.read_bytes()).hexdigest()
+    )
+
+
+def test_a_folder_under_a_file_is_one_line_and_nothing_is_written(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("x")
+    with pytest.raises(OutputError, match=r"is under .*a file"):
+        write_bundle(_request(rounds=0), tmp_path / "afile" / "sub")

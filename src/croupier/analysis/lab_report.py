@@ -142,6 +142,13 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + "."
 
 
+def band_title(sheet: ParSheet) -> str:
+    """The band table's title: 'Return to player after N rounds (expected 95.9036%)'; a
+    progressive's says the band is at the meters the sheet shows, not the long-run return."""
+    at = ", the meters as shown" if sheet.meters else ""
+    return f"Return to player after N rounds (expected {float(1 + sheet.expected_return):.4%}{at})"
+
+
 def band_rows(sheet: ParSheet) -> list[tuple[int, list[str]]]:
     """The band table's rows: N, then 'low – high' in percent at each level (90, 95, 99 %)."""
     by_rounds: dict[int, list[str]] = {}
@@ -175,8 +182,7 @@ def bands_html(sheet: ParSheet, svg: str) -> list[str]:
     )
     note = band_note(sheet)
     return [
-        f"<details open><summary>Return to player after N rounds (expected "
-        f"{float(1 + sheet.expected_return):.4%})</summary>",
+        f"<details open><summary>{html.escape(band_title(sheet))}</summary>",
         f"<table class='bands'><tr><th>Rounds N</th>{head}</tr>{body}</table>",
         f"<p class='note'>{html.escape(_sentence(note))}</p>",
         f"<figure>{svg}<figcaption>Confidence band of the return to player against the rounds "

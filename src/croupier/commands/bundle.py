@@ -82,6 +82,7 @@ def bundle(
         reseed=reseed,
         submission=submission,
         workers=workers,
+        paytable_files=tuple(paytable_files or ()),
     )
     with _progress(disable=rounds == 0) as progress:
         task = progress.add_task(f"dealing {w.id}", total=rounds or 1)

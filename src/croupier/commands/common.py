@@ -387,10 +387,10 @@ def _band_table(sheet: ParSheet) -> Table | None:
     from rich.table import Table
 
     from croupier.analysis.confidence import CONFIDENCE_LEVELS
-    from croupier.analysis.lab_report import band_note, band_rows
+    from croupier.analysis.lab_report import band_note, band_rows, band_title
 
     t = Table(
-        title=f"Return to player after N rounds (expected {float(1 + sheet.expected_return):.4%})",
+        title=band_title(sheet),
         title_justify="left",
         caption=band_note(sheet),
         caption_justify="left",

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from croupier.analysis.evidence import (
+    POOLING_RULE,
     Evidence,
     ReturnInterval,
     run_info,
@@ -80,6 +81,9 @@ class BundleRequest:
     """A Rules Submission that offers this wager and paytable, copied into the bundle."""
     workers: int = 1
     """Local processes to simulate on."""
+    paytable_files: tuple[Path, ...] = ()
+    """The user's paytable files (``--paytable-file``), copied into the bundle byte for byte: a
+    reviewer checks the paytable against the file, not only against its digest."""
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,9 @@ def _offered(sub: RulesSubmission, request: BundleRequest, sheet_paytable: str, 
 def _check_folder(out_dir: Path) -> None:
     if out_dir.exists() and not out_dir.is_dir():
         raise OutputError(f"--out {str(out_dir)!r} is a file, not a folder")
+    above = next((p for p in out_dir.parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise OutputError(f"--out {str(out_dir)!r} is under {str(above)!r}, a file, not a folder")
     if out_dir.is_dir() and any(out_dir.iterdir()):
         raise OutputError(
             f"--out {str(out_dir)!r} is not empty: a bundle is written into a new or empty folder, "
@@ -176,13 +183,20 @@ def write_bundle(
         )
         if evidence is not None:
             written += write_evidence(evidence, out_dir / "simulation")
+        for i, source in enumerate(request.paytable_files):
+            folder = out_dir / "paytables" / (str(i + 1) if len(request.paytable_files) > 1 else "")
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, folder / source.name)
+            written.append(folder / source.name)
         if request.submission is not None:
             (out_dir / "submission").mkdir()
             target = out_dir / "submission" / request.submission.name
             shutil.copyfile(request.submission, target)
             written.append(target)
     except OSError as exc:
-        raise OutputError(f"cannot write the bundle into {str(out_dir)!r}: {exc.strerror}") from exc
+        raise OutputError(
+            f"cannot write the bundle into {str(out_dir)!r}: {exc.strerror or exc}"
+        ) from exc
     files = [p.relative_to(out_dir).as_posix() for p in written]
     manifest = _manifest(request, analysed, sub, evidence, out_dir, files, command)
     cover = _cover_html(manifest, analysed, evidence)
@@ -198,7 +212,7 @@ def _write_text(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:
-        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror}") from exc
+        raise OutputError(f"cannot write {str(path)!r}: {exc.strerror or exc}") from exc
 
 
 def _manifest(
@@ -226,6 +240,8 @@ def _manifest(
         "decks": sheet.decks,
         "meters_cents": {lvl.value: c for lvl, c in sheet.meters.items()},
         "wager_amount_cents": sheet.wager_cents,
+        "paytable_files": [f for f in files if f.startswith("paytables/")],
+        "reseed_funding": request.reseed.value,
         "rules_submission": (
             None
             if sub is None or request.submission is None
@@ -283,6 +299,8 @@ def _cover_html(
     if sheet.meters:
         meters = ", ".join(f"{lvl.value} {format_money(c)}" for lvl, c in sheet.meters.items())
         what.append(("Meters", e(f"{meters} on a {format_money(sheet.wager_cents or 0)} wager")))
+    for f in manifest["paytable_files"]:
+        what.append(("Paytable file", e(f)))
     rs = manifest["rules_submission"]
     if rs is not None:
         what.append(("Rules Submission", f"{e(rs['file'])}, digest <code>{e(rs['sha256'])}</code>"))
@@ -311,9 +329,27 @@ def _cover_html(
         + _links(manifest, "parsheet/")
         + "</p></section>",
     ]
-    if evidence is not None:
+    if analysed.meter is not None:
+        long_run = 1 + analysed.meter.long_run(reseed=manifest_reseed(manifest))
+        parts.append(
+            f"<p>Long-run return {float(long_run):.4%} of the wager (every increment rate paid "
+            f"back through the meters; reseeds paid by the {manifest_reseed(manifest).value}; "
+            "docs/interpretations.md).</p>"
+        )
+    if evidence is None:
+        parts.append("<section><h2>Simulation</h2><p>No simulation was run (--rounds 0).</p>")
+    else:
+        run = evidence.run
         parts.append(
             "<section><h2>Simulation</h2>"
+            + f"<p>{run.rounds:,} rounds, seed entropy {run.seed_entropy}; {e(run.rng)}. "
+            + (
+                ""
+                if evidence.z_score is None
+                else f"The simulated house edge is {abs(evidence.z_score):.2f} standard errors "
+                f"{'above' if evidence.z_score > 0 else 'below'} the exact one. "
+            )
+            + f"{e(POOLING_RULE[:1].upper() + POOLING_RULE[1:])}.</p>"
             + f"<p>{html.escape(evidence.fit.sentence())}.</p>"
             + "<table>"
             + _rows([_interval(iv) for iv in evidence.intervals])
@@ -357,6 +393,11 @@ def _outcomes_html(analysed: AnalysedSheet) -> str:
         for r in analysed.sheet.rows
     )
     return f"<table><tr>{head}</tr>{body}</table>"
+
+
+def manifest_reseed(manifest: dict[str, Any]) -> ReseedFunding:
+    """The reseed reading the bundle was written under."""
+    return ReseedFunding(manifest["reseed_funding"])
 
 
 def _interval(iv: ReturnInterval) -> tuple[str, str]:

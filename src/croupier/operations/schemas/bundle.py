@@ -115,6 +115,13 @@ class BundleManifest(Shape):
     wager_amount_cents: Cents | None
     """A progressive's wager size the meters are relative to; null without a progressive."""
 
+    paytable_files: list[str]
+    """The user's paytable files (--paytable-file) copied into the bundle (paths relative to its
+    folder; their SHA-256 in files); empty for the regulation's paytables."""
+
+    reseed_funding: Literal["reserve", "house"]
+    """Who pays a reseed in the long-run return (--reseed)."""
+
     rules_submission: RulesSubmissionDigest | None
     """The Rules Submission given, or null."""
 
