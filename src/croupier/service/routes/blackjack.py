@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from croupier.games.blackjack_rules import PlayRules
@@ -68,18 +68,19 @@ StrategyName = Annotated[
 ]
 
 
-def _rules(
-    decks: int,
-    h17: bool,
-    das: bool,
-    split_hands: int,
-    resplit_aces: bool,
-    hit_split_aces: bool,
-    surrender: bool,
-    peek: bool,
-    blackjack_pays: str,
-    double: str,
+def rule_set(
+    decks: Decks = 6,
+    h17: H17 = False,
+    das: Das = True,
+    split_hands: SplitHands = 4,
+    resplit_aces: ResplitAces = False,
+    hit_split_aces: HitSplitAces = False,
+    surrender: Surrender = False,
+    peek: Peek = True,
+    blackjack_pays: Pays = "3:2",
+    double: Double = "any",
 ) -> PlayRules:
+    """The rule set a query names (a dependency of both routes: one list of parameters)."""
     return play_rules(
         decks,
         h17,
@@ -94,39 +95,21 @@ def _rules(
     )
 
 
+RuleSet = Annotated[PlayRules, Depends(rule_set)]
+
+
 @router.get(
     "/blackjack/house-edge",
     response_model=BlackjackHouseEdge,
     summary="Blackjack's house edge under a rule set and a strategy",
 )
 def blackjack_house_edge(
-    decks: Decks = 6,
-    h17: H17 = False,
-    das: Das = True,
-    split_hands: SplitHands = 4,
-    resplit_aces: ResplitAces = False,
-    hit_split_aces: HitSplitAces = False,
-    surrender: Surrender = False,
-    peek: Peek = True,
-    blackjack_pays: Pays = "3:2",
-    double: Double = "any",
+    rules: RuleSet,
     strategy: StrategyName = "basic",
 ) -> Response:
     """As ``croupier strategy blackjack --json`` without the chart: the rules, the strategy and
     the house edge as a fraction of the initial wager (every round from a full shoe, no cut
     card). Seconds for a rule set not asked before; remembered after."""
-    rules = _rules(
-        decks,
-        h17,
-        das,
-        split_hands,
-        resplit_aces,
-        hit_split_aces,
-        surrender,
-        peek,
-        blackjack_pays,
-        double,
-    )
     return answer(house_edge_document(rules, strategy_of(strategy)))
 
 
@@ -136,16 +119,7 @@ def blackjack_house_edge(
     summary="The effect of each rule on Blackjack's house edge",
 )
 def blackjack_effects(
-    decks: Decks = 6,
-    h17: H17 = False,
-    das: Das = True,
-    split_hands: SplitHands = 4,
-    resplit_aces: ResplitAces = False,
-    hit_split_aces: HitSplitAces = False,
-    surrender: Surrender = False,
-    peek: Peek = True,
-    blackjack_pays: Pays = "3:2",
-    double: Double = "any",
+    rules: RuleSet,
     strategy: StrategyName = "basic",
     only: Annotated[
         list[str] | None,
@@ -160,16 +134,4 @@ def blackjack_effects(
     split hands, re-split and hit split aces, surrender, Blackjack pays, peek, doubling), its
     house edge and its change from the base. A second or more per rule set not asked before
     (about seventeen rule sets)."""
-    rules = _rules(
-        decks,
-        h17,
-        das,
-        split_hands,
-        resplit_aces,
-        hit_split_aces,
-        surrender,
-        peek,
-        blackjack_pays,
-        double,
-    )
     return answer(effects_document(rules, strategy_of(strategy), only))
