@@ -14,7 +14,7 @@ from rich.table import Table
 from croupier.analysis.meters import ReseedFunding
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.summary import summary_rows
-from croupier.commands import analysis, common
+from croupier.commands import analysis, common, plain_tables
 from croupier.wagers import all_wagers
 
 
@@ -61,3 +61,47 @@ def test_tables_with_set_widths_or_other_cells_are_left_to_rich() -> None:
     t.add_column("a")
     t.add_row(Table())
     assert common.fitted(t, _console(80)).columns[0].width is None
+
+
+@pytest.mark.parametrize("width", [140, 60])
+def test_plain_drawing_is_the_characters_rich_draws(width: int) -> None:
+    drawn = 0
+    for sheet in _sheets():
+        for make in (common._sheet_table, common._band_table):
+            measured, plain = _console(width), _console(width)
+            measured.print(make(sheet))
+            table = make(sheet)
+            assert table is not None
+            shown = plain_tables.plain(common.fitted(table, plain), plain)
+            drawn += shown is not table
+            plain.print(shown)
+            assert plain.file.getvalue() == measured.file.getvalue(), sheet.wager  # type: ignore[attr-defined]
+    assert drawn > 0 or width < 100  # at 140 columns the plain drawing was used
+
+
+def test_plain_drawing_of_headers_over_lines_sections_and_centred_cells() -> None:
+    def table() -> Table:
+        t = Table(title="a title longer than the table it heads, wrapped", caption="note")
+        t.add_column("Long\nheader", justify="right")
+        t.add_column("c", justify="center")
+        t.add_column("Left")
+        t.add_row("1", "ab", "two\nlines")
+        t.add_section()
+        t.add_row("", "abc", "⚠ x")
+        return t
+
+    measured, plain = _console(80), _console(80)
+    measured.print(table())
+    t = table()
+    shown = plain_tables.plain(common.fitted(t, plain), plain)
+    assert shown is not t
+    plain.print(shown)
+    assert plain.file.getvalue() == measured.file.getvalue()
+
+
+def test_a_console_that_prints_colour_gets_the_table_for_rich() -> None:
+    t = Table()
+    t.add_column("a", width=3)
+    t.add_row("x")
+    colour = Console(file=io.StringIO(), force_terminal=True, color_system="standard")
+    assert plain_tables.plain(t, colour) is t

@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from croupier.analysis.exact import exact_counts
@@ -134,30 +135,30 @@ class ParSheet:
             return ""
         return "EXAMPLE, made up; not PA text" if self.example else "not printed in the regulation"
 
-    @property
+    @cached_property
     def expected_return(self) -> Fraction:
         """E[net win] per unit wagered (negative: the house wins)."""
         return sum((r.contribution for r in self.rows), Fraction(0))
 
-    @property
+    @cached_property
     def house_edge(self) -> Fraction:
         """−expected return, per unit wagered."""
         return -self.expected_return
 
-    @property
+    @cached_property
     def hit_frequency(self) -> Fraction:
         """Probability that the wager wins (a line with a net win; a push is not a hit)."""
         return sum(
             (r.probability for r in self.rows if r.outcome != LOSE and r.net > 0), Fraction(0)
         )
 
-    @property
+    @cached_property
     def variance(self) -> Fraction:
         """Var[net win] per unit wagered (exact: population variance over all deals)."""
         mean = self.expected_return
         return sum((r.probability * r.net**2 for r in self.rows), Fraction(0)) - mean**2
 
-    @property
+    @cached_property
     def standard_deviation(self) -> float:
         """Standard deviation of the net win per unit wagered; for a simulation, of the sample."""
         if self.sample_standard_deviation is not None:
@@ -173,7 +174,7 @@ class ParSheet:
         sd = self.standard_deviation
         return {lv.percent: volatility_index(sd, lv) for lv in CONFIDENCE_LEVELS}
 
-    @property
+    @cached_property
     def return_bands(self) -> tuple[ReturnBand, ...]:
         """The confidence band of the player's return (stake included) after 10², …, 10⁸ rounds
         at 90, 95 and 99 %, by rounds then level (:func:`croupier.analysis.confidence.return_bands`,

@@ -23,6 +23,7 @@ from croupier.errors import one_line, suggest
 from croupier.units import format_money, format_percent
 
 if TYPE_CHECKING:  # imported where used: start-up time (issue 14)
+    from rich.console import RenderableType
     from rich.progress import Progress
     from rich.table import Table
 
@@ -468,16 +469,24 @@ def fitted(table: Table, console: Console | None = None) -> Table:
     return table
 
 
+def drawn(table: Table) -> RenderableType:
+    """``table`` as ``out`` prints it fastest: its columns :func:`fitted`, and drawn as plain
+    text when ``out`` prints no colour (:func:`croupier.commands.plain_tables.plain`)."""
+    from croupier.commands.plain_tables import plain
+
+    return plain(fitted(table), out)
+
+
 def _print_sheet(sheet: ParSheet, more: str = "") -> None:
     """A par sheet on the terminal: its outcomes, its figures (``more``: lines of the caller's
     after them, a progressive's meter analysis) and, exact, the return's confidence band."""
-    out.print(fitted(_sheet_table(sheet)))
+    out.print(drawn(_sheet_table(sheet)))
     out.print(_sheet_summary(sheet))
     if more:
         out.print(more)
     bands = _band_table(sheet)
     if bands is not None:
-        out.print(bands)
+        out.print(drawn(bands))
     out.print()
 
 
