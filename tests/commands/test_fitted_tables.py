@@ -96,7 +96,7 @@ def test_plain_drawing_of_headers_over_lines_sections_and_centred_cells() -> Non
     shown = plain_tables.plain(common.fitted(t, plain), plain)
     assert shown is not t
     plain.print(shown)
-    assert plain.file.getvalue() == measured.file.getvalue()
+    assert plain.file.getvalue() == measured.file.getvalue()  # type: ignore[attr-defined]
 
 
 def test_a_console_that_prints_colour_gets_the_table_for_rich() -> None:
