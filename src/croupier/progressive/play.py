@@ -442,28 +442,9 @@ def play_group(
             p.progressive, p.round_id, p.table, p.key, plan, award_ids,
             len(p.definition.levels), numbers,
         )  # fmt: skip
-        settled = EventDraft(
-            EventKind.SETTLED,
-            detail={
-                "idempotency_key": p.key,
-                "fingerprint": p.fingerprint,
-                "hands": sorted([h.position, h.outcome] for h in p.hands),
-                "awards": award_ids,
-            },
-        )
         at = now()
-        rows, head_seq, head_mac = chain_rows(
-            key,
-            head_seq,
-            head_mac,
-            p.pid,
-            [*p.before, *plan.events, settled],
-            round_id=p.round_id,
-            table_id=p.table,
-            actor=p.by,
-            role=role,
-            award_ids=award_ids,
-            at=at,
+        rows, head_seq, head_mac = _round_rows(
+            key, (head_seq, head_mac), p, plan, award_ids, role, at
         )
         # a crash (or a test's fault) at any stage before the write leaves nothing written
         for stage in ("contributions", "award-rows", "awards", "levels", "before-commit"):
@@ -483,6 +464,41 @@ def play_group(
     mark_anchor(st, (e["kind"] for e in events))
     locked[p0.pid] = playable
     return out
+
+
+def _round_rows(
+    key: bytes,
+    head: tuple[int, str],
+    p: Prepared,
+    plan: SettlementPlan,
+    award_ids: list[int],
+    role: Role | None,
+    at: datetime,
+) -> tuple[list[dict[str, Any]], int, str]:
+    """One round's chained event rows (its contributions and awards, then its settlement) after
+    the chain ``head`` (sequence, MAC), and the new head."""
+    settled = EventDraft(
+        EventKind.SETTLED,
+        detail={
+            "idempotency_key": p.key,
+            "fingerprint": p.fingerprint,
+            "hands": sorted([h.position, h.outcome] for h in p.hands),
+            "awards": award_ids,
+        },
+    )
+    return chain_rows(
+        key,
+        head[0],
+        head[1],
+        p.pid,
+        [*p.before, *plan.events, settled],
+        round_id=p.round_id,
+        table_id=p.table,
+        actor=p.by,
+        role=role,
+        award_ids=award_ids,
+        at=at,
+    )
 
 
 def _read_group(conn: Connection, ps: Sequence[Prepared], held: bool) -> list[Any]:
