@@ -117,6 +117,16 @@ def test_one_rare_outcome_joins_the_smallest_other_cell() -> None:
     assert _keys(pooled_cells(_four(3000))) == [("a", "b"), ("c",), ("d",)]
 
 
+def test_the_sentence_names_the_pooled_outcomes_and_the_rule() -> None:
+    """1,000 rounds: a and b (E = 1, 2) pooled and, still below 5, joined to c (E = 100): the
+    one line names the three outcomes of that cell and says why they were pooled."""
+    sentence = GoodnessOfFit(pooled_cells(_four(1000))).sentence()
+    assert "2 cells; pooled into one: a, b and c" in sentence
+    assert "expected fewer than 5 times" in sentence and "smallest other cell" in sentence
+    unpooled = GoodnessOfFit(pooled_cells(_four(100_000))).sentence()
+    assert "(4 cells)" in unpooled and "pooled" not in unpooled
+
+
 def test_every_outcome_rare_is_one_cell_and_no_test() -> None:
     fit = GoodnessOfFit(pooled_cells(_four(4)))
     assert _keys(fit.cells) == [("a", "b", "c", "d")]

@@ -61,6 +61,12 @@ POOLING_RULE = (
 )
 """The pooling rule, as a report states it (:func:`pooled_cells`)."""
 
+POOLING_BRIEF = (
+    "outcomes expected fewer than 5 times pool together, joining the smallest other cell while "
+    "still fewer"
+)
+"""The pooling rule in brief, beside the outcomes a terminal line names as pooled."""
+
 TEST_NAME = "Pearson chi-square goodness of fit (scipy.stats.chi2.sf)"
 """The test's name, as the report states it."""
 
@@ -235,6 +241,11 @@ class Cell:
         }
 
 
+def _and(labels: Sequence[str]) -> str:
+    """'a, b and c'."""
+    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
 def _cell(checks: Sequence[OutcomeCheck]) -> Cell:
     return Cell(
         tuple(c.outcome for c in checks),
@@ -315,7 +326,8 @@ class GoodnessOfFit:
         return None if p is None else p >= ALPHA
 
     def sentence(self) -> str:
-        """The result in one sentence."""
+        """The result in one sentence: the statistic, degrees of freedom, cells (a pooled cell's
+        outcomes named, with :data:`POOLING_BRIEF`), p-value and verdict."""
         p = self.p_value
         if p is None:
             return (
@@ -323,8 +335,11 @@ class GoodnessOfFit:
                 "too few rounds)"
             )
         verdict = "agree with" if self.consistent else "DO NOT agree with"
-        pooled = sum(len(c.outcomes) for c in self.cells if c.pooled)
-        cells = f"{len(self.cells)} cells" + (f", {pooled} outcomes pooled" if pooled else "")
+        cells = f"{len(self.cells)} cells" + "".join(
+            f"; pooled into one: {_and(c.labels)}" for c in self.cells if c.pooled
+        )
+        if any(c.pooled for c in self.cells):
+            cells += f" — the rule: {POOLING_BRIEF}"
         return (
             f"chi-square goodness of fit {float(self.statistic):.4f} on "
             f"{self.degrees_of_freedom} degree{'s' if self.degrees_of_freedom != 1 else ''} of "
