@@ -23,6 +23,7 @@ from croupier.analysis.evidence import (
     simulation_evidence,
     write_evidence,
 )
+from croupier.analysis.evidence_report import evidence_csv, evidence_html
 from croupier.analysis.parsheet import exact_parsheet, resolve
 from croupier.analysis.simulate import observed_sheet
 from croupier.errors import InputError
@@ -241,3 +242,22 @@ def test_write_evidence_writes_json_csv_and_html(tmp_path: Path) -> None:
     assert {r["degrees_of_freedom"] for r in rows} == {"3"}
     page = written[2].read_text("utf-8")
     assert "<svg" in page and "Goodness of fit" in page and "2.6192 on 3 degrees" in page
+
+
+def test_a_zero_standard_error_gives_no_interval() -> None:
+    """2 rounds of Fortune 7, both lost: every round −1, so the sample SD and the standard error
+    are 0 and 1 + x̄ ± z·0 would be a 'confidence interval' of one point (0 %), with the exact
+    return 92.39 % outside it. There is no interval: none in the evidence, null in the JSON,
+    blank in the CSV, said in words in the HTML."""
+    w = get_wager("fortune-7")
+    sim = observed_sheet(resolve(w, "A", 8), (0, 2), "simulation", "by hand")
+    assert sim.standard_error == 0
+    ev = simulation_evidence(exact_parsheet(w, "A", decks=8), sim, RunInfo(7, 2, 1 << 20, True))
+    assert ev.intervals == ()
+    assert ev.to_dict()["confidence_intervals"] is None
+    assert "every round gave the same result" in ev.no_interval_reason()
+    rows = list(csv.DictReader(io.StringIO(evidence_csv(ev))))
+    assert {r["ci_95_low"] for r in rows} == {""}
+    page = evidence_html(ev)
+    assert "No confidence interval" in page and "0.000000% to" not in page
+    assert "<th>Confidence</th>" not in page

@@ -103,3 +103,20 @@ def test_a_simulated_sheets_hit_odds_are_marked_seen() -> None:
     assert "Hit odds, Progressive meter (seen)" in "".join(figures_html(sim, None))
     exact = _sheet_summary(exact_parsheet(w, "P1", decks=6))
     assert "seen" not in next(x for x in exact.splitlines() if x.startswith("hit odds"))
+
+
+def test_two_identical_rounds_say_there_is_no_interval() -> None:
+    """Fortune 7 A, 2 rounds, seed 7: both rounds lose (the table shows 2 losses), so the
+    standard error is 0; the terminal says plainly there is no interval instead of printing
+    '0.0000% to 0.0000%', and the JSON's confidence_intervals is null (the model allows it)."""
+    from croupier.operations.schemas.simulation import SimulatedParSheet
+
+    args = ["simulate", "fortune-7", "-p", "A", "-d", "8", "-n", "2", "--seed", "7"]
+    run = run_main(args)
+    assert run.code == 0, run.err
+    assert "0.0000% to 0.0000%" not in run.out
+    assert "no confidence interval: every round gave the same result" in run.out
+    doc = json.loads(run_main([*args, "--json"]).out)
+    assert doc["evidence"]["standard_error"] == 0
+    assert doc["evidence"]["confidence_intervals"] is None
+    SimulatedParSheet.model_validate(doc)

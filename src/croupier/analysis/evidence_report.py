@@ -259,7 +259,13 @@ def _return_html(evidence: Evidence) -> list[str]:
         f"<p>Exact {float(e.exact_return):.6%}; simulated {float(e.simulated_return):.6%} "
         f"(standard error {e.simulated.standard_error or 0:.6f} per unit wagered; z "
         f"{_z(e.z_score)}). Interval: 1 + x̄ ± z·SE, x̄ the mean net win per unit wagered, SE its "
-        "standard error, z the two-sided normal quantile.</p><table>",
+        "standard error, z the two-sided normal quantile.</p>",
+    ]
+    if not e.intervals:
+        reason = e.no_interval_reason()
+        return [*parts, f"<p class='warning'>{html.escape(reason[:1].upper() + reason[1:])}.</p>"]
+    parts += [
+        "<table>",
         _row("Confidence", "z", "Low", "High", "Exact return inside", head=True),
     ]
     for i in e.intervals:

@@ -179,14 +179,14 @@ def _print_text(evidence: Evidence, dealt: str) -> None:
         )
     out.print(t)
     out.print(evidence.fit.sentence(), soft_wrap=True)
-    intervals = "; ".join(
+    intervals = "confidence intervals " + "; ".join(
         f"{i.level.label} {i.low:.4%} to {i.high:.4%}"
         + ("" if i.contains_exact else " (exact outside)")
         for i in evidence.intervals
     )
     out.print(
         f"return to player {float(evidence.simulated_return):.4%} (exact "
-        f"{float(evidence.exact_return):.4%}); confidence intervals {intervals}",
+        f"{float(evidence.exact_return):.4%}); {evidence.no_interval_reason() or intervals}",
         soft_wrap=True,
     )
     run = evidence.run

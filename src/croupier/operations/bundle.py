@@ -351,9 +351,11 @@ def _cover_html(
             )
             + f"{e(POOLING_RULE[:1].upper() + POOLING_RULE[1:])}.</p>"
             + f"<p>{html.escape(evidence.fit.sentence())}.</p>"
-            + "<table>"
-            + _rows([_interval(iv) for iv in evidence.intervals])
-            + "</table>"
+            + (
+                "<table>" + _rows([_interval(iv) for iv in evidence.intervals]) + "</table>"
+                if evidence.intervals
+                else f"<p>{e(evidence.no_interval_reason())}.</p>"
+            )
             + "<p>Observed against expected, outcome by outcome: "
             + _links(manifest, "simulation/")
             + "</p></section>"
