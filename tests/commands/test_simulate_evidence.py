@@ -120,3 +120,14 @@ def test_two_identical_rounds_say_there_is_no_interval() -> None:
     assert doc["evidence"]["standard_error"] == 0
     assert doc["evidence"]["confidence_intervals"] is None
     SimulatedParSheet.model_validate(doc)
+
+
+def test_rounds_beyond_the_stated_limit_are_refused_in_one_line() -> None:
+    """10^14 rounds (about a year of one core at a few million rounds a second) is refused
+    before a round is dealt, the line naming the option and the limit, 10^12."""
+    from croupier.analysis.simulate import MAX_SIMULATED_ROUNDS
+
+    assert MAX_SIMULATED_ROUNDS == 10**12
+    args = ["simulate", "fortune-7", "-p", "A", "-d", "8", "-s", "7"]
+    line = assert_one_error_line(run_main([*args, "-n", "100000000000000"]))
+    assert "--rounds" in line and "1,000,000,000,000" in line and "100,000,000,000,000" in line
