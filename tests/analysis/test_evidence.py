@@ -261,3 +261,20 @@ def test_a_zero_standard_error_gives_no_interval() -> None:
     page = evidence_html(ev)
     assert "No confidence interval" in page and "0.000000% to" not in page
     assert "<th>Confidence</th>" not in page
+
+
+def test_the_chunks_are_stated_once_and_as_dealt() -> None:
+    """300,000 rounds are one chunk of 300,000 (a chunk holds up to 2^20 = 1,048,576): the
+    sheet's convention says so, not 'in chunks of 1,048,576 rounds', and the HTML says the
+    chunks once; 2,000,000 rounds are 2 chunks, the last 2,000,000 − 1,048,576 = 951,424."""
+    from croupier.analysis.kernels.chunks import chunks_phrase
+    from croupier.analysis.simulate import run_fields, simulate
+
+    assert chunks_phrase(2_000_000, 1 << 20) == "2 chunks of 1,048,576 rounds, the last 951,424"
+    assert chunks_phrase(300_000, 1 << 20) == "1 chunk of 300,000 rounds"
+    w = get_wager("perfect-pairs")
+    sim = simulate(w, "A", 300_000, seed=7, decks=8)
+    assert "1 chunk of 300,000 rounds" in sim.convention and "1,048,576" not in sim.convention
+    run = RunInfo(7, 300_000, int(run_fields(w, 7, decks=8)["chunk_rounds"]), True)
+    page = evidence_html(simulation_evidence(exact_parsheet(w, "A", decks=8), sim, run))
+    assert page.count("chunk of 300,000") == 1 and "1,048,576" not in page

@@ -93,7 +93,7 @@ def simulate(
     (:func:`check_rounds`) or a negative seed.
     """
     from croupier.analysis.kernels import plan_for
-    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, run_chunks
+    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, chunks_phrase, run_chunks
 
     check_rounds(rounds)
     if seed < 0:
@@ -117,8 +117,9 @@ def simulate(
             f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}"
         )
         dealt = dealt.removesuffix(f"; seed {seed}")
+    streams = "each its own stream" if rounds > chunk else "its own stream"
     convention = (
-        f"{dealt}; in chunks of {chunk:,} rounds, each its own stream of "
+        f"{dealt}; in {chunks_phrase(rounds, chunk)}, {streams} of "
         f"SeedSequence({seed}).spawn; seed entropy {seed}"
     )
     return observed_sheet(setup, counts, "simulation", convention)
