@@ -111,3 +111,32 @@ def test_bootstrap_help_does_not_speak_of_as() -> None:
 def test_no_python_type_in_help(command: str) -> None:
     done = _run(command, "--help")
     assert b"list[" not in done.stdout
+
+
+def test_a_list_of_choices_reads_as_a_sentence() -> None:
+    """'1, 2, 4, 6 or 8', not '1 or 2 or 4 or 6 or 8' (a fresh user's trial of issue 30)."""
+    from croupier.errors import one_of
+
+    assert one_of([1, 2, 4, 6, 8]) == "1, 2, 4, 6 or 8"
+    assert one_of([6, 8]) == "6 or 8" and one_of(["$5"]) == "$5"
+
+
+@pytest.mark.parametrize(
+    ("wager", "paytable", "printed"),
+    [  # § 633b.1(f), § 633b.2(b): 1, 2, 4, 6 or 8 decks; § 633b.3(b): 6 or 8
+        (
+            "perfect-pairs",
+            "A",
+            "paytable A of the Perfect Pairs wager is printed for 1, 2, 4, 6 or 8",
+        ),
+        ("jackpot-party", "P3", "Jackpot Party Progressive wager is played with 1, 2, 4, 6 or 8"),
+        ("match-the-dealer", "1", "Match the Dealer Progressive wager is played with 6 or 8"),
+    ],
+)
+def test_the_deck_counts_a_paytable_allows_are_listed_as_a_sentence(
+    wager: str, paytable: str, printed: str
+) -> None:
+    with pytest.raises(CroupierError) as refused:
+        get_wager(wager).paytable(paytable, 3)
+    assert f"{printed} decks, not 3" in str(refused.value)
+    assert " or 2 or " not in str(refused.value)

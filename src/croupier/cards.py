@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from functools import cached_property, lru_cache
 
-from croupier.errors import CardError, ShoeError
+from croupier.errors import CardError, ShoeError, one_of
 from croupier.names import char_name
 
 
@@ -299,13 +299,15 @@ def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
 
 
 def decks_phrase(decks: int | Iterable[int], joiner: str = "/") -> str:
-    """Deck counts in words: ``'1 deck'``, ``'6 decks'``, ``'1/2/4/6/8 decks'``.
+    """Deck counts in words: ``'1 deck'``, ``'6 decks'``, ``'1/2/4/6/8 decks'``; with the
+    joiner ``" or "`` as a sentence lists them (:func:`~croupier.errors.one_of`).
 
-    >>> decks_phrase(1), decks_phrase([6, 8], " or ")
-    ('1 deck', '6 or 8 decks')
+    >>> decks_phrase(1), decks_phrase([6, 8], " or "), decks_phrase([1, 2, 4, 6, 8], " or ")
+    ('1 deck', '6 or 8 decks', '1, 2, 4, 6 or 8 decks')
     """
     counts = [decks] if isinstance(decks, int) else list(decks)
-    return joiner.join(map(str, counts)) + (" deck" if counts == [1] else " decks")
+    text = one_of(counts) if joiner == " or " else joiner.join(map(str, counts))
+    return text + (" deck" if counts == [1] else " decks")
 
 
 MAX_COPIES = 1000

@@ -82,6 +82,17 @@ def clipped(text: str) -> str:
     return _LONG_QUOTE.sub(cut, text)
 
 
+def one_of(choices: Iterable[object]) -> str:
+    """Choices as a sentence lists them, the last after "or": every message naming what is
+    allowed (deck counts, wager sizes) says it this way.
+
+    >>> one_of([1, 2, 4, 6, 8]), one_of(["$1", "$5"]), one_of([8])
+    ('1, 2, 4, 6 or 8', '$1 or $5', '8')
+    """
+    items = [str(c) for c in choices]
+    return items[-1] if len(items) < 2 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
 def closest(text: str, known: Iterable[str]) -> str | None:
     """The one of ``known`` closest to what a user typed (case and spaces aside), if any is close
     enough to suggest (:func:`difflib.get_close_matches`, cutoff 0.6) — the "did you mean" of

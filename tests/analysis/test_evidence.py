@@ -23,6 +23,7 @@ from croupier.analysis.evidence import (
     simulation_evidence,
     write_evidence,
 )
+from croupier.analysis.evidence_report import evidence_csv, evidence_html
 from croupier.analysis.parsheet import exact_parsheet, resolve
 from croupier.analysis.simulate import observed_sheet
 from croupier.errors import InputError
@@ -115,6 +116,16 @@ def test_a_pooled_cell_still_below_five_is_merged_with_the_smallest_other_cell()
 def test_one_rare_outcome_joins_the_smallest_other_cell() -> None:
     """3,000 rounds: E = 3, 6, 300, 2691; only a is below 5; it joins b (6, the smallest)."""
     assert _keys(pooled_cells(_four(3000))) == [("a", "b"), ("c",), ("d",)]
+
+
+def test_the_sentence_names_the_pooled_outcomes_and_the_rule() -> None:
+    """1,000 rounds: a and b (E = 1, 2) pooled and, still below 5, joined to c (E = 100): the
+    one line names the three outcomes of that cell and says why they were pooled."""
+    sentence = GoodnessOfFit(pooled_cells(_four(1000))).sentence()
+    assert "2 cells; pooled into one: a, b and c" in sentence
+    assert "expected fewer than 5 times" in sentence and "smallest other cell" in sentence
+    unpooled = GoodnessOfFit(pooled_cells(_four(100_000))).sentence()
+    assert "(4 cells)" in unpooled and "pooled" not in unpooled
 
 
 def test_every_outcome_rare_is_one_cell_and_no_test() -> None:
@@ -231,3 +242,39 @@ def test_write_evidence_writes_json_csv_and_html(tmp_path: Path) -> None:
     assert {r["degrees_of_freedom"] for r in rows} == {"3"}
     page = written[2].read_text("utf-8")
     assert "<svg" in page and "Goodness of fit" in page and "2.6192 on 3 degrees" in page
+
+
+def test_a_zero_standard_error_gives_no_interval() -> None:
+    """2 rounds of Fortune 7, both lost: every round −1, so the sample SD and the standard error
+    are 0 and 1 + x̄ ± z·0 would be a 'confidence interval' of one point (0 %), with the exact
+    return 92.39 % outside it. There is no interval: none in the evidence, null in the JSON,
+    blank in the CSV, said in words in the HTML."""
+    w = get_wager("fortune-7")
+    sim = observed_sheet(resolve(w, "A", 8), (0, 2), "simulation", "by hand")
+    assert sim.standard_error == 0
+    ev = simulation_evidence(exact_parsheet(w, "A", decks=8), sim, RunInfo(7, 2, 1 << 20, True))
+    assert ev.intervals == ()
+    assert ev.to_dict()["confidence_intervals"] is None
+    assert "every round gave the same result" in ev.no_interval_reason()
+    rows = list(csv.DictReader(io.StringIO(evidence_csv(ev))))
+    assert {r["ci_95_low"] for r in rows} == {""}
+    page = evidence_html(ev)
+    assert "No confidence interval" in page and "0.000000% to" not in page
+    assert "<th>Confidence</th>" not in page
+
+
+def test_the_chunks_are_stated_once_and_as_dealt() -> None:
+    """300,000 rounds are one chunk of 300,000 (a chunk holds up to 2^20 = 1,048,576): the
+    sheet's convention says so, not 'in chunks of 1,048,576 rounds', and the HTML says the
+    chunks once; 2,000,000 rounds are 2 chunks, the last 2,000,000 − 1,048,576 = 951,424."""
+    from croupier.analysis.kernels.chunks import chunks_phrase
+    from croupier.analysis.simulate import run_fields, simulate
+
+    assert chunks_phrase(2_000_000, 1 << 20) == "2 chunks of 1,048,576 rounds, the last 951,424"
+    assert chunks_phrase(300_000, 1 << 20) == "1 chunk of 300,000 rounds"
+    w = get_wager("perfect-pairs")
+    sim = simulate(w, "A", 300_000, seed=7, decks=8)
+    assert "1 chunk of 300,000 rounds" in sim.convention and "1,048,576" not in sim.convention
+    run = RunInfo(7, 300_000, int(run_fields(w, 7, decks=8)["chunk_rounds"]), True)
+    page = evidence_html(simulation_evidence(exact_parsheet(w, "A", decks=8), sim, run))
+    assert page.count("chunk of 300,000") == 1 and "1,048,576" not in page

@@ -89,6 +89,8 @@ def test_simulation_rejects_bad_requests() -> None:
     pp = get_wager("perfect-pairs")
     with pytest.raises(CroupierError):
         simulate(pp, "A", 0, seed=1, decks=8)
+    with pytest.raises(CroupierError, match="at most 1,000,000,000,000"):
+        simulate(pp, "A", 10**12 + 1, seed=1, decks=8)
     with pytest.raises(CroupierError):
         simulate(pp, "A", 10, seed=1, decks=1, shoe=Shoe.from_counts({"As": 1}))
 

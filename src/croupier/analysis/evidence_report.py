@@ -191,14 +191,6 @@ def evidence_chart_svg(evidence: Evidence) -> str:
     return scoped_svg(svg[svg.index("<svg") :], "evidence")
 
 
-def _chunks(rounds: int, size: int) -> str:
-    """'2 chunks of 1,048,576 rounds, the last 951,424'."""
-    n, last = -(-rounds // size), rounds % size or size
-    if n == 1:
-        return f"1 chunk of {rounds:,} rounds"
-    return f"{n:,} chunks of {size:,} rounds" + (f", the last {last:,}" if last != size else "")
-
-
 def _where(workers: int, scheduler: str | None) -> str:
     """Where the chunks ran, in words."""
     if scheduler is not None:
@@ -232,15 +224,15 @@ def _heading_html(evidence: Evidence) -> str:
 
 
 def _run_html(evidence: Evidence) -> list[str]:
-    """The run: rounds, generator, seed, chunks, what was dealt, where, the software."""
+    """The run: rounds, generator, seed, what was dealt (in what chunks), where, the
+    software."""
     run = evidence.run
     return [
         "<h2>Run</h2><table>",
         _row("Rounds", f"{run.rounds:,}"),
         _row("Random number generator", run.rng),
         _row("Seed entropy", str(run.seed_entropy)),
-        _row("Chunks", _chunks(run.rounds, run.chunk_rounds)),
-        _row("Dealt", evidence.simulated.convention),
+        _row("Dealt", evidence.simulated.convention),  # with the chunks, as they were cut
         _row("Where", _where(run.workers, run.scheduler)),
         _row(
             "Software",
@@ -259,7 +251,13 @@ def _return_html(evidence: Evidence) -> list[str]:
         f"<p>Exact {float(e.exact_return):.6%}; simulated {float(e.simulated_return):.6%} "
         f"(standard error {e.simulated.standard_error or 0:.6f} per unit wagered; z "
         f"{_z(e.z_score)}). Interval: 1 + x̄ ± z·SE, x̄ the mean net win per unit wagered, SE its "
-        "standard error, z the two-sided normal quantile.</p><table>",
+        "standard error, z the two-sided normal quantile.</p>",
+    ]
+    if not e.intervals:
+        reason = e.no_interval_reason()
+        return [*parts, f"<p class='warning'>{html.escape(reason[:1].upper() + reason[1:])}.</p>"]
+    parts += [
+        "<table>",
         _row("Confidence", "z", "Low", "High", "Exact return inside", head=True),
     ]
     for i in e.intervals:

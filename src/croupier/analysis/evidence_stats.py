@@ -61,6 +61,12 @@ POOLING_RULE = (
 )
 """The pooling rule, as a report states it (:func:`pooled_cells`)."""
 
+POOLING_BRIEF = (
+    "outcomes expected fewer than 5 times pool together, joining the smallest other cell while "
+    "still fewer"
+)
+"""The pooling rule in brief, beside the outcomes a terminal line names as pooled."""
+
 TEST_NAME = "Pearson chi-square goodness of fit (scipy.stats.chi2.sf)"
 """The test's name, as the report states it."""
 
@@ -235,6 +241,11 @@ class Cell:
         }
 
 
+def _and(labels: Sequence[str]) -> str:
+    """'a, b and c'."""
+    return labels[0] if len(labels) == 1 else f"{', '.join(labels[:-1])} and {labels[-1]}"
+
+
 def _cell(checks: Sequence[OutcomeCheck]) -> Cell:
     return Cell(
         tuple(c.outcome for c in checks),
@@ -315,7 +326,8 @@ class GoodnessOfFit:
         return None if p is None else p >= ALPHA
 
     def sentence(self) -> str:
-        """The result in one sentence."""
+        """The result in one sentence: the statistic, degrees of freedom, cells (a pooled cell's
+        outcomes named, with :data:`POOLING_BRIEF`), p-value and verdict."""
         p = self.p_value
         if p is None:
             return (
@@ -323,8 +335,11 @@ class GoodnessOfFit:
                 "too few rounds)"
             )
         verdict = "agree with" if self.consistent else "DO NOT agree with"
-        pooled = sum(len(c.outcomes) for c in self.cells if c.pooled)
-        cells = f"{len(self.cells)} cells" + (f", {pooled} outcomes pooled" if pooled else "")
+        cells = f"{len(self.cells)} cells" + "".join(
+            f"; pooled into one: {_and(c.labels)}" for c in self.cells if c.pooled
+        )
+        if any(c.pooled for c in self.cells):
+            cells += f" — the rule: {POOLING_BRIEF}"
         return (
             f"chi-square goodness of fit {float(self.statistic):.4f} on "
             f"{self.degrees_of_freedom} degree{'s' if self.degrees_of_freedom != 1 else ''} of "
@@ -346,6 +361,14 @@ class GoodnessOfFit:
             "consistent": self.consistent,
             "scipy_version": library_version("scipy"),
         }
+
+
+NO_INTERVAL = (
+    "no confidence interval: every round gave the same result, so the standard error is 0 "
+    "(too few rounds to measure the spread)"
+)
+"""What a report says instead of the return's confidence intervals when the standard error is
+0 (:func:`return_intervals`)."""
 
 
 @dataclass(frozen=True)
@@ -383,11 +406,14 @@ def return_intervals(
     levels: tuple[ConfidenceLevel, ...] = CONFIDENCE_LEVELS,
 ) -> tuple[ReturnInterval, ...]:
     """1 + x̄ ± z·SE at each of ``levels`` (x̄ and SE the ``simulated`` sheet's mean return and
-    standard error); ``exact_return`` is 1 + E[X]. Raises :class:`InputError` for a sheet
-    without a standard error (an exact one)."""
+    standard error); ``exact_return`` is 1 + E[X]. None, ``()``, for a standard error of 0:
+    every round gave the same result, and a point is no interval (:data:`NO_INTERVAL`). Raises
+    :class:`InputError` for a sheet without a standard error (an exact one)."""
     se = simulated.standard_error
     if se is None:
         raise InputError("a confidence interval needs a simulated par sheet (its standard error)")
+    if se == 0:
+        return ()
     rtp = 1 + float(simulated.expected_return)
     return tuple(
         ReturnInterval(at, rtp - at.z * se, rtp + at.z * se, exact_return) for at in levels
@@ -407,7 +433,8 @@ class Evidence:
     outcomes: tuple[OutcomeCheck, ...]
     """Each outcome's observed against expected count, in the order of the paytable."""
     intervals: tuple[ReturnInterval, ...]
-    """The return's confidence intervals at 90, 95 and 99 %."""
+    """The return's confidence intervals at 90, 95 and 99 %; none for a standard error of 0
+    (:meth:`no_interval_reason`)."""
     fit: GoodnessOfFit
     """The chi-square goodness-of-fit test."""
 
@@ -430,14 +457,19 @@ class Evidence:
         """1 + x̄, the return observed over the rounds."""
         return 1 + self.simulated.expected_return
 
+    def no_interval_reason(self) -> str:
+        """Why there is no confidence interval (:data:`NO_INTERVAL`); '' when there are."""
+        return "" if self.intervals else NO_INTERVAL
+
     def to_dict(self) -> dict[str, Any]:
-        """The evidence as JSON (``croupier simulate --json``'s ``evidence``)."""
+        """The evidence as JSON (``croupier simulate --json``'s ``evidence``); the confidence
+        intervals ``null`` when there are none (a standard error of 0)."""
         return {
             "exact_return": float(self.exact_return),
             "simulated_return": float(self.simulated_return),
             "standard_error": self.simulated.standard_error,
             "z_score": self.z_score,
-            "confidence_intervals": [i.to_dict() for i in self.intervals],
+            "confidence_intervals": [i.to_dict() for i in self.intervals] or None,
             "outcomes": [o.to_dict() for o in self.outcomes],
             "goodness_of_fit": self.fit.to_dict(),
             "run": self.run.to_dict(),

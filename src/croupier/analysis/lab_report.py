@@ -103,6 +103,7 @@ def figures_html(sheet: ParSheet, mr: MeterReturn | None) -> list[str]:
 
     s = sheet
     sample = " (sample)" if s.method != "exact" else ""
+    seen = " (seen)" if s.method != "exact" else ""  # a sample's hit odds, as its maximum win
     rows = [
         ("House edge", f"{float(s.house_edge):.4%}"),
         ("Hit frequency", f"{float(s.hit_frequency):.4%}"),
@@ -124,7 +125,10 @@ def figures_html(sheet: ParSheet, mr: MeterReturn | None) -> list[str]:
     for lv in s.hit_odds:
         awards = "; ".join(f"{a.label} {a.odds}" for a in lv.awards)
         rows.append(
-            (f"Hit odds, {lv.level.value} meter", lv.odds + (f" ({awards})" if awards else ""))
+            (
+                f"Hit odds, {lv.level.value} meter{seen}",
+                lv.odds + (f" ({awards})" if awards else ""),
+            )
         )
     if s.level_rates:
         rows.append(("Increment rates", rates_text(s)))

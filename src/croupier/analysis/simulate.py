@@ -32,14 +32,35 @@ from croupier.errors import InputError, ShoeError
 from croupier.paytables import MeterLevel, Paytable
 from croupier.wagers.base import ProgressiveStake, Wager
 
+MAX_SIMULATED_ROUNDS = 10**12
+"""The most rounds one simulation deals (``croupier simulate --rounds``, ``croupier bundle``, the
+Python API): 10^12, days of one core at a few million rounds a second (hours on a Dask
+cluster); more is taken for a slip of the keyboard. The HTTP service's jobs stop far lower
+(:data:`croupier.service.job_work.MAX_ROUNDS`, 50,000,000: a shared server's time)."""
+
 __all__ = [
     "BLOCK",
+    "MAX_SIMULATED_ROUNDS",
+    "check_rounds",
     "deal_positions",
     "observed_sheet",
     "run_fields",
     "simulate",
     "simulate_counts",
 ]
+
+
+def check_rounds(rounds: int, name: str = "rounds") -> None:
+    """Raise :class:`InputError` (naming ``name``, e.g. ``--rounds``) for fewer than 2 rounds or
+    more than :data:`MAX_SIMULATED_ROUNDS`."""
+    if rounds < 2:
+        raise InputError(
+            f"{name}: simulate at least two rounds (a standard error needs two), not {rounds:,}"
+        )
+    if rounds > MAX_SIMULATED_ROUNDS:
+        raise InputError(
+            f"{name}: simulate at most {MAX_SIMULATED_ROUNDS:,} rounds (10^12), not {rounds:,}"
+        )
 
 
 def simulate(
@@ -68,12 +89,13 @@ def simulate(
     :data:`~croupier.analysis.kernels.chunks.CHUNK_ROUNDS`; ``runner``, what deals them, with
     :func:`~croupier.analysis.kernels.chunks.run_chunks`'s arguments and tallies — the default).
     The standard deviation reported is the sample's; ``standard_error`` = sd / √rounds.
+    Raises :class:`InputError` for rounds outside 2 … :data:`MAX_SIMULATED_ROUNDS`
+    (:func:`check_rounds`) or a negative seed.
     """
     from croupier.analysis.kernels import plan_for
-    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, run_chunks
+    from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, chunks_phrase, run_chunks
 
-    if rounds < 2:
-        raise InputError(f"simulate at least two rounds (a standard error needs two), not {rounds}")
+    check_rounds(rounds)
     if seed < 0:
         raise InputError(f"a seed is an integer ≥ 0, not {seed}")
     setup = resolve(wager, paytable, decks, shoe, meter_cents, wager_cents, stake)
@@ -95,8 +117,9 @@ def simulate(
             f"{rounds:,} rounds, each the top cards of a freshly shuffled {setup.shoe}"
         )
         dealt = dealt.removesuffix(f"; seed {seed}")
+    streams = "each its own stream" if rounds > chunk else "its own stream"
     convention = (
-        f"{dealt}; in chunks of {chunk:,} rounds, each its own stream of "
+        f"{dealt}; in {chunks_phrase(rounds, chunk)}, {streams} of "
         f"SeedSequence({seed}).spawn; seed entropy {seed}"
     )
     return observed_sheet(setup, counts, "simulation", convention)

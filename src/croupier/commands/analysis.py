@@ -57,6 +57,7 @@ from croupier.errors import (
     OutputError,
     PaytableError,
     citation,
+    one_of,
 )
 from croupier.operations.analysis import analyse_sheet
 from croupier.operations.presenters.arguments import meter_arg, meter_money, money
@@ -198,7 +199,7 @@ def paytables(
                 if "total_increment_rate" in p
                 else ""
             )
-            out.print(f"  wager {' or '.join(p['wagers'])}; {meters}{total}")
+            out.print(f"  wager {one_of(p['wagers'])}; {meters}{total}")
         for m in table.multipliers:
             out.print(f"  {m.label}: ×{m.factor}")
         out.print()
@@ -351,7 +352,7 @@ def _parsheet_jobs(
     if not jobs and not game_decks:
         raise InputError(
             f"no paytable of {', '.join(wager_ids or ['any wager'])} is offered with "
-            f"{' or '.join(map(str, sorted(decks_only)))} decks"
+            f"{decks_phrase(sorted(decks_only), ' or ')}"
         )
     return jobs, game_decks
 

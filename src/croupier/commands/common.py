@@ -431,9 +431,10 @@ def _sheet_summary(sheet: ParSheet) -> str:
         from croupier.analysis.lab_report import rates_text
 
         text += f"\nincrement rates: {rates_text(sheet)}"
+    seen = ", seen" if sheet.method != "exact" else ""  # a sample's odds, as its maximum win
     for lv in sheet.hit_odds:  # each level's hit odds (N.J.A.C. 13:69D-1.52(e)(4))
         awards = "; ".join(f"{a.label} {a.odds}" for a in lv.awards)
-        text += f"\nhit odds, {lv.level.value} meter: {lv.odds}" + (
+        text += f"\nhit odds, {lv.level.value} meter: {lv.odds}{seen}" + (
             f" ({awards})" if len(lv.awards) > 1 else ""
         )
     if sheet.paytable_sha256:

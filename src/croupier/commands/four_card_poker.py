@@ -28,7 +28,7 @@ from croupier.commands.common import (
     money_json,
     out,
 )
-from croupier.errors import InputError, citation, suggest
+from croupier.errors import InputError, citation, one_of, suggest
 from croupier.games.four_card_poker import (
     AntePlayAnalysis,
     AntePlayStrategy,
@@ -461,7 +461,7 @@ def _parse_meters(meters: list[str] | None) -> dict[str, int] | None:
         wager = wager.strip().lower()
         if not sep or wager not in _METER_WAGERS:
             raise InputError(
-                f"--meter takes WAGER=DOLLARS for {' or '.join(_METER_WAGERS)}, not {text!r}"
+                f"--meter takes WAGER=DOLLARS for {one_of(_METER_WAGERS)}, not {text!r}"
                 + (did_you_mean(wager, _METER_WAGERS) if sep and wager else "")
             )
         if wager in got:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from croupier.analysis.simulate import beside_exact, run_fields
+from croupier.analysis.simulate import MAX_SIMULATED_ROUNDS, beside_exact, check_rounds, run_fields
 from croupier.analysis.simulate import simulate as run_simulation
 from croupier.commands.analysis import OnePaytableOpt, _check_out_dir, _only_paytable
 from croupier.commands.common import (
@@ -87,7 +87,10 @@ def simulate(
     paytable: OnePaytableOpt = None,
     decks: DecksOpt = None,
     rounds: Annotated[
-        int, typer.Option("--rounds", "-n", min=2, help="Rounds to deal.")
+        int,
+        typer.Option(
+            "--rounds", "-n", min=2, help=f"Rounds to deal (at most {MAX_SIMULATED_ROUNDS:,})."
+        ),
     ] = 1_000_000,
     seed: SeedOpt = None,
     workers: WorkersOpt = 1,
@@ -117,6 +120,7 @@ def simulate(
     """
     from croupier.analysis.evidence import run_info, simulation_evidence
 
+    check_rounds(rounds, "--rounds")
     _check_out_dir(out_dir)
     w = _wager(wager, paytable_files)
     paytable = _only_paytable(w, paytable)
@@ -179,14 +183,14 @@ def _print_text(evidence: Evidence, dealt: str) -> None:
         )
     out.print(t)
     out.print(evidence.fit.sentence(), soft_wrap=True)
-    intervals = "; ".join(
+    intervals = "confidence intervals " + "; ".join(
         f"{i.level.label} {i.low:.4%} to {i.high:.4%}"
         + ("" if i.contains_exact else " (exact outside)")
         for i in evidence.intervals
     )
     out.print(
         f"return to player {float(evidence.simulated_return):.4%} (exact "
-        f"{float(evidence.exact_return):.4%}); confidence intervals {intervals}",
+        f"{float(evidence.exact_return):.4%}); {evidence.no_interval_reason() or intervals}",
         soft_wrap=True,
     )
     run = evidence.run

@@ -41,7 +41,7 @@ from croupier.analysis.lab_report import figures_html, one_in_cell
 from croupier.analysis.meters import ReseedFunding
 from croupier.analysis.provenance import command_line, file_sha256, software
 from croupier.analysis.report import write_sheet
-from croupier.analysis.simulate import run_fields, simulate
+from croupier.analysis.simulate import check_rounds, run_fields, simulate
 from croupier.cards import decks_phrase
 from croupier.errors import InputError, OutputError, RulesError, citation
 from croupier.operations.analysis import AnalysedSheet, analyse_sheet
@@ -143,6 +143,8 @@ def write_bundle(
     """
     if request.rounds < 0 or request.rounds == 1:
         raise InputError(f"simulate 0 rounds (none) or at least 2, not {request.rounds}")
+    if request.rounds:
+        check_rounds(request.rounds, "--rounds")
     _check_folder(out_dir)
     analysed = analyse_sheet(
         request.wager,
@@ -351,9 +353,11 @@ def _cover_html(
             )
             + f"{e(POOLING_RULE[:1].upper() + POOLING_RULE[1:])}.</p>"
             + f"<p>{html.escape(evidence.fit.sentence())}.</p>"
-            + "<table>"
-            + _rows([_interval(iv) for iv in evidence.intervals])
-            + "</table>"
+            + (
+                "<table>" + _rows([_interval(iv) for iv in evidence.intervals]) + "</table>"
+                if evidence.intervals
+                else f"<p>{e(evidence.no_interval_reason())}.</p>"
+            )
             + "<p>Observed against expected, outcome by outcome: "
             + _links(manifest, "simulation/")
             + "</p></section>"

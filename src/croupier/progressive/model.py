@@ -22,7 +22,15 @@ from fractions import Fraction
 from typing import Any
 
 from croupier.analysis.meters import ReseedFunding
-from croupier.errors import AmountLimitError, InputError, MeterLimitError, PaytableError, RulesError
+from croupier.cards import decks_phrase
+from croupier.errors import (
+    AmountLimitError,
+    InputError,
+    MeterLimitError,
+    PaytableError,
+    RulesError,
+    one_of,
+)
 from croupier.paytables import MeterLevel, MeterShare, Pay, Paytable, parse_pay, paytable_digest
 from croupier.units import MAX_CENTS, STORED_INT_MAX, format_money
 from croupier.units import MICROS_PER_CENT as MICROS_PER_CENT  # defined with the money limit
@@ -477,13 +485,13 @@ class ProgressiveDefinition:
                 f"paytable {paytable.key} of § {paytable.section} has no progressive meter"
             )
         if decks not in paytable.decks:
-            allowed = ", ".join(map(str, paytable.decks))
             raise RulesError(
-                f"paytable {paytable.key} is printed for {allowed} decks, not {decks}",
+                f"paytable {paytable.key} is printed for {decks_phrase(paytable.decks, ' or ')}, "
+                f"not {decks}",
                 section=paytable.section,
             )
         if wager_cents not in prog.wager_cents:
-            sizes = " or ".join(format_money(c) for c in prog.wager_cents)
+            sizes = one_of(format_money(c) for c in prog.wager_cents)
             raise RulesError(
                 f"the progressive wager of paytable {paytable.key} is {sizes}, not "
                 f"{format_money(wager_cents)}",

@@ -502,7 +502,7 @@ OWN: dict[tuple[str, str], dict[str, Example | tuple[Example, ...]]] = {
         "422": Example(
             "?paytable= is not one of the wager's",
             "PaytableError",
-            "the Perfect Pairs wager has no paytable 'Z' (it has A, B)",
+            "§ 633b.1 has no paytable 'Z' (its paytables: A, B)",
         ),
     },
     ("get", "/compare.csv"): {

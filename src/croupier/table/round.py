@@ -63,6 +63,7 @@ from croupier.errors import (
     ProcedureError,
     RulesError,
     UnsettledBetError,
+    one_of,
     suggest,
 )
 from croupier.games.baccarat import deal_coup, play_coup
@@ -271,7 +272,7 @@ class TableRound(RoundQueries):
             )
         if w is not None and w.base_wagers and placed.keys().isdisjoint(w.base_wagers):
             raise ProcedureError(
-                f"seat {seat}: the {wid} wager needs the {' or '.join(w.base_wagers)} wager first",
+                f"seat {seat}: the {wid} wager needs the {one_of(w.base_wagers)} wager first",
                 section=w.base_rule or w.section,
             )
         if player is not None and base.adjacent_boxes_rule:

@@ -77,6 +77,7 @@ from croupier.errors import (
     cite,
     clipped,
     one_line,
+    one_of,
 )
 from croupier.games.blackjack import BlackjackRules, DealerCompletion, SoftSeventeen
 from croupier.games.blackjack_rules import DoubleOn, PlayRules
@@ -125,7 +126,7 @@ class OfferedWager:
     def describe_limits(self) -> str:
         """``'$5–$100'`` or ``'$1 or $5'``."""
         if self.amounts_cents:
-            return " or ".join(format_money(c) for c in self.amounts_cents)
+            return one_of(format_money(c) for c in self.amounts_cents)
         lo = format_money(self.min_cents) if self.min_cents is not None else "?"
         hi = format_money(self.max_cents) if self.max_cents is not None else "?"
         return f"{lo}–{hi}"
@@ -408,7 +409,7 @@ def _offered_wager(
         and (wager is None or wager.game is game.game)
         and not any(b in offered_ids for b in needs[0])
     ):
-        base = " or ".join(needs[0])
+        base = one_of(needs[0])
         problems.append(
             Violation(
                 f"the {wid} wager is offered only to a player who placed the {base} wager, "
@@ -522,9 +523,7 @@ def _check_table(spec: SubmissionFile, offered_ids: list[str], problems: list[Vi
         w.stands_alone and w.game is game.game for w in map(_known, offered_ids) if w is not None
     ):
         problems.append(
-            Violation(
-                f"a {game.value} table offers its base wager ({' or '.join(bases)})", "601a.2"
-            )
+            Violation(f"a {game.value} table offers its base wager ({one_of(bases)})", "601a.2")
         )
     if game is TableGame.BLACKJACK and spec.dealer is None:
         problems.append(

@@ -35,6 +35,7 @@ from croupier.errors import (
     PaytableError,
     RulesError,
     UnknownPaytableError,
+    one_of,
 )
 from croupier.frozen import stored_at_once
 from croupier.paytables import (
@@ -331,7 +332,7 @@ class Wager(ABC):
             if printed and decks not in printed:
                 raise RulesError(
                     f"paytable {key} of the {self.spec.name} wager is printed for "
-                    f"{' or '.join(map(str, printed))} decks, not {decks}",
+                    f"{decks_phrase(printed, ' or ')}, not {decks}",
                     section=self.spec.decks_rule or self.spec.section,
                 )
         table = self.book.get(self.spec.section, key, decks)
@@ -558,10 +559,10 @@ class Wager(ABC):
             )
         self.check_decks(decks)
         if decks not in paytable.decks:
-            printed = " or ".join(map(str, paytable.decks))
+            printed = decks_phrase(paytable.decks, " or ")
             raise RulesError(
-                f"paytable {paytable.key} of the {self.spec.name} wager is printed for {printed} "
-                f"decks, not {decks}",
+                f"paytable {paytable.key} of the {self.spec.name} wager is printed for {printed}, "
+                f"not {decks}",
                 section=self.spec.decks_rule or _cited(paytable.citation) or paytable.section,
             )
         check_cents(amount_cents)  # a whole number of cents within croupier's limit
@@ -629,7 +630,7 @@ class Wager(ABC):
         prog = paytable.progressive
         if prog is None or amount_cents in prog.wager_cents:
             return
-        sizes = " or ".join(format_money(c) for c in prog.wager_cents)
+        sizes = one_of(format_money(c) for c in prog.wager_cents)
         in_section = any(
             t.progressive is not None and amount_cents in t.progressive.wager_cents
             for t in self.book.for_section(self.spec.section)

@@ -270,7 +270,19 @@ def test_the_explorer_draws_a_progressive_against_its_meter(
 def test_bad_input_is_one_line_with_no_traceback(server: Server, page: Any) -> None:
     r = page.goto(server.base + "/?wager=perfect-pairs&paytable=Z")
     assert r.status == 422
-    sync_api.expect(page.locator("#problem")).to_contain_text("no paytable 'Z'")
+    problem = page.locator("#problem")
+    sync_api.expect(problem).to_have_text("§ 633b.1 has no paytable 'Z' (its paytables: A, B)")
+    page.goto(server.base + "/?wager=perfect-pair")  # the CLI's line: no "UnknownWagerError:"
+    sync_api.expect(problem).to_contain_text("no wager 'perfect-pair'; did you mean")
+    sync_api.expect(problem).not_to_contain_text("Error")
+
+
+def test_the_explorer_shows_the_paytable_digest(server: Server, page: Any) -> None:
+    page.goto(server.base + "/?wager=jackpot-party&paytable=P1&decks=6")
+    digest = httpx.get(server.base + "/parsheets/jackpot-party?paytable=P1&decks=6").json()[
+        "paytable_sha256"
+    ]
+    sync_api.expect(page.locator("#paytable-sha256")).to_have_text(digest)
 
 
 def _column(page: Any, attr: str) -> list[float]:

@@ -33,6 +33,18 @@ CHUNK_ROUNDS = 1 << 20
 Tallies = tuple[int, ...]
 
 
+def chunks_phrase(rounds: int, size: int = CHUNK_ROUNDS) -> str:
+    """How ``rounds`` rounds are cut into chunks of ``size``, in words.
+
+    >>> chunks_phrase(2_000_000), chunks_phrase(300_000)
+    ('2 chunks of 1,048,576 rounds, the last 951,424', '1 chunk of 300,000 rounds')
+    """
+    n, last = -(-rounds // size), rounds % size or size
+    if n == 1:
+        return f"1 chunk of {rounds:,} rounds"
+    return f"{n:,} chunks of {size:,} rounds" + (f", the last {last:,}" if last != size else "")
+
+
 def chunk_seed(entropy: int, index: int) -> np.random.SeedSequence:
     """The stream of chunk ``index``: child ``index`` of ``SeedSequence(entropy)``.
 

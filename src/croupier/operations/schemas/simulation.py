@@ -220,8 +220,9 @@ class SimulationEvidence(Shape):
     z_score: float | None
     """(simulated − exact house edge) / standard_error; null when the standard error is 0."""
 
-    confidence_intervals: list[ConfidenceInterval]
-    """The simulated return's confidence intervals at 90, 95 and 99%."""
+    confidence_intervals: list[ConfidenceInterval] | None
+    """The simulated return's confidence intervals at 90, 95 and 99%; null when the standard
+    error is 0 (every round gave the same result: too few rounds for an interval)."""
 
     outcomes: list[OutcomeAgainstExpected]
     """Every outcome's observed against expected count, in the order of the paytable."""

@@ -20,7 +20,7 @@ from functools import cache
 from typing import Any
 
 from croupier.analysis.summary import compare_paytables
-from croupier.errors import InputError, PaytableError
+from croupier.errors import InputError, PaytableError, UnknownPaytableError
 from croupier.units import ascii_digits, format_money
 from croupier.wagers import Wager, all_wagers, get_wager
 
@@ -80,9 +80,14 @@ def choose(wager: str | None, paytable: str | None, decks: str | None) -> tuple[
         key = next((k for k, d in by_key.items() if n is None or n in d), next(iter(by_key)))
     else:
         key = next((k for k in by_key if k.upper() == paytable.strip().upper()), "")
-        if not key:
-            raise PaytableError(
-                f"the {w.name} wager has no paytable {paytable!r} (it has {', '.join(by_key)})"
+        if not key:  # the CLI's line, "§ 633b.1 has no paytable 'Z' (its paytables: A, B)",
+            try:  # as a PaytableError: a choice of the page's form, answered 422, not 404
+                w.book.get(w.section, paytable)
+            except UnknownPaytableError as exc:
+                raise PaytableError(str(exc)) from None
+            raise PaytableError(  # of the section, but not of this wager
+                f"paytable {paytable.strip()} of § {w.section} is not for the {w.name} wager "
+                f"(its paytables: {', '.join(by_key)})"
             )
     return w, key, n if n is not None else max(by_key[key])
 

@@ -130,7 +130,9 @@ def _render(request: Request, name: str, status: int = 200, **context: Any) -> H
 
 
 def _problem(exc: CroupierError) -> dict[str, Any]:
-    return {"type": type(exc).__name__, "message": str(exc), "section": error_section(exc)}
+    """The error as the page shows it: the one line ``croupier`` prints for it (its section
+    cited in it; no error-class name), and the section."""
+    return {"message": str(exc), "section": error_section(exc)}
 
 
 @router.get("/", response_class=HTMLResponse, responses=PAGE_ERRORS)

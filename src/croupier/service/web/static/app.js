@@ -34,13 +34,14 @@ const croupier = (() => {
   function problem(data, status) {
     const e = new Error((data && data.detail) || `HTTP ${status}`);
     e.section = data && data.section;
-    e.kind = (data && data.error_type) || (data && data.title) || "Error";
     e.status = status;
     return e;
   }
+  // The problem as the CLI prints it: its one line (the rule's section cited in it, else added),
+  // no error-class name.
   function describe(e) {
     const sec = e.section && !String(e.message).includes(e.section) ? ` (§ ${e.section})` : "";
-    return `${e.kind || "Error"}: ${e.message}${sec}`;
+    return `${e.message}${sec}`;
   }
   function newKey() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
