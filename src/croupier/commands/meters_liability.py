@@ -36,6 +36,7 @@ from croupier.operations.presenters.liability import (
     LIABILITY_COLUMNS,
     contribution_rows,
     contributions_document,
+    level_cells,
     liability_document,
     liability_html,
     liability_rows,
@@ -136,19 +137,7 @@ def liability(
                         "Meter", "Pending", "Reserve", "Balanced"):  # fmt: skip
                 t.add_column(col, justify="left" if col == "Level" else "right")
             for lv in li.levels:
-                t.add_row(
-                    lv.level.value,
-                    format_micros(lv.opening.total),
-                    format_micros(lv.contributions_micros),
-                    format_micros(lv.reseeds_micros),
-                    format_micros(lv.adjustments_micros),
-                    format_micros(-lv.awards_paid_micros),
-                    format_micros(lv.closing.total),
-                    format_micros(lv.closing.meter),
-                    format_micros(lv.closing.pending),
-                    format_micros(lv.closing.reserve),
-                    "yes" if lv.balanced else "NO",
-                )
+                t.add_row(*level_cells(lv), "yes" if lv.balanced else "NO")
             out.print(t)
             for a in li.pending:
                 out.print(

@@ -127,6 +127,24 @@ def liability_json(li: Liability, rec: Reconciliation) -> dict[str, Any]:
     }
 
 
+def level_cells(lv: LevelLiability) -> tuple[str, ...]:
+    """A level's row as every view shows it: the level, then opening, contributions, reseeds,
+    adjustments, awards paid (negative), closing, and the closing meter, pending awards and
+    reserve, in money."""
+    return (
+        lv.level.value,
+        format_micros(lv.opening.total),
+        format_micros(lv.contributions_micros),
+        format_micros(lv.reseeds_micros),
+        format_micros(lv.adjustments_micros),
+        format_micros(-lv.awards_paid_micros),
+        format_micros(lv.closing.total),
+        format_micros(lv.closing.meter),
+        format_micros(lv.closing.pending),
+        format_micros(lv.closing.reserve),
+    )
+
+
 def period_words(lo: datetime | None, hi: datetime | None) -> str:
     """A report's period for people: "2026-05-01T00:00:00+00:00 to now"; an instant when only
     its end is given ("at …")."""
@@ -187,16 +205,7 @@ def liability_html(
             + "".join(
                 f"<td>{_cell(v)}</td>"
                 for v in (
-                    lv.level.value,
-                    format_micros(lv.opening.total),
-                    format_micros(lv.contributions_micros),
-                    format_micros(lv.reseeds_micros),
-                    format_micros(lv.adjustments_micros),
-                    format_micros(-lv.awards_paid_micros),
-                    format_micros(lv.closing.total),
-                    format_micros(lv.closing.meter),
-                    format_micros(lv.closing.pending),
-                    format_micros(lv.closing.reserve),
+                    *level_cells(lv),
                     lv.balanced,
                     ok,
                 )
@@ -278,6 +287,7 @@ __all__ = [
     "LIABILITY_COLUMNS",
     "contribution_rows",
     "contributions_document",
+    "level_cells",
     "liability_document",
     "liability_html",
     "liability_json",
