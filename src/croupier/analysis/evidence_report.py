@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from croupier.analysis.evidence_stats import POOLING_RULE, TEST_NAME, Evidence
 from croupier.analysis.report import STYLE, _write, scoped_svg, sheet_stem
+from croupier.analysis.simulate import where_dealt
 from croupier.cards import decks_phrase
 from croupier.errors import citation
 from croupier.units import format_money
@@ -191,13 +192,6 @@ def evidence_chart_svg(evidence: Evidence) -> str:
     return scoped_svg(svg[svg.index("<svg") :], "evidence")
 
 
-def _where(workers: int, scheduler: str | None) -> str:
-    """Where the chunks ran, in words."""
-    if scheduler is not None:
-        return f"on the Dask cluster at {scheduler}"
-    return f"on a local Dask cluster of {workers} workers" if workers > 1 else "in one process"
-
-
 def _row(*cells: object, head: bool = False) -> str:
     tag = "th" if head else "td"
     return "<tr>" + "".join(f"<{tag}>{html.escape(str(c))}</{tag}>" for c in cells) + "</tr>"
@@ -233,7 +227,7 @@ def _run_html(evidence: Evidence) -> list[str]:
         _row("Random number generator", run.rng),
         _row("Seed entropy", str(run.seed_entropy)),
         _row("Dealt", evidence.simulated.convention),  # with the chunks, as they were cut
-        _row("Where", _where(run.workers, run.scheduler)),
+        _row("Where", where_dealt(run.workers, run.scheduler, "in one process")),
         _row(
             "Software",
             f"croupier {run.croupier_version}; numpy {run.numpy_version}; "

@@ -125,6 +125,21 @@ def simulate(
     return observed_sheet(setup, counts, "simulation", convention)
 
 
+def where_dealt(workers: int, scheduler: str | None, alone: str = "in this process") -> str:
+    """Where a run's chunks were dealt, in words: on a Dask cluster (its scheduler's address, or
+    a local one of ``workers``), else ``alone`` ("in this process" on the terminal; a report
+    read later says "in one process").
+
+    >>> where_dealt(1, None), where_dealt(2, None)
+    ('in this process', 'on a local Dask cluster of 2 workers')
+    """
+    if scheduler is not None:
+        return f"on the Dask cluster at {scheduler}"
+    if workers > 1:
+        return f"on a local Dask cluster of {workers} workers"
+    return alone
+
+
 def run_fields(
     wager: Wager,
     seed: int,

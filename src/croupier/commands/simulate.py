@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from croupier.analysis.simulate import MAX_SIMULATED_ROUNDS, beside_exact, check_rounds, run_fields
+from croupier.analysis.simulate import (
+    MAX_SIMULATED_ROUNDS,
+    beside_exact,
+    check_rounds,
+    run_fields,
+    where_dealt,
+)
 from croupier.analysis.simulate import simulate as run_simulation
 from croupier.commands.analysis import OnePaytableOpt, _check_out_dir, _only_paytable
 from croupier.commands.common import (
@@ -70,15 +76,6 @@ def fresh_entropy(seed: int | None) -> int:
     import numpy as np
 
     return int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
-
-
-def where(workers: int, scheduler: str | None) -> str:
-    """Where the chunks ran, in words."""
-    if scheduler is not None:
-        return f"on the Dask cluster at {scheduler}"
-    if workers > 1:
-        return f"on a local Dask cluster of {workers} workers"
-    return "in this process"
 
 
 @app.command()
@@ -151,7 +148,7 @@ def simulate(
     if json_out:
         print(json.dumps(evidence.document(), indent=2, ensure_ascii=False))
     else:
-        _print_text(evidence, where(workers, scheduler))
+        _print_text(evidence, where_dealt(workers, scheduler))
     if written:
         err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
 

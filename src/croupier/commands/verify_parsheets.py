@@ -18,10 +18,10 @@ from croupier.analysis.evidence_stats import GoodnessOfFit, goodness_of_fit
 from croupier.analysis.kernels import plan_for
 from croupier.analysis.kernels.chunks import CHUNK_ROUNDS, chunks, dask_client, run_chunks
 from croupier.analysis.parsheet import ParSheet, exact_parsheet, resolve
-from croupier.analysis.simulate import observed_sheet
+from croupier.analysis.simulate import observed_sheet, where_dealt
 from croupier.cards import decks_phrase
 from croupier.commands.common import JsonFlag, _pct, _progress, app, out
-from croupier.commands.simulate import SchedulerOpt, SeedOpt, WorkersOpt, fresh_entropy, where
+from croupier.commands.simulate import SchedulerOpt, SeedOpt, WorkersOpt, fresh_entropy
 from croupier.errors import InputError
 from croupier.wagers import ProgressiveStake, Wager, all_wagers, get_wager
 
@@ -251,7 +251,7 @@ def verify_parsheets(
         _print_results(results, target_se)
         out.print(
             f"{len(results)} par sheets; {len(flagged)} flagged (|z| > {FLAG_Z:g}); seed "
-            f"entropy {entropy} (repeat with --seed {entropy}); dealt {where(workers, scheduler)}"
+            f"entropy {entropy} (repeat with --seed {entropy}); dealt {where_dealt(workers, scheduler)}"
         )
     if flagged:
         raise typer.Exit(1)
