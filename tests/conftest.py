@@ -1,4 +1,5 @@
-"""One compilation of each compiled kernel per test run, however many pytest-xdist workers.
+"""One compilation of each compiled kernel, and of each module, per test run, however many
+pytest-xdist workers and child processes.
 
 The kernels (:mod:`croupier.analysis.kernels`) are compiled on first use and cached on disk by
 numba (``cache=True``). On a clean checkout (CI) the cache is empty, and two workers reaching
@@ -11,17 +12,21 @@ Only the outermost compilation of a thread takes a lock (a kernel's callees comp
 so each process holds at most one lock at a time and no two can wait on each other; a lock not
 had within :data:`WAIT` seconds is given up and the kernel compiled as before. Nothing compiled
 changes: numba's own cache decides what is loaded, exactly as without the lock.
+
+Python bytecode likewise: see :func:`pytest_configure`.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import os
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from numba.core import dispatcher, sigutils
 from numba.core.caching import NullCache
 from numba.core.compiler_lock import global_compiler_lock
@@ -68,3 +73,15 @@ def _compile_once(self: Any, sig: Any) -> Any:
 
 
 dispatcher.Dispatcher.compile = _compile_once  # type: ignore[method-assign]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Where ``PYTHONDONTWRITEBYTECODE`` is set (CI's machines set it), every process the session
+    starts — each pytest-xdist worker, each ``croupier`` command and ``croupier serve`` the tests
+    run, a few hundred in all — would compile croupier's sources (and the tests, rewritten by
+    pytest) afresh on import. The controller (not a worker: it runs this before starting them)
+    lets the session's processes write bytecode, so each module is compiled once per checkout, in
+    ``__pycache__`` beside its source as Python does by default (where numba keeps its cache of
+    the kernels already; git ignores both). What runs is the same source."""
+    if not hasattr(config, "workerinput"):
+        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
