@@ -27,7 +27,8 @@ def _printed(rows: list[SummaryRow], width: int, monkeypatch: pytest.MonkeyPatch
     console = Console(file=io.StringIO(), highlight=False, markup=False, width=width)
     monkeypatch.setattr(summary_table, "out", console)
     summary_table.print_summary(rows, ReseedFunding.RESERVE)
-    return console.file.getvalue().splitlines()  # type: ignore[attr-defined]
+    text: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return text.splitlines()
 
 
 def _expected(row: dict[str, object]) -> list[str]:
