@@ -14,7 +14,7 @@ from rich.table import Table
 from croupier.analysis.meters import ReseedFunding
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.summary import summary_rows
-from croupier.commands import analysis, common, plain_tables
+from croupier.commands import common, plain_tables, summary_table
 from croupier.wagers import all_wagers
 
 
@@ -36,20 +36,28 @@ def test_par_sheet_tables_print_as_rich_measures_them(width: int) -> None:
         assert fitted.file.getvalue() == measured.file.getvalue(), sheet.wager  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("width", [140, 60])
-def test_the_summary_prints_as_rich_measures_it(
-    width: int, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    sheets = _sheets()
-    printed = []
-    for fit in (lambda t, console=None: t, common.fitted):
-        console = _console(width)
-        monkeypatch.setattr(analysis, "out", console)
-        monkeypatch.setattr(common, "out", console)
-        monkeypatch.setattr(analysis, "fitted", fit)
-        analysis._print_summary(summary_rows(sheets, ReseedFunding.RESERVE), ReseedFunding.RESERVE)
-        printed.append(console.file.getvalue())  # type: ignore[attr-defined]
-    assert printed[0] == printed[1]
+@pytest.mark.parametrize("width", [140, 120, 100, 80, 60])
+def test_the_summary_prints_as_rich_measures_it(width: int) -> None:
+    rows = summary_rows(_sheets(), ReseedFunding.RESERVE)
+    fitted, measured = _console(width), _console(width)
+    fitted.print(summary_table.summary_table(rows, fitted))
+    table = summary_table.summary_table(rows, measured)
+    for column in table.columns:
+        column.width = None  # Rich measures every cell itself
+    measured.print(table)
+    assert fitted.file.getvalue() == measured.file.getvalue()  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("width", [140, 120, 100, 80, 60])
+def test_the_summary_drawn_plain_is_what_rich_draws(width: int) -> None:
+    rows = summary_rows(_sheets(), ReseedFunding.RESERVE)
+    rich, plain = _console(width), _console(width)
+    rich.print(summary_table.summary_table(rows, rich))
+    table = summary_table.summary_table(rows, plain)
+    shown = plain_tables.plain(table, plain)
+    assert (shown is not table) is (width >= 80)  # the table fits from 80 columns up
+    plain.print(shown)
+    assert plain.file.getvalue() == rich.file.getvalue()  # type: ignore[attr-defined]
 
 
 def test_tables_with_set_widths_or_other_cells_are_left_to_rich() -> None:

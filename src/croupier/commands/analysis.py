@@ -13,24 +13,20 @@ import typer
 from rich.table import Table
 
 from croupier.analysis import game_store
-from croupier.analysis.confidence import CONFIDENCE_LEVELS, VI_NOTE
 from croupier.analysis.meters import (
     MeterReturn,
     ReseedFunding,
     long_run_assumptions,
-    long_run_sentence,
 )
 from croupier.analysis.parsheet import ParSheet, exact_parsheet
 from croupier.analysis.report import (
     long_run_warning,
     parsheets_csv,
     parsheets_json,
-    paytable_name,
-    see_readings,
     write_report,
     write_sheet,
 )
-from croupier.analysis.summary import SummaryRow, summary_csv, summary_json, summary_rows
+from croupier.analysis.summary import summary_csv, summary_json, summary_rows
 from croupier.cards import Card, decks_phrase, parse_cards
 from croupier.commands.common import (
     GAME_ANALYSES,
@@ -42,7 +38,6 @@ from croupier.commands.common import (
     WagerAmountOpt,
     WagerArg,
     _book,
-    _pct,
     _print_sheet,
     _progress,
     _wager,
@@ -52,6 +47,7 @@ from croupier.commands.common import (
     money_json,
     out,
 )
+from croupier.commands.summary_table import print_summary
 from croupier.errors import (
     InputError,
     OutputError,
@@ -440,7 +436,7 @@ def parsheet(
         if not summary:
             for s in sheets:
                 _print_sheet(s)
-        _print_summary(summary_rows(sheets, reseed), reseed)
+        print_summary(summary_rows(sheets, reseed), reseed)
         _print_game_figures(figures)
     if written:
         err.print("wrote " + ", ".join(str(p) for p in written), soft_wrap=True)
@@ -474,56 +470,6 @@ def _print_game_figures(figures: list[game_store.GameFigures]) -> None:
             f"{a.house_edge_total:.4%}",
         )
     out.print(fitted(g))
-
-
-def _print_summary(rows: list[SummaryRow], reseed: ReseedFunding) -> None:
-    """The summary table: one row per sheet (:mod:`croupier.analysis.summary`); a progressive's
-    house edge at its seeds beside its long-run return and breakeven meter with the wager it is
-    on, the volatility index at 95 %, and a warning under the table for every paytable whose
-    long-run return is above 100% of the wager."""
-    t = Table(title="Par sheet summary (exact)", title_justify="left")
-    right = ("Decks", "House edge at seed", "Long-run return (of wager)", "Breakeven meter")
-    for col in ("Wager", "Section", "Paytable", *right, "Hit frequency", "Std. dev.", "VI 95%"):
-        whole = col in ("Wager", "Breakeven meter")  # an id, "$583,449.50 on $5": never cut
-        t.add_column(
-            col,
-            justify="left" if col in ("Wager", "Section", "Paytable") else "right",
-            no_wrap=whole,
-            min_width=max((len(r.sheet.wager) for r in rows), default=5)
-            if col == "Wager"
-            else None,
-        )
-    above: list[str] = []
-    for r in rows:
-        s, long_run = r.sheet, r.long_run_return
-        flag = ""
-        if long_run is not None and long_run > 1:
-            flag = " ⚠"
-            above.append(
-                f"{s.wager} {s.paytable} ({decks_phrase(s.decks or 0)}) {float(long_run):.4%}"
-            )
-        t.add_row(
-            s.wager,
-            f"§ {s.section}",
-            paytable_name(s),
-            str(s.decks),
-            _pct(s.house_edge),
-            f"{float(long_run):.4%}{flag}" if long_run is not None else "—",
-            r.breakeven_text(),
-            _pct(s.hit_frequency),
-            f"{s.standard_deviation:.4f}",
-            f"{r.volatility[CONFIDENCE_LEVELS[1].key]:.4f}",
-        )
-    out.print(fitted(t))
-    if rows:
-        out.print(f"{VI_NOTE}; 90% and 99% in --json and --csv", soft_wrap=True)
-    if above:
-        out.print(
-            "WARNING: long-run return above 100% of the wager: "
-            + "; ".join(above)
-            + f". {long_run_sentence(reseed)} {see_readings(reseed)}",
-            soft_wrap=True,
-        )
 
 
 @app.command()

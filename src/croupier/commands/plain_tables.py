@@ -1,15 +1,15 @@
-"""A table printed without colour, drawn by string formatting: the same characters Rich draws
-for it, in a tenth of the time (issue 33: Rich renders every cell through its wrapping and
-padding machinery, about 3 ms a par sheet table, most of ``croupier parsheet``'s time).
+"""A table printed without colour, drawn by string formatting: the same characters Rich draws for it,
+in a tenth of the time (issue 33: Rich renders every cell through its wrapping and padding
+machinery, about 3 ms a par sheet table, most of ``croupier parsheet``'s time).
 
 :func:`plain` takes a :class:`rich.table.Table` whose every column already has its width (what
 :func:`croupier.commands.common.fitted` sets when the table fits the console) and returns a
-renderable that yields the table's lines as plain text; the title and caption are still wrapped
-by Rich (two texts a table). Anything this drawing does not reproduce exactly — a console that
-prints colour or styles (a terminal), cells that are not plain one-style text, wrapping, lines,
-footers, vertical alignment other than the default, justification other than left, right or
-center — gets the table back unchanged, for Rich to draw. ``tests/commands/test_fitted_tables.py``
-holds the two drawings to the same characters.
+renderable that yields the table's lines as plain text, with its edges or without (``show_edge``);
+the title and caption are still wrapped by Rich (two texts a table). Anything this drawing does not
+reproduce exactly — a console that prints colour or styles (a terminal), cells that are not plain
+one-style text, wrapping, lines, footers, vertical alignment other than the default, justification
+other than left, right or center — gets the table back unchanged, for Rich to draw.
+``tests/commands/test_fitted_tables.py`` holds the two drawings to the same characters.
 """
 
 from __future__ import annotations
@@ -57,7 +57,6 @@ def _body(table: Table, console: Console) -> str | None:
         or table.leading
         or table.collapse_padding
         or not table.pad_edge
-        or not table.show_edge
     ):
         return None
     top, right, bottom, left = table.padding
@@ -84,7 +83,8 @@ def _body(table: Table, console: Console) -> str | None:
         console.options, safe=console.safe_box if table.safe_box is None else table.safe_box
     )
     pad_left, pad_right = " " * left, " " * right
-    out = [box.get_top(widths), "\n"]
+    edge = table.show_edge  # without it, no top or bottom line and no left or right edge
+    out = [box.get_top(widths), "\n"] if edge else []
     blank = [" " * (column.width or 0) for column in columns]
     for index in range(len(table.rows) + 1):
         cells = [grid[c][index] for c in range(len(columns))]
@@ -100,14 +100,17 @@ def _body(table: Table, console: Console) -> str | None:
                 if last
                 else (box.mid_left, box.mid_right, box.mid_vertical)
             )
+        if not edge:
+            edge_left = edge_right = ""
         for n in range(height):
             inner = divider.join(pad_left + cell[n] + pad_right for cell in cells)
             out += [edge_left, inner, edge_right, "\n"]
         if index == 0:
-            out += [box.get_row(widths, "head", edge=True), "\n"]
+            out += [box.get_row(widths, "head", edge=edge), "\n"]
         elif index < len(table.rows) and table.rows[index - 1].end_section:
-            out += [box.get_row(widths, "row", edge=True), "\n"]
-    out += [box.get_bottom(widths), "\n"]
+            out += [box.get_row(widths, "row", edge=edge), "\n"]
+    if edge:
+        out += [box.get_bottom(widths), "\n"]
     return "".join(out)
 
 
@@ -151,7 +154,9 @@ def plain(table: Table, console: Console) -> RenderableType:
     body = _body(table, console)
     if body is None:
         return table
-    width = len(body.partition("\n")[0])  # box characters are one cell each
+    from rich.cells import cell_len
+
+    width = cell_len(body.partition("\n")[0])  # the top edge, or the header's first line
     if width > console.width:
         return table
     return _Plain(table, body, width)
