@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from croupier.analysis.lab_report import (
+    BandChart,
     band_chart_svg,
     bands_csv,
     bands_html,
@@ -513,9 +514,10 @@ def scoped_svg(fragment: str, prefix: str) -> str:
 
 
 def _wager_html(
-    group: Sequence[ParSheet], mrs: dict[int, MeterReturn], reseed: ReseedFunding
+    group: Sequence[ParSheet], mrs: dict[int, MeterReturn], reseed: ReseedFunding, bands: BandChart
 ) -> list[str]:
-    """One wager's part of the report: charts, summary table, then each sheet."""
+    """One wager's part of the report: charts, summary table, then each sheet (``bands``: the
+    band chart every sheet's is drawn with)."""
     first = group[0]
     wager = first.wager
     parts = [
@@ -577,7 +579,7 @@ def _wager_html(
             + f". {html.escape(long_run_sentence(reseed))} {see_readings(reseed)}</p>"
         )
     for s in group:
-        parts.extend(_sheet_html(s, mrs.get(id(s)), reseed))
+        parts.extend(_sheet_html(s, mrs.get(id(s)), reseed, bands))
     from croupier.analysis.eor_report import eor_report_html
 
     eor_section = eor_report_html(group)
@@ -587,7 +589,9 @@ def _wager_html(
     return parts
 
 
-def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) -> list[str]:
+def _sheet_html(
+    sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding, bands: BandChart
+) -> list[str]:
     """One sheet: heading (its anchor), where the paytable comes from, the long-run warning,
     the counting convention and the outcomes with their exact counts."""
     s = sheet
@@ -637,7 +641,7 @@ def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) 
     )
     parts.extend(figures_html(s, mr))
     if s.method == "exact":
-        parts.extend(bands_html(s, scoped_svg(band_chart_svg(s), f"{sheet_id(s)}-bands")))
+        parts.extend(bands_html(s, scoped_svg(band_chart_svg(s, bands), f"{sheet_id(s)}-bands")))
     parts.append("</section>")
     return parts
 
@@ -676,8 +680,12 @@ def parsheets_html(
         "progressive lines valued at the meter seed unless stated.</p>",
         _contents(by_wager, games),
     ]
-    for group in by_wager.values():
-        parts.extend(_wager_html(group, mrs, reseed))
+    bands = BandChart()  # one figure for every sheet's band chart
+    try:
+        for group in by_wager.values():
+            parts.extend(_wager_html(group, mrs, reseed, bands))
+    finally:
+        bands.close()
     parts.append(games_html(games))
     parts.append("</body></html>")
     return "\n".join(parts)
