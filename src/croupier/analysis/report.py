@@ -19,7 +19,7 @@ import html
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
@@ -399,6 +399,7 @@ def contribution_figure(sheets: Sequence[ParSheet]) -> Figure:
         ncol=2 if len(outcomes) > 18 else 1,
     )
     fig.tight_layout()
+    fig.set_layout_engine(None)  # laid out once: savefig need not draw the figure twice
     return fig
 
 
@@ -663,11 +664,12 @@ def parsheets_html(
     reseed: ReseedFunding = ReseedFunding.RESERVE,
     title: str = "croupier par sheets",
     meters: Sequence[tuple[ParSheet, MeterReturn]] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> str:
     """A self-contained HTML report: a table of contents, then per wager its charts, a summary
     table (long-run return and its warning for a progressive) and each sheet under its anchor
     (:func:`sheet_id`); then the § 633b.4 games. Charts: matplotlib, inline SVG. ``meters`` as
-    in :func:`parsheets_csv`."""
+    in :func:`parsheets_csv`; ``progress(done, total, wager)`` is told before each wager."""
     by_wager: dict[str, list[ParSheet]] = {}
     for s in sheets:
         by_wager.setdefault(s.wager, []).append(s)
@@ -682,7 +684,9 @@ def parsheets_html(
     ]
     bands = BandChart()  # one figure for every sheet's band chart
     try:
-        for group in by_wager.values():
+        for done, (wager, group) in enumerate(by_wager.items()):
+            if progress is not None:
+                progress(done, len(by_wager), wager)
             parts.extend(_wager_html(group, mrs, reseed, bands))
     finally:
         bands.close()
@@ -716,12 +720,14 @@ def write_report(
     out_dir: Path,
     games: Sequence[GameSheet] = (),
     reseed: ReseedFunding = ReseedFunding.RESERVE,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> list[Path]:
     """Write ``parsheets.json``, ``parsheets.csv``, ``parsheets-return-bands.csv`` (every sheet's
     confidence bands, :func:`~croupier.analysis.lab_report.bands_csv`) and ``parsheets.html`` into
     ``out_dir``, and
     the summary (:mod:`croupier.analysis.summary`) as ``summary.json`` and ``summary.csv``; the
-    progressives' meter analysis is in the JSON and CSV as in the HTML."""
+    progressives' meter analysis is in the JSON and CSV as in the HTML (``progress``: as
+    :func:`parsheets_html` takes it)."""
     from croupier.analysis.summary import summary_csv, summary_json, summary_rows
 
     meters = meter_returns(sheets)  # once, for every file
@@ -730,7 +736,7 @@ def write_report(
         "parsheets.json": parsheets_json(sheets, games, reseed, meters),
         "parsheets.csv": parsheets_csv(sheets, games, reseed, meters),
         "parsheets-return-bands.csv": bands_csv(sheets),
-        "parsheets.html": parsheets_html(sheets, games, reseed, meters=meters),
+        "parsheets.html": parsheets_html(sheets, games, reseed, meters=meters, progress=progress),
         "summary.json": summary_json(rows, [g.to_dict() for g in games]) + "\n",
         "summary.csv": summary_csv(rows),
     }
