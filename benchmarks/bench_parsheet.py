@@ -9,9 +9,9 @@ report with its charts, into a temporary folder) and ``CROUPIER_RECOUNT=1 croupi
 --summary`` (every count made afresh). Output goes to a pipe (no TTY) with ``COLUMNS=120``.
 
 Run: ``python benchmarks/bench_parsheet.py [--runs N] [--report-runs N] [--recount-runs N]
-[--no-parts]``. Prints figures; asserts nothing. With ``PYTHONDONTWRITEBYTECODE`` set every run compiles croupier's
-sources afresh (about 0.15 s of CPU more than an installed croupier): the line above the figures
-says which.
+[--no-parts]``. Prints figures; asserts nothing. With ``PYTHONDONTWRITEBYTECODE`` set every run
+compiles croupier's sources afresh (about 0.15 s of CPU more than an installed croupier): the line
+above the figures says which.
 """
 
 from __future__ import annotations
