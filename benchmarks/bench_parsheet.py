@@ -4,18 +4,19 @@ child alone), the median of several runs beside the goal, with the load average 
 be shared: CPU time, not wall time, is the figure to compare), then its parts in one process.
 
 The commands: ``croupier parsheet --summary`` and ``croupier parsheet`` from the shipped counts
-(croupier.analysis.precomputed), and ``CROUPIER_RECOUNT=1 croupier parsheet --summary`` (every
-count made afresh). Output goes to a pipe (no TTY) with ``COLUMNS=120``.
+(croupier.analysis.precomputed), ``croupier parsheet --summary --out DIR`` (the files and the HTML
+report with its charts, into a temporary folder) and ``CROUPIER_RECOUNT=1 croupier parsheet
+--summary`` (every count made afresh). Output goes to a pipe (no TTY) with ``COLUMNS=120``.
 
 With ``--test-command`` it then times the README's test command, ``python -m pytest`` (pytest-xdist
 on every core, the slow checks left out as the README runs it), once, from the project's root:
 wall seconds beside the goal of 5 minutes on two cores, and the CPU seconds of every process it
 ran (the tests' servers and commands included).
 
-Run: ``python benchmarks/bench_parsheet.py [--runs N] [--recount-runs N] [--no-parts]
-[--test-command]``. Prints figures; asserts nothing. With ``PYTHONDONTWRITEBYTECODE`` set every
-run compiles croupier's sources afresh (about 0.15 s of CPU more than an installed croupier): the
-line above the figures says which.
+Run: ``python benchmarks/bench_parsheet.py [--runs N] [--report-runs N] [--recount-runs N]
+[--no-parts] [--test-command]``. Prints figures; asserts nothing. With ``PYTHONDONTWRITEBYTECODE``
+set every run compiles croupier's sources afresh (about 0.15 s of CPU more than an installed
+croupier): the line above the figures says which.
 """
 
 from __future__ import annotations
@@ -25,13 +26,23 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from functools import partial
 
+REPORT = "{report}"
+"""Where a command line takes the report's folder (a fresh temporary one each run)."""
+
 GOALS = {  # label: (command line after `croupier`, recount, CPU goal s, peak memory goal MB)
     "parsheet --summary": (["parsheet", "--summary"], False, 0.8, None),
     "parsheet (every sheet)": (["parsheet"], False, 1.5, None),
+    "parsheet --summary --out DIR (report)": (
+        ["parsheet", "--summary", "--out", REPORT],
+        False,
+        8.0,
+        None,
+    ),
     "CROUPIER_RECOUNT=1 parsheet --summary": (["parsheet", "--summary"], True, 4.0, 300.0),
 }
 """The goals of issue 33."""
@@ -50,18 +61,21 @@ def run_once(args: list[str], recount: bool) -> tuple[float, float, float]:
     env.pop("CROUPIER_RECOUNT", None)
     if recount:
         env["CROUPIER_RECOUNT"] = "1"
-    command = [sys.executable, "-m", "croupier", *args]
-    start = time.perf_counter()
-    child = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL)
-    _, status, usage = os.wait4(child.pid, 0)
-    wall = time.perf_counter() - start
+    with tempfile.TemporaryDirectory(prefix="bench-report-") as folder:
+        command = [sys.executable, "-m", "croupier", *(folder if a == REPORT else a for a in args)]
+        start = time.perf_counter()
+        child = subprocess.Popen(
+            command, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL
+        )
+        _, status, usage = os.wait4(child.pid, 0)
+        wall = time.perf_counter() - start
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode:
         raise SystemExit(f"{' '.join(command)} failed with status {child.returncode}")
     return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, wall
 
 
-def commands(runs: int, recount_runs: int) -> None:
+def commands(runs: int, recount_runs: int, report_runs: int = 3) -> None:
     """The median CPU time and peak memory of each command, beside its goal."""
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     caching = "off" if os.environ.get("PYTHONDONTWRITEBYTECODE") else "on"
@@ -70,8 +84,10 @@ def commands(runs: int, recount_runs: int) -> None:
         f"  {'command':40} {'runs':>4} {'CPU s':>7} {'goal':>5} {'peak MB':>8} {'goal':>5} {'wall s':>7}"
     )
     for label, (args, recount, cpu_goal, mem_goal) in GOALS.items():
-        n = recount_runs if recount else runs
-        run_once(args, recount) if not recount else None  # warm-up: file caches, bytecode
+        report = REPORT in args
+        n = recount_runs if recount else report_runs if report else runs
+        if not recount and not report:  # (the report's runs come after these warm-ups)
+            run_once(args, recount)  # warm-up: file caches, bytecode
         results = [run_once(args, recount) for _ in range(n)]
         cpu = statistics.median(r[0] for r in results)
         mem = statistics.median(r[1] for r in results)
@@ -158,6 +174,9 @@ def parse_args() -> argparse.Namespace:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--runs", type=int, default=5, help="runs from the shipped counts (5)")
+    parser.add_argument(
+        "--report-runs", type=int, default=3, help="runs of parsheet --summary --out DIR (3)"
+    )
     parser.add_argument("--recount-runs", type=int, default=3, help="runs of the recount (3)")
     parser.add_argument("--no-parts", action="store_true", help="skip the in-process parts")
     parser.add_argument(
@@ -170,7 +189,7 @@ def parse_args() -> argparse.Namespace:
 
 if __name__ == "__main__":
     args = parse_args()
-    commands(args.runs, args.recount_runs)
+    commands(args.runs, args.recount_runs, args.report_runs)
     if not args.no_parts:
         parts()
     if args.test_command:

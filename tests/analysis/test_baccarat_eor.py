@@ -28,7 +28,7 @@ from croupier.analysis.eor import (
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.cards import Card, Rank, Shoe, Suit
 from croupier.errors import CroupierError
-from croupier.games.baccarat import BaccaratRules, expected_values, value_counts
+from croupier.games.baccarat import BaccaratRules, coup_counts, expected_values, value_counts
 from croupier.wagers import get_wager
 from croupier.wagers.baccarat import BaccaratWager
 
@@ -134,6 +134,28 @@ def test_float_expected_values_match_exact_par_sheets() -> None:
     for value, shoe in zip(got, shoes, strict=True):
         exact = exact_parsheet(wager, table, decks=8 if shoe.total > 52 else 1, shoe=shoe)
         assert value == pytest.approx(float(exact.expected_return), abs=1e-12)
+
+
+def test_float_expected_values_match_the_exact_six_card_counts_late_in_a_shoe() -> None:
+    """The factored float sum (issue 33) against Fractions of the exact six-card counts, on
+    shoes as a simulation leaves them, down to a shoe with no cards of several values left."""
+    wager = get_wager("fortune-7")
+    assert isinstance(wager, BaccaratWager)
+    nets = summary_nets(wager, wager.paytable("A", 8))
+    shoes = [
+        (128, 32, 32, 32, 32, 32, 32, 32, 32, 32),
+        (97, 30, 11, 25, 32, 0, 19, 3, 28, 31),
+        (5, 0, 1, 0, 0, 3, 0, 2, 1, 0),
+        (0, 0, 0, 6, 0, 0, 0, 0, 0, 0),
+    ]
+    got = expected_values(shoes, nets, chunk=3)
+    for value, shoe in zip(got, shoes, strict=True):
+        counts = coup_counts(shoe)
+        exact = sum(
+            (Fraction(c) * Fraction(float(n)) for c, n in zip(counts, nets, strict=True)),
+            Fraction(0),
+        ) / sum(counts)
+        assert value == pytest.approx(float(exact), abs=1e-15)
 
 
 def test_count_in_shoes_needs_records_and_a_baccarat_wager() -> None:

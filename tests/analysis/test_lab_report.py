@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import math
+import re
 from fractions import Fraction
 from math import comb
 from pathlib import Path
@@ -22,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from cli_support import run_main
-from croupier.analysis.lab_report import bands_csv
+from croupier.analysis.lab_report import BandChart, band_chart_svg, bands_csv
 from croupier.analysis.parsheet import exact_parsheet
 from croupier.analysis.report import parsheets_csv, parsheets_html
 from croupier.wagers import get_wager
@@ -195,3 +196,36 @@ def test_a_simulated_sheet_labels_its_figures_observed() -> None:
     sd = doc["standard_deviation"]
     assert doc["volatility_index"]["99"] == pytest.approx(Z[99] * sd, rel=1e-6)
     assert doc["max_win"]["net_win"] == 25
+
+
+def _undated(svg: str) -> str:
+    return re.sub(r"<dc:date>[^<]*</dc:date>", "", svg)
+
+
+def test_a_band_chart_drawn_in_the_reports_batch_is_the_one_drawn_alone() -> None:
+    """The report draws every sheet's band chart with one figure (BandChart, issue 33): each
+    chart is the SVG a figure made for that sheet alone gives, whatever was drawn before it —
+    with and without the least return's line (Perfect Pairs' band after 100 rounds reaches
+    below 0%, the Banker's does not), and the
+    expected return the legend states is the one worked by hand."""
+    pairs, banker = get_wager("perfect-pairs"), get_wager("banker")
+    sheets = [
+        exact_parsheet(pairs, "A", decks=8),
+        exact_parsheet(banker, "commission", decks=8),
+        exact_parsheet(pairs, "A", decks=6),
+        exact_parsheet(banker, "no-commission", decks=8),
+        exact_parsheet(pairs, "A", decks=8),
+    ]
+    below = [any(b.low < s.least_return for b in s.return_bands) for s in sheets]
+    assert below == [True, False, True, False, True]
+    chart = BandChart()
+    try:
+        batch = [band_chart_svg(s, chart) for s in sheets]
+    finally:
+        chart.close()
+    for sheet, svg in zip(sheets, batch, strict=True):
+        assert _undated(svg) == _undated(band_chart_svg(sheet))
+    assert _undated(batch[0]) == _undated(batch[4])  # the same sheet again, the same chart
+    assert f"expected {float(1 + MEAN):.2%}" in batch[0]  # Perfect Pairs A, 8 decks, by hand
+    assert "the least the wager can return" in batch[2]
+    assert "the least the wager can return" not in batch[1]

@@ -31,7 +31,11 @@ from croupier.analysis.parsheet import ParSheet
 from croupier.units import format_money, format_percent
 
 if TYPE_CHECKING:
+    from matplotlib.artist import Artist
+    from matplotlib.collections import FillBetweenPolyCollection
     from matplotlib.figure import Figure
+    from matplotlib.legend import Legend
+    from matplotlib.lines import Line2D
 
     from croupier.analysis.meters import MeterReturn
 
@@ -194,70 +198,138 @@ def bands_html(sheet: ParSheet, svg: str) -> list[str]:
     ]
 
 
-def band_figure(sheet: ParSheet) -> Figure:
-    """The band's low and high ends against N (10² … 10⁸, log axis), one shaded band per level
-    (the widest first), the expected return as a line; in percent of the amount wagered."""
-    import matplotlib
+class BandChart:
+    """The band chart of :func:`band_chart_svg`, one matplotlib figure drawn again for each sheet.
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from matplotlib.ticker import NullLocator
+    Every exact sheet's chart has the same artists, axes, x ticks (the rounds of
+    :data:`~croupier.analysis.confidence.BAND_ROUNDS`) and labels: the figure is made once (on
+    first use) and each sheet only sets its bands' data, the expected return's line, the least
+    return's line (shown when a band's low end is below it), the y limits and the legend's texts
+    — a report of 251 sheets no longer builds 251 figures (issue 33). The SVG is what a figure
+    made for the sheet alone gives (tests/analysis/test_lab_report.py compares them). Not for
+    use from two threads at once; :meth:`close` frees the figure.
+    """
 
-    from croupier.analysis.confidence import CONFIDENCE_LEVELS
+    def __init__(self) -> None:
+        self._figure: Figure | None = None
+        self._legends: dict[bool, Legend] = {}
+        self._fills: list[FillBetweenPolyCollection] = []  # widest band first
+        self._ends: list[Line2D] = []  # each band's low end, then its high end
+        self._lines: dict[str, Line2D] = {}  # "expected", "even", "least"
 
-    fig, ax = plt.subplots(figsize=(6.4, 3.4))
-    bands = sheet.return_bands
-    for lv in reversed(CONFIDENCE_LEVELS):
-        mine = [b for b in bands if b.level == lv]
-        xs = [b.rounds for b in mine]
-        lows = [b.low * 100 for b in mine]
-        highs = [b.high * 100 for b in mine]
-        color = BAND_COLORS.get(lv.percent, "#4292c6")
-        ax.fill_between(xs, lows, highs, color=color, label=f"{lv.label} band (low to high)")
-        for ends in (lows, highs):
-            ax.plot(xs, ends, color="#08306b", linewidth=0.6)
-    expected = float(1 + sheet.expected_return) * 100
-    ax.axhline(expected, color="black", linewidth=0.9, label=f"expected {expected:.2f}%")
-    ax.axhline(100, color="#8a1c00", linewidth=0.7, linestyle="--", label="100% (break even)")
-    ax.set_xscale("log")
-    rounds = [b.rounds for b in bands if b.level == CONFIDENCE_LEVELS[0]]
-    # plain text labels: the log axis's own (10^k) are mathtext, which costs more to draw
-    ax.set_xticks(rounds, [f"{n:,}" for n in rounds], fontsize=7)
-    ax.xaxis.set_minor_locator(NullLocator())  # a report holds one chart per sheet: draw less
-    ax.set_xlabel("rounds played N (one unit each)")
-    ax.set_ylabel("return to player (% of wagered)")
-    least = sheet.least_return
-    if any(b.low < least for b in bands):
-        ax.axhline(least * 100, color="#555555", linewidth=0.7, linestyle=":",
-                   label=f"{least:.0%}: the least the wager can return")  # fmt: skip
-    handles, labels = ax.get_legend_handles_labels()
-    n = len(CONFIDENCE_LEVELS)  # the bands were drawn widest first: list them 90 % first
-    order = [*reversed(range(n)), *range(n, len(handles))]
-    ax.legend(
-        [handles[i] for i in order],
-        [labels[i] for i in order],
-        fontsize=7,
-        frameon=False,
-        loc="upper right",
-    )
-    ax.grid(True, which="major", linewidth=0.3)
-    fig.subplots_adjust(left=0.12, right=0.97, bottom=0.15, top=0.96)  # not tight_layout: cost
-    return fig
+    def _make(self, rounds: list[int]) -> Figure:
+        """The figure, its artists at zero: the bands (widest first), their ends, the expected
+        return, 100 % and the least return."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import NullLocator
+
+        from croupier.analysis.confidence import CONFIDENCE_LEVELS
+
+        fig, ax = plt.subplots(figsize=(6.4, 3.4))
+        zeros = [0.0] * len(rounds)
+        self._fills.clear()
+        self._ends.clear()
+        for lv in reversed(CONFIDENCE_LEVELS):
+            color = BAND_COLORS.get(lv.percent, "#4292c6")
+            label = f"{lv.label} band (low to high)"
+            self._fills.append(ax.fill_between(rounds, zeros, zeros, color=color, label=label))
+            for _ in range(2):  # low end, high end
+                self._ends.extend(ax.plot(rounds, zeros, color="#08306b", linewidth=0.6))
+        self._lines = {
+            "expected": ax.axhline(0, color="black", linewidth=0.9),
+            "even": ax.axhline(
+                100, color="#8a1c00", linewidth=0.7, linestyle="--", label="100% (break even)"
+            ),
+            "least": ax.axhline(0, color="#555555", linewidth=0.7, linestyle=":"),
+        }
+        ax.set_xscale("log")
+        # plain text labels: the log axis's own (10^k) are mathtext, which costs more to draw
+        ax.set_xticks(rounds, [f"{n:,}" for n in rounds], fontsize=7)
+        ax.xaxis.set_minor_locator(NullLocator())  # a report holds one chart per sheet: draw less
+        ax.set_xlabel("rounds played N (one unit each)")
+        ax.set_ylabel("return to player (% of wagered)")
+        ax.grid(True, which="major", linewidth=0.3)
+        fig.subplots_adjust(left=0.12, right=0.97, bottom=0.15, top=0.96)  # not tight_layout
+        return fig
+
+    def figure(self, sheet: ParSheet) -> Figure:
+        """The figure showing ``sheet``'s bands: the band's low and high ends against N (10² …
+        10⁸, log axis), one shaded band per level (the widest first), the expected return as a
+        line; in percent of the amount wagered."""
+        from croupier.analysis.confidence import CONFIDENCE_LEVELS
+
+        bands = sheet.return_bands
+        if self._figure is None:
+            self._figure = self._make([b.rounds for b in bands if b.level == CONFIDENCE_LEVELS[0]])
+        ax = self._figure.axes[0]
+        for i, lv in enumerate(reversed(CONFIDENCE_LEVELS)):
+            mine = [b for b in bands if b.level == lv]
+            xs = [b.rounds for b in mine]
+            lows = [b.low * 100 for b in mine]
+            highs = [b.high * 100 for b in mine]
+            self._fills[i].set_data(xs, lows, highs)
+            self._ends[2 * i].set_data(xs, lows)
+            self._ends[2 * i + 1].set_data(xs, highs)
+        lines = self._lines
+        expected = float(1 + sheet.expected_return) * 100
+        lines["expected"].set_ydata([expected, expected])
+        lines["expected"].set_label(f"expected {expected:.2f}%")
+        least = sheet.least_return
+        below = any(b.low < least for b in bands)
+        lines["least"].set_visible(below)
+        lines["least"].set_ydata([least * 100, least * 100])
+        lines["least"].set_label(f"{least:.0%}: the least the wager can return")
+        ax.relim(visible_only=True)  # the limits a figure of this sheet alone has
+        ax.autoscale_view()
+        handles: list[Artist] = [*reversed(self._fills), lines["expected"], lines["even"]]
+        handles += [lines["least"]] if below else []  # 90 % first, as the table
+        labels = [str(h.get_label()) for h in handles]
+        legend = self._legends.get(below)
+        if legend is None:  # one legend with the least return's line, one without
+            legend = ax.legend(handles, labels, fontsize=7, frameon=False, loc="upper right")
+            self._legends[below] = legend
+        else:
+            for text, label in zip(legend.texts, labels, strict=True):
+                text.set_text(label)
+            ax.legend_ = legend
+        return self._figure
+
+    def svg(self, sheet: ParSheet) -> str:
+        """``sheet``'s chart as inline SVG text (its text kept as text, not glyph paths: the
+        report holds one chart per sheet; the ids from a fixed salt, so the same chart gives
+        the same SVG)."""
+        import matplotlib
+
+        with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "croupier"}):
+            fig = self.figure(sheet)
+            buf = io.StringIO()
+            fig.savefig(buf, format="svg")
+        svg = buf.getvalue()
+        return svg[svg.index("<svg") :]
+
+    def close(self) -> None:
+        """Free the figure (a later :meth:`svg` makes it again)."""
+        if self._figure is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self._figure)
+            self._figure = None
+            self._legends.clear()
 
 
-def band_chart_svg(sheet: ParSheet) -> str:
-    """The :func:`band_figure` as inline SVG text (its text kept as text, not glyph paths: the
-    report holds one chart per sheet)."""
-    import matplotlib
-    import matplotlib.pyplot as plt
-
-    with matplotlib.rc_context({"svg.fonttype": "none"}):
-        fig = band_figure(sheet)
-        buf = io.StringIO()
-        fig.savefig(buf, format="svg")
-    plt.close(fig)
-    svg = buf.getvalue()
-    return svg[svg.index("<svg") :]
+def band_chart_svg(sheet: ParSheet, chart: BandChart | None = None) -> str:
+    """``sheet``'s band chart as inline SVG text (:class:`BandChart`); ``chart``: the one a
+    report draws all its sheets' charts with (default: a figure made for this sheet alone)."""
+    if chart is not None:
+        return chart.svg(sheet)
+    alone = BandChart()
+    try:
+        return alone.svg(sheet)
+    finally:
+        alone.close()
 
 
 BAND_CSV_COLUMNS = (

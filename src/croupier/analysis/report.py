@@ -19,13 +19,14 @@ import html
 import io
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from croupier.analysis.lab_report import (
+    BandChart,
     band_chart_svg,
     bands_csv,
     bands_html,
@@ -398,6 +399,7 @@ def contribution_figure(sheets: Sequence[ParSheet]) -> Figure:
         ncol=2 if len(outcomes) > 18 else 1,
     )
     fig.tight_layout()
+    fig.set_layout_engine(None)  # laid out once: savefig need not draw the figure twice
     return fig
 
 
@@ -513,9 +515,10 @@ def scoped_svg(fragment: str, prefix: str) -> str:
 
 
 def _wager_html(
-    group: Sequence[ParSheet], mrs: dict[int, MeterReturn], reseed: ReseedFunding
+    group: Sequence[ParSheet], mrs: dict[int, MeterReturn], reseed: ReseedFunding, bands: BandChart
 ) -> list[str]:
-    """One wager's part of the report: charts, summary table, then each sheet."""
+    """One wager's part of the report: charts, summary table, then each sheet (``bands``: the
+    band chart every sheet's is drawn with)."""
     first = group[0]
     wager = first.wager
     parts = [
@@ -577,7 +580,7 @@ def _wager_html(
             + f". {html.escape(long_run_sentence(reseed))} {see_readings(reseed)}</p>"
         )
     for s in group:
-        parts.extend(_sheet_html(s, mrs.get(id(s)), reseed))
+        parts.extend(_sheet_html(s, mrs.get(id(s)), reseed, bands))
     from croupier.analysis.eor_report import eor_report_html
 
     eor_section = eor_report_html(group)
@@ -587,7 +590,9 @@ def _wager_html(
     return parts
 
 
-def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) -> list[str]:
+def _sheet_html(
+    sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding, bands: BandChart
+) -> list[str]:
     """One sheet: heading (its anchor), where the paytable comes from, the long-run warning,
     the counting convention and the outcomes with their exact counts."""
     s = sheet
@@ -637,7 +642,7 @@ def _sheet_html(sheet: ParSheet, mr: MeterReturn | None, reseed: ReseedFunding) 
     )
     parts.extend(figures_html(s, mr))
     if s.method == "exact":
-        parts.extend(bands_html(s, scoped_svg(band_chart_svg(s), f"{sheet_id(s)}-bands")))
+        parts.extend(bands_html(s, scoped_svg(band_chart_svg(s, bands), f"{sheet_id(s)}-bands")))
     parts.append("</section>")
     return parts
 
@@ -659,11 +664,12 @@ def parsheets_html(
     reseed: ReseedFunding = ReseedFunding.RESERVE,
     title: str = "croupier par sheets",
     meters: Sequence[tuple[ParSheet, MeterReturn]] | None = None,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> str:
     """A self-contained HTML report: a table of contents, then per wager its charts, a summary
     table (long-run return and its warning for a progressive) and each sheet under its anchor
     (:func:`sheet_id`); then the § 633b.4 games. Charts: matplotlib, inline SVG. ``meters`` as
-    in :func:`parsheets_csv`."""
+    in :func:`parsheets_csv`; ``progress(done, total, wager)`` is told before each wager."""
     by_wager: dict[str, list[ParSheet]] = {}
     for s in sheets:
         by_wager.setdefault(s.wager, []).append(s)
@@ -676,8 +682,14 @@ def parsheets_html(
         "progressive lines valued at the meter seed unless stated.</p>",
         _contents(by_wager, games),
     ]
-    for group in by_wager.values():
-        parts.extend(_wager_html(group, mrs, reseed))
+    bands = BandChart()  # one figure for every sheet's band chart
+    try:
+        for done, (wager, group) in enumerate(by_wager.items()):
+            if progress is not None:
+                progress(done, len(by_wager), wager)
+            parts.extend(_wager_html(group, mrs, reseed, bands))
+    finally:
+        bands.close()
     parts.append(games_html(games))
     parts.append("</body></html>")
     return "\n".join(parts)
@@ -708,12 +720,14 @@ def write_report(
     out_dir: Path,
     games: Sequence[GameSheet] = (),
     reseed: ReseedFunding = ReseedFunding.RESERVE,
+    progress: Callable[[int, int, str], None] | None = None,
 ) -> list[Path]:
     """Write ``parsheets.json``, ``parsheets.csv``, ``parsheets-return-bands.csv`` (every sheet's
     confidence bands, :func:`~croupier.analysis.lab_report.bands_csv`) and ``parsheets.html`` into
     ``out_dir``, and
     the summary (:mod:`croupier.analysis.summary`) as ``summary.json`` and ``summary.csv``; the
-    progressives' meter analysis is in the JSON and CSV as in the HTML."""
+    progressives' meter analysis is in the JSON and CSV as in the HTML (``progress``: as
+    :func:`parsheets_html` takes it)."""
     from croupier.analysis.summary import summary_csv, summary_json, summary_rows
 
     meters = meter_returns(sheets)  # once, for every file
@@ -722,7 +736,7 @@ def write_report(
         "parsheets.json": parsheets_json(sheets, games, reseed, meters),
         "parsheets.csv": parsheets_csv(sheets, games, reseed, meters),
         "parsheets-return-bands.csv": bands_csv(sheets),
-        "parsheets.html": parsheets_html(sheets, games, reseed, meters=meters),
+        "parsheets.html": parsheets_html(sheets, games, reseed, meters=meters, progress=progress),
         "summary.json": summary_json(rows, [g.to_dict() for g in games]) + "\n",
         "summary.csv": summary_csv(rows),
     }

@@ -353,6 +353,24 @@ def _parsheet_jobs(
     return jobs, game_decks
 
 
+def _write_report(
+    sheets: list[ParSheet],
+    out_dir: Path,
+    games: list[GameSheet],
+    reseed: ReseedFunding,
+    quiet: bool,
+) -> list[Path]:
+    """:func:`~croupier.analysis.report.write_report`, a wager at a time on a progress bar (on
+    stderr, to a person at a terminal): the HTML report's charts take a few seconds."""
+    with _progress(disable=quiet) as progress:
+        task = progress.add_task("report", total=None)
+
+        def step(done: int, total: int, wager: str) -> None:
+            progress.update(task, completed=done, total=total, description=f"report: {wager}")
+
+        return write_report(sheets, out_dir, games, reseed, progress=step)
+
+
 @app.command()
 def parsheet(
     json_out: JsonFlag = False,
@@ -421,7 +439,7 @@ def parsheet(
                 figures += game_store.computed(decks)
             progress.advance(task)
     # the files first: a folder that cannot be written is the one error, with nothing printed
-    written = write_report(sheets, out_dir, games, reseed) if out_dir is not None else []
+    written = _write_report(sheets, out_dir, games, reseed, machine) if out_dir is not None else []
     if summary and machine:
         rows = summary_rows(sheets, reseed)
         if json_out:

@@ -617,22 +617,94 @@ def summary_weights(per_summary: npt.NDArray[np.float64]) -> npt.NDArray[np.floa
     return out
 
 
+@dataclass(frozen=True)
+class _Halves:
+    """The 5,005 six-card multisets split by value: a multiset is a multiset ``a`` of values
+    0–4 and one ``b`` of values 5–9, ``j`` and 6 − ``j`` cards. ``low[j]`` / ``high[j]`` hold
+    each size's half-multisets (rows of five counts); ``pairs[j]`` is the (a, b) → multiset
+    index matrix of size ``j`` (each multiset exactly once)."""
+
+    low: tuple[IntArray, ...]
+    high: tuple[IntArray, ...]
+    pairs: tuple[IntArray, ...]
+
+
+@cache
+def _halves() -> _Halves:
+    import numpy as np
+
+    multisets = _multiset_table().multisets
+    halves: list[list[tuple[int, ...]]] = [[] for _ in range(COUP_SIZE + 1)]
+    for row in np.indices((COUP_SIZE + 1,) * 5).reshape(5, -1).T.tolist():
+        if sum(row) <= COUP_SIZE:
+            halves[sum(row)].append(tuple(row))
+    index = [{h: i for i, h in enumerate(size)} for size in halves]
+    pairs = [np.full((len(halves[j]), len(halves[COUP_SIZE - j])), -1) for j in range(7)]
+    for m, row in enumerate(multisets.tolist()):
+        a, b = tuple(row[:5]), tuple(row[5:])
+        j = sum(a)
+        pairs[j][index[j][a], index[COUP_SIZE - j][b]] = m
+    if any((p < 0).any() for p in pairs):  # pragma: no cover - an internal invariant
+        raise AssertionError("the halves do not cover the six-card multisets")
+    low = tuple(np.array(halves[j], dtype=np.int64).reshape(-1, 5) for j in range(7))
+    return _Halves(low, low[::-1], tuple(p.astype(np.int64) for p in pairs))
+
+
 def expected_values(
-    compositions: npt.ArrayLike, per_summary: npt.ArrayLike, chunk: int = 1_000
+    compositions: npt.ArrayLike, per_summary: npt.ArrayLike, chunk: int = 500
 ) -> npt.NDArray[np.float64]:
     """The expected value of ``per_summary`` (a number for each of the 400 coup summaries, e.g. a
     wager's net win) over the next coup of each shoe in ``compositions`` (rows of value counts),
-    under the six-card convention; floats, computed ``chunk`` shoes at a time (about 12,000 shoes
-    a second)."""
+    under the six-card convention; floats, computed ``chunk`` shoes at a time.
+
+    The same sum as ``multiset_probabilities(shoes) @ summary_weights(net)``, factored: a
+    multiset's ordered deals Π_v n_v!/(n_v−k_v)! are the product of its values 0–4's and its
+    values 5–9's (:class:`_Halves`, 462 half-multisets a side), so each shoe costs a few
+    products of half-multisets' blocks instead of 5,005 exponentials of 70-term sums (about ten
+    times faster, some 100,000 shoes a CPU second; and closer to the exact value: the deal counts
+    are exact integers in floats, below 2⁵³ for up to eight decks). ``chunk``: a few hundred
+    shoes keep the working arrays in the processor's cache.
+    """
     import numpy as np
 
     comp = np.asarray(compositions, dtype=np.float64)
+    if comp.ndim != 2 or comp.shape[1] != 10:
+        raise ShoeError("value compositions come as rows of ten counts")
     weights = summary_weights(np.asarray(per_summary, dtype=np.float64))
-    parts = [
-        multiset_probabilities(comp[start : start + chunk]) @ weights
-        for start in range(0, comp.shape[0], chunk)
-    ]
+    halves = _halves()
+    blocks = [weights[p] for p in halves.pairs]
+    parts = []
+    for start in range(0, comp.shape[0], chunk):
+        part = comp[start : start + chunk]
+        # falling[i, v, k] = n!/(n−k)! for the n = part[i, v] cards of value v (0 when n < k)
+        falling = np.ones((part.shape[0], 10, COUP_SIZE + 1), dtype=np.float64)
+        for k in range(1, COUP_SIZE + 1):
+            falling[:, :, k] = falling[:, :, k - 1] * np.maximum(part - (k - 1), 0)
+        low = _half_products(falling[:, :5], halves.low)
+        high = _half_products(falling[:, 5:], halves.high)
+        total = np.zeros(part.shape[0], dtype=np.float64)
+        for j in range(COUP_SIZE + 1):
+            total += ((low[j] @ blocks[j]) * high[j]).sum(axis=1)
+        deals = falling[:, :, 1].sum(axis=1)
+        ordered = np.prod([np.maximum(deals - k, 0) for k in range(COUP_SIZE)], axis=0)
+        parts.append(total / ordered)
     return np.concatenate(parts) if parts else np.empty(0, dtype=np.float64)
+
+
+def _half_products(
+    falling: npt.NDArray[np.float64], halves: tuple[IntArray, ...]
+) -> list[npt.NDArray[np.float64]]:
+    """For each size j, each shoe's ordered deals of each half-multiset: Π over its five values
+    of ``falling[:, v, k_v]``."""
+    import numpy as np
+
+    out = []
+    for rows in halves:
+        prod_ = np.ones((falling.shape[0], rows.shape[0]), dtype=np.float64)
+        for v in range(5):
+            prod_ *= falling[:, v, rows[:, v]]
+        out.append(prod_)
+    return out
 
 
 # ----------------------------------------------------------------------------- dealing a shoe
