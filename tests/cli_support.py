@@ -4,6 +4,7 @@ which prints every croupier error as one line), and capture what it prints."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import sys
 from dataclasses import dataclass
@@ -40,6 +41,15 @@ def run_main(args: list[str]) -> Run:
     finally:
         sys.argv = saved
     return Run(code, out.getvalue(), err.getvalue())
+
+
+@functools.cache
+def run_main_once(*args: str) -> Run:
+    """:func:`run_main` of a command that only computes and prints (an analysis, a strategy): run
+    once a test process, its :class:`Run` (frozen text) shared by every test that reads that
+    output — ``croupier strategy four-card-poker --json`` takes about five seconds, and four tests
+    read it."""
+    return run_main(list(args))
 
 
 def assert_one_error_line(run: Run) -> str:

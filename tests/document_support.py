@@ -9,16 +9,17 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped,unused-ignore]
 from pydantic import TypeAdapter
 
-from cli_support import run_main
+from cli_support import run_main, run_main_once
 from croupier.operations.schemas.files import schema_of
 from croupier.operations.schemas.registry import DOCUMENTS
 
 
-def check_document(name: str, args: list[str], code: int = 0) -> Any:
+def check_document(name: str, args: list[str], code: int = 0, *, once: bool = False) -> Any:
     """Run ``croupier ARGS --json`` (exit status ``code``); its output validates against document
     ``name``'s model and the schema generated from it, and the model dumps it back key for key.
-    Returns the JSON."""
-    run = run_main([*args, "--json"])
+    Returns the JSON. ``once``: a command that only computes, run once a process
+    (:func:`cli_support.run_main_once`) for every test that reads its output."""
+    run = run_main_once(*args, "--json") if once else run_main([*args, "--json"])
     assert run.code == code, run.err
     data = json.loads(run.out)
     (doc,) = [d for d in DOCUMENTS if d.name == name]

@@ -1,5 +1,7 @@
 """Every analysis and game command's ``--json`` output matches its JSON Schema in docs/schemas/,
-and under ``--json`` an error is one JSON object (docs/schemas/error.schema.json)."""
+and under ``--json`` an error is one JSON object (docs/schemas/error.schema.json). The commands
+of :data:`CASES` only compute and print: each is run once a test process
+(:func:`cli_support.run_main_once`), its output shared with the other tests that read it."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from cli_support import run_main
+from cli_support import run_main, run_main_once
 from repo_paths import ROOT
 
 SCHEMAS = ROOT / "docs" / "schemas"
@@ -70,7 +72,7 @@ def _money_fields(doc: Any, path: str = "") -> list[tuple[str, Any]]:
 
 @pytest.mark.parametrize(("schema", "args"), CASES, ids=[" ".join(a[:2]) for _, a in CASES])
 def test_command_json_matches_its_schema(schema: str, args: list[str]) -> None:
-    run = run_main([*args, "--json"])
+    run = run_main_once(*args, "--json")
     assert run.code == 0, run.err
     doc = json.loads(run.out)
     errors = [f"{list(e.absolute_path)}: {e.message}" for e in _validator(schema).iter_errors(doc)]
