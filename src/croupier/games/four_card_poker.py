@@ -191,13 +191,6 @@ class AntePlayStrategy:
         )
 
     @cached_property
-    def _class_bonus(self) -> npt.NDArray[np.object_]:
-        by_strength = {c.strength: v for c, v in self.bonus}
-        return np.array(
-            [by_strength.get(int(s), Fraction(0)) for s in self._class_categories], dtype=object
-        )
-
-    @cached_property
     def decisions(self) -> npt.NDArray[np.int64]:
         """The multiple (0, 1 or 3) played for each class of the dealer table."""
         n = DEALER_HANDS
@@ -206,7 +199,10 @@ class AntePlayStrategy:
         den = 1
         for _c, v in self.bonus:
             den = den * v.denominator // np.gcd(den, v.denominator)
-        b = np.array([int(x * den) for x in self._class_bonus], dtype=object)
+        # the scaled bonus of each of the 8 categories (exact Python ints), then of each class
+        by_strength = {c.strength: v for c, v in self.bonus}
+        scaled = [int(by_strength.get(s, Fraction(0)) * den) for s in range(len(_CATS))]
+        b = np.array(scaled, dtype=object)[self._class_categories]
         fold = -n * den
         one = b * n + 2 * edge.astype(object) * den
         three = b * n + 4 * edge.astype(object) * den
@@ -473,19 +469,24 @@ def upcard_rule(strategy: AntePlayStrategy) -> tuple[UpcardRow, ...]:
     up_rank = (np.nonzero(mask)[1].reshape(n, 47)) // 4
     dec = strategy.table.up_decisions.astype(np.int64)
     weight = np.repeat(strategy.table.sizes.astype(np.int64)[:, None], 47, axis=1)
-    groups: list[tuple[str, npt.NDArray[np.bool_]]] = [("Two pair or better", cat >= 2)]
-    groups += [
-        (f"Pair of {Rank(r + 2).plural}", (cat == 1) & (top == r)) for r in range(12, -1, -1)
-    ]
-    groups.append(("No pair", cat == 0))
+    texts = ["Two pair or better"]
+    texts += [f"Pair of {Rank(r + 2).plural}" for r in range(12, -1, -1)]
+    texts.append("No pair")
+    # each class's row: 0 two pair or better, 1 + (12 − rank) a pair, 14 no pair
+    group = np.where(cat >= 2, 0, np.where(cat == 1, 13 - top, len(texts) - 1))
+    # weighted (class size) deals for each (row, face-up rank, multiple 0/1/3), summed exactly
+    # in int64 in one pass over the (class, face-up card) cells
+    cell_of = (group[:, None] * 13 + up_rank) * 4 + dec
+    sums = np.zeros(len(texts) * 13 * 4, dtype=np.int64)
+    np.add.at(sums, cell_of.ravel(), weight.ravel())
+    table = sums.reshape(len(texts), 13, 4)
     rows = []
-    for text, sel in groups:
+    for g, text in enumerate(texts):
         decisions = []
         exceptions = 0
         total = 0
         for ur in range(13):
-            cell = sel[:, None] & (up_rank == ur)
-            counts = {m: int(weight[cell & (dec == m)].sum()) for m in (0, 1, 3)}
+            counts = {m: int(table[g, ur, m]) for m in (0, 1, 3)}
             m = max(counts, key=lambda k: counts[k])
             decisions.append(_BY_MULTIPLE[m])
             exceptions += sum(counts.values()) - counts[m]
