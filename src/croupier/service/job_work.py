@@ -25,16 +25,21 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from typing import IO, Annotated, Any
+from typing import IO, TYPE_CHECKING, Annotated, Any
 
-import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
-from croupier.analysis.kernels import KernelPlan
 from croupier.cards import Shoe
 from croupier.errors import CroupierError, InputError, UnknownWagerError
 from croupier.units import amount_schema
 from croupier.wagers import ProgressiveStake, Wager
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from croupier.analysis.kernels import KernelPlan
+else:  # the serving process imports this module for its request model (Simulation) only
+    from croupier.lazy import numpy as np
 
 MAX_ROUNDS = 50_000_000
 MAX_SEED = 2**63 - 1

@@ -10,7 +10,8 @@ The query names the rules as the command's options do: ``decks`` (1–8, default
 ``composition``). A rule set not asked before takes seconds (the effects table one per
 variation): the routes are plain functions, run in the server's thread pool, so the event loop
 keeps answering; the answers are remembered (the last
-:data:`~croupier.analysis.blackjack_effects.CACHE_SIZE` rule sets).
+:data:`~croupier.analysis.blackjack_effects.CACHE_SIZE` rule sets). The exact engine (numpy,
+numba's compiled kernels) is imported by the first request, not when the service starts.
 """
 
 from __future__ import annotations
@@ -21,12 +22,6 @@ from fastapi import APIRouter, Depends, Query
 from fastapi.responses import Response
 
 from croupier.games.blackjack_rules import PlayRules
-from croupier.operations.blackjack import (
-    effects_document,
-    house_edge_document,
-    play_rules,
-    strategy_of,
-)
 from croupier.operations.schemas.strategy import BlackjackEffects, BlackjackHouseEdge
 from croupier.service.jsontext import answer
 
@@ -81,6 +76,8 @@ def rule_set(
     double: Double = "any",
 ) -> PlayRules:
     """The rule set a query names (a dependency of both routes: one list of parameters)."""
+    from croupier.operations.blackjack import play_rules
+
     return play_rules(
         decks,
         h17,
@@ -110,6 +107,8 @@ def blackjack_house_edge(
     """As ``croupier strategy blackjack --json`` without the chart: the rules, the strategy and
     the house edge as a fraction of the initial wager (every round from a full shoe, no cut
     card). Seconds for a rule set not asked before; remembered after."""
+    from croupier.operations.blackjack import house_edge_document, strategy_of
+
     return answer(house_edge_document(rules, strategy_of(strategy)))
 
 
@@ -134,4 +133,6 @@ def blackjack_effects(
     split hands, re-split and hit split aces, surrender, Blackjack pays, peek, doubling), its
     house edge and its change from the base. A second or more per rule set not asked before
     (about seventeen rule sets)."""
+    from croupier.operations.blackjack import effects_document, strategy_of
+
     return answer(effects_document(rules, strategy_of(strategy), only))

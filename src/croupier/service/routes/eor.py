@@ -9,7 +9,8 @@ options: ``?shoes=`` whole shoes simulated (default :data:`WEB_SHOES`, at most
 hourly figure in cents), ``?trigger=``. The effects of removal are exact (shipped for the
 built-in wagers, :mod:`croupier.analysis.eor_store`); the same query gives the same figures
 (seeded), and recent answers are kept in memory. A wager croupier cannot analyse this way is a
-422 problem naming why (e.g. the Four Card Poker Ante and Play).
+422 problem naming why (e.g. the Four Card Poker Ante and Play). The analysis (numpy, the effects
+of removal, the shoe simulators) is imported by the first query, not when the service starts.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import Response
 
-from croupier.analysis.eor_table import default_decks, default_paytable, vulnerability
-from croupier.operations.presenters.eor import counter_conditions, detail_dict, unit_of
 from croupier.operations.schemas.eor import EorDetail
 from croupier.service.jsontext import answer
 from croupier.wagers import get_wager
@@ -52,6 +51,9 @@ def eor_document(
     Raises what the command raises: :class:`~croupier.errors.UnknownWagerError`,
     :class:`~croupier.errors.PaytableError`, :class:`~croupier.errors.InputError` (bad options,
     or a wager whose effects of removal croupier does not compute)."""
+    from croupier.analysis.eor_table import default_decks, default_paytable, vulnerability
+    from croupier.operations.presenters.eor import counter_conditions, detail_dict, unit_of
+
     w = get_wager(wager.strip().lower())
     unit_cents = unit_of(unit, "the unit parameter")  # the query's word, not the CLI's
     cond = counter_conditions(shoes, seed, penetration, seats, rounds_per_hour, trigger, decks)

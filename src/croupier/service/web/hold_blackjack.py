@@ -15,6 +15,9 @@ computing…" while it finishes in the background (one rule set at a time, cache
 process's life). No band is drawn: the variance of a Blackjack round under these rules is not
 computed here. A Blackjack variant (Blackjack Premium, Blackjack Switch, § 633b.4) or another
 base game gets no theoretical, said so.
+
+The exact engine (numpy, numba's compiled kernels: about half a second of CPU to import) is
+imported by the first Blackjack row that needs a house edge, not when the service starts.
 """
 
 from __future__ import annotations
@@ -22,15 +25,14 @@ from __future__ import annotations
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from croupier.analysis.blackjack_exact import Strategy, rule_set_value
 from croupier.games.blackjack_rules import PlayRules
 from croupier.units import format_money
 from croupier.wagers.at_table import TableGame
 
-STRATEGY = Strategy.BASIC
-"""The strategy the Blackjack theoretical assumes."""
+if TYPE_CHECKING:
+    from croupier.analysis.blackjack_exact import Strategy
 
 WAIT_SECONDS = 1.0
 """How long a request waits for a rule set's house edge not yet valued before saying it is
@@ -40,15 +42,24 @@ _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="blackjack-edge")
 _lock = threading.Lock()
 _jobs: dict[PlayRules, Future[float]] = {}
 
-__all__ = ["STRATEGY", "WAIT_SECONDS", "blackjack_edge", "blackjack_fields", "blackjack_note"]
+__all__ = ["WAIT_SECONDS", "blackjack_edge", "blackjack_fields", "blackjack_note", "strategy"]
+
+
+def strategy() -> Strategy:
+    """The strategy the Blackjack theoretical assumes: basic (its engine imported here)."""
+    from croupier.analysis.blackjack_exact import Strategy
+
+    return Strategy.BASIC
 
 
 def _value(rules: PlayRules) -> float:
-    return rule_set_value(rules, STRATEGY).house_edge
+    from croupier.analysis.blackjack_exact import rule_set_value
+
+    return rule_set_value(rules, strategy()).house_edge
 
 
 def blackjack_edge(rules: PlayRules, wait: float | None = WAIT_SECONDS) -> float | None:
-    """The house edge of ``rules`` under :data:`STRATEGY` (a fraction of the initial wager),
+    """The house edge of ``rules`` under :func:`strategy` (a fraction of the initial wager),
     waiting up to ``wait`` seconds (``None``: until done) for one not yet valued; ``None`` if it
     is still being computed (in the background: a later call finds it)."""
     with _lock:
@@ -85,14 +96,15 @@ def blackjack_fields(rules: PlayRules, initial_cents: int, wait: float | None) -
             "read the report again)"
         }
     theoretical = round(Fraction(edge) * initial_cents)
+    name = strategy().value
     return {
         "house_edge": edge,
-        "strategy": STRATEGY.value,
+        "strategy": name,
         "initial_wagers_cents": initial_cents,
         "initial_wagers": format_money(initial_cents),
         "theoretical_cents": theoretical,
         "theoretical": format_money(theoretical),
-        "note": f"no band: the theoretical is the house edge ({edge:.4%}, {STRATEGY.value} "
+        "note": f"no band: the theoretical is the house edge ({edge:.4%}, {name} "
         f"strategy) × the initial wagers ({format_money(initial_cents)}); the variance of a "
         "Blackjack round under these rules is not computed here",
     }
