@@ -563,52 +563,11 @@ def coup_counts(values: tuple[int, ...]) -> tuple[int, ...]:
     return counts
 
 
-def multiset_probabilities(compositions: npt.ArrayLike) -> npt.NDArray[np.float64]:
-    """For many shoes at once (rows of value counts, shape ``(n, 10)``): the probability, as a
-    float, that six cards dealt in a fixed order carry each value multiset of six cards.
-
-    ``P[i, m]`` = Π_v n_v!/(n_v−k_v)! ÷ N!/(N−6)! for shoe i and multiset m (the 5,005 multisets
-    of :func:`coup_counts`); with :func:`summary_weights` it gives the expected return of many
-    shoes at once: ``multiset_probabilities(shoes) @ summary_weights(net)``. Computed in log space
-    as one matrix product, for speed; floats, not exact (use :func:`coup_counts` for exact counts).
-    """
-    import numpy as np
-
-    comp = np.asarray(compositions, dtype=np.float64)
-    if comp.ndim != 2 or comp.shape[1] != 10:
-        raise ShoeError("value compositions come as rows of ten counts")
-    # log n!/(n-k)! for k = 0..6 per value; −inf (here a huge negative) when n < k
-    logs = np.zeros((comp.shape[0], 10, COUP_SIZE + 1), dtype=np.float64)
-    for k in range(1, COUP_SIZE + 1):
-        term = comp - (k - 1)
-        with np.errstate(divide="ignore"):
-            step = np.where(term > 0, np.log(np.maximum(term, 1)), -1e6)
-        logs[:, :, k] = logs[:, :, k - 1] + step
-    onehot = _multiset_onehot()
-    log_weight = logs.reshape(comp.shape[0], -1) @ onehot
-    n_total = comp.sum(axis=1)
-    log_total = sum(np.log(np.maximum(n_total - k, 1)) for k in range(COUP_SIZE))
-    out: npt.NDArray[np.float64] = np.exp(log_weight - log_total[:, None])
-    return out
-
-
-@cache
-def _multiset_onehot() -> npt.NDArray[np.float64]:
-    """``(70, 5005)``: 1 where multiset m holds k cards of value v (row v·7 + k)."""
-    import numpy as np
-
-    multisets = _multiset_table().multisets
-    out = np.zeros((10 * (COUP_SIZE + 1), multisets.shape[0]), dtype=np.float64)
-    for v in range(10):
-        out[v * (COUP_SIZE + 1) + multisets[:, v], np.arange(multisets.shape[0])] = 1.0
-    return out
-
-
 def summary_weights(per_summary: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Fold a per-summary value (e.g. a wager's net win on each of the 400 summaries) into a value
     per six-card multiset: Σ over the multiset's orderings of the value of the summary each ordering
-    plays to. ``probabilities @ summary_weights(net)`` (with the probabilities of
-    :func:`multiset_probabilities`) is then the expected net win of each shoe."""
+    plays to. Weighted by a shoe's chance of dealing each multiset in a fixed order, it sums to
+    the shoe's expected net win (:func:`expected_values`)."""
     import numpy as np
 
     table = _multiset_table()
@@ -657,13 +616,14 @@ def expected_values(
     wager's net win) over the next coup of each shoe in ``compositions`` (rows of value counts),
     under the six-card convention; floats, computed ``chunk`` shoes at a time.
 
-    The same sum as ``multiset_probabilities(shoes) @ summary_weights(net)``, factored: a
-    multiset's ordered deals Π_v n_v!/(n_v−k_v)! are the product of its values 0–4's and its
-    values 5–9's (:class:`_Halves`, 462 half-multisets a side), so each shoe costs a few
-    products of half-multisets' blocks instead of 5,005 exponentials of 70-term sums (about ten
-    times faster, some 100,000 shoes a CPU second; and closer to the exact value: the deal counts
-    are exact integers in floats, below 2⁵³ for up to eight decks). ``chunk``: a few hundred
-    shoes keep the working arrays in the processor's cache.
+    Σ over the 5,005 multisets of P(the shoe deals the multiset in a fixed order) ×
+    ``summary_weights(net)``, factored: a multiset's ordered deals Π_v n_v!/(n_v−k_v)! are the
+    product of its values 0–4's and its values 5–9's (:class:`_Halves`, 462 half-multisets a
+    side), so each shoe costs a few products of half-multisets' blocks rather than 5,005
+    exponentials of 70-term log sums (about ten times faster, some 100,000 shoes a CPU second;
+    and closer to the exact value: the deal counts are exact integers in floats, below 2⁵³ for up
+    to eight decks). ``chunk``: a few hundred shoes keep the working arrays in the processor's
+    cache. :class:`ShoeError` for compositions that are not rows of ten counts.
     """
     import numpy as np
 
